@@ -1,0 +1,143 @@
+#define _GNU_SOURCE
+#include "util/common.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+static cuzk_status vset(cuzk_error *e, cuzk_status code, const char *fmt, va_list ap)
+{
+    if (e) {
+        e->code = code;
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        /* Keep messages to one line. */
+        for (char *p = e->msg; *p; p++)
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
+    }
+    return code;
+}
+
+cuzk_status cuzk_err(cuzk_error *e, cuzk_status code, const char *fmt, ...)
+{
+    if (e && e->code != CUZK_OK)
+        return e->code;
+    va_list ap;
+    va_start(ap, fmt);
+    vset(e, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+cuzk_status cuzk_err_force(cuzk_error *e, cuzk_status code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vset(e, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+void cuzk_err_clear(cuzk_error *e)
+{
+    if (e) {
+        e->code = CUZK_OK;
+        e->msg[0] = 0;
+    }
+}
+
+void *cuzk_alloc(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    size_t bytes = n * size;
+    if (bytes == 0)
+        bytes = 1;
+    bytes = (bytes + 63) & ~(size_t)63;
+    return aligned_alloc(64, bytes);
+}
+
+void *cuzk_calloc(size_t n, size_t size)
+{
+    void *p = cuzk_alloc(n, size);
+    if (p)
+        memset(p, 0, n * size ? n * size : 1);
+    return p;
+}
+
+void cuzk_free(void *p) { free(p); }
+
+double cuzk_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+bool cuzk_random_bytes(void *buf, size_t n)
+{
+    uint8_t *p = buf;
+    while (n) {
+        ssize_t got = getrandom(p, n, 0);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        p += got;
+        n -= (size_t)got;
+    }
+    return true;
+}
+
+const char *cuzk_curve_name(cuzk_curve c)
+{
+    switch (c) {
+    case CUZK_CURVE_BN254: return "bn128";
+    case CUZK_CURVE_BLS12_381: return "bls12381";
+    default: return "unknown";
+    }
+}
+
+cuzk_curve cuzk_curve_from_name(const char *name)
+{
+    char buf[32];
+    size_t k = 0;
+    for (const char *p = name; *p && k + 1 < sizeof buf; p++) {
+        char c = *p;
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            buf[k++] = c;
+    }
+    buf[k] = 0;
+    if (!strcmp(buf, "bn128") || !strcmp(buf, "bn254") || !strcmp(buf, "altbn128"))
+        return CUZK_CURVE_BN254;
+    if (!strcmp(buf, "bls12381"))
+        return CUZK_CURVE_BLS12_381;
+    return CUZK_CURVE_NONE;
+}
+
+const char *cuzk_status_name(cuzk_status s)
+{
+    switch (s) {
+    case CUZK_OK: return "ok";
+    case CUZK_ERR_USAGE: return "usage";
+    case CUZK_ERR_IO: return "io";
+    case CUZK_ERR_FORMAT: return "format";
+    case CUZK_ERR_MISMATCH: return "mismatch";
+    case CUZK_ERR_INVALID_PROOF: return "invalid-proof";
+    case CUZK_ERR_NOMEM: return "out-of-memory";
+    case CUZK_ERR_UNSUPPORTED: return "unsupported";
+    case CUZK_ERR_GPU: return "gpu";
+    case CUZK_ERR_CANCELLED: return "cancelled";
+    case CUZK_ERR_INTERNAL: return "internal";
+    }
+    return "unknown";
+}
+
+const char *cuzk_version(void) { return CUZK_VERSION_STRING; }

@@ -1,0 +1,54 @@
+/* Internal helpers shared by every layer. */
+#ifndef CUZK_UTIL_COMMON_H
+#define CUZK_UTIL_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+/* Token pasting used by the per-curve "templates": generic code lives in
+ * *_impl.h / *_decl.h headers that read a prefix macro and are included once
+ * per curve, so each algorithm is written once and compiled per curve. */
+#define CUZK_CAT2_(a, b) a##b
+#define CUZK_CAT2(a, b) CUZK_CAT2_(a, b)
+#define CUZK_CAT3(a, b, c) CUZK_CAT2(CUZK_CAT2(a, b), c)
+#define CUZK_NAME(prefix, name) CUZK_CAT3(prefix, _, name)
+
+#define CUZK_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define CUZK_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define CUZK_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#if defined(__GNUC__)
+#define CUZK_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CUZK_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define CUZK_INLINE static inline __attribute__((always_inline))
+#define CUZK_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CUZK_LIKELY(x) (x)
+#define CUZK_UNLIKELY(x) (x)
+#define CUZK_INLINE static inline
+#define CUZK_PRINTF(a, b)
+#endif
+
+/* Set an error (code + formatted one-line message). Returns code, so callers
+ * can write `return cuzk_err(e, CUZK_ERR_FORMAT, "%s: bad magic", path);`.
+ * e may be NULL. Does not overwrite an error that is already set. */
+cuzk_status cuzk_err(cuzk_error *e, cuzk_status code, const char *fmt, ...) CUZK_PRINTF(3, 4);
+/* Same, but always overwrites. */
+cuzk_status cuzk_err_force(cuzk_error *e, cuzk_status code, const char *fmt, ...) CUZK_PRINTF(3, 4);
+void cuzk_err_clear(cuzk_error *e);
+
+/* Checked allocation helpers (NULL on overflow / failure). 64-byte aligned. */
+void *cuzk_alloc(size_t n, size_t size);
+void *cuzk_calloc(size_t n, size_t size);
+void cuzk_free(void *p);
+
+/* Monotonic wall clock in seconds. */
+double cuzk_now(void);
+
+/* Fill buf with bytes from the OS CSPRNG (getrandom). Returns false on failure. */
+bool cuzk_random_bytes(void *buf, size_t n);
+
+#endif
