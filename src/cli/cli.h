@@ -1,0 +1,45 @@
+/* Shared pieces of the cuzk command-line tool. */
+#ifndef CUZK_CLI_H
+#define CUZK_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cuzk/cuzk.h"
+
+/* Options common to every command. */
+typedef struct cli_common {
+    int threads;
+    int verbose;   /* -v: per-phase timing lines on stderr */
+    int quiet;     /* -q: no progress bar */
+} cli_common;
+
+/* Option table entry for cli_parse. */
+typedef struct cli_opt {
+    const char *long_name; /* without "--" */
+    char short_name;       /* 0 if none */
+    int takes_value;
+    const char **value;    /* where the value goes (takes_value) */
+    int *flag;             /* set to 1 when present (!takes_value) */
+} cli_opt;
+
+/* Parses argv[1..] into options (command-specific table + the common ones)
+ * and positionals. Returns 0 ok, 1 on a usage error (message printed),
+ * 2 if --help was given (usage printed). */
+int cli_parse(int argc, char **argv, const cli_opt *opts, cli_common *common,
+              const char **pos, int max_pos, int *npos, const char *usage);
+
+/* Creates a context wired to the progress bar / timing lines. */
+cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *err);
+/* Prints "Error: <msg>" and returns the exit code for err. */
+int cli_fail(const cuzk_error *err);
+void cli_progress_done(void);
+
+int cmd_prove(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_setup(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_export_vk(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+#endif

@@ -1,0 +1,187 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "util/common.h"
+
+static const char COMMON_HELP[] =
+    "Common options:\n"
+    "  -t, --threads N   worker threads (default: all CPUs)\n"
+    "  -v, --verbose     print per-phase timing lines (CUZK_TIMING ...) on stderr\n"
+    "  -q, --quiet       no progress bar\n"
+    "  -h, --help        this help\n";
+
+static int match_long(const char *arg, const char *name, const char **inline_val)
+{
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0)
+        return 0;
+    if (arg[n] == 0) {
+        *inline_val = NULL;
+        return 1;
+    }
+    if (arg[n] == '=') {
+        *inline_val = arg + n + 1;
+        return 1;
+    }
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, const cli_opt *opts, cli_common *common,
+              const char **pos, int max_pos, int *npos, const char *usage)
+{
+    static const char *threads_val;
+    static int verbose_flag, quiet_flag, help_flag;
+    threads_val = NULL;
+    verbose_flag = quiet_flag = help_flag = 0;
+    const cli_opt common_opts[] = {
+        {"threads", 't', 1, &threads_val, NULL},
+        {"verbose", 'v', 0, NULL, &verbose_flag},
+        {"quiet", 'q', 0, NULL, &quiet_flag},
+        {"help", 'h', 0, NULL, &help_flag},
+        {NULL, 0, 0, NULL, NULL},
+    };
+    *npos = 0;
+    bool only_pos = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_pos || a[0] != '-' || a[1] == 0) {
+            if (*npos >= max_pos) {
+                fprintf(stderr, "Error: too many arguments (unexpected '%s')\n%s", a, usage);
+                return 1;
+            }
+            pos[(*npos)++] = a;
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            only_pos = true;
+            continue;
+        }
+        const cli_opt *hit = NULL;
+        const char *inline_val = NULL;
+        for (int t = 0; t < 2 && !hit; t++) {
+            const cli_opt *tab = t == 0 ? opts : common_opts;
+            for (const cli_opt *o = tab; o && o->long_name; o++) {
+                if (a[1] == '-' ? match_long(a + 2, o->long_name, &inline_val)
+                                : (o->short_name && a[1] == o->short_name && a[2] == 0)) {
+                    hit = o;
+                    break;
+                }
+            }
+        }
+        if (!hit) {
+            fprintf(stderr, "Error: unknown option '%s'\n%s", a, usage);
+            return 1;
+        }
+        if (hit->takes_value) {
+            if (!inline_val) {
+                if (i + 1 >= argc) {
+                    fprintf(stderr, "Error: option '%s' needs a value\n%s", a, usage);
+                    return 1;
+                }
+                inline_val = argv[++i];
+            }
+            *hit->value = inline_val;
+        } else {
+            if (inline_val) {
+                fprintf(stderr, "Error: option '%s' takes no value\n%s", a, usage);
+                return 1;
+            }
+            *hit->flag = 1;
+        }
+    }
+    if (help_flag) {
+        fputs(usage, stdout);
+        fputs(COMMON_HELP, stdout);
+        return 2;
+    }
+    common->verbose = verbose_flag;
+    common->quiet = quiet_flag;
+    common->threads = 0;
+    if (threads_val) {
+        char *end;
+        long t = strtol(threads_val, &end, 10);
+        if (*end || t < 1 || t > 4096) {
+            fprintf(stderr, "Error: --threads must be a number from 1 to 4096, got '%s'\n", threads_val);
+            return 1;
+        }
+        common->threads = (int)t;
+    }
+    return 0;
+}
+
+/* ---- progress bar and timing lines ---------------------------------------- */
+
+typedef struct cli_ui {
+    int verbose;
+    int bar;           /* draw a progress bar (stderr is a TTY and not -q) */
+    double t_start;    /* when the command started */
+    int drawn;         /* a bar line is on screen */
+    char phase[64];
+} cli_ui;
+
+static cli_ui g_ui; /* the CLI is one process running one command */
+
+static void ui_clear(void)
+{
+    if (g_ui.drawn) {
+        fputs("\r\033[K", stderr);
+        g_ui.drawn = 0;
+    }
+}
+
+static void ui_progress(void *user, const char *phase, double frac)
+{
+    (void)user;
+    if (!g_ui.bar)
+        return;
+    /* Only long work gets a bar: nothing in the first second. */
+    if (cuzk_now() - g_ui.t_start < 1.0)
+        return;
+    if (frac >= 1.0) {
+        ui_clear();
+        return;
+    }
+    int width = 30, fill = (int)(frac * width + 0.5);
+    char bar[40];
+    for (int i = 0; i < width; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[width] = 0;
+    fprintf(stderr, "\r\033[K%-12s [%s] %3d%%  %.1fs", phase, bar, (int)(frac * 100 + 0.5),
+            cuzk_now() - g_ui.t_start);
+    fflush(stderr);
+    g_ui.drawn = 1;
+}
+
+static void ui_timing(void *user, const char *phase, double seconds)
+{
+    (void)user;
+    if (!g_ui.verbose)
+        return;
+    ui_clear();
+    fprintf(stderr, "CUZK_TIMING phase=%s ms=%.3f\n", phase, seconds * 1e3);
+}
+
+void cli_progress_done(void) { ui_clear(); }
+
+cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *err)
+{
+    g_ui.verbose = common->verbose;
+    g_ui.bar = !common->quiet && isatty(STDERR_FILENO);
+    g_ui.t_start = cuzk_now();
+    cuzk_ctx_opts o = {0};
+    o.threads = common->threads;
+    o.progress = ui_progress;
+    o.timing = ui_timing;
+    return cuzk_ctx_create(ctx, &o, err);
+}
+
+int cli_fail(const cuzk_error *err)
+{
+    ui_clear();
+    fprintf(stderr, "Error: %s\n", err->msg[0] ? err->msg : cuzk_status_name(err->code));
+    return err->code ? (int)err->code : 1;
+}

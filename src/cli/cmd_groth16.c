@@ -1,0 +1,202 @@
+/* prove / verify / export-vk / setup commands. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util/common.h"
+
+#define RUN_WITH_CTX(common, call)                                            \
+    do {                                                                      \
+        cuzk_error err_ = {0};                                                \
+        cuzk_ctx *ctx = NULL;                                                 \
+        if (cli_make_ctx(&ctx, &(common), &err_) != CUZK_OK)                  \
+            return cli_fail(&err_);                                           \
+        double t0_ = cuzk_now();                                              \
+        cuzk_status st_ = (call);                                             \
+        cli_progress_done();                                                  \
+        if ((common).verbose)                                                 \
+            fprintf(stderr, "CUZK_TIMING phase=total ms=%.3f\n", (cuzk_now() - t0_) * 1e3); \
+        cuzk_ctx_free(ctx);                                                   \
+        if (st_ != CUZK_OK)                                                   \
+            return cli_fail(&err_);                                           \
+    } while (0)
+
+int cmd_prove(int argc, char **argv)
+{
+    static const char usage[] =
+        "Usage: cuzk prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
+        "\n"
+        "Creates a Groth16 proof from a snarkjs/circom proving key and witness and writes\n"
+        "snarkjs-format proof.json and public.json. r and s come from the OS CSPRNG.\n"
+        "On any error nothing is written.\n"
+        "\n"
+        "Options:\n"
+        "  --verify              verify the proof (pairing check) before writing it\n"
+        "  --rapidsnark          write rapidsnark's compact JSON (sorted keys, no \"curve\")\n"
+        "  --insecure-zero-rs    TEST ONLY: r = s = 0 (deterministic, not zero-knowledge)\n";
+    int verify = 0, rs = 0, zero = 0;
+    const cli_opt opts[] = {
+        {"verify", 0, 0, NULL, &verify},
+        {"rapidsnark", 0, 0, NULL, &rs},
+        {"insecure-zero-rs", 0, 0, NULL, &zero},
+        {NULL, 0, 0, NULL, NULL},
+    };
+    cli_common common;
+    const char *pos[4];
+    int npos, r = cli_parse(argc, argv, opts, &common, pos, 4, &npos, usage);
+    if (r)
+        return r == 2 ? 0 : 1;
+    if (npos != 4) {
+        fprintf(stderr, "Error: prove needs 4 arguments, got %d\n%s", npos, usage);
+        return 1;
+    }
+    cuzk_prove_opts po = {.verify = verify, .rapidsnark_json = rs, .insecure_zero_rs = zero};
+    RUN_WITH_CTX(common, cuzk_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], &po, &err_));
+    return 0;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    static const char usage[] =
+        "Usage: cuzk verify [options] <verification_key.json> <public.json> <proof.json>\n"
+        "\n"
+        "Checks a Groth16 proof (snarkjs or rapidsnark JSON). Prints \"OK!\" and exits 0\n"
+        "when it is valid; prints \"Invalid proof\" and exits 5 when it is not.\n";
+    cli_common common;
+    const char *pos[3];
+    int npos, r = cli_parse(argc, argv, NULL, &common, pos, 3, &npos, usage);
+    if (r)
+        return r == 2 ? 0 : 1;
+    if (npos != 3) {
+        fprintf(stderr, "Error: verify needs 3 arguments, got %d\n%s", npos, usage);
+        return 1;
+    }
+    cuzk_error err = {0};
+    cuzk_ctx *ctx = NULL;
+    if (cli_make_ctx(&ctx, &common, &err) != CUZK_OK)
+        return cli_fail(&err);
+    cuzk_status st = cuzk_verify_files(ctx, pos[0], pos[1], pos[2], &err);
+    cuzk_ctx_free(ctx);
+    if (st == CUZK_OK) {
+        printf("OK!\n");
+        return 0;
+    }
+    if (st == CUZK_ERR_INVALID_PROOF) {
+        printf("Invalid proof\n");
+        return (int)st;
+    }
+    return cli_fail(&err);
+}
+
+int cmd_export_vk(int argc, char **argv)
+{
+    static const char usage[] =
+        "Usage: cuzk export-vk [options] <circuit.zkey> <verification_key.json>\n"
+        "\n"
+        "Writes the verification key of a Groth16 zkey, like\n"
+        "`snarkjs zkey export verificationkey`.\n";
+    cli_common common;
+    const char *pos[2];
+    int npos, r = cli_parse(argc, argv, NULL, &common, pos, 2, &npos, usage);
+    if (r)
+        return r == 2 ? 0 : 1;
+    if (npos != 2) {
+        fprintf(stderr, "Error: export-vk needs 2 arguments, got %d\n%s", npos, usage);
+        return 1;
+    }
+    RUN_WITH_CTX(common, cuzk_export_vk_files(ctx, pos[0], pos[1], &err_));
+    return 0;
+}
+
+int cmd_setup(int argc, char **argv)
+{
+    static const char usage[] =
+        "Usage: cuzk setup [options] <circuit.r1cs> <out.zkey>\n"
+        "\n"
+        "INSECURE DEVELOPMENT SETUP. Creates a Groth16 proving key from random toxic\n"
+        "waste (tau, alpha, beta, delta) that exists in this process's memory while it\n"
+        "runs. Anyone who could read that memory can forge proofs. Use it for tests and\n"
+        "benchmarks only, never for keys that protect anything. snarkjs accepts the\n"
+        "result for prove, verify and `zkey export verificationkey`.\n";
+    cli_common common;
+    const char *pos[2];
+    int npos, r = cli_parse(argc, argv, NULL, &common, pos, 2, &npos, usage);
+    if (r)
+        return r == 2 ? 0 : 1;
+    if (npos != 2) {
+        fprintf(stderr, "Error: setup needs 2 arguments, got %d\n%s", npos, usage);
+        return 1;
+    }
+    fprintf(stderr, "WARNING: INSECURE development setup — do not use this key in production.\n");
+    RUN_WITH_CTX(common, cuzk_setup_files(ctx, pos[0], pos[1], &err_));
+    return 0;
+}
+
+int cmd_gen(int argc, char **argv)
+{
+    static const char usage[] =
+        "Usage: cuzk gen [options] <out.r1cs> <out.wtns>\n"
+        "\n"
+        "Writes a synthetic circuit and a satisfying witness with a Filecoin-PoRep-like\n"
+        "profile (mostly 0/1 witness values from bit decompositions, 2-4 terms per linear\n"
+        "combination) for benchmarks at sizes circom cannot reach quickly.\n"
+        "\n"
+        "Options:\n"
+        "  --curve C             bn128 (default) or bls12381\n"
+        "  --constraints N       number of constraints, 1..2^27 (default 1024); accepts 2^K\n"
+        "  --public K            number of public signals (default 1)\n"
+        "  --seed S              deterministic output for a given seed (default: random)\n";
+    const char *curve = "bn128", *cons = "1024", *pub = "1", *seed = "0";
+    const cli_opt opts[] = {
+        {"curve", 0, 1, &curve, NULL},
+        {"constraints", 'n', 1, &cons, NULL},
+        {"public", 0, 1, &pub, NULL},
+        {"seed", 0, 1, &seed, NULL},
+        {NULL, 0, 0, NULL, NULL},
+    };
+    cli_common common;
+    const char *pos[2];
+    int npos, r = cli_parse(argc, argv, opts, &common, pos, 2, &npos, usage);
+    if (r)
+        return r == 2 ? 0 : 1;
+    if (npos != 2) {
+        fprintf(stderr, "Error: gen needs 2 arguments, got %d\n%s", npos, usage);
+        return 1;
+    }
+    cuzk_gen_opts go = {0};
+    go.curve = cuzk_curve_from_name(curve);
+    if (go.curve == CUZK_CURVE_NONE) {
+        fprintf(stderr, "Error: unknown curve '%s' (use bn128 or bls12381)\n", curve);
+        return 1;
+    }
+    char *end;
+    if (!strncmp(cons, "2^", 2)) {
+        long k = strtol(cons + 2, &end, 10);
+        if (*end || k < 0 || k > 27) {
+            fprintf(stderr, "Error: --constraints 2^K needs K in 0..27, got '%s'\n", cons);
+            return 1;
+        }
+        go.constraints = 1ull << k;
+    } else {
+        unsigned long long v = strtoull(cons, &end, 10);
+        if (*end || v < 1 || v > (1ull << 27)) {
+            fprintf(stderr, "Error: --constraints must be 1..134217728, got '%s'\n", cons);
+            return 1;
+        }
+        go.constraints = v;
+    }
+    unsigned long long p = strtoull(pub, &end, 10);
+    if (*end || p > 1000000) {
+        fprintf(stderr, "Error: --public must be a number 0..1000000, got '%s'\n", pub);
+        return 1;
+    }
+    go.public_inputs = (uint32_t)p;
+    go.seed = strtoull(seed, &end, 10);
+    if (*end) {
+        fprintf(stderr, "Error: --seed must be a number, got '%s'\n", seed);
+        return 1;
+    }
+    RUN_WITH_CTX(common, cuzk_gen_files(ctx, &go, pos[0], pos[1], &err_));
+    return 0;
+}

@@ -1,0 +1,57 @@
+/* cuzk — command-line entry point: dispatches to one command per verb. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char USAGE[] =
+    "cuzk " CUZK_VERSION_STRING " — fast Groth16 prover for BN254 and BLS12-381 (snarkjs/circom compatible)\n"
+    "\n"
+    "Usage: cuzk <command> [options] [arguments]\n"
+    "\n"
+    "Commands:\n"
+    "  prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
+    "                         create a proof (drop-in for rapidsnark / snarkjs groth16 prove)\n"
+    "  verify <verification_key.json> <public.json> <proof.json>\n"
+    "                         verify a proof (snarkjs groth16 verify argument order)\n"
+    "  setup <circuit.r1cs> <out.zkey>\n"
+    "                         INSECURE development trusted setup (random toxic waste)\n"
+    "  gen [--curve C] [--constraints N] [--public K] <out.r1cs> <out.wtns>\n"
+    "                         synthetic Filecoin-like circuit and witness for benchmarks\n"
+    "  export-vk <circuit.zkey> <verification_key.json>\n"
+    "                         export the verification key (snarkjs zkey export verificationkey)\n"
+    "  info <file>            describe a .zkey, .r1cs, .wtns or snarkjs .json file\n"
+    "  version                print the version\n"
+    "\n"
+    "Run 'cuzk <command> --help' for the options of a command.\n"
+    "Exit codes: 0 ok, 1 usage, 2 I/O, 3 malformed file, 4 inputs disagree, 5 invalid proof,\n"
+    "            6 out of memory, 7 unsupported, 8 GPU, 9 cancelled, 10 internal error.\n";
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(USAGE, stderr);
+        return 1;
+    }
+    const char *cmd = argv[1];
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } cmds[] = {
+        {"prove", cmd_prove},   {"verify", cmd_verify},       {"setup", cmd_setup},
+        {"gen", cmd_gen},       {"export-vk", cmd_export_vk}, {"info", cmd_info},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (!strcmp(cmd, cmds[i].name))
+            return cmds[i].fn(argc - 1, argv + 1);
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        fputs(USAGE, stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        printf("cuzk %s\n", cuzk_version());
+        return 0;
+    }
+    fprintf(stderr, "Error: unknown command '%s'\n\n%s", cmd, USAGE);
+    return 1;
+}
