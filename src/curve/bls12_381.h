@@ -1,0 +1,30 @@
+/* Umbrella header for bls12_381: declares every field and group of the curve.
+ *   bls12_381_fp   base field (6 limbs)      bls12_381_fr  scalar field (4 limbs)
+ *   bls12_381_fp2  Fp[u]/(u^2+1)
+ *   bls12_381_g1   G1 over bls12_381_fp          bls12_381_g2  G2 over bls12_381_fp2 (twist)
+ * Fp6/Fp12 and the pairing are declared by the pairing header included at
+ * the end (when present). */
+#ifndef CUZK_CURVE_BLS12_381_H
+#define CUZK_CURVE_BLS12_381_H
+
+#define FP_PREFIX bls12_381_fp
+#define FP_LIMBS 6
+#include "field/fp_decl.h"
+
+#define FP_PREFIX bls12_381_fr
+#define FP_LIMBS 4
+#include "field/fp_decl.h"
+
+#define FP2_PREFIX bls12_381_fp2
+#define FP2_BASE bls12_381_fp
+#include "field/fp2_decl.h"
+
+#define EC_PREFIX bls12_381_g1
+#define EC_F bls12_381_fp
+#include "curve/ec_decl.h"
+
+#define EC_PREFIX bls12_381_g2
+#define EC_F bls12_381_fp2
+#include "curve/ec_decl.h"
+
+#endif

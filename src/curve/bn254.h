@@ -1,0 +1,30 @@
+/* Umbrella header for bn254: declares every field and group of the curve.
+ *   bn254_fp   base field (4 limbs)      bn254_fr  scalar field (4 limbs)
+ *   bn254_fp2  Fp[u]/(u^2+1)
+ *   bn254_g1   G1 over bn254_fp          bn254_g2  G2 over bn254_fp2 (twist)
+ * Fp6/Fp12 and the pairing are declared by the pairing header included at
+ * the end (when present). */
+#ifndef CUZK_CURVE_BN254_H
+#define CUZK_CURVE_BN254_H
+
+#define FP_PREFIX bn254_fp
+#define FP_LIMBS 4
+#include "field/fp_decl.h"
+
+#define FP_PREFIX bn254_fr
+#define FP_LIMBS 4
+#include "field/fp_decl.h"
+
+#define FP2_PREFIX bn254_fp2
+#define FP2_BASE bn254_fp
+#include "field/fp2_decl.h"
+
+#define EC_PREFIX bn254_g1
+#define EC_F bn254_fp
+#include "curve/ec_decl.h"
+
+#define EC_PREFIX bn254_g2
+#define EC_F bn254_fp2
+#include "curve/ec_decl.h"
+
+#endif
