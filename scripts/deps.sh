@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what cuzk needs to build and test on a fresh Debian machine:
+# Debian packages (compiler, CMake, cJSON, cmocka, clang for the fuzzers) and
+# the npm test tools pinned by package-lock.json (snarkjs, circom2, @noble/curves).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pkgs=(build-essential cmake pkg-config libcjson-dev libcmocka-dev clang nodejs npm)
+missing=()
+for p in "${pkgs[@]}"; do
+  # nodejs/npm may come from elsewhere (e.g. a newer Node on PATH): only install if absent.
+  case "$p" in
+    nodejs) command -v node >/dev/null 2>&1 && continue ;;
+    npm) command -v npm >/dev/null 2>&1 && continue ;;
+    clang) command -v clang >/dev/null 2>&1 && continue ;;
+  esac
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing Debian packages: ${missing[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# npm packages exactly as locked; reinstall only when the lockfile changed.
+stamp=node_modules/.cuzk-lock-stamp
+if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+  echo "deps: installing npm packages from package-lock.json" >&2
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null
+  cp package-lock.json "$stamp"
+fi

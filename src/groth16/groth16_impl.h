@@ -1,0 +1,330 @@
+/* Groth16 prover and verifier, written once and instantiated per curve.
+ *
+ * Include with `#define G16_CURVE bn254` (or bls12_381) after the curve's
+ * umbrella header, NTT and MSM headers. Defines (prefix = G16_CURVE):
+ *   <c>_g16_key_t           proving key views + prepared CSR of A/B
+ *   <c>_g16_key_prepare     builds the CSR from the zkey coefficient records
+ *   <c>_g16_prove           the whole proof
+ *   <c>_g16_verify          pairing check
+ * Math follows snarkjs (see shared reference "snarkjs-formats" §4-§5): a, b
+ * from the zkey's A/B coefficients (stored v·R², so one Montgomery product with
+ * the raw witness gives v·w in Montgomery form), c = a∘b, the three are moved to
+ * the odd coset of the doubled domain, h = a·b − c, and π_H = Σ h_j·H_j needs no
+ * division by Z because the zkey's H points already carry it. */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "groth16/ctx.h"
+#include "util/common.h"
+
+#define G_(name) CUZK_NAME(G16_CURVE, name)
+
+typedef G_(fr_t) G_(g16_fr);
+typedef G_(g1_affine_t) G_(g16_g1a);
+typedef G_(g2_affine_t) G_(g16_g2a);
+typedef G_(g1_jac_t) G_(g16_g1j);
+typedef G_(g2_jac_t) G_(g16_g2j);
+
+/* One coefficient term of the prepared CSR: signal index and v·R² (raw limbs). */
+typedef struct {
+    uint32_t signal;
+    uint32_t pad_;
+    G_(fr_t) value;
+} G_(g16_term);
+
+typedef struct {
+    uint32_t n_vars, n_public, domain_size, log_n;
+    /* Points, borrowed from the loaded zkey. */
+    const G_(g1_affine_t) *alpha1, *beta1, *delta1;
+    const G_(g2_affine_t) *beta2, *gamma2, *delta2;
+    const G_(g1_affine_t) *ic;      /* n_public + 1 */
+    const G_(g1_affine_t) *a, *b1;  /* n_vars */
+    const G_(g2_affine_t) *b2;      /* n_vars */
+    const G_(g1_affine_t) *c;       /* n_vars - n_public - 1 (private wires) */
+    const G_(g1_affine_t) *h;       /* domain_size */
+    /* Prepared: CSR of matrix A and B by constraint (row). Owned. */
+    uint32_t *row_a, *row_b;        /* domain_size + 1 */
+    G_(g16_term) *terms_a, *terms_b;
+} G_(g16_key_t);
+
+typedef struct {
+    G_(g1_affine_t) a;
+    G_(g2_affine_t) b;
+    G_(g1_affine_t) c;
+} G_(g16_proof_t);
+
+void G_(g16_key_release)(G_(g16_key_t) *k)
+{
+    cuzk_free(k->row_a);
+    cuzk_free(k->row_b);
+    cuzk_free(k->terms_a);
+    cuzk_free(k->terms_b);
+    k->row_a = k->row_b = NULL;
+    k->terms_a = k->terms_b = NULL;
+}
+
+/* Builds the per-row CSR of A and B from coefficient records (any order).
+ * rec(i) gives matrix, constraint, signal and the stored value. Counting sort:
+ * O(nnz) time, one pass to count and one to place. */
+cuzk_status G_(g16_key_prepare)(G_(g16_key_t) *k, size_t n_coefs, const uint32_t *matrix,
+                                const uint32_t *constraint, const uint32_t *signal,
+                                const G_(fr_t) *value, size_t stride_u32, size_t stride_val,
+                                cuzk_error *err)
+{
+    size_t n = k->domain_size;
+    k->row_a = cuzk_calloc(n + 1, sizeof(uint32_t));
+    k->row_b = cuzk_calloc(n + 1, sizeof(uint32_t));
+    if (!k->row_a || !k->row_b)
+        goto nomem;
+    size_t na = 0, nb = 0;
+    for (size_t i = 0; i < n_coefs; i++) {
+        uint32_t m = matrix[i * stride_u32], c = constraint[i * stride_u32];
+        if (m == 0) {
+            k->row_a[c + 1]++;
+            na++;
+        } else {
+            k->row_b[c + 1]++;
+            nb++;
+        }
+    }
+    if (na > UINT32_MAX || nb > UINT32_MAX)
+        return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "more than 2^32 coefficients in one matrix");
+    for (size_t r = 0; r < n; r++) {
+        k->row_a[r + 1] += k->row_a[r];
+        k->row_b[r + 1] += k->row_b[r];
+    }
+    k->terms_a = cuzk_alloc(na ? na : 1, sizeof(G_(g16_term)));
+    k->terms_b = cuzk_alloc(nb ? nb : 1, sizeof(G_(g16_term)));
+    uint32_t *fa = cuzk_alloc(n, sizeof(uint32_t)), *fb = cuzk_alloc(n, sizeof(uint32_t));
+    if (!k->terms_a || !k->terms_b || !fa || !fb) {
+        cuzk_free(fa);
+        cuzk_free(fb);
+        goto nomem;
+    }
+    memcpy(fa, k->row_a, n * sizeof(uint32_t));
+    memcpy(fb, k->row_b, n * sizeof(uint32_t));
+    for (size_t i = 0; i < n_coefs; i++) {
+        uint32_t m = matrix[i * stride_u32], c = constraint[i * stride_u32];
+        G_(g16_term) *t = m == 0 ? &k->terms_a[fa[c]++] : &k->terms_b[fb[c]++];
+        t->signal = signal[i * stride_u32];
+        t->pad_ = 0;
+        t->value = value[i * stride_val];
+    }
+    cuzk_free(fa);
+    cuzk_free(fb);
+    return CUZK_OK;
+nomem:
+    G_(g16_key_release)(k);
+    return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory preparing the constraint matrices");
+}
+
+/* ---- a, b, c evaluations ------------------------------------------------- */
+
+typedef struct {
+    const G_(g16_key_t) *k;
+    const G_(fr_t) *w;
+    G_(fr_t) *a, *b, *c;
+} G_(g16_abc_job);
+
+static void G_(g16_abc_range)(void *p, size_t lo, size_t hi, int worker)
+{
+    (void)worker;
+    const G_(g16_abc_job) *j = p;
+    const G_(g16_key_t) *k = j->k;
+    for (size_t r = lo; r < hi; r++) {
+        G_(fr_t) acc, t;
+        G_(fr_set_zero)(&acc);
+        for (uint32_t i = k->row_a[r]; i < k->row_a[r + 1]; i++) {
+            G_(fr_mul)(&t, &k->terms_a[i].value, &j->w[k->terms_a[i].signal]);
+            G_(fr_add)(&acc, &acc, &t);
+        }
+        j->a[r] = acc;
+        G_(fr_set_zero)(&acc);
+        for (uint32_t i = k->row_b[r]; i < k->row_b[r + 1]; i++) {
+            G_(fr_mul)(&t, &k->terms_b[i].value, &j->w[k->terms_b[i].signal]);
+            G_(fr_add)(&acc, &acc, &t);
+        }
+        j->b[r] = acc;
+        G_(fr_mul)(&j->c[r], &j->a[r], &acc);
+    }
+}
+
+typedef struct {
+    G_(fr_t) *a;
+    const G_(fr_t) *b, *c;
+} G_(g16_h_job);
+
+/* h = a·b − c, out of Montgomery form (MSM scalars are raw), in place in a. */
+static void G_(g16_h_range)(void *p, size_t lo, size_t hi, int worker)
+{
+    (void)worker;
+    const G_(g16_h_job) *j = p;
+    for (size_t i = lo; i < hi; i++) {
+        G_(fr_t) t;
+        G_(fr_mul)(&t, &j->a[i], &j->b[i]);
+        G_(fr_sub)(&t, &t, &j->c[i]);
+        G_(fr_from_mont)(&j->a[i], &t);
+    }
+}
+
+/* Proves with witness w (raw form, n_vars values). zero_rs: TEST ONLY. */
+cuzk_status G_(g16_prove)(cuzk_ctx *ctx, const G_(g16_key_t) *k, const G_(fr_t) *w, bool zero_rs,
+                          G_(g16_proof_t) *proof, cuzk_error *err)
+{
+    cuzk_status st = CUZK_OK;
+    cuzk_pool *pool = ctx->pool;
+    size_t n = k->domain_size;
+    G_(fr_t) *a = NULL, *b = NULL, *c = NULL;
+    G_(ntt_domain) *dom = NULL;
+
+    /* 1. a, b, c over the domain. */
+    cuzk_phase ph = cuzk_phase_begin(ctx, "abc");
+    a = cuzk_alloc(n, sizeof *a);
+    b = cuzk_alloc(n, sizeof *b);
+    c = cuzk_alloc(n, sizeof *c);
+    if (!a || !b || !c) {
+        st = cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the a, b, c vectors (3 x %zu elements)", n);
+        goto out;
+    }
+    G_(g16_abc_job) abc = {k, w, a, b, c};
+    cuzk_parallel_for(pool, n, 4096, G_(g16_abc_range), &abc);
+    cuzk_phase_end(ctx, &ph);
+    if ((st = cuzk_check_cancel(ctx, err)))
+        goto out;
+
+    /* 2. To the odd coset: 3 x (iNTT, scale, NTT). */
+    ph = cuzk_phase_begin(ctx, "ntt");
+    if ((st = G_(ntt_domain_create)(&dom, k->log_n, err)))
+        goto out;
+    G_(ntt_coset_odd)(dom, a, pool);
+    cuzk_progress(ctx, "ntt", 1.0 / 3);
+    G_(ntt_coset_odd)(dom, b, pool);
+    cuzk_progress(ctx, "ntt", 2.0 / 3);
+    G_(ntt_coset_odd)(dom, c, pool);
+    G_(g16_h_job) hj = {a, b, c};
+    cuzk_parallel_for(pool, n, 4096, G_(g16_h_range), &hj);
+    cuzk_phase_end(ctx, &ph);
+    cuzk_free(b);
+    cuzk_free(c);
+    b = c = NULL;
+    G_(ntt_domain_free)(dom);
+    dom = NULL;
+    if ((st = cuzk_check_cancel(ctx, err)))
+        goto out;
+
+    /* 3. The five MSMs. */
+    G_(g1_jac_t) msm_a, msm_b1, msm_c, msm_h;
+    G_(g2_jac_t) msm_b2;
+    size_t n_priv = k->n_vars - k->n_public - 1;
+    ph = cuzk_phase_begin(ctx, "msm_h");
+    if ((st = G_(g1_msm)(&msm_h, k->h, a, n, pool, err)))
+        goto out;
+    cuzk_phase_end(ctx, &ph);
+    cuzk_free(a);
+    a = NULL;
+    ph = cuzk_phase_begin(ctx, "msm_a");
+    if ((st = G_(g1_msm)(&msm_a, k->a, w, k->n_vars, pool, err)))
+        goto out;
+    cuzk_phase_end(ctx, &ph);
+    ph = cuzk_phase_begin(ctx, "msm_b1");
+    if ((st = G_(g1_msm)(&msm_b1, k->b1, w, k->n_vars, pool, err)))
+        goto out;
+    cuzk_phase_end(ctx, &ph);
+    ph = cuzk_phase_begin(ctx, "msm_c");
+    if ((st = G_(g1_msm)(&msm_c, k->c, w + k->n_public + 1, n_priv, pool, err)))
+        goto out;
+    cuzk_phase_end(ctx, &ph);
+    ph = cuzk_phase_begin(ctx, "msm_b2");
+    if ((st = G_(g2_msm)(&msm_b2, k->b2, w, k->n_vars, pool, err)))
+        goto out;
+    cuzk_phase_end(ctx, &ph);
+
+    /* 4. Assembly with the blinding factors r, s. */
+    ph = cuzk_phase_begin(ctx, "assemble");
+    G_(fr_t) r, s, rs;
+    if (zero_rs) {
+        G_(fr_set_zero)(&r);
+        G_(fr_set_zero)(&s);
+    } else if (!G_(fr_random)(&r) || !G_(fr_random)(&s)) {
+        st = cuzk_err(err, CUZK_ERR_INTERNAL, "the OS random number generator failed");
+        goto out;
+    }
+    G_(fr_mul)(&rs, &r, &s);
+    G_(fr_from_mont)(&r, &r);
+    G_(fr_from_mont)(&s, &s);
+    G_(fr_from_mont)(&rs, &rs);
+    G_(g1_jac_t) t1, pa, pb1, pc;
+    G_(g2_jac_t) t2, pb;
+    /* pi_a = alpha1 + Σ w·A + r·delta1 */
+    G_(g1_affine_mul)(&t1, k->delta1, r.l, 4);
+    G_(g1_jac_add)(&pa, &msm_a, &t1);
+    G_(g1_jac_add_affine)(&pa, &pa, k->alpha1);
+    /* pi_b = beta2 + Σ w·B2 + s·delta2; pib1 likewise in G1 */
+    G_(g2_affine_mul)(&t2, k->delta2, s.l, 4);
+    G_(g2_jac_add)(&pb, &msm_b2, &t2);
+    G_(g2_jac_add_affine)(&pb, &pb, k->beta2);
+    G_(g1_affine_mul)(&t1, k->delta1, s.l, 4);
+    G_(g1_jac_add)(&pb1, &msm_b1, &t1);
+    G_(g1_jac_add_affine)(&pb1, &pb1, k->beta1);
+    /* pi_c = Σ w·C + π_H + s·pi_a + r·pib1 − r·s·delta1 */
+    G_(g1_jac_add)(&pc, &msm_c, &msm_h);
+    G_(g1_jac_mul)(&t1, &pa, s.l, 4);
+    G_(g1_jac_add)(&pc, &pc, &t1);
+    G_(g1_jac_mul)(&t1, &pb1, r.l, 4);
+    G_(g1_jac_add)(&pc, &pc, &t1);
+    G_(g1_affine_mul)(&t1, k->delta1, rs.l, 4);
+    G_(g1_jac_neg)(&t1, &t1);
+    G_(g1_jac_add)(&pc, &pc, &t1);
+    G_(g1_jac_to_affine)(&proof->a, &pa);
+    G_(g2_jac_to_affine)(&proof->b, &pb);
+    G_(g1_jac_to_affine)(&proof->c, &pc);
+    cuzk_phase_end(ctx, &ph);
+
+out:
+    G_(ntt_domain_free)(dom);
+    cuzk_free(a);
+    cuzk_free(b);
+    cuzk_free(c);
+    return st;
+}
+
+/* ---- verifier -------------------------------------------------------------- */
+
+typedef struct {
+    uint32_t n_public;
+    G_(g1_affine_t) alpha1;
+    G_(g2_affine_t) beta2, gamma2, delta2;
+    const G_(g1_affine_t) *ic; /* n_public + 1 */
+} G_(g16_vk_t);
+
+/* pub: raw field elements (< r, checked by the caller). CUZK_OK if valid,
+ * CUZK_ERR_INVALID_PROOF if not. Checks e(-A,B)·e(cpub,γ)·e(C,δ)·e(α,β) = 1. */
+cuzk_status G_(g16_verify)(const G_(g16_vk_t) *vk, const G_(fr_t) *pub, const G_(g16_proof_t) *pf,
+                           cuzk_error *err)
+{
+    G_(g1_jac_t) acc, t;
+    G_(g1_jac_from_affine)(&acc, &vk->ic[0]);
+    for (uint32_t i = 0; i < vk->n_public; i++) {
+        G_(g1_affine_mul)(&t, &vk->ic[i + 1], pub[i].l, 4);
+        G_(g1_jac_add)(&acc, &acc, &t);
+    }
+    G_(g1_affine_t) ps[4];
+    G_(g2_affine_t) qs[4];
+    G_(g1_affine_neg)(&ps[0], &pf->a);
+    qs[0] = pf->b;
+    G_(g1_jac_to_affine)(&ps[1], &acc);
+    qs[1] = vk->gamma2;
+    ps[2] = pf->c;
+    qs[2] = vk->delta2;
+    ps[3] = vk->alpha1;
+    qs[3] = vk->beta2;
+    G_(fp12_t) e;
+    G_(multi_pairing)(&e, ps, qs, 4);
+    if (!G_(fp12_is_one)(&e))
+        return cuzk_err(err, CUZK_ERR_INVALID_PROOF, "invalid proof: the pairing check failed");
+    return CUZK_OK;
+}
+
+#undef G_
+#undef G16_CURVE
