@@ -8,3 +8,8 @@
 #define FP_PREFIX bn254_fr
 #define FP_LIMBS 4
 #include "field/fp_impl.h"
+
+/* Fp2 after Fp: it uses the base field's inline core defined above. */
+#define FP2_PREFIX bn254_fp2
+#define FP2_BASE bn254_fp
+#include "field/fp2_impl.h"
