@@ -1,0 +1,198 @@
+/* The iden3 "binfile" container shared by .r1cs, .wtns, .zkey and .ptau:
+ * magic[4], u32 version, u32 nSections, then nSections × (u32 id, u64 size,
+ * body). Files are mmap'd read-only and indexed once; readers look sections
+ * up by id, since writers use different orders. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "formats/fmt_internal.h"
+
+static char *dup_name(const char *s)
+{
+    if (!s)
+        s = "<buffer>";
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static void printable_magic(char out[17], const uint8_t *m)
+{
+    /* Quote a bad magic so users see what file they passed (e.g. "zkey"
+     * given where "wtns" was expected), hex-escaping non-printables. */
+    size_t o = 0;
+    for (int i = 0; i < 4; i++) {
+        if (m[i] >= 0x20 && m[i] < 0x7f && m[i] != '\\')
+            out[o++] = (char)m[i];
+        else
+            o += (size_t)snprintf(out + o, 5, "\\x%02x", m[i]);
+    }
+    out[o] = 0;
+}
+
+static cuzk_status index_file(cuzk_binfile *bf, const char *magic, uint32_t max_version,
+                              cuzk_error *err)
+{
+    const char *nm = bf->name;
+    const uint8_t *d = bf->data;
+    size_t size = bf->size;
+    if (size < 12)
+        return cuzk_err(err, CUZK_ERR_FORMAT,
+                        "%s: truncated file (%zu bytes, a %s file has at least 12)", nm, size, magic);
+    if (memcmp(d, magic, 4) != 0) {
+        char got[17];
+        printable_magic(got, d);
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: wrong magic \"%s\", expected a %s file", nm, got,
+                        magic);
+    }
+    memcpy(bf->magic, d, 4);
+    bf->magic[4] = 0;
+    bf->version = fmt_rd32(d + 4);
+    if (bf->version < 1 || bf->version > max_version)
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: wrong %s version %u (supported: 1..%u)", nm, magic,
+                        bf->version, max_version);
+    uint32_t ns = fmt_rd32(d + 8);
+    /* Every section needs at least its 12-byte header (rapidsnark's check);
+     * this also bounds the allocation below by the file size. */
+    if ((uint64_t)ns > (size - 12) / 12)
+        return cuzk_err(err, CUZK_ERR_FORMAT,
+                        "%s: truncated file: %u sections declared but only %zu bytes", nm, ns, size);
+    bf->sections = calloc(ns ? ns : 1, sizeof *bf->sections);
+    if (!bf->sections)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory indexing %u sections", nm, ns);
+    uint64_t pos = 12;
+    for (uint32_t i = 0; i < ns; i++) {
+        if (size - pos < 12)
+            return cuzk_err(err, CUZK_ERR_FORMAT,
+                            "%s: truncated file: header of section %u of %u at offset %llu is past the "
+                            "end (%zu bytes)",
+                            nm, i + 1, ns, (unsigned long long)pos, size);
+        uint32_t id = fmt_rd32(d + pos);
+        uint64_t sz = fmt_rd64(d + pos + 4);
+        pos += 12;
+        if (sz > size - pos)
+            return cuzk_err(err, CUZK_ERR_FORMAT,
+                            "%s: truncated file: section %u (size %llu at offset %llu) extends past "
+                            "the end of the file (%zu bytes)",
+                            nm, id, (unsigned long long)sz, (unsigned long long)pos, size);
+        bf->sections[i] = (cuzk_binfile_section){id, pos, sz};
+        pos += sz;
+    }
+    bf->n_sections = ns;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_binfile_open_buffer(cuzk_binfile *bf, const void *data, size_t size,
+                                     const char *name, const char *magic, uint32_t max_version,
+                                     cuzk_error *err)
+{
+    memset(bf, 0, sizeof *bf);
+    bf->name = dup_name(name);
+    if (!bf->name)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
+    bf->data = data;
+    bf->size = data ? size : 0;
+    cuzk_status st = index_file(bf, magic, max_version, err);
+    if (st)
+        cuzk_binfile_close(bf);
+    return st;
+}
+
+cuzk_status cuzk_binfile_open(cuzk_binfile *bf, const char *path, const char *magic,
+                              uint32_t max_version, cuzk_error *err)
+{
+    memset(bf, 0, sizeof *bf);
+    bf->name = dup_name(path);
+    if (!bf->name)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
+    cuzk_status st = CUZK_OK;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        st = cuzk_err(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        goto fail;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        st = cuzk_err(err, CUZK_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
+        goto fail;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        st = cuzk_err(err, CUZK_ERR_IO, "%s: not a regular file", path);
+        goto fail;
+    }
+    if ((uint64_t)sb.st_size > SIZE_MAX) {
+        st = cuzk_err(err, CUZK_ERR_IO, "%s: file too large to map", path);
+        goto fail;
+    }
+    bf->size = (size_t)sb.st_size;
+    if (bf->size > 0) {
+        /* MAP_PRIVATE read-only: we never write, and other processes that
+         * truncate the file are outside our control either way. */
+        void *m = mmap(NULL, bf->size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED) {
+            st = cuzk_err(err, CUZK_ERR_IO, "%s: mmap failed: %s", path, strerror(errno));
+            goto fail;
+        }
+        (void)madvise(m, bf->size, MADV_SEQUENTIAL);
+        bf->map = m;
+        bf->data = m;
+    }
+    close(fd);
+    fd = -1;
+    if ((st = index_file(bf, magic, max_version, err)))
+        goto fail;
+    return CUZK_OK;
+fail:
+    if (fd >= 0)
+        close(fd);
+    cuzk_binfile_close(bf);
+    return st;
+}
+
+void cuzk_binfile_close(cuzk_binfile *bf)
+{
+    if (!bf)
+        return;
+    if (bf->map)
+        munmap(bf->map, bf->size);
+    free(bf->sections);
+    free(bf->name);
+    memset(bf, 0, sizeof *bf);
+}
+
+size_t cuzk_binfile_count(const cuzk_binfile *bf, uint32_t id)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < bf->n_sections; i++)
+        n += bf->sections[i].id == id;
+    return n;
+}
+
+const cuzk_binfile_section *cuzk_binfile_find(const cuzk_binfile *bf, uint32_t id)
+{
+    for (uint32_t i = 0; i < bf->n_sections; i++)
+        if (bf->sections[i].id == id)
+            return &bf->sections[i];
+    return NULL;
+}
+
+cuzk_status cuzk_binfile_get(const cuzk_binfile *bf, uint32_t id, const cuzk_binfile_section **sec,
+                             cuzk_error *err)
+{
+    size_t n = cuzk_binfile_count(bf, id);
+    if (n == 0)
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: missing section %u", bf->name, id);
+    if (n > 1)
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: duplicated section %u (%zu copies)", bf->name, id,
+                        n);
+    *sec = cuzk_binfile_find(bf, id);
+    return CUZK_OK;
+}

@@ -1,0 +1,96 @@
+/* Per-curve part of the formats layer, written once and instantiated per
+ * curve by fmt_curve.c: point validation, Fq decimal I/O and the r1cs
+ * witness-satisfaction rows. Include with `#define FC_CURVE bn254` and
+ * `#define FC_PARAMS <address of its cuzk_curve_params>` after the curve's
+ * umbrella header; defines static functions and `<c>_fmt_ops`. */
+
+#define FC_(n) CUZK_NAME(FC_CURVE, n)
+
+static int FC_(fmt_g1_check)(const void *pt, bool subgroup)
+{
+    const FC_(g1_affine_t) *p = pt;
+    if (!FC_(fp_raw_is_canonical)(&p->x) || !FC_(fp_raw_is_canonical)(&p->y))
+        return FMT_PT_RANGE;
+    if (!FC_(g1_affine_is_on_curve)(p))
+        return FMT_PT_CURVE;
+    if (subgroup && !FC_(g1_affine_in_subgroup)(p))
+        return FMT_PT_SUBGROUP;
+    return FMT_PT_OK;
+}
+
+static int FC_(fmt_g2_check)(const void *pt, bool subgroup)
+{
+    const FC_(g2_affine_t) *p = pt;
+    if (!FC_(fp_raw_is_canonical)(&p->x.c0) || !FC_(fp_raw_is_canonical)(&p->x.c1) ||
+        !FC_(fp_raw_is_canonical)(&p->y.c0) || !FC_(fp_raw_is_canonical)(&p->y.c1))
+        return FMT_PT_RANGE;
+    if (!FC_(g2_affine_is_on_curve)(p))
+        return FMT_PT_CURVE;
+    if (subgroup && !FC_(g2_affine_in_subgroup)(p))
+        return FMT_PT_SUBGROUP;
+    return FMT_PT_OK;
+}
+
+static int FC_(fmt_fq_to_dec)(char *buf, size_t cap, const void *mont)
+{
+    return FC_(fp_to_dec)(buf, cap, (const FC_(fp_t) *)mont);
+}
+
+static int FC_(fmt_fq_from_dec)(void *mont, const char *s)
+{
+    /* Syntax first, so that "not a number" and ">= q" get different messages. */
+    if (!fmt_is_decimal(s, 400))
+        return FMT_DEC_SYNTAX;
+    return FC_(fp_from_dec)((FC_(fp_t) *)mont, s) ? FMT_DEC_OK : FMT_DEC_RANGE;
+}
+
+static void FC_(fmt_fr_to_mont_vec)(void *out, const void *in, size_t n)
+{
+    FC_(fr_t) *o = out;
+    const FC_(fr_t) *w = in;
+    for (size_t i = 0; i < n; i++)
+        FC_(fr_to_mont)(&o[i], &w[i]);
+}
+
+/* <M_row, w>: raw coefficient times Montgomery witness is the standard value
+ * of coef·w (one Montgomery reduction cancels the R), so sums come out raw. */
+static void FC_(fmt_lc)(FC_(fr_t) *acc, const cuzk_r1cs_matrix *m, size_t row, const FC_(fr_t) *wm)
+{
+    const FC_(fr_t) *coef = (const FC_(fr_t) *)m->coef.ptr;
+    FC_(fr_set_zero)(acc);
+    for (uint64_t k = m->row[row]; k < m->row[row + 1]; k++) {
+        FC_(fr_t) t;
+        FC_(fr_mul)(&t, &coef[k], &wm[m->wire[k]]);
+        FC_(fr_add)(acc, acc, &t);
+    }
+}
+
+static size_t FC_(fmt_r1cs_first_bad)(const cuzk_r1cs *r, const void *w_mont, size_t lo, size_t hi)
+{
+    const FC_(fr_t) *wm = w_mont;
+    for (size_t i = lo; i < hi; i++) {
+        FC_(fr_t) a, b, c, bm, ab;
+        FC_(fmt_lc)(&a, &r->m[0], i, wm);
+        FC_(fmt_lc)(&b, &r->m[1], i, wm);
+        FC_(fmt_lc)(&c, &r->m[2], i, wm);
+        FC_(fr_to_mont)(&bm, &b);
+        FC_(fr_mul)(&ab, &a, &bm); /* raw a·b */
+        if (!FC_(fr_eq)(&ab, &c))
+            return i;
+    }
+    return hi;
+}
+
+static const fmt_ops FC_(fmt_ops) = {
+    .p = FC_PARAMS,
+    .g1_check = FC_(fmt_g1_check),
+    .g2_check = FC_(fmt_g2_check),
+    .fq_to_dec = FC_(fmt_fq_to_dec),
+    .fq_from_dec = FC_(fmt_fq_from_dec),
+    .fr_to_mont_vec = FC_(fmt_fr_to_mont_vec),
+    .r1cs_first_bad = FC_(fmt_r1cs_first_bad),
+};
+
+#undef FC_
+#undef FC_CURVE
+#undef FC_PARAMS

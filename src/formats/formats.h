@@ -1,0 +1,344 @@
+/* circom/snarkjs file formats: the binfile container, .r1cs, .wtns, Groth16
+ * .zkey, and snarkjs JSON (proof.json, public.json, verification_key.json).
+ *
+ * Layouts follow shared/reference/snarkjs-formats.md (§1-§4, §6).
+ *
+ * Conventions of this layer:
+ *  - Readers validate everything they return: section presence and exact
+ *    sizes, counts, index ranges, field elements < modulus, and (zkey/JSON)
+ *    points on the curve and, where cheap enough, in the subgroup. A reader
+ *    that returns CUZK_OK hands out data that is safe to index without
+ *    further checks.
+ *  - Every error is ONE line that starts with the file name (the path, or
+ *    the `name` given to a *_buffer reader) and says what is wrong. Codes:
+ *    CUZK_ERR_IO (cannot open/read/write), CUZK_ERR_FORMAT (malformed file),
+ *    CUZK_ERR_UNSUPPORTED (well-formed but for a field/curve/protocol we do
+ *    not support), CUZK_ERR_MISMATCH (parts of the inputs disagree, e.g. q
+ *    of one curve with r of another, witness of another circuit),
+ *    CUZK_ERR_NOMEM.
+ *  - Structs are curve-agnostic: a `curve` field plus per-curve unions of
+ *    typed pointers (`.bn254` / `.bls12_381`, same names as the curve
+ *    prefixes, so per-curve template code can write `zk->a.CURVE`), or
+ *    `.ptr`. Every array is 64-byte aligned, owned by its struct and freed
+ *    by the matching *_free (free functions accept zeroed structs).
+ *  - Points are our affine types in Montgomery form (x = y = 0 is infinity):
+ *    exactly the bytes of zkey sections. Scalars: "raw" = standard integer
+ *    limbs (witness, r1cs coefficients, public signals); the zkey coefficient
+ *    values stay in their stored "v·R² mod r" form.
+ *  - Writers are atomic: they write a temporary file in the same directory,
+ *    fsync it and rename it over the target, so a failed run leaves no
+ *    partial output.
+ */
+#ifndef CUZK_FORMATS_FORMATS_H
+#define CUZK_FORMATS_FORMATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "curve/bls12_381.h"
+#include "curve/bn254.h"
+#include "util/common.h"
+#include "util/threadpool.h"
+
+/* ---- per-curve typed views ------------------------------------------------ */
+
+typedef union cuzk_fr_vec {
+    void *ptr;
+    bn254_fr_t *bn254;
+    bls12_381_fr_t *bls12_381;
+} cuzk_fr_vec;
+
+typedef union cuzk_g1_vec {
+    void *ptr;
+    bn254_g1_affine_t *bn254;
+    bls12_381_g1_affine_t *bls12_381;
+} cuzk_g1_vec;
+
+typedef union cuzk_g2_vec {
+    void *ptr;
+    bn254_g2_affine_t *bn254;
+    bls12_381_g2_affine_t *bls12_381;
+} cuzk_g2_vec;
+
+typedef union cuzk_g1_point {
+    bn254_g1_affine_t bn254;
+    bls12_381_g1_affine_t bls12_381;
+} cuzk_g1_point;
+
+typedef union cuzk_g2_point {
+    bn254_g2_affine_t bn254;
+    bls12_381_g2_affine_t bls12_381;
+} cuzk_g2_point;
+
+/* ---- curve parameters as the files see them ------------------------------ */
+
+typedef struct cuzk_curve_params {
+    cuzk_curve curve;
+    const char *name;          /* snarkjs name: "bn128" / "bls12381" */
+    uint32_t n8q, n8r;         /* bytes of an Fq / Fr element in the files (32|48, 32) */
+    uint32_t fq_limbs;         /* 4 or 6 */
+    size_t g1_size, g2_size;   /* bytes of an affine G1 / G2 point (2·n8q, 4·n8q) */
+    const uint64_t *q, *r;     /* moduli, LE limbs */
+    uint32_t fr_two_adicity;   /* 28 (BN254) / 32 (BLS12-381): domain limit 2^s */
+} cuzk_curve_params;
+
+/* NULL for CUZK_CURVE_NONE or an unknown value. */
+const cuzk_curve_params *cuzk_curve_params_get(cuzk_curve c);
+/* Curve whose scalar field r (resp. base field q) equals the n8-byte LE
+ * integer; CUZK_CURVE_NONE if none. */
+cuzk_curve cuzk_curve_from_r_bytes(const uint8_t *le, size_t n8);
+cuzk_curve cuzk_curve_from_q_bytes(const uint8_t *le, size_t n8);
+
+/* ---- binfile container (§1) ------------------------------------------------ */
+
+typedef struct cuzk_binfile_section {
+    uint32_t id;
+    uint64_t offset;  /* of the body, from the start of the file */
+    uint64_t size;
+} cuzk_binfile_section;
+
+typedef struct cuzk_binfile {
+    const uint8_t *data;  /* the whole file (mmap'd read-only, or the caller's buffer) */
+    size_t size;
+    char *name;           /* path or caller-given name, for messages */
+    char magic[5];
+    uint32_t version;
+    uint32_t n_sections;
+    cuzk_binfile_section *sections; /* in file order */
+    void *map;            /* non-NULL if data is our mmap */
+} cuzk_binfile;
+
+/* Opens and indexes a binfile: mmap (MAP_PRIVATE, MADV_SEQUENTIAL), magic,
+ * 1 <= version <= max_version, nSections, fileSize >= 12 + 12·nSections and
+ * every section inside the file. Sections may come in any order and ids may
+ * repeat (cuzk_binfile_get rejects duplicates of the sections a reader
+ * needs); unknown ids are kept but ignored by the readers. */
+cuzk_status cuzk_binfile_open(cuzk_binfile *bf, const char *path, const char *magic,
+                              uint32_t max_version, cuzk_error *err);
+/* Same checks on a caller-owned buffer, which must outlive bf. */
+cuzk_status cuzk_binfile_open_buffer(cuzk_binfile *bf, const void *data, size_t size,
+                                     const char *name, const char *magic, uint32_t max_version,
+                                     cuzk_error *err);
+void cuzk_binfile_close(cuzk_binfile *bf);
+/* Number of sections with this id. */
+size_t cuzk_binfile_count(const cuzk_binfile *bf, uint32_t id);
+/* First section with this id, or NULL. */
+const cuzk_binfile_section *cuzk_binfile_find(const cuzk_binfile *bf, uint32_t id);
+/* A required, unique section: "<name>: missing section N" /
+ * "<name>: duplicated section N" (CUZK_ERR_FORMAT). */
+cuzk_status cuzk_binfile_get(const cuzk_binfile *bf, uint32_t id, const cuzk_binfile_section **sec,
+                             cuzk_error *err);
+
+/* ---- .r1cs (§2) ------------------------------------------------------------ */
+
+/* One linear-combination matrix (A, B or C) in CSR form: the terms of
+ * constraint i are [row[i], row[i+1]), each a wire id (< n_wires) and a raw
+ * coefficient (< r), in file order. */
+typedef struct cuzk_r1cs_matrix {
+    uint64_t *row;      /* n_constraints + 1 */
+    uint32_t *wire;     /* nnz */
+    cuzk_fr_vec coef;   /* nnz raw */
+    uint64_t nnz;
+} cuzk_r1cs_matrix;
+
+typedef struct cuzk_r1cs {
+    cuzk_curve curve;   /* from the prime (bn254 r or bls12-381 r) */
+    uint32_t n8;        /* 32 */
+    uint32_t n_wires;   /* including wire 0 = ONE */
+    uint32_t n_pub_out, n_pub_in, n_prv_in;
+    uint64_t n_labels;
+    uint32_t n_constraints;
+    cuzk_r1cs_matrix m[3];  /* A, B, C: <A,w>·<B,w> = <C,w> */
+    uint64_t *wire_labels;  /* n_wires (section 3), or NULL when the file has none */
+} cuzk_r1cs;
+
+cuzk_status cuzk_r1cs_read(cuzk_r1cs *r, const char *path, cuzk_error *err);
+cuzk_status cuzk_r1cs_read_buffer(cuzk_r1cs *r, const void *data, size_t size, const char *name,
+                                  cuzk_error *err);
+/* Allocates the CSR arrays of an r1cs (rows zeroed, terms uninitialised) for
+ * generators; the other header fields are left to the caller (wire_labels
+ * may stay NULL: the writer then writes the identity map). */
+cuzk_status cuzk_r1cs_alloc(cuzk_r1cs *r, cuzk_curve curve, uint32_t n_constraints,
+                            const uint64_t nnz[3], cuzk_error *err);
+/* Writes sections in circom's order 2, 1, 3 (section 3 = wire_labels, or the
+ * identity map when NULL). Checks the arrays like the reader does. */
+cuzk_status cuzk_r1cs_write(const cuzk_r1cs *r, const char *path, cuzk_error *err);
+void cuzk_r1cs_free(cuzk_r1cs *r);
+static inline uint32_t cuzk_r1cs_n_public(const cuzk_r1cs *r) { return r->n_pub_out + r->n_pub_in; }
+
+/* ---- .wtns (§3) ------------------------------------------------------------ */
+
+typedef struct cuzk_wtns {
+    cuzk_curve curve;
+    uint32_t n8;          /* 32 */
+    uint32_t n_witness;
+    cuzk_fr_vec values;   /* n_witness raw, each < r */
+} cuzk_wtns;
+
+cuzk_status cuzk_wtns_read(cuzk_wtns *w, const char *path, cuzk_error *err);
+cuzk_status cuzk_wtns_read_buffer(cuzk_wtns *w, const void *data, size_t size, const char *name,
+                                  cuzk_error *err);
+/* Writes version 2 with sections 1, 2 (like snarkjs / circom). */
+cuzk_status cuzk_wtns_write(const cuzk_wtns *w, const char *path, cuzk_error *err);
+cuzk_status cuzk_wtns_alloc(cuzk_wtns *w, cuzk_curve curve, uint32_t n_witness, cuzk_error *err);
+void cuzk_wtns_free(cuzk_wtns *w);
+
+/* Does the witness satisfy the circuit? Checks the curves agree, n_witness ==
+ * n_wires, w[0] == 1 and <A,w>·<B,w> = <C,w> for every constraint (in
+ * parallel on pool, NULL = serial). CUZK_ERR_MISMATCH naming the first failing
+ * constraint. The names are used in messages (may be NULL). */
+cuzk_status cuzk_r1cs_check_witness(const cuzk_r1cs *r, const cuzk_wtns *w, cuzk_pool *pool,
+                                    const char *r1cs_name, const char *wtns_name, cuzk_error *err);
+
+/* ---- Groth16 .zkey (§4) ---------------------------------------------------- */
+
+typedef struct cuzk_zkey {
+    cuzk_curve curve;
+    uint32_t n8q, n8r;
+    uint32_t n_vars;        /* wires, ONE included */
+    uint32_t n_public;      /* outputs + public inputs, ONE not counted */
+    uint32_t domain_size;   /* power of two */
+    uint32_t log_domain;
+    cuzk_g1_point alpha_1, beta_1, delta_1;
+    cuzk_g2_point beta_2, gamma_2, delta_2;
+    cuzk_g1_vec ic;         /* n_public + 1 */
+    /* Section 4 (A and B only; C is never stored), struct-of-arrays, in file
+     * order. value = v·R² mod r (R = 2^256) as stored. */
+    uint64_t n_coefs;
+    uint32_t *coef_matrix;      /* 0 = A, 1 = B */
+    uint32_t *coef_constraint;  /* < domain_size */
+    uint32_t *coef_signal;      /* < n_vars */
+    cuzk_fr_vec coef_value;
+    cuzk_g1_vec a, b1;      /* n_vars */
+    cuzk_g2_vec b2;         /* n_vars */
+    cuzk_g1_vec c;          /* n_vars - n_public - 1 (wires n_public+1 ..), may be 0 */
+    cuzk_g1_vec h;          /* domain_size */
+    bool header_only;       /* read with opts.header_only: coef/a/b1/b2/c/h are NULL */
+} cuzk_zkey;
+
+typedef struct cuzk_zkey_read_opts {
+    cuzk_pool *pool;           /* parallel copy/validation; NULL = serial */
+    bool full_subgroup_check;  /* subgroup-check every point, not only header + IC (slow) */
+    bool skip_point_checks;    /* trust the points: no < q / on-curve / subgroup checks */
+    bool header_only;          /* sections 1-3 only (sizes of 4-9 are still checked) */
+} cuzk_zkey_read_opts;
+
+/* opts may be NULL (defaults: serial, standard checks). Accepts the sections
+ * in any order; section 10 (MPC) is optional and ignored. Points are checked:
+ * every coordinate < q, every point on the curve, header points and IC in the
+ * subgroup (all points with full_subgroup_check). */
+cuzk_status cuzk_zkey_read(cuzk_zkey *zk, const char *path, const cuzk_zkey_read_opts *opts,
+                           cuzk_error *err);
+cuzk_status cuzk_zkey_read_buffer(cuzk_zkey *zk, const void *data, size_t size, const char *name,
+                                  const cuzk_zkey_read_opts *opts, cuzk_error *err);
+/* Allocates the arrays for the given header fields (curve, n_vars, n_public,
+ * domain_size, n_coefs must be set); contents uninitialised. For `cuzk setup`. */
+cuzk_status cuzk_zkey_alloc(cuzk_zkey *zk, cuzk_error *err);
+/* Writes sections 1..10 in order; section 10 holds a zero csHash and no
+ * contributions (snarkjs `zkey export verificationkey`, `groth16 prove` and
+ * `zkey contribute` accept it). */
+cuzk_status cuzk_zkey_write(const cuzk_zkey *zk, const char *path, cuzk_error *err);
+void cuzk_zkey_free(cuzk_zkey *zk);
+
+/* The witness fits the key: same field and n_witness == n_vars
+ * (CUZK_ERR_MISMATCH: "Invalid witness length. Circuit: N, witness: M"). */
+cuzk_status cuzk_zkey_check_wtns(const cuzk_zkey *zk, const cuzk_wtns *w, const char *wtns_name,
+                                 cuzk_error *err);
+
+/* ---- snarkjs JSON (§6) ----------------------------------------------------- */
+
+/* Output styles. SNARKJS: JSON.stringify(x, null, 1), "curve" included, no
+ * trailing newline. RAPIDSNARK: compact, keys sorted, no "curve" (proof and
+ * public only). */
+enum { CUZK_JSON_SNARKJS = 0, CUZK_JSON_RAPIDSNARK = 1 };
+
+typedef struct cuzk_proof {
+    cuzk_curve curve;
+    cuzk_g1_point a;
+    cuzk_g2_point b;
+    cuzk_g1_point c;
+} cuzk_proof;
+
+/* Reads proof.json: "pi_a"/"pi_b"/"pi_c" as decimal projective triples with
+ * z = 1 or z = 0 (infinity); "protocol", if present, must be "groth16". The
+ * curve comes from "curve"; rapidsnark files have none and take `curve`
+ * (CUZK_CURVE_NONE: then the file must say). Both given and different:
+ * CUZK_ERR_MISMATCH. Points are checked on the curve and in the subgroup. */
+cuzk_status cuzk_proof_read_json(cuzk_proof *p, const char *path, cuzk_curve curve, cuzk_error *err);
+cuzk_status cuzk_proof_read_json_buffer(cuzk_proof *p, const char *text, size_t len,
+                                        const char *name, cuzk_curve curve, cuzk_error *err);
+/* Serialises to a malloc'd NUL-terminated string (free with free()). */
+cuzk_status cuzk_proof_to_json(const cuzk_proof *p, int style, char **out, size_t *len,
+                               cuzk_error *err);
+cuzk_status cuzk_proof_write_json(const cuzk_proof *p, const char *path, int style, cuzk_error *err);
+
+/* public.json: array of decimal strings, each < r. */
+typedef struct cuzk_public {
+    cuzk_curve curve;
+    uint32_t n;
+    cuzk_fr_vec values;  /* raw */
+} cuzk_public;
+
+cuzk_status cuzk_public_read_json(cuzk_public *pub, const char *path, cuzk_curve curve,
+                                  cuzk_error *err);
+cuzk_status cuzk_public_read_json_buffer(cuzk_public *pub, const char *text, size_t len,
+                                         const char *name, cuzk_curve curve, cuzk_error *err);
+void cuzk_public_free(cuzk_public *pub);
+/* values: n raw field elements (e.g. &wtns.values.bn254[1]). */
+cuzk_status cuzk_public_to_json(cuzk_curve curve, const void *values, size_t n, int style,
+                                char **out, size_t *len, cuzk_error *err);
+cuzk_status cuzk_public_write_json(cuzk_curve curve, const void *values, size_t n,
+                                   const char *path, int style, cuzk_error *err);
+
+/* verification_key.json. alphabeta_12 = e(alpha_1, beta_2) in Fq12 as 12 Fq
+ * elements (Montgomery) in the order c0.c0.c0, c0.c0.c1, c0.c1.c0, ...,
+ * c1.c2.c1 — the memory order of <c>_fp12_t and the flattened JSON order. */
+typedef struct cuzk_vk {
+    cuzk_curve curve;
+    uint32_t n_public;
+    cuzk_g1_point alpha_1;
+    cuzk_g2_point beta_2, gamma_2, delta_2;
+    cuzk_g1_vec ic;       /* n_public + 1, owned */
+    bool has_alphabeta;
+    union {
+        bn254_fp_t bn254[12];
+        bls12_381_fp_t bls12_381[12];
+    } alphabeta_12;
+} cuzk_vk;
+
+/* Copies the vk parts of a zkey (has_alphabeta = false; the caller computes
+ * the pairing and fills alphabeta_12). */
+cuzk_status cuzk_vk_from_zkey(cuzk_vk *vk, const cuzk_zkey *zk, cuzk_error *err);
+/* Reads verification_key.json: protocol must be "groth16", curve from
+ * "curve", IC must have nPublic + 1 points; all points checked on the curve
+ * and in the subgroup; vk_alphabeta_12 is optional (has_alphabeta). */
+cuzk_status cuzk_vk_read_json(cuzk_vk *vk, const char *path, cuzk_error *err);
+cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, const char *name,
+                                     cuzk_error *err);
+/* snarkjs layout (key order protocol, curve, nPublic, vk_alpha_1, vk_beta_2,
+ * vk_gamma_2, vk_delta_2, vk_alphabeta_12, IC); requires has_alphabeta. */
+cuzk_status cuzk_vk_to_json(const cuzk_vk *vk, char **out, size_t *len, cuzk_error *err);
+cuzk_status cuzk_vk_write_json(const cuzk_vk *vk, const char *path, cuzk_error *err);
+void cuzk_vk_free(cuzk_vk *vk);
+
+/* ---- atomic file output (used by the writers; available to others) -------- */
+
+typedef struct cuzk_afile {
+    void *fp;          /* FILE* of the temporary file */
+    char *path;        /* final path */
+    char *tmp;         /* temporary path in the same directory */
+    bool failed;
+} cuzk_afile;
+
+cuzk_status cuzk_afile_open(cuzk_afile *f, const char *path, cuzk_error *err);
+/* Buffered write; errors are remembered and reported by commit. */
+void cuzk_afile_write(cuzk_afile *f, const void *data, size_t len);
+/* fflush + fsync + rename over path. On any failure removes the temp file. */
+cuzk_status cuzk_afile_commit(cuzk_afile *f, cuzk_error *err);
+/* Removes the temp file (idempotent; safe after commit). */
+void cuzk_afile_abort(cuzk_afile *f);
+/* Whole-buffer convenience. */
+cuzk_status cuzk_write_file_atomic(const char *path, const void *data, size_t len, cuzk_error *err);
+
+#endif

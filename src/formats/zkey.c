@@ -1,0 +1,528 @@
+/* Groth16 .zkey reader and writer (snarkjs-formats.md §4).
+ *
+ * Reading is two-phase: first every section's presence and exact size is
+ * checked against the header (cheap, no allocation beyond the index), then
+ * the bodies are copied into 64-byte aligned arrays of our affine types and
+ * validated, in parallel over the pool. Zkey point bytes are our Montgomery
+ * limbs already, so the "conversion" is a copy; copying (rather than pointing
+ * into the mmap) avoids unaligned access and lets the mapping go. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/fmt_internal.h"
+#include "util/bigint.h"
+
+enum {
+    SEC_PROTOCOL = 1,
+    SEC_HEADER = 2,
+    SEC_IC = 3,
+    SEC_COEFS = 4,
+    SEC_A = 5,
+    SEC_B1 = 6,
+    SEC_B2 = 7,
+    SEC_C = 8,
+    SEC_H = 9,
+    SEC_MPC = 10
+};
+
+static const char *sec_name(int id)
+{
+    static const char *const names[] = {"",         "protocol",  "header",    "IC",
+                                        "coefficients", "A points", "B1 points", "B2 points",
+                                        "C points", "H points",  "contributions"};
+    return id >= 1 && id <= 10 ? names[id] : "?";
+}
+
+void cuzk_zkey_free(cuzk_zkey *zk)
+{
+    if (!zk)
+        return;
+    cuzk_free(zk->ic.ptr);
+    cuzk_free(zk->coef_matrix);
+    cuzk_free(zk->coef_constraint);
+    cuzk_free(zk->coef_signal);
+    cuzk_free(zk->coef_value.ptr);
+    cuzk_free(zk->a.ptr);
+    cuzk_free(zk->b1.ptr);
+    cuzk_free(zk->b2.ptr);
+    cuzk_free(zk->c.ptr);
+    cuzk_free(zk->h.ptr);
+    memset(zk, 0, sizeof *zk);
+}
+
+static size_t n_private(const cuzk_zkey *zk) { return (size_t)zk->n_vars - zk->n_public - 1; }
+
+static cuzk_status alloc_arrays(cuzk_zkey *zk, bool header_only)
+{
+    const cuzk_curve_params *cp = cuzk_curve_params_get(zk->curve);
+    zk->ic.ptr = cuzk_alloc((size_t)zk->n_public + 1, cp->g1_size);
+    if (!zk->ic.ptr)
+        return CUZK_ERR_NOMEM;
+    if (header_only)
+        return CUZK_OK;
+    size_t nc = (size_t)zk->n_coefs;
+    zk->coef_matrix = cuzk_alloc(nc, sizeof(uint32_t));
+    zk->coef_constraint = cuzk_alloc(nc, sizeof(uint32_t));
+    zk->coef_signal = cuzk_alloc(nc, sizeof(uint32_t));
+    zk->coef_value.ptr = cuzk_alloc(nc, 32);
+    zk->a.ptr = cuzk_alloc(zk->n_vars, cp->g1_size);
+    zk->b1.ptr = cuzk_alloc(zk->n_vars, cp->g1_size);
+    zk->b2.ptr = cuzk_alloc(zk->n_vars, cp->g2_size);
+    zk->c.ptr = cuzk_alloc(n_private(zk), cp->g1_size);
+    zk->h.ptr = cuzk_alloc(zk->domain_size, cp->g1_size);
+    if (!zk->coef_matrix || !zk->coef_constraint || !zk->coef_signal || !zk->coef_value.ptr ||
+        !zk->a.ptr || !zk->b1.ptr || !zk->b2.ptr || !zk->c.ptr || !zk->h.ptr)
+        return CUZK_ERR_NOMEM;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_zkey_alloc(cuzk_zkey *zk, cuzk_error *err)
+{
+    const cuzk_curve_params *cp = cuzk_curve_params_get(zk->curve);
+    if (!cp)
+        return cuzk_err(err, CUZK_ERR_USAGE, "zkey alloc: unsupported curve");
+    if (zk->n_vars < (uint64_t)zk->n_public + 1 || zk->domain_size == 0 ||
+        (zk->domain_size & (zk->domain_size - 1)))
+        return cuzk_err(err, CUZK_ERR_USAGE, "zkey alloc: inconsistent sizes");
+    zk->n8q = cp->n8q;
+    zk->n8r = cp->n8r;
+    zk->log_domain = 0;
+    while ((1u << zk->log_domain) < zk->domain_size)
+        zk->log_domain++;
+    zk->header_only = false;
+    if (alloc_arrays(zk, false)) {
+        cuzk_zkey_free(zk);
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for a zkey of %u wires", zk->n_vars);
+    }
+    return CUZK_OK;
+}
+
+/* ---- reading ---- */
+
+typedef struct {
+    const cuzk_binfile_section *s[11];
+} zsecs;
+
+static cuzk_status size_check(const cuzk_binfile *bf, const cuzk_zkey *zk, const zsecs *zs, int id,
+                              uint64_t expected, const char *how, cuzk_error *err)
+{
+    uint64_t got = zs->s[id]->size;
+    if (got == expected)
+        return CUZK_OK;
+    return cuzk_err(err, CUZK_ERR_FORMAT,
+                    "%s: section %d (%s) size mismatch for %s: expected %llu bytes (%s), got %llu",
+                    bf->name, id, sec_name(id), cuzk_curve_name(zk->curve),
+                    (unsigned long long)expected, how, (unsigned long long)got);
+}
+
+static void le_dec(char *buf, size_t cap, const uint8_t *le, size_t n8)
+{
+    uint64_t l[8] = {0};
+    fmt_bytes_to_limbs(l, le, n8 <= 64 ? n8 : 64);
+    if (cuzk_bn_to_dec(buf, cap, l, 8) < 0)
+        snprintf(buf, cap, "?");
+}
+
+/* Sections 1 and 2, then the sizes of 3..9. Nothing is allocated. */
+static cuzk_status parse_layout(cuzk_zkey *zk, const cuzk_binfile *bf, zsecs *zs, cuzk_error *err)
+{
+    const char *nm = bf->name;
+    cuzk_status st;
+    for (int id = SEC_PROTOCOL; id <= SEC_H; id++)
+        if ((st = cuzk_binfile_get(bf, (uint32_t)id, &zs->s[id], err)))
+            return st;
+    zs->s[SEC_MPC] = cuzk_binfile_find(bf, SEC_MPC);
+
+    /* Section 1: protocol. */
+    if (zs->s[1]->size != 4)
+        return cuzk_err(err, CUZK_ERR_FORMAT,
+                        "%s: section 1 (protocol) size mismatch: expected 4 bytes, got %llu", nm,
+                        (unsigned long long)zs->s[1]->size);
+    uint32_t proto = fmt_rd32(bf->data + zs->s[1]->offset);
+    if (proto != 1)
+        return cuzk_err(err, proto == 2 || proto == 10 ? CUZK_ERR_UNSUPPORTED : CUZK_ERR_FORMAT,
+                        "%s: not a Groth16 zkey (protocol %u%s)", nm, proto,
+                        proto == 2 ? " = plonk" : proto == 10 ? " = fflonk" : "");
+
+    /* Section 2: header. Read field by field with bounds checks first,
+     * since n8q decides where everything else is. */
+    const uint8_t *h = bf->data + zs->s[2]->offset;
+    uint64_t hs = zs->s[2]->size;
+    if (hs < 4)
+        goto short_header;
+    uint32_t n8q = fmt_rd32(h);
+    if (n8q == 0 || n8q % 8 || n8q > 64)
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section 2 (header): invalid n8q = %u", nm, n8q);
+    if (hs < 8 + (uint64_t)n8q)
+        goto short_header;
+    const uint8_t *q = h + 4;
+    uint32_t n8r = fmt_rd32(h + 4 + n8q);
+    if (n8r == 0 || n8r % 8 || n8r > 64)
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section 2 (header): invalid n8r = %u", nm, n8r);
+    if (hs < 8 + (uint64_t)n8q + n8r + 12)
+        goto short_header;
+    const uint8_t *r = h + 8 + n8q;
+    cuzk_curve cq = cuzk_curve_from_q_bytes(q, n8q), cr = cuzk_curve_from_r_bytes(r, n8r);
+    if (cq == CUZK_CURVE_NONE && cr == CUZK_CURVE_NONE) {
+        char dq[200];
+        le_dec(dq, sizeof dq, q, n8q);
+        return cuzk_err(err, CUZK_ERR_UNSUPPORTED,
+                        "%s: wrong curve: q = %s is the base field of neither bn128 nor bls12381", nm,
+                        dq);
+    }
+    if (cq != cr)
+        return cuzk_err(err, CUZK_ERR_MISMATCH,
+                        "%s: wrong curve: q is %s but r is %s (the primes of the header disagree)", nm,
+                        cq ? cuzk_curve_name(cq) : "unknown", cr ? cuzk_curve_name(cr) : "unknown");
+    zk->curve = cq;
+    const cuzk_curve_params *cp = cuzk_curve_params_get(cq);
+    if (n8q != cp->n8q || n8r != cp->n8r)
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section 2 (header): n8q = %u, n8r = %u, but %s has %u, %u",
+                        nm, n8q, n8r, cp->name, cp->n8q, cp->n8r);
+    zk->n8q = n8q;
+    zk->n8r = n8r;
+    const size_t g1 = cp->g1_size, g2 = cp->g2_size;
+    uint64_t want = 4 + n8q + 4 + n8r + 12 + 3 * (uint64_t)g1 + 3 * (uint64_t)g2;
+    if ((st = size_check(bf, zk, zs, SEC_HEADER, want, "n8q, q, n8r, r, sizes, 3 G1 + 3 G2", err)))
+        return st;
+    const uint8_t *p = r + n8r;
+    zk->n_vars = fmt_rd32(p);
+    zk->n_public = fmt_rd32(p + 4);
+    zk->domain_size = fmt_rd32(p + 8);
+    if ((uint64_t)zk->n_public + 1 > zk->n_vars)
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section 2 (header): nPublic %u needs nVars > %u, got %u",
+                        nm, zk->n_public, zk->n_public, zk->n_vars);
+    uint32_t d = zk->domain_size;
+    if (d == 0 || (d & (d - 1)))
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section 2 (header): domainSize %u is not a power of two",
+                        nm, d);
+    /* The domain holds the constraints plus nPublic + 1 public-input rows. */
+    if ((uint64_t)d < (uint64_t)zk->n_public + 1)
+        return cuzk_err(err, CUZK_ERR_FORMAT,
+                        "%s: section 2 (header): domainSize %u is too small for nPublic %u", nm, d,
+                        zk->n_public);
+    zk->log_domain = 0;
+    while ((1u << zk->log_domain) < d)
+        zk->log_domain++;
+    if (zk->log_domain > cp->fr_two_adicity)
+        return cuzk_err(err, CUZK_ERR_FORMAT,
+                        "%s: section 2 (header): domainSize 2^%u exceeds the 2^%u roots of unity of %s",
+                        nm, zk->log_domain, cp->fr_two_adicity, cp->name);
+    p += 12;
+    memcpy(&zk->alpha_1, p, g1), p += g1;
+    memcpy(&zk->beta_1, p, g1), p += g1;
+    memcpy(&zk->beta_2, p, g2), p += g2;
+    memcpy(&zk->gamma_2, p, g2), p += g2;
+    memcpy(&zk->delta_1, p, g1), p += g1;
+    memcpy(&zk->delta_2, p, g2);
+
+    /* Sections 3..9: exact sizes. */
+    char how[96];
+    snprintf(how, sizeof how, "(nPublic %u + 1) x %zu", zk->n_public, g1);
+    if ((st = size_check(bf, zk, zs, SEC_IC, ((uint64_t)zk->n_public + 1) * g1, how, err)))
+        return st;
+    const cuzk_binfile_section *s4 = zs->s[SEC_COEFS];
+    if (s4->size < 4)
+        return cuzk_err(err, CUZK_ERR_FORMAT,
+                        "%s: section 4 (coefficients) size mismatch for %s: expected at least 4 bytes, "
+                        "got %llu",
+                        nm, cp->name, (unsigned long long)s4->size);
+    zk->n_coefs = fmt_rd32(bf->data + s4->offset);
+    snprintf(how, sizeof how, "4 + nCoefs %llu x %u", (unsigned long long)zk->n_coefs, 12 + n8r);
+    if ((st = size_check(bf, zk, zs, SEC_COEFS, 4 + zk->n_coefs * (12 + n8r), how, err)))
+        return st;
+    snprintf(how, sizeof how, "nVars %u x %zu", zk->n_vars, g1);
+    if ((st = size_check(bf, zk, zs, SEC_A, (uint64_t)zk->n_vars * g1, how, err)) ||
+        (st = size_check(bf, zk, zs, SEC_B1, (uint64_t)zk->n_vars * g1, how, err)))
+        return st;
+    snprintf(how, sizeof how, "nVars %u x %zu", zk->n_vars, g2);
+    if ((st = size_check(bf, zk, zs, SEC_B2, (uint64_t)zk->n_vars * g2, how, err)))
+        return st;
+    snprintf(how, sizeof how, "(nVars %u - nPublic %u - 1) x %zu", zk->n_vars, zk->n_public, g1);
+    if ((st = size_check(bf, zk, zs, SEC_C, (uint64_t)n_private(zk) * g1, how, err)))
+        return st;
+    snprintf(how, sizeof how, "domainSize %u x %zu", d, g1);
+    if ((st = size_check(bf, zk, zs, SEC_H, (uint64_t)d * g1, how, err)))
+        return st;
+    return CUZK_OK;
+
+short_header:
+    return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section 2 (header) is truncated (%llu bytes)", nm,
+                    (unsigned long long)hs);
+}
+
+/* Copy + validate one point array (parallel). */
+typedef struct {
+    const fmt_ops *ops;
+    const uint8_t *src;
+    uint8_t *dst;
+    size_t sz;
+    bool g2, check, subgroup;
+} pts_job;
+
+static int pts_item(void *p, size_t i)
+{
+    const pts_job *j = p;
+    uint8_t *d = j->dst + i * j->sz;
+    memcpy(d, j->src + i * j->sz, j->sz);
+    if (!j->check)
+        return 0;
+    return j->g2 ? j->ops->g2_check(d, j->subgroup) : j->ops->g1_check(d, j->subgroup);
+}
+
+static cuzk_status load_points(const cuzk_binfile *bf, const cuzk_zkey *zk, const zsecs *zs, int id,
+                               void *dst, size_t n, bool g2, bool subgroup,
+                               const cuzk_zkey_read_opts *o, cuzk_error *err)
+{
+    const fmt_ops *ops = fmt_ops_get(zk->curve);
+    pts_job j = {ops,
+                 bf->data + zs->s[id]->offset,
+                 dst,
+                 g2 ? ops->p->g2_size : ops->p->g1_size,
+                 g2,
+                 !o->skip_point_checks,
+                 subgroup || o->full_subgroup_check};
+    size_t bad;
+    int why;
+    /* Subgroup checks cost a scalar multiplication: smaller chunks. */
+    fmt_par_scan(o->pool, n, j.subgroup ? 16 : 2048, pts_item, &j, &bad, &why);
+    if (bad < n)
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section %d (%s): point %zu %s", bf->name, id,
+                        sec_name(id), bad, fmt_pt_reason(why));
+    return CUZK_OK;
+}
+
+typedef struct {
+    const uint8_t *src;
+    cuzk_zkey *zk;
+    const uint64_t *r;
+} coef_job;
+
+enum { COEF_MATRIX = 1, COEF_CONSTRAINT, COEF_SIGNAL, COEF_VALUE };
+
+static int coef_item(void *p, size_t i)
+{
+    const coef_job *j = p;
+    const uint8_t *rec = j->src + i * 44;
+    cuzk_zkey *zk = j->zk;
+    uint32_t m = fmt_rd32(rec), c = fmt_rd32(rec + 4), s = fmt_rd32(rec + 8);
+    uint64_t (*val)[4] = zk->coef_value.ptr;
+    zk->coef_matrix[i] = m;
+    zk->coef_constraint[i] = c;
+    zk->coef_signal[i] = s;
+    fmt_bytes_to_limbs(val[i], rec + 12, 32);
+    if (m > 1)
+        return COEF_MATRIX;
+    if (c >= zk->domain_size)
+        return COEF_CONSTRAINT;
+    if (s >= zk->n_vars)
+        return COEF_SIGNAL;
+    if (!fmt_limbs_lt(val[i], j->r, 4))
+        return COEF_VALUE;
+    return 0;
+}
+
+static cuzk_status load_coefs(const cuzk_binfile *bf, cuzk_zkey *zk, const zsecs *zs,
+                              const cuzk_zkey_read_opts *o, cuzk_error *err)
+{
+    coef_job j = {bf->data + zs->s[SEC_COEFS]->offset + 4, zk, cuzk_curve_params_get(zk->curve)->r};
+    size_t bad;
+    int why;
+    fmt_par_scan(o->pool, (size_t)zk->n_coefs, 4096, coef_item, &j, &bad, &why);
+    if (bad >= zk->n_coefs)
+        return CUZK_OK;
+    const char *nm = bf->name;
+    switch (why) {
+    case COEF_MATRIX:
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section 4 (coefficients): entry %zu: matrix %u is not 0 (A) or 1 (B)",
+                        nm, bad, zk->coef_matrix[bad]);
+    case COEF_CONSTRAINT:
+        return cuzk_err(err, CUZK_ERR_FORMAT,
+                        "%s: section 4 (coefficients): entry %zu: constraint %u >= domainSize %u", nm,
+                        bad, zk->coef_constraint[bad], zk->domain_size);
+    case COEF_SIGNAL:
+        return cuzk_err(err, CUZK_ERR_FORMAT,
+                        "%s: section 4 (coefficients): entry %zu: signal %u >= nVars %u", nm, bad,
+                        zk->coef_signal[bad], zk->n_vars);
+    default:
+        return cuzk_err(err, CUZK_ERR_FORMAT,
+                        "%s: section 4 (coefficients): entry %zu: value >= r (value >= modulus)", nm,
+                        bad);
+    }
+}
+
+static cuzk_status check_header_points(const cuzk_binfile *bf, const cuzk_zkey *zk,
+                                       const cuzk_zkey_read_opts *o, cuzk_error *err)
+{
+    if (o->skip_point_checks)
+        return CUZK_OK;
+    const fmt_ops *ops = fmt_ops_get(zk->curve);
+    struct {
+        const char *name;
+        const void *pt;
+        bool g2;
+    } pts[] = {{"alpha_1", &zk->alpha_1, false}, {"beta_1", &zk->beta_1, false},
+               {"beta_2", &zk->beta_2, true},    {"gamma_2", &zk->gamma_2, true},
+               {"delta_1", &zk->delta_1, false}, {"delta_2", &zk->delta_2, true}};
+    for (size_t i = 0; i < CUZK_ARRAY_LEN(pts); i++) {
+        int why = pts[i].g2 ? ops->g2_check(pts[i].pt, true) : ops->g1_check(pts[i].pt, true);
+        if (why)
+            return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section 2 (header): point %s %s", bf->name,
+                            pts[i].name, fmt_pt_reason(why));
+    }
+    return CUZK_OK;
+}
+
+static cuzk_status parse(cuzk_zkey *zk, const cuzk_binfile *bf, const cuzk_zkey_read_opts *o,
+                         cuzk_error *err)
+{
+    zsecs zs;
+    memset(&zs, 0, sizeof zs);
+    cuzk_status st;
+    if ((st = parse_layout(zk, bf, &zs, err)) || (st = check_header_points(bf, zk, o, err)))
+        return st;
+    zk->header_only = o->header_only;
+    if (alloc_arrays(zk, o->header_only))
+        return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory loading the zkey (nVars %u, domain %u)",
+                        bf->name, zk->n_vars, zk->domain_size);
+    /* IC is for the verifier and small: always subgroup-checked. */
+    if ((st = load_points(bf, zk, &zs, SEC_IC, zk->ic.ptr, (size_t)zk->n_public + 1, false, true, o,
+                          err)))
+        return st;
+    if (o->header_only)
+        return CUZK_OK;
+    if ((st = load_coefs(bf, zk, &zs, o, err)) ||
+        (st = load_points(bf, zk, &zs, SEC_A, zk->a.ptr, zk->n_vars, false, false, o, err)) ||
+        (st = load_points(bf, zk, &zs, SEC_B1, zk->b1.ptr, zk->n_vars, false, false, o, err)) ||
+        (st = load_points(bf, zk, &zs, SEC_B2, zk->b2.ptr, zk->n_vars, true, false, o, err)) ||
+        (st = load_points(bf, zk, &zs, SEC_C, zk->c.ptr, n_private(zk), false, false, o, err)) ||
+        (st = load_points(bf, zk, &zs, SEC_H, zk->h.ptr, zk->domain_size, false, false, o, err)))
+        return st;
+    return CUZK_OK;
+}
+
+static cuzk_status read_common(cuzk_zkey *zk, cuzk_binfile *bf, cuzk_status st,
+                               const cuzk_zkey_read_opts *opts, cuzk_error *err)
+{
+    memset(zk, 0, sizeof *zk);
+    if (st)
+        return st;
+    cuzk_zkey_read_opts def = {0};
+    st = parse(zk, bf, opts ? opts : &def, err);
+    if (st)
+        cuzk_zkey_free(zk);
+    cuzk_binfile_close(bf);
+    return st;
+}
+
+cuzk_status cuzk_zkey_read(cuzk_zkey *zk, const char *path, const cuzk_zkey_read_opts *opts,
+                           cuzk_error *err)
+{
+    cuzk_binfile bf;
+    cuzk_status st = cuzk_binfile_open(&bf, path, "zkey", 1, err);
+    return read_common(zk, &bf, st, opts, err);
+}
+
+cuzk_status cuzk_zkey_read_buffer(cuzk_zkey *zk, const void *data, size_t size, const char *name,
+                                  const cuzk_zkey_read_opts *opts, cuzk_error *err)
+{
+    cuzk_binfile bf;
+    cuzk_status st = cuzk_binfile_open_buffer(&bf, data, size, name, "zkey", 1, err);
+    return read_common(zk, &bf, st, opts, err);
+}
+
+/* ---- writing ---- */
+
+static void sec_begin(cuzk_afile *f, uint32_t id, uint64_t size)
+{
+    uint8_t b[12];
+    fmt_wr32(b, id);
+    fmt_wr64(b + 4, size);
+    cuzk_afile_write(f, b, 12);
+}
+
+cuzk_status cuzk_zkey_write(const cuzk_zkey *zk, const char *path, cuzk_error *err)
+{
+    const cuzk_curve_params *cp = cuzk_curve_params_get(zk->curve);
+    if (!cp || zk->header_only || !zk->a.ptr)
+        return cuzk_err(err, CUZK_ERR_USAGE, "%s: incomplete zkey (no curve or header-only)", path);
+    if (zk->n_vars < (uint64_t)zk->n_public + 1 || zk->domain_size == 0 ||
+        (zk->domain_size & (zk->domain_size - 1)) || zk->n_coefs > UINT32_MAX)
+        return cuzk_err(err, CUZK_ERR_USAGE, "%s: inconsistent zkey sizes", path);
+    const uint64_t(*val)[4] = zk->coef_value.ptr;
+    for (uint64_t i = 0; i < zk->n_coefs; i++)
+        if (zk->coef_matrix[i] > 1 || zk->coef_constraint[i] >= zk->domain_size ||
+            zk->coef_signal[i] >= zk->n_vars || !fmt_limbs_lt(val[i], cp->r, 4))
+            return cuzk_err(err, CUZK_ERR_USAGE, "%s: coefficient entry %llu is out of range", path,
+                            (unsigned long long)i);
+    const size_t g1 = cp->g1_size, g2 = cp->g2_size;
+    const uint32_t n8q = cp->n8q, n8r = cp->n8r;
+
+    cuzk_afile f;
+    cuzk_status st = cuzk_afile_open(&f, path, err);
+    if (st)
+        return st;
+    uint8_t b[64];
+    memcpy(b, "zkey", 4);
+    fmt_wr32(b + 4, 1);
+    fmt_wr32(b + 8, 10);
+    cuzk_afile_write(&f, b, 12);
+    /* 1: protocol */
+    sec_begin(&f, 1, 4);
+    fmt_wr32(b, 1);
+    cuzk_afile_write(&f, b, 4);
+    /* 2: header */
+    sec_begin(&f, 2, 4 + n8q + 4 + n8r + 12 + 3 * (uint64_t)g1 + 3 * (uint64_t)g2);
+    fmt_wr32(b, n8q);
+    cuzk_afile_write(&f, b, 4);
+    fmt_limbs_to_bytes(b, cp->q, n8q);
+    cuzk_afile_write(&f, b, n8q);
+    fmt_wr32(b, n8r);
+    cuzk_afile_write(&f, b, 4);
+    fmt_limbs_to_bytes(b, cp->r, n8r);
+    cuzk_afile_write(&f, b, n8r);
+    fmt_wr32(b, zk->n_vars);
+    fmt_wr32(b + 4, zk->n_public);
+    fmt_wr32(b + 8, zk->domain_size);
+    cuzk_afile_write(&f, b, 12);
+    /* Our affine structs are the little-endian file bytes (x86-64 host). */
+    cuzk_afile_write(&f, &zk->alpha_1, g1);
+    cuzk_afile_write(&f, &zk->beta_1, g1);
+    cuzk_afile_write(&f, &zk->beta_2, g2);
+    cuzk_afile_write(&f, &zk->gamma_2, g2);
+    cuzk_afile_write(&f, &zk->delta_1, g1);
+    cuzk_afile_write(&f, &zk->delta_2, g2);
+    /* 3: IC */
+    sec_begin(&f, 3, ((uint64_t)zk->n_public + 1) * g1);
+    cuzk_afile_write(&f, zk->ic.ptr, ((size_t)zk->n_public + 1) * g1);
+    /* 4: coefficients */
+    sec_begin(&f, 4, 4 + zk->n_coefs * (12 + n8r));
+    fmt_wr32(b, (uint32_t)zk->n_coefs);
+    cuzk_afile_write(&f, b, 4);
+    for (uint64_t i = 0; i < zk->n_coefs; i++) {
+        fmt_wr32(b, zk->coef_matrix[i]);
+        fmt_wr32(b + 4, zk->coef_constraint[i]);
+        fmt_wr32(b + 8, zk->coef_signal[i]);
+        fmt_limbs_to_bytes(b + 12, val[i], 32);
+        cuzk_afile_write(&f, b, 44);
+    }
+    /* 5..9: point arrays */
+    sec_begin(&f, 5, (uint64_t)zk->n_vars * g1);
+    cuzk_afile_write(&f, zk->a.ptr, (size_t)zk->n_vars * g1);
+    sec_begin(&f, 6, (uint64_t)zk->n_vars * g1);
+    cuzk_afile_write(&f, zk->b1.ptr, (size_t)zk->n_vars * g1);
+    sec_begin(&f, 7, (uint64_t)zk->n_vars * g2);
+    cuzk_afile_write(&f, zk->b2.ptr, (size_t)zk->n_vars * g2);
+    sec_begin(&f, 8, (uint64_t)n_private(zk) * g1);
+    cuzk_afile_write(&f, zk->c.ptr, n_private(zk) * g1);
+    sec_begin(&f, 9, (uint64_t)zk->domain_size * g1);
+    cuzk_afile_write(&f, zk->h.ptr, (size_t)zk->domain_size * g1);
+    /* 10: MPC parameters with no contributions: csHash (64 zero bytes; only
+     * `zkey verify` recomputes it) and a count of 0. */
+    sec_begin(&f, 10, 64 + 4);
+    memset(b, 0, sizeof b);
+    cuzk_afile_write(&f, b, 64);
+    cuzk_afile_write(&f, b, 4);
+    return cuzk_afile_commit(&f, err);
+}
