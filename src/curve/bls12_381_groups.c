@@ -1,0 +1,24 @@
+/* Instantiates the bls12_381 G1 and G2 groups from curve/ec_impl.h, with the
+ * field cores inlined into the point formulas. */
+#include "curve/bls12_381.h"
+
+#define FP_PREFIX bls12_381_fp
+#define FP_LIMBS 6
+#include "field/fp_inline.h"
+
+#define FP2_PREFIX bls12_381_fp2
+#define FP2_BASE bls12_381_fp
+#include "field/fp2_inline.h"
+
+#define EC_PREFIX bls12_381_g1
+#define EC_F bls12_381_fp
+#define EC_ORDER bls12_381_fr_MODULUS.l
+#define EC_ORDER_LIMBS 4
+
+#include "curve/ec_impl.h"
+
+#define EC_PREFIX bls12_381_g2
+#define EC_F bls12_381_fp2
+#define EC_ORDER bls12_381_fr_MODULUS.l
+#define EC_ORDER_LIMBS 4
+#include "curve/ec_impl.h"

@@ -1,0 +1,24 @@
+/* Instantiates the bn254 G1 and G2 groups from curve/ec_impl.h, with the
+ * field cores inlined into the point formulas. */
+#include "curve/bn254.h"
+
+#define FP_PREFIX bn254_fp
+#define FP_LIMBS 4
+#include "field/fp_inline.h"
+
+#define FP2_PREFIX bn254_fp2
+#define FP2_BASE bn254_fp
+#include "field/fp2_inline.h"
+
+#define EC_PREFIX bn254_g1
+#define EC_F bn254_fp
+#define EC_ORDER bn254_fr_MODULUS.l
+#define EC_ORDER_LIMBS 4
+#define EC_COFACTOR_ONE 1  /* E(Fp) has prime order r */
+#include "curve/ec_impl.h"
+
+#define EC_PREFIX bn254_g2
+#define EC_F bn254_fp2
+#define EC_ORDER bn254_fr_MODULUS.l
+#define EC_ORDER_LIMBS 4
+#include "curve/ec_impl.h"
