@@ -1,4 +1,3 @@
-#define _GNU_SOURCE
 #include "util/common.h"
 
 #include <errno.h>
@@ -65,7 +64,7 @@ void *cuzk_calloc(size_t n, size_t size)
 {
     void *p = cuzk_alloc(n, size);
     if (p)
-        memset(p, 0, n * size ? n * size : 1);
+        memset(p, 0, n * size);
     return p;
 }
 
