@@ -1,0 +1,10 @@
+/* The NTT template (poly/ntt_impl.h) instantiated for bls12_381 Fr. */
+#include "poly/ntt.h"
+
+#define FP_PREFIX bls12_381_fr
+#define FP_LIMBS 4
+#include "field/fp_inline.h"
+
+#define NTT_CURVE bls12_381
+#define NTT_FR bls12_381_fr
+#include "poly/ntt_impl.h"

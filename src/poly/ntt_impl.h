@@ -1,0 +1,667 @@
+/* Definition "template" for the radix-2 NTT declared in ntt_decl.h.
+ *
+ * Instantiate once per curve in its own .c file:
+ *   #include "poly/ntt.h"
+ *   #define FP_PREFIX bn254_fr
+ *   #define FP_LIMBS 4
+ *   #include "field/fp_inline.h"      (inline Montgomery core for the butterflies)
+ *   #define NTT_CURVE bn254
+ *   #define NTT_FR bn254_fr
+ *   #include "poly/ntt_impl.h"
+ *
+ * Algorithm. Two in-place kernels, both iterative radix-2:
+ *   DIF (Gentleman–Sande): natural order in, bit-reversed out;
+ *   DIT (Cooley–Tukey):   bit-reversed in, natural order out.
+ * Natural->natural transforms are DIF + a cache-blocked bit-reversal; the
+ * Groth16 coset step is DIF(inverse) + fused scaling + DIT(forward), which
+ * needs no permutation at all.
+ * Each kernel is cache-blocked in two phases:
+ *   phase A: the stages whose butterflies span more than a block (2^12
+ *            elements) are grouped into "super-stages" of up to 8 stages; one
+ *            task owns 2^k rows x 16 adjacent columns (contiguous 512-byte
+ *            runs), does all k stages on that tile while it sits in L2, so a
+ *            2^20 transform makes one pass over memory here;
+ *   phase B: the remaining stages act inside aligned blocks of 2^12 elements
+ *            (128 KiB); one task does all of them for one block, plus any
+ *            fused scaling (1/n, coset powers) while the block is hot.
+ * Tasks are spread over the pool with dynamic chunking.
+ * Twiddles: one table tw[j] = omega^j (j < n/2); stage t uses stride
+ * 2^(L-1-t). Small stages also get contiguous copies (stw) so the strided
+ * look-ups do not waste cache lines. Inverse twiddles are read from the same
+ * table: omega^-j = -omega^(n/2-j), and the sign is absorbed by swapping the
+ * operands of the butterfly's subtraction, so the inverse costs nothing extra. */
+
+#include <stdint.h>
+#include <string.h>
+
+#include "util/common.h"
+#include "util/threadpool.h"
+
+#define NT_(name) CUZK_NAME(NTT_CURVE, name)
+#define FR_(name) CUZK_NAME(NTT_FR, name)
+#define FR_T FR_(t)
+#define DOM_T NT_(ntt_domain)
+#define NTT_S_ CUZK_NAME(NTT_FR, P_TS_S)
+
+/* Tuning (see the header comment). */
+#define NTT_BLOCK_LOG 12
+#define NTT_KMAX 8
+#define NTT_TILE 16
+#define NTT_SMALL_STAGES 16
+#define NTT_SCALE_GRAIN 4096
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static inline uint64_t NT_(nttp_rev64)(uint64_t v)
+{
+    v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
+    v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
+    v = ((v >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((v & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    return __builtin_bswap64(v);
+}
+
+/* Reverse the low `bits` bits of x. */
+static inline size_t NT_(nttp_rev)(size_t x, unsigned bits)
+{
+    return bits ? (size_t)(NT_(nttp_rev64)((uint64_t)x) >> (64 - bits)) : 0;
+}
+
+/* Twiddles of stage t (butterfly half-size h = 2^t): forward twiddle j is
+ * tbl[j*st] = w[t+1]^j; inverse twiddle j>0 is -tbl[(h-j)*st]. */
+typedef struct {
+    const FR_T *tbl;
+    size_t st;
+    size_t h;
+} NT_(nttp_stage);
+
+static inline NT_(nttp_stage) NT_(nttp_get_stage)(const DOM_T *d, unsigned t)
+{
+    NT_(nttp_stage) s;
+    s.h = (size_t)1 << t;
+    if (t < d->stw_stages) {
+        s.tbl = d->stw + s.h;
+        s.st = 1;
+    } else {
+        s.tbl = d->tw;
+        s.st = (size_t)1 << (d->log_n - 1 - t);
+    }
+    return s;
+}
+
+CUZK_INLINE const FR_T *NT_(nttp_twp)(const NT_(nttp_stage) *s, size_t j, int inv)
+{
+    return inv ? &s->tbl[(s->h - j) * s->st] : &s->tbl[j * s->st];
+}
+
+/* Butterfly with twiddle 1 (same for DIF and DIT). */
+CUZK_INLINE void NT_(nttp_bf1)(FR_T *x, FR_T *y)
+{
+    FR_T u = *x, v = *y;
+    FR_(add_inl)(x, &u, &v);
+    FR_(sub_inl)(y, &u, &v);
+}
+
+/* DIF: (x, y) <- (x + y, (x - y)·w); inverse: w = -w', so (y - x)·w'. */
+CUZK_INLINE void NT_(nttp_dif_bf)(FR_T *x, FR_T *y, const FR_T *w, int inv)
+{
+    FR_T u = *x, v = *y, t;
+    FR_(add_inl)(x, &u, &v);
+    if (inv)
+        FR_(sub_inl)(&t, &v, &u);
+    else
+        FR_(sub_inl)(&t, &u, &v);
+    FR_(mul_inl)(y, &t, w);
+}
+
+/* DIT: v = y·w; (x, y) <- (x + v, x - v); inverse: v = -y·w'. */
+CUZK_INLINE void NT_(nttp_dit_bf)(FR_T *x, FR_T *y, const FR_T *w, int inv)
+{
+    FR_T u = *x, v;
+    FR_(mul_inl)(&v, y, w);
+    if (inv) {
+        FR_(sub_inl)(x, &u, &v);
+        FR_(add_inl)(y, &u, &v);
+    } else {
+        FR_(add_inl)(x, &u, &v);
+        FR_(sub_inl)(y, &u, &v);
+    }
+}
+
+/* ---- scaling hooks fused into phase B ------------------------------------ */
+
+enum { NTTP_HOOK_NONE = 0, NTTP_HOOK_CONST = 1, NTTP_HOOK_BITREV_POW = 2 };
+
+/* CONST: a[p] *= c. BITREV_POW: a[p] *= lo[p mod 2^lo_bits] · hi[p >> lo_bits]
+ * (a power of g indexed by bitrev(p), factored into two small tables). */
+typedef struct {
+    int kind;
+    FR_T c;
+    const FR_T *lo, *hi;
+    unsigned lo_bits;
+} NT_(nttp_hook);
+
+static void NT_(nttp_apply_hook)(const NT_(nttp_hook) *hk, FR_T *a, size_t off, size_t len)
+{
+    if (!hk || hk->kind == NTTP_HOOK_NONE)
+        return;
+    if (hk->kind == NTTP_HOOK_CONST) {
+        for (size_t i = 0; i < len; i++)
+            FR_(mul_inl)(&a[i], &a[i], &hk->c);
+        return;
+    }
+    size_t lo_mask = ((size_t)1 << hk->lo_bits) - 1;
+    for (size_t i = 0; i < len; i++) {
+        size_t p = off + i;
+        FR_T f;
+        FR_(mul_inl)(&f, &hk->lo[p & lo_mask], &hk->hi[p >> hk->lo_bits]);
+        FR_(mul_inl)(&a[i], &a[i], &f);
+    }
+}
+
+/* ---- phase B: all stages t < b inside one aligned block of 2^b ----------- */
+
+CUZK_INLINE void NT_(nttp_dif_block)(const DOM_T *d, FR_T *a, unsigned b, int inv)
+{
+    size_t len = (size_t)1 << b;
+    for (unsigned tt = b; tt-- > 0;) {
+        NT_(nttp_stage) s = NT_(nttp_get_stage)(d, tt);
+        size_t h = s.h;
+        for (size_t blk = 0; blk < len; blk += 2 * h) {
+            FR_T *x = a + blk, *y = x + h;
+            NT_(nttp_bf1)(&x[0], &y[0]);
+            for (size_t j = 1; j < h; j++)
+                NT_(nttp_dif_bf)(&x[j], &y[j], NT_(nttp_twp)(&s, j, inv), inv);
+        }
+    }
+}
+
+CUZK_INLINE void NT_(nttp_dit_block)(const DOM_T *d, FR_T *a, unsigned b, int inv)
+{
+    size_t len = (size_t)1 << b;
+    for (unsigned tt = 0; tt < b; tt++) {
+        NT_(nttp_stage) s = NT_(nttp_get_stage)(d, tt);
+        size_t h = s.h;
+        for (size_t blk = 0; blk < len; blk += 2 * h) {
+            FR_T *x = a + blk, *y = x + h;
+            NT_(nttp_bf1)(&x[0], &y[0]);
+            for (size_t j = 1; j < h; j++)
+                NT_(nttp_dit_bf)(&x[j], &y[j], NT_(nttp_twp)(&s, j, inv), inv);
+        }
+    }
+}
+
+typedef struct {
+    const DOM_T *d;
+    FR_T *a;
+    unsigned b;
+    int inv, dit;
+    const NT_(nttp_hook) *hook;
+} NT_(nttp_pb_ctx);
+
+static void NT_(nttp_pb_task)(void *vctx, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    const NT_(nttp_pb_ctx) *c = vctx;
+    size_t len = (size_t)1 << c->b;
+    for (size_t blk = begin; blk < end; blk++) {
+        FR_T *a = c->a + blk * len;
+        if (c->dit) {
+            NT_(nttp_apply_hook)(c->hook, a, blk * len, len); /* pre-scale */
+            if (c->inv)
+                NT_(nttp_dit_block)(c->d, a, c->b, 1);
+            else
+                NT_(nttp_dit_block)(c->d, a, c->b, 0);
+        } else {
+            if (c->inv)
+                NT_(nttp_dif_block)(c->d, a, c->b, 1);
+            else
+                NT_(nttp_dif_block)(c->d, a, c->b, 0);
+            NT_(nttp_apply_hook)(c->hook, a, blk * len, len); /* post-scale */
+        }
+    }
+}
+
+/* ---- phase A: super-stage of stages lo..s on tiles of 2^k rows x TILE cols */
+
+typedef struct {
+    const DOM_T *d;
+    FR_T *a;
+    unsigned s, lo;
+    size_t tile, tiles_per_block;
+    int inv, dit;
+} NT_(nttp_pa_ctx);
+
+CUZK_INLINE void NT_(nttp_pa_stage)(const NT_(nttp_pa_ctx) *c, FR_T *base, size_t c0, unsigned t,
+                                    int inv, int dit)
+{
+    NT_(nttp_stage) s = NT_(nttp_get_stage)(c->d, t);
+    const unsigned lo = c->lo;
+    const size_t rows = (size_t)1 << (c->s - lo + 1);
+    const size_t hr = (size_t)1 << (t - lo); /* partner row distance */
+    const size_t tile = c->tile;
+    for (size_t rb = 0; rb < rows; rb += 2 * hr) {
+        for (size_t r = rb; r < rb + hr; r++) {
+            size_t j0 = ((r & (hr - 1)) << lo) + c0; /* twiddle index of column 0 */
+            FR_T *x = base + (r << lo) + c0, *y = x + s.h;
+            size_t cstart = 0;
+            if (j0 == 0) {
+                NT_(nttp_bf1)(&x[0], &y[0]);
+                cstart = 1;
+            }
+            for (size_t col = cstart; col < tile; col++) {
+                const FR_T *w = NT_(nttp_twp)(&s, j0 + col, inv);
+                if (dit)
+                    NT_(nttp_dit_bf)(&x[col], &y[col], w, inv);
+                else
+                    NT_(nttp_dif_bf)(&x[col], &y[col], w, inv);
+            }
+        }
+    }
+}
+
+CUZK_INLINE void NT_(nttp_pa_run)(const NT_(nttp_pa_ctx) *c, size_t begin, size_t end, int inv,
+                                  int dit)
+{
+    for (size_t task = begin; task < end; task++) {
+        size_t ob = task / c->tiles_per_block;
+        size_t c0 = (task % c->tiles_per_block) * c->tile;
+        FR_T *base = c->a + (ob << (c->s + 1));
+        if (dit) {
+            for (unsigned t = c->lo; t <= c->s; t++)
+                NT_(nttp_pa_stage)(c, base, c0, t, inv, 1);
+        } else {
+            for (unsigned t = c->s + 1; t-- > c->lo;)
+                NT_(nttp_pa_stage)(c, base, c0, t, inv, 0);
+        }
+    }
+}
+
+static void NT_(nttp_pa_task)(void *vctx, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    const NT_(nttp_pa_ctx) *c = vctx;
+    /* Four specialisations so the butterfly direction is a constant. */
+    if (c->dit) {
+        if (c->inv)
+            NT_(nttp_pa_run)(c, begin, end, 1, 1);
+        else
+            NT_(nttp_pa_run)(c, begin, end, 0, 1);
+    } else {
+        if (c->inv)
+            NT_(nttp_pa_run)(c, begin, end, 1, 0);
+        else
+            NT_(nttp_pa_run)(c, begin, end, 0, 0);
+    }
+}
+
+static void NT_(nttp_phase_a)(const DOM_T *d, FR_T *a, unsigned s, unsigned lo, int inv, int dit,
+                              cuzk_pool *pool)
+{
+    NT_(nttp_pa_ctx) c;
+    c.d = d;
+    c.a = a;
+    c.s = s;
+    c.lo = lo;
+    c.tile = CUZK_MIN((size_t)NTT_TILE, (size_t)1 << lo);
+    c.tiles_per_block = ((size_t)1 << lo) / c.tile;
+    c.inv = inv;
+    c.dit = dit;
+    size_t nblocks = d->n >> (s + 1);
+    cuzk_parallel_for(pool, nblocks * c.tiles_per_block, 1, NT_(nttp_pa_task), &c);
+}
+
+static void NT_(nttp_phase_b)(const DOM_T *d, FR_T *a, unsigned b, int inv, int dit,
+                              const NT_(nttp_hook) *hook, cuzk_pool *pool)
+{
+    NT_(nttp_pb_ctx) c = {d, a, b, inv, dit, hook};
+    cuzk_parallel_for(pool, d->n >> b, 1, NT_(nttp_pb_task), &c);
+}
+
+/* Block size for phase B: whole transform when small, else 2^12 but leaving
+ * at least 8 blocks so both phases have parallel work. */
+static unsigned NT_(nttp_block_log)(unsigned L)
+{
+    if (L <= 10)
+        return L;
+    return CUZK_MIN((unsigned)NTT_BLOCK_LOG, L - 3);
+}
+
+/* Stages per phase-A super-stage: split the L-b outer stages evenly into
+ * groups of at most NTT_KMAX. */
+static unsigned NT_(nttp_group)(unsigned L, unsigned b)
+{
+    unsigned outer = L - b;
+    if (outer == 0)
+        return 1;
+    unsigned groups = (outer + NTT_KMAX - 1) / NTT_KMAX;
+    return (outer + groups - 1) / groups;
+}
+
+static void NT_(nttp_dif)(const DOM_T *d, FR_T *a, int inv, const NT_(nttp_hook) *hook,
+                          cuzk_pool *pool)
+{
+    unsigned L = d->log_n;
+    unsigned b = NT_(nttp_block_log)(L);
+    unsigned k = NT_(nttp_group)(L, b);
+    unsigned top = L; /* stages [b, top) still to do, from the top down */
+    while (top > b) {
+        unsigned kk = CUZK_MIN(k, top - b);
+        NT_(nttp_phase_a)(d, a, top - 1, top - kk, inv, 0, pool);
+        top -= kk;
+    }
+    NT_(nttp_phase_b)(d, a, b, inv, 0, hook, pool);
+}
+
+static void NT_(nttp_dit)(const DOM_T *d, FR_T *a, int inv, const NT_(nttp_hook) *hook,
+                          cuzk_pool *pool)
+{
+    unsigned L = d->log_n;
+    unsigned b = NT_(nttp_block_log)(L);
+    unsigned k = NT_(nttp_group)(L, b);
+    NT_(nttp_phase_b)(d, a, b, inv, 1, hook, pool);
+    unsigned lo = b;
+    while (lo < L) {
+        unsigned kk = CUZK_MIN(k, L - lo);
+        NT_(nttp_phase_a)(d, a, lo + kk - 1, lo, inv, 1, pool);
+        lo += kk;
+    }
+}
+
+/* ---- bit reversal --------------------------------------------------------- */
+
+#define NTT_BR_BITS 4 /* tiles of 16 x 16 elements (two 8 KiB tiles swapped) */
+
+typedef struct {
+    FR_T *a;
+    unsigned L;
+} NT_(nttp_br_ctx);
+
+static void NT_(nttp_br_task)(void *vctx, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    const NT_(nttp_br_ctx) *c = vctx;
+    const unsigned L = c->L, B = NTT_BR_BITS, M = L - 2 * B;
+    const size_t T = (size_t)1 << B;
+    size_t rv[1 << NTT_BR_BITS];
+    for (size_t i = 0; i < T; i++)
+        rv[i] = NT_(nttp_rev)(i, B);
+    FR_T *a = c->a;
+    for (size_t mid = begin; mid < end; mid++) {
+        size_t m2 = NT_(nttp_rev)(mid, M);
+        if (m2 < mid)
+            continue; /* the pair is handled from the smaller side */
+        for (size_t hi = 0; hi < T; hi++) {
+            for (size_t lo = 0; lo < T; lo++) {
+                size_t i = (hi << (L - B)) | (mid << B) | lo;
+                size_t j = (rv[lo] << (L - B)) | (m2 << B) | rv[hi];
+                if (mid != m2 || i < j) {
+                    FR_T t = a[i];
+                    a[i] = a[j];
+                    a[j] = t;
+                }
+            }
+        }
+    }
+}
+
+void NT_(bit_reverse)(FR_T *a, unsigned log_n, cuzk_pool *pool)
+{
+    if (log_n < 2 * NTT_BR_BITS) {
+        size_t n = (size_t)1 << log_n;
+        for (size_t i = 0; i < n; i++) {
+            size_t j = NT_(nttp_rev)(i, log_n);
+            if (i < j) {
+                FR_T t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+            }
+        }
+        return;
+    }
+    NT_(nttp_br_ctx) c = {a, log_n};
+    cuzk_parallel_for(pool, (size_t)1 << (log_n - 2 * NTT_BR_BITS), 16, NT_(nttp_br_task), &c);
+}
+
+/* ---- geometric scaling a[i] *= c · x^i ------------------------------------ */
+
+typedef struct {
+    FR_T *a;
+    FR_T c, x;
+} NT_(nttp_geo_ctx);
+
+static void NT_(nttp_geo_task)(void *vctx, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    const NT_(nttp_geo_ctx) *g = vctx;
+    FR_T cur;
+    uint64_t e = (uint64_t)begin;
+    FR_(pow)(&cur, &g->x, &e, 1);
+    FR_(mul_inl)(&cur, &cur, &g->c);
+    for (size_t i = begin; i < end; i++) {
+        FR_(mul_inl)(&g->a[i], &g->a[i], &cur);
+        FR_(mul_inl)(&cur, &cur, &g->x);
+    }
+}
+
+static void NT_(nttp_geo_scale)(FR_T *a, size_t n, const FR_T *c, const FR_T *x, cuzk_pool *pool)
+{
+    NT_(nttp_geo_ctx) g;
+    g.a = a;
+    g.c = *c;
+    g.x = *x;
+    cuzk_parallel_for(pool, n, NTT_SCALE_GRAIN, NT_(nttp_geo_task), &g);
+}
+
+/* ---- domain --------------------------------------------------------------- */
+
+unsigned NT_(ntt_max_log)(void)
+{
+    return NTT_S_;
+}
+
+bool NT_(ntt_root_of_unity)(FR_T *r, unsigned k)
+{
+    if (k > NTT_S_)
+        return false;
+    /* e = (r - 1) >> k; r is odd so r - 1 only clears bit 0. */
+    FR_T m = FR_(MODULUS);
+    enum { NL = (int)(sizeof(FR_T) / sizeof(uint64_t)) };
+    uint64_t e[NL];
+    for (int i = 0; i < NL; i++)
+        e[i] = m.l[i];
+    e[0] -= 1;
+    for (unsigned s = 0; s < k; s++) {
+        for (int i = 0; i < NL - 1; i++)
+            e[i] = (e[i] >> 1) | (e[i + 1] << 63);
+        e[NL - 1] >>= 1;
+    }
+    FR_T five;
+    FR_(from_u64)(&five, 5);
+    FR_(pow)(r, &five, e, NL);
+    return true;
+}
+
+typedef struct {
+    FR_T *tw;
+    FR_T w;
+} NT_(nttp_tw_ctx);
+
+static void NT_(nttp_tw_task)(void *vctx, size_t begin, size_t end, int worker)
+{
+    (void)worker;
+    const NT_(nttp_tw_ctx) *c = vctx;
+    FR_T cur;
+    uint64_t e = (uint64_t)begin;
+    FR_(pow)(&cur, &c->w, &e, 1);
+    for (size_t j = begin; j < end; j++) {
+        c->tw[j] = cur;
+        FR_(mul_inl)(&cur, &cur, &c->w);
+    }
+}
+
+cuzk_status NT_(ntt_domain_create)(DOM_T **out, unsigned log_n, cuzk_pool *pool, cuzk_error *e)
+{
+    *out = NULL;
+    if (log_n > NTT_S_)
+        return cuzk_err(e, CUZK_ERR_UNSUPPORTED,
+                        "ntt: domain 2^%u exceeds the 2-adicity 2^%u of the scalar field", log_n,
+                        (unsigned)NTT_S_);
+    if (log_n >= sizeof(size_t) * 8 - 6)
+        return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "ntt: domain 2^%u too large for this platform",
+                        log_n);
+    DOM_T *d = cuzk_calloc(1, sizeof *d);
+    if (!d)
+        return cuzk_err(e, CUZK_ERR_NOMEM, "ntt: out of memory (domain)");
+    d->log_n = log_n;
+    d->n = (size_t)1 << log_n;
+    NT_(ntt_root_of_unity)(&d->omega, log_n);
+    FR_(inv)(&d->omega_inv, &d->omega);
+    FR_T nn;
+    FR_(from_u64)(&nn, (uint64_t)d->n);
+    FR_(inv)(&d->n_inv, &nn);
+    if (log_n < NTT_S_)
+        NT_(ntt_root_of_unity)(&d->omega_2n, log_n + 1);
+    else
+        FR_(set_zero)(&d->omega_2n);
+
+    size_t half = d->n / 2;
+    d->tw = cuzk_alloc(half ? half : 1, sizeof(FR_T));
+    if (!d->tw) {
+        NT_(ntt_domain_free)(d);
+        return cuzk_err(e, CUZK_ERR_NOMEM, "ntt: out of memory (2^%u twiddles)", log_n);
+    }
+    if (half) {
+        NT_(nttp_tw_ctx) tc = {d->tw, d->omega};
+        cuzk_parallel_for(pool, half, 1 << 14, NT_(nttp_tw_task), &tc);
+    }
+    /* Contiguous tables for stages t < min(SMALL, L-1); stage L-1 already is
+     * contiguous in tw. */
+    d->stw_stages = log_n >= 1 ? CUZK_MIN((unsigned)NTT_SMALL_STAGES, log_n - 1) : 0;
+    size_t stw_len = (size_t)1 << d->stw_stages;
+    d->stw = cuzk_alloc(stw_len, sizeof(FR_T));
+    if (!d->stw) {
+        NT_(ntt_domain_free)(d);
+        return cuzk_err(e, CUZK_ERR_NOMEM, "ntt: out of memory (stage twiddles)");
+    }
+    FR_(set_zero)(&d->stw[0]);
+    for (unsigned t = 0; t < d->stw_stages; t++) {
+        size_t h = (size_t)1 << t, st = (size_t)1 << (log_n - 1 - t);
+        for (size_t j = 0; j < h; j++)
+            d->stw[h + j] = d->tw[j * st];
+    }
+    *out = d;
+    return CUZK_OK;
+}
+
+void NT_(ntt_domain_free)(DOM_T *d)
+{
+    if (!d)
+        return;
+    cuzk_free(d->tw);
+    cuzk_free(d->stw);
+    cuzk_free(d);
+}
+
+/* ---- transforms ------------------------------------------------------------- */
+
+void NT_(ntt_nr)(const DOM_T *d, FR_T *a, cuzk_pool *pool)
+{
+    NT_(nttp_dif)(d, a, 0, NULL, pool);
+}
+
+void NT_(ntt)(const DOM_T *d, FR_T *a, cuzk_pool *pool)
+{
+    NT_(nttp_dif)(d, a, 0, NULL, pool);
+    NT_(bit_reverse)(a, d->log_n, pool);
+}
+
+void NT_(intt)(const DOM_T *d, FR_T *a, cuzk_pool *pool)
+{
+    NT_(nttp_hook) hk;
+    memset(&hk, 0, sizeof hk);
+    hk.kind = NTTP_HOOK_CONST;
+    hk.c = d->n_inv;
+    NT_(nttp_dif)(d, a, 1, &hk, pool);
+    NT_(bit_reverse)(a, d->log_n, pool);
+}
+
+void NT_(intt_rn)(const DOM_T *d, FR_T *a, cuzk_pool *pool)
+{
+    NT_(nttp_hook) hk;
+    memset(&hk, 0, sizeof hk);
+    hk.kind = NTTP_HOOK_CONST;
+    hk.c = d->n_inv;
+    NT_(nttp_dit)(d, a, 1, &hk, pool);
+}
+
+cuzk_status NT_(ntt_coset_odd)(const DOM_T *d, FR_T *a, cuzk_pool *pool, cuzk_error *e)
+{
+    if (d->log_n >= NTT_S_)
+        return cuzk_err(e, CUZK_ERR_UNSUPPORTED,
+                        "ntt: odd-coset NTT needs w[%u], beyond the 2-adicity %u "
+                        "(use ntt_coset with the snarkjs shift 25)",
+                        d->log_n + 1, (unsigned)NTT_S_);
+    /* g^bitrev(p) = lo[p_lo] · hi[p_hi] with p = p_hi·2^hb + p_lo:
+     * bitrev_L(p) = bitrev_hb(p_lo)·2^(L-hb) + bitrev_(L-hb)(p_hi).
+     * 1/n is folded into hi. */
+    const unsigned L = d->log_n, hb = L / 2, ob = L - hb;
+    const size_t nlo = (size_t)1 << hb, nhi = (size_t)1 << ob;
+    FR_T *tab = cuzk_alloc(nlo + nhi, sizeof(FR_T));
+    if (!tab)
+        return cuzk_err(e, CUZK_ERR_NOMEM, "ntt: out of memory (coset tables)");
+    FR_T *lo = tab, *hi = tab + nlo;
+    FR_T step = d->omega_2n, cur;
+    for (unsigned i = 0; i < ob; i++)
+        FR_(sqr_inl)(&step, &step); /* g^(2^(L-hb)) */
+    FR_(set_one)(&cur);
+    for (size_t k = 0; k < nlo; k++) {
+        lo[NT_(nttp_rev)(k, hb)] = cur;
+        FR_(mul_inl)(&cur, &cur, &step);
+    }
+    cur = d->n_inv;
+    for (size_t k = 0; k < nhi; k++) {
+        hi[NT_(nttp_rev)(k, ob)] = cur;
+        FR_(mul_inl)(&cur, &cur, &d->omega_2n);
+    }
+    NT_(nttp_hook) hk;
+    memset(&hk, 0, sizeof hk);
+    hk.kind = NTTP_HOOK_BITREV_POW;
+    hk.lo = lo;
+    hk.hi = hi;
+    hk.lo_bits = hb;
+    NT_(nttp_dif)(d, a, 1, &hk, pool); /* n·coefficients, bit-reversed; then ·g^i/n */
+    NT_(nttp_dit)(d, a, 0, NULL, pool);  /* bit-reversed in, natural out */
+    cuzk_free(tab);
+    return CUZK_OK;
+}
+
+void NT_(ntt_coset)(const DOM_T *d, FR_T *a, const FR_T *shift, cuzk_pool *pool)
+{
+    FR_T one;
+    FR_(set_one)(&one);
+    NT_(nttp_geo_scale)(a, d->n, &one, shift, pool);
+    NT_(ntt)(d, a, pool);
+}
+
+void NT_(intt_coset)(const DOM_T *d, FR_T *a, const FR_T *shift, cuzk_pool *pool)
+{
+    FR_T sinv;
+    FR_(inv)(&sinv, shift);
+    NT_(nttp_dif)(d, a, 1, NULL, pool);
+    NT_(bit_reverse)(a, d->log_n, pool);
+    NT_(nttp_geo_scale)(a, d->n, &d->n_inv, &sinv, pool);
+}
+
+#undef NT_
+#undef FR_
+#undef FR_T
+#undef DOM_T
+#undef NTT_S_
+#undef NTT_BLOCK_LOG
+#undef NTT_KMAX
+#undef NTT_TILE
+#undef NTT_SMALL_STAGES
+#undef NTT_SCALE_GRAIN
+#undef NTT_BR_BITS
+#undef NTT_CURVE
+#undef NTT_FR
