@@ -1,0 +1,110 @@
+/* `cuzk gen`: synthetic r1cs + satisfying wtns for benchmarks (profile and
+ * streaming scheme: see gen_impl.h). Both files are written straight from
+ * per-chunk buffers, so memory stays at a few MB per worker thread whatever
+ * the circuit size (2^27 constraints is a ~20 GB r1cs). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "curve/bls12_381.h"
+#include "curve/bn254.h"
+#include "formats/formats.h"
+#include "groth16/ctx.h"
+#include "util/common.h"
+
+enum {
+    GEN_N8 = 32,                   /* Fr bytes in r1cs/wtns, both curves */
+    GEN_CHUNK = 1 << 15,           /* constraints per independently generated chunk */
+    GEN_BIT_RING = 64,             /* recent bit wires a chunk picks operands from */
+    GEN_FIELD_RING = 16,           /* recent field-element wires */
+    GEN_MAX_CONSTRAINT_BYTES = 12 + 6 * (4 + GEN_N8), /* a pack step: 4+1+1 terms */
+    GEN_R1CS_HEADER_SIZE = 4 + GEN_N8 + 4 * 4 + 8 + 4,
+    GEN_LABEL_BLOCK = 1 << 16,
+};
+
+/* Constraint kinds (gen_impl.h). */
+enum { GEN_K_BIT, GEN_K_XOR, GEN_K_AND, GEN_K_PACK, GEN_K_MUL };
+
+static uint8_t *gen_put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+    return p + 4;
+}
+
+static uint8_t *gen_put64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+    return p + 8;
+}
+
+/* xoshiro256** seeded through splitmix64: fast, and good enough for a
+ * benchmark circuit (nothing here needs to be unpredictable). */
+typedef struct {
+    uint64_t s[4];
+} gen_rng;
+
+static uint64_t gen_splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void gen_rng_seed(gen_rng *g, uint64_t seed, uint64_t chunk, uint64_t stream)
+{
+    uint64_t x = seed;
+    x = gen_splitmix(&x) ^ chunk;
+    x = gen_splitmix(&x) ^ stream;
+    for (int i = 0; i < 4; i++)
+        g->s[i] = gen_splitmix(&x);
+}
+
+static inline uint64_t gen_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static uint64_t gen_rng_next(gen_rng *g)
+{
+    uint64_t *s = g->s;
+    uint64_t r = gen_rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = gen_rotl(s[3], 45);
+    return r;
+}
+
+/* Uniform-enough integer in [0, n), n >= 1 (multiply-shift). */
+static uint32_t gen_rng_below(gen_rng *g, uint32_t n)
+{
+    return (uint32_t)(((gen_rng_next(g) >> 32) * (uint64_t)n) >> 32);
+}
+
+#define GEN_CURVE bn254
+#include "groth16/gen_impl.h"
+
+#define GEN_CURVE bls12_381
+#include "groth16/gen_impl.h"
+
+cuzk_status cuzk_gen_files(cuzk_ctx *ctx, const cuzk_gen_opts *opts, const char *r1cs_path,
+                           const char *wtns_path, cuzk_error *err)
+{
+    if (!ctx || !opts || !r1cs_path || !wtns_path)
+        return cuzk_err(err, CUZK_ERR_USAGE, "gen: missing argument");
+    if (opts->constraints < 1 || opts->constraints > ((uint64_t)1 << 27))
+        return cuzk_err(err, CUZK_ERR_USAGE, "gen: constraints must be 1..2^27, got %" PRIu64,
+                        opts->constraints);
+    uint64_t seed = opts->seed;
+    if (seed == 0 && !cuzk_random_bytes(&seed, sizeof seed))
+        return cuzk_err(err, CUZK_ERR_INTERNAL, "gen: the OS random number generator failed");
+    switch (opts->curve) {
+    case CUZK_CURVE_BN254:
+        return bn254_gen_run(ctx, opts, seed, r1cs_path, wtns_path, err);
+    case CUZK_CURVE_BLS12_381:
+        return bls12_381_gen_run(ctx, opts, seed, r1cs_path, wtns_path, err);
+    default:
+        return cuzk_err(err, CUZK_ERR_USAGE, "gen: unknown curve %d", (int)opts->curve);
+    }
+}
