@@ -27,4 +27,6 @@
 #define EC_F bls12_381_fp2
 #include "curve/ec_decl.h"
 
+#include "curve/bls12_381_pairing.h"
+
 #endif

@@ -27,4 +27,6 @@
 #define EC_F bn254_fp2
 #include "curve/ec_decl.h"
 
+#include "curve/bn254_pairing.h"
+
 #endif

@@ -1,0 +1,14 @@
+/* bn254: Fp6, Fp12 (field/tower_decl.h) and the optimal-ate pairing
+ * (curve/pairing_decl.h). Included at the end of curve/bn254.h. */
+#ifndef CUZK_CURVE_BN254_PAIRING_H
+#define CUZK_CURVE_BN254_PAIRING_H
+
+#include "curve/bn254.h"
+
+#define TW_CURVE bn254
+#include "field/tower_decl.h"
+
+#define PAIRING_CURVE bn254
+#include "curve/pairing_decl.h"
+
+#endif

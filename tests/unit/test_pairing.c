@@ -1,0 +1,84 @@
+/* Fp6/Fp12 tower and optimal-ate pairing (BN254, BLS12-381): known answers
+ * from @noble/curves, the vk_alphabeta_12 of snarkjs verification keys,
+ * Frobenius vs plain pow, sparse/cyclotomic shortcuts vs generic operations,
+ * bilinearity, non-degeneracy, order r, infinity handling, multi-pairing
+ * identities; prints timings. See pairing_test_impl.h. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+
+#include "curve/bls12_381.h"
+#include "curve/bn254.h"
+#include "field/limb.h"
+#include "util/common.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Parse tests/data/kat/<name>; fails the test if missing or malformed. */
+static cJSON *load_json(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/kat/%s", CUZK_TEST_DATA_DIR, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    cJSON *j = cJSON_Parse(buf);
+    free(buf);
+    if (!j)
+        fail_msg("cannot parse %s", path);
+    return j;
+}
+
+#define TC bn254
+#define TC_KAT "pairing_bn254.json"
+#define TC_VK "snarkjs_vk_bn128.json"
+#include "pairing_test_impl.h"
+
+#define TC bls12_381
+#define TC_KAT "pairing_bls12_381.json"
+#define TC_VK "snarkjs_vk_bls12381.json"
+#include "pairing_test_impl.h"
+
+#define BOTH(t) cmocka_unit_test(bn254_##t), cmocka_unit_test(bls12_381_##t)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        BOTH(test_frobenius_vs_pow),
+        BOTH(test_tower_kat),
+        BOTH(test_sparse_mul),
+        BOTH(test_cyclotomic),
+        BOTH(test_pairing_kat),
+        BOTH(test_snarkjs_alphabeta),
+        BOTH(test_bilinear),
+        BOTH(test_nondegenerate_order),
+        BOTH(test_infinity),
+        BOTH(test_multi),
+        BOTH(test_bench),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
