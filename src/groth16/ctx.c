@@ -12,8 +12,9 @@ cuzk_status cuzk_ctx_create(cuzk_ctx **out, const cuzk_ctx_opts *opts, cuzk_erro
         ctx->opts = *opts;
     ctx->pool = cuzk_pool_create(ctx->opts.threads);
     if (!ctx->pool) {
+        int threads = ctx->opts.threads;
         free(ctx);
-        return cuzk_err(err, CUZK_ERR_NOMEM, "cannot start %d worker threads", ctx->opts.threads);
+        return cuzk_err(err, CUZK_ERR_NOMEM, "cannot start %d worker threads", threads);
     }
     *out = ctx;
     return CUZK_OK;

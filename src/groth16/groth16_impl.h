@@ -195,13 +195,16 @@ cuzk_status G_(g16_prove)(cuzk_ctx *ctx, const G_(g16_key_t) *k, const G_(fr_t) 
 
     /* 2. To the odd coset: 3 x (iNTT, scale, NTT). */
     ph = cuzk_phase_begin(ctx, "ntt");
-    if ((st = G_(ntt_domain_create)(&dom, k->log_n, err)))
+    if ((st = G_(ntt_domain_create)(&dom, k->log_n, pool, err)))
         goto out;
-    G_(ntt_coset_odd)(dom, a, pool);
+    if ((st = G_(ntt_coset_odd)(dom, a, pool, err)))
+        goto out;
     cuzk_progress(ctx, "ntt", 1.0 / 3);
-    G_(ntt_coset_odd)(dom, b, pool);
+    if ((st = G_(ntt_coset_odd)(dom, b, pool, err)))
+        goto out;
     cuzk_progress(ctx, "ntt", 2.0 / 3);
-    G_(ntt_coset_odd)(dom, c, pool);
+    if ((st = G_(ntt_coset_odd)(dom, c, pool, err)))
+        goto out;
     G_(g16_h_job) hj = {a, b, c};
     cuzk_parallel_for(pool, n, 4096, G_(g16_h_range), &hj);
     cuzk_phase_end(ctx, &ph);

@@ -1,0 +1,163 @@
+/* cuzk info <file>: describes a .zkey, .r1cs, .wtns or snarkjs JSON file. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "formats/formats.h"
+
+static int info_zkey(const char *path, int full)
+{
+    cuzk_error err = {0};
+    cuzk_zkey zk = {0};
+    cuzk_zkey_read_opts ro = {.full_subgroup_check = full != 0};
+    if (cuzk_zkey_read(&zk, path, &ro, &err))
+        return cli_fail(&err);
+    const cuzk_curve_params *cp = cuzk_curve_params_get(zk.curve);
+    uint64_t n_a = 0, n_b = 0;
+    for (uint64_t i = 0; i < zk.n_coefs; i++)
+        if (zk.coef_matrix[i])
+            n_b++;
+        else
+            n_a++;
+    printf("%s: Groth16 proving key (.zkey)\n", path);
+    printf("  curve            %s\n", cp->name);
+    printf("  wires (nVars)    %u\n", zk.n_vars);
+    printf("  public signals   %u\n", zk.n_public);
+    printf("  domain size      %u (2^%u)\n", zk.domain_size, zk.log_domain);
+    printf("  A/B coefficients %llu / %llu\n", (unsigned long long)n_a, (unsigned long long)n_b);
+    printf("  points checked   %s\n", full ? "all: on curve and in the subgroup"
+                                           : "all on curve; header and IC in the subgroup (--full: every point)");
+    cuzk_zkey_free(&zk);
+    return 0;
+}
+
+static int info_r1cs(const char *path)
+{
+    cuzk_error err = {0};
+    cuzk_r1cs r = {0};
+    if (cuzk_r1cs_read(&r, path, &err))
+        return cli_fail(&err);
+    printf("%s: constraint system (.r1cs)\n", path);
+    printf("  curve            %s\n", cuzk_curve_name(r.curve));
+    printf("  constraints      %u\n", r.n_constraints);
+    printf("  wires            %u\n", r.n_wires);
+    printf("  public outputs   %u\n", r.n_pub_out);
+    printf("  public inputs    %u\n", r.n_pub_in);
+    printf("  private inputs   %u\n", r.n_prv_in);
+    printf("  labels           %llu\n", (unsigned long long)r.n_labels);
+    printf("  non-zero terms   A %llu, B %llu, C %llu\n", (unsigned long long)r.m[0].nnz,
+           (unsigned long long)r.m[1].nnz, (unsigned long long)r.m[2].nnz);
+    uint64_t rows = (uint64_t)r.n_constraints + cuzk_r1cs_n_public(&r), dom = 1;
+    unsigned k = 0;
+    while (dom <= rows) {
+        dom <<= 1;
+        k++;
+    }
+    printf("  Groth16 domain   2^%u\n", k);
+    cuzk_r1cs_free(&r);
+    return 0;
+}
+
+static int info_wtns(const char *path)
+{
+    cuzk_error err = {0};
+    cuzk_wtns w = {0};
+    if (cuzk_wtns_read(&w, path, &err))
+        return cli_fail(&err);
+    size_t zeros = 0, ones = 0;
+    const cuzk_curve_params *cp = cuzk_curve_params_get(w.curve);
+    for (uint32_t i = 0; i < w.n_witness; i++) {
+        const uint64_t *v = (const uint64_t *)((const uint8_t *)w.values.ptr + (size_t)i * cp->n8r);
+        int hi = (v[1] | v[2] | v[3]) != 0;
+        if (!hi && v[0] == 0)
+            zeros++;
+        else if (!hi && v[0] == 1)
+            ones++;
+    }
+    printf("%s: witness (.wtns)\n", path);
+    printf("  curve            %s\n", cuzk_curve_name(w.curve));
+    printf("  values           %u\n", w.n_witness);
+    printf("  zeros / ones     %zu / %zu (%.1f%% / %.1f%%)\n", zeros, ones,
+           w.n_witness ? 100.0 * (double)zeros / w.n_witness : 0.0,
+           w.n_witness ? 100.0 * (double)ones / w.n_witness : 0.0);
+    cuzk_wtns_free(&w);
+    return 0;
+}
+
+static int info_json(const char *path)
+{
+    cuzk_error err = {0};
+    cuzk_vk vk = {0};
+    if (cuzk_vk_read_json(&vk, path, &err) == CUZK_OK) {
+        printf("%s: verification key (snarkjs JSON)\n", path);
+        printf("  curve            %s\n", cuzk_curve_name(vk.curve));
+        printf("  public signals   %u\n", vk.n_public);
+        cuzk_vk_free(&vk);
+        return 0;
+    }
+    cuzk_error e2 = {0};
+    cuzk_proof pf = {0};
+    if (cuzk_proof_read_json(&pf, path, CUZK_CURVE_NONE, &e2) == CUZK_OK) {
+        printf("%s: Groth16 proof (snarkjs JSON)\n", path);
+        printf("  curve            %s\n", cuzk_curve_name(pf.curve));
+        return 0;
+    }
+    cuzk_error e3 = {0};
+    cuzk_public pub = {0};
+    for (int c = CUZK_CURVE_BN254; c <= CUZK_CURVE_BLS12_381; c++) {
+        cuzk_err_clear(&e3);
+        if (cuzk_public_read_json(&pub, path, (cuzk_curve)c, &e3) == CUZK_OK) {
+            printf("%s: public signals (JSON array)\n", path);
+            printf("  values           %u (each < r of %s)\n", pub.n, cuzk_curve_name((cuzk_curve)c));
+            cuzk_public_free(&pub);
+            return 0;
+        }
+    }
+    if (e2.code == CUZK_ERR_IO)
+        return cli_fail(&e2);
+    cuzk_error e = {0};
+    cuzk_err(&e, CUZK_ERR_FORMAT, "%s: not a verification key, proof or public-signals file (%s)", path,
+             err.msg);
+    return cli_fail(&e);
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const char usage[] =
+        "Usage: cuzk info [--full] <file>\n"
+        "\n"
+        "Describes a .zkey, .r1cs, .wtns, verification_key.json, proof.json or\n"
+        "public.json file, after validating it.\n"
+        "\n"
+        "Options:\n"
+        "  --full   (zkey) check every point for subgroup membership (slow)\n";
+    int full = 0;
+    const cli_opt opts[] = {{"full", 0, 0, NULL, &full}, {NULL, 0, 0, NULL, NULL}};
+    cli_common common;
+    const char *pos[1];
+    int npos, r = cli_parse(argc, argv, opts, &common, pos, 1, &npos, usage);
+    if (r)
+        return r == 2 ? 0 : 1;
+    if (npos != 1) {
+        fprintf(stderr, "Error: info needs 1 argument\n%s", usage);
+        return 1;
+    }
+    const char *path = pos[0];
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cuzk_error e = {0};
+        cuzk_err(&e, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return cli_fail(&e);
+    }
+    char magic[4] = {0};
+    size_t got = fread(magic, 1, 4, f);
+    fclose(f);
+    if (got == 4 && !memcmp(magic, "zkey", 4))
+        return info_zkey(path, full);
+    if (got == 4 && !memcmp(magic, "r1cs", 4))
+        return info_r1cs(path);
+    if (got == 4 && !memcmp(magic, "wtns", 4))
+        return info_wtns(path);
+    return info_json(path);
+}

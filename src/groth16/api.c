@@ -1,0 +1,195 @@
+/* File-level Groth16 API (include/cuzk/cuzk.h): reads snarkjs files,
+ * dispatches on the curve, writes snarkjs JSON. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "formats/formats.h"
+#include "groth16/ctx.h"
+#include "msm/msm.h"
+#include "poly/ntt.h"
+
+#define G16_CURVE bn254
+#include "groth16/groth16_impl.h"
+#define G16_CURVE bn254
+#include "groth16/groth16_glue_impl.h"
+#define G16_CURVE bls12_381
+#include "groth16/groth16_impl.h"
+#define G16_CURVE bls12_381
+#include "groth16/groth16_glue_impl.h"
+
+static cuzk_status verify_dispatch(const cuzk_vk *vk, cuzk_fr_vec pub, const cuzk_proof *p,
+                                   cuzk_error *err)
+{
+    switch (vk->curve) {
+    case CUZK_CURVE_BN254: return bn254_g16_verify_vk(vk, pub, p, err);
+    case CUZK_CURVE_BLS12_381: return bls12_381_g16_verify_vk(vk, pub, p, err);
+    default: return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "unsupported curve");
+    }
+}
+
+static void fill_alphabeta(cuzk_vk *vk)
+{
+    if (vk->curve == CUZK_CURVE_BN254)
+        bn254_g16_fill_alphabeta(vk);
+    else
+        bls12_381_g16_fill_alphabeta(vk);
+}
+
+static cuzk_status load_zkey(cuzk_ctx *ctx, const char *path, bool header_only, cuzk_zkey *zk,
+                             cuzk_error *err)
+{
+    cuzk_phase ph = cuzk_phase_begin(ctx, "load_zkey");
+    cuzk_zkey_read_opts ro = {.pool = ctx->pool, .header_only = header_only};
+    cuzk_status st = cuzk_zkey_read(zk, path, &ro, err);
+    cuzk_phase_end(ctx, &ph);
+    return st;
+}
+
+cuzk_status cuzk_prove_files(cuzk_ctx *ctx, const char *zkey_path, const char *wtns_path,
+                             const char *proof_path, const char *public_path,
+                             const cuzk_prove_opts *opts, cuzk_error *err)
+{
+    cuzk_prove_opts o = {0};
+    if (opts)
+        o = *opts;
+    cuzk_zkey zk = {0};
+    cuzk_wtns wt = {0};
+    cuzk_vk vk = {0};
+    char *proof_json = NULL, *public_json = NULL;
+    size_t proof_len = 0, public_len = 0;
+    cuzk_afile fp = {0}, fpub = {0};
+    bool fp_open = false, fpub_open = false;
+
+    cuzk_status st = load_zkey(ctx, zkey_path, false, &zk, err);
+    if (st)
+        goto out;
+    cuzk_phase ph = cuzk_phase_begin(ctx, "load_wtns");
+    st = cuzk_wtns_read(&wt, wtns_path, err);
+    cuzk_phase_end(ctx, &ph);
+    if (st)
+        goto out;
+    if ((st = cuzk_zkey_check_wtns(&zk, &wt, wtns_path, err)))
+        goto out;
+    if (zk.log_domain >= cuzk_curve_params_get(zk.curve)->fr_two_adicity) {
+        st = cuzk_err(err, CUZK_ERR_UNSUPPORTED,
+                      "%s: domain size 2^%u equals the 2-adicity of the %s scalar field; "
+                      "this domain needs snarkjs's shift-25 coset, which cuzk does not support",
+                      zkey_path, zk.log_domain, cuzk_curve_name(zk.curve));
+        goto out;
+    }
+    if ((st = cuzk_check_cancel(ctx, err)))
+        goto out;
+
+    cuzk_proof proof;
+    st = zk.curve == CUZK_CURVE_BN254
+             ? bn254_g16_prove_zkey(ctx, &zk, &wt, o.insecure_zero_rs, &proof, err)
+             : bls12_381_g16_prove_zkey(ctx, &zk, &wt, o.insecure_zero_rs, &proof, err);
+    if (st)
+        goto out;
+
+    /* Public signals are w[1..nPublic]. */
+    const cuzk_curve_params *cp = cuzk_curve_params_get(zk.curve);
+    const uint8_t *pub_vals = (const uint8_t *)wt.values.ptr + cp->n8r;
+
+    if (o.verify) {
+        ph = cuzk_phase_begin(ctx, "verify");
+        if ((st = cuzk_vk_from_zkey(&vk, &zk, err)))
+            goto out;
+        cuzk_fr_vec pub = {.ptr = (void *)pub_vals};
+        cuzk_error verr = {0};
+        st = verify_dispatch(&vk, pub, &proof, &verr);
+        cuzk_phase_end(ctx, &ph);
+        if (st == CUZK_ERR_INVALID_PROOF) {
+            st = cuzk_err(err, CUZK_ERR_MISMATCH,
+                          "%s: the witness does not satisfy the circuit of %s (the proof fails verification)",
+                          wtns_path, zkey_path);
+            goto out;
+        } else if (st) {
+            cuzk_err(err, verr.code, "%s", verr.msg);
+            goto out;
+        }
+    }
+
+    /* Output: serialise both, then write both atomically, so that an error
+     * leaves neither file behind. */
+    ph = cuzk_phase_begin(ctx, "write");
+    int style = o.rapidsnark_json ? CUZK_JSON_RAPIDSNARK : CUZK_JSON_SNARKJS;
+    if ((st = cuzk_proof_to_json(&proof, style, &proof_json, &proof_len, err)))
+        goto out;
+    if ((st = cuzk_public_to_json(zk.curve, pub_vals, zk.n_public, style, &public_json, &public_len, err)))
+        goto out;
+    if ((st = cuzk_afile_open(&fp, proof_path, err)))
+        goto out;
+    fp_open = true;
+    if ((st = cuzk_afile_open(&fpub, public_path, err)))
+        goto out;
+    fpub_open = true;
+    cuzk_afile_write(&fp, proof_json, proof_len);
+    cuzk_afile_write(&fpub, public_json, public_len);
+    if ((st = cuzk_afile_commit(&fp, err)))
+        goto out;
+    fp_open = false;
+    if ((st = cuzk_afile_commit(&fpub, err))) {
+        unlink(proof_path); /* all or nothing */
+        goto out;
+    }
+    fpub_open = false;
+    cuzk_phase_end(ctx, &ph);
+
+out:
+    if (fp_open)
+        cuzk_afile_abort(&fp);
+    if (fpub_open)
+        cuzk_afile_abort(&fpub);
+    free(proof_json);
+    free(public_json);
+    cuzk_vk_free(&vk);
+    cuzk_wtns_free(&wt);
+    cuzk_zkey_free(&zk);
+    return st;
+}
+
+cuzk_status cuzk_verify_files(cuzk_ctx *ctx, const char *vk_path, const char *public_path,
+                              const char *proof_path, cuzk_error *err)
+{
+    cuzk_vk vk = {0};
+    cuzk_public pub = {0};
+    cuzk_proof proof = {0};
+    cuzk_phase ph = cuzk_phase_begin(ctx, "load");
+    cuzk_status st = cuzk_vk_read_json(&vk, vk_path, err);
+    if (!st)
+        st = cuzk_public_read_json(&pub, public_path, vk.curve, err);
+    if (!st)
+        st = cuzk_proof_read_json(&proof, proof_path, vk.curve, err);
+    cuzk_phase_end(ctx, &ph);
+    if (!st && pub.n != vk.n_public)
+        st = cuzk_err(err, CUZK_ERR_MISMATCH, "%s: %u public signals, but %s expects %u", public_path,
+                      pub.n, vk_path, vk.n_public);
+    if (!st) {
+        ph = cuzk_phase_begin(ctx, "pairing");
+        st = verify_dispatch(&vk, pub.values, &proof, err);
+        cuzk_phase_end(ctx, &ph);
+    }
+    cuzk_public_free(&pub);
+    cuzk_vk_free(&vk);
+    return st;
+}
+
+cuzk_status cuzk_export_vk_files(cuzk_ctx *ctx, const char *zkey_path, const char *vk_path,
+                                 cuzk_error *err)
+{
+    cuzk_zkey zk = {0};
+    cuzk_vk vk = {0};
+    cuzk_status st = load_zkey(ctx, zkey_path, true, &zk, err);
+    if (!st)
+        st = cuzk_vk_from_zkey(&vk, &zk, err);
+    if (!st) {
+        fill_alphabeta(&vk);
+        st = cuzk_vk_write_json(&vk, vk_path, err);
+    }
+    cuzk_vk_free(&vk);
+    cuzk_zkey_free(&zk);
+    return st;
+}

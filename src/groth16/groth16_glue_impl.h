@@ -1,0 +1,72 @@
+/* Per-curve glue between the file structs (formats/) and the Groth16 core
+ * (groth16_impl.h). Include after groth16_impl.h with G16_CURVE defined. */
+
+#define G_(name) CUZK_NAME(G16_CURVE, name)
+#define CURVE_FIELD G16_CURVE
+
+static cuzk_status G_(g16_prove_zkey)(cuzk_ctx *ctx, const cuzk_zkey *zk, const cuzk_wtns *wt,
+                                      bool zero_rs, cuzk_proof *out, cuzk_error *err)
+{
+    G_(g16_key_t) k = {0};
+    k.n_vars = zk->n_vars;
+    k.n_public = zk->n_public;
+    k.domain_size = zk->domain_size;
+    k.log_n = zk->log_domain;
+    k.alpha1 = &zk->alpha_1.CURVE_FIELD;
+    k.beta1 = &zk->beta_1.CURVE_FIELD;
+    k.delta1 = &zk->delta_1.CURVE_FIELD;
+    k.beta2 = &zk->beta_2.CURVE_FIELD;
+    k.gamma2 = &zk->gamma_2.CURVE_FIELD;
+    k.delta2 = &zk->delta_2.CURVE_FIELD;
+    k.ic = zk->ic.CURVE_FIELD;
+    k.a = zk->a.CURVE_FIELD;
+    k.b1 = zk->b1.CURVE_FIELD;
+    k.b2 = zk->b2.CURVE_FIELD;
+    k.c = zk->c.CURVE_FIELD;
+    k.h = zk->h.CURVE_FIELD;
+    cuzk_phase ph = cuzk_phase_begin(ctx, "prepare");
+    cuzk_status st = G_(g16_key_prepare)(&k, zk->n_coefs, zk->coef_matrix, zk->coef_constraint,
+                                         zk->coef_signal, zk->coef_value.CURVE_FIELD, 1, 1, err);
+    cuzk_phase_end(ctx, &ph);
+    if (st == CUZK_OK) {
+        G_(g16_proof_t) pf;
+        st = G_(g16_prove)(ctx, &k, wt->values.CURVE_FIELD, zero_rs, &pf, err);
+        if (st == CUZK_OK) {
+            memset(out, 0, sizeof *out);
+            out->curve = zk->curve;
+            out->a.CURVE_FIELD = pf.a;
+            out->b.CURVE_FIELD = pf.b;
+            out->c.CURVE_FIELD = pf.c;
+        }
+    }
+    G_(g16_key_release)(&k);
+    return st;
+}
+
+static cuzk_status G_(g16_verify_vk)(const cuzk_vk *vk, const cuzk_fr_vec pub, const cuzk_proof *p,
+                                     cuzk_error *err)
+{
+    G_(g16_vk_t) v;
+    v.n_public = vk->n_public;
+    v.alpha1 = vk->alpha_1.CURVE_FIELD;
+    v.beta2 = vk->beta_2.CURVE_FIELD;
+    v.gamma2 = vk->gamma_2.CURVE_FIELD;
+    v.delta2 = vk->delta_2.CURVE_FIELD;
+    v.ic = vk->ic.CURVE_FIELD;
+    G_(g16_proof_t) pf = {p->a.CURVE_FIELD, p->b.CURVE_FIELD, p->c.CURVE_FIELD};
+    return G_(g16_verify)(&v, pub.CURVE_FIELD, &pf, err);
+}
+
+/* vk_alphabeta_12 = e(alpha_1, beta_2), as snarkjs exports it. */
+static void G_(g16_fill_alphabeta)(cuzk_vk *vk)
+{
+    G_(fp12_t) e;
+    G_(pairing)(&e, &vk->alpha_1.CURVE_FIELD, &vk->beta_2.CURVE_FIELD);
+    _Static_assert(sizeof e == sizeof vk->alphabeta_12.CURVE_FIELD, "fp12 layout");
+    memcpy(vk->alphabeta_12.CURVE_FIELD, &e, sizeof e);
+    vk->has_alphabeta = true;
+}
+
+#undef CURVE_FIELD
+#undef G_
+#undef G16_CURVE
