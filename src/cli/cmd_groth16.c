@@ -29,15 +29,20 @@ int cmd_prove(int argc, char **argv)
         "\n"
         "Creates a Groth16 proof from a snarkjs/circom proving key and witness and writes\n"
         "snarkjs-format proof.json and public.json. r and s come from the OS CSPRNG.\n"
+        "The proof is verified (pairing check) before it is written, so a witness that\n"
+        "does not satisfy the circuit is reported instead of producing an invalid proof.\n"
         "On any error nothing is written.\n"
         "\n"
         "Options:\n"
-        "  --verify              verify the proof (pairing check) before writing it\n"
+        "  --verify              verify the proof before writing it (the default)\n"
+        "  --no-verify           skip that check (saves a few ms; an invalid witness then\n"
+        "                        yields an invalid proof, as with snarkjs and rapidsnark)\n"
         "  --rapidsnark          write rapidsnark's compact JSON (sorted keys, no \"curve\")\n"
         "  --insecure-zero-rs    TEST ONLY: r = s = 0 (deterministic, not zero-knowledge)\n";
-    int verify = 0, rs = 0, zero = 0;
+    int verify = 0, no_verify = 0, rs = 0, zero = 0;
     const cli_opt opts[] = {
         {"verify", 0, 0, NULL, &verify},
+        {"no-verify", 0, 0, NULL, &no_verify},
         {"rapidsnark", 0, 0, NULL, &rs},
         {"insecure-zero-rs", 0, 0, NULL, &zero},
         {NULL, 0, 0, NULL, NULL},
@@ -51,7 +56,11 @@ int cmd_prove(int argc, char **argv)
         fprintf(stderr, "Error: prove needs 4 arguments, got %d\n%s", npos, usage);
         return 1;
     }
-    cuzk_prove_opts po = {.verify = verify, .rapidsnark_json = rs, .insecure_zero_rs = zero};
+    if (verify && no_verify) {
+        fprintf(stderr, "Error: --verify and --no-verify contradict each other\n");
+        return 1;
+    }
+    cuzk_prove_opts po = {.verify = !no_verify, .rapidsnark_json = rs, .insecure_zero_rs = zero};
     RUN_WITH_CTX(common, cuzk_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], &po, &err_));
     return 0;
 }

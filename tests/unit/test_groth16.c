@@ -1,0 +1,246 @@
+/* Groth16 prover/verifier through the public file API, on circom/snarkjs
+ * fixtures (tests/data/formats: made by circom2 + snarkjs 0.7.6):
+ *  - our proofs verify against snarkjs's verification_key.json, and snarkjs's
+ *    proof verifies with our verifier (independent implementation each way);
+ *  - exported vk equals snarkjs's `zkey export verificationkey` (values);
+ *  - tampered proofs/public inputs are rejected;
+ *  - a witness that does not satisfy the circuit is reported, and no output
+ *    file is left behind;
+ *  - r, s are random (two proofs differ) and zero_rs proofs are deterministic. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cuzk/cuzk.h"
+#include "formats/formats.h"
+
+#define FX_DIR CUZK_TEST_DATA_DIR "/formats"
+
+typedef struct {
+    const char *dir, *circ;
+} fixture;
+
+static const fixture FX[] = {{"bn128", "mul"}, {"bls12381", "mul"}, {"lin", "lin"}};
+
+static char tmpdir[256];
+
+static const char *P(const char *dir, const char *file)
+{
+    static char buf[8][1024];
+    static int k;
+    char *b = buf[k++ & 7];
+    snprintf(b, 1024, "%s/%s/%s", FX_DIR, dir, file);
+    return b;
+}
+
+static const char *T(const char *file)
+{
+    static char buf[8][1024];
+    static int k;
+    char *b = buf[k++ & 7];
+    snprintf(b, 1024, "%s/%s", tmpdir, file);
+    return b;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    buf[got] = 0;
+    fclose(f);
+    if (len)
+        *len = got;
+    return buf;
+}
+
+static void spit(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/cuzk-test-g16-XXXXXX");
+    assert_non_null(mkdtemp(tmpdir));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd);
+}
+
+static cuzk_ctx *mkctx(void)
+{
+    cuzk_ctx *ctx = NULL;
+    cuzk_error err = {0};
+    cuzk_ctx_opts o = {.threads = 2};
+    assert_int_equal(cuzk_ctx_create(&ctx, &o, &err), CUZK_OK);
+    return ctx;
+}
+
+static const char *zkey_of(const fixture *f)
+{
+    static char b[1024];
+    snprintf(b, sizeof b, "%s/%s/%s.zkey", FX_DIR, f->dir, f->circ);
+    return b;
+}
+
+static void test_prove_verify_both_ways(void **state)
+{
+    (void)state;
+    cuzk_ctx *ctx = mkctx();
+    for (size_t i = 0; i < sizeof FX / sizeof FX[0]; i++) {
+        const fixture *f = &FX[i];
+        cuzk_error err = {0};
+        cuzk_prove_opts po = {.verify = 1};
+        assert_int_equal(cuzk_prove_files(ctx, zkey_of(f), P(f->dir, "witness.wtns"), T("proof.json"),
+                                          T("public.json"), &po, &err),
+                         CUZK_OK);
+        /* Our proof against snarkjs's verification key. */
+        assert_int_equal(cuzk_verify_files(ctx, P(f->dir, "verification_key.json"), T("public.json"),
+                                           T("proof.json"), &err),
+                         CUZK_OK);
+        /* Public signals equal snarkjs's (values; formatting is snarkjs's too). */
+        char *ours = slurp(T("public.json"), NULL), *theirs = slurp(P(f->dir, "public.json"), NULL);
+        assert_string_equal(ours, theirs);
+        free(ours);
+        free(theirs);
+        /* snarkjs's proof against our verifier. */
+        assert_int_equal(cuzk_verify_files(ctx, P(f->dir, "verification_key.json"), P(f->dir, "public.json"),
+                                           P(f->dir, "proof.json"), &err),
+                         CUZK_OK);
+        /* export-vk equals snarkjs's verification key. */
+        assert_int_equal(cuzk_export_vk_files(ctx, zkey_of(f), T("vk.json"), &err), CUZK_OK);
+        char *vk_ours = slurp(T("vk.json"), NULL), *vk_theirs = slurp(P(f->dir, "verification_key.json"), NULL);
+        assert_string_equal(vk_ours, vk_theirs);
+        free(vk_ours);
+        free(vk_theirs);
+    }
+    cuzk_ctx_free(ctx);
+}
+
+static void test_tampered_rejected(void **state)
+{
+    (void)state;
+    cuzk_ctx *ctx = mkctx();
+    for (size_t i = 0; i < 2; i++) {
+        const fixture *f = &FX[i];
+        cuzk_error err = {0};
+        /* Public input + 1. */
+        char *pub = slurp(P(f->dir, "public.json"), NULL);
+        char *q = strchr(pub, '"');
+        assert_non_null(q);
+        /* "5" -> "6" style bump of the last digit of the first value. */
+        char *end = strchr(q + 1, '"');
+        assert_true(end[-1] >= '0' && end[-1] <= '8');
+        end[-1]++;
+        spit(T("pub_bad.json"), pub);
+        free(pub);
+        assert_int_equal(cuzk_verify_files(ctx, P(f->dir, "verification_key.json"), T("pub_bad.json"),
+                                           P(f->dir, "proof.json"), &err),
+                         CUZK_ERR_INVALID_PROOF);
+        /* pi_a and pi_c swapped: both valid points, wrong proof. */
+        cuzk_proof pf = {0};
+        cuzk_err_clear(&err);
+        assert_int_equal(cuzk_proof_read_json(&pf, P(f->dir, "proof.json"), CUZK_CURVE_NONE, &err), CUZK_OK);
+        cuzk_g1_point t = pf.a;
+        pf.a = pf.c;
+        pf.c = t;
+        assert_int_equal(cuzk_proof_write_json(&pf, T("proof_bad.json"), CUZK_JSON_SNARKJS, &err), CUZK_OK);
+        assert_int_equal(cuzk_verify_files(ctx, P(f->dir, "verification_key.json"), P(f->dir, "public.json"),
+                                           T("proof_bad.json"), &err),
+                         CUZK_ERR_INVALID_PROOF);
+    }
+    cuzk_ctx_free(ctx);
+}
+
+static void test_bad_witness_no_output(void **state)
+{
+    (void)state;
+    cuzk_ctx *ctx = mkctx();
+    for (size_t i = 0; i < 2; i++) {
+        const fixture *f = &FX[i];
+        cuzk_error err = {0};
+        cuzk_wtns w = {0};
+        assert_int_equal(cuzk_wtns_read(&w, P(f->dir, "witness.wtns"), &err), CUZK_OK);
+        /* Change the last (internal) wire: the constraints no longer hold. */
+        uint64_t *last = (uint64_t *)((uint8_t *)w.values.ptr + (size_t)(w.n_witness - 1) * 32);
+        last[0] ^= 1;
+        assert_int_equal(cuzk_wtns_write(&w, T("bad.wtns"), &err), CUZK_OK);
+        cuzk_wtns_free(&w);
+        unlink(T("p.json"));
+        unlink(T("q.json"));
+        cuzk_prove_opts po = {.verify = 1};
+        assert_int_equal(cuzk_prove_files(ctx, zkey_of(f), T("bad.wtns"), T("p.json"), T("q.json"), &po, &err),
+                         CUZK_ERR_MISMATCH);
+        assert_non_null(strstr(err.msg, "bad.wtns"));
+        assert_null(strchr(err.msg, '\n'));
+        assert_int_equal(access(T("p.json"), F_OK), -1);
+        assert_int_equal(access(T("q.json"), F_OK), -1);
+        /* Witness of the other curve. */
+        cuzk_err_clear(&err);
+        assert_int_not_equal(cuzk_prove_files(ctx, zkey_of(f), P(FX[1 - i].dir, "witness.wtns"), T("p.json"),
+                                              T("q.json"), &po, &err),
+                             CUZK_OK);
+        assert_non_null(strstr(err.msg, "witness.wtns"));
+        assert_int_equal(access(T("p.json"), F_OK), -1);
+    }
+    cuzk_ctx_free(ctx);
+}
+
+static void test_randomness(void **state)
+{
+    (void)state;
+    cuzk_ctx *ctx = mkctx();
+    const fixture *f = &FX[0];
+    cuzk_error err = {0};
+    cuzk_prove_opts po = {.verify = 1};
+    assert_int_equal(cuzk_prove_files(ctx, zkey_of(f), P(f->dir, "witness.wtns"), T("p1.json"), T("u1.json"), &po, &err), CUZK_OK);
+    assert_int_equal(cuzk_prove_files(ctx, zkey_of(f), P(f->dir, "witness.wtns"), T("p2.json"), T("u2.json"), &po, &err), CUZK_OK);
+    char *a = slurp(T("p1.json"), NULL), *b = slurp(T("p2.json"), NULL);
+    assert_string_not_equal(a, b);
+    free(a);
+    free(b);
+    po.insecure_zero_rs = 1;
+    assert_int_equal(cuzk_prove_files(ctx, zkey_of(f), P(f->dir, "witness.wtns"), T("p3.json"), T("u3.json"), &po, &err), CUZK_OK);
+    assert_int_equal(cuzk_prove_files(ctx, zkey_of(f), P(f->dir, "witness.wtns"), T("p4.json"), T("u4.json"), &po, &err), CUZK_OK);
+    a = slurp(T("p3.json"), NULL);
+    b = slurp(T("p4.json"), NULL);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    assert_int_equal(cuzk_verify_files(ctx, P(f->dir, "verification_key.json"), T("u3.json"), T("p3.json"), &err), CUZK_OK);
+    cuzk_ctx_free(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_prove_verify_both_ways),
+        cmocka_unit_test(test_tampered_rejected),
+        cmocka_unit_test(test_bad_witness_no_output),
+        cmocka_unit_test(test_randomness),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
