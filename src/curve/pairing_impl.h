@@ -95,37 +95,37 @@ static void PN_(dbl_step)(P12_(t) *f, PN_(ml_pair_t) *s, const P2_(t) *b3)
 {
     PN_(g2proj_t) *T = &s->t;
     P2_(t) a, b, c, e, ff, g, h, j, t0, lc, lx, ly;
-    P2_(mul_inl)(&a, &T->x, &T->y);
+    P2_(mul)(&a, &T->x, &T->y);
     PF_(half)(&a.c0, &a.c0);
     PF_(half)(&a.c1, &a.c1);
-    P2_(sqr_inl)(&b, &T->y);
-    P2_(sqr_inl)(&c, &T->z);
-    P2_(mul_inl)(&e, &c, b3);
+    P2_(sqr)(&b, &T->y);
+    P2_(sqr)(&c, &T->z);
+    P2_(mul)(&e, &c, b3);
     P2_(dbl_inl)(&ff, &e);
     P2_(add_inl)(&ff, &ff, &e);
     P2_(add_inl)(&g, &b, &ff);
     PF_(half)(&g.c0, &g.c0);
     PF_(half)(&g.c1, &g.c1);
     P2_(add_inl)(&h, &T->y, &T->z);
-    P2_(sqr_inl)(&h, &h);
+    P2_(sqr)(&h, &h);
     P2_(sub_inl)(&h, &h, &b);
     P2_(sub_inl)(&h, &h, &c);
-    P2_(sqr_inl)(&j, &T->x);
+    P2_(sqr)(&j, &T->x);
 
     /* line */
     P2_(sub_inl)(&lc, &e, &b);
-    P2_(mul_fp_inl)(&lx, &j, &s->xp3);
-    P2_(mul_fp_inl)(&ly, &h, &s->nyp);
+    P2_(mul_fp)(&lx, &j, &s->xp3);
+    P2_(mul_fp)(&ly, &h, &s->nyp);
 
     /* point */
     P2_(sub_inl)(&t0, &b, &ff);
-    P2_(mul_inl)(&T->x, &a, &t0);
-    P2_(sqr_inl)(&t0, &e);
+    P2_(mul)(&T->x, &a, &t0);
+    P2_(sqr)(&t0, &e);
     P2_(dbl_inl)(&e, &t0);
     P2_(add_inl)(&e, &e, &t0); /* 3E^2 */
-    P2_(sqr_inl)(&g, &g);
+    P2_(sqr)(&g, &g);
     P2_(sub_inl)(&T->y, &g, &e);
-    P2_(mul_inl)(&T->z, &b, &h);
+    P2_(mul)(&T->z, &b, &h);
 
     PN_(mul_line)(f, &lc, &lx, &ly);
 }
@@ -139,33 +139,33 @@ static void PN_(add_step)(P12_(t) *f, PN_(ml_pair_t) *s, const P2_(t) *qx, const
 {
     PN_(g2proj_t) *T = &s->t;
     P2_(t) th, la, c, d, e, ff, g, h, t0, lc, lx, ly;
-    P2_(mul_inl)(&t0, qy, &T->z);
+    P2_(mul)(&t0, qy, &T->z);
     P2_(sub_inl)(&th, &T->y, &t0);
-    P2_(mul_inl)(&t0, qx, &T->z);
+    P2_(mul)(&t0, qx, &T->z);
     P2_(sub_inl)(&la, &T->x, &t0);
-    P2_(sqr_inl)(&c, &th);
-    P2_(sqr_inl)(&d, &la);
-    P2_(mul_inl)(&e, &la, &d);
-    P2_(mul_inl)(&ff, &T->z, &c);
-    P2_(mul_inl)(&g, &T->x, &d);
+    P2_(sqr)(&c, &th);
+    P2_(sqr)(&d, &la);
+    P2_(mul)(&e, &la, &d);
+    P2_(mul)(&ff, &T->z, &c);
+    P2_(mul)(&g, &T->x, &d);
     P2_(add_inl)(&h, &e, &ff);
     P2_(sub_inl)(&h, &h, &g);
     P2_(sub_inl)(&h, &h, &g);
 
     /* line */
-    P2_(mul_inl)(&lc, &th, qx);
-    P2_(mul_inl)(&t0, &la, qy);
+    P2_(mul)(&lc, &th, qx);
+    P2_(mul)(&t0, &la, qy);
     P2_(sub_inl)(&lc, &lc, &t0);
-    P2_(mul_fp_inl)(&lx, &th, &s->nxp);
-    P2_(mul_fp_inl)(&ly, &la, &s->yp);
+    P2_(mul_fp)(&lx, &th, &s->nxp);
+    P2_(mul_fp)(&ly, &la, &s->yp);
 
     /* point */
-    P2_(mul_inl)(&T->x, &la, &h);
+    P2_(mul)(&T->x, &la, &h);
     P2_(sub_inl)(&t0, &g, &h);
-    P2_(mul_inl)(&t0, &th, &t0);
-    P2_(mul_inl)(&h, &e, &T->y);
+    P2_(mul)(&t0, &th, &t0);
+    P2_(mul)(&h, &e, &T->y);
     P2_(sub_inl)(&T->y, &t0, &h);
-    P2_(mul_inl)(&T->z, &T->z, &e);
+    P2_(mul)(&T->z, &T->z, &e);
 
     PN_(mul_line)(f, &lc, &lx, &ly);
 }
@@ -207,11 +207,11 @@ static void PN_(miller_chunk)(P12_(t) *f, PN_(ml_pair_t) *st, size_t m)
     for (size_t k = 0; k < m; k++) {
         P2_(t) x1, y1, x2;
         P2_(tw_conj_inl)(&x1, &st[k].qx);
-        P2_(mul_inl)(&x1, &x1, &TW_FROB[0][1]);
+        P2_(mul)(&x1, &x1, &TW_FROB[0][1]);
         P2_(tw_conj_inl)(&y1, &st[k].qy);
-        P2_(mul_inl)(&y1, &y1, &TW_FROB[0][2]);
+        P2_(mul)(&y1, &y1, &TW_FROB[0][2]);
         PN_(add_step)(f, &st[k], &x1, &y1);
-        P2_(mul_fp_inl)(&x2, &st[k].qx, &TW_FROB[1][1].c0);
+        P2_(mul_fp)(&x2, &st[k].qx, &TW_FROB[1][1].c0);
         PN_(add_step)(f, &st[k], &x2, &st[k].qy); /* -pi^2(Q) = (x'γ22, y') */
     }
 #endif

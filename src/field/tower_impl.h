@@ -29,29 +29,25 @@
 
 /* ---- Fp2 helpers --------------------------------------------------------- */
 
-/* r = a·xi, xi = TW_XI_C0 + u: (k·a0 - a1) + (k·a1 + a0)u, k small. */
+/* r = a·xi, xi = TW_XI_C0 + u: (k·a0 - a1) + (k·a1 + a0)u with k = 1 or 9. */
 CUZK_INLINE void TW2_(tw_mul_xi_inl)(TW2_(t) *r, const TW2_(t) *a)
 {
-    TWF_(t) k0, k1;
+    TWF_(t) k0, k1, c0;
 #if TW_XI_C0 == 1
     k0 = a->c0;
     k1 = a->c1;
+#elif TW_XI_C0 == 9
+    TWF_(dbl_inl)(&k0, &a->c0);
+    TWF_(dbl_inl)(&k0, &k0);
+    TWF_(dbl_inl)(&k0, &k0);
+    TWF_(add_inl)(&k0, &k0, &a->c0);
+    TWF_(dbl_inl)(&k1, &a->c1);
+    TWF_(dbl_inl)(&k1, &k1);
+    TWF_(dbl_inl)(&k1, &k1);
+    TWF_(add_inl)(&k1, &k1, &a->c1);
 #else
-    /* k·a by double-and-add over the bits of the (compile-time) constant. */
-    k0 = a->c0;
-    k1 = a->c1;
-    for (int bit = 30; bit >= 0; bit--) {
-        if ((TW_XI_C0 >> bit) == 0 || (TW_XI_C0 >> bit) == 1)
-            continue; /* below the leading one: nothing yet */
-        TWF_(dbl_inl)(&k0, &k0);
-        TWF_(dbl_inl)(&k1, &k1);
-        if ((TW_XI_C0 >> bit) & 1) {
-            TWF_(add_inl)(&k0, &k0, &a->c0);
-            TWF_(add_inl)(&k1, &k1, &a->c1);
-        }
-    }
+#error "tower_impl.h: TW_XI_C0 must be 1 or 9"
 #endif
-    TWF_(t) c0;
     TWF_(sub_inl)(&c0, &k0, &a->c1);
     TWF_(add_inl)(&r->c1, &k1, &a->c0);
     r->c0 = c0;
@@ -103,13 +99,13 @@ CUZK_INLINE void TW6_(mul_by_v_inl)(TW6_(t) *r, const TW6_(t) *a)
 static void TW6_(mul_impl)(TW6_(t) *r, const TW6_(t) *a, const TW6_(t) *b)
 {
     TW2_(t) v0, v1, v2, s, t, c0, c1, c2;
-    TW2_(mul_inl)(&v0, &a->c0, &b->c0);
-    TW2_(mul_inl)(&v1, &a->c1, &b->c1);
-    TW2_(mul_inl)(&v2, &a->c2, &b->c2);
+    TW2_(mul)(&v0, &a->c0, &b->c0);
+    TW2_(mul)(&v1, &a->c1, &b->c1);
+    TW2_(mul)(&v2, &a->c2, &b->c2);
 
     TW2_(add_inl)(&s, &a->c1, &a->c2);
     TW2_(add_inl)(&t, &b->c1, &b->c2);
-    TW2_(mul_inl)(&c0, &s, &t);
+    TW2_(mul)(&c0, &s, &t);
     TW2_(sub_inl)(&c0, &c0, &v1);
     TW2_(sub_inl)(&c0, &c0, &v2);
     TW2_(tw_mul_xi_inl)(&c0, &c0);
@@ -117,7 +113,7 @@ static void TW6_(mul_impl)(TW6_(t) *r, const TW6_(t) *a, const TW6_(t) *b)
 
     TW2_(add_inl)(&s, &a->c0, &a->c1);
     TW2_(add_inl)(&t, &b->c0, &b->c1);
-    TW2_(mul_inl)(&c1, &s, &t);
+    TW2_(mul)(&c1, &s, &t);
     TW2_(sub_inl)(&c1, &c1, &v0);
     TW2_(sub_inl)(&c1, &c1, &v1);
     TW2_(tw_mul_xi_inl)(&s, &v2);
@@ -125,7 +121,7 @@ static void TW6_(mul_impl)(TW6_(t) *r, const TW6_(t) *a, const TW6_(t) *b)
 
     TW2_(add_inl)(&s, &a->c0, &a->c2);
     TW2_(add_inl)(&t, &b->c0, &b->c2);
-    TW2_(mul_inl)(&c2, &s, &t);
+    TW2_(mul)(&c2, &s, &t);
     TW2_(sub_inl)(&c2, &c2, &v0);
     TW2_(sub_inl)(&c2, &c2, &v2);
     TW2_(add_inl)(&r->c2, &c2, &v1);
@@ -138,15 +134,15 @@ static void TW6_(mul_impl)(TW6_(t) *r, const TW6_(t) *a, const TW6_(t) *b)
 static void TW6_(sqr_impl)(TW6_(t) *r, const TW6_(t) *a)
 {
     TW2_(t) s0, s1, s2, s3, s4, t;
-    TW2_(sqr_inl)(&s0, &a->c0);
-    TW2_(mul_inl)(&s1, &a->c0, &a->c1);
+    TW2_(sqr)(&s0, &a->c0);
+    TW2_(mul)(&s1, &a->c0, &a->c1);
     TW2_(dbl_inl)(&s1, &s1);
     TW2_(sub_inl)(&t, &a->c0, &a->c1);
     TW2_(add_inl)(&t, &t, &a->c2);
-    TW2_(sqr_inl)(&s2, &t);
-    TW2_(mul_inl)(&s3, &a->c1, &a->c2);
+    TW2_(sqr)(&s2, &t);
+    TW2_(mul)(&s3, &a->c1, &a->c2);
     TW2_(dbl_inl)(&s3, &s3);
-    TW2_(sqr_inl)(&s4, &a->c2);
+    TW2_(sqr)(&s4, &a->c2);
 
     TW2_(add_inl)(&t, &s1, &s2);
     TW2_(add_inl)(&t, &t, &s3);
@@ -163,17 +159,17 @@ static void TW6_(sqr_impl)(TW6_(t) *r, const TW6_(t) *a)
 static void TW6_(mul_by_01)(TW6_(t) *r, const TW6_(t) *a, const TW2_(t) *b0, const TW2_(t) *b1)
 {
     TW2_(t) t0, t1, s, u, c0, c1, c2;
-    TW2_(mul_inl)(&t0, &a->c0, b0);
-    TW2_(mul_inl)(&t1, &a->c1, b1);
-    TW2_(mul_inl)(&c0, &a->c2, b1);
+    TW2_(mul)(&t0, &a->c0, b0);
+    TW2_(mul)(&t1, &a->c1, b1);
+    TW2_(mul)(&c0, &a->c2, b1);
     TW2_(tw_mul_xi_inl)(&c0, &c0);
     TW2_(add_inl)(&c0, &c0, &t0);
     TW2_(add_inl)(&s, &a->c0, &a->c1);
     TW2_(add_inl)(&u, b0, b1);
-    TW2_(mul_inl)(&c1, &s, &u);
+    TW2_(mul)(&c1, &s, &u);
     TW2_(sub_inl)(&c1, &c1, &t0);
     TW2_(sub_inl)(&c1, &c1, &t1);
-    TW2_(mul_inl)(&c2, &a->c2, b0);
+    TW2_(mul)(&c2, &a->c2, b0);
     TW2_(add_inl)(&r->c2, &c2, &t1);
     r->c0 = c0;
     r->c1 = c1;
@@ -183,19 +179,19 @@ static void TW6_(mul_by_01)(TW6_(t) *r, const TW6_(t) *a, const TW2_(t) *b0, con
 static void TW6_(mul_by_1)(TW6_(t) *r, const TW6_(t) *a, const TW2_(t) *b1)
 {
     TW2_(t) c0;
-    TW2_(mul_inl)(&c0, &a->c2, b1);
+    TW2_(mul)(&c0, &a->c2, b1);
     TW2_(tw_mul_xi_inl)(&c0, &c0);
-    TW2_(mul_inl)(&r->c2, &a->c1, b1);
-    TW2_(mul_inl)(&r->c1, &a->c0, b1);
+    TW2_(mul)(&r->c2, &a->c1, b1);
+    TW2_(mul)(&r->c1, &a->c0, b1);
     r->c0 = c0;
 }
 
 /* a·b for b in Fp2 */
 static void TW6_(mul_fp2)(TW6_(t) *r, const TW6_(t) *a, const TW2_(t) *b)
 {
-    TW2_(mul_inl)(&r->c0, &a->c0, b);
-    TW2_(mul_inl)(&r->c1, &a->c1, b);
-    TW2_(mul_inl)(&r->c2, &a->c2, b);
+    TW2_(mul)(&r->c0, &a->c0, b);
+    TW2_(mul)(&r->c1, &a->c1, b);
+    TW2_(mul)(&r->c2, &a->c2, b);
 }
 
 void TW6_(set_zero)(TW6_(t) *r) { memset(r, 0, sizeof *r); }
@@ -229,31 +225,31 @@ void TW6_(mul_by_v)(TW6_(t) *r, const TW6_(t) *a) { TW6_(mul_by_v_inl)(r, a); }
 void TW6_(inv)(TW6_(t) *r, const TW6_(t) *a)
 {
     TW2_(t) t0, t1, t2, s, d;
-    TW2_(sqr_inl)(&t0, &a->c0);
-    TW2_(mul_inl)(&s, &a->c1, &a->c2);
+    TW2_(sqr)(&t0, &a->c0);
+    TW2_(mul)(&s, &a->c1, &a->c2);
     TW2_(tw_mul_xi_inl)(&s, &s);
     TW2_(sub_inl)(&t0, &t0, &s);
 
-    TW2_(sqr_inl)(&t1, &a->c2);
+    TW2_(sqr)(&t1, &a->c2);
     TW2_(tw_mul_xi_inl)(&t1, &t1);
-    TW2_(mul_inl)(&s, &a->c0, &a->c1);
+    TW2_(mul)(&s, &a->c0, &a->c1);
     TW2_(sub_inl)(&t1, &t1, &s);
 
-    TW2_(sqr_inl)(&t2, &a->c1);
-    TW2_(mul_inl)(&s, &a->c0, &a->c2);
+    TW2_(sqr)(&t2, &a->c1);
+    TW2_(mul)(&s, &a->c0, &a->c2);
     TW2_(sub_inl)(&t2, &t2, &s);
 
-    TW2_(mul_inl)(&d, &a->c2, &t1);
-    TW2_(mul_inl)(&s, &a->c1, &t2);
+    TW2_(mul)(&d, &a->c2, &t1);
+    TW2_(mul)(&s, &a->c1, &t2);
     TW2_(add_inl)(&d, &d, &s);
     TW2_(tw_mul_xi_inl)(&d, &d);
-    TW2_(mul_inl)(&s, &a->c0, &t0);
+    TW2_(mul)(&s, &a->c0, &t0);
     TW2_(add_inl)(&d, &d, &s);
     TW2_(inv)(&d, &d); /* 0 -> 0, so inv(0) = 0 */
 
-    TW2_(mul_inl)(&r->c0, &t0, &d);
-    TW2_(mul_inl)(&r->c1, &t1, &d);
-    TW2_(mul_inl)(&r->c2, &t2, &d);
+    TW2_(mul)(&r->c0, &t0, &d);
+    TW2_(mul)(&r->c1, &t1, &d);
+    TW2_(mul)(&r->c2, &t2, &d);
 }
 
 /* x·gamma for gamma = xi^(i(p^k-1)/6); for k = 2 gamma lies in Fp. */
@@ -261,9 +257,9 @@ CUZK_INLINE void TW2_(tw_mul_gamma_inl)(TW2_(t) *r, const TW2_(t) *x, unsigned k
 {
     const TW2_(t) *g = &TW_FROB[k - 1][i - 1];
     if (k == 2)
-        TW2_(mul_fp_inl)(r, x, &g->c0);
+        TW2_(mul_fp)(r, x, &g->c0);
     else
-        TW2_(mul_inl)(r, x, g);
+        TW2_(mul)(r, x, g);
 }
 
 /* a^(p^k) for k in 1..3: the Fp2 coefficient of w^i (v^j = w^(2j)) maps to
@@ -400,10 +396,10 @@ void TW12_(frobenius)(TW12_(t) *r, const TW12_(t) *a, unsigned k)
 CUZK_INLINE void TW2_(tw_fp4_sqr_inl)(TW2_(t) *r0, TW2_(t) *r1, const TW2_(t) *a, const TW2_(t) *b)
 {
     TW2_(t) a2, b2, s;
-    TW2_(sqr_inl)(&a2, a);
-    TW2_(sqr_inl)(&b2, b);
+    TW2_(sqr)(&a2, a);
+    TW2_(sqr)(&b2, b);
     TW2_(add_inl)(&s, a, b);
-    TW2_(sqr_inl)(&s, &s);
+    TW2_(sqr)(&s, &s);
     TW2_(sub_inl)(&s, &s, &a2);
     TW2_(sub_inl)(r1, &s, &b2);
     TW2_(tw_mul_xi_inl)(&b2, &b2);
