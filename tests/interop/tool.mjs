@@ -12,6 +12,7 @@
 //   node tool.mjs pubadd PUB.json IDX DELTA OUT   public[IDX] += DELTA (IDX may be -1 = last); no mod r
 //   node tool.mjs pubresize PUB.json N OUT        drop (N<0) or append "1" (N>0) public values
 //   node tool.mjs wtnsinfo W.wtns                 prints "n8 prime nWitness"
+//   node tool.mjs wtnspub W.wtns N OUT            writes w[1..N] as a public.json-style array
 //   node tool.mjs wtnsbump W.wtns IDX OUT         witness value IDX (-1 = last) := value + 1 mod prime
 //   node tool.mjs trunc FILE NBYTES OUT           first NBYTES bytes of FILE
 import fs from "node:fs";
@@ -172,6 +173,15 @@ case "pubresize": {
 case "wtnsinfo": {
     const w = wtnsHeader(a[0]);
     console.log(`${w.n8} ${w.prime} ${w.nWit}`);
+    break;
+}
+case "wtnspub": {
+    const w = wtnsHeader(a[0]);
+    const s = w.sections.get(2) || die(`${a[0]}: no witness section`);
+    const n = Number(a[1]), out = [];
+    if (n + 1 > w.nWit) die(`wtnspub: only ${w.nWit} witness values`);
+    for (let i = 1; i <= n; i++) out.push(leToBig(w.buf.subarray(s.pos + i * w.n8, s.pos + (i + 1) * w.n8)).toString());
+    writeJson(a[2], out);
     break;
 }
 case "wtnsbump": {

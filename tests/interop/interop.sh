@@ -1,0 +1,285 @@
+#!/usr/bin/env bash
+# cuzk <-> snarkjs interop tests. One invocation = one CTest test:
+#
+#   interop.sh <cuzk-binary> <repo-root> <scenario> <curve> [circuit]
+#
+# scenario (curve = bn128 | bls12381, circuit = a tests/circuits/*.circom main):
+#   prove    <circ>  cuzk proves with the committed snarkjs zkey + wtns; snarkjs
+#                    verifies; public.json value-equal to snarkjs's
+#   verify   <circ>  snarkjs proofs (committed + fresh + rapidsnark-style) -> cuzk verify OK
+#   setup    <circ>  cuzk setup zkey -> snarkjs prove/export vk/verify; cuzk prove on it
+#   exportvk <circ>  cuzk export-vk == snarkjs zkey export verificationkey (JSON value)
+#   tamper           tampered proofs / public inputs rejected by snarkjs AND cuzk verify
+#   malformed        bad inputs to cuzk prove: one-line "Error:" naming the file,
+#                    non-zero exit, no output file left behind
+#   gen              cuzk gen -> (cuzk setup | snarkjs setup) -> cuzk prove -> snarkjs verify
+#   info             cuzk info on each file kind
+#
+# Exit 0 = pass, 1 = fail (first mismatch, with the command output), 77 = skip
+# (node or node_modules/.bin/snarkjs missing: run `npm ci` in the repo root).
+# INTEROP_KEEP=1 keeps the temp directory for debugging.
+set -uo pipefail
+
+[ $# -ge 4 ] || { echo "usage: $0 <cuzk> <repo-root> <scenario> <curve> [circuit]" >&2; exit 2; }
+CUZK=$1 ROOT=$2 SCEN=$3 CURVE=$4 CIRC=${5:-mul}
+case "$CURVE" in
+  bn128) OTHER=bls12381 ;;
+  bls12381) OTHER=bn128 ;;
+  *) echo "unknown curve $CURVE" >&2; exit 2 ;;
+esac
+SNARKJS="$ROOT/node_modules/.bin/snarkjs"
+TOOL="$ROOT/tests/interop/tool.mjs"
+D="$ROOT/tests/data/interop/$CURVE"
+DO="$ROOT/tests/data/interop/$OTHER"
+TAG="[$SCEN $CURVE${5:+ $5}]"
+
+if ! command -v node >/dev/null || [ ! -x "$SNARKJS" ]; then
+  echo "SKIP $TAG: node or $SNARKJS missing (run 'npm ci' in $ROOT)"
+  exit 77
+fi
+[ -x "$CUZK" ] || { echo "FAIL $TAG: cuzk binary '$CUZK' not found or not executable"; exit 1; }
+[ -f "$D/$CIRC.zkey" ] || { echo "FAIL $TAG: no fixture $D/$CIRC.zkey"; exit 1; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-interop.XXXXXX")
+if [ "${INTEROP_KEEP:-0}" = 1 ]; then echo "keeping $T"; else trap 'rm -rf "$T"' EXIT; fi
+LOG="$T/log"   # stdout+stderr of the last command run by run()
+ERR="$T/err"   # stderr alone of the last command run by run()
+
+fail() {
+  echo "FAIL $TAG: $*"
+  if [ -s "$LOG" ]; then echo "---- output of the last command ----"; tail -n 40 "$LOG"; fi
+  exit 1
+}
+note() { echo "  $*"; }
+
+# run CMD...: runs with a 5-minute cap; sets RC, leaves output in $LOG/$ERR.
+run() {
+  timeout 300 "$@" >"$T/stdout" 2>"$ERR"
+  RC=$?
+  cat "$T/stdout" "$ERR" >"$LOG"
+  return 0
+}
+ok() {   # ok DESC CMD...: CMD must exit 0
+  local desc=$1; shift
+  run "$@"
+  [ $RC = 0 ] || fail "$desc: exit $RC (expected 0): $*"
+}
+cz() { ok "cuzk $1" "$CUZK" "$@"; }
+sj() { ok "snarkjs $1 $2" "$SNARKJS" "$@"; }
+tool() { ok "tool.mjs $1" node "$TOOL" "$@"; }
+
+# Both verifiers: "OK!" and exit 0 to accept.
+sj_accept() {   # VK PUB PROOF DESC
+  run "$SNARKJS" groth16 verify "$1" "$2" "$3"
+  [ $RC = 0 ] && grep -q 'OK!' "$LOG" || fail "snarkjs groth16 verify rejected $4 (exit $RC)"
+}
+cz_accept() {
+  run "$CUZK" verify "$1" "$2" "$3"
+  [ $RC = 0 ] && grep -q 'OK!' "$LOG" || fail "cuzk verify rejected $4 (exit $RC)"
+}
+# Rejection: non-zero exit, and not a crash (signal / timeout). With STRICT=1
+# cuzk must say "Invalid proof" (well-formed but wrong proof), otherwise any
+# clean error is accepted (malformed point, out-of-range input, ...).
+sj_reject() {
+  run "$SNARKJS" groth16 verify "$1" "$2" "$3"
+  [ $RC != 0 ] || fail "snarkjs groth16 verify ACCEPTED $4"
+  ! grep -q 'OK!' "$LOG" || fail "snarkjs printed OK! for $4"
+}
+cz_reject() {   # VK PUB PROOF DESC STRICT
+  run "$CUZK" verify "$1" "$2" "$3"
+  [ $RC != 0 ] || fail "cuzk verify ACCEPTED $4"
+  [ $RC -lt 124 ] || fail "cuzk verify crashed or timed out on $4 (exit $RC)"
+  ! grep -q 'OK!' "$LOG" || fail "cuzk verify printed OK! for $4"
+  if [ "$5" = 1 ]; then grep -q 'Invalid proof' "$LOG" || fail "cuzk verify: no 'Invalid proof' for $4 (exit $RC)"; fi
+}
+both_reject() { sj_reject "$@"; cz_reject "$@"; note "rejected by both: $4"; }
+
+npub_of() { node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).nPublic)' "$1"; }
+same_bytes() { cmp -s "$1" "$2" && echo "byte-identical" || echo "value-equal, formatting differs"; }
+
+# ---------------------------------------------------------------------------
+scen_prove() {
+  local Z="$D/$CIRC.zkey" W="$D/$CIRC.wtns" VK="$D/$CIRC.vkey.json"
+  cz prove "$Z" "$W" "$T/p1.json" "$T/pub1.json"
+  [ -s "$T/p1.json" ] && [ -s "$T/pub1.json" ] || fail "cuzk prove exited 0 but left no proof/public file"
+  tool proofshape "$T/p1.json" "$CURVE"
+  run node "$TOOL" jsoneq "$T/pub1.json" "$D/$CIRC.public.json"
+  [ $RC = 0 ] || fail "public.json differs from snarkjs groth16 prove's"
+  note "public.json vs snarkjs: $(same_bytes "$T/pub1.json" "$D/$CIRC.public.json")"
+  sj_accept "$VK" "$T/pub1.json" "$T/p1.json" "cuzk proof"
+  note "snarkjs verifies cuzk's proof"
+  # A second proof (single thread) must also verify and must differ: r, s
+  # are fresh randomness per proof (zero-knowledge), so equal proofs mean a
+  # broken RNG or the test-only r = s = 0 mode leaking into the CLI.
+  cz prove --threads 1 "$Z" "$W" "$T/p2.json" "$T/pub2.json"
+  sj_accept "$VK" "$T/pub2.json" "$T/p2.json" "cuzk proof (--threads 1)"
+  run node "$TOOL" jsoneq "$T/p1.json" "$T/p2.json"
+  [ $RC = 1 ] || fail "two cuzk proofs of the same witness are identical (r, s not random?)"
+  cz prove --verify "$Z" "$W" "$T/p3.json" "$T/pub3.json"
+  note "--threads 1 proof verifies and differs; prove --verify OK"
+}
+
+scen_verify() {
+  local VK="$D/$CIRC.vkey.json"
+  cz_accept "$VK" "$D/$CIRC.public.json" "$D/$CIRC.proof.json" "committed snarkjs proof"
+  sj groth16 prove "$D/$CIRC.zkey" "$D/$CIRC.wtns" "$T/p.json" "$T/pub.json"
+  cz_accept "$VK" "$T/pub.json" "$T/p.json" "fresh snarkjs proof"
+  # rapidsnark writes compact JSON without the "curve" key.
+  tool compact "$T/p.json" "$T/pr.json"
+  cz_accept "$VK" "$T/pub.json" "$T/pr.json" "rapidsnark-style proof (no curve field)"
+  note "cuzk verify accepts committed, fresh and rapidsnark-style snarkjs proofs"
+}
+
+scen_setup() {
+  local W="$D/$CIRC.wtns" npub
+  npub=$(npub_of "$D/$CIRC.vkey.json")
+  cz setup "$D/$CIRC.r1cs" "$T/c.zkey"
+  sj zkey export verificationkey "$T/c.zkey" "$T/vk.json"
+  tool vkshape "$T/vk.json" "$CURVE" "$npub"
+  run node "$TOOL" jsoneq "$T/vk.json" "$D/$CIRC.vkey.json"
+  [ $RC = 1 ] || fail "cuzk setup produced the fixture's verification key (toxic waste not random?)"
+  sj groth16 prove "$T/c.zkey" "$W" "$T/sp.json" "$T/spub.json"
+  sj_accept "$T/vk.json" "$T/spub.json" "$T/sp.json" "snarkjs proof with cuzk-setup zkey"
+  note "snarkjs proves + verifies with the cuzk setup zkey"
+  cz prove "$T/c.zkey" "$W" "$T/cp.json" "$T/cpub.json"
+  sj_accept "$T/vk.json" "$T/cpub.json" "$T/cp.json" "cuzk proof with cuzk-setup zkey"
+  note "cuzk proves with its own zkey, snarkjs verifies"
+}
+
+scen_exportvk() {
+  cz export-vk "$D/$CIRC.zkey" "$T/vk.json"
+  tool vkshape "$T/vk.json" "$CURVE" "$(npub_of "$D/$CIRC.vkey.json")"
+  run node "$TOOL" jsoneq "$T/vk.json" "$D/$CIRC.vkey.json"
+  [ $RC = 0 ] || fail "cuzk export-vk differs from snarkjs zkey export verificationkey"
+  note "verification_key.json vs snarkjs: $(same_bytes "$T/vk.json" "$D/$CIRC.vkey.json")"
+}
+
+scen_tamper() {
+  local VK="$D/$CIRC.vkey.json" P="$D/$CIRC.proof.json" PUB="$D/$CIRC.public.json" r
+  cz_accept "$VK" "$PUB" "$P" "untampered committed proof"
+  # A second, independent valid proof supplies valid replacement points.
+  sj groth16 prove "$D/$CIRC.zkey" "$D/$CIRC.wtns" "$T/q.json" "$T/qpub.json"
+  for k in pi_a pi_b pi_c; do
+    tool swap "$P" "$T/q.json" $k "$T/sw_$k.json"
+    both_reject "$VK" "$PUB" "$T/sw_$k.json" "$k from another valid proof" 1
+  done
+  tool negate "$P" pi_a "$CURVE" "$T/neg_a.json"
+  both_reject "$VK" "$PUB" "$T/neg_a.json" "pi_a negated" 1
+  tool negate "$P" pi_c "$CURVE" "$T/neg_c.json"
+  both_reject "$VK" "$PUB" "$T/neg_c.json" "pi_c negated" 1
+  tool pubadd "$PUB" 0 1 "$T/pub_first.json"
+  both_reject "$VK" "$T/pub_first.json" "$P" "public[0] + 1" 1
+  tool pubadd "$PUB" -1 1 "$T/pub_last.json"
+  both_reject "$VK" "$T/pub_last.json" "$P" "public[last] + 1" 1
+  # Malformed rather than merely wrong: any clean rejection will do.
+  tool offcurve "$P" pi_a "$T/off_a.json"
+  both_reject "$VK" "$PUB" "$T/off_a.json" "pi_a off the curve" 0
+  r=$(node -e "console.log({bn128: '21888242871839275222246405745257275088548364400416034343698204186575808495617', bls12381: '52435875175126190479447740508185965837690552500527637822603658699938581184513'}['$CURVE'])")
+  tool pubadd "$PUB" 0 "$r" "$T/pub_r.json"
+  both_reject "$VK" "$T/pub_r.json" "$P" "public[0] + r (non-canonical, >= r)" 0
+  tool pubresize "$PUB" -1 "$T/pub_short.json"
+  both_reject "$VK" "$T/pub_short.json" "$P" "one public value missing" 0
+  tool pubresize "$PUB" 1 "$T/pub_long.json"
+  both_reject "$VK" "$T/pub_long.json" "$P" "one extra public value" 0
+}
+
+# expect_error DESC NAMED ZKEY WTNS [PROOF PUBLIC]: cuzk prove must fail
+# cleanly, with exactly one stderr line "Error: ..." that names NAMED, and
+# must leave neither output file behind.
+expect_error() {
+  local desc=$1 named=$2 zkey=$3 wtns=$4 proof=${5:-$T/out/proof.json} pub=${6:-$T/out/public.json}
+  rm -rf "$T/out"; mkdir -p "$T/out"
+  run "$CUZK" prove "$zkey" "$wtns" "$proof" "$pub"
+  [ $RC != 0 ] || fail "$desc: cuzk prove exited 0"
+  [ $RC -lt 124 ] || fail "$desc: cuzk prove crashed or timed out (exit $RC)"
+  [ "$(grep -c . "$ERR")" = 1 ] || fail "$desc: expected exactly one line on stderr, got $(grep -c . "$ERR")"
+  grep -q '^Error: ' "$ERR" || fail "$desc: stderr line does not start with 'Error: '"
+  grep -qF "$named" "$ERR" || fail "$desc: error message does not name '$named'"
+  [ ! -e "$proof" ] && [ ! -e "$pub" ] || fail "$desc: output file left behind after failure"
+  [ -z "$(ls -A "$T/out")" ] || fail "$desc: stray files left in the output directory: $(ls -A "$T/out")"
+  note "$desc -> exit $RC: $(head -n1 "$ERR")"
+}
+
+scen_malformed() {
+  local Z="$D/mul.zkey" W="$D/mul.wtns" size
+  size=$(stat -c %s "$Z")
+  tool trunc "$Z" $((size / 2)) "$T/half.zkey"
+  expect_error "zkey truncated to half" half.zkey "$T/half.zkey" "$W"
+  tool trunc "$Z" 100 "$T/head.zkey"
+  expect_error "zkey truncated to 100 bytes" head.zkey "$T/head.zkey" "$W"
+  tool trunc "$Z" 0 "$T/empty.zkey"
+  expect_error "empty zkey" empty.zkey "$T/empty.zkey" "$W"
+  cp "$W" "$T/notazkey.zkey"
+  expect_error "wtns passed as zkey" notazkey.zkey "$T/notazkey.zkey" "$W"
+  expect_error "missing zkey" missing.zkey "$T/missing.zkey" "$W"
+  expect_error "missing wtns" missing.wtns "$Z" "$T/missing.wtns"
+  cp "$DO/mul.wtns" "$T/othercurve.wtns"   # same circuit, same nVars, other prime
+  expect_error "$OTHER witness with a $CURVE zkey" othercurve.wtns "$Z" "$T/othercurve.wtns"
+  cp "$D/nopub.wtns" "$T/wronglen.wtns"
+  expect_error "witness of another circuit (wrong length)" wronglen.wtns "$Z" "$T/wronglen.wtns"
+  tool trunc "$W" $(( $(stat -c %s "$W") - 16 )) "$T/short.wtns"
+  expect_error "truncated witness" short.wtns "$Z" "$T/short.wtns"
+  tool wtnsbump "$W" -1 "$T/unsat.wtns"        # internal wire t[9]: breaks one constraint
+  expect_error "witness not satisfying the circuit (internal wire)" unsat.wtns "$Z" "$T/unsat.wtns"
+  tool wtnsbump "$W" 2 "$T/unsatpub.wtns"      # public input c
+  expect_error "witness not satisfying the circuit (public input)" unsatpub.wtns "$Z" "$T/unsatpub.wtns"
+  expect_error "unwritable proof path" nodir "$Z" "$W" "$T/out/nodir/proof.json" "$T/out/public.json"
+  # Usage errors: non-zero exit, no crash.
+  run "$CUZK" prove "$Z" "$W"
+  [ $RC != 0 ] && [ $RC -lt 124 ] || fail "cuzk prove with 2 arguments: exit $RC (expected a clean non-zero)"
+  run "$CUZK" no-such-command
+  [ $RC != 0 ] && [ $RC -lt 124 ] || fail "unknown command: exit $RC (expected a clean non-zero)"
+  note "usage errors exit non-zero"
+}
+
+scen_gen() {
+  local n=300 k=3
+  cz gen --constraints $n --curve "$CURVE" --public $k "$T/g.r1cs" "$T/g.wtns"
+  # Independent checks of the generated files by snarkjs.
+  sj r1cs info "$T/g.r1cs"
+  grep -q "# of Constraints: $n\$" "$LOG" || fail "snarkjs r1cs info: expected $n constraints"
+  local pi po
+  pi=$(sed -n 's/.*# of Public Inputs: //p' "$LOG"); po=$(sed -n 's/.*# of Outputs: //p' "$LOG")
+  [ $((pi + po)) = $k ] || fail "snarkjs r1cs info: public inputs + outputs = $pi + $po, expected $k"
+  grep -qi "curve: $CURVE" "$LOG" || fail "snarkjs r1cs info: not a $CURVE r1cs"
+  sj wtns check "$T/g.r1cs" "$T/g.wtns"
+  grep -q 'WITNESS IS CORRECT' "$LOG" || fail "snarkjs wtns check: witness does not satisfy the r1cs"
+  note "snarkjs: r1cs has $n constraints, $k public; witness satisfies it"
+  tool wtnspub "$T/g.wtns" $k "$T/wpub.json"
+  # cuzk setup -> cuzk prove -> snarkjs verify
+  cz setup "$T/g.r1cs" "$T/g.zkey"
+  cz prove "$T/g.zkey" "$T/g.wtns" "$T/p.json" "$T/pub.json"
+  run node "$TOOL" jsoneq "$T/pub.json" "$T/wpub.json"
+  [ $RC = 0 ] || fail "public.json is not w[1..$k] of the witness"
+  sj zkey export verificationkey "$T/g.zkey" "$T/vk.json"
+  sj_accept "$T/vk.json" "$T/pub.json" "$T/p.json" "cuzk proof, cuzk setup, generated circuit"
+  note "gen -> cuzk setup -> cuzk prove -> snarkjs verify OK"
+  # snarkjs setup (from the committed ptau) -> cuzk prove -> snarkjs verify
+  sj groth16 setup "$T/g.r1cs" "$D/pot10.ptau" "$T/s.zkey"
+  cz prove "$T/s.zkey" "$T/g.wtns" "$T/sp.json" "$T/spub.json"
+  sj zkey export verificationkey "$T/s.zkey" "$T/svk.json"
+  sj_accept "$T/svk.json" "$T/spub.json" "$T/sp.json" "cuzk proof, snarkjs setup, generated circuit"
+  note "gen -> snarkjs setup -> cuzk prove -> snarkjs verify OK"
+}
+
+scen_info() {
+  local f
+  for f in "$D/mul.r1cs" "$D/mul.wtns" "$D/mul.zkey"; do
+    cz info "$f"
+    [ -s "$T/stdout" ] || fail "cuzk info $f printed nothing"
+    note "cuzk info $(basename "$f"): $(head -n1 "$T/stdout")"
+  done
+  tool trunc "$D/mul.zkey" 50 "$T/bad.zkey"
+  run "$CUZK" info "$T/bad.zkey"
+  [ $RC != 0 ] && [ $RC -lt 124 ] || fail "cuzk info on a truncated zkey: exit $RC (expected a clean non-zero)"
+  grep -q '^Error: .*bad.zkey' "$ERR" || fail "cuzk info on a truncated zkey: no 'Error:' naming the file"
+}
+
+case "$SCEN" in
+  prove|verify|setup|exportvk|tamper|malformed|gen|info) ;;
+  *) echo "unknown scenario $SCEN" >&2; exit 2 ;;
+esac
+START=$(date +%s.%N)
+echo "$TAG"
+"scen_$SCEN"
+echo "PASS $TAG ($(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $START}") s)"
