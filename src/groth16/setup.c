@@ -1,0 +1,110 @@
+/* `cuzk setup`: INSECURE development trusted setup (see setup_impl.h).
+ *
+ * !!! INSECURE: the toxic waste is drawn and used inside this process; whoever
+ * !!! can read its memory (or a core dump) can forge proofs. Tests and
+ * !!! benchmarks only.
+ *
+ * Reads an r1cs of either curve, builds the whole key in memory and writes it
+ * with the (atomic: temp + rename) zkey writer, so a failure leaves no
+ * partial file. */
+#include <string.h>
+
+#include "curve/bls12_381.h"
+#include "curve/bn254.h"
+#include "formats/formats.h"
+#include "groth16/ctx.h"
+#include "groth16/setup.h"
+#include "msm/msm.h"
+#include "poly/ntt.h"
+#include "util/common.h"
+
+/* memset that the optimiser may not drop (the buffers die right after). */
+static void setup_wipe(void *p, size_t n)
+{
+    volatile unsigned char *q = p;
+    while (n--)
+        *q++ = 0;
+}
+
+#define SETUP_CURVE bn254
+#include "groth16/setup_impl.h"
+
+#define SETUP_CURVE bls12_381
+#include "groth16/setup_impl.h"
+
+/* Raw limbs -> Montgomery toxic waste; false if a value is not < r. */
+#define SETUP_TOXIC_FROM_RAW(C, out, in)                                                          \
+    do {                                                                                          \
+        const uint64_t *src_[4] = {(in)->tau, (in)->alpha, (in)->beta, (in)->delta};             \
+        C##_fr_t *dst_[4] = {&(out)->tau, &(out)->alpha, &(out)->beta, &(out)->delta};           \
+        for (int i_ = 0; i_ < 4; i_++) {                                                          \
+            C##_fr_t raw_;                                                                        \
+            memcpy(raw_.l, src_[i_], sizeof raw_.l);                                              \
+            if (!C##_fr_raw_is_canonical(&raw_))                                                  \
+                ok_ = false;                                                                      \
+            C##_fr_to_mont(dst_[i_], &raw_);                                                      \
+            setup_wipe(&raw_, sizeof raw_);                                                       \
+        }                                                                                         \
+    } while (0)
+
+cuzk_status cuzk_setup_build(cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_setup_toxic *toxic,
+                             cuzk_zkey *zk, cuzk_error *err)
+{
+    cuzk_status st;
+    bool ok_ = true;
+    memset(zk, 0, sizeof *zk);
+    switch (r->curve) {
+    case CUZK_CURVE_BN254: {
+        bn254_setup_toxic_t tx;
+        if (toxic)
+            SETUP_TOXIC_FROM_RAW(bn254, &tx, toxic);
+        st = ok_ ? bn254_setup_build(ctx, r, toxic ? &tx : NULL, zk, err)
+                 : cuzk_err(err, CUZK_ERR_USAGE, "setup: toxic waste not below r");
+        setup_wipe(&tx, sizeof tx);
+        return st;
+    }
+    case CUZK_CURVE_BLS12_381: {
+        bls12_381_setup_toxic_t tx;
+        if (toxic)
+            SETUP_TOXIC_FROM_RAW(bls12_381, &tx, toxic);
+        st = ok_ ? bls12_381_setup_build(ctx, r, toxic ? &tx : NULL, zk, err)
+                 : cuzk_err(err, CUZK_ERR_USAGE, "setup: toxic waste not below r");
+        setup_wipe(&tx, sizeof tx);
+        return st;
+    }
+    default:
+        return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "setup: unsupported curve %d", (int)r->curve);
+    }
+}
+
+cuzk_status cuzk_setup_files_with_toxic(cuzk_ctx *ctx, const char *r1cs_path, const char *zkey_path,
+                                        const cuzk_setup_toxic *toxic, cuzk_error *err)
+{
+    if (!ctx || !r1cs_path || !zkey_path)
+        return cuzk_err(err, CUZK_ERR_USAGE, "setup: missing argument");
+    cuzk_r1cs r;
+    cuzk_zkey zk;
+    memset(&r, 0, sizeof r);
+    memset(&zk, 0, sizeof zk);
+    cuzk_phase ph = cuzk_phase_begin(ctx, "setup_read");
+    cuzk_status st = cuzk_r1cs_read(&r, r1cs_path, err);
+    if (st)
+        goto out;
+    cuzk_phase_end(ctx, &ph);
+    if ((st = cuzk_setup_build(ctx, &r, toxic, &zk, err)))
+        goto out;
+    cuzk_r1cs_free(&r);
+    ph = cuzk_phase_begin(ctx, "setup_write");
+    if ((st = cuzk_zkey_write(&zk, zkey_path, err)))
+        goto out;
+    cuzk_phase_end(ctx, &ph);
+out:
+    cuzk_r1cs_free(&r);
+    cuzk_zkey_free(&zk);
+    return st;
+}
+
+cuzk_status cuzk_setup_files(cuzk_ctx *ctx, const char *r1cs_path, const char *zkey_path, cuzk_error *err)
+{
+    return cuzk_setup_files_with_toxic(ctx, r1cs_path, zkey_path, NULL, err);
+}
