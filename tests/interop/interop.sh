@@ -11,7 +11,7 @@
 #   exportvk <circ>  cuzk export-vk == snarkjs zkey export verificationkey (JSON value)
 #   tamper           tampered proofs / public inputs rejected by snarkjs AND cuzk verify
 #   malformed        bad inputs to cuzk prove: one-line "Error:" naming the file,
-#                    non-zero exit, no output file left behind
+#                    the exit code docs/CLI.md gives, no output file left behind
 #   gen              cuzk gen -> (cuzk setup | snarkjs setup) -> cuzk prove -> snarkjs verify
 #   info             cuzk info on each file kind
 #
@@ -77,20 +77,23 @@ cz_accept() {
   run "$CUZK" verify "$1" "$2" "$3"
   [ $RC = 0 ] && grep -q 'OK!' "$LOG" || fail "cuzk verify rejected $4 (exit $RC)"
 }
-# Rejection: non-zero exit, and not a crash (signal / timeout). With STRICT=1
-# cuzk must say "Invalid proof" (well-formed but wrong proof), otherwise any
-# clean error is accepted (malformed point, out-of-range input, ...).
+# Rejection: non-zero exit, and not a crash (signal / timeout). cuzk must use
+# the exit code docs/CLI.md gives for the case (CODE): 5 and "Invalid proof"
+# for a well-formed but wrong proof, 3 for a malformed input (point not on the
+# curve, value >= modulus), 4 for inputs that disagree (public count).
 sj_reject() {
   run "$SNARKJS" groth16 verify "$1" "$2" "$3"
   [ $RC != 0 ] || fail "snarkjs groth16 verify ACCEPTED $4"
   ! grep -q 'OK!' "$LOG" || fail "snarkjs printed OK! for $4"
 }
-cz_reject() {   # VK PUB PROOF DESC STRICT
+cz_reject() {   # VK PUB PROOF DESC CODE
   run "$CUZK" verify "$1" "$2" "$3"
   [ $RC != 0 ] || fail "cuzk verify ACCEPTED $4"
   [ $RC -lt 124 ] || fail "cuzk verify crashed or timed out on $4 (exit $RC)"
   ! grep -q 'OK!' "$LOG" || fail "cuzk verify printed OK! for $4"
-  if [ "$5" = 1 ]; then grep -q 'Invalid proof' "$LOG" || fail "cuzk verify: no 'Invalid proof' for $4 (exit $RC)"; fi
+  [ $RC = "$5" ] || fail "cuzk verify: exit $RC for $4, docs/CLI.md says $5"
+  if [ "$5" = 5 ]; then grep -q 'Invalid proof' "$LOG" || fail "cuzk verify: no 'Invalid proof' for $4"
+  else grep -q '^Error: ' "$ERR" || fail "cuzk verify: no 'Error: ' line on stderr for $4"; fi
 }
 both_reject() { sj_reject "$@"; cz_reject "$@"; note "rejected by both: $4"; }
 
@@ -115,8 +118,12 @@ scen_prove() {
   sj_accept "$VK" "$T/pub2.json" "$T/p2.json" "cuzk proof (--threads 1)"
   run node "$TOOL" jsoneq "$T/p1.json" "$T/p2.json"
   [ $RC = 1 ] || fail "two cuzk proofs of the same witness are identical (r, s not random?)"
-  cz prove --verify "$Z" "$W" "$T/p3.json" "$T/pub3.json"
-  note "--threads 1 proof verifies and differs; prove --verify OK"
+  note "--threads 1 proof verifies and differs from the first"
+  # -v: per-phase timing lines on stderr (docs/CLI.md), still a valid proof.
+  cz prove -v "$Z" "$W" "$T/p3.json" "$T/pub3.json"
+  grep -q 'CUZK_TIMING phase=total ms=' "$ERR" || fail "cuzk prove -v printed no 'CUZK_TIMING phase=total' line"
+  sj_accept "$VK" "$T/pub3.json" "$T/p3.json" "cuzk proof (-v)"
+  note "prove -v reports timings, proof verifies"
 }
 
 scen_verify() {
@@ -161,37 +168,40 @@ scen_tamper() {
   sj groth16 prove "$D/$CIRC.zkey" "$D/$CIRC.wtns" "$T/q.json" "$T/qpub.json"
   for k in pi_a pi_b pi_c; do
     tool swap "$P" "$T/q.json" $k "$T/sw_$k.json"
-    both_reject "$VK" "$PUB" "$T/sw_$k.json" "$k from another valid proof" 1
+    both_reject "$VK" "$PUB" "$T/sw_$k.json" "$k from another valid proof" 5
   done
   tool negate "$P" pi_a "$CURVE" "$T/neg_a.json"
-  both_reject "$VK" "$PUB" "$T/neg_a.json" "pi_a negated" 1
+  both_reject "$VK" "$PUB" "$T/neg_a.json" "pi_a negated" 5
   tool negate "$P" pi_c "$CURVE" "$T/neg_c.json"
-  both_reject "$VK" "$PUB" "$T/neg_c.json" "pi_c negated" 1
+  both_reject "$VK" "$PUB" "$T/neg_c.json" "pi_c negated" 5
   tool pubadd "$PUB" 0 1 "$T/pub_first.json"
-  both_reject "$VK" "$T/pub_first.json" "$P" "public[0] + 1" 1
+  both_reject "$VK" "$T/pub_first.json" "$P" "public[0] + 1" 5
   tool pubadd "$PUB" -1 1 "$T/pub_last.json"
-  both_reject "$VK" "$T/pub_last.json" "$P" "public[last] + 1" 1
-  # Malformed rather than merely wrong: any clean rejection will do.
+  both_reject "$VK" "$T/pub_last.json" "$P" "public[last] + 1" 5
+  # Malformed rather than merely wrong.
   tool offcurve "$P" pi_a "$T/off_a.json"
-  both_reject "$VK" "$PUB" "$T/off_a.json" "pi_a off the curve" 0
+  both_reject "$VK" "$PUB" "$T/off_a.json" "pi_a off the curve" 3
   r=$(node -e "console.log({bn128: '21888242871839275222246405745257275088548364400416034343698204186575808495617', bls12381: '52435875175126190479447740508185965837690552500527637822603658699938581184513'}['$CURVE'])")
   tool pubadd "$PUB" 0 "$r" "$T/pub_r.json"
-  both_reject "$VK" "$T/pub_r.json" "$P" "public[0] + r (non-canonical, >= r)" 0
+  both_reject "$VK" "$T/pub_r.json" "$P" "public[0] + r (non-canonical, >= r)" 3
   tool pubresize "$PUB" -1 "$T/pub_short.json"
-  both_reject "$VK" "$T/pub_short.json" "$P" "one public value missing" 0
+  both_reject "$VK" "$T/pub_short.json" "$P" "one public value missing" 4
   tool pubresize "$PUB" 1 "$T/pub_long.json"
-  both_reject "$VK" "$T/pub_long.json" "$P" "one extra public value" 0
+  both_reject "$VK" "$T/pub_long.json" "$P" "one extra public value" 4
 }
 
-# expect_error DESC NAMED ZKEY WTNS [PROOF PUBLIC]: cuzk prove must fail
-# cleanly, with exactly one stderr line "Error: ..." that names NAMED, and
-# must leave neither output file behind.
+# expect_error CODE DESC NAMED ZKEY WTNS [PROOF PUBLIC]: cuzk prove must fail
+# cleanly with exit CODE (docs/CLI.md: 2 I/O, 3 malformed file, 4 inputs
+# disagree), exactly one stderr line "Error: ..." that names NAMED, and
+# neither output file left behind.
 expect_error() {
+  local code=$1; shift
   local desc=$1 named=$2 zkey=$3 wtns=$4 proof=${5:-$T/out/proof.json} pub=${6:-$T/out/public.json}
   rm -rf "$T/out"; mkdir -p "$T/out"
   run "$CUZK" prove "$zkey" "$wtns" "$proof" "$pub"
   [ $RC != 0 ] || fail "$desc: cuzk prove exited 0"
   [ $RC -lt 124 ] || fail "$desc: cuzk prove crashed or timed out (exit $RC)"
+  [ $RC = "$code" ] || fail "$desc: exit $RC, docs/CLI.md says $code"
   [ "$(grep -c . "$ERR")" = 1 ] || fail "$desc: expected exactly one line on stderr, got $(grep -c . "$ERR")"
   grep -q '^Error: ' "$ERR" || fail "$desc: stderr line does not start with 'Error: '"
   grep -qF "$named" "$ERR" || fail "$desc: error message does not name '$named'"
@@ -204,32 +214,32 @@ scen_malformed() {
   local Z="$D/mul.zkey" W="$D/mul.wtns" size
   size=$(stat -c %s "$Z")
   tool trunc "$Z" $((size / 2)) "$T/half.zkey"
-  expect_error "zkey truncated to half" half.zkey "$T/half.zkey" "$W"
+  expect_error 3 "zkey truncated to half" half.zkey "$T/half.zkey" "$W"
   tool trunc "$Z" 100 "$T/head.zkey"
-  expect_error "zkey truncated to 100 bytes" head.zkey "$T/head.zkey" "$W"
+  expect_error 3 "zkey truncated to 100 bytes" head.zkey "$T/head.zkey" "$W"
   tool trunc "$Z" 0 "$T/empty.zkey"
-  expect_error "empty zkey" empty.zkey "$T/empty.zkey" "$W"
+  expect_error 3 "empty zkey" empty.zkey "$T/empty.zkey" "$W"
   cp "$W" "$T/notazkey.zkey"
-  expect_error "wtns passed as zkey" notazkey.zkey "$T/notazkey.zkey" "$W"
-  expect_error "missing zkey" missing.zkey "$T/missing.zkey" "$W"
-  expect_error "missing wtns" missing.wtns "$Z" "$T/missing.wtns"
+  expect_error 3 "wtns passed as zkey" notazkey.zkey "$T/notazkey.zkey" "$W"
+  expect_error 2 "missing zkey" missing.zkey "$T/missing.zkey" "$W"
+  expect_error 2 "missing wtns" missing.wtns "$Z" "$T/missing.wtns"
   cp "$DO/mul.wtns" "$T/othercurve.wtns"   # same circuit, same nVars, other prime
-  expect_error "$OTHER witness with a $CURVE zkey" othercurve.wtns "$Z" "$T/othercurve.wtns"
+  expect_error 4 "$OTHER witness with a $CURVE zkey" othercurve.wtns "$Z" "$T/othercurve.wtns"
   cp "$D/nopub.wtns" "$T/wronglen.wtns"
-  expect_error "witness of another circuit (wrong length)" wronglen.wtns "$Z" "$T/wronglen.wtns"
+  expect_error 4 "witness of another circuit (wrong length)" wronglen.wtns "$Z" "$T/wronglen.wtns"
   tool trunc "$W" $(( $(stat -c %s "$W") - 16 )) "$T/short.wtns"
-  expect_error "truncated witness" short.wtns "$Z" "$T/short.wtns"
+  expect_error 3 "truncated witness" short.wtns "$Z" "$T/short.wtns"
   tool wtnsbump "$W" -1 "$T/unsat.wtns"        # internal wire t[9]: breaks one constraint
-  expect_error "witness not satisfying the circuit (internal wire)" unsat.wtns "$Z" "$T/unsat.wtns"
+  expect_error 4 "witness not satisfying the circuit (internal wire)" unsat.wtns "$Z" "$T/unsat.wtns"
   tool wtnsbump "$W" 2 "$T/unsatpub.wtns"      # public input c
-  expect_error "witness not satisfying the circuit (public input)" unsatpub.wtns "$Z" "$T/unsatpub.wtns"
-  expect_error "unwritable proof path" nodir "$Z" "$W" "$T/out/nodir/proof.json" "$T/out/public.json"
+  expect_error 4 "witness not satisfying the circuit (public input)" unsatpub.wtns "$Z" "$T/unsatpub.wtns"
+  expect_error 2 "unwritable proof path" nodir "$Z" "$W" "$T/out/nodir/proof.json" "$T/out/public.json"
   # Usage errors: non-zero exit, no crash.
   run "$CUZK" prove "$Z" "$W"
-  [ $RC != 0 ] && [ $RC -lt 124 ] || fail "cuzk prove with 2 arguments: exit $RC (expected a clean non-zero)"
+  [ $RC = 1 ] || fail "cuzk prove with 2 arguments: exit $RC, docs/CLI.md says 1 (usage)"
   run "$CUZK" no-such-command
-  [ $RC != 0 ] && [ $RC -lt 124 ] || fail "unknown command: exit $RC (expected a clean non-zero)"
-  note "usage errors exit non-zero"
+  [ $RC = 1 ] || fail "unknown command: exit $RC, docs/CLI.md says 1 (usage)"
+  note "usage errors exit 1"
 }
 
 scen_gen() {
@@ -271,7 +281,7 @@ scen_info() {
   done
   tool trunc "$D/mul.zkey" 50 "$T/bad.zkey"
   run "$CUZK" info "$T/bad.zkey"
-  [ $RC != 0 ] && [ $RC -lt 124 ] || fail "cuzk info on a truncated zkey: exit $RC (expected a clean non-zero)"
+  [ $RC = 3 ] || fail "cuzk info on a truncated zkey: exit $RC, docs/CLI.md says 3 (malformed)"
   grep -q '^Error: .*bad.zkey' "$ERR" || fail "cuzk info on a truncated zkey: no 'Error:' naming the file"
 }
 
