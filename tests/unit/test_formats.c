@@ -1,0 +1,1563 @@
+/* File formats: readers checked against snarkjs's own decodings of the
+ * fixtures (the *.export.json files in tests/data/formats/<curve>, made by `snarkjs
+ * r1cs|wtns|zkey export json`), writers checked byte for byte against the
+ * files circom/snarkjs wrote, JSON output against snarkjs's formatting, and
+ * malformed variants (made here by mutating the fixture bytes) rejected with
+ * the expected code and a message that names the file. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "formats/fmt_internal.h"
+#include "formats/formats.h"
+#include "util/bigint.h"
+#include "util/threadpool.h"
+
+#define FX_DIR CUZK_TEST_DATA_DIR "/formats"
+
+typedef struct {
+    const char *dir, *circ;
+    cuzk_curve curve;
+} fixture;
+
+static const fixture FX[] = {
+    {"bn128", "mul", CUZK_CURVE_BN254},
+    {"bls12381", "mul", CUZK_CURVE_BLS12_381},
+    {"lin", "lin", CUZK_CURVE_BN254},
+};
+
+/* ---- helpers ------------------------------------------------------------------ */
+
+static const char *fx_path(const fixture *f, const char *file)
+{
+    static char buf[16][1024];
+    static int k;
+    char *b = buf[k++ & 15];
+    if (!strcmp(file, "r1cs") || !strcmp(file, "zkey"))
+        snprintf(b, 1024, "%s/%s/%s.%s", FX_DIR, f->dir, f->circ, file);
+    else
+        snprintf(b, 1024, "%s/%s/%s", FX_DIR, f->dir, file);
+    return b;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)n + 1);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, (size_t)n, fp), (size_t)n);
+    fclose(fp);
+    b[n] = 0;
+    *len = (size_t)n;
+    return b;
+}
+
+static cJSON *load_json(const char *path)
+{
+    size_t n;
+    char *t = (char *)slurp(path, &n);
+    cJSON *j = cJSON_Parse(t);
+    free(t);
+    assert_non_null(j);
+    return j;
+}
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    assert_true(cJSON_IsString(v));
+    return v->valuestring;
+}
+
+static double jnum(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    assert_true(cJSON_IsNumber(v));
+    return v->valuedouble;
+}
+
+static void limbs_dec(char *buf, size_t cap, const uint64_t *l, size_t n)
+{
+    assert_true(cuzk_bn_to_dec(buf, cap, l, n) > 0);
+}
+
+static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+static void wr32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+static void wr64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Independent walk of the binfile section table: body offset of section id
+ * (the first one), its size in *size, or 0 if absent. */
+static size_t sec_off(const uint8_t *d, size_t n, uint32_t id, uint64_t *size)
+{
+    uint32_t ns = rd32(d + 8);
+    size_t pos = 12;
+    for (uint32_t i = 0; i < ns && pos + 12 <= n; i++) {
+        uint32_t sid = rd32(d + pos);
+        uint64_t sz = rd64(d + pos + 4);
+        if (sid == id) {
+            if (size)
+                *size = sz;
+            return pos + 12;
+        }
+        pos += 12 + sz;
+    }
+    return 0;
+}
+
+/* Error expectations: code, the name in the message, and a keyword. */
+static void expect_err(cuzk_status st, const cuzk_error *e, cuzk_status code, const char *name,
+                       const char *keyword)
+{
+    if (st != code || e->code != code || !strstr(e->msg, name) || (keyword && !strstr(e->msg, keyword)))
+        print_error("got status %d (%s), msg \"%s\"; expected %d, name \"%s\", keyword \"%s\"\n", st,
+                    cuzk_status_name(st), e->msg, code, name, keyword ? keyword : "");
+    assert_int_equal(st, code);
+    assert_int_equal(e->code, code);
+    assert_non_null(strstr(e->msg, name));
+    if (keyword)
+        assert_non_null(strstr(e->msg, keyword));
+    assert_null(strchr(e->msg, '\n'));
+}
+
+static const fmt_ops *ops_of(cuzk_curve c)
+{
+    const fmt_ops *o = fmt_ops_get(c);
+    assert_non_null(o);
+    return o;
+}
+
+/* Our Montgomery point vs snarkjs's decimal projective triple. */
+static void check_g1(const fmt_ops *ops, const void *pt, const cJSON *j)
+{
+    assert_true(cJSON_IsArray(j) && cJSON_GetArraySize(j) == 3);
+    const uint8_t *b = pt;
+    bool inf = true;
+    for (size_t i = 0; i < ops->p->g1_size; i++)
+        inf &= b[i] == 0;
+    if (inf) {
+        assert_string_equal(cJSON_GetArrayItem(j, 0)->valuestring, "0");
+        assert_string_equal(cJSON_GetArrayItem(j, 1)->valuestring, "1");
+        assert_string_equal(cJSON_GetArrayItem(j, 2)->valuestring, "0");
+        return;
+    }
+    char d[200];
+    for (int k = 0; k < 2; k++) {
+        assert_true(ops->fq_to_dec(d, sizeof d, b + k * ops->p->n8q) > 0);
+        assert_string_equal(d, cJSON_GetArrayItem(j, k)->valuestring);
+    }
+    assert_string_equal(cJSON_GetArrayItem(j, 2)->valuestring, "1");
+}
+
+static void check_g2(const fmt_ops *ops, const void *pt, const cJSON *j)
+{
+    assert_true(cJSON_IsArray(j) && cJSON_GetArraySize(j) == 3);
+    const uint8_t *b = pt;
+    bool inf = true;
+    for (size_t i = 0; i < ops->p->g2_size; i++)
+        inf &= b[i] == 0;
+    char d[200];
+    for (int c = 0; c < 3; c++) {
+        const cJSON *e = cJSON_GetArrayItem(j, c);
+        for (int k = 0; k < 2; k++) {
+            const char *want = cJSON_GetArrayItem(e, k)->valuestring;
+            if (inf || c == 2) {
+                const char *exp = (inf ? (c == 1 && k == 0) : (k == 0)) ? "1" : "0";
+                assert_string_equal(want, exp);
+            } else {
+                assert_true(ops->fq_to_dec(d, sizeof d, b + (2 * c + k) * ops->p->n8q) > 0);
+                assert_string_equal(d, want);
+            }
+        }
+    }
+}
+
+static void fr_from_mont(cuzk_curve c, uint64_t out[4], const uint64_t in[4])
+{
+    if (c == CUZK_CURVE_BN254)
+        bn254_fr_from_mont((bn254_fr_t *)out, (const bn254_fr_t *)in);
+    else
+        bls12_381_fr_from_mont((bls12_381_fr_t *)out, (const bls12_381_fr_t *)in);
+}
+
+static char tmpdir[256];
+
+static int setup_tmp(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/cuzk_test_formats.XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown_tmp(void **state)
+{
+    (void)state;
+    DIR *d = opendir(tmpdir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.')
+                continue;
+            char p[600];
+            snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
+            unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(tmpdir);
+    return 0;
+}
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[4][600];
+    static int k;
+    char *b = buf[k++ & 3];
+    snprintf(b, 600, "%s/%s", tmpdir, name);
+    return b;
+}
+
+static int count_dir_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static void files_equal(const char *a, const char *b)
+{
+    size_t na, nb;
+    uint8_t *x = slurp(a, &na), *y = slurp(b, &nb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(x, y, na);
+    free(x);
+    free(y);
+}
+
+/* ---- curve parameters --------------------------------------------------------- */
+
+static void test_curve_params(void **state)
+{
+    (void)state;
+    /* Moduli against the decimal primes snarkjs printed into the fixtures. */
+    for (size_t f = 0; f < 2; f++) {
+        cJSON *z = load_json(fx_path(&FX[f], "zkey.export.json"));
+        const cuzk_curve_params *cp = cuzk_curve_params_get(FX[f].curve);
+        assert_non_null(cp);
+        char d[200];
+        limbs_dec(d, sizeof d, cp->q, cp->fq_limbs);
+        assert_string_equal(d, jstr(z, "q"));
+        limbs_dec(d, sizeof d, cp->r, 4);
+        assert_string_equal(d, jstr(z, "r"));
+        assert_int_equal(cp->n8q, (int)jnum(z, "n8q"));
+        assert_int_equal(cp->n8r, (int)jnum(z, "n8r"));
+        assert_int_equal(cp->g1_size, 2 * cp->n8q);
+        assert_int_equal(cp->g2_size, 4 * cp->n8q);
+        uint8_t le[48];
+        for (uint32_t i = 0; i < cp->n8q / 8; i++)
+            wr64(le + 8 * i, cp->q[i]);
+        assert_int_equal(cuzk_curve_from_q_bytes(le, cp->n8q), FX[f].curve);
+        assert_int_equal(cuzk_curve_from_r_bytes(le, cp->n8q), CUZK_CURVE_NONE);
+        cJSON_Delete(z);
+    }
+    assert_null(cuzk_curve_params_get(CUZK_CURVE_NONE));
+}
+
+/* ---- binfile -------------------------------------------------------------------- */
+
+/* magic, version, then sections given as (id, size, fill byte). */
+static uint8_t *make_binfile(size_t *len, const char *magic, uint32_t version, int n,
+                             const uint32_t *ids, const uint64_t *sizes)
+{
+    size_t total = 12;
+    for (int i = 0; i < n; i++)
+        total += 12 + sizes[i];
+    uint8_t *b = calloc(1, total);
+    memcpy(b, magic, 4);
+    wr32(b + 4, version);
+    wr32(b + 8, (uint32_t)n);
+    size_t pos = 12;
+    for (int i = 0; i < n; i++) {
+        wr32(b + pos, ids[i]);
+        wr64(b + pos + 4, sizes[i]);
+        memset(b + pos + 12, (int)ids[i], sizes[i]);
+        pos += 12 + sizes[i];
+    }
+    *len = total;
+    return b;
+}
+
+static void test_binfile(void **state)
+{
+    (void)state;
+    cuzk_binfile bf;
+    cuzk_error e = {0};
+    const uint32_t ids[] = {7, 2, 99, 1, 2};
+    const uint64_t sizes[] = {3, 5, 0, 8, 1};
+    size_t n;
+    uint8_t *b = make_binfile(&n, "test", 1, 5, ids, sizes);
+    assert_int_equal(cuzk_binfile_open_buffer(&bf, b, n, "t.bin", "test", 1, &e), CUZK_OK);
+    assert_int_equal(bf.n_sections, 5);
+    assert_string_equal(bf.magic, "test");
+    const cuzk_binfile_section *s;
+    assert_int_equal(cuzk_binfile_get(&bf, 1, &s, &e), CUZK_OK);
+    assert_int_equal(s->size, 8);
+    assert_int_equal(b[s->offset], 1);
+    assert_int_equal(cuzk_binfile_get(&bf, 7, &s, &e), CUZK_OK);
+    assert_int_equal(s->offset, 24);
+    assert_int_equal(cuzk_binfile_count(&bf, 2), 2);
+    expect_err(cuzk_binfile_get(&bf, 2, &s, &e), &e, CUZK_ERR_FORMAT, "t.bin", "duplicated section 2");
+    cuzk_err_clear(&e);
+    expect_err(cuzk_binfile_get(&bf, 3, &s, &e), &e, CUZK_ERR_FORMAT, "t.bin", "missing section 3");
+    cuzk_err_clear(&e);
+    cuzk_binfile_close(&bf);
+
+    /* Every truncation is caught (the last section ends exactly at n). */
+    for (size_t k = 0; k < n; k++) {
+        cuzk_err_clear(&e);
+        expect_err(cuzk_binfile_open_buffer(&bf, b, k, "t.bin", "test", 1, &e), &e, CUZK_ERR_FORMAT,
+                   "t.bin", "truncated");
+    }
+    /* Trailing bytes after the last section are tolerated (as snarkjs). */
+    uint8_t *b2 = calloc(1, n + 5);
+    memcpy(b2, b, n);
+    cuzk_err_clear(&e);
+    assert_int_equal(cuzk_binfile_open_buffer(&bf, b2, n + 5, "t.bin", "test", 1, &e), CUZK_OK);
+    cuzk_binfile_close(&bf);
+    /* Magic, version, absurd section count. */
+    expect_err(cuzk_binfile_open_buffer(&bf, b, n, "t.bin", "zkey", 1, &e), &e, CUZK_ERR_FORMAT, "t.bin",
+               "wrong magic \"test\"");
+    cuzk_err_clear(&e);
+    wr32(b2 + 4, 2);
+    expect_err(cuzk_binfile_open_buffer(&bf, b2, n, "t.bin", "test", 1, &e), &e, CUZK_ERR_FORMAT, "t.bin",
+               "version 2");
+    cuzk_err_clear(&e);
+    wr32(b2 + 4, 0);
+    expect_err(cuzk_binfile_open_buffer(&bf, b2, n, "t.bin", "test", 1, &e), &e, CUZK_ERR_FORMAT, "t.bin",
+               "version 0");
+    cuzk_err_clear(&e);
+    wr32(b2 + 4, 1);
+    wr32(b2 + 8, 0xffffffffu);
+    expect_err(cuzk_binfile_open_buffer(&bf, b2, n, "t.bin", "test", 1, &e), &e, CUZK_ERR_FORMAT, "t.bin",
+               "truncated");
+    cuzk_err_clear(&e);
+    /* A section size that overflows when added to the offset. */
+    wr32(b2 + 8, 5);
+    wr64(b2 + 16, UINT64_MAX - 5);
+    expect_err(cuzk_binfile_open_buffer(&bf, b2, n, "t.bin", "test", 1, &e), &e, CUZK_ERR_FORMAT, "t.bin",
+               "past the end");
+    cuzk_err_clear(&e);
+    free(b2);
+    free(b);
+
+    /* Files: missing, directory, empty, and a real one through mmap. */
+    expect_err(cuzk_binfile_open(&bf, "/nonexistent/x.zkey", "zkey", 1, &e), &e, CUZK_ERR_IO,
+               "/nonexistent/x.zkey", "cannot open");
+    cuzk_err_clear(&e);
+    expect_err(cuzk_binfile_open(&bf, tmpdir, "zkey", 1, &e), &e, CUZK_ERR_IO, tmpdir, NULL);
+    cuzk_err_clear(&e);
+    FILE *fp = fopen(tmp_path("empty.wtns"), "wb");
+    fclose(fp);
+    expect_err(cuzk_binfile_open(&bf, tmp_path("empty.wtns"), "wtns", 2, &e), &e, CUZK_ERR_FORMAT,
+               "empty.wtns", "truncated");
+    cuzk_err_clear(&e);
+    unlink(tmp_path("empty.wtns"));
+    const char *rp = fx_path(&FX[0], "r1cs");
+    assert_int_equal(cuzk_binfile_open(&bf, rp, "r1cs", 1, &e), CUZK_OK);
+    /* circom writes the constraints (2) before the header (1). */
+    assert_int_equal(bf.n_sections, 3);
+    assert_int_equal(bf.sections[0].id, 2);
+    assert_int_equal(bf.sections[1].id, 1);
+    assert_int_equal(bf.sections[2].id, 3);
+    cuzk_binfile_close(&bf);
+}
+
+/* ---- r1cs ------------------------------------------------------------------------- */
+
+static void check_r1cs_against_export(const fixture *f, const cuzk_r1cs *r)
+{
+    cJSON *j = load_json(fx_path(f, "r1cs.export.json"));
+    assert_int_equal(r->curve, f->curve);
+    assert_int_equal(r->n8, (int)jnum(j, "n8"));
+    char d[200];
+    limbs_dec(d, sizeof d, cuzk_curve_params_get(r->curve)->r, 4);
+    assert_string_equal(d, jstr(j, "prime"));
+    assert_int_equal(r->n_wires, (int)jnum(j, "nVars"));
+    assert_int_equal(r->n_pub_out, (int)jnum(j, "nOutputs"));
+    assert_int_equal(r->n_pub_in, (int)jnum(j, "nPubInputs"));
+    assert_int_equal(r->n_prv_in, (int)jnum(j, "nPrvInputs"));
+    assert_int_equal(r->n_labels, (uint64_t)jnum(j, "nLabels"));
+    assert_int_equal(r->n_constraints, (int)jnum(j, "nConstraints"));
+    const cJSON *cs = cJSON_GetObjectItemCaseSensitive(j, "constraints");
+    assert_int_equal(cJSON_GetArraySize(cs), (int)r->n_constraints);
+    for (uint32_t i = 0; i < r->n_constraints; i++) {
+        const cJSON *c = cJSON_GetArrayItem(cs, (int)i);
+        for (int m = 0; m < 3; m++) {
+            /* snarkjs prints each LC as {wire: coefficient}. */
+            const cJSON *lc = cJSON_GetArrayItem(c, m);
+            const cuzk_r1cs_matrix *mx = &r->m[m];
+            assert_int_equal(cJSON_GetArraySize(lc), (int)(mx->row[i + 1] - mx->row[i]));
+            const uint64_t(*coef)[4] = mx->coef.ptr;
+            for (uint64_t t = mx->row[i]; t < mx->row[i + 1]; t++) {
+                char key[16];
+                snprintf(key, sizeof key, "%u", mx->wire[t]);
+                limbs_dec(d, sizeof d, coef[t], 4);
+                assert_string_equal(d, jstr(lc, key));
+            }
+        }
+    }
+    const cJSON *map = cJSON_GetObjectItemCaseSensitive(j, "map");
+    if (map) {
+        assert_non_null(r->wire_labels);
+        for (uint32_t i = 0; i < r->n_wires; i++)
+            assert_int_equal(r->wire_labels[i], (uint64_t)cJSON_GetArrayItem(map, (int)i)->valuedouble);
+    }
+    cJSON_Delete(j);
+}
+
+static void test_r1cs_fixtures(void **state)
+{
+    (void)state;
+    for (size_t f = 0; f < CUZK_ARRAY_LEN(FX); f++) {
+        cuzk_r1cs r;
+        cuzk_error e = {0};
+        const char *p = fx_path(&FX[f], "r1cs");
+        assert_int_equal(cuzk_r1cs_read(&r, p, &e), CUZK_OK);
+        check_r1cs_against_export(&FX[f], &r);
+        /* The writer reproduces circom's file byte for byte (order 2,1,3). */
+        assert_int_equal(cuzk_r1cs_write(&r, tmp_path("out.r1cs"), &e), CUZK_OK);
+        files_equal(p, tmp_path("out.r1cs"));
+        /* Without the label map the writer emits the identity map. */
+        cuzk_free(r.wire_labels);
+        r.wire_labels = NULL;
+        assert_int_equal(cuzk_r1cs_write(&r, tmp_path("out.r1cs"), &e), CUZK_OK);
+        cuzk_r1cs r2;
+        assert_int_equal(cuzk_r1cs_read(&r2, tmp_path("out.r1cs"), &e), CUZK_OK);
+        for (uint32_t i = 0; i < r2.n_wires; i++)
+            assert_int_equal(r2.wire_labels[i], i);
+        assert_int_equal(r2.m[0].nnz, r.m[0].nnz);
+        assert_memory_equal(r2.m[2].coef.ptr, r.m[2].coef.ptr, 32 * r.m[2].nnz);
+        cuzk_r1cs_free(&r2);
+        cuzk_r1cs_free(&r);
+        unlink(tmp_path("out.r1cs"));
+    }
+}
+
+static cuzk_status r1cs_buf(const uint8_t *b, size_t n, cuzk_error *e)
+{
+    cuzk_r1cs r;
+    cuzk_err_clear(e);
+    cuzk_status st = cuzk_r1cs_read_buffer(&r, b, n, "mutant.r1cs", e);
+    cuzk_r1cs_free(&r);
+    return st;
+}
+
+static void test_r1cs_malformed(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *orig = slurp(fx_path(&FX[0], "r1cs"), &n);
+    uint8_t *b = malloc(n + 64);
+    cuzk_error e = {0};
+    assert_int_equal(r1cs_buf(orig, n, &e), CUZK_OK);
+    /* Every truncation. */
+    for (size_t k = 0; k < n; k++)
+        expect_err(r1cs_buf(orig, k, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", NULL);
+    uint64_t s1size, s2size;
+    size_t h = sec_off(orig, n, 1, &s1size), c = sec_off(orig, n, 2, &s2size);
+    assert_true(h && c);
+#define RESET() memcpy(b, orig, n)
+    RESET();
+    b[0] = 'x';
+    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "magic");
+    RESET();
+    wr32(b + 4, 2);
+    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "version");
+    /* Another prime: unsupported field. */
+    RESET();
+    b[h + 4] ^= 1;
+    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_UNSUPPORTED, "mutant.r1cs", "prime");
+    /* nWires too small for the inputs. */
+    RESET();
+    wr32(b + h + 36, 2);
+    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "nWires");
+    /* Fewer wires than some constraint uses (map section then also mismatches,
+     * but the constraint check comes first). */
+    RESET();
+    wr32(b + h + 36, 5);
+    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "nWires");
+    /* More constraints declared than stored; fewer than stored. */
+    RESET();
+    wr32(b + h + 60, rd32(b + h + 60) + 1);
+    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "section 2");
+    RESET();
+    wr32(b + h + 60, rd32(b + h + 60) - 1);
+    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "size mismatch");
+    /* First term of constraint 0 (A): wire id and coefficient. */
+    uint32_t nt = rd32(orig + c);
+    assert_true(nt > 0);
+    RESET();
+    wr32(b + c + 4, 1000);
+    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "wire 1000");
+    RESET();
+    for (int i = 0; i < 32; i++)
+        b[c + 8 + i] = (uint8_t)(cuzk_curve_params_get(CUZK_CURVE_BN254)->r[i / 8] >> (8 * (i % 8)));
+    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", ">= r");
+    /* Term count too large for the section. */
+    RESET();
+    wr32(b + c, 0x10000000u);
+    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "truncated");
+    /* Section 2 one byte longer than its constraints (an extra byte at its
+     * end, size field adjusted). */
+    memcpy(b, orig, c + s2size);
+    b[c + s2size] = 0xaa;
+    memcpy(b + c + s2size + 1, orig + c + s2size, n - c - s2size);
+    wr64(b + c - 8, s2size + 1);
+    expect_err(r1cs_buf(b, n + 1, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "size mismatch");
+    /* Header section with a wrong size. */
+    RESET();
+    wr64(b + h - 8, s1size - 1);
+    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", NULL);
+    /* Duplicated header section (appended copy), and an unknown section
+     * (ignored). */
+    memcpy(b, orig, n);
+    wr32(b + 8, 4);
+    wr32(b + n, 1);
+    wr64(b + n + 4, 4);
+    memcpy(b + n + 12, "abcd", 4);
+    expect_err(r1cs_buf(b, n + 16, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "duplicated section 1");
+    wr32(b + n, 42);
+    assert_int_equal(r1cs_buf(b, n + 16, &e), CUZK_OK);
+    /* Missing section 2. */
+    RESET();
+    wr32(b + c - 12, 77);
+    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "missing section 2");
+#undef RESET
+    free(b);
+    free(orig);
+}
+
+static void test_r1cs_writer(void **state)
+{
+    (void)state;
+    /* A tiny generated circuit, wires 0 = ONE, 1 = out, 2 = x, 3 = y, 4 = z. */
+    cuzk_r1cs r;
+    cuzk_error e = {0};
+    const uint64_t nnz[3] = {2, 2, 2};
+    assert_int_equal(cuzk_r1cs_alloc(&r, CUZK_CURVE_BLS12_381, 2, nnz, &e), CUZK_OK);
+    r.n_wires = 5;
+    r.n_pub_out = 1;
+    r.n_pub_in = 0;
+    r.n_prv_in = 2;
+    r.n_labels = 5;
+    uint64_t(*ca)[4] = r.m[0].coef.ptr, (*cb)[4] = r.m[1].coef.ptr, (*cc)[4] = r.m[2].coef.ptr;
+    memset(ca, 0, 64);
+    memset(cb, 0, 64);
+    memset(cc, 0, 64);
+    /* constraint 0: (x)·(y) = (z); constraint 1: (z)·(1) = (out) */
+    r.m[0].wire[0] = 2, ca[0][0] = 1;
+    r.m[0].wire[1] = 4, ca[1][0] = 1;
+    r.m[0].row[1] = 1, r.m[0].row[2] = 2;
+    r.m[1].wire[0] = 3, cb[0][0] = 1;
+    r.m[1].wire[1] = 0, cb[1][0] = 1;
+    r.m[1].row[1] = 1, r.m[1].row[2] = 2;
+    r.m[2].wire[0] = 4, cc[0][0] = 1;
+    r.m[2].wire[1] = 1, cc[1][0] = 1;
+    r.m[2].row[1] = 1, r.m[2].row[2] = 2;
+    assert_int_equal(cuzk_r1cs_write(&r, tmp_path("gen.r1cs"), &e), CUZK_OK);
+    cuzk_r1cs r2;
+    assert_int_equal(cuzk_r1cs_read(&r2, tmp_path("gen.r1cs"), &e), CUZK_OK);
+    assert_int_equal(r2.curve, CUZK_CURVE_BLS12_381);
+    assert_int_equal(r2.n_constraints, 2);
+    for (int m = 0; m < 3; m++) {
+        assert_memory_equal(r2.m[m].row, r.m[m].row, 3 * sizeof(uint64_t));
+        assert_memory_equal(r2.m[m].wire, r.m[m].wire, 2 * sizeof(uint32_t));
+        assert_memory_equal(r2.m[m].coef.ptr, r.m[m].coef.ptr, 64);
+    }
+    /* Witness x = 3, y = 7, z = 21, out = 21; written and checked. */
+    cuzk_wtns w;
+    assert_int_equal(cuzk_wtns_alloc(&w, CUZK_CURVE_BLS12_381, 5, &e), CUZK_OK);
+    uint64_t vals[5] = {1, 21, 3, 7, 21};
+    uint64_t(*wv)[4] = w.values.ptr;
+    for (int i = 0; i < 5; i++) {
+        memset(wv[i], 0, 32);
+        wv[i][0] = vals[i];
+    }
+    assert_int_equal(cuzk_wtns_write(&w, tmp_path("gen.wtns"), &e), CUZK_OK);
+    cuzk_wtns w2;
+    assert_int_equal(cuzk_wtns_read(&w2, tmp_path("gen.wtns"), &e), CUZK_OK);
+    assert_int_equal(w2.n_witness, 5);
+    assert_memory_equal(w2.values.ptr, w.values.ptr, 5 * 32);
+    assert_int_equal(cuzk_r1cs_check_witness(&r2, &w2, NULL, "gen.r1cs", "gen.wtns", &e), CUZK_OK);
+    wv = w2.values.ptr;
+    wv[1][0] = 22;
+    expect_err(cuzk_r1cs_check_witness(&r2, &w2, NULL, "gen.r1cs", "gen.wtns", &e), &e,
+               CUZK_ERR_MISMATCH, "gen.wtns", "constraint 1 ");
+    cuzk_err_clear(&e);
+    /* Writers refuse data the readers would reject, and leave no file. */
+    r.m[0].wire[0] = 5;
+    expect_err(cuzk_r1cs_write(&r, tmp_path("bad.r1cs"), &e), &e, CUZK_ERR_USAGE, "bad.r1cs", NULL);
+    cuzk_err_clear(&e);
+    assert_int_equal(access(tmp_path("bad.r1cs"), F_OK), -1);
+    wv = w.values.ptr;
+    memcpy(wv[2], cuzk_curve_params_get(CUZK_CURVE_BLS12_381)->r, 32);
+    expect_err(cuzk_wtns_write(&w, tmp_path("bad.wtns"), &e), &e, CUZK_ERR_USAGE, "bad.wtns", ">= r");
+    cuzk_err_clear(&e);
+    assert_int_equal(access(tmp_path("bad.wtns"), F_OK), -1);
+    cuzk_wtns_free(&w);
+    cuzk_wtns_free(&w2);
+    cuzk_r1cs_free(&r);
+    cuzk_r1cs_free(&r2);
+    unlink(tmp_path("gen.r1cs"));
+    unlink(tmp_path("gen.wtns"));
+}
+
+/* ---- wtns --------------------------------------------------------------------------- */
+
+static void test_wtns_fixtures(void **state)
+{
+    cuzk_pool *pool = *state;
+    for (size_t f = 0; f < CUZK_ARRAY_LEN(FX); f++) {
+        cuzk_wtns w;
+        cuzk_error e = {0};
+        const char *p = fx_path(&FX[f], "witness.wtns");
+        assert_int_equal(cuzk_wtns_read(&w, p, &e), CUZK_OK);
+        assert_int_equal(w.curve, FX[f].curve);
+        cJSON *j = load_json(fx_path(&FX[f], "wtns.export.json"));
+        assert_int_equal(cJSON_GetArraySize(j), (int)w.n_witness);
+        const uint64_t(*v)[4] = w.values.ptr;
+        for (uint32_t i = 0; i < w.n_witness; i++) {
+            char d[100];
+            limbs_dec(d, sizeof d, v[i], 4);
+            assert_string_equal(d, cJSON_GetArrayItem(j, (int)i)->valuestring);
+        }
+        cJSON_Delete(j);
+        assert_int_equal(cuzk_wtns_write(&w, tmp_path("out.wtns"), &e), CUZK_OK);
+        files_equal(p, tmp_path("out.wtns"));
+        unlink(tmp_path("out.wtns"));
+
+        /* The fixture witness satisfies its circuit; serial and pooled. */
+        cuzk_r1cs r;
+        assert_int_equal(cuzk_r1cs_read(&r, fx_path(&FX[f], "r1cs"), &e), CUZK_OK);
+        assert_int_equal(cuzk_r1cs_check_witness(&r, &w, NULL, "c.r1cs", "w.wtns", &e), CUZK_OK);
+        assert_int_equal(cuzk_r1cs_check_witness(&r, &w, pool, "c.r1cs", "w.wtns", &e), CUZK_OK);
+        /* Break each constraint's output wire in turn: the first failing
+         * constraint is named. Wire 1 is `out`, used only by the last. */
+        uint64_t(*wv)[4] = w.values.ptr;
+        uint64_t save[4];
+        uint32_t last = w.n_witness - 1;
+        memcpy(save, wv[last], 32);
+        wv[last][0] ^= 1;
+        cuzk_status st = cuzk_r1cs_check_witness(&r, &w, pool, "c.r1cs", "w.wtns", &e);
+        expect_err(st, &e, CUZK_ERR_MISMATCH, "w.wtns", "does not satisfy constraint");
+        cuzk_err_clear(&e);
+        memcpy(wv[last], save, 32);
+        wv[0][0] = 2;
+        expect_err(cuzk_r1cs_check_witness(&r, &w, pool, "c.r1cs", "w.wtns", &e), &e, CUZK_ERR_MISMATCH,
+                   "w.wtns", "witness[0]");
+        cuzk_err_clear(&e);
+        wv[0][0] = 1;
+        w.n_witness--;
+        expect_err(cuzk_r1cs_check_witness(&r, &w, pool, "c.r1cs", "w.wtns", &e), &e, CUZK_ERR_MISMATCH,
+                   "w.wtns", "Invalid witness length");
+        cuzk_err_clear(&e);
+        w.n_witness++;
+        cuzk_r1cs_free(&r);
+        cuzk_wtns_free(&w);
+    }
+}
+
+static void test_wtns_first_failing_constraint(void **state)
+{
+    cuzk_pool *pool = *state;
+    /* In Mul(10), t[i] is wire 5 + i (after one, out, c, a, b) and constraint
+     * i computes it; corrupting t[k] breaks constraint k first (the reader
+     * of t[k] is constraint k + 1). Cross-check against r1cs order. */
+    cuzk_wtns w;
+    cuzk_r1cs r;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_wtns_read(&w, fx_path(&FX[1], "witness.wtns"), &e), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_read(&r, fx_path(&FX[1], "r1cs"), &e), CUZK_OK);
+    uint64_t(*wv)[4] = w.values.ptr;
+    for (uint32_t wire = 1; wire < w.n_witness; wire++) {
+        /* Expected: the first constraint that mentions the wire anywhere. */
+        size_t first = SIZE_MAX;
+        for (uint32_t i = 0; i < r.n_constraints && first == SIZE_MAX; i++)
+            for (int m = 0; m < 3; m++)
+                for (uint64_t t = r.m[m].row[i]; t < r.m[m].row[i + 1]; t++)
+                    if (r.m[m].wire[t] == wire)
+                        first = i;
+        uint64_t save = wv[wire][0];
+        wv[wire][0] += 1;
+        cuzk_status st = cuzk_r1cs_check_witness(&r, &w, pool, "c.r1cs", "w.wtns", &e);
+        wv[wire][0] = save;
+        if (first == SIZE_MAX) {
+            assert_int_equal(st, CUZK_OK);
+            continue;
+        }
+        assert_int_equal(st, CUZK_ERR_MISMATCH);
+        char want[64];
+        snprintf(want, sizeof want, "constraint %zu of", first);
+        assert_non_null(strstr(e.msg, want));
+        cuzk_err_clear(&e);
+    }
+    cuzk_r1cs_free(&r);
+    cuzk_wtns_free(&w);
+}
+
+static cuzk_status wtns_buf(const uint8_t *b, size_t n, cuzk_error *e)
+{
+    cuzk_wtns w;
+    cuzk_err_clear(e);
+    cuzk_status st = cuzk_wtns_read_buffer(&w, b, n, "mutant.wtns", e);
+    cuzk_wtns_free(&w);
+    return st;
+}
+
+static void test_wtns_malformed(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *orig = slurp(fx_path(&FX[1], "witness.wtns"), &n);
+    uint8_t *b = malloc(n + 64);
+    cuzk_error e = {0};
+    for (size_t k = 0; k < n; k++)
+        expect_err(wtns_buf(orig, k, &e), &e, CUZK_ERR_FORMAT, "mutant.wtns", NULL);
+    uint64_t s2;
+    size_t h = sec_off(orig, n, 1, NULL), v = sec_off(orig, n, 2, &s2);
+    memcpy(b, orig, n);
+    memcpy(b, "zkey", 4);
+    expect_err(wtns_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.wtns", "wrong magic \"zkey\"");
+    memcpy(b, orig, n);
+    wr32(b + 4, 3);
+    expect_err(wtns_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.wtns", "version 3");
+    memcpy(b, orig, n);
+    b[h + 4 + 31] ^= 0x40;
+    expect_err(wtns_buf(b, n, &e), &e, CUZK_ERR_UNSUPPORTED, "mutant.wtns", "prime");
+    /* A value >= r. */
+    memcpy(b, orig, n);
+    memset(b + v + 32 * 3, 0xff, 32);
+    expect_err(wtns_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.wtns", "value 3");
+    /* nWitness larger than the data. */
+    memcpy(b, orig, n);
+    wr32(b + h + 36, rd32(b + h + 36) + 1);
+    expect_err(wtns_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.wtns", "section 2");
+    /* The js writer's wrong section length (>4 GiB quirk): trusted when
+     * section 2 is last and the data is all there. */
+    memcpy(b, orig, n);
+    wr64(b + v - 8, s2 - 64);
+    assert_int_equal(wtns_buf(b, n, &e), CUZK_OK);
+    /* ... but not when another section follows it. */
+    memcpy(b + n, "\x05\0\0\0\0\0\0\0\0\0\0\0", 12);
+    wr32(b + 8, 3);
+    wr64(b + v - 8, s2);
+    assert_int_equal(wtns_buf(b, n + 12, &e), CUZK_OK);
+    wr64(b + v - 8, s2 - 64);
+    expect_err(wtns_buf(b, n + 12, &e), &e, CUZK_ERR_FORMAT, "mutant.wtns", "size mismatch");
+    free(b);
+    free(orig);
+}
+
+/* ---- zkey ----------------------------------------------------------------------------- */
+
+static void check_zkey_against_export(const fixture *f, const cuzk_zkey *zk)
+{
+    cJSON *j = load_json(fx_path(f, "zkey.export.json"));
+    const fmt_ops *ops = ops_of(zk->curve);
+    assert_int_equal(zk->curve, f->curve);
+    assert_string_equal(jstr(j, "protocol"), "groth16");
+    assert_int_equal(zk->n8q, (int)jnum(j, "n8q"));
+    assert_int_equal(zk->n8r, (int)jnum(j, "n8r"));
+    assert_int_equal(zk->n_vars, (int)jnum(j, "nVars"));
+    assert_int_equal(zk->n_public, (int)jnum(j, "nPublic"));
+    assert_int_equal(zk->domain_size, (int)jnum(j, "domainSize"));
+    assert_int_equal(zk->log_domain, (int)jnum(j, "power"));
+    const cJSON *g;
+    check_g1(ops, &zk->alpha_1, cJSON_GetObjectItem(j, "vk_alpha_1"));
+    check_g1(ops, &zk->beta_1, cJSON_GetObjectItem(j, "vk_beta_1"));
+    check_g2(ops, &zk->beta_2, cJSON_GetObjectItem(j, "vk_beta_2"));
+    check_g2(ops, &zk->gamma_2, cJSON_GetObjectItem(j, "vk_gamma_2"));
+    check_g1(ops, &zk->delta_1, cJSON_GetObjectItem(j, "vk_delta_1"));
+    check_g2(ops, &zk->delta_2, cJSON_GetObjectItem(j, "vk_delta_2"));
+    const size_t g1 = ops->p->g1_size, g2 = ops->p->g2_size;
+    g = cJSON_GetObjectItem(j, "IC");
+    assert_int_equal(cJSON_GetArraySize(g), (int)zk->n_public + 1);
+    for (uint32_t i = 0; i <= zk->n_public; i++)
+        check_g1(ops, (uint8_t *)zk->ic.ptr + i * g1, cJSON_GetArrayItem(g, (int)i));
+    if (zk->header_only) {
+        cJSON_Delete(j);
+        return;
+    }
+    const char *g1arr[] = {"A", "B1", "hExps"};
+    const void *ours[] = {zk->a.ptr, zk->b1.ptr, zk->h.ptr};
+    for (int k = 0; k < 3; k++) {
+        g = cJSON_GetObjectItem(j, g1arr[k]);
+        for (int i = 0; i < cJSON_GetArraySize(g); i++)
+            check_g1(ops, (const uint8_t *)ours[k] + (size_t)i * g1, cJSON_GetArrayItem(g, i));
+    }
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "hExps")), (int)zk->domain_size);
+    g = cJSON_GetObjectItem(j, "B2");
+    assert_int_equal(cJSON_GetArraySize(g), (int)zk->n_vars);
+    for (uint32_t i = 0; i < zk->n_vars; i++)
+        check_g2(ops, (uint8_t *)zk->b2.ptr + i * g2, cJSON_GetArrayItem(g, (int)i));
+    /* snarkjs lists C for every wire with null for the public ones (and
+     * an empty array when there are no private wires). */
+    g = cJSON_GetObjectItem(j, "C");
+    assert_int_equal(cJSON_GetArraySize(g),
+                     zk->n_vars == zk->n_public + 1 ? 0 : (int)zk->n_vars);
+    for (uint32_t i = 0; i < (uint32_t)cJSON_GetArraySize(g); i++) {
+        const cJSON *c = cJSON_GetArrayItem(g, (int)i);
+        if (i <= zk->n_public)
+            assert_true(cJSON_IsNull(c));
+        else
+            check_g1(ops, (uint8_t *)zk->c.ptr + (i - zk->n_public - 1) * g1, c);
+    }
+    /* Coefficients: snarkjs prints v, we keep v·R²; undo both Montgomery
+     * factors to compare. */
+    g = cJSON_GetObjectItem(j, "ccoefs");
+    assert_int_equal(cJSON_GetArraySize(g), (int)zk->n_coefs);
+    const uint64_t(*val)[4] = zk->coef_value.ptr;
+    for (uint64_t i = 0; i < zk->n_coefs; i++) {
+        const cJSON *c = cJSON_GetArrayItem(g, (int)i);
+        assert_int_equal(zk->coef_matrix[i], (uint32_t)jnum(c, "matrix"));
+        assert_int_equal(zk->coef_constraint[i], (uint32_t)jnum(c, "constraint"));
+        assert_int_equal(zk->coef_signal[i], (uint32_t)jnum(c, "signal"));
+        uint64_t v[4];
+        fr_from_mont(zk->curve, v, val[i]);
+        fr_from_mont(zk->curve, v, v);
+        char d[100];
+        limbs_dec(d, sizeof d, v, 4);
+        assert_string_equal(d, jstr(c, "value"));
+    }
+    cJSON_Delete(j);
+}
+
+static void test_zkey_fixtures(void **state)
+{
+    cuzk_pool *pool = *state;
+    for (size_t f = 0; f < CUZK_ARRAY_LEN(FX); f++) {
+        cuzk_error e = {0};
+        char p[1024];
+        snprintf(p, sizeof p, "%s", fx_path(&FX[f], "zkey"));
+        for (int mode = 0; mode < 4; mode++) {
+            cuzk_zkey zk;
+            cuzk_zkey_read_opts o = {.pool = mode & 1 ? pool : NULL,
+                                     .full_subgroup_check = mode == 2,
+                                     .header_only = mode == 3};
+            assert_int_equal(cuzk_zkey_read(&zk, p, &o, &e), CUZK_OK);
+            check_zkey_against_export(&FX[f], &zk);
+            /* 64-byte alignment of every array. */
+            assert_int_equal((uintptr_t)zk.ic.ptr % 64, 0);
+            if (!zk.header_only) {
+                assert_int_equal((uintptr_t)zk.a.ptr % 64, 0);
+                assert_int_equal((uintptr_t)zk.b2.ptr % 64, 0);
+                assert_int_equal((uintptr_t)zk.h.ptr % 64, 0);
+                assert_int_equal((uintptr_t)zk.coef_value.ptr % 64, 0);
+            }
+            cuzk_zkey_free(&zk);
+        }
+
+        /* Writer: sections 1..9 identical to snarkjs's, section 10 empty. */
+        cuzk_zkey zk;
+        if (cuzk_zkey_read(&zk, p, NULL, &e))
+            fail_msg("%s", e.msg);
+        assert_int_equal(cuzk_zkey_write(&zk, tmp_path("out.zkey"), &e), CUZK_OK);
+        size_t na, nb;
+        uint8_t *a = slurp(p, &na), *b = slurp(tmp_path("out.zkey"), &nb);
+        assert_int_equal(rd32(b + 8), 10);
+        for (uint32_t id = 1; id <= 9; id++) {
+            uint64_t sa, sb;
+            size_t oa = sec_off(a, na, id, &sa), ob = sec_off(b, nb, id, &sb);
+            assert_true(oa && ob);
+            assert_int_equal(sa, sb);
+            assert_memory_equal(a + oa, b + ob, sa);
+        }
+        /* In order 1..10. */
+        size_t pos = 12;
+        for (uint32_t id = 1; id <= 10; id++) {
+            assert_int_equal(rd32(b + pos), id);
+            pos += 12 + rd64(b + pos + 4);
+        }
+        assert_int_equal(pos, nb);
+        uint64_t s10;
+        size_t o10 = sec_off(b, nb, 10, &s10);
+        assert_int_equal(s10, 68);
+        for (int i = 0; i < 68; i++)
+            assert_int_equal(b[o10 + i], 0);
+        cuzk_zkey zk2;
+        assert_int_equal(cuzk_zkey_read(&zk2, tmp_path("out.zkey"), NULL, &e), CUZK_OK);
+        check_zkey_against_export(&FX[f], &zk2);
+        cuzk_zkey_free(&zk2);
+        free(a);
+        free(b);
+        unlink(tmp_path("out.zkey"));
+
+        /* The fixture witness fits the key; a truncated one does not. */
+        cuzk_wtns w;
+        assert_int_equal(cuzk_wtns_read(&w, fx_path(&FX[f], "witness.wtns"), &e), CUZK_OK);
+        assert_int_equal(cuzk_zkey_check_wtns(&zk, &w, "w.wtns", &e), CUZK_OK);
+        w.n_witness--;
+        expect_err(cuzk_zkey_check_wtns(&zk, &w, "w.wtns", &e), &e, CUZK_ERR_MISMATCH, "w.wtns",
+                   "Invalid witness length");
+        cuzk_err_clear(&e);
+        w.n_witness++;
+        w.curve = w.curve == CUZK_CURVE_BN254 ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254;
+        expect_err(cuzk_zkey_check_wtns(&zk, &w, "w.wtns", &e), &e, CUZK_ERR_MISMATCH, "w.wtns", "Curve");
+        cuzk_err_clear(&e);
+        cuzk_wtns_free(&w);
+        cuzk_zkey_free(&zk);
+    }
+}
+
+/* snarkjs's `groth16 setup` order: 1,2,4,3,9,8,5,6,7,10. Build it from the
+ * fixture (which is in 1..10 order after `zkey contribute`). */
+static uint8_t *reorder_zkey(const uint8_t *d, size_t n, const uint32_t *order, int k, size_t *out_n)
+{
+    uint8_t *b = malloc(n);
+    memcpy(b, d, 12);
+    wr32(b + 8, (uint32_t)k);
+    size_t pos = 12;
+    for (int i = 0; i < k; i++) {
+        uint64_t sz;
+        size_t off = sec_off(d, n, order[i], &sz);
+        assert_true(off);
+        memcpy(b + pos, d + off - 12, 12 + sz);
+        pos += 12 + sz;
+    }
+    *out_n = pos;
+    return b;
+}
+
+static cuzk_status zkey_buf(const uint8_t *b, size_t n, const cuzk_zkey_read_opts *o, cuzk_error *e)
+{
+    cuzk_zkey zk;
+    cuzk_err_clear(e);
+    cuzk_status st = cuzk_zkey_read_buffer(&zk, b, n, "mutant.zkey", o, e);
+    cuzk_zkey_free(&zk);
+    return st;
+}
+
+static void test_zkey_section_order(void **state)
+{
+    (void)state;
+    size_t n, m;
+    uint8_t *orig = slurp(fx_path(&FX[0], "zkey"), &n);
+    const uint32_t setup_order[] = {1, 2, 4, 3, 9, 8, 5, 6, 7, 10};
+    const uint32_t no10[] = {9, 8, 7, 6, 5, 4, 3, 2, 1};
+    cuzk_error e = {0};
+    uint8_t *b = reorder_zkey(orig, n, setup_order, 10, &m);
+    assert_int_equal(m, n);
+    cuzk_zkey z1, z2;
+    assert_int_equal(cuzk_zkey_read_buffer(&z1, orig, n, "a.zkey", NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_zkey_read_buffer(&z2, b, m, "b.zkey", NULL, &e), CUZK_OK);
+    assert_memory_equal(z1.h.ptr, z2.h.ptr, (size_t)z1.domain_size * 64);
+    assert_memory_equal(z1.coef_value.ptr, z2.coef_value.ptr, (size_t)z1.n_coefs * 32);
+    cuzk_zkey_free(&z2);
+    free(b);
+    /* Reversed, without section 10 (writeZKey's output has none). */
+    b = reorder_zkey(orig, n, no10, 9, &m);
+    assert_int_equal(cuzk_zkey_read_buffer(&z2, b, m, "c.zkey", NULL, &e), CUZK_OK);
+    assert_memory_equal(z1.b2.ptr, z2.b2.ptr, (size_t)z1.n_vars * 128);
+    cuzk_zkey_free(&z2);
+    free(b);
+    cuzk_zkey_free(&z1);
+    free(orig);
+}
+
+/* A point on the curve y^2 = x^3 + b but (with overwhelming probability)
+ * outside the prime-order subgroup, in our Montgomery layout. */
+static void bls_g1_off_subgroup(bls12_381_g1_affine_t *p)
+{
+    for (uint64_t x = 1;; x++) {
+        bls12_381_fp_t rhs;
+        bls12_381_fp_from_u64(&p->x, x);
+        bls12_381_fp_sqr(&rhs, &p->x);
+        bls12_381_fp_mul(&rhs, &rhs, &p->x);
+        bls12_381_fp_add(&rhs, &rhs, &bls12_381_g1_B);
+        if (bls12_381_fp_sqrt(&p->y, &rhs))
+            break;
+    }
+    assert_true(bls12_381_g1_affine_is_on_curve(p));
+    assert_false(bls12_381_g1_affine_in_subgroup(p));
+}
+
+static void bls_g2_off_subgroup(bls12_381_g2_affine_t *p)
+{
+    for (uint64_t x = 1;; x++) {
+        bls12_381_fp2_t rhs;
+        bls12_381_fp_from_u64(&p->x.c0, x);
+        bls12_381_fp_from_u64(&p->x.c1, 1);
+        bls12_381_fp2_sqr(&rhs, &p->x);
+        bls12_381_fp2_mul(&rhs, &rhs, &p->x);
+        bls12_381_fp2_add(&rhs, &rhs, &bls12_381_g2_B);
+        if (bls12_381_fp2_sqrt(&p->y, &rhs))
+            break;
+    }
+    assert_true(bls12_381_g2_affine_is_on_curve(p));
+    assert_false(bls12_381_g2_affine_in_subgroup(p));
+}
+
+static void test_zkey_malformed(void **state)
+{
+    cuzk_pool *pool = *state;
+    cuzk_error e = {0};
+    /* bn128 Mul: every truncation is rejected (and never crashes). */
+    {
+        size_t n;
+        uint8_t *orig = slurp(fx_path(&FX[0], "zkey"), &n);
+        for (size_t k = 0; k < n; k += (k < 2000 ? 1 : 7))
+            expect_err(zkey_buf(orig, k, NULL, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", NULL);
+        free(orig);
+    }
+    for (size_t f = 0; f < 2; f++) {
+        size_t n;
+        uint8_t *orig = slurp(fx_path(&FX[f], "zkey"), &n);
+        uint8_t *b = malloc(n + 256);
+        const cuzk_curve_params *cp = cuzk_curve_params_get(FX[f].curve);
+        const size_t g1 = cp->g1_size, n8q = cp->n8q;
+        uint64_t hs, s4, s5;
+        size_t h = sec_off(orig, n, 2, &hs), o4 = sec_off(orig, n, 4, &s4), o5 = sec_off(orig, n, 5, &s5);
+        size_t o1 = sec_off(orig, n, 1, NULL);
+        size_t pts = h + 4 + n8q + 4 + 32 + 12; /* alpha_1 */
+        cuzk_zkey_read_opts par = {.pool = pool};
+#define RESET() memcpy(b, orig, n)
+        RESET();
+        assert_int_equal(zkey_buf(b, n, &par, &e), CUZK_OK);
+        b[1] = 'K';
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "wrong magic");
+        RESET();
+        wr32(b + 4, 2);
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "version 2");
+        RESET();
+        wr32(b + o1, 2);
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_UNSUPPORTED, "mutant.zkey", "not a Groth16 zkey");
+        RESET();
+        wr32(b + o1, 7);
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "not a Groth16 zkey");
+        /* Primes: q changed (r still known) -> mismatch; both -> unknown. */
+        RESET();
+        b[h + 4] ^= 2;
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_MISMATCH, "mutant.zkey", "wrong curve");
+        b[h + 8 + n8q] ^= 2;
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_UNSUPPORTED, "mutant.zkey", "wrong curve");
+        /* Swap in the other curve's r. */
+        RESET();
+        const cuzk_curve_params *other = cuzk_curve_params_get(f == 0 ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254);
+        for (int i = 0; i < 32; i++)
+            b[h + 8 + n8q + i] = (uint8_t)(other->r[i / 8] >> (8 * (i % 8)));
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_MISMATCH, "mutant.zkey", other->name);
+        /* Header values. */
+        size_t hv = h + 8 + n8q + 32;
+        RESET();
+        wr32(b + hv + 8, 24);
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "power of two");
+        RESET();
+        wr32(b + hv + 4, rd32(b + hv));
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "nPublic");
+        RESET();
+        wr32(b + hv + 8, 32); /* domain doubled: section 9 no longer fits */
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 9 (H points) size mismatch");
+        assert_non_null(strstr(e.msg, cp->name));
+        RESET();
+        wr32(b + hv, rd32(b + hv) + 1); /* nVars + 1 */
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 5 (A points) size mismatch");
+        /* Shrink section 5 by one point (really remove it). */
+        memcpy(b, orig, o5 + s5 - g1);
+        memcpy(b + o5 + s5 - g1, orig + o5 + s5, n - o5 - s5);
+        wr64(b + o5 - 8, s5 - g1);
+        expect_err(zkey_buf(b, n - g1, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 5");
+        char want[128];
+        snprintf(want, sizeof want, "expected %llu bytes", (unsigned long long)s5);
+        assert_non_null(strstr(e.msg, want));
+        /* Section 2 one byte short. */
+        memcpy(b, orig, h + hs - 1);
+        memcpy(b + h + hs - 1, orig + h + hs, n - h - hs);
+        wr64(b + h - 8, hs - 1);
+        expect_err(zkey_buf(b, n - 1, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 2");
+        /* Missing / duplicated sections; an unknown one is ignored. */
+        RESET();
+        wr32(b + sec_off(orig, n, 9, NULL) - 12, 99);
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "missing section 9");
+        memcpy(b, orig, n);
+        wr32(b + 8, 11);
+        wr32(b + n, 3);
+        wr64(b + n + 4, 0);
+        expect_err(zkey_buf(b, n + 12, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "duplicated section 3");
+        wr32(b + n, 1234);
+        assert_int_equal(zkey_buf(b, n + 12, &par, &e), CUZK_OK);
+        /* Coefficients: each field out of range in entry 5. */
+        size_t rec = o4 + 4 + 5 * 44;
+        RESET();
+        wr32(b + rec, 2);
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "entry 5: matrix 2");
+        RESET();
+        wr32(b + rec + 4, rd32(orig + hv + 8));
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "entry 5: constraint");
+        RESET();
+        wr32(b + rec + 8, rd32(orig + hv));
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "entry 5: signal");
+        RESET();
+        for (int i = 0; i < 32; i++)
+            b[rec + 12 + i] = (uint8_t)(cp->r[i / 8] >> (8 * (i % 8)));
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "entry 5: value >= r");
+        RESET();
+        wr32(b + o4, (uint32_t)(s4 / 44 + 1)); /* nCoefs one too large */
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 4 (coefficients) size mismatch");
+        /* Points: not on the curve, coordinate >= q. */
+        RESET();
+        b[pts + n8q] ^= 1; /* alpha_1.y */
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "alpha_1 is not on the curve");
+        RESET();
+        for (size_t i = 0; i < n8q; i++)
+            b[pts + i] = (uint8_t)(cp->q[i / 8] >> (8 * (i % 8)));
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "alpha_1 has a coordinate >= q");
+        RESET();
+        size_t delta2 = pts + 2 * g1 + 2 * cp->g2_size + g1;
+        b[delta2 + 3 * n8q] ^= 1;
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "delta_2 is not on the curve");
+        /* Section 9 (H), last point, in parallel: index named. */
+        uint64_t s9;
+        size_t o9 = sec_off(orig, n, 9, &s9);
+        RESET();
+        b[o9 + s9 - g1] ^= 4; /* low byte of the last point's x */
+        snprintf(want, sizeof want, "section 9 (H points): point %llu is not on the curve",
+                 (unsigned long long)(s9 / g1 - 1));
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", want);
+        /* Two bad points: the first one is reported, whatever the threads do. */
+        b[o9 + g1 * 3 + 1] ^= 4;
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "point 3 is not on");
+        /* ... and skip_point_checks trusts them. */
+        cuzk_zkey_read_opts trust = {.pool = pool, .skip_point_checks = true};
+        assert_int_equal(zkey_buf(b, n, &trust, &e), CUZK_OK);
+        /* Section 7 (B2, G2), an infinity point stays accepted; a broken
+         * non-infinity one does not. */
+        uint64_t s7;
+        size_t o7 = sec_off(orig, n, 7, &s7);
+        RESET();
+        memset(b + o7, 0, cp->g2_size);
+        assert_int_equal(zkey_buf(b, n, &par, &e), CUZK_OK);
+        b[o7] = 1;
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 7 (B2 points): point 0");
+        if (FX[f].curve == CUZK_CURVE_BLS12_381) {
+            bls12_381_g1_affine_t p1;
+            bls12_381_g2_affine_t p2;
+            bls_g1_off_subgroup(&p1);
+            bls_g2_off_subgroup(&p2);
+            RESET();
+            memcpy(b + pts, &p1, g1);
+            expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "alpha_1 is not in the prime-order subgroup");
+            RESET();
+            memcpy(b + pts + 2 * g1 + cp->g2_size, &p2, cp->g2_size); /* gamma_2 */
+            expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "gamma_2 is not in the prime-order subgroup");
+            RESET();
+            memcpy(b + sec_off(orig, n, 3, NULL) + g1, &p1, g1); /* IC[1] */
+            expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 3 (IC): point 1 is not in the prime-order subgroup");
+            /* Section 5 point: only the full check rejects it. */
+            RESET();
+            memcpy(b + o5 + 2 * g1, &p1, g1);
+            assert_int_equal(zkey_buf(b, n, &par, &e), CUZK_OK);
+            cuzk_zkey_read_opts full = {.pool = pool, .full_subgroup_check = true};
+            expect_err(zkey_buf(b, n, &full, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 5 (A points): point 2 is not in the prime-order subgroup");
+            RESET();
+            memcpy(b + o7 + cp->g2_size, &p2, cp->g2_size);
+            assert_int_equal(zkey_buf(b, n, &par, &e), CUZK_OK);
+            expect_err(zkey_buf(b, n, &full, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 7 (B2 points): point 1 is not in the prime-order subgroup");
+        }
+#undef RESET
+        free(b);
+        free(orig);
+    }
+}
+
+/* ---- JSON ---------------------------------------------------------------------------- */
+
+static char *text_of(const char *path, size_t *n) { return (char *)slurp(path, n); }
+
+static void test_json_roundtrip(void **state)
+{
+    (void)state;
+    for (size_t f = 0; f < CUZK_ARRAY_LEN(FX); f++) {
+        cuzk_error e = {0};
+        size_t n;
+        char *out;
+        size_t len;
+        /* proof.json */
+        const char *pp = fx_path(&FX[f], "proof.json");
+        char *t = text_of(pp, &n);
+        cuzk_proof pr;
+        assert_int_equal(cuzk_proof_read_json(&pr, pp, CUZK_CURVE_NONE, &e), CUZK_OK);
+        assert_int_equal(pr.curve, FX[f].curve);
+        assert_int_equal(cuzk_proof_to_json(&pr, CUZK_JSON_SNARKJS, &out, &len, &e), CUZK_OK);
+        assert_int_equal(len, n);
+        assert_string_equal(out, t);
+        free(out);
+        assert_int_equal(cuzk_proof_write_json(&pr, tmp_path("proof.json"), CUZK_JSON_SNARKJS, &e), CUZK_OK);
+        files_equal(pp, tmp_path("proof.json"));
+        /* rapidsnark style: compact, sorted keys, no curve; readable back
+         * when the caller supplies the curve. */
+        assert_int_equal(cuzk_proof_to_json(&pr, CUZK_JSON_RAPIDSNARK, &out, &len, &e), CUZK_OK);
+        assert_null(strchr(out, ' '));
+        assert_null(strchr(out, '\n'));
+        assert_null(strstr(out, "curve"));
+        assert_true(strncmp(out, "{\"pi_a\":[\"", 10) == 0);
+        assert_true(strstr(out, "\"pi_b\":[[") && strstr(out, "],\"pi_c\":[") &&
+                    strstr(out, "\"protocol\":\"groth16\"}"));
+        cJSON *a = cJSON_Parse(out), *bj = cJSON_Parse(t);
+        assert_true(cJSON_Compare(cJSON_GetObjectItem(a, "pi_b"), cJSON_GetObjectItem(bj, "pi_b"), 1));
+        cJSON_Delete(a);
+        cJSON_Delete(bj);
+        cuzk_proof pr2;
+        expect_err(cuzk_proof_read_json_buffer(&pr2, out, len, "r.json", CUZK_CURVE_NONE, &e), &e,
+                   CUZK_ERR_FORMAT, "r.json", "curve");
+        cuzk_err_clear(&e);
+        assert_int_equal(cuzk_proof_read_json_buffer(&pr2, out, len, "r.json", FX[f].curve, &e), CUZK_OK);
+        assert_memory_equal(&pr2, &pr, sizeof pr);
+        free(out);
+        free(t);
+
+        /* public.json */
+        const char *pub = fx_path(&FX[f], "public.json");
+        t = text_of(pub, &n);
+        cuzk_public pb;
+        assert_int_equal(cuzk_public_read_json(&pb, pub, FX[f].curve, &e), CUZK_OK);
+        /* Public signals = w[1..nPublic] of the witness. */
+        cuzk_wtns w;
+        assert_int_equal(cuzk_wtns_read(&w, fx_path(&FX[f], "witness.wtns"), &e), CUZK_OK);
+        assert_memory_equal(pb.values.ptr, (uint8_t *)w.values.ptr + 32, (size_t)pb.n * 32);
+        assert_int_equal(cuzk_public_to_json(pb.curve, pb.values.ptr, pb.n, CUZK_JSON_SNARKJS, &out, &len, &e),
+                         CUZK_OK);
+        assert_string_equal(out, t);
+        free(out);
+        assert_int_equal(cuzk_public_write_json(w.curve, (uint8_t *)w.values.ptr + 32, pb.n,
+                                                tmp_path("public.json"), CUZK_JSON_SNARKJS, &e),
+                         CUZK_OK);
+        files_equal(pub, tmp_path("public.json"));
+        assert_int_equal(cuzk_public_to_json(pb.curve, pb.values.ptr, pb.n, CUZK_JSON_RAPIDSNARK, &out, &len, &e),
+                         CUZK_OK);
+        cJSON *pj = cJSON_Parse(t);
+        char *compact = cJSON_PrintUnformatted(pj);
+        assert_string_equal(out, compact);
+        cJSON_free(compact);
+        cJSON_Delete(pj);
+        free(out);
+        cuzk_wtns_free(&w);
+        cuzk_public_free(&pb);
+        free(t);
+        /* Empty array both ways. */
+        assert_int_equal(cuzk_public_to_json(FX[f].curve, NULL, 0, CUZK_JSON_SNARKJS, &out, &len, &e), CUZK_OK);
+        assert_string_equal(out, "[]");
+        assert_int_equal(cuzk_public_read_json_buffer(&pb, out, len, "p.json", FX[f].curve, &e), CUZK_OK);
+        assert_int_equal(pb.n, 0);
+        cuzk_public_free(&pb);
+        free(out);
+
+        /* verification_key.json: read/write and from the zkey. */
+        const char *vp = fx_path(&FX[f], "verification_key.json");
+        t = text_of(vp, &n);
+        cuzk_vk vk, vk2;
+        assert_int_equal(cuzk_vk_read_json(&vk, vp, &e), CUZK_OK);
+        assert_true(vk.has_alphabeta);
+        assert_int_equal(cuzk_vk_to_json(&vk, &out, &len, &e), CUZK_OK);
+        assert_string_equal(out, t);
+        free(out);
+        cuzk_zkey zk;
+        cuzk_zkey_read_opts ho = {.header_only = true};
+        assert_int_equal(cuzk_zkey_read(&zk, fx_path(&FX[f], "zkey"), &ho, &e), CUZK_OK);
+        assert_int_equal(cuzk_vk_from_zkey(&vk2, &zk, &e), CUZK_OK);
+        assert_false(vk2.has_alphabeta);
+        assert_int_equal(cuzk_vk_to_json(&vk2, &out, &len, &e), CUZK_ERR_USAGE);
+        cuzk_err_clear(&e);
+        memcpy(&vk2.alphabeta_12, &vk.alphabeta_12, sizeof vk.alphabeta_12);
+        vk2.has_alphabeta = true;
+        assert_int_equal(cuzk_vk_write_json(&vk2, tmp_path("vk.json"), &e), CUZK_OK);
+        files_equal(vp, tmp_path("vk.json"));
+        cuzk_vk_free(&vk2);
+        cuzk_vk_free(&vk);
+        cuzk_zkey_free(&zk);
+        free(t);
+        /* Only the three outputs are in the directory (no temp files). */
+        assert_int_equal(count_dir_entries(tmpdir), 3);
+        unlink(tmp_path("proof.json"));
+        unlink(tmp_path("public.json"));
+        unlink(tmp_path("vk.json"));
+    }
+}
+
+/* Replace the first occurrence of `from` with `to` in a copy of s. */
+static char *replace(const char *s, const char *from, const char *to)
+{
+    const char *p = strstr(s, from);
+    assert_non_null(p);
+    size_t n = strlen(s) - strlen(from) + strlen(to);
+    char *o = malloc(n + 1);
+    size_t k = (size_t)(p - s);
+    memcpy(o, s, k);
+    strcpy(o + k, to);
+    strcat(o, p + strlen(from));
+    return o;
+}
+
+/* The decimal of a proof coordinate, with its last digit changed. */
+static char *bump_last_digit(const char *s, const char *dec)
+{
+    char *d2 = strdup(dec);
+    size_t l = strlen(d2);
+    d2[l - 1] = d2[l - 1] == '9' ? '0' : (char)(d2[l - 1] + 1);
+    char *o = replace(s, dec, d2);
+    free(d2);
+    return o;
+}
+
+static void expect_proof_err(const char *text, cuzk_curve c, cuzk_status code, const char *kw)
+{
+    cuzk_proof p;
+    cuzk_error e = {0};
+    expect_err(cuzk_proof_read_json_buffer(&p, text, strlen(text), "bad_proof.json", c, &e), &e, code,
+               "bad_proof.json", kw);
+}
+
+static void test_json_malformed(void **state)
+{
+    (void)state;
+    for (size_t f = 0; f < 2; f++) {
+        size_t n;
+        char *t = text_of(fx_path(&FX[f], "proof.json"), &n);
+        cJSON *j = cJSON_Parse(t);
+        const char *ax = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "pi_a"), 0)->valuestring;
+        const char *bx1 = cJSON_GetArrayItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "pi_b"), 0), 1)->valuestring;
+        char *m;
+        m = bump_last_digit(t, ax);
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_a is not on the curve");
+        free(m);
+        m = bump_last_digit(t, bx1);
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_b is not on the curve");
+        free(m);
+        const cuzk_curve_params *cp = cuzk_curve_params_get(FX[f].curve);
+        char q[200];
+        limbs_dec(q, sizeof q, cp->q, cp->fq_limbs);
+        m = replace(t, ax, q);
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_a.x is >= q");
+        free(m);
+        m = replace(t, ax, "12a4");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_a.x is not a decimal string");
+        free(m);
+        m = replace(t, ax, "-1");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "not a decimal");
+        free(m);
+        m = replace(t, ax, "");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "not a decimal");
+        free(m);
+        /* z other than 1 or 0. */
+        m = replace(t, "\"1\"\n ],\n \"pi_b\"", "\"2\"\n ],\n \"pi_b\"");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_a: z must be");
+        free(m);
+        /* Curve: unknown name, mismatch with the caller's expectation. */
+        m = replace(t, cp->name, "secp256k1");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_UNSUPPORTED, "wrong curve");
+        free(m);
+        expect_proof_err(t, f == 0 ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254, CUZK_ERR_MISMATCH, "wrong curve");
+        m = replace(t, "groth16", "plonk");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "protocol");
+        free(m);
+        m = replace(t, "pi_c", "pi_x");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "missing pi_c");
+        free(m);
+        /* Syntax errors, trailing garbage, every truncation. */
+        expect_proof_err("{\"pi_a\": [", CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "invalid JSON");
+        m = replace(t, "\n}", "\n}x");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "trailing");
+        free(m);
+        for (size_t k = 0; k + 1 < n; k += 3) {
+            cuzk_proof p;
+            cuzk_error e = {0};
+            expect_err(cuzk_proof_read_json_buffer(&p, t, k, "bad_proof.json", CUZK_CURVE_NONE, &e), &e,
+                       CUZK_ERR_FORMAT, "bad_proof.json", NULL);
+        }
+        /* Infinity (z = 0) is accepted for every point; (0, 0, 1) is not. */
+        cJSON *inf = cJSON_Duplicate(j, 1);
+        cJSON_ReplaceItemInObject(inf, "pi_a", cJSON_CreateStringArray((const char *[]){"0", "1", "0"}, 3));
+        char *it = cJSON_Print(inf);
+        cuzk_proof p;
+        cuzk_error e = {0};
+        assert_int_equal(cuzk_proof_read_json_buffer(&p, it, strlen(it), "inf.json", CUZK_CURVE_NONE, &e), CUZK_OK);
+        uint8_t zero[96] = {0};
+        assert_memory_equal(&p.a, zero, cp->g1_size);
+        char *out;
+        size_t len;
+        assert_int_equal(cuzk_proof_to_json(&p, CUZK_JSON_SNARKJS, &out, &len, &e), CUZK_OK);
+        assert_non_null(strstr(out, "\"pi_a\": [\n  \"0\",\n  \"1\",\n  \"0\"\n ]"));
+        free(out);
+        free(it);
+        cJSON_ReplaceItemInObject(inf, "pi_a", cJSON_CreateStringArray((const char *[]){"0", "0", "1"}, 3));
+        it = cJSON_Print(inf);
+        expect_proof_err(it, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_a is not on the curve");
+        free(it);
+        cJSON_Delete(inf);
+        cJSON_Delete(j);
+        free(t);
+
+        /* public.json */
+        cuzk_public pb;
+        char r[100];
+        limbs_dec(r, sizeof r, cp->r, 4);
+        char buf[300];
+        snprintf(buf, sizeof buf, "[\"1\", \"%s\"]", r);
+        expect_err(cuzk_public_read_json_buffer(&pb, buf, strlen(buf), "pub.json", FX[f].curve, &e), &e,
+                   CUZK_ERR_FORMAT, "pub.json", "public signal 1 is >= r");
+        cuzk_err_clear(&e);
+        const char *bad[] = {"[\"1\", \"x\"]", "[\"1\", 5]", "[\"-3\"]", "[\"\"]", "{\"a\": \"1\"}",
+                             "[\"1\" \"2\"]",
+                             "[\"1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000\"]"};
+        const char *kw[] = {"signal 1 is not a decimal", "signal 1 is not a decimal", "not a decimal",
+                            "not a decimal", "not a JSON array", "invalid JSON", "signal 0 is >= r"};
+        for (size_t i = 0; i < CUZK_ARRAY_LEN(bad); i++) {
+            expect_err(cuzk_public_read_json_buffer(&pb, bad[i], strlen(bad[i]), "pub.json", FX[f].curve, &e),
+                       &e, CUZK_ERR_FORMAT, "pub.json", kw[i]);
+            cuzk_err_clear(&e);
+        }
+        /* r - 1 is fine. */
+        r[strlen(r) - 1]--; /* r's last digit is 7 (BN254) or 3 (BLS12-381) */
+        snprintf(buf, sizeof buf, "[\"%s\"]", r);
+        assert_int_equal(cuzk_public_read_json_buffer(&pb, buf, strlen(buf), "pub.json", FX[f].curve, &e), CUZK_OK);
+        cuzk_public_free(&pb);
+
+        /* verification_key.json */
+        t = text_of(fx_path(&FX[f], "verification_key.json"), &n);
+        cuzk_vk vk;
+        m = replace(t, "\"nPublic\": 2", "\"nPublic\": 3");
+        expect_err(cuzk_vk_read_json_buffer(&vk, m, strlen(m), "vk.json", &e), &e, CUZK_ERR_FORMAT, "vk.json", "IC");
+        cuzk_err_clear(&e);
+        free(m);
+        m = replace(t, "\"nPublic\": 2", "\"nPublic\": 1.5");
+        expect_err(cuzk_vk_read_json_buffer(&vk, m, strlen(m), "vk.json", &e), &e, CUZK_ERR_FORMAT, "vk.json", "nPublic");
+        cuzk_err_clear(&e);
+        free(m);
+        m = replace(t, "\"protocol\": \"groth16\",\n", "");
+        expect_err(cuzk_vk_read_json_buffer(&vk, m, strlen(m), "vk.json", &e), &e, CUZK_ERR_FORMAT, "vk.json", "protocol");
+        cuzk_err_clear(&e);
+        free(m);
+        cJSON *vj = cJSON_Parse(t);
+        const char *icx = cJSON_GetArrayItem(cJSON_GetArrayItem(cJSON_GetObjectItem(vj, "IC"), 1), 0)->valuestring;
+        m = bump_last_digit(t, icx);
+        expect_err(cuzk_vk_read_json_buffer(&vk, m, strlen(m), "vk.json", &e), &e, CUZK_ERR_FORMAT, "vk.json",
+                   "IC[1] is not on the curve");
+        cuzk_err_clear(&e);
+        free(m);
+        const char *ab = cJSON_GetArrayItem(cJSON_GetArrayItem(cJSON_GetArrayItem(cJSON_GetObjectItem(vj, "vk_alphabeta_12"), 1), 2), 1)->valuestring;
+        m = replace(t, ab, q);
+        expect_err(cuzk_vk_read_json_buffer(&vk, m, strlen(m), "vk.json", &e), &e, CUZK_ERR_FORMAT, "vk.json",
+                   "vk_alphabeta_12[1][2][1] is >= q");
+        cuzk_err_clear(&e);
+        free(m);
+        cJSON_Delete(vj);
+        if (FX[f].curve == CUZK_CURVE_BLS12_381) {
+            /* A G2 point on the curve but outside the subgroup as vk_delta_2. */
+            bls12_381_g2_affine_t p2;
+            bls_g2_off_subgroup(&p2);
+            cuzk_vk v0;
+            assert_int_equal(cuzk_vk_read_json_buffer(&v0, t, n, "vk.json", &e), CUZK_OK);
+            memcpy(&v0.delta_2, &p2, sizeof p2);
+            char *o;
+            size_t ol;
+            assert_int_equal(cuzk_vk_to_json(&v0, &o, &ol, &e), CUZK_OK);
+            expect_err(cuzk_vk_read_json_buffer(&vk, o, ol, "vk.json", &e), &e, CUZK_ERR_FORMAT, "vk.json",
+                       "vk_delta_2 is not in the prime-order subgroup");
+            cuzk_err_clear(&e);
+            free(o);
+            cuzk_vk_free(&v0);
+        }
+        free(t);
+    }
+}
+
+static void test_atomic_write(void **state)
+{
+    (void)state;
+    cuzk_error e = {0};
+    expect_err(cuzk_write_file_atomic("/nonexistent-dir/x.json", "x", 1, &e), &e, CUZK_ERR_IO,
+               "/nonexistent-dir/x.json", NULL);
+    cuzk_err_clear(&e);
+    const char *p = tmp_path("a.txt");
+    assert_int_equal(cuzk_write_file_atomic(p, "hello", 5, &e), CUZK_OK);
+    assert_int_equal(cuzk_write_file_atomic(p, "bye", 3, &e), CUZK_OK);
+    size_t n;
+    uint8_t *b = slurp(p, &n);
+    assert_int_equal(n, 3);
+    assert_memory_equal(b, "bye", 3);
+    free(b);
+    /* An aborted writer leaves the old file and no temp file. */
+    cuzk_afile f;
+    assert_int_equal(cuzk_afile_open(&f, p, &e), CUZK_OK);
+    cuzk_afile_write(&f, "partial", 7);
+    cuzk_afile_abort(&f);
+    b = slurp(p, &n);
+    assert_int_equal(n, 3);
+    free(b);
+    assert_int_equal(count_dir_entries(tmpdir), 1);
+    struct stat sb;
+    assert_int_equal(stat(p, &sb), 0);
+    assert_true((sb.st_mode & 0444) == 0444 || (sb.st_mode & 0400)); /* readable per umask */
+    unlink(p);
+}
+
+static int setup_all(void **state)
+{
+    if (setup_tmp(state))
+        return -1;
+    *state = cuzk_pool_create(2);
+    return *state ? 0 : -1;
+}
+
+static int teardown_all(void **state)
+{
+    cuzk_pool_destroy(*state);
+    return teardown_tmp(state);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_curve_params),
+        cmocka_unit_test(test_binfile),
+        cmocka_unit_test(test_r1cs_fixtures),
+        cmocka_unit_test(test_r1cs_malformed),
+        cmocka_unit_test(test_r1cs_writer),
+        cmocka_unit_test(test_wtns_fixtures),
+        cmocka_unit_test(test_wtns_first_failing_constraint),
+        cmocka_unit_test(test_wtns_malformed),
+        cmocka_unit_test(test_zkey_fixtures),
+        cmocka_unit_test(test_zkey_section_order),
+        cmocka_unit_test(test_zkey_malformed),
+        cmocka_unit_test(test_json_roundtrip),
+        cmocka_unit_test(test_json_malformed),
+        cmocka_unit_test(test_atomic_write),
+    };
+    return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}
