@@ -1,5 +1,11 @@
 /* Instantiates the bn254 G1 and G2 groups from curve/ec_impl.h, with the
  * field cores inlined into the point formulas. */
+
+/* GCC's SLP vectoriser spends most of the compile time on the unrolled
+ * multiprecision code and finds nothing to vectorise in it. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
 #include "curve/bn254.h"
 
 #define FP_PREFIX bn254_fp

@@ -1,4 +1,10 @@
 /* Instantiates the bn254 prime fields (and Fp2) from the generic templates. */
+
+/* GCC's SLP vectoriser spends most of the compile time on the unrolled
+ * multiprecision code and finds nothing to vectorise in it. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-tree-slp-vectorize")
+#endif
 #include "curve/bn254.h"
 
 #define FP_PREFIX bn254_fp
