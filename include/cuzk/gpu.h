@@ -1,0 +1,133 @@
+/* cuzk GPU kernels: plain C API over the CUDA NTT and MSM.
+ *
+ * Built with CUDA: the real kernels. Built without CUDA: every function
+ * exists, cuzk_gpu_device_count() returns 0 and the others return
+ * CUZK_ERR_UNSUPPORTED ("built without CUDA").
+ *
+ * Representation is the CPU one (docs/ARCHITECTURE.md): field elements are
+ * little-endian 64-bit limbs in Montgomery form (R = 2^(64*N)), affine points
+ * {x, y} with (0,0) = infinity, Jacobian results {X, Y, Z}; scalars are raw
+ * (standard form) 4 x u64, which must be canonical (< r). Buffers can be
+ * copied bit-for-bit between the CPU types and the GPU.
+ *
+ * Handles are not thread-safe: one call at a time per handle (different
+ * handles may run concurrently, also on the same device). No global state:
+ * the library never changes the caller's current device (it restores it) and
+ * never touches the device's memory pool settings. */
+#ifndef CUZK_GPU_H
+#define CUZK_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Number of usable CUDA devices; 0 without CUDA, driver or device. */
+int cuzk_gpu_device_count(void);
+
+/* Name, memory and SM count of a device. */
+cuzk_status cuzk_gpu_device_info(int device, char *name, size_t name_cap, size_t *total_mem,
+                                 int *sm_count, cuzk_error *e);
+
+/* ---- NTT over Fr --------------------------------------------------------
+ * Size n = 2^lg, in place on a device buffer of n Montgomery Fr elements
+ * (16-byte aligned), natural order in and out, the snarkjs roots
+ * w[k] = 5^((r-1)/2^k): the result is bit-exact with the CPU NTT.
+ * Let w = w[lg] and g = w[lg+1] (the Groth16 / snarkjs coset shift).
+ *   FORWARD:        X[k] = sum_i x[i] w^(ik)
+ *   INVERSE:        x[i] = n^-1 sum_k X[k] w^(-ik)
+ *   COSET_FORWARD:  X[k] = sum_i x[i] g^i w^(ik)   (evaluations on g<w>)
+ *   COSET_INVERSE:  inverse of COSET_FORWARD
+ *   ODD_COSET:      INVERSE then COSET_FORWARD, fused (the Groth16 step that
+ *                   turns evaluations on <w> into evaluations on g<w>); it
+ *                   needs no bit-reversal pass.
+ * Coset operations need lg + 1 <= 2-adicity of r (lg <= 27 on BN254).
+ * The work is queued on `stream` (a cudaStream_t; NULL = legacy default
+ * stream) and the call returns without waiting; launch errors are reported,
+ * execution errors surface at the caller's next synchronisation. */
+typedef enum cuzk_gpu_ntt_op {
+    CUZK_GPU_NTT_FORWARD = 0,
+    CUZK_GPU_NTT_INVERSE = 1,
+    CUZK_GPU_NTT_COSET_FORWARD = 2,
+    CUZK_GPU_NTT_COSET_INVERSE = 3,
+    CUZK_GPU_NTT_ODD_COSET = 4
+} cuzk_gpu_ntt_op;
+
+typedef struct cuzk_gpu_ntt cuzk_gpu_ntt;
+
+/* Device memory the NTT tables need for sizes up to 2^max_lg (the data
+ * buffer itself, n * 32 bytes, is the caller's). */
+size_t cuzk_gpu_ntt_device_bytes(cuzk_curve curve, unsigned max_lg);
+/* Builds the twiddle tables on `device` for sizes 2^0 .. 2^max_lg (<= 28). */
+cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned max_lg, int device,
+                                cuzk_error *e);
+void cuzk_gpu_ntt_destroy(cuzk_gpu_ntt *t);
+cuzk_status cuzk_gpu_ntt_run(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_op op,
+                             void *stream, cuzk_error *e);
+
+/* ---- MSM ----------------------------------------------------------------
+ * sum_i k_i * P_i with the bases uploaded once and kept resident in the
+ * handle. Pippenger with signed digits, bucket sort by counting sort, XYZZ
+ * bucket accumulation, GPU bucket reduction. With split_ones (default) zero
+ * scalars are skipped and scalars equal to 1 are summed by a batch addition,
+ * so only the remaining ("significant") scalars go through Pippenger, and the
+ * window size is chosen for their count. */
+typedef enum cuzk_gpu_group { CUZK_GPU_G1 = 1, CUZK_GPU_G2 = 2 } cuzk_gpu_group;
+
+typedef struct cuzk_gpu_msm_config {
+    unsigned window_bits;  /* 0 = automatic; else fixed c in [4, 22] */
+    size_t batch_points;   /* points per sort batch; 0 = automatic (2^24) */
+    int no_split_ones;     /* nonzero: no 0/1 special path (for testing) */
+} cuzk_gpu_msm_config;
+
+typedef struct cuzk_gpu_msm cuzk_gpu_msm;
+
+/* Device memory of a handle for npoints bases (bases + all workspaces,
+ * including the scalar staging buffer used for host scalars). cfg may be
+ * NULL (defaults). */
+size_t cuzk_gpu_msm_device_bytes(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
+                                 const cuzk_gpu_msm_config *cfg);
+
+/* bases: npoints affine points of the curve's G1/G2 affine type (e.g.
+ * bls12_381_g1_affine_t), in host memory (bases_on_device = 0) or device
+ * memory (copied). */
+cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve, cuzk_gpu_group group,
+                                const void *bases, size_t npoints, int bases_on_device, int device,
+                                const cuzk_gpu_msm_config *cfg, cuzk_error *e);
+void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m);
+
+/* result: one Jacobian point of the curve/group's jac type (e.g.
+ * bls12_381_g1_jac_t). scalars: n <= npoints raw 4 x u64 scalars (< r), in
+ * host memory (pinned is fastest) or device memory (scalars_on_device != 0);
+ * they pair with bases[0 .. n). Runs on `stream` and waits for it before
+ * returning (the result is on the host). */
+cuzk_status cuzk_gpu_msm_run(cuzk_gpu_msm *m, void *result, const uint64_t *scalars, size_t n,
+                             int scalars_on_device, void *stream, cuzk_error *e);
+
+/* Window size the last run used (for benchmarks), 0 before any run. */
+unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m);
+
+/* ---- memory and streams (thin wrappers so C callers need no CUDA headers)
+ * Streams are cudaStream_t passed as void*; NULL is the legacy default. */
+/* Pinned host memory (fast, asynchronous uploads). */
+cuzk_status cuzk_gpu_host_alloc(void **p, size_t bytes, cuzk_error *e);
+void cuzk_gpu_host_free(void *p);
+/* Device memory on `device`. */
+cuzk_status cuzk_gpu_dev_alloc(void **p, size_t bytes, int device, cuzk_error *e);
+void cuzk_gpu_dev_free(void *p, int device);
+/* Copy in any direction (unified addressing), queued on `stream`. */
+cuzk_status cuzk_gpu_copy(void *dst, const void *src, size_t bytes, void *stream, cuzk_error *e);
+cuzk_status cuzk_gpu_stream_create(void **stream, int device, cuzk_error *e);
+void cuzk_gpu_stream_destroy(void *stream);
+/* Waits for the stream; reports any asynchronous kernel error. */
+cuzk_status cuzk_gpu_stream_sync(void *stream, cuzk_error *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,461 @@
+/* Device (and host) prime-field arithmetic for the CUDA kernels.
+ *
+ * Representation: the same bytes as the CPU code (field/fp_decl.h): Montgomery
+ * form with R = 2^(64*N64), little-endian. Here the limbs are 32-bit
+ * (N = 2*N64 of them), which on a little-endian machine is the same memory as
+ * N64 64-bit limbs, so buffers are copied bit-for-bit between CPU and GPU.
+ *
+ * Multiplication is CIOS Montgomery on 32-bit limbs. On the device it uses
+ * inline PTX carry chains (mad.lo.cc / madc.hi.cc); on the host (and when
+ * CUZK_GPU_PORTABLE_FIELD is defined) a portable version with 64-bit
+ * accumulators, which is what the host-side tests check against Python.
+ *
+ * Every modulus here has at least one spare top bit (p < R/2), so sums of two
+ * reduced values never overflow N limbs and CIOS stays < 2p without an extra
+ * carry word.
+ *
+ * Field parameters are small structs (made by CUZK_GPU_FIELD below) exposing
+ * the constants through constexpr functions, so after unrolling they fold into
+ * instruction immediates. */
+#ifndef CUZK_GPU_FIELD_CUH
+#define CUZK_GPU_FIELD_CUH
+
+#include <stdint.h>
+
+#include "field/field_params.h"
+
+#if defined(__CUDACC__)
+#define CUZK_HD __host__ __device__ __forceinline__
+#define CUZK_DEV __device__ __forceinline__
+#else
+#define CUZK_HD inline
+#define CUZK_DEV inline
+#endif
+
+/* Unrolling hint for device code; the host compiler ignores loops it need
+ * not unroll (and would warn about an unknown pragma). */
+#if defined(__CUDA_ARCH__)
+#define CUZK_UNROLL _Pragma("unroll")
+#else
+#define CUZK_UNROLL
+#endif
+
+/* Out-of-line device functions: used for the big, rarely hot formulas (Fp2
+ * products, full XYZZ additions and doublings) to keep compile time and
+ * instruction-cache footprint bounded; the hot mixed addition stays inline. */
+#if defined(__CUDACC__)
+#define CUZK_HD_NOINLINE __host__ __device__ __noinline__
+#else
+#define CUZK_HD_NOINLINE inline
+#endif
+
+#if defined(__CUDA_ARCH__) && !defined(CUZK_GPU_PORTABLE_FIELD)
+#define CUZK_GPU_USE_PTX 1
+#else
+#define CUZK_GPU_USE_PTX 0
+#endif
+
+/* One parameter struct per field. N = number of 32-bit limbs. */
+#define CUZK_GPU_FIELD(NAME, PFX, N64_)                                              \
+    struct NAME {                                                                    \
+        static constexpr int N = 2 * (N64_);                                         \
+        static constexpr int BITS = PFX##_P_BITS;                                    \
+        static CUZK_HD constexpr uint32_t mod(int i)                                 \
+        {                                                                            \
+            constexpr uint64_t m[N64_] = PFX##_P_MODULUS;                            \
+            return (uint32_t)(m[i / 2] >> (32 * (i & 1)));                           \
+        }                                                                            \
+        static CUZK_HD constexpr uint32_t one(int i)                                 \
+        {                                                                            \
+            constexpr uint64_t m[N64_] = PFX##_P_ONE;                                \
+            return (uint32_t)(m[i / 2] >> (32 * (i & 1)));                           \
+        }                                                                            \
+        static CUZK_HD constexpr uint32_t r2(int i)                                  \
+        {                                                                            \
+            constexpr uint64_t m[N64_] = PFX##_P_R2;                                 \
+            return (uint32_t)(m[i / 2] >> (32 * (i & 1)));                           \
+        }                                                                            \
+        static CUZK_HD constexpr uint32_t m0() { return (uint32_t)(PFX##_P_INV); }   \
+    }
+
+namespace cuzk_gpu {
+
+CUZK_GPU_FIELD(bn254_fp_p, bn254_fp, 4);
+CUZK_GPU_FIELD(bn254_fr_p, bn254_fr, 4);
+CUZK_GPU_FIELD(bls12_381_fp_p, bls12_381_fp, 6);
+CUZK_GPU_FIELD(bls12_381_fr_p, bls12_381_fr, 4);
+
+/* A field element. Alignment 16 so arrays load with 128-bit accesses; all
+ * element sizes (32 and 48 bytes) are multiples of 16, so the layout of an
+ * array equals the CPU's uint64_t[N64] array. */
+template <class P> struct alignas(16) fp {
+    static constexpr int N = P::N;
+    uint32_t v[P::N];
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+template <class P> CUZK_HD fp<P> fp_zero()
+{
+    fp<P> r;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) r.v[i] = 0;
+    return r;
+}
+
+template <class P> CUZK_HD fp<P> fp_one()
+{
+    fp<P> r;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) r.v[i] = P::one(i);
+    return r;
+}
+
+template <class P> CUZK_HD bool fp_is_zero(const fp<P> &a)
+{
+    uint32_t t = 0;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) t |= a.v[i];
+    return t == 0;
+}
+
+template <class P> CUZK_HD bool fp_eq(const fp<P> &a, const fp<P> &b)
+{
+    uint32_t t = 0;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) t |= a.v[i] ^ b.v[i];
+    return t == 0;
+}
+
+/* t < 2p  ->  t mod p (branch-free select). */
+template <class P> CUZK_HD void fp_reduce_once(uint32_t *t)
+{
+    uint32_t s[P::N];
+    uint64_t borrow = 0;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) {
+        uint64_t d = (uint64_t)t[i] - P::mod(i) - borrow;
+        s[i] = (uint32_t)d;
+        borrow = (d >> 32) & 1;
+    }
+    /* borrow = 1: t < p, keep t. */
+    uint32_t keep = 0u - (uint32_t)borrow;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) t[i] = (t[i] & keep) | (s[i] & ~keep);
+}
+
+template <class P> CUZK_HD fp<P> operator+(const fp<P> &a, const fp<P> &b)
+{
+    fp<P> r;
+#if CUZK_GPU_USE_PTX
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(a.v[0]), "r"(b.v[0]));
+CUZK_UNROLL
+    for (int i = 1; i < P::N; i++)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(a.v[i]), "r"(b.v[i]));
+#else
+    uint64_t c = 0;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) {
+        uint64_t s = (uint64_t)a.v[i] + b.v[i] + c;
+        r.v[i] = (uint32_t)s;
+        c = s >> 32;
+    }
+#endif
+    fp_reduce_once<P>(r.v);
+    return r;
+}
+
+template <class P> CUZK_HD fp<P> operator-(const fp<P> &a, const fp<P> &b)
+{
+    fp<P> r;
+    uint32_t mask;
+#if CUZK_GPU_USE_PTX
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(a.v[0]), "r"(b.v[0]));
+CUZK_UNROLL
+    for (int i = 1; i < P::N; i++)
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(a.v[i]), "r"(b.v[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(mask));
+#else
+    uint64_t borrow = 0;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) {
+        uint64_t d = (uint64_t)a.v[i] - b.v[i] - borrow;
+        r.v[i] = (uint32_t)d;
+        borrow = (d >> 32) & 1;
+    }
+    mask = 0u - (uint32_t)borrow;
+#endif
+    /* a < b: add p back (mask is all ones). */
+#if CUZK_GPU_USE_PTX
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(r.v[0]) : "r"(P::mod(0) & mask));
+CUZK_UNROLL
+    for (int i = 1; i < P::N; i++)
+        asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(r.v[i]) : "r"(P::mod(i) & mask));
+#else
+    uint64_t c = 0;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) {
+        uint64_t s = (uint64_t)r.v[i] + (P::mod(i) & mask) + c;
+        r.v[i] = (uint32_t)s;
+        c = s >> 32;
+    }
+#endif
+    return r;
+}
+
+template <class P> CUZK_HD fp<P> fp_dbl(const fp<P> &a) { return a + a; }
+
+template <class P> CUZK_HD fp<P> fp_neg(const fp<P> &a)
+{
+    /* p - a, and 0 stays 0. */
+    fp<P> r;
+    uint64_t borrow = 0;
+    uint32_t nz = 0;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) {
+        uint64_t d = (uint64_t)P::mod(i) - a.v[i] - borrow;
+        r.v[i] = (uint32_t)d;
+        borrow = (d >> 32) & 1;
+        nz |= a.v[i];
+    }
+    uint32_t keep = nz ? 0xffffffffu : 0u;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) r.v[i] &= keep;
+    return r;
+}
+
+/* Conditional negate (flag != 0). */
+template <class P> CUZK_HD fp<P> fp_cneg(const fp<P> &a, bool flag)
+{
+    fp<P> n = fp_neg(a);
+    fp<P> r;
+    uint32_t m = flag ? 0xffffffffu : 0u;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) r.v[i] = (n.v[i] & m) | (a.v[i] & ~m);
+    return r;
+}
+
+/* ---- Montgomery multiplication ---------------------------------------- */
+
+/* Carry-chain primitives. On the device they are single PTX instructions that
+ * read/write the hardware carry flag; on the host they emulate that flag in
+ * `cf`, so the exact same chain code (fp_mul_chain) is unit-tested on the host
+ * against Python. On the device `cf` is dead and optimised away.
+ * Like sppark, the device chains rely on nothing between consecutive
+ * asm volatile statements touching the carry flag (the compiler emits no .cc
+ * instructions of its own). */
+#if CUZK_GPU_USE_PTX
+#define CUZK_PTX2(op, d, a, b) asm volatile(op " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))
+#define CUZK_PTX3(op, d, a, b, c) asm volatile(op " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c))
+CUZK_HD void c_mad_lo_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &) { CUZK_PTX3("mad.lo.cc.u32", d, a, b, c); }
+CUZK_HD void c_madc_lo_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &) { CUZK_PTX3("madc.lo.cc.u32", d, a, b, c); }
+CUZK_HD void c_mad_hi_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &) { CUZK_PTX3("mad.hi.cc.u32", d, a, b, c); }
+CUZK_HD void c_madc_hi_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &) { CUZK_PTX3("madc.hi.cc.u32", d, a, b, c); }
+CUZK_HD void c_addc_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &) { CUZK_PTX2("addc.cc.u32", d, a, b); }
+CUZK_HD void c_addc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &) { CUZK_PTX2("addc.u32", d, a, b); }
+#else
+CUZK_HD void c_mad_lo_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &cf)
+{
+    uint64_t s = (uint64_t)(uint32_t)(a * b) + c;
+    d = (uint32_t)s;
+    cf = (uint32_t)(s >> 32);
+}
+CUZK_HD void c_madc_lo_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &cf)
+{
+    uint64_t s = (uint64_t)(uint32_t)(a * b) + c + cf;
+    d = (uint32_t)s;
+    cf = (uint32_t)(s >> 32);
+}
+CUZK_HD void c_mad_hi_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &cf)
+{
+    uint64_t s = (((uint64_t)a * b) >> 32) + c;
+    d = (uint32_t)s;
+    cf = (uint32_t)(s >> 32);
+}
+CUZK_HD void c_madc_hi_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &cf)
+{
+    uint64_t s = (((uint64_t)a * b) >> 32) + c + cf;
+    d = (uint32_t)s;
+    cf = (uint32_t)(s >> 32);
+}
+CUZK_HD void c_addc_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &cf)
+{
+    uint64_t s = (uint64_t)a + b + cf;
+    d = (uint32_t)s;
+    cf = (uint32_t)(s >> 32);
+}
+CUZK_HD void c_addc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &cf) { d = a + b + cf; }
+#endif
+
+/* CIOS Montgomery multiplication written as carry chains (device: PTX).
+ * t holds N+2 words. Each outer step i:
+ *   t += a * b[i]   (lo halves into t[j], hi halves into t[j+1]: two chains)
+ *   m = t[0] * m0
+ *   t = (t + m * p) / 2^32
+ * With a spare modulus bit t stays < 2p, so t[N+1] ends each step at 0. */
+template <class P> CUZK_HD void fp_mul_chain(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = P::N;
+    uint32_t t[N + 2];
+    uint32_t cf = 0;
+CUZK_UNROLL
+    for (int i = 0; i < N + 2; i++) t[i] = 0;
+
+CUZK_UNROLL
+    for (int i = 0; i < N; i++) {
+        const uint32_t bi = b[i];
+        c_mad_lo_cc(t[0], a[0], bi, t[0], cf);
+CUZK_UNROLL
+        for (int j = 1; j < N; j++) c_madc_lo_cc(t[j], a[j], bi, t[j], cf);
+        c_addc_cc(t[N], t[N], 0, cf);
+        c_addc(t[N + 1], 0, 0, cf);
+        c_mad_hi_cc(t[1], a[0], bi, t[1], cf);
+CUZK_UNROLL
+        for (int j = 1; j < N; j++) c_madc_hi_cc(t[j + 1], a[j], bi, t[j + 1], cf);
+        c_addc(t[N + 1], t[N + 1], 0, cf);
+
+        const uint32_t m = t[0] * P::m0();
+        c_mad_lo_cc(t[0], m, P::mod(0), t[0], cf);
+CUZK_UNROLL
+        for (int j = 1; j < N; j++) c_madc_lo_cc(t[j], m, P::mod(j), t[j], cf);
+        c_addc_cc(t[N], t[N], 0, cf);
+        c_addc(t[N + 1], t[N + 1], 0, cf);
+        c_mad_hi_cc(t[1], m, P::mod(0), t[1], cf);
+CUZK_UNROLL
+        for (int j = 1; j < N; j++) c_madc_hi_cc(t[j + 1], m, P::mod(j), t[j + 1], cf);
+        c_addc(t[N + 1], t[N + 1], 0, cf);
+CUZK_UNROLL
+        for (int j = 0; j < N + 1; j++) t[j] = t[j + 1];
+        t[N + 1] = 0;
+    }
+CUZK_UNROLL
+    for (int i = 0; i < N; i++) r[i] = t[i];
+    fp_reduce_once<P>(r);
+}
+
+/* Portable CIOS (host, and device fallback). */
+template <class P> CUZK_HD void fp_mul_portable(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = P::N;
+    uint32_t t[N + 1];
+CUZK_UNROLL
+    for (int i = 0; i < N + 1; i++) t[i] = 0;
+CUZK_UNROLL
+    for (int i = 0; i < N; i++) {
+        uint64_t c = 0;
+CUZK_UNROLL
+        for (int j = 0; j < N; j++) {
+            uint64_t uv = (uint64_t)a[j] * b[i] + t[j] + c;
+            t[j] = (uint32_t)uv;
+            c = uv >> 32;
+        }
+        uint64_t top = (uint64_t)t[N] + c; /* < 2^33 */
+        uint32_t m = t[0] * P::m0();
+        uint64_t uv = (uint64_t)m * P::mod(0) + t[0];
+        c = uv >> 32;
+CUZK_UNROLL
+        for (int j = 1; j < N; j++) {
+            uv = (uint64_t)m * P::mod(j) + t[j] + c;
+            t[j - 1] = (uint32_t)uv;
+            c = uv >> 32;
+        }
+        top += c;
+        t[N - 1] = (uint32_t)top;
+        t[N] = (uint32_t)(top >> 32);
+    }
+CUZK_UNROLL
+    for (int i = 0; i < N; i++) r[i] = t[i];
+    fp_reduce_once<P>(r);
+}
+
+template <class P> CUZK_HD fp<P> operator*(const fp<P> &a, const fp<P> &b)
+{
+    fp<P> r;
+#if CUZK_GPU_USE_PTX || defined(CUZK_GPU_HOST_CHAIN)
+    fp_mul_chain<P>(r.v, a.v, b.v);
+#else
+    fp_mul_portable<P>(r.v, a.v, b.v);
+#endif
+    return r;
+}
+
+template <class P> CUZK_HD fp<P> fp_sqr(const fp<P> &a) { return a * a; }
+
+/* Montgomery <-> standard form. */
+template <class P> CUZK_HD fp<P> fp_to_mont(const fp<P> &raw)
+{
+    fp<P> r2;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) r2.v[i] = P::r2(i);
+    return raw * r2;
+}
+
+template <class P> CUZK_HD fp<P> fp_from_mont(const fp<P> &a)
+{
+    fp<P> one;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) one.v[i] = i == 0 ? 1u : 0u;
+    return a * one;
+}
+
+/* a^e, e as little-endian 64-bit limbs (host use: twiddle tables). */
+template <class P> CUZK_HD fp<P> fp_pow(const fp<P> &a, const uint64_t *e, int e_limbs)
+{
+    fp<P> r = fp_one<P>();
+    for (int i = e_limbs * 64 - 1; i >= 0; i--) {
+        r = r * r;
+        if ((e[i / 64] >> (i % 64)) & 1) r = r * a;
+    }
+    return r;
+}
+
+/* ---- Fp2 = Fp[u]/(u^2 + 1) ------------------------------------------- */
+
+template <class P> struct fp2 {
+    fp<P> c0, c1;
+};
+
+template <class P> CUZK_HD fp2<P> operator+(const fp2<P> &a, const fp2<P> &b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
+template <class P> CUZK_HD fp2<P> operator-(const fp2<P> &a, const fp2<P> &b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
+template <class P> CUZK_HD_NOINLINE fp2<P> operator*(const fp2<P> &a, const fp2<P> &b)
+{
+    /* Karatsuba: 3 base multiplications. */
+    fp<P> t0 = a.c0 * b.c0;
+    fp<P> t1 = a.c1 * b.c1;
+    fp<P> t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
+    return {t0 - t1, t2 - t0 - t1};
+}
+
+/* ---- generic wrappers so curve code works over fp and fp2 ------------- */
+
+template <class P> CUZK_HD bool f_is_zero(const fp<P> &a) { return fp_is_zero(a); }
+template <class P> CUZK_HD bool f_is_zero(const fp2<P> &a) { return fp_is_zero(a.c0) && fp_is_zero(a.c1); }
+template <class P> CUZK_HD bool f_eq(const fp<P> &a, const fp<P> &b) { return fp_eq(a, b); }
+template <class P> CUZK_HD bool f_eq(const fp2<P> &a, const fp2<P> &b) { return fp_eq(a.c0, b.c0) && fp_eq(a.c1, b.c1); }
+template <class P> CUZK_HD fp<P> f_sqr(const fp<P> &a) { return a * a; }
+template <class P> CUZK_HD_NOINLINE fp2<P> f_sqr(const fp2<P> &a)
+{
+    /* (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 multiplications. */
+    fp<P> t = a.c0 * a.c1;
+    return {(a.c0 + a.c1) * (a.c0 - a.c1), t + t};
+}
+template <class P> CUZK_HD fp<P> f_dbl(const fp<P> &a) { return a + a; }
+template <class P> CUZK_HD fp2<P> f_dbl(const fp2<P> &a) { return a + a; }
+template <class P> CUZK_HD fp<P> f_neg(const fp<P> &a) { return fp_neg(a); }
+template <class P> CUZK_HD fp2<P> f_neg(const fp2<P> &a) { return {fp_neg(a.c0), fp_neg(a.c1)}; }
+template <class P> CUZK_HD fp<P> f_cneg(const fp<P> &a, bool f) { return fp_cneg(a, f); }
+template <class P> CUZK_HD fp2<P> f_cneg(const fp2<P> &a, bool f) { return {fp_cneg(a.c0, f), fp_cneg(a.c1, f)}; }
+template <class F> CUZK_HD F f_zero();
+template <class F> struct f_traits;
+template <class P> struct f_traits<fp<P>> {
+    static CUZK_HD fp<P> zero() { return fp_zero<P>(); }
+    static CUZK_HD fp<P> one() { return fp_one<P>(); }
+};
+template <class P> struct f_traits<fp2<P>> {
+    static CUZK_HD fp2<P> zero() { return {fp_zero<P>(), fp_zero<P>()}; }
+    static CUZK_HD fp2<P> one() { return {fp_one<P>(), fp_zero<P>()}; }
+};
+
+} /* namespace cuzk_gpu */
+
+#endif

@@ -1,0 +1,87 @@
+/* Built instead of the CUDA sources when CUDA is absent: the GPU API exists
+ * but reports "built without CUDA". */
+#include <stdlib.h>
+
+#include "cuzk/gpu.h"
+#include "util/common.h"
+
+#define NO_CUDA(e) cuzk_err(e, CUZK_ERR_UNSUPPORTED, "cuzk GPU: built without CUDA")
+
+int cuzk_gpu_device_count(void) { return 0; }
+
+cuzk_status cuzk_gpu_device_info(int device, char *name, size_t name_cap, size_t *total_mem, int *sm_count,
+                                 cuzk_error *e)
+{
+    return NO_CUDA(e);
+}
+
+size_t cuzk_gpu_ntt_device_bytes(cuzk_curve curve, unsigned max_lg) { return 0; }
+
+cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned max_lg, int device, cuzk_error *e)
+{
+    if (out) *out = NULL;
+    return NO_CUDA(e);
+}
+
+void cuzk_gpu_ntt_destroy(cuzk_gpu_ntt *t) {}
+
+cuzk_status cuzk_gpu_ntt_run(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_op op, void *stream,
+                             cuzk_error *e)
+{
+    return NO_CUDA(e);
+}
+
+size_t cuzk_gpu_msm_device_bytes(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
+                                 const cuzk_gpu_msm_config *cfg)
+{
+    return 0;
+}
+
+cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve, cuzk_gpu_group group, const void *bases,
+                                size_t npoints, int bases_on_device, int device, const cuzk_gpu_msm_config *cfg,
+                                cuzk_error *e)
+{
+    if (out) *out = NULL;
+    return NO_CUDA(e);
+}
+
+void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m) {}
+
+cuzk_status cuzk_gpu_msm_run(cuzk_gpu_msm *m, void *result, const uint64_t *scalars, size_t n,
+                             int scalars_on_device, void *stream, cuzk_error *e)
+{
+    return NO_CUDA(e);
+}
+
+unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m) { return 0; }
+
+cuzk_status cuzk_gpu_host_alloc(void **p, size_t bytes, cuzk_error *e)
+{
+    if (p) *p = NULL;
+    return NO_CUDA(e);
+}
+
+void cuzk_gpu_host_free(void *p) {}
+
+cuzk_status cuzk_gpu_dev_alloc(void **p, size_t bytes, int device, cuzk_error *e)
+{
+    if (p) *p = NULL;
+    return NO_CUDA(e);
+}
+
+void cuzk_gpu_dev_free(void *p, int device) {}
+
+cuzk_status cuzk_gpu_copy(void *dst, const void *src, size_t bytes, void *stream, cuzk_error *e)
+{
+    return NO_CUDA(e);
+}
+
+cuzk_status cuzk_gpu_stream_create(void **stream, int device, cuzk_error *e)
+{
+    if (stream) *stream = NULL;
+    return NO_CUDA(e);
+}
+
+void cuzk_gpu_stream_destroy(void *stream) {}
+
+cuzk_status cuzk_gpu_stream_sync(void *stream, cuzk_error *e) { return NO_CUDA(e); }

@@ -1,0 +1,257 @@
+/* GPU MSM (G1 and G2, BN254 and BLS12-381) against the CPU MSM (msm/msm.h),
+ * compared as group elements (jac_eq): uniform and witness-like scalars,
+ * edge scalars (0, 1, r-1, small), infinity bases, repeated bases (bucket
+ * doublings), forced window sizes, tiny sort batches (multi-batch bucket
+ * accumulation and the segment fix-up), host and device scalars.
+ * Exits 77 ("skipped") when there is no CUDA device. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cuzk/gpu.h"
+#include "msm/msm.h"
+#include "util/threadpool.h"
+
+static cuzk_pool *g_pool;
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+enum dist { D_UNIFORM, D_WITNESS, D_EDGE, D_SMALL };
+
+/* Per-group glue, instantiated by macro. */
+#define MSM_GLUE(G, FR)                                                                             \
+    static void G##_scalars(void *v, size_t n, enum dist d, uint64_t seed)                          \
+    {                                                                                               \
+        FR##_t *s = v;                                                                              \
+        for (size_t i = 0; i < n; i++) {                                                            \
+            uint64_t x = splitmix(&seed);                                                           \
+            memset(&s[i], 0, sizeof s[i]);                                                          \
+            int kind = 2; /* 0: zero, 1: one, 2: uniform, 3: r-1, 4: small */                       \
+            if (d == D_WITNESS) kind = x % 10 < 5 ? 0 : (x % 10 < 9 ? 1 : 2);                       \
+            if (d == D_EDGE) kind = (int)(x % 5);                                                   \
+            if (d == D_SMALL) kind = 4;                                                             \
+            if (kind == 1) s[i].l[0] = 1;                                                           \
+            if (kind == 2) {                                                                        \
+                FR##_t m;                                                                           \
+                assert_true(FR##_random(&m));                                                       \
+                FR##_from_mont(&s[i], &m);                                                          \
+            }                                                                                       \
+            if (kind == 3) {                                                                        \
+                s[i] = FR##_MODULUS;                                                                \
+                s[i].l[0] -= 1;                                                                     \
+            }                                                                                       \
+            if (kind == 4) s[i].l[0] = splitmix(&seed) % 40;                                        \
+        }                                                                                           \
+    }                                                                                               \
+    /* Random multiples of the generator; some infinities and repeats. */                           \
+    static void G##_bases(void *v, size_t n, uint64_t seed)                                         \
+    {                                                                                               \
+        G##_affine_t *b = v;                                                                        \
+        FR##_t *k = malloc(n * sizeof *k);                                                          \
+        assert_non_null(k);                                                                         \
+        for (size_t i = 0; i < n; i++) {                                                            \
+            memset(&k[i], 0, sizeof k[i]);                                                          \
+            k[i].l[0] = splitmix(&seed);                                                            \
+            k[i].l[1] = splitmix(&seed);                                                            \
+        }                                                                                           \
+        cuzk_error e = {0};                                                                         \
+        assert_int_equal(G##_batch_mul_fixed(b, &G##_GENERATOR, k, n, g_pool, &e), CUZK_OK);        \
+        free(k);                                                                                    \
+        for (size_t i = 0; i < n; i++) {                                                            \
+            uint64_t x = splitmix(&seed) % 64;                                                      \
+            if (x == 0) G##_affine_set_inf(&b[i]);                                                  \
+            if (x == 1 && i > 0) b[i] = b[i - 1];                                                   \
+        }                                                                                           \
+    }                                                                                               \
+    static void G##_cpu(void *out, const void *bases, const void *sc, size_t n)                     \
+    {                                                                                               \
+        cuzk_error e = {0};                                                                         \
+        assert_int_equal(G##_msm(out, bases, sc, n, g_pool, &e), CUZK_OK);                          \
+    }                                                                                               \
+    static bool G##_eq(const void *a, const void *b) { return G##_jac_eq(a, b); }
+
+MSM_GLUE(bn254_g1, bn254_fr)
+MSM_GLUE(bn254_g2, bn254_fr)
+MSM_GLUE(bls12_381_g1, bls12_381_fr)
+MSM_GLUE(bls12_381_g2, bls12_381_fr)
+
+typedef struct {
+    const char *name;
+    cuzk_curve curve;
+    cuzk_gpu_group group;
+    size_t aff, jac;
+    void (*scalars)(void *, size_t, enum dist, uint64_t);
+    void (*bases)(void *, size_t, uint64_t);
+    void (*cpu)(void *, const void *, const void *, size_t);
+    bool (*eq)(const void *, const void *);
+} group_ops;
+
+#define GROUP(G, C, GR)                                                                             \
+    {#G, C, GR, sizeof(G##_affine_t), sizeof(G##_jac_t), G##_scalars, G##_bases, G##_cpu, G##_eq}
+
+static const group_ops GROUPS[] = {
+    GROUP(bn254_g1, CUZK_CURVE_BN254, CUZK_GPU_G1),
+    GROUP(bn254_g2, CUZK_CURVE_BN254, CUZK_GPU_G2),
+    GROUP(bls12_381_g1, CUZK_CURVE_BLS12_381, CUZK_GPU_G1),
+    GROUP(bls12_381_g2, CUZK_CURVE_BLS12_381, CUZK_GPU_G2),
+};
+
+static const char *DIST_NAMES[] = {"uniform", "witness", "edge", "small"};
+
+/* One GPU run against the CPU result. */
+static void check_run(const group_ops *g, cuzk_gpu_msm *m, const void *bases, const void *sc, size_t n,
+                      int on_device, const char *what)
+{
+    uint8_t ref[1024], got[1024];
+    g->cpu(ref, bases, sc, n);
+    memset(got, 0x5a, sizeof got);
+    cuzk_error e = {0};
+    cuzk_status st;
+    if (on_device) {
+        void *d = NULL;
+        assert_int_equal(cuzk_gpu_dev_alloc(&d, n * 32, 0, &e), CUZK_OK);
+        assert_int_equal(cuzk_gpu_copy(d, sc, n * 32, NULL, &e), CUZK_OK);
+        assert_int_equal(cuzk_gpu_stream_sync(NULL, &e), CUZK_OK);
+        st = cuzk_gpu_msm_run(m, got, d, n, 1, NULL, &e);
+        cuzk_gpu_dev_free(d, 0);
+    } else {
+        st = cuzk_gpu_msm_run(m, got, sc, n, 0, NULL, &e);
+    }
+    if (st) fprintf(stderr, "%s %s: %s\n", g->name, what, e.msg);
+    assert_int_equal(st, CUZK_OK);
+    if (!g->eq(got, ref)) fail_msg("%s: GPU MSM differs from CPU (%s, n=%zu, c=%u)", g->name, what, n, cuzk_gpu_msm_last_window(m));
+}
+
+static void run_group(const group_ops *g, size_t nmax, uint64_t seed)
+{
+    uint8_t *bases = malloc(nmax * g->aff), *sc = malloc(nmax * 32);
+    assert_non_null(bases);
+    assert_non_null(sc);
+    g->bases(bases, nmax, seed);
+    char what[128];
+    cuzk_error e = {0};
+
+    /* Default configuration, all distributions and several sizes. */
+    cuzk_gpu_msm *m = NULL;
+    cuzk_status st = cuzk_gpu_msm_create(&m, g->curve, g->group, bases, nmax, 0, 0, NULL, &e);
+    if (st) fprintf(stderr, "%s\n", e.msg);
+    assert_int_equal(st, CUZK_OK);
+    static const size_t fr[] = {1, 2, 3, 31, 100, 1000};
+    for (int d = 0; d < 4; d++) {
+        for (size_t i = 0; i < sizeof fr / sizeof fr[0] + 1; i++) {
+            size_t n = i < sizeof fr / sizeof fr[0] ? fr[i] : nmax;
+            if (n > nmax) continue;
+            g->scalars(sc, n, (enum dist)d, seed + 17 * i + d);
+            snprintf(what, sizeof what, "default %s", DIST_NAMES[d]);
+            check_run(g, m, bases, sc, n, (int)(i & 1), what);
+        }
+    }
+    /* n = 0 gives infinity (compared with the CPU's n = 0 result). */
+    check_run(g, m, bases, sc, 0, 0, "n=0");
+    cuzk_gpu_msm_destroy(m);
+
+    /* Forced windows, no 0/1 split, and tiny batches (many segments cross
+     * batch and bucket borders). */
+    static const unsigned windows[] = {4, 7, 11, 16};
+    for (size_t wi = 0; wi < sizeof windows / sizeof windows[0]; wi++) {
+        for (int split = 0; split < 2; split++) {
+            cuzk_gpu_msm_config cfg = {windows[wi], wi & 1 ? 1000 : 0, split};
+            m = NULL;
+            st = cuzk_gpu_msm_create(&m, g->curve, g->group, bases, nmax, 0, 0, &cfg, &e);
+            if (st) fprintf(stderr, "%s\n", e.msg);
+            assert_int_equal(st, CUZK_OK);
+            for (int d = 0; d < 4; d += 1 + (windows[wi] > 8)) {
+                g->scalars(sc, nmax, (enum dist)d, seed * 3 + wi * 7 + d);
+                snprintf(what, sizeof what, "c=%u batch=%zu no_split=%d %s", cfg.window_bits, cfg.batch_points, split,
+                         DIST_NAMES[d]);
+                check_run(g, m, bases, sc, nmax, d & 1, what);
+            }
+            cuzk_gpu_msm_destroy(m);
+        }
+    }
+    free(bases);
+    free(sc);
+}
+
+static void test_bn254_g1(void **state) { (void)state; run_group(&GROUPS[0], 1 << 14, 1); }
+static void test_bn254_g2(void **state) { (void)state; run_group(&GROUPS[1], 1 << 11, 2); }
+static void test_bls12_381_g1(void **state) { (void)state; run_group(&GROUPS[2], 1 << 14, 3); }
+static void test_bls12_381_g2(void **state) { (void)state; run_group(&GROUPS[3], 1 << 11, 4); }
+
+/* A larger G1 MSM where the automatic window is a realistic one. */
+static void test_large_g1(void **state)
+{
+    (void)state;
+    for (int gi = 0; gi < 4; gi += 2) {
+        const group_ops *g = &GROUPS[gi];
+        size_t n = (size_t)1 << 18;
+        uint8_t *bases = malloc(n * g->aff), *sc = malloc(n * 32);
+        assert_non_null(bases);
+        assert_non_null(sc);
+        g->bases(bases, n, 99 + gi);
+        cuzk_error e = {0};
+        cuzk_gpu_msm *m = NULL;
+        assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, 0, NULL, &e), CUZK_OK);
+        g->scalars(sc, n, D_UNIFORM, 5);
+        check_run(g, m, bases, sc, n, 0, "large uniform");
+        g->scalars(sc, n, D_WITNESS, 6);
+        check_run(g, m, bases, sc, n, 1, "large witness");
+        cuzk_gpu_msm_destroy(m);
+        free(bases);
+        free(sc);
+    }
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    cuzk_error e = {0};
+    cuzk_gpu_msm *m = NULL;
+    bn254_g1_affine_t b[4];
+    for (int i = 0; i < 4; i++) b[i] = bn254_g1_GENERATOR;
+    assert_int_equal(cuzk_gpu_msm_create(&m, CUZK_CURVE_NONE, CUZK_GPU_G1, b, 4, 0, 0, NULL, &e), CUZK_ERR_USAGE);
+    assert_null(m);
+    memset(&e, 0, sizeof e);
+    cuzk_gpu_msm_config bad = {30, 0, 0};
+    assert_int_equal(cuzk_gpu_msm_create(&m, CUZK_CURVE_BN254, CUZK_GPU_G1, b, 4, 0, 0, &bad, &e), CUZK_ERR_USAGE);
+    memset(&e, 0, sizeof e);
+    assert_int_equal(cuzk_gpu_msm_create(&m, CUZK_CURVE_BN254, CUZK_GPU_G1, b, 4, 0, 0, NULL, &e), CUZK_OK);
+    uint64_t sc[5 * 4] = {0};
+    bn254_g1_jac_t r;
+    assert_int_equal(cuzk_gpu_msm_run(m, &r, sc, 5, 0, NULL, &e), CUZK_ERR_USAGE); /* n > npoints */
+    assert_true(strlen(e.msg) > 0);
+    cuzk_gpu_msm_destroy(m);
+    assert_true(cuzk_gpu_msm_device_bytes(CUZK_CURVE_BLS12_381, CUZK_GPU_G1, (size_t)1 << 24, NULL) > ((size_t)1 << 24) * 96);
+}
+
+int main(void)
+{
+    if (cuzk_gpu_device_count() == 0) {
+        printf("no CUDA device: skipping GPU MSM tests\n");
+        return 77;
+    }
+    g_pool = cuzk_pool_create(0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_bn254_g1),
+        cmocka_unit_test(test_bls12_381_g1),
+        cmocka_unit_test(test_bn254_g2),
+        cmocka_unit_test(test_bls12_381_g2),
+        cmocka_unit_test(test_large_g1),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    cuzk_pool_destroy(g_pool);
+    return rc;
+}

@@ -1,0 +1,197 @@
+/* GPU NTT against the CPU NTT (poly/ntt.h): every operation must be
+ * bit-exact (same roots, same orderings, same Montgomery bytes). Exits 77
+ * ("skipped") when there is no CUDA device or the library has no CUDA. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cuzk/gpu.h"
+#include "poly/ntt.h"
+#include "util/threadpool.h"
+
+static cuzk_pool *g_pool;
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Per-curve glue, written once and instantiated by macro. */
+#define NTT_GLUE(C)                                                                                 \
+    static void C##_fill(void *v, size_t n, uint64_t seed)                                          \
+    {                                                                                               \
+        C##_fr_t *a = v;                                                                            \
+        for (size_t i = 0; i < n; i++) {                                                            \
+            C##_fr_t raw;                                                                           \
+            for (int j = 0; j < 4; j++) raw.l[j] = splitmix(&seed);                                 \
+            raw.l[3] &= 0x0fffffffffffffffULL; /* < 2^252 < r */                                    \
+            C##_fr_to_mont(&a[i], &raw);                                                            \
+        }                                                                                           \
+        if (n > 2) {                                                                                \
+            C##_fr_set_zero(&a[0]);                                                                 \
+            C##_fr_set_one(&a[1]);                                                                  \
+            C##_fr_neg(&a[2], &a[1]); /* r - 1 */                                                   \
+        }                                                                                           \
+    }                                                                                               \
+    /* CPU reference of one GPU op. */                                                              \
+    static void C##_cpu(unsigned lg, cuzk_gpu_ntt_op op, void *v)                                   \
+    {                                                                                               \
+        C##_fr_t *a = v;                                                                            \
+        C##_ntt_domain *d = NULL;                                                                   \
+        cuzk_error e = {0};                                                                         \
+        assert_int_equal(C##_ntt_domain_create(&d, lg, g_pool, &e), CUZK_OK);                       \
+        C##_fr_t g;                                                                                 \
+        switch (op) {                                                                               \
+        case CUZK_GPU_NTT_FORWARD: C##_ntt(d, a, g_pool); break;                                    \
+        case CUZK_GPU_NTT_INVERSE: C##_intt(d, a, g_pool); break;                                   \
+        case CUZK_GPU_NTT_COSET_FORWARD:                                                            \
+            assert_true(C##_ntt_root_of_unity(&g, lg + 1));                                         \
+            C##_ntt_coset(d, a, &g, g_pool);                                                        \
+            break;                                                                                  \
+        case CUZK_GPU_NTT_COSET_INVERSE:                                                            \
+            assert_true(C##_ntt_root_of_unity(&g, lg + 1));                                         \
+            C##_intt_coset(d, a, &g, g_pool);                                                       \
+            break;                                                                                  \
+        case CUZK_GPU_NTT_ODD_COSET:                                                                \
+            assert_int_equal(C##_ntt_coset_odd(d, a, g_pool, &e), CUZK_OK);                         \
+            break;                                                                                  \
+        }                                                                                           \
+        C##_ntt_domain_free(d);                                                                     \
+    }
+
+NTT_GLUE(bn254)
+NTT_GLUE(bls12_381)
+
+typedef struct {
+    cuzk_curve curve;
+    void (*fill)(void *, size_t, uint64_t);
+    void (*cpu)(unsigned, cuzk_gpu_ntt_op, void *);
+} curve_ops;
+
+static const curve_ops CURVES[] = {
+    {CUZK_CURVE_BN254, bn254_fill, bn254_cpu},
+    {CUZK_CURVE_BLS12_381, bls12_381_fill, bls12_381_cpu},
+};
+
+static const char *OP_NAMES[] = {"forward", "inverse", "coset_forward", "coset_inverse", "odd_coset"};
+
+/* Runs op on the GPU and the CPU from the same input and compares bytes. */
+static void check_one(const curve_ops *c, cuzk_gpu_ntt *t, void *stream, unsigned lg, cuzk_gpu_ntt_op op, uint64_t seed)
+{
+    size_t n = (size_t)1 << lg, bytes = n * 32;
+    uint8_t *in = malloc(bytes), *ref = malloc(bytes), *got = malloc(bytes);
+    assert_non_null(in);
+    assert_non_null(ref);
+    assert_non_null(got);
+    c->fill(in, n, seed);
+    memcpy(ref, in, bytes);
+    c->cpu(lg, op, ref);
+
+    cuzk_error e = {0};
+    void *d = NULL;
+    assert_int_equal(cuzk_gpu_dev_alloc(&d, bytes, 0, &e), CUZK_OK);
+    memset(got, 0xa5, bytes);
+    assert_int_equal(cuzk_gpu_copy(d, in, bytes, stream, &e), CUZK_OK);
+    cuzk_status st = cuzk_gpu_ntt_run(t, d, lg, op, stream, &e);
+    if (st) fprintf(stderr, "%s\n", e.msg);
+    assert_int_equal(st, CUZK_OK);
+    assert_int_equal(cuzk_gpu_copy(got, d, bytes, stream, &e), CUZK_OK);
+    st = cuzk_gpu_stream_sync(stream, &e);
+    if (st) fprintf(stderr, "%s\n", e.msg);
+    assert_int_equal(st, CUZK_OK);
+    cuzk_gpu_dev_free(d, 0);
+    if (memcmp(got, ref, bytes) != 0) {
+        size_t i = 0;
+        while (memcmp(got + 32 * i, ref + 32 * i, 32) == 0) i++;
+        fail_msg("%s lg=%u %s: first mismatch at element %zu", cuzk_curve_name(c->curve), lg, OP_NAMES[op], i);
+    }
+    free(in);
+    free(ref);
+    free(got);
+}
+
+static void test_ntt_all(void **state)
+{
+    (void)state;
+    static const unsigned sizes[] = {0, 1, 2, 5, 9, 10, 11, 13, 16, 19, 20, 21};
+    void *stream = NULL;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_gpu_stream_create(&stream, 0, &e), CUZK_OK);
+    for (size_t ci = 0; ci < 2; ci++) {
+        const curve_ops *c = &CURVES[ci];
+        cuzk_gpu_ntt *t = NULL;
+        cuzk_status st = cuzk_gpu_ntt_create(&t, c->curve, 21, 0, &e);
+        if (st) fprintf(stderr, "%s\n", e.msg);
+        assert_int_equal(st, CUZK_OK);
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+            for (int op = 0; op <= CUZK_GPU_NTT_ODD_COSET; op++)
+                check_one(c, t, stream, sizes[si], (cuzk_gpu_ntt_op)op, 1000 * si + op + 77 * ci);
+        cuzk_gpu_ntt_destroy(t);
+    }
+    cuzk_gpu_stream_destroy(stream);
+}
+
+/* The legacy default stream (NULL) works too. */
+static void test_ntt_default_stream(void **state)
+{
+    (void)state;
+    cuzk_error e = {0};
+    cuzk_gpu_ntt *t = NULL;
+    assert_int_equal(cuzk_gpu_ntt_create(&t, CUZK_CURVE_BLS12_381, 12, 0, &e), CUZK_OK);
+    check_one(&CURVES[1], t, NULL, 12, CUZK_GPU_NTT_ODD_COSET, 5);
+    cuzk_gpu_ntt_destroy(t);
+}
+
+static void test_ntt_errors(void **state)
+{
+    (void)state;
+    cuzk_error e = {0};
+    cuzk_gpu_ntt *t = NULL;
+    assert_int_equal(cuzk_gpu_ntt_create(&t, CUZK_CURVE_BN254, 29, 0, &e), CUZK_ERR_UNSUPPORTED);
+    assert_null(t);
+    memset(&e, 0, sizeof e);
+    assert_int_equal(cuzk_gpu_ntt_create(&t, CUZK_CURVE_BN254, 28, 0, &e), CUZK_OK);
+    void *d = NULL;
+    assert_int_equal(cuzk_gpu_dev_alloc(&d, 64, 0, &e), CUZK_OK);
+    /* lg above the handle's maximum */
+    memset(&e, 0, sizeof e);
+    cuzk_gpu_ntt *small = NULL;
+    assert_int_equal(cuzk_gpu_ntt_create(&small, CUZK_CURVE_BN254, 4, 0, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_ntt_run(small, d, 5, CUZK_GPU_NTT_FORWARD, NULL, &e), CUZK_ERR_USAGE);
+    assert_true(strlen(e.msg) > 0);
+    /* a coset of size 2^28 on BN254 needs a 2^29-th root: unsupported */
+    memset(&e, 0, sizeof e);
+    assert_int_equal(cuzk_gpu_ntt_run(t, d, 28, CUZK_GPU_NTT_ODD_COSET, NULL, &e), CUZK_ERR_UNSUPPORTED);
+    /* misaligned data */
+    memset(&e, 0, sizeof e);
+    assert_int_equal(cuzk_gpu_ntt_run(small, (char *)d + 8, 1, CUZK_GPU_NTT_FORWARD, NULL, &e), CUZK_ERR_USAGE);
+    cuzk_gpu_dev_free(d, 0);
+    cuzk_gpu_ntt_destroy(small);
+    cuzk_gpu_ntt_destroy(t);
+}
+
+int main(void)
+{
+    if (cuzk_gpu_device_count() == 0) {
+        printf("no CUDA device: skipping GPU NTT tests\n");
+        return 77;
+    }
+    g_pool = cuzk_pool_create(0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ntt_all),
+        cmocka_unit_test(test_ntt_default_stream),
+        cmocka_unit_test(test_ntt_errors),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    cuzk_pool_destroy(g_pool);
+    return rc;
+}
