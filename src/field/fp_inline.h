@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "field/field_params.h"
+#include "field/fp_x86_asm.h"
 #include "field/limb.h"
 
 #define FPI_(name) CUZK_NAME(FP_PREFIX, name)
@@ -104,6 +105,15 @@ CUZK_INLINE void FPI_(neg_inl)(FPI_(t) *r, const FPI_(t) *a)
 CUZK_INLINE void FPI_(mul_inl)(FPI_(t) *r, const FPI_(t) *a, const FPI_(t) *b)
 {
     static const uint64_t P[FP_LIMBS] = FPI_P_(MODULUS);
+#if defined(CUZK_FP_ASM) && (FP_LIMBS == 4 || FP_LIMBS == 6)
+    static const uint64_t inv_m = FPI_P_(INV);
+    uint64_t t[FP_LIMBS];
+#if FP_LIMBS == 4
+    cuzk_x4_mont_mul(t, a->l, b->l, P, &inv_m);
+#else
+    cuzk_x6_mont_mul(t, a->l, b->l, P, &inv_m);
+#endif
+#else
     const uint64_t inv = FPI_P_(INV);
     uint64_t t[FP_LIMBS] = {0};
     CUZK_UNROLL
@@ -119,6 +129,7 @@ CUZK_INLINE void FPI_(mul_inl)(FPI_(t) *r, const FPI_(t) *a, const FPI_(t) *b)
         }
         t[FP_LIMBS - 1] = C + A;
     }
+#endif
     FPI_(reduce_once_inl)(r->l, t);
 }
 
