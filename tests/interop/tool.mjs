@@ -8,6 +8,8 @@
 //   node tool.mjs swap P.json Q.json KEY OUT      P with P[KEY] := Q[KEY]
 //   node tool.mjs negate P.json KEY CURVE OUT     P with KEY (pi_a|pi_c) := -KEY (still on the curve)
 //   node tool.mjs offcurve P.json KEY OUT         P with KEY's y += 1 (off the curve)
+//   node tool.mjs nonsubgroup P.json KEY CURVE OUT  P with KEY := a point on the curve but
+//                                                 outside the order-r subgroup (pi_b; pi_a on BLS12-381)
 //   node tool.mjs compact P.json OUT              rapidsnark style: no "curve", compact, sorted keys
 //   node tool.mjs pubadd PUB.json IDX DELTA OUT   public[IDX] += DELTA (IDX may be -1 = last); no mod r
 //   node tool.mjs pubresize PUB.json N OUT        drop (N<0) or append "1" (N>0) public values
@@ -148,6 +150,30 @@ case "offcurve": {
     const p = readJson(a[0]);
     p[a[1]][1] = (BigInt(p[a[1]][1]) + 1n).toString();
     writeJson(a[2], p);
+    break;
+}
+case "nonsubgroup": {
+    // @noble/curves (independent of cuzk) finds the point and confirms it has
+    // a cofactor component: smallest x = 2, 3, ... with x^3 + b a square.
+    const p = readJson(a[0]), key = a[1];
+    const mod = a[2] === "bn128" ? (await import("@noble/curves/bn254")).bn254
+                                 : (await import("@noble/curves/bls12-381")).bls12_381;
+    curveOf(a[2]);
+    const G = key === "pi_b" ? mod.G2 : mod.G1, F = G.CURVE.Fp;
+    let x = F.ONE, pt = null;
+    for (let i = 0; i < 100 && !pt; i++) {
+        x = F.add(x, F.ONE);
+        const rhs = G.weierstrassEquation(x);
+        let y;
+        try { y = F.sqrt(rhs); } catch { continue; }
+        if (!F.eql(F.sqr(y), rhs)) continue;
+        const P = G.ProjectivePoint.fromAffine({ x, y });
+        if (!P.isTorsionFree()) pt = P.toAffine();
+    }
+    if (!pt) die(`nonsubgroup: no point found for ${key} on ${a[2]} (cofactor 1?)`);
+    const s2 = (e) => [e.c0.toString(), e.c1.toString()];
+    p[key] = key === "pi_b" ? [s2(pt.x), s2(pt.y), ["1", "0"]] : [pt.x.toString(), pt.y.toString(), "1"];
+    writeJson(a[3], p);
     break;
 }
 case "compact": {
