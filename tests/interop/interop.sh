@@ -281,7 +281,7 @@ scen_gen() {
 
 scen_info() {
   local f
-  for f in "$D/mul.r1cs" "$D/mul.wtns" "$D/mul.zkey"; do
+  for f in "$D/mul.r1cs" "$D/mul.wtns" "$D/mul.zkey" "$D/mul.vkey.json" "$D/mul.proof.json"; do
     cz info "$f"
     [ -s "$T/stdout" ] || fail "cuzk info $f printed nothing"
     note "cuzk info $(basename "$f"): $(head -n1 "$T/stdout")"
