@@ -5,11 +5,14 @@
 #
 # scenario (curve = bn128 | bls12381, circuit = a tests/circuits/*.circom main):
 #   prove    <circ>  cuzk proves with the committed snarkjs zkey + wtns; snarkjs
-#                    verifies; public.json value-equal to snarkjs's
+#                    verifies; public.json value-equal to snarkjs's; proofs are
+#                    randomized; --threads 1, -v (and --rapidsnark for mul) work
 #   verify   <circ>  snarkjs proofs (committed + fresh + rapidsnark-style) -> cuzk verify OK
 #   setup    <circ>  cuzk setup zkey -> snarkjs prove/export vk/verify; cuzk prove on it
 #   exportvk <circ>  cuzk export-vk == snarkjs zkey export verificationkey (JSON value)
-#   tamper           tampered proofs / public inputs rejected by snarkjs AND cuzk verify
+#   tamper           tampered proofs (swapped / negated / off-curve / non-subgroup
+#                    points) and public inputs (+1, +r, count) rejected by snarkjs
+#                    AND cuzk verify, with docs/CLI.md's exit code
 #   malformed        bad inputs to cuzk prove: one-line "Error:" naming the file,
 #                    the exit code docs/CLI.md gives, no output file left behind
 #   gen              cuzk gen -> (cuzk setup | snarkjs setup) -> cuzk prove -> snarkjs verify
@@ -124,6 +127,12 @@ scen_prove() {
   grep -q 'CUZK_TIMING phase=total ms=' "$ERR" || fail "cuzk prove -v printed no 'CUZK_TIMING phase=total' line"
   sj_accept "$VK" "$T/pub3.json" "$T/p3.json" "cuzk proof (-v)"
   note "prove -v reports timings, proof verifies"
+  if [ "$CIRC" = mul ]; then
+    cz prove --rapidsnark "$Z" "$W" "$T/p4.json" "$T/pub4.json"
+    tool rapidshape "$T/p4.json" "$T/pub4.json"
+    sj_accept "$VK" "$T/pub4.json" "$T/p4.json" "cuzk proof (--rapidsnark)"
+    note "prove --rapidsnark: compact rapidsnark layout, snarkjs verifies"
+  fi
 }
 
 scen_verify() {

@@ -4,6 +4,7 @@
 //
 //   node tool.mjs jsoneq A.json B.json           exit 0 iff deep-equal (prints first difference)
 //   node tool.mjs proofshape proof.json CURVE     snarkjs-style proof structure + canonical decimals
+//   node tool.mjs rapidshape proof.json public.json  rapidsnark's compact layout (see `compact`)
 //   node tool.mjs vkshape vk.json CURVE NPUB      verification key structure
 //   node tool.mjs swap P.json Q.json KEY OUT      P with P[KEY] := Q[KEY]
 //   node tool.mjs negate P.json KEY CURVE OUT     P with KEY (pi_a|pi_c) := -KEY (still on the curve)
@@ -121,6 +122,15 @@ case "proofshape": {
     checkG1(p.pi_a, q, "pi_a"); checkG2(p.pi_b, q, "pi_b"); checkG1(p.pi_c, q, "pi_c");
     if (p.protocol !== "groth16") die(`protocol: expected "groth16", got ${JSON.stringify(p.protocol)}`);
     if (p.curve !== a[1]) die(`curve: expected "${a[1]}", got ${JSON.stringify(p.curve)}`);
+    break;
+}
+case "rapidshape": {
+    // rapidsnark: nlohmann dump() = compact, keys sorted, no "curve", no newline.
+    const t = fs.readFileSync(a[0], "utf8"), p = JSON.parse(t);
+    if (Object.keys(p).join() !== "pi_a,pi_b,pi_c,protocol") die(`keys ${Object.keys(p)} (want pi_a,pi_b,pi_c,protocol)`);
+    if (t !== JSON.stringify(p)) die(`${a[0]} is not compact JSON`);
+    const u = fs.readFileSync(a[1], "utf8");
+    if (u !== JSON.stringify(JSON.parse(u))) die(`${a[1]} is not compact JSON`);
     break;
 }
 case "vkshape": {
