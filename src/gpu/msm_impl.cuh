@@ -1,0 +1,631 @@
+/* Multi-scalar multiplication on the GPU: G1 and G2 of BN254 and BLS12-381.
+ *
+ * Pipeline of one run (all on the caller's stream):
+ *  1. classify: zero scalars are skipped; with the 0/1 split, indices of
+ *     scalars equal to 1 are compacted into a list (warp-aggregated atomics)
+ *     and the remaining "significant" scalars are counted. One host read of
+ *     that count picks the window size c for the significant scalars only.
+ *  2. ones: the listed points are summed by a grid of threads (mixed XYZZ
+ *     additions), then tree-reduced.
+ *  3. per batch of points (bounded so the sort buffer stays small):
+ *     a. signed digits (Booth-style recoding, digits in [-2^(c-1), 2^(c-1)],
+ *        W = ceil((bits+1)/c) windows so the top window never carries);
+ *        histogram of (window, |digit|-1) by atomics;
+ *     b. exclusive scan -> bucket offsets;
+ *     c. scatter (counting sort): entries[pos] = point index | sign << 31;
+ *     d. accumulate: the sorted entries are cut into equal segments of K
+ *        entries, one thread each, so work is balanced whatever the bucket
+ *        sizes; buckets wholly inside a segment are updated directly, the
+ *        pieces of buckets crossing segment borders are written as partials
+ *        and merged by a fix-up kernel. Buckets persist across batches.
+ *  4. reduce: per window, segments of buckets compute sum (j+1)*B_j with a
+ *     running sum, plus (segment start)*total by double-and-add; the segment
+ *     results are summed by 8-to-1 reduction kernels.
+ *  5. host: window sums combined by Horner (c doublings per window) + ones.
+ *
+ * This header holds the kernels and the templated driver; msm_<curve>_<g>.cu
+ * instantiate it once per group (separate translation units compile in
+ * parallel), msm.cu holds the C API. */
+#ifndef CUZK_GPU_MSM_IMPL_CUH
+#define CUZK_GPU_MSM_IMPL_CUH
+
+#include <string.h>
+
+#include "gpu/gpu_common.cuh"
+#include "gpu/gpu_ec.cuh"
+
+using namespace cuzk_gpu;
+
+namespace {
+
+constexpr unsigned MSM_SEG = 32;           /* entries per accumulate thread */
+constexpr unsigned MSM_RED_SEG = 32;       /* buckets per reduction thread */
+constexpr unsigned MSM_RED_FAN = 8;        /* fan-in of the sum kernels */
+constexpr unsigned MSM_C_MAX = 20;
+constexpr unsigned MSM_C_MIN = 4;
+constexpr uint32_t KEY_NONE = 0xffffffffu;
+constexpr unsigned SCAN_TILE = 2048;       /* 256 threads x 8 */
+constexpr unsigned EC_THREADS = 128;
+
+/* ---- scalar helpers ----------------------------------------------------- */
+
+struct scalar8 {
+    uint32_t w[8];
+};
+
+__device__ __forceinline__ scalar8 load_scalar(const uint64_t *s, size_t i)
+{
+    const uint4 *p = reinterpret_cast<const uint4 *>(s + 4 * i);
+    uint4 a = p[0], b = p[1];
+    scalar8 r;
+    r.w[0] = a.x; r.w[1] = a.y; r.w[2] = a.z; r.w[3] = a.w;
+    r.w[4] = b.x; r.w[5] = b.y; r.w[6] = b.z; r.w[7] = b.w;
+    return r;
+}
+
+__device__ __forceinline__ bool scalar_is_zero(const scalar8 &s)
+{
+    uint32_t t = 0;
+CUZK_UNROLL
+    for (int i = 0; i < 8; i++) t |= s.w[i];
+    return t == 0;
+}
+
+__device__ __forceinline__ bool scalar_is_one(const scalar8 &s)
+{
+    uint32_t t = s.w[0] ^ 1u;
+CUZK_UNROLL
+    for (int i = 1; i < 8; i++) t |= s.w[i];
+    return t == 0;
+}
+
+/* Signed-digit recoding: calls f(window, digit) for every window, digits in
+ * [-2^(c-1), 2^(c-1)]. Words are consumed in an unrolled loop so the scalar
+ * stays in registers. */
+template <class Fn> __device__ __forceinline__ void for_each_digit(const scalar8 &s, unsigned c, unsigned W, Fn &f)
+{
+    const uint32_t mask = (1u << c) - 1, half = 1u << (c - 1);
+    uint64_t buf = 0;
+    unsigned nb = 0, w = 0;
+    uint32_t carry = 0;
+CUZK_UNROLL
+    for (int i = 0; i < 8; i++) {
+        buf |= (uint64_t)s.w[i] << nb;
+        nb += 32;
+        while (nb >= c && w < W) {
+            uint32_t v = ((uint32_t)buf & mask) + carry;
+            buf >>= c;
+            nb -= c;
+            int d;
+            if (v > half) { d = (int)v - (int)(1u << c); carry = 1; }
+            else { d = (int)v; carry = 0; }
+            f(w, d);
+            w++;
+        }
+    }
+    while (w < W) {
+        uint32_t v = ((uint32_t)buf & mask) + carry;
+        buf >>= c;
+        int d;
+        if (v > half) { d = (int)v - (int)(1u << c); carry = 1; }
+        else { d = (int)v; carry = 0; }
+        f(w, d);
+        w++;
+    }
+}
+
+struct hist_fn {
+    uint32_t *hist;
+    uint32_t B;
+    __device__ __forceinline__ void operator()(unsigned w, int d)
+    {
+        if (d != 0) atomicAdd(&hist[w * B + (unsigned)(d < 0 ? -d : d) - 1], 1u);
+    }
+};
+
+struct scatter_fn {
+    uint32_t *cursor;
+    uint32_t *entries;
+    uint32_t B;
+    uint32_t idx;
+    __device__ __forceinline__ void operator()(unsigned w, int d)
+    {
+        if (d != 0) {
+            uint32_t pos = atomicAdd(&cursor[w * B + (unsigned)(d < 0 ? -d : d) - 1], 1u);
+            entries[pos] = idx | (d < 0 ? 0x80000000u : 0u);
+        }
+    }
+};
+
+/* ---- kernels: classify, digits ----------------------------------------- */
+
+/* counters[0] = #ones listed, counters[1] = #significant scalars. The loop
+ * bound is warp-uniform so the ballots see full warps. */
+__global__ void classify_kernel(const uint64_t *scalars, size_t n, int split, uint32_t *ones, uint32_t *counters)
+{
+    const unsigned lane = threadIdx.x & 31;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t base = (size_t)blockIdx.x * blockDim.x; base < n; base += stride) {
+        size_t i = base + threadIdx.x;
+        bool one = false, sig = false;
+        if (i < n) {
+            scalar8 s = load_scalar(scalars, i);
+            one = split && scalar_is_one(s);
+            sig = !one && !scalar_is_zero(s);
+        }
+        unsigned m1 = __ballot_sync(0xffffffffu, one);
+        unsigned m2 = __ballot_sync(0xffffffffu, sig);
+        uint32_t start = 0;
+        if (lane == 0) {
+            if (m1) start = atomicAdd(&counters[0], (uint32_t)__popc(m1));
+            if (m2) atomicAdd(&counters[1], (uint32_t)__popc(m2));
+        }
+        start = __shfl_sync(0xffffffffu, start, 0);
+        if (one) ones[start + __popc(m1 & ((1u << lane) - 1))] = (uint32_t)i;
+    }
+}
+
+__global__ void digits_hist_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
+                                   uint32_t B, uint32_t *hist)
+{
+    hist_fn f{hist, B};
+    for (size_t i = b0 + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < b1; i += (size_t)gridDim.x * blockDim.x) {
+        scalar8 s = load_scalar(scalars, i);
+        if (split && scalar_is_one(s)) continue;
+        if (scalar_is_zero(s)) continue;
+        for_each_digit(s, c, W, f);
+    }
+}
+
+__global__ void digits_scatter_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
+                                      uint32_t B, uint32_t *cursor, uint32_t *entries)
+{
+    for (size_t i = b0 + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < b1; i += (size_t)gridDim.x * blockDim.x) {
+        scalar8 s = load_scalar(scalars, i);
+        if (split && scalar_is_one(s)) continue;
+        if (scalar_is_zero(s)) continue;
+        scatter_fn f{cursor, entries, B, (uint32_t)i};
+        for_each_digit(s, c, W, f);
+    }
+}
+
+/* ---- exclusive scan of NB counters (in place), offsets[NB] = total ------ */
+
+__device__ __forceinline__ uint32_t block_exclusive_scan(uint32_t v, uint32_t *warp_sums, uint32_t *total)
+{
+    const unsigned lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    uint32_t x = v;
+CUZK_UNROLL
+    for (int o = 1; o < 32; o <<= 1) {
+        uint32_t y = __shfl_up_sync(0xffffffffu, x, o);
+        if (lane >= (unsigned)o) x += y;
+    }
+    if (lane == 31) warp_sums[wid] = x;
+    __syncthreads();
+    if (wid == 0) {
+        uint32_t ws = lane < nw ? warp_sums[lane] : 0;
+CUZK_UNROLL
+        for (int o = 1; o < 32; o <<= 1) {
+            uint32_t y = __shfl_up_sync(0xffffffffu, ws, o);
+            if (lane >= (unsigned)o) ws += y;
+        }
+        if (lane < nw) warp_sums[lane] = ws; /* inclusive */
+    }
+    __syncthreads();
+    uint32_t before = wid ? warp_sums[wid - 1] : 0;
+    *total = warp_sums[nw - 1];
+    __syncthreads();
+    return before + x - v;
+}
+
+/* 256 threads, 8 consecutive counters each. */
+__global__ void scan_tiles_kernel(uint32_t *a, size_t NB, uint32_t *tile_sums)
+{
+    __shared__ uint32_t ws[32];
+    size_t base = (size_t)blockIdx.x * SCAN_TILE + threadIdx.x * 8;
+    uint32_t v[8], sum = 0;
+CUZK_UNROLL
+    for (int j = 0; j < 8; j++) {
+        v[j] = base + j < NB ? a[base + j] : 0;
+        sum += v[j];
+    }
+    uint32_t total;
+    uint32_t ex = block_exclusive_scan(sum, ws, &total);
+CUZK_UNROLL
+    for (int j = 0; j < 8; j++) {
+        if (base + j < NB) a[base + j] = ex;
+        ex += v[j];
+    }
+    if (threadIdx.x == 0) tile_sums[blockIdx.x] = total;
+}
+
+/* One block of 1024 threads scans the tile sums (any count). */
+__global__ void scan_sums_kernel(uint32_t *sums, size_t ntiles, uint32_t *offsets, size_t NB)
+{
+    __shared__ uint32_t ws[32];
+    size_t per = (ntiles + blockDim.x - 1) / blockDim.x;
+    size_t b = threadIdx.x * per;
+    uint32_t sum = 0;
+    for (size_t j = b; j < b + per && j < ntiles; j++) sum += sums[j];
+    uint32_t total;
+    uint32_t ex = block_exclusive_scan(sum, ws, &total);
+    for (size_t j = b; j < b + per && j < ntiles; j++) {
+        uint32_t t = sums[j];
+        sums[j] = ex;
+        ex += t;
+    }
+    if (threadIdx.x == 0) offsets[NB] = total;
+}
+
+__global__ void scan_add_kernel(uint32_t *a, size_t NB, const uint32_t *tile_sums, uint32_t *cursor)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < NB) {
+        uint32_t v = a[i] + tile_sums[i / SCAN_TILE];
+        a[i] = v;
+        cursor[i] = v;
+    }
+}
+
+/* ---- kernels: bucket accumulation --------------------------------------- */
+
+template <class F> __device__ __forceinline__ affine<F> load_affine(const affine<F> *p)
+{
+    static_assert(sizeof(affine<F>) % 16 == 0, "affine size");
+    affine<F> r;
+    const uint4 *src = reinterpret_cast<const uint4 *>(p);
+    uint4 *dst = reinterpret_cast<uint4 *>(&r);
+CUZK_UNROLL
+    for (int i = 0; i < (int)(sizeof(affine<F>) / 16); i++) dst[i] = __ldg(src + i);
+    return r;
+}
+
+template <class F>
+__global__ void __launch_bounds__(EC_THREADS) accumulate_kernel(const uint32_t *entries, const uint32_t *offsets, uint32_t NB,
+                                                                uint32_t nseg, const affine<F> *bases, xyzz<F> *buckets,
+                                                                xyzz<F> *part, uint32_t *part_key)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nseg) return;
+    const uint32_t total = offsets[NB];
+    uint32_t key_head = KEY_NONE, key_tail = KEY_NONE;
+    const uint32_t s = t * MSM_SEG;
+    if (s < total) {
+        const uint32_t e_end = min(s + MSM_SEG, total);
+        /* largest k with offsets[k] <= s: the non-empty bucket holding s */
+        uint32_t lo = 0, hi = NB;
+        while (hi - lo > 1) {
+            uint32_t mid = (lo + hi) >> 1;
+            if (offsets[mid] <= s) lo = mid; else hi = mid;
+        }
+        uint32_t k = lo;
+        uint32_t bstart = offsets[k], bend = offsets[k + 1];
+        bool excl = bstart >= s && bend <= e_end;
+        xyzz<F> acc;
+        if (excl) acc = buckets[k]; else xyzz_set_inf(acc);
+        for (uint32_t j = s; j < e_end; j++) {
+            uint32_t ent = entries[j];
+            affine<F> p = load_affine(bases + (ent & 0x7fffffffu));
+            xyzz_add_affine(acc, p, (ent >> 31) != 0);
+            if (j + 1 == bend || j + 1 == e_end) {
+                if (excl) {
+                    buckets[k] = acc;
+                } else if (bstart < s) {
+                    part[2 * t] = acc;
+                    key_head = k;
+                } else {
+                    part[2 * t + 1] = acc;
+                    key_tail = k;
+                }
+                if (j + 1 < e_end) {
+                    k++;
+                    while (offsets[k + 1] <= j + 1) k++;
+                    bstart = offsets[k];
+                    bend = offsets[k + 1];
+                    excl = bend <= e_end; /* bstart == j+1 >= s */
+                    if (excl) acc = buckets[k]; else xyzz_set_inf(acc);
+                }
+            }
+        }
+    }
+    part_key[2 * t] = key_head;
+    part_key[2 * t + 1] = key_tail;
+}
+
+/* A bucket crossing segments starts in exactly one segment (its tail
+ * partial); that thread adds the head partials of the following segments. */
+template <class F>
+__global__ void __launch_bounds__(EC_THREADS) fixup_kernel(uint32_t nseg, xyzz<F> *buckets, const xyzz<F> *part,
+                                                           const uint32_t *part_key)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nseg) return;
+    const uint32_t k = part_key[2 * t + 1];
+    if (k == KEY_NONE) return;
+    xyzz<F> acc = buckets[k];
+    xyzz_add(acc, part[2 * t + 1]);
+    for (uint32_t u = t + 1; u < nseg && part_key[2 * u] == k; u++) xyzz_add(acc, part[2 * u]);
+    buckets[k] = acc;
+}
+
+/* ---- kernels: ones, reduction ------------------------------------------- */
+
+template <class F>
+__global__ void __launch_bounds__(EC_THREADS) ones_kernel(const uint32_t *ones, const uint32_t *counters, const affine<F> *bases,
+                                                          xyzz<F> *out)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, nt = gridDim.x * blockDim.x;
+    const uint32_t cnt = counters[0];
+    xyzz<F> acc;
+    xyzz_set_inf(acc);
+    for (uint32_t j = t; j < cnt; j += nt) xyzz_add_affine(acc, load_affine(bases + ones[j]), false);
+    out[t] = acc;
+}
+
+/* Thread (w, g): buckets [g*L, (g+1)*L) of window w. Output
+ * sum_{j in seg} (j+1) B_j = sum_{j} (j - gL + 1) B_j + gL * sum_j B_j. */
+template <class F>
+__global__ void __launch_bounds__(EC_THREADS) reduce_seg_kernel(const xyzz<F> *buckets, uint32_t B, uint32_t L, uint32_t nsegw,
+                                                                uint32_t W, xyzz<F> *out)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= W * nsegw) return;
+    const uint32_t w = t / nsegw, g = t % nsegw;
+    const xyzz<F> *b = buckets + (size_t)w * B + (size_t)g * L;
+    xyzz<F> run, sum;
+    xyzz_set_inf(run);
+    xyzz_set_inf(sum);
+    for (int j = (int)L - 1; j >= 0; j--) {
+        xyzz_add(run, b[j]);
+        xyzz_add(sum, run);
+    }
+    uint32_t q = g * L;
+    if (q && !xyzz_is_inf(run)) {
+        xyzz<F> m;
+        xyzz_set_inf(m);
+        int top = 31 - __clz(q);
+        for (int i = top; i >= 0; i--) {
+            xyzz<F> d = m;
+            xyzz_dbl(m, d);
+            if ((q >> i) & 1) xyzz_add(m, run);
+        }
+        xyzz_add(sum, m);
+    }
+    out[t] = sum;
+}
+
+/* out[g][j] = sum of in[g][j*FAN .. (j+1)*FAN) (groups of m inputs). */
+template <class F>
+__global__ void __launch_bounds__(EC_THREADS) sum_kernel(const xyzz<F> *in, uint32_t groups, uint32_t m, xyzz<F> *out)
+{
+    const uint32_t mo = (m + MSM_RED_FAN - 1) / MSM_RED_FAN;
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= groups * mo) return;
+    const uint32_t g = t / mo, j = t % mo;
+    xyzz<F> acc;
+    xyzz_set_inf(acc);
+    for (uint32_t i = j * MSM_RED_FAN; i < (j + 1) * MSM_RED_FAN && i < m; i++) xyzz_add(acc, in[(size_t)g * m + i]);
+    out[t] = acc;
+}
+
+/* ---- host-side planning --------------------------------------------------- */
+
+unsigned windows_for(unsigned bits, unsigned c) { return (bits + 1 + c - 1) / c; }
+
+/* Cost in mixed-addition units: accumulation + bucket reduction. */
+unsigned choose_window(size_t m, unsigned bits, unsigned cmax)
+{
+    unsigned best = MSM_C_MIN;
+    double best_cost = 1e300;
+    for (unsigned c = MSM_C_MIN; c <= cmax; c++) {
+        double W = windows_for(bits, c);
+        double cost = (double)m * W + 4.0 * W * (double)(1u << (c - 1));
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
+}
+
+struct msm_plan {
+    unsigned cmax, Wmax;
+    size_t NBmax;          /* buckets: max over c <= cmax of W(c) * 2^(c-1) */
+    size_t batch;          /* points per batch at cmax */
+    size_t cap_entries;    /* entries buffer = batch * Wmax */
+    size_t nseg_max;       /* accumulate threads */
+    size_t red_max;        /* reduction outputs */
+    size_t ones_threads;
+};
+
+msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg, int sm_count)
+{
+    msm_plan p;
+    unsigned fixed = cfg ? cfg->window_bits : 0;
+    if (fixed) {
+        p.cmax = fixed < MSM_C_MIN ? MSM_C_MIN : (fixed > 22 ? 22 : fixed);
+    } else {
+        p.cmax = choose_window(npoints ? npoints : 1, bits, MSM_C_MAX);
+    }
+    p.Wmax = windows_for(bits, p.cmax);
+    p.NBmax = 0;
+    for (unsigned c = MSM_C_MIN; c <= p.cmax; c++) {
+        size_t nb = (size_t)windows_for(bits, c) << (c - 1);
+        if (nb > p.NBmax) p.NBmax = nb;
+    }
+    size_t batch = cfg && cfg->batch_points ? cfg->batch_points : ((size_t)1 << 24);
+    if (batch > npoints) batch = npoints ? npoints : 1;
+    p.batch = batch;
+    p.cap_entries = batch * p.Wmax;
+    p.nseg_max = (p.cap_entries + MSM_SEG - 1) / MSM_SEG;
+    p.red_max = 0;
+    for (unsigned c = MSM_C_MIN; c <= p.cmax; c++) {
+        size_t B = (size_t)1 << (c - 1);
+        size_t L = B < MSM_RED_SEG ? B : MSM_RED_SEG;
+        size_t r = (size_t)windows_for(bits, c) * (B / L);
+        if (r > p.red_max) p.red_max = r;
+    }
+    p.ones_threads = (size_t)(sm_count > 0 ? sm_count : 132) * 4 * EC_THREADS;
+    return p;
+}
+
+} /* namespace */
+
+struct cuzk_gpu_msm {
+    cuzk_curve curve;
+    cuzk_gpu_group group;
+    int device;
+    int sm_count;
+    size_t npoints;
+    unsigned bits;
+    cuzk_gpu_msm_config cfg;
+    msm_plan plan;
+    size_t aff_size, xyzz_size;
+    void *d_bases;
+    uint64_t *d_scalars;   /* lazily allocated staging for host scalars */
+    uint32_t *d_ones;
+    uint32_t *d_counters;  /* [0] ones, [1] significant */
+    uint32_t *d_offsets;   /* NBmax + 1 */
+    uint32_t *d_cursor;    /* NBmax */
+    uint32_t *d_tiles;
+    uint32_t *d_entries;
+    void *d_buckets;
+    void *d_part;
+    uint32_t *d_part_key;
+    void *d_red_a, *d_red_b;
+    unsigned last_c;
+};
+
+namespace {
+
+template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const uint64_t *scalars, size_t n, cudaStream_t st,
+                                         cuzk_error *e)
+{
+    typedef xyzz<F> X;
+    const msm_plan &pl = m->plan;
+    const int split = !m->cfg.no_split_ones;
+    const affine<F> *bases = (const affine<F> *)m->d_bases;
+    X *buckets = (X *)m->d_buckets;
+    X *red_a = (X *)m->d_red_a, *red_b = (X *)m->d_red_b;
+    const unsigned grid_sc = (unsigned)(m->sm_count * 8);
+
+    /* 1. classify */
+    CUZK_CU(cudaMemsetAsync(m->d_counters, 0, 4 * sizeof(uint32_t), st));
+    classify_kernel<<<grid_sc, 256, 0, st>>>(scalars, n, split, m->d_ones, m->d_counters);
+    CUZK_LAUNCHED("classify");
+
+    /* 2. ones (always launched: it reads the count on the device) */
+    const uint32_t nto = (uint32_t)pl.ones_threads;
+    ones_kernel<F><<<nto / EC_THREADS, EC_THREADS, 0, st>>>(m->d_ones, m->d_counters, bases, red_b);
+    CUZK_LAUNCHED("ones");
+    {
+        uint32_t cnt = nto;
+        X *src = red_b, *dst = red_a;
+        while (cnt > 1) {
+            uint32_t mo = (cnt + MSM_RED_FAN - 1) / MSM_RED_FAN;
+            sum_kernel<F><<<ceil_div_u(mo, EC_THREADS), EC_THREADS, 0, st>>>(src, 1, cnt, dst);
+            CUZK_LAUNCHED("sum");
+            X *tmp = src; src = dst; dst = tmp;
+            cnt = mo;
+        }
+        /* src[0] = ones sum; park it in the last reduction slot of red_b?
+         * Simplest: copy it to host now (tiny) after the final sync. */
+        if (src != red_b) CUZK_CU(cudaMemcpyAsync(red_b, src, sizeof(X), cudaMemcpyDeviceToDevice, st));
+    }
+    X ones_sum;
+    uint32_t counts[2];
+    CUZK_CU(cudaMemcpyAsync(&ones_sum, red_b, sizeof(X), cudaMemcpyDeviceToHost, st));
+    CUZK_CU(cudaMemcpyAsync(counts, m->d_counters, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
+    CUZK_CU(cudaStreamSynchronize(st));
+    const size_t nsig = counts[1];
+
+    X total;
+    xyzz_set_inf(total);
+    if (nsig > 0) {
+        unsigned c = m->cfg.window_bits ? pl.cmax : choose_window(nsig, m->bits, pl.cmax);
+        m->last_c = c;
+        const unsigned W = windows_for(m->bits, c);
+        const uint32_t B = 1u << (c - 1);
+        const size_t NB = (size_t)W * B;
+        size_t batch = pl.cap_entries / W;
+        if (batch > n) batch = n;
+        CUZK_CU(cudaMemsetAsync(buckets, 0, NB * sizeof(X), st)); /* ZZ = 0: infinity */
+        const size_t ntiles = (NB + SCAN_TILE - 1) / SCAN_TILE;
+        for (size_t b0 = 0; b0 < n; b0 += batch) {
+            const size_t b1 = b0 + batch < n ? b0 + batch : n;
+            CUZK_CU(cudaMemsetAsync(m->d_offsets, 0, (NB + 1) * sizeof(uint32_t), st));
+            digits_hist_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, m->d_offsets);
+            CUZK_LAUNCHED("digits_hist");
+            scan_tiles_kernel<<<(unsigned)ntiles, 256, 0, st>>>(m->d_offsets, NB, m->d_tiles);
+            CUZK_LAUNCHED("scan_tiles");
+            scan_sums_kernel<<<1, 1024, 0, st>>>(m->d_tiles, ntiles, m->d_offsets, NB);
+            CUZK_LAUNCHED("scan_sums");
+            scan_add_kernel<<<ceil_div_u(NB, 256), 256, 0, st>>>(m->d_offsets, NB, m->d_tiles, m->d_cursor);
+            CUZK_LAUNCHED("scan_add");
+            digits_scatter_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, m->d_cursor, m->d_entries);
+            CUZK_LAUNCHED("digits_scatter");
+            const uint32_t nseg = (uint32_t)(((b1 - b0) * W + MSM_SEG - 1) / MSM_SEG);
+            accumulate_kernel<F><<<ceil_div_u(nseg, EC_THREADS), EC_THREADS, 0, st>>>(
+                m->d_entries, m->d_offsets, (uint32_t)NB, nseg, bases, buckets, (X *)m->d_part, m->d_part_key);
+            CUZK_LAUNCHED("accumulate");
+            fixup_kernel<F><<<ceil_div_u(nseg, EC_THREADS), EC_THREADS, 0, st>>>(nseg, buckets, (const X *)m->d_part,
+                                                                                 m->d_part_key);
+            CUZK_LAUNCHED("fixup");
+        }
+        /* 4. reduce */
+        const uint32_t L = B < MSM_RED_SEG ? B : MSM_RED_SEG;
+        const uint32_t nsegw = B / L;
+        reduce_seg_kernel<F><<<ceil_div_u((size_t)W * nsegw, EC_THREADS), EC_THREADS, 0, st>>>(buckets, B, L, nsegw, W, red_a);
+        CUZK_LAUNCHED("reduce_seg");
+        uint32_t cnt = nsegw;
+        X *src = red_a, *dst = red_b;
+        while (cnt > 1) {
+            uint32_t mo = (cnt + MSM_RED_FAN - 1) / MSM_RED_FAN;
+            sum_kernel<F><<<ceil_div_u((size_t)W * mo, EC_THREADS), EC_THREADS, 0, st>>>(src, W, cnt, dst);
+            CUZK_LAUNCHED("sum");
+            X *tmp = src; src = dst; dst = tmp;
+            cnt = mo;
+        }
+        X *wins = (X *)cuzk_alloc(W, sizeof(X));
+        if (!wins) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu msm: out of host memory");
+        cudaError_t rc = cudaMemcpyAsync(wins, src, W * sizeof(X), cudaMemcpyDeviceToHost, st);
+        if (rc == cudaSuccess) rc = cudaStreamSynchronize(st);
+        if (rc != cudaSuccess) {
+            cuzk_free(wins);
+            return cuzk_err(e, CUZK_ERR_GPU, "gpu msm: %s", cudaGetErrorString(rc));
+        }
+        /* 5. Horner over windows on the host. */
+        for (int w = (int)W - 1; w >= 0; w--) {
+            for (unsigned i = 0; i < c; i++) {
+                X d = total;
+                xyzz_dbl(total, d);
+            }
+            xyzz_add(total, wins[w]);
+        }
+        cuzk_free(wins);
+    } else {
+        m->last_c = 0;
+    }
+    xyzz_add(total, ones_sum);
+    jac<F> out;
+    xyzz_to_jac(out, total);
+    memcpy(result, &out, sizeof out);
+    return CUZK_OK;
+}
+
+} /* namespace */
+
+#define CUZK_GPU_MSM_INSTANTIATE(NAME, F)                                                       \
+    cuzk_status NAME(cuzk_gpu_msm *m, void *result, const uint64_t *scalars, size_t n, cudaStream_t st, \
+                     cuzk_error *e)                                                             \
+    {                                                                                           \
+        return msm_run_t<F>(m, result, scalars, n, st, e);                                      \
+    }
+
+/* Per-group drivers (defined in msm_<curve>_<g>.cu). */
+cuzk_status cuzk_gpu_msm_run_bn254_g1(cuzk_gpu_msm *, void *, const uint64_t *, size_t, cudaStream_t, cuzk_error *);
+cuzk_status cuzk_gpu_msm_run_bn254_g2(cuzk_gpu_msm *, void *, const uint64_t *, size_t, cudaStream_t, cuzk_error *);
+cuzk_status cuzk_gpu_msm_run_bls12_381_g1(cuzk_gpu_msm *, void *, const uint64_t *, size_t, cudaStream_t, cuzk_error *);
+cuzk_status cuzk_gpu_msm_run_bls12_381_g2(cuzk_gpu_msm *, void *, const uint64_t *, size_t, cudaStream_t, cuzk_error *);
+
+#endif
