@@ -21,6 +21,10 @@
  * coordinate field (XYZZ madd-2008-s 8M+2S, add-2008-s 12M+2S). */
 #define CUZK_MSM_COST_MADD 10.0
 #define CUZK_MSM_COST_ADD 14.0
+/* Batch-affine bucket addition: 2M + 1S + 3M for the shared inversion, plus
+ * bookkeeping. Used from this window size up (enough buckets to batch). */
+#define CUZK_MSM_COST_BADD 8.0
+#define CUZK_MSM_AFFINE_MIN_C 10
 /* Upper bound on one worker's bucket array. */
 #define CUZK_MSM_MAX_BUCKET_BYTES ((size_t)64 << 20)
 #define CUZK_MSM_MAX_WINDOW 22
@@ -40,8 +44,9 @@ typedef struct cuzk_msm_plan {
     size_t buckets;       /* 2^(c-1) per task */
     int threads;
     size_t bucket_bytes;  /* bytes of one bucket array (per worker) */
-    double madds;         /* mixed additions (bucket accumulation) */
-    double adds;          /* full additions (running sums + combination) */
+    bool affine;          /* batch-affine bucket kernel (c >= CUZK_MSM_AFFINE_MIN_C) */
+    double madds;         /* bucket-accumulation additions (mixed or batch-affine) */
+    double adds;          /* running-sum and combination additions */
     double dbls;          /* doublings (Horner over windows) */
     double cost;          /* estimated critical path, in field-mul units */
 } cuzk_msm_plan;
@@ -51,6 +56,7 @@ typedef struct cuzk_msm_opts {
     unsigned c;      /* window bits, 1..CUZK_MSM_MAX_WINDOW (0: planner) */
     unsigned splits; /* point ranges per window (0: planner) */
     bool no_fast01;  /* disable the 0/1-scalar fast path */
+    bool no_affine;  /* force XYZZ bucket accumulation (no batch-affine) */
 } cuzk_msm_opts;
 
 /* Choose c and splits minimising the estimated critical path

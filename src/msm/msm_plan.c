@@ -30,12 +30,17 @@ void cuzk_msm_plan_fixed(cuzk_msm_plan *p, size_t n, unsigned scalar_bits, int t
     /* A digit is zero with probability ~2^-c; those points cost nothing. */
     double per_range = (double)n / splits;
     double madd_task = per_range * (1.0 - 1.0 / (double)((size_t)1 << c));
-    double add_task = 2.0 * (double)p->buckets; /* running sum: acc += b; sum += acc */
+    /* Running sum: acc += bucket; sum += acc. With affine buckets (batch-affine
+     * kernel) the first is a mixed addition. */
+    bool affine = c >= CUZK_MSM_AFFINE_MIN_C;
+    p->affine = affine;
+    double acc_cost = affine ? CUZK_MSM_COST_BADD : CUZK_MSM_COST_MADD;
+    double red_cost = (affine ? CUZK_MSM_COST_MADD : CUZK_MSM_COST_ADD) + CUZK_MSM_COST_ADD;
     p->madds = madd_task * (double)p->tasks;
-    p->adds = add_task * (double)p->tasks + (double)p->tasks;
+    p->adds = 2.0 * (double)p->buckets * (double)p->tasks + (double)p->tasks;
     p->dbls = (double)p->windows * c;
     double rounds = ceil((double)p->tasks / threads);
-    p->cost = rounds * (madd_task * CUZK_MSM_COST_MADD + add_task * CUZK_MSM_COST_ADD) +
+    p->cost = rounds * (madd_task * acc_cost + (double)p->buckets * red_cost) +
               ((double)p->tasks + p->dbls) * CUZK_MSM_COST_ADD;
 }
 

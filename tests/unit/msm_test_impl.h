@@ -89,10 +89,19 @@ static void T_(check)(const AFF *b, const SC *s, size_t n, cuzk_pool *pool, cons
     if (!G_(jac_eq)(&got, expect))
         fail_msg("msm mismatch, n = %zu", n);
     /* serial, and without the 0/1 fast path */
-    cuzk_msm_opts o = {0, 0, true};
+    cuzk_msm_opts o = {0, 0, true, false};
     assert_int_equal(G_(msm_opts)(&got, b, s, n, &o, NULL, &err), CUZK_OK);
     if (!G_(jac_eq)(&got, expect))
         fail_msg("msm (no fast path, serial) mismatch, n = %zu", n);
+    /* both bucket kernels at a window where the batch-affine one applies */
+    cuzk_msm_opts oa = {CUZK_MSM_AFFINE_MIN_C, 2, false, false};
+    assert_int_equal(G_(msm_opts)(&got, b, s, n, &oa, pool, &err), CUZK_OK);
+    if (!G_(jac_eq)(&got, expect))
+        fail_msg("msm (batch-affine, c=%u) mismatch, n = %zu", oa.c, n);
+    cuzk_msm_opts ox = {CUZK_MSM_AFFINE_MIN_C + 1, 1, false, true};
+    assert_int_equal(G_(msm_opts)(&got, b, s, n, &ox, pool, &err), CUZK_OK);
+    if (!G_(jac_eq)(&got, expect))
+        fail_msg("msm (XYZZ, c=%u) mismatch, n = %zu", ox.c, n);
 }
 
 static void T_(test_random_small)(void **state)
@@ -191,6 +200,34 @@ static void T_(test_edges)(void **state)
     assert_int_equal(G_(msm)(&got, pm, ps, 2, pool, &err), CUZK_OK);
     assert_true(G_(jac_is_inf)(&got));
 
+    /* many equal digits: every point of a batch-affine batch hits the same
+     * bucket (conflict FIFO overflows), on distinct and on repeated bases */
+    {
+        const size_t nn = 700;
+        AFF *bb = malloc(nn * sizeof *bb);
+        SC *ss = malloc(nn * sizeof *ss);
+        T_(rnd_points)(bb, nn, &st);
+        SC one_val;
+        T_(rnd_scalar)(&one_val, &st);
+        for (size_t i = 0; i < nn; i++)
+            ss[i] = one_val;
+        JAC sref;
+        G_(jac_set_inf)(&sref);
+        for (size_t i = 0; i < nn; i++)
+            G_(jac_add_affine)(&sref, &sref, &bb[i]);
+        G_(jac_mul)(&sref, &sref, one_val.l, 4);
+        T_(check)(bb, ss, nn, pool, &sref);
+        for (size_t i = 0; i < nn; i++)
+            bb[i] = b[i % 2];
+        G_(jac_set_inf)(&sref);
+        for (size_t i = 0; i < nn; i++)
+            G_(jac_add_affine)(&sref, &sref, &bb[i]);
+        G_(jac_mul)(&sref, &sref, one_val.l, 4);
+        T_(check)(bb, ss, nn, pool, &sref);
+        free(bb);
+        free(ss);
+    }
+
     /* infinity among the bases contributes nothing */
     for (size_t i = 0; i < n; i += 4)
         G_(affine_set_inf)(&rb[i]);
@@ -264,10 +301,12 @@ static void T_(test_large_consistency)(void **state)
     /* Big windows cost 2^c additions per task in the bucket reduction, so G2
      * (about 3x dearer per operation) gets smaller ones. */
     const cuzk_msm_opts variants_g1[] = {
-        {3, 1, false}, {7, 3, false}, {11, 1, true}, {13, 5, true}, {16, 1, false}, {0, 7, false},
+        {3, 1, false, false}, {7, 3, false, false}, {11, 1, true, false},
+        {13, 5, true, true},  {16, 1, false, false}, {0, 7, false, false},
     };
     const cuzk_msm_opts variants_g2[] = {
-        {3, 1, false}, {5, 3, false}, {8, 1, true}, {10, 2, true}, {0, 7, false}, {1, 1, false},
+        {3, 1, false, false}, {5, 3, false, false}, {8, 1, true, false},
+        {10, 2, true, false}, {0, 7, false, false}, {11, 1, false, true},
     };
     const cuzk_msm_opts *variants = sizeof(AFF) > 100 ? variants_g2 : variants_g1;
     for (size_t v = 0; v < 6; v++) {
