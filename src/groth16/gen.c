@@ -19,6 +19,7 @@ enum {
     GEN_MAX_CONSTRAINT_BYTES = 12 + 6 * (4 + GEN_N8), /* a pack step: 4+1+1 terms */
     GEN_R1CS_HEADER_SIZE = 4 + GEN_N8 + 4 * 4 + 8 + 4,
     GEN_LABEL_BLOCK = 1 << 16,
+    GEN_MAX_BATCH = 32,            /* chunks generated concurrently, at most */
 };
 
 /* Constraint kinds (gen_impl.h). */

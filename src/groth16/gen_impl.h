@@ -291,7 +291,9 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
         return cuzk_err(err, CUZK_ERR_USAGE, "gen: %" PRIu64 " constraints and %u public inputs exceed 2^32 wires",
                         m, n_pub);
     const uint64_t n_chunks = (m + GEN_CHUNK - 1) / GEN_CHUNK;
-    const size_t batch = (size_t)(2 * cuzk_pool_size(ctx->pool));
+    /* Chunks in flight: enough to keep every worker busy, capped so that the
+     * buffers (~8.5 MB per chunk) stay small on many-core machines. */
+    const size_t batch = (size_t)CUZK_MIN(2 * cuzk_pool_size(ctx->pool), GEN_MAX_BATCH);
 
     G_(gen_shared) sh;
     memset(&sh, 0, sizeof sh);
