@@ -665,7 +665,7 @@ cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, 
                     goto out;
                 }
                 for (int c = 0; c < 2; c++) {
-                    char w[48];
+                    char w[64];
                     snprintf(w, sizeof w, "vk_alphabeta_12[%d][%d][%d]", a, b, c);
                     if ((st = get_fq(ops, o + (size_t)(a * 6 + b * 2 + c) * fq, cJSON_GetArrayItem(y, c),
                                      nm, w, err)))
