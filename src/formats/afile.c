@@ -26,6 +26,8 @@ cuzk_status cuzk_afile_open(cuzk_afile *f, const char *path, cuzk_error *err)
     f->path = xstrdup(path);
     f->tmp = malloc(n + 16);
     if (!f->path || !f->tmp) {
+        free(f->tmp); /* not created yet: nothing to unlink */
+        f->tmp = NULL;
         cuzk_afile_abort(f);
         return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory", path);
     }

@@ -196,3 +196,15 @@ cuzk_status cuzk_binfile_get(const cuzk_binfile *bf, uint32_t id, const cuzk_bin
     *sec = cuzk_binfile_find(bf, id);
     return CUZK_OK;
 }
+
+void fmt_binfile_drop(const cuzk_binfile *bf, uint64_t offset, uint64_t size)
+{
+    if (!bf->map || size == 0)
+        return;
+    /* Only whole pages inside the range: neighbouring sections may still be
+     * needed. The page cache keeps the data; only our RSS shrinks. */
+    const uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t start = (offset + pg - 1) / pg * pg, end = (offset + size) / pg * pg;
+    if (end > start)
+        (void)madvise((uint8_t *)bf->map + start, end - start, MADV_DONTNEED);
+}

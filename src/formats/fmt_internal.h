@@ -93,6 +93,10 @@ typedef int (*fmt_item_fn)(void *ctx, size_t i);
 void fmt_par_scan(cuzk_pool *pool, size_t n, size_t grain, fmt_item_fn item, void *ctx,
                   size_t *bad, int *why);
 
+/* Drops the pages of a section that has been copied out of a mapped file
+ * (MADV_DONTNEED), so loading a key does not hold it twice in RSS. */
+void fmt_binfile_drop(const cuzk_binfile *bf, uint64_t offset, uint64_t size);
+
 /* Decimal syntax: non-empty, digits only, at most `max_digits`. */
 bool fmt_is_decimal(const char *s, size_t max_digits);
 

@@ -287,6 +287,7 @@ static cuzk_status load_points(const cuzk_binfile *bf, const cuzk_zkey *zk, cons
     int why;
     /* Subgroup checks cost a scalar multiplication: smaller chunks. */
     fmt_par_scan(o->pool, n, j.subgroup ? 16 : 2048, pts_item, &j, &bad, &why);
+    fmt_binfile_drop(bf, zs->s[id]->offset, zs->s[id]->size);
     if (bad < n)
         return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section %d (%s): point %zu %s", bf->name, id,
                         sec_name(id), bad, fmt_pt_reason(why));
@@ -330,6 +331,7 @@ static cuzk_status load_coefs(const cuzk_binfile *bf, cuzk_zkey *zk, const zsecs
     size_t bad;
     int why;
     fmt_par_scan(o->pool, (size_t)zk->n_coefs, 4096, coef_item, &j, &bad, &why);
+    fmt_binfile_drop(bf, zs->s[SEC_COEFS]->offset, zs->s[SEC_COEFS]->size);
     if (bad >= zk->n_coefs)
         return CUZK_OK;
     const char *nm = bf->name;
