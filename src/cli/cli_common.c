@@ -145,6 +145,13 @@ static void ui_progress(void *user, const char *phase, double frac)
         ui_clear();
         return;
     }
+    /* Redraw at most every 50 ms, and whenever a new phase starts. */
+    static double last;
+    double now = cuzk_now();
+    if (now - last < 0.05 && g_ui.drawn && !strcmp(g_ui.phase, phase))
+        return;
+    last = now;
+    snprintf(g_ui.phase, sizeof g_ui.phase, "%s", phase);
     int width = 30, fill = (int)(frac * width + 0.5);
     char bar[40];
     for (int i = 0; i < width; i++)

@@ -47,6 +47,15 @@ static cuzk_status load_zkey(cuzk_ctx *ctx, const char *path, bool header_only, 
     return st;
 }
 
+/* Share of a typical proof's time per phase (CPU, BN254, 2^16..2^20). */
+static const cuzk_progress_step PROVE_PLAN[] = {
+    {"load_zkey", 0.00, 0.10}, {"load_wtns", 0.10, 0.11}, {"prepare", 0.11, 0.13},
+    {"abc", 0.13, 0.16},       {"ntt", 0.16, 0.36},       {"msm_h", 0.36, 0.62},
+    {"msm_a", 0.62, 0.69},     {"msm_b1", 0.69, 0.76},    {"msm_c", 0.76, 0.84},
+    {"msm_b2", 0.84, 0.97},    {"assemble", 0.97, 0.98},  {"verify", 0.98, 0.99},
+    {"write", 0.99, 1.00},     {NULL, 0, 0},
+};
+
 cuzk_status cuzk_prove_files(cuzk_ctx *ctx, const char *zkey_path, const char *wtns_path,
                              const char *proof_path, const char *public_path,
                              const cuzk_prove_opts *opts, cuzk_error *err)
@@ -61,6 +70,7 @@ cuzk_status cuzk_prove_files(cuzk_ctx *ctx, const char *zkey_path, const char *w
     size_t proof_len = 0, public_len = 0;
     cuzk_afile fp = {0}, fpub = {0};
     bool fp_open = false, fpub_open = false;
+    cuzk_progress_plan(ctx, PROVE_PLAN);
 
     cuzk_status st = load_zkey(ctx, zkey_path, false, &zk, err);
     if (st)
@@ -148,6 +158,7 @@ out:
     cuzk_vk_free(&vk);
     cuzk_wtns_free(&wt);
     cuzk_zkey_free(&zk);
+    cuzk_progress_plan(ctx, NULL);
     return st;
 }
 

@@ -7,10 +7,22 @@
 #include "util/common.h"
 #include "util/threadpool.h"
 
+/* Relative weights of the phases of one operation, so progress is reported
+ * as one overall fraction: a phase named `name` covers [start, end). */
+typedef struct cuzk_progress_step {
+    const char *name;
+    double start, end;
+} cuzk_progress_step;
+
 struct cuzk_ctx {
     cuzk_pool *pool;
     cuzk_ctx_opts opts;
+    const cuzk_progress_step *plan; /* NULL-name terminated, or NULL */
+    double span_lo, span_hi;        /* the running phase's share of the whole */
 };
+
+/* Sets the phase plan of the operation that starts now (NULL: none). */
+void cuzk_progress_plan(cuzk_ctx *ctx, const cuzk_progress_step *plan);
 
 /* A running phase: call cuzk_phase_end to report its duration. */
 typedef struct cuzk_phase {
@@ -20,6 +32,8 @@ typedef struct cuzk_phase {
 
 cuzk_phase cuzk_phase_begin(cuzk_ctx *ctx, const char *name);
 void cuzk_phase_end(cuzk_ctx *ctx, cuzk_phase *ph);
+/* Progress within the running phase (fraction of that phase); reported to
+ * the caller as the overall fraction of the operation when a plan is set. */
 void cuzk_progress(cuzk_ctx *ctx, const char *phase, double fraction);
 /* CUZK_ERR_CANCELLED (with a message) if the caller asked to cancel. */
 cuzk_status cuzk_check_cancel(cuzk_ctx *ctx, cuzk_error *err);
