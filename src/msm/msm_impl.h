@@ -44,6 +44,9 @@
 #define XYZZ_T G_(xyzz_t)
 #define SC_T F_(t)
 
+#define MF_(name) CUZK_NAME(MSM_F, name)
+#define FE_T MF_(t)
+
 enum { MI_(NL) = (int)(sizeof(SC_T) / sizeof(uint64_t)) };
 
 #define MSM_CLASSIFY_CHUNK ((size_t)1 << 13)
@@ -56,6 +59,10 @@ enum { MI_(NL) = (int)(sizeof(SC_T) / sizeof(uint64_t)) };
 #define MSM_AFFINE_MIN_C CUZK_MSM_AFFINE_MIN_C
 #define MSM_AFFINE_BATCH 1024
 #define MSM_AFFINE_PEND 256
+/* Windows sharing one batch: enough buckets for full batches (see
+ * pip_task_affine), and at most this many. */
+#define MSM_AFFINE_GROUP_BUCKETS 4096
+#define MSM_AFFINE_MAX_GROUP 16
 
 /* len (<= 32) bits of the raw scalar starting at bit o; 0 beyond the limbs. */
 CUZK_INLINE uint64_t MI_(bits)(const uint64_t *s, unsigned o, unsigned len)
@@ -80,22 +87,6 @@ CUZK_INLINE int MI_(digit)(const uint64_t *s, unsigned w, unsigned c)
     return (int)(v - ((v >> (c - 1)) << c) + carry_in);
 }
 
-CUZK_INLINE bool MI_(is_zero)(const SC_T *s)
-{
-    uint64_t acc = 0;
-    for (int i = 0; i < MI_(NL); i++)
-        acc |= s->l[i];
-    return acc == 0;
-}
-
-CUZK_INLINE bool MI_(is_one)(const SC_T *s)
-{
-    uint64_t acc = s->l[0] ^ 1;
-    for (int i = 1; i < MI_(NL); i++)
-        acc |= s->l[i];
-    return acc == 0;
-}
-
 CUZK_INLINE void MI_(prefetch_obj)(const void *p, size_t size)
 {
     const char *c = p;
@@ -114,10 +105,18 @@ typedef struct {
     const AFF_T *bases;
     const SC_T *scalars;
     size_t n;
-    uint32_t *idx;   /* chunk q writes its list at idx[q*CHUNK ...] */
-    size_t *count;   /* per chunk */
+    uint32_t *idx;   /* chunk q writes its big-scalar list at idx[q*CHUNK ...] */
+    uint32_t *sidx;  /* ... and its small-scalar (< 2^64) list at sidx[q*CHUNK ...] */
+    size_t *count;   /* per chunk: big */
+    size_t *scount;  /* per chunk: small */
     XYZZ_T *ones;    /* per chunk */
 } MI_(cls_ctx);
+
+/* Affine infinity test, inline (the curve's is out of line). */
+CUZK_INLINE bool MI_(aff_inf)(const AFF_T *p)
+{
+    return MF_(is_zero_inl)(&p->x) && MF_(is_zero_inl)(&p->y);
+}
 
 static void MI_(cls_task)(void *vctx, size_t begin, size_t end, int worker)
 {
@@ -125,28 +124,40 @@ static void MI_(cls_task)(void *vctx, size_t begin, size_t end, int worker)
     MI_(cls_ctx) *c = vctx;
     for (size_t q = begin; q < end; q++) {
         size_t lo = q * MSM_CLASSIFY_CHUNK, hi = CUZK_MIN(c->n, lo + MSM_CLASSIFY_CHUNK);
-        size_t cnt = 0;
+        size_t cnt = 0, scnt = 0;
         XYZZ_T acc;
         G_(xyzz_set_inf)(&acc);
-        uint32_t *out = c->idx + lo;
+        uint32_t *out = c->idx + lo, *sout = c->sidx + lo;
         for (size_t i = lo; i < hi; i++) {
-            const SC_T *s = &c->scalars[i];
-            if (MI_(is_zero)(s))
-                continue;
-            if (MI_(is_one)(s))
-                G_(xyzz_add_affine)(&acc, &acc, &c->bases[i]);
-            else
+            const uint64_t *s = c->scalars[i].l;
+            uint64_t high = 0;
+            for (int k = 1; k < MI_(NL); k++)
+                high |= s[k];
+            if (high) {
                 out[cnt++] = (uint32_t)i;
+            } else if (s[0] > 1) {
+                sout[scnt++] = (uint32_t)i;
+            } else if (s[0] == 1) {
+                if (i + 8 < hi)
+                    __builtin_prefetch(&c->bases[i + 8], 0, 3);
+                if (!MI_(aff_inf)(&c->bases[i]))
+                    G_(xyzz_add_affine)(&acc, &acc, &c->bases[i]);
+            }
         }
         c->count[q] = cnt;
+        c->scount[q] = scnt;
         c->ones[q] = acc;
     }
 }
 
 /* ---- step 2: buckets ------------------------------------------------------------ */
 
-#define MF_(name) CUZK_NAME(MSM_F, name)
-#define FE_T MF_(t)
+/* A queued or deferred addition bucket[b] += ±P. */
+typedef struct {
+    uint32_t b;
+    uint32_t neg;
+    const AFF_T *p;
+} MI_(aff_op);
 
 /* Per-worker state of the batch-affine kernel. */
 typedef struct {
@@ -157,15 +168,16 @@ typedef struct {
     size_t nb, bmax;
     /* current batch */
     size_t n;
-    uint32_t *bidx;
-    const AFF_T **pt;
-    uint8_t *neg;
+    MI_(aff_op) *op;
     FE_T *den, *pref;
     /* FIFO of additions deferred by a conflict */
     size_t ph, pn;
-    uint32_t pb[MSM_AFFINE_PEND];
-    const AFF_T *pp[MSM_AFFINE_PEND];
-    uint8_t pneg[MSM_AFFINE_PEND];
+    MI_(aff_op) pend[MSM_AFFINE_PEND];
+    /* Additions left over at the end of a task (all hitting buckets that were
+     * busy): they are added into the running sum instead of the buckets, so
+     * the tail of a task needs no tiny batches (one inversion each). */
+    size_t ln, lcap;
+    MI_(aff_op) *left;
 } MI_(aff_state);
 
 /* Rare exact cases: bucket == ±point. */
@@ -196,8 +208,8 @@ static void MI_(aff_flush)(MI_(aff_state) *a)
     FE_T acc;
     MF_(set_one)(&acc);
     for (size_t i = 0; i < n; i++) {
-        const AFF_T *p = a->pt[i];
-        const AFF_T *q = &a->bk[a->bidx[i]];
+        const AFF_T *p = a->op[i].p;
+        const AFF_T *q = &a->bk[a->op[i].b];
         MF_(sub_inl)(&a->den[i], &p->x, &q->x);
         if (CUZK_UNLIKELY(MF_(is_zero_inl)(&a->den[i])))
             MF_(set_one)(&a->den[i]); /* handled apart; keep the product invertible */
@@ -206,24 +218,28 @@ static void MI_(aff_flush)(MI_(aff_state) *a)
     }
     MF_(inv)(&acc, &acc);
     for (size_t i = n; i-- > 0;) {
+        if (i >= 2)
+            MI_(prefetch_obj)(&a->bk[a->op[i - 2].b], sizeof(AFF_T));
         FE_T dinv;
         MF_(mul_inl)(&dinv, &acc, &a->pref[i]); /* 1/den[i] */
         MF_(mul_inl)(&acc, &acc, &a->den[i]);
-        const AFF_T *p = a->pt[i];
-        uint32_t b = a->bidx[i];
+        const AFF_T *p = a->op[i].p;
+        uint32_t b = a->op[i].b;
         AFF_T *q = &a->bk[b];
         if (CUZK_UNLIKELY(MF_(eq_inl)(&p->x, &q->x))) {
-            MI_(aff_special)(a, b, p, a->neg[i]);
+            MI_(aff_special)(a, b, p, a->op[i].neg);
             continue;
         }
+        /* slope (y_p' - y_q)/(x_p - x_q) with y_p' = ±y_p; for -P the
+         * numerator is -(y_p + y_q) */
         FE_T lam, t, x3;
-        if (a->neg[i]) { /* (y_q - (-y_p)) / (x_q - x_p) = (y_q + y_p)/(x_q - x_p) */
+        if (a->op[i].neg) {
             MF_(add_inl)(&t, &q->y, &p->y);
             MF_(neg_inl)(&t, &t);
         } else {
             MF_(sub_inl)(&t, &p->y, &q->y);
         }
-        MF_(mul_inl)(&lam, &t, &dinv);     /* slope */
+        MF_(mul_inl)(&lam, &t, &dinv);
         MF_(sqr_inl)(&x3, &lam);
         MF_(sub_inl)(&x3, &x3, &q->x);
         MF_(sub_inl)(&x3, &x3, &p->x);
@@ -236,8 +252,9 @@ static void MI_(aff_flush)(MI_(aff_state) *a)
     a->batch_id++;
 }
 
-/* Queue bucket[b] += ±P, or place it directly; false if it must wait. */
-CUZK_INLINE bool MI_(aff_place)(MI_(aff_state) *a, uint32_t b, const AFF_T *p, bool neg)
+/* Queue bucket[b] += ±P, or place it directly; false if the bucket already
+ * has an addition in this batch (the caller defers it). */
+CUZK_INLINE bool MI_(aff_place)(MI_(aff_state) *a, uint32_t b, const AFF_T *p, uint32_t neg)
 {
     if (!a->occ[b]) {
         if (neg)
@@ -250,46 +267,67 @@ CUZK_INLINE bool MI_(aff_place)(MI_(aff_state) *a, uint32_t b, const AFF_T *p, b
     if (a->tag[b] == a->batch_id)
         return false;
     a->tag[b] = a->batch_id;
-    a->bidx[a->n] = b;
-    a->pt[a->n] = p;
-    a->neg[a->n] = (uint8_t)neg;
-    a->n++;
-    if (a->n == a->bmax)
-        MI_(aff_flush)(a);
+    MI_(aff_op) *o = &a->op[a->n++];
+    o->b = b;
+    o->neg = neg;
+    o->p = p;
     return true;
 }
 
-/* Flush the batch, then retry every deferred addition once. */
+/* Flush the batch, then retry every deferred addition once (they go into
+ * the next batch, which is flushed whenever it fills up). */
 static void MI_(aff_flush_retry)(MI_(aff_state) *a)
 {
     MI_(aff_flush)(a);
     size_t cnt = a->pn;
     for (size_t k = 0; k < cnt; k++) {
-        size_t h = a->ph;
+        MI_(aff_op) o = a->pend[a->ph];
         a->ph = (a->ph + 1) % MSM_AFFINE_PEND;
         a->pn--;
-        if (!MI_(aff_place)(a, a->pb[h], a->pp[h], a->pneg[h])) {
-            size_t tl = (a->ph + a->pn) % MSM_AFFINE_PEND;
-            a->pb[tl] = a->pb[h];
-            a->pp[tl] = a->pp[h];
-            a->pneg[tl] = a->pneg[h];
+        if (MI_(aff_place)(a, o.b, o.p, o.neg)) {
+            if (a->n == a->bmax)
+                MI_(aff_flush)(a);
+        } else {
+            a->pend[(a->ph + a->pn) % MSM_AFFINE_PEND] = o;
             a->pn++;
         }
     }
 }
 
-CUZK_INLINE void MI_(aff_add)(MI_(aff_state) *a, uint32_t b, const AFF_T *p, bool neg)
+CUZK_INLINE void MI_(aff_add)(MI_(aff_state) *a, uint32_t b, const AFF_T *p, uint32_t neg)
 {
-    while (!MI_(aff_place)(a, b, p, neg)) {
-        if (a->pn < MSM_AFFINE_PEND) {
-            size_t tl = (a->ph + a->pn) % MSM_AFFINE_PEND;
-            a->pb[tl] = b;
-            a->pp[tl] = p;
-            a->pneg[tl] = (uint8_t)neg;
-            a->pn++;
-            return;
-        }
+    if (MI_(aff_place)(a, b, p, neg)) {
+        if (a->n == a->bmax)
+            MI_(aff_flush_retry)(a);
+        return;
+    }
+    /* Deferred; a full FIFO is drained first. The loop only repeats when
+     * every deferred addition targets one bucket (degenerate inputs). */
+    while (a->pn == MSM_AFFINE_PEND)
         MI_(aff_flush_retry)(a);
+    a->pend[(a->ph + a->pn) % MSM_AFFINE_PEND] = (MI_(aff_op)){b, neg, p};
+    a->pn++;
+}
+
+/* End of a task: apply everything, except a small remainder of mutually
+ * conflicting additions, which goes to the leftover list. */
+static void MI_(aff_drain)(MI_(aff_state) *a)
+{
+    a->ln = 0;
+    for (;;) {
+        MI_(aff_flush_retry)(a);
+        /* Now the batch holds at most one addition per bucket and the FIFO
+         * the ones conflicting with it. A batch too small to be worth an
+         * inversion joins the leftovers, as does the FIFO, if they fit. */
+        if (a->n >= 32 || a->n + a->pn > a->lcap)
+            continue;
+        for (size_t i = 0; i < a->n; i++)
+            a->left[a->ln++] = a->op[i];
+        for (size_t k = 0; k < a->pn; k++)
+            a->left[a->ln++] = a->pend[(a->ph + k) % MSM_AFFINE_PEND];
+        a->n = a->pn = a->ph = 0;
+        a->batch_id++;
+        return;
     }
 }
 
@@ -298,60 +336,96 @@ typedef struct {
     const SC_T *scalars;
     const uint32_t *idx; /* NULL: identity */
     size_t m;
-    unsigned c, splits;
+    unsigned c, splits, windows;
+    unsigned group;      /* windows per batch-affine task (one shared batch) */
     size_t nbuckets;
     XYZZ_T *buckets;     /* threads x nbuckets (XYZZ kernel) */
     MI_(aff_state) *aff; /* threads (batch-affine kernel), else NULL */
-    XYZZ_T *results;     /* tasks */
+    XYZZ_T *results;     /* windows x splits */
 } MI_(pip_ctx);
 
-/* Batch-affine accumulation of one task, then the running sum. */
-static void MI_(pip_task_affine)(MI_(pip_ctx) *c, MI_(aff_state) *a, unsigned w, size_t lo,
-                                 size_t hi, XYZZ_T *result)
+/* Batch-affine accumulation of windows [w0, w0 + gw) over points [lo, hi),
+ * then one running sum per window. The windows share one batch (bucket
+ * index = local window · 2^(c-1) + |digit| - 1), so small windows still get
+ * batches large enough to amortise the inversion. */
+static void MI_(pip_task_affine)(MI_(pip_ctx) *c, MI_(aff_state) *a, unsigned w0, unsigned gw,
+                                 size_t lo, size_t hi, size_t part)
 {
     const unsigned cb = c->c;
-    memset(a->occ, 0, a->nb);
-    memset(a->tag, 0, a->nb * sizeof *a->tag);
+    const size_t nb1 = c->nbuckets, nbt = nb1 * gw;
+    memset(a->occ, 0, nbt);
+    memset(a->tag, 0, nbt * sizeof *a->tag);
     a->batch_id = 1;
     a->n = a->ph = a->pn = 0;
-    int dg[MSM_BATCH];
-    size_t ix[MSM_BATCH];
-    for (size_t k0 = lo; k0 < hi; k0 += MSM_BATCH) {
-        size_t nb = CUZK_MIN((size_t)MSM_BATCH, hi - k0);
-        for (size_t j = 0; j < nb; j++) {
+    a->bmax = CUZK_MIN((size_t)MSM_AFFINE_BATCH, nbt / 4);
+    enum { PB = MSM_BATCH / 4 };
+    int dg[PB][MSM_AFFINE_MAX_GROUP];
+    size_t ix[PB];
+    for (size_t k0 = lo; k0 < hi; k0 += PB) {
+        size_t np = CUZK_MIN((size_t)PB, hi - k0);
+        for (size_t j = 0; j < np; j++) {
             size_t i = c->idx ? c->idx[k0 + j] : k0 + j;
             ix[j] = i;
-            dg[j] = MI_(digit)(c->scalars[i].l, w, cb);
+            for (unsigned g = 0; g < gw; g++)
+                dg[j][g] = MI_(digit)(c->scalars[i].l, w0 + g, cb);
         }
-        for (size_t j = 0; j < nb; j++) {
-            if (j + MSM_PREFETCH < nb) {
-                int dn = dg[j + MSM_PREFETCH];
-                if (dn) {
-                    MI_(prefetch_obj)(&a->bk[(dn > 0 ? dn : -dn) - 1], sizeof(AFF_T));
-                    MI_(prefetch_obj)(&c->bases[ix[j + MSM_PREFETCH]], sizeof(AFF_T));
+        for (size_t j = 0; j < np; j++) {
+            if (j + MSM_PREFETCH < np) {
+                const size_t jn = j + MSM_PREFETCH;
+                MI_(prefetch_obj)(&c->bases[ix[jn]], sizeof(AFF_T));
+                for (unsigned g = 0; g < gw; g++) {
+                    int dn = dg[jn][g];
+                    if (dn)
+                        MI_(prefetch_obj)(&a->bk[g * nb1 + (size_t)(dn > 0 ? dn : -dn) - 1],
+                                          sizeof(AFF_T));
                 }
             }
-            int d = dg[j];
-            if (d == 0)
-                continue;
             const AFF_T *p = &c->bases[ix[j]];
-            if (CUZK_UNLIKELY(G_(affine_is_inf)(p)))
+            if (CUZK_UNLIKELY(MI_(aff_inf)(p)))
                 continue;
-            MI_(aff_add)(a, (uint32_t)((d > 0 ? d : -d) - 1), p, d < 0);
+            for (unsigned g = 0; g < gw; g++) {
+                int d = dg[j][g];
+                if (d == 0)
+                    continue;
+                MI_(aff_add)(a, (uint32_t)(g * nb1 + (size_t)(d > 0 ? d : -d) - 1), p, d < 0);
+            }
         }
     }
-    while (a->n || a->pn)
-        MI_(aff_flush_retry)(a);
+    MI_(aff_drain)(a);
 
-    XYZZ_T acc, sum;
-    G_(xyzz_set_inf)(&acc);
-    G_(xyzz_set_inf)(&sum);
-    for (size_t b = a->nb; b-- > 0;) {
-        if (a->occ[b])
-            G_(xyzz_add_affine)(&acc, &acc, &a->bk[b]);
-        G_(xyzz_add)(&sum, &sum, &acc);
+    /* Leftovers sorted by bucket, descending, to merge into the running sums
+     * (a point added to acc at bucket b counts (b+1) times, as if it were in
+     * the bucket). */
+    MI_(aff_op) *lf = a->left;
+    size_t ln = a->ln;
+    for (size_t i = 1; i < ln; i++) {
+        MI_(aff_op) o = lf[i];
+        size_t j = i;
+        while (j > 0 && lf[j - 1].b < o.b) {
+            lf[j] = lf[j - 1];
+            j--;
+        }
+        lf[j] = o;
     }
-    *result = sum;
+    size_t li = 0;
+    for (unsigned g = gw; g-- > 0;) {
+        XYZZ_T acc, sum;
+        G_(xyzz_set_inf)(&acc);
+        G_(xyzz_set_inf)(&sum);
+        for (size_t b = nb1; b-- > 0;) {
+            size_t gb = g * nb1 + b;
+            if (a->occ[gb])
+                G_(xyzz_add_affine)(&acc, &acc, &a->bk[gb]);
+            for (; li < ln && lf[li].b == gb; li++) {
+                if (lf[li].neg)
+                    G_(xyzz_sub_affine)(&acc, &acc, lf[li].p);
+                else
+                    G_(xyzz_add_affine)(&acc, &acc, lf[li].p);
+            }
+            G_(xyzz_add)(&sum, &sum, &acc);
+        }
+        c->results[(size_t)(w0 + g) * c->splits + part] = sum;
+    }
 }
 
 static void MI_(pip_task)(void *vctx, size_t begin, size_t end, int worker)
@@ -364,7 +438,9 @@ static void MI_(pip_task)(void *vctx, size_t begin, size_t end, int worker)
         size_t lo = c->m / c->splits * part + CUZK_MIN(part, c->m % c->splits);
         size_t hi = lo + c->m / c->splits + (part < c->m % c->splits ? 1 : 0);
         if (c->aff) {
-            MI_(pip_task_affine)(c, &c->aff[worker], w, lo, hi, &c->results[t]);
+            unsigned w0 = w * c->group;
+            MI_(pip_task_affine)(c, &c->aff[worker], w0, CUZK_MIN(c->group, c->windows - w0), lo,
+                                 hi, part);
             continue;
         }
         XYZZ_T *bk = c->buckets + (size_t)worker * c->nbuckets;
@@ -414,9 +490,10 @@ static void MI_(pip_task)(void *vctx, size_t begin, size_t end, int worker)
 }
 
 /* Pippenger over m points (bases[idx[k]], scalars[idx[k]]) -> *res. */
+/* Scalars below 2^bits (bits = F_(BITS), or 64 for the small-scalar list). */
 static cuzk_status MI_(pippenger)(XYZZ_T *res, const AFF_T *bases, const SC_T *scalars,
-                                  const uint32_t *idx, size_t m, const cuzk_msm_opts *opts,
-                                  cuzk_pool *pool, cuzk_error *e)
+                                  const uint32_t *idx, size_t m, unsigned bits,
+                                  const cuzk_msm_opts *opts, cuzk_pool *pool, cuzk_error *e)
 {
     G_(xyzz_set_inf)(res);
     if (m == 0)
@@ -424,12 +501,12 @@ static cuzk_status MI_(pippenger)(XYZZ_T *res, const AFF_T *bases, const SC_T *s
     int T = cuzk_pool_size(pool);
     cuzk_msm_plan plan;
     if (opts && opts->c)
-        cuzk_msm_plan_fixed(&plan, m, F_(BITS), T, sizeof(XYZZ_T), opts->c,
+        cuzk_msm_plan_fixed(&plan, m, bits, T, sizeof(XYZZ_T), opts->c,
                             opts->splits ? opts->splits : 1);
     else
-        G_(msm_plan)(&plan, m, T);
+        cuzk_msm_plan_make(&plan, m, bits, T, sizeof(XYZZ_T));
     if (opts && opts->splits && !opts->c)
-        cuzk_msm_plan_fixed(&plan, m, F_(BITS), T, sizeof(XYZZ_T), plan.c, opts->splits);
+        cuzk_msm_plan_fixed(&plan, m, bits, T, sizeof(XYZZ_T), plan.c, opts->splits);
 
     MI_(pip_ctx) c;
     c.bases = bases;
@@ -441,41 +518,55 @@ static cuzk_status MI_(pippenger)(XYZZ_T *res, const AFF_T *bases, const SC_T *s
     c.nbuckets = plan.buckets;
     c.buckets = NULL;
     c.aff = NULL;
+    c.windows = plan.windows;
+    c.group = 1;
     c.results = cuzk_alloc(plan.tasks, sizeof(XYZZ_T));
     bool affine = plan.c >= MSM_AFFINE_MIN_C && !(opts && opts->no_affine);
     bool ok = c.results != NULL;
+    size_t ntasks = plan.tasks;
     if (ok && affine) {
+        /* Group windows until a task has MSM_AFFINE_GROUP_BUCKETS buckets,
+         * keeping the number of tasks a multiple of the threads. */
+        unsigned g0 = (unsigned)CUZK_MAX((size_t)1, MSM_AFFINE_GROUP_BUCKETS / plan.buckets);
+        g0 = CUZK_MIN(g0, (unsigned)MSM_AFFINE_MAX_GROUP);
+        unsigned ng = (plan.windows + g0 - 1) / g0;
+        if (ng * plan.splits < (unsigned)T)
+            ng = CUZK_MIN(plan.windows, ((unsigned)T + plan.splits - 1) / plan.splits);
+        else if (T > 1 && (ng * plan.splits) % (unsigned)T)
+            ng = CUZK_MIN(plan.windows, ng + ((unsigned)T - (ng * plan.splits) % (unsigned)T));
+        c.group = (plan.windows + ng - 1) / ng;
+        ng = (plan.windows + c.group - 1) / c.group;
+        ntasks = (size_t)ng * plan.splits;
         c.aff = cuzk_calloc((size_t)T, sizeof *c.aff);
         ok = c.aff != NULL;
         for (int i = 0; ok && i < T; i++) {
             MI_(aff_state) *a = &c.aff[i];
-            a->nb = plan.buckets;
-            a->bmax = CUZK_MIN((size_t)MSM_AFFINE_BATCH, plan.buckets / 4);
+            a->nb = plan.buckets * c.group;
+            a->bmax = CUZK_MIN((size_t)MSM_AFFINE_BATCH, a->nb / 4);
             a->bk = cuzk_alloc(a->nb, sizeof *a->bk);
             a->occ = cuzk_alloc(a->nb, 1);
             a->tag = cuzk_alloc(a->nb, sizeof *a->tag);
-            a->bidx = cuzk_alloc(a->bmax, sizeof *a->bidx);
-            a->pt = cuzk_alloc(a->bmax, sizeof *a->pt);
-            a->neg = cuzk_alloc(a->bmax, 1);
+            a->op = cuzk_alloc(a->bmax, sizeof *a->op);
             a->den = cuzk_alloc(a->bmax, sizeof *a->den);
             a->pref = cuzk_alloc(a->bmax, sizeof *a->pref);
-            ok = a->bk && a->occ && a->tag && a->bidx && a->pt && a->neg && a->den && a->pref;
+            a->lcap = 4 * MSM_AFFINE_PEND;
+            a->left = cuzk_alloc(a->lcap, sizeof *a->left);
+            ok = a->bk && a->occ && a->tag && a->op && a->den && a->pref && a->left;
         }
     } else if (ok) {
         c.buckets = cuzk_alloc((size_t)T * plan.buckets, sizeof(XYZZ_T));
         ok = c.buckets != NULL;
     }
     if (ok)
-        cuzk_parallel_for(pool, plan.tasks, 1, MI_(pip_task), &c);
+        cuzk_parallel_for(pool, ntasks, 1, MI_(pip_task), &c);
     if (c.aff) {
         for (int i = 0; i < T; i++) {
             MI_(aff_state) *a = &c.aff[i];
             cuzk_free(a->bk);
             cuzk_free(a->occ);
             cuzk_free(a->tag);
-            cuzk_free(a->bidx);
-            cuzk_free(a->pt);
-            cuzk_free(a->neg);
+            cuzk_free(a->op);
+            cuzk_free(a->left);
             cuzk_free(a->den);
             cuzk_free(a->pref);
         }
@@ -517,42 +608,58 @@ cuzk_status G_(msm_opts)(JAC_T *out, const AFF_T *bases, const SC_T *scalars, si
     XYZZ_T total, part;
     cuzk_status st;
     if (!fast01) {
-        st = MI_(pippenger)(&total, bases, scalars, NULL, n, opts, pool, e);
+        st = MI_(pippenger)(&total, bases, scalars, NULL, n, F_(BITS), opts, pool, e);
         if (st != CUZK_OK)
             return st;
         G_(xyzz_to_jac)(out, &total);
         return CUZK_OK;
     }
 
+    /* Witness-like scalars are mostly 0, 1 or small: classify into zero
+     * (skipped), one (summed directly), small (< 2^64: Pippenger over 65
+     * bits, a quarter of the windows) and big. */
     size_t nch = (n + MSM_CLASSIFY_CHUNK - 1) / MSM_CLASSIFY_CHUNK;
     MI_(cls_ctx) cc;
     cc.bases = bases;
     cc.scalars = scalars;
     cc.n = n;
     cc.idx = cuzk_alloc(n, sizeof(uint32_t));
+    cc.sidx = cuzk_alloc(n, sizeof(uint32_t));
     cc.count = cuzk_alloc(nch, sizeof(size_t));
+    cc.scount = cuzk_alloc(nch, sizeof(size_t));
     cc.ones = cuzk_alloc(nch, sizeof(XYZZ_T));
-    if (!cc.idx || !cc.count || !cc.ones) {
+    if (!cc.idx || !cc.sidx || !cc.count || !cc.scount || !cc.ones) {
         cuzk_free(cc.idx);
+        cuzk_free(cc.sidx);
         cuzk_free(cc.count);
+        cuzk_free(cc.scount);
         cuzk_free(cc.ones);
         return cuzk_err(e, CUZK_ERR_NOMEM, "msm: out of memory (index list of %zu)", n);
     }
     cuzk_parallel_for(pool, nch, 1, MI_(cls_task), &cc);
 
     /* Compact the per-chunk lists and add up the 1-scalar sums. */
-    size_t m = 0;
+    size_t m = 0, ms = 0;
     G_(xyzz_set_inf)(&total);
     for (size_t q = 0; q < nch; q++) {
         if (m != q * MSM_CLASSIFY_CHUNK)
             memmove(cc.idx + m, cc.idx + q * MSM_CLASSIFY_CHUNK, cc.count[q] * sizeof(uint32_t));
+        if (ms != q * MSM_CLASSIFY_CHUNK)
+            memmove(cc.sidx + ms, cc.sidx + q * MSM_CLASSIFY_CHUNK, cc.scount[q] * sizeof(uint32_t));
         m += cc.count[q];
+        ms += cc.scount[q];
         G_(xyzz_add)(&total, &total, &cc.ones[q]);
     }
-    /* All scalars non-trivial: the list is the identity, skip the indirection. */
-    st = MI_(pippenger)(&part, bases, scalars, m == n ? NULL : cc.idx, m, opts, pool, e);
+    /* All scalars big: the list is the identity, skip the indirection. */
+    st = MI_(pippenger)(&part, bases, scalars, m == n ? NULL : cc.idx, m, F_(BITS), opts, pool, e);
+    if (st == CUZK_OK) {
+        G_(xyzz_add)(&total, &total, &part);
+        st = MI_(pippenger)(&part, bases, scalars, ms == n ? NULL : cc.sidx, ms, 64, opts, pool, e);
+    }
     cuzk_free(cc.idx);
+    cuzk_free(cc.sidx);
     cuzk_free(cc.count);
+    cuzk_free(cc.scount);
     cuzk_free(cc.ones);
     if (st != CUZK_OK)
         return st;
@@ -663,6 +770,8 @@ cuzk_status G_(batch_mul_fixed)(AFF_T *out, const AFF_T *base, const SC_T *scala
 #undef MSM_AFFINE_MIN_C
 #undef MSM_AFFINE_BATCH
 #undef MSM_AFFINE_PEND
+#undef MSM_AFFINE_GROUP_BUCKETS
+#undef MSM_AFFINE_MAX_GROUP
 #undef MF_
 #undef FE_T
 #undef MSM_G
