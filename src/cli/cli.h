@@ -29,6 +29,11 @@ typedef struct cli_opt {
 int cli_parse(int argc, char **argv, const cli_opt *opts, cli_common *common,
               const char **pos, int max_pos, int *npos, const char *usage);
 
+/* cli_parse plus a check that exactly n positionals were given. Returns -1
+ * to go on, or the exit code to return now (0 after --help). */
+int cli_parse_exact(int argc, char **argv, const cli_opt *opts, cli_common *common,
+                    const char **pos, int n, const char *cmd, const char *usage);
+
 /* Creates a context wired to the progress bar / timing lines. */
 cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *err);
 /* Prints "Error: <msg>" and returns the exit code for err. */

@@ -113,6 +113,19 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, cli_common *common,
     return 0;
 }
 
+int cli_parse_exact(int argc, char **argv, const cli_opt *opts, cli_common *common,
+                    const char **pos, int n, const char *cmd, const char *usage)
+{
+    int npos, r = cli_parse(argc, argv, opts, common, pos, n, &npos, usage);
+    if (r)
+        return r == 2 ? 0 : 1;
+    if (npos != n) {
+        fprintf(stderr, "Error: %s needs %d argument%s, got %d\n%s", cmd, n, n == 1 ? "" : "s", npos, usage);
+        return 1;
+    }
+    return -1;
+}
+
 /* ---- progress bar and timing lines ---------------------------------------- */
 
 typedef struct cli_ui {

@@ -49,13 +49,9 @@ int cmd_prove(int argc, char **argv)
     };
     cli_common common;
     const char *pos[4];
-    int npos, r = cli_parse(argc, argv, opts, &common, pos, 4, &npos, usage);
-    if (r)
-        return r == 2 ? 0 : 1;
-    if (npos != 4) {
-        fprintf(stderr, "Error: prove needs 4 arguments, got %d\n%s", npos, usage);
-        return 1;
-    }
+    int r = cli_parse_exact(argc, argv, opts, &common, pos, 4, "prove", usage);
+    if (r >= 0)
+        return r;
     if (verify && no_verify) {
         fprintf(stderr, "Error: --verify and --no-verify contradict each other\n");
         return 1;
@@ -74,13 +70,9 @@ int cmd_verify(int argc, char **argv)
         "when it is valid; prints \"Invalid proof\" and exits 5 when it is not.\n";
     cli_common common;
     const char *pos[3];
-    int npos, r = cli_parse(argc, argv, NULL, &common, pos, 3, &npos, usage);
-    if (r)
-        return r == 2 ? 0 : 1;
-    if (npos != 3) {
-        fprintf(stderr, "Error: verify needs 3 arguments, got %d\n%s", npos, usage);
-        return 1;
-    }
+    int r = cli_parse_exact(argc, argv, NULL, &common, pos, 3, "verify", usage);
+    if (r >= 0)
+        return r;
     cuzk_error err = {0};
     cuzk_ctx *ctx = NULL;
     if (cli_make_ctx(&ctx, &common, &err) != CUZK_OK)
@@ -107,13 +99,9 @@ int cmd_export_vk(int argc, char **argv)
         "`snarkjs zkey export verificationkey`.\n";
     cli_common common;
     const char *pos[2];
-    int npos, r = cli_parse(argc, argv, NULL, &common, pos, 2, &npos, usage);
-    if (r)
-        return r == 2 ? 0 : 1;
-    if (npos != 2) {
-        fprintf(stderr, "Error: export-vk needs 2 arguments, got %d\n%s", npos, usage);
-        return 1;
-    }
+    int r = cli_parse_exact(argc, argv, NULL, &common, pos, 2, "export-vk", usage);
+    if (r >= 0)
+        return r;
     RUN_WITH_CTX(common, cuzk_export_vk_files(ctx, pos[0], pos[1], &err_));
     return 0;
 }
@@ -130,13 +118,9 @@ int cmd_setup(int argc, char **argv)
         "result for prove, verify and `zkey export verificationkey`.\n";
     cli_common common;
     const char *pos[2];
-    int npos, r = cli_parse(argc, argv, NULL, &common, pos, 2, &npos, usage);
-    if (r)
-        return r == 2 ? 0 : 1;
-    if (npos != 2) {
-        fprintf(stderr, "Error: setup needs 2 arguments, got %d\n%s", npos, usage);
-        return 1;
-    }
+    int r = cli_parse_exact(argc, argv, NULL, &common, pos, 2, "setup", usage);
+    if (r >= 0)
+        return r;
     fprintf(stderr, "WARNING: INSECURE development setup — do not use this key in production.\n");
     RUN_WITH_CTX(common, cuzk_setup_files(ctx, pos[0], pos[1], &err_));
     return 0;
@@ -166,13 +150,9 @@ int cmd_gen(int argc, char **argv)
     };
     cli_common common;
     const char *pos[2];
-    int npos, r = cli_parse(argc, argv, opts, &common, pos, 2, &npos, usage);
-    if (r)
-        return r == 2 ? 0 : 1;
-    if (npos != 2) {
-        fprintf(stderr, "Error: gen needs 2 arguments, got %d\n%s", npos, usage);
-        return 1;
-    }
+    int r = cli_parse_exact(argc, argv, opts, &common, pos, 2, "gen", usage);
+    if (r >= 0)
+        return r;
     cuzk_gen_opts go = {0};
     go.curve = cuzk_curve_from_name(curve);
     if (go.curve == CUZK_CURVE_NONE) {

@@ -136,13 +136,9 @@ int cmd_info(int argc, char **argv)
     const cli_opt opts[] = {{"full", 0, 0, NULL, &full}, {NULL, 0, 0, NULL, NULL}};
     cli_common common;
     const char *pos[1];
-    int npos, r = cli_parse(argc, argv, opts, &common, pos, 1, &npos, usage);
-    if (r)
-        return r == 2 ? 0 : 1;
-    if (npos != 1) {
-        fprintf(stderr, "Error: info needs 1 argument\n%s", usage);
-        return 1;
-    }
+    int r = cli_parse_exact(argc, argv, opts, &common, pos, 1, "info", usage);
+    if (r >= 0)
+        return r;
     const char *path = pos[0];
     FILE *f = fopen(path, "rb");
     if (!f) {
