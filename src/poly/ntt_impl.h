@@ -231,7 +231,9 @@ typedef struct {
     int inv, dit;
 } NT_(nttp_pa_ctx);
 
-CUZK_INLINE void NT_(nttp_pa_stage)(const NT_(nttp_pa_ctx) *c, FR_T *base, size_t c0, unsigned t,
+/* One stage t on a tile held in a contiguous buffer: row r of the tile is
+ * buf[r·tile ...], its partner row is hr = 2^(t-lo) rows further. */
+CUZK_INLINE void NT_(nttp_pa_stage)(const NT_(nttp_pa_ctx) *c, FR_T *buf, size_t c0, unsigned t,
                                     int inv, int dit)
 {
     NT_(nttp_stage) s = NT_(nttp_get_stage)(c->d, t);
@@ -242,7 +244,7 @@ CUZK_INLINE void NT_(nttp_pa_stage)(const NT_(nttp_pa_ctx) *c, FR_T *base, size_
     for (size_t rb = 0; rb < rows; rb += 2 * hr) {
         for (size_t r = rb; r < rb + hr; r++) {
             size_t j0 = ((r & (hr - 1)) << lo) + c0; /* twiddle index of column 0 */
-            FR_T *x = base + (r << lo) + c0, *y = x + s.h;
+            FR_T *x = buf + r * tile, *y = x + hr * tile;
             size_t cstart = 0;
             if (j0 == 0) {
                 NT_(nttp_bf1)(&x[0], &y[0]);
@@ -259,20 +261,29 @@ CUZK_INLINE void NT_(nttp_pa_stage)(const NT_(nttp_pa_ctx) *c, FR_T *base, size_
     }
 }
 
+/* Each task copies its tile (2^k rows 2^lo elements apart: a power-of-two
+ * stride that maps every row to the same cache sets) into a contiguous
+ * buffer, runs the k stages there, and copies it back. */
 CUZK_INLINE void NT_(nttp_pa_run)(const NT_(nttp_pa_ctx) *c, size_t begin, size_t end, int inv,
                                   int dit)
 {
+    const size_t rows = (size_t)1 << (c->s - c->lo + 1), tile = c->tile;
+    FR_T buf[((size_t)1 << NTT_KMAX) * NTT_TILE];
     for (size_t task = begin; task < end; task++) {
         size_t ob = task / c->tiles_per_block;
         size_t c0 = (task % c->tiles_per_block) * c->tile;
-        FR_T *base = c->a + (ob << (c->s + 1));
+        FR_T *base = c->a + (ob << (c->s + 1)) + c0;
+        for (size_t r = 0; r < rows; r++)
+            memcpy(buf + r * tile, base + (r << c->lo), tile * sizeof(FR_T));
         if (dit) {
             for (unsigned t = c->lo; t <= c->s; t++)
-                NT_(nttp_pa_stage)(c, base, c0, t, inv, 1);
+                NT_(nttp_pa_stage)(c, buf, c0, t, inv, 1);
         } else {
             for (unsigned t = c->s + 1; t-- > c->lo;)
-                NT_(nttp_pa_stage)(c, base, c0, t, inv, 0);
+                NT_(nttp_pa_stage)(c, buf, c0, t, inv, 0);
         }
+        for (size_t r = 0; r < rows; r++)
+            memcpy(base + (r << c->lo), buf + r * tile, tile * sizeof(FR_T));
     }
 }
 
