@@ -126,6 +126,59 @@ void cuzk_gpu_stream_destroy(void *stream);
 /* Waits for the stream; reports any asynchronous kernel error. */
 cuzk_status cuzk_gpu_stream_sync(void *stream, cuzk_error *e);
 
+/* ---- self-test and kernel benchmark (cuzk selftest --gpu, cuzk bench
+ * kernels). Both write their lines through `log` (NULL: stdout). */
+typedef void (*cuzk_gpu_log_fn)(void *arg, const char *line);
+
+typedef struct cuzk_gpu_selftest_opts {
+    unsigned max_lg;      /* largest size 2^max_lg, NTT and MSM (0 = 24) */
+    uint64_t seed;        /* 0 = from the clock (fresh inputs every run) */
+    int device;
+    int threads;          /* CPU threads for the references (0 = all cores) */
+    int verbose;          /* nonzero: one line per check, not only failures */
+    cuzk_gpu_log_fn log;
+    void *log_arg;
+} cuzk_gpu_selftest_opts;
+
+typedef struct cuzk_gpu_selftest_result {
+    unsigned checks, failures;
+    double seconds;
+    uint64_t seed;        /* the seed used (to reproduce a failure) */
+} cuzk_gpu_selftest_result;
+
+/* GPU against CPU, bit-exact, on fresh random inputs:
+ *  NTT: all five operations, both curves, every size 2^0..2^max_lg
+ *       (compared with the CPU NTT byte for byte);
+ *  MSM: G1 and G2 of both curves, n = 2^0..2^max_lg and non-powers of two,
+ *       uniform and witness-like scalars, and the edge cases: all scalars 0,
+ *       all 1, all r-1, n = 1, one base repeated n times, infinity among the
+ *       bases. Bases are P_i = k_i G with known k_i, so every result is also
+ *       checked against (sum s_i k_i) G; small ones against the CPU MSM too.
+ * Returns CUZK_OK when every check passed, CUZK_ERR_GPU when some failed
+ * (the counts are in *res), CUZK_ERR_UNSUPPORTED without CUDA or device. */
+cuzk_status cuzk_gpu_selftest(const cuzk_gpu_selftest_opts *opts, cuzk_gpu_selftest_result *res,
+                              cuzk_error *e);
+
+typedef struct cuzk_gpu_bench_opts {
+    unsigned min_lg, max_lg;  /* sizes 2^min_lg..2^max_lg (defaults 20, 26) */
+    unsigned reps;            /* timed runs per figure, median reported (>= 5 advised) */
+    int curves;               /* bit 0: BN254, bit 1: BLS12-381 (0 = both) */
+    int do_msm, do_ntt;       /* both 0: both */
+    int no_g2;                /* nonzero: MSM over G1 only */
+    unsigned window;          /* MSM window (0 = automatic) */
+    int device;
+    cuzk_gpu_log_fn log;
+    void *log_arg;
+} cuzk_gpu_bench_opts;
+
+/* Times the kernels: Fr NTT (forward, inverse, odd coset) and G1/G2 MSM
+ * (uniform and witness-like scalars, device-resident; uniform from pinned
+ * host memory too), bases resident on the device, one warm-up then `reps`
+ * runs, median and minimum. NTT by CUDA events; MSM by wall time of the call
+ * (it returns with the result on the host). Prints one line per figure,
+ * then the table. */
+cuzk_status cuzk_gpu_bench(const cuzk_gpu_bench_opts *opts, cuzk_error *e);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,9 @@
 
 #include "cli.h"
 
+int cmd_selftest(int argc, char **argv); /* cmd_gpu.c */
+int cmd_bench(int argc, char **argv);
+
 static const char USAGE[] =
     "cuzk " CUZK_VERSION_STRING " — fast Groth16 prover for BN254 and BLS12-381 (snarkjs/circom compatible)\n"
     "\n"
@@ -21,6 +24,8 @@ static const char USAGE[] =
     "  export-vk <circuit.zkey> <verification_key.json>\n"
     "                         export the verification key (snarkjs zkey export verificationkey)\n"
     "  info <file>            describe a .zkey, .r1cs, .wtns or snarkjs .json file\n"
+    "  selftest --gpu         check the GPU kernels against the CPU code\n"
+    "  bench kernels          time the GPU kernels (NTT, G1/G2 MSM)\n"
     "  version                print the version\n"
     "\n"
     "Run 'cuzk <command> --help' for the options of a command.\n"
@@ -40,6 +45,7 @@ int main(int argc, char **argv)
     } cmds[] = {
         {"prove", cmd_prove},   {"verify", cmd_verify},       {"setup", cmd_setup},
         {"gen", cmd_gen},       {"export-vk", cmd_export_vk}, {"info", cmd_info},
+        {"selftest", cmd_selftest}, {"bench", cmd_bench}, /* cmd_gpu.c */
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))

@@ -253,6 +253,7 @@ CUZK_HD void c_mad_hi_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32
 CUZK_HD void c_madc_hi_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &) { CUZK_PTX3("madc.hi.cc.u32", d, a, b, c); }
 CUZK_HD void c_addc_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &) { CUZK_PTX2("addc.cc.u32", d, a, b); }
 CUZK_HD void c_addc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &) { CUZK_PTX2("addc.u32", d, a, b); }
+CUZK_HD void c_add_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &) { CUZK_PTX2("add.cc.u32", d, a, b); }
 #else
 CUZK_HD void c_mad_lo_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &cf)
 {
@@ -285,6 +286,12 @@ CUZK_HD void c_addc_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &cf)
     cf = (uint32_t)(s >> 32);
 }
 CUZK_HD void c_addc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &cf) { d = a + b + cf; }
+CUZK_HD void c_add_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &cf)
+{
+    uint64_t s = (uint64_t)a + b;
+    d = (uint32_t)s;
+    cf = (uint32_t)(s >> 32);
+}
 #endif
 
 /* CIOS Montgomery multiplication written as carry chains (device: PTX).
@@ -333,6 +340,89 @@ CUZK_UNROLL
     fp_reduce_once<P>(r);
 }
 
+/* CIOS with the accumulator split in two, so that each row is two
+ * independent carry chains instead of one long one (more instruction-level
+ * parallelism for the same number of multiply-adds). The value is
+ *   V = E + O + oT * 2^(32N)
+ * with E[0..N-1] at limbs 0..N-1 and O[0..N-1] at limbs 0..N-1 between rows.
+ * A row adds x*a (x = b[i], then m = V mod 2^32 * m0 with x*p):
+ *   products a[j]*x of even j go into E at limbs (j, j+1): one chain;
+ *   products of odd j land at limbs (j, j+1) = 1..N: they go into a new odd
+ *   accumulator O' (limbs 1..N) seeded with O[1..N-1], oT in the same chain,
+ *   after O[0] was folded into E[0] (its carry enters that chain).
+ * The chains' carry-outs are kept in eT (limb N) and oT' (limb N+1). After
+ * the reduction E[0] = 0 and the division by 2^32 is a renaming:
+ *   E <- {E[1..N-1], eT}, O <- O', oT <- oT'.
+ * At the end V < 2p < 2^(32N) (inputs < p, spare modulus bit), so E + O fits
+ * in N words; one conditional subtraction finishes. */
+template <class P, bool FIRST>
+CUZK_HD void fp_mul_eo_row(uint32_t *E, uint32_t *O, uint32_t &oT, const uint32_t *a, uint32_t x)
+{
+    constexpr int N = P::N;
+    uint32_t cf = 0, On[N], oTn, eT;
+    /* odd products (+ old O shifted, + carry of O[0] folded into E[0]) */
+    if (FIRST) {
+        c_mad_lo_cc(On[0], a[1], x, 0, cf);
+    } else {
+        c_add_cc(E[0], E[0], O[0], cf);
+        c_madc_lo_cc(On[0], a[1], x, O[1], cf);
+    }
+    c_madc_hi_cc(On[1], a[1], x, FIRST ? 0 : (N > 2 ? O[2] : oT), cf);
+CUZK_UNROLL
+    for (int j = 3; j < N; j += 2) {
+        c_madc_lo_cc(On[j - 1], a[j], x, FIRST ? 0 : O[j], cf);
+        c_madc_hi_cc(On[j], a[j], x, FIRST ? 0 : (j + 1 < N ? O[j + 1] : oT), cf);
+    }
+    c_addc(oTn, 0, 0, cf);
+    /* even products */
+    c_mad_lo_cc(E[0], a[0], x, FIRST ? 0 : E[0], cf);
+    c_madc_hi_cc(E[1], a[0], x, FIRST ? 0 : E[1], cf);
+CUZK_UNROLL
+    for (int j = 2; j < N; j += 2) {
+        c_madc_lo_cc(E[j], a[j], x, FIRST ? 0 : E[j], cf);
+        c_madc_hi_cc(E[j + 1], a[j], x, FIRST ? 0 : E[j + 1], cf);
+    }
+    c_addc(eT, 0, 0, cf);
+    /* reduction: V += m * p with V mod 2^32 = E[0] */
+    const uint32_t m = E[0] * P::m0();
+    c_mad_lo_cc(On[0], m, P::mod(1), On[0], cf);
+    c_madc_hi_cc(On[1], m, P::mod(1), On[1], cf);
+CUZK_UNROLL
+    for (int j = 3; j < N; j += 2) {
+        c_madc_lo_cc(On[j - 1], m, P::mod(j), On[j - 1], cf);
+        c_madc_hi_cc(On[j], m, P::mod(j), On[j], cf);
+    }
+    c_addc(oTn, oTn, 0, cf);
+    c_mad_lo_cc(E[0], m, P::mod(0), E[0], cf);
+    c_madc_hi_cc(E[1], m, P::mod(0), E[1], cf);
+CUZK_UNROLL
+    for (int j = 2; j < N; j += 2) {
+        c_madc_lo_cc(E[j], m, P::mod(j), E[j], cf);
+        c_madc_hi_cc(E[j + 1], m, P::mod(j), E[j + 1], cf);
+    }
+    c_addc(eT, eT, 0, cf);
+    /* divide by 2^32 (E[0] is now 0) */
+CUZK_UNROLL
+    for (int j = 0; j < N - 1; j++) E[j] = E[j + 1];
+    E[N - 1] = eT;
+CUZK_UNROLL
+    for (int j = 0; j < N; j++) O[j] = On[j];
+    oT = oTn;
+}
+
+template <class P> CUZK_HD void fp_mul_eo(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = P::N;
+    uint32_t E[N], O[N], oT = 0, cf = 0;
+    fp_mul_eo_row<P, true>(E, O, oT, a, b[0]);
+CUZK_UNROLL
+    for (int i = 1; i < N; i++) fp_mul_eo_row<P, false>(E, O, oT, a, b[i]);
+    c_add_cc(r[0], E[0], O[0], cf);
+CUZK_UNROLL
+    for (int j = 1; j < N; j++) c_addc_cc(r[j], E[j], O[j], cf);
+    fp_reduce_once<P>(r);
+}
+
 /* Portable CIOS (host, and device fallback). */
 template <class P> CUZK_HD void fp_mul_portable(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
@@ -368,10 +458,14 @@ CUZK_UNROLL
     fp_reduce_once<P>(r);
 }
 
+/* Device multiplication: the split-accumulator CIOS (fp_mul_eo) unless
+ * CUZK_GPU_MUL_CHAIN selects the single-chain one (kept for comparison). */
 template <class P> CUZK_HD fp<P> operator*(const fp<P> &a, const fp<P> &b)
 {
     fp<P> r;
-#if CUZK_GPU_USE_PTX || defined(CUZK_GPU_HOST_CHAIN)
+#if (CUZK_GPU_USE_PTX && !defined(CUZK_GPU_MUL_CHAIN)) || defined(CUZK_GPU_HOST_EO)
+    fp_mul_eo<P>(r.v, a.v, b.v);
+#elif CUZK_GPU_USE_PTX || defined(CUZK_GPU_HOST_CHAIN)
     fp_mul_chain<P>(r.v, a.v, b.v);
 #else
     fp_mul_portable<P>(r.v, a.v, b.v);

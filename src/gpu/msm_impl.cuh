@@ -29,6 +29,8 @@
 #ifndef CUZK_GPU_MSM_IMPL_CUH
 #define CUZK_GPU_MSM_IMPL_CUH
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu_common.cuh"
@@ -38,7 +40,7 @@ using namespace cuzk_gpu;
 
 namespace {
 
-constexpr unsigned MSM_SEG = 32;           /* entries per accumulate thread */
+constexpr unsigned MSM_SEG = 32;           /* entries per accumulate thread (minimum) */
 constexpr unsigned MSM_RED_SEG = 32;       /* buckets per reduction thread */
 constexpr unsigned MSM_RED_FAN = 8;        /* fan-in of the sum kernels */
 constexpr unsigned MSM_C_MAX = 20;
@@ -282,16 +284,17 @@ CUZK_UNROLL
 
 template <class F>
 __global__ void __launch_bounds__(EC_THREADS) accumulate_kernel(const uint32_t *entries, const uint32_t *offsets, uint32_t NB,
-                                                                uint32_t nseg, const affine<F> *bases, xyzz<F> *buckets,
-                                                                xyzz<F> *part, uint32_t *part_key)
+                                                                uint32_t nseg, uint32_t seg, const affine<F> *bases,
+                                                                xyzz<F> *buckets, xyzz<F> *head, uint32_t *head_key,
+                                                                xyzz<F> *tail, uint32_t *tail_key)
 {
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nseg) return;
     const uint32_t total = offsets[NB];
     uint32_t key_head = KEY_NONE, key_tail = KEY_NONE;
-    const uint32_t s = t * MSM_SEG;
+    const uint32_t s = t * seg;
     if (s < total) {
-        const uint32_t e_end = min(s + MSM_SEG, total);
+        const uint32_t e_end = min(s + seg, total);
         /* largest k with offsets[k] <= s: the non-empty bucket holding s */
         uint32_t lo = 0, hi = NB;
         while (hi - lo > 1) {
@@ -311,10 +314,10 @@ __global__ void __launch_bounds__(EC_THREADS) accumulate_kernel(const uint32_t *
                 if (excl) {
                     buckets[k] = acc;
                 } else if (bstart < s) {
-                    part[2 * t] = acc;
+                    head[t] = acc;
                     key_head = k;
                 } else {
-                    part[2 * t + 1] = acc;
+                    tail[t] = acc;
                     key_tail = k;
                 }
                 if (j + 1 < e_end) {
@@ -328,23 +331,46 @@ __global__ void __launch_bounds__(EC_THREADS) accumulate_kernel(const uint32_t *
             }
         }
     }
-    part_key[2 * t] = key_head;
-    part_key[2 * t + 1] = key_tail;
+    head_key[t] = key_head;
+    tail_key[t] = key_tail;
 }
 
-/* A bucket crossing segments starts in exactly one segment (its tail
- * partial); that thread adds the head partials of the following segments. */
+/* Buckets crossing segment borders. A bucket k spanning segments t0 < t1
+ * left a tail partial in t0 and head partials in every segment t0+1..t1 (a
+ * contiguous run of head keys equal to k). The run can be as long as the
+ * bucket is (a skewed scalar distribution puts most points in one bucket), so
+ * it is summed by a tree rather than by one thread:
+ *   level d (1, 2, 4, ...): for i a multiple of 2d, if key[i+d] == key[i],
+ *   head[i] += head[i+d].
+ * After the levels up to D >= nseg, head[i] holds the sum of the run's part
+ * inside [i, i + lowbit(i)) (runs are contiguous and start at i or before),
+ * so the owner of the tail walks i = t0+1, i += lowbit(i) while i <= t1:
+ * O(log) additions per bucket, O(nseg) additions in all. */
 template <class F>
-__global__ void __launch_bounds__(EC_THREADS) fixup_kernel(uint32_t nseg, xyzz<F> *buckets, const xyzz<F> *part,
-                                                           const uint32_t *part_key)
+__global__ void __launch_bounds__(EC_THREADS) fixup_tree_kernel(uint32_t nseg, uint32_t d, xyzz<F> *head,
+                                                                const uint32_t *head_key)
+{
+    const size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * 2 * d;
+    if (i + d >= nseg) return;
+    const uint32_t k = head_key[i];
+    if (k == KEY_NONE || head_key[i + d] != k) return;
+    xyzz<F> acc = head[i];
+    xyzz_add(acc, head[i + d]);
+    head[i] = acc;
+}
+
+template <class F>
+__global__ void __launch_bounds__(EC_THREADS) fixup_kernel(uint32_t nseg, uint32_t seg, const uint32_t *offsets, xyzz<F> *buckets,
+                                                           const xyzz<F> *head, const xyzz<F> *tail, const uint32_t *tail_key)
 {
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nseg) return;
-    const uint32_t k = part_key[2 * t + 1];
+    const uint32_t k = tail_key[t];
     if (k == KEY_NONE) return;
+    const uint32_t last = (offsets[k + 1] - 1) / seg; /* segment holding the bucket's last entry */
     xyzz<F> acc = buckets[k];
-    xyzz_add(acc, part[2 * t + 1]);
-    for (uint32_t u = t + 1; u < nseg && part_key[2 * u] == k; u++) xyzz_add(acc, part[2 * u]);
+    xyzz_add(acc, tail[t]);
+    for (uint32_t i = t + 1; i <= last; i += i & (0u - i)) xyzz_add(acc, head[i]);
     buckets[k] = acc;
 }
 
@@ -498,6 +524,66 @@ struct cuzk_gpu_msm {
 
 namespace {
 
+/* Entries per accumulate thread: MSM_SEG, or CUZK_GPU_MSM_SEG (>= MSM_SEG,
+ * for tuning experiments; the workspaces are sized for MSM_SEG). */
+inline uint32_t msm_seg_len()
+{
+    const char *v = getenv("CUZK_GPU_MSM_SEG");
+    long x = v ? strtol(v, NULL, 10) : 0;
+    return x > (long)MSM_SEG && x <= 4096 ? (uint32_t)x : MSM_SEG;
+}
+
+/* Phase timing for tuning (CUZK_GPU_MSM_PROFILE=1): CUDA events between the
+ * pipeline stages, summed over batches, printed on stderr. Off by default:
+ * no events are created. */
+struct msm_prof {
+    bool on;
+    cudaEvent_t ev[8][64];
+    unsigned cnt[8];
+    void init()
+    {
+        on = getenv("CUZK_GPU_MSM_PROFILE") != NULL;
+        for (int i = 0; i < 8; i++) cnt[i] = 0;
+    }
+    void mark(cudaStream_t st, int slot)
+    {
+        if (!on || cnt[slot] >= 64) return;
+        cudaEvent_t e;
+        if (cudaEventCreate(&e) != cudaSuccess) return;
+        cudaEventRecord(e, st);
+        ev[slot][cnt[slot]++] = e;
+    }
+    float span(int a, int b, unsigned i)
+    {
+        float ms = 0;
+        if (i < cnt[a] && i < cnt[b]) cudaEventElapsedTime(&ms, ev[a][i], ev[b][i]);
+        return ms;
+    }
+    void report(const cuzk_gpu_msm *m, size_t n, size_t nsig, unsigned c)
+    {
+        if (!on) return;
+        cudaEventSynchronize(ev[5][0]);
+        float sort = 0, acc = 0, fix = 0;
+        for (unsigned i = 0; i < cnt[0]; i++) {
+            sort += span(0, 1, i);
+            acc += span(1, 2, i);
+            fix += span(2, 3, i);
+        }
+        fprintf(stderr, "msm-prof n=%zu sig=%zu c=%u batches=%u: classify+ones %.3f | sort %.3f | accumulate %.3f | fixup %.3f | reduce %.3f ms\n",
+                n, nsig, c, cnt[0], span(6, 7, 0), sort, acc, fix, span(4, 5, 0));
+        for (int s = 0; s < 8; s++)
+            for (unsigned i = 0; i < cnt[s]; i++) cudaEventDestroy(ev[s][i]);
+        on = false;
+        (void)m;
+    }
+    ~msm_prof()
+    {
+        if (!on) return;
+        for (int s = 0; s < 8; s++)
+            for (unsigned i = 0; i < cnt[s]; i++) cudaEventDestroy(ev[s][i]);
+    }
+};
+
 template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const uint64_t *scalars, size_t n, cudaStream_t st,
                                          cuzk_error *e)
 {
@@ -508,6 +594,10 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
     X *buckets = (X *)m->d_buckets;
     X *red_a = (X *)m->d_red_a, *red_b = (X *)m->d_red_b;
     const unsigned grid_sc = (unsigned)(m->sm_count * 8);
+    const uint32_t seg = msm_seg_len();
+    msm_prof prof;
+    prof.init();
+    prof.mark(st, 6);
 
     /* 1. classify */
     CUZK_CU(cudaMemsetAsync(m->d_counters, 0, 4 * sizeof(uint32_t), st));
@@ -536,6 +626,7 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
     uint32_t counts[2];
     CUZK_CU(cudaMemcpyAsync(&ones_sum, red_b, sizeof(X), cudaMemcpyDeviceToHost, st));
     CUZK_CU(cudaMemcpyAsync(counts, m->d_counters, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
+    prof.mark(st, 7);
     CUZK_CU(cudaStreamSynchronize(st));
     const size_t nsig = counts[1];
 
@@ -553,6 +644,7 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
         const size_t ntiles = (NB + SCAN_TILE - 1) / SCAN_TILE;
         for (size_t b0 = 0; b0 < n; b0 += batch) {
             const size_t b1 = b0 + batch < n ? b0 + batch : n;
+            prof.mark(st, 0);
             CUZK_CU(cudaMemsetAsync(m->d_offsets, 0, (NB + 1) * sizeof(uint32_t), st));
             digits_hist_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, m->d_offsets);
             CUZK_LAUNCHED("digits_hist");
@@ -564,15 +656,26 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
             CUZK_LAUNCHED("scan_add");
             digits_scatter_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, m->d_cursor, m->d_entries);
             CUZK_LAUNCHED("digits_scatter");
-            const uint32_t nseg = (uint32_t)(((b1 - b0) * W + MSM_SEG - 1) / MSM_SEG);
+            prof.mark(st, 1);
+            const uint32_t nseg = (uint32_t)(((b1 - b0) * W + seg - 1) / seg);
+            X *head = (X *)m->d_part, *tail = head + pl.nseg_max;
+            uint32_t *head_key = m->d_part_key, *tail_key = m->d_part_key + pl.nseg_max;
             accumulate_kernel<F><<<ceil_div_u(nseg, EC_THREADS), EC_THREADS, 0, st>>>(
-                m->d_entries, m->d_offsets, (uint32_t)NB, nseg, bases, buckets, (X *)m->d_part, m->d_part_key);
+                m->d_entries, m->d_offsets, (uint32_t)NB, nseg, seg, bases, buckets, head, head_key, tail, tail_key);
             CUZK_LAUNCHED("accumulate");
-            fixup_kernel<F><<<ceil_div_u(nseg, EC_THREADS), EC_THREADS, 0, st>>>(nseg, buckets, (const X *)m->d_part,
-                                                                                 m->d_part_key);
+            prof.mark(st, 2);
+            for (size_t d = 1; d < nseg; d *= 2) {
+                const size_t nthr = (nseg + 2 * d - 1) / (2 * d);
+                fixup_tree_kernel<F><<<ceil_div_u(nthr, EC_THREADS), EC_THREADS, 0, st>>>(nseg, (uint32_t)d, head, head_key);
+                CUZK_LAUNCHED("fixup_tree");
+            }
+            fixup_kernel<F><<<ceil_div_u(nseg, EC_THREADS), EC_THREADS, 0, st>>>(nseg, seg, m->d_offsets, buckets, head, tail,
+                                                                                 tail_key);
             CUZK_LAUNCHED("fixup");
+            prof.mark(st, 3);
         }
         /* 4. reduce */
+        prof.mark(st, 4);
         const uint32_t L = B < MSM_RED_SEG ? B : MSM_RED_SEG;
         const uint32_t nsegw = B / L;
         reduce_seg_kernel<F><<<ceil_div_u((size_t)W * nsegw, EC_THREADS), EC_THREADS, 0, st>>>(buckets, B, L, nsegw, W, red_a);
@@ -594,6 +697,8 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
             cuzk_free(wins);
             return cuzk_err(e, CUZK_ERR_GPU, "gpu msm: %s", cudaGetErrorString(rc));
         }
+        prof.mark(st, 5);
+        prof.report(m, n, nsig, c);
         /* 5. Horner over windows on the host. */
         for (int w = (int)W - 1; w >= 0; w--) {
             for (unsigned i = 0; i < c; i++) {

@@ -17,6 +17,8 @@
  *
  * Inter-pass twiddles w_{2^T}^e (e < 2^T) come from two windowed tables
  * (lo = e mod 2^L, hi = e >> L): one lookup pair and one multiplication. */
+#include <stdlib.h>
+
 #include "gpu/gpu_common.cuh"
 #include "gpu/gpu_field.cuh"
 
@@ -126,7 +128,76 @@ template <class F> __device__ __forceinline__ F apply_scale(const ntt_args<F> &a
     }
 }
 
-template <class F, bool DIF> __global__ void __launch_bounds__(256) ntt_pass_kernel(ntt_args<F> a)
+/* One radix-2 stage t over the block's columns: butterflies (m0, m0 + 2^t),
+ * k = m0 mod 2^t, twiddle w_{2^(t+1)}^k = w_1024^(k 2^(9-t)). */
+template <class F, bool DIF>
+__device__ __forceinline__ void radix2_stage(const ntt_args<F> &a, uint32_t *sm, unsigned E, unsigned lgc, unsigned t)
+{
+    const unsigned cols = 1u << lgc;
+    for (unsigned bi = threadIdx.x; bi < (E >> 1); bi += blockDim.x) {
+        unsigned l = bi & (cols - 1), pr = bi >> lgc;
+        unsigned k = pr & ((1u << t) - 1);
+        unsigned m0 = ((pr >> t) << (t + 1)) | k;
+        unsigned m1 = m0 + (1u << t);
+        unsigned e0 = (m0 << lgc) | l, e1 = (m1 << lgc) | l;
+        F w = ld_global(a.tw.inner + (k << (9 - t)));
+        F u = sm_ld<F>(sm, E, e0), v = sm_ld<F>(sm, E, e1);
+        if (!DIF) {
+            v = v * w;
+            sm_st(sm, E, e0, u + v);
+            sm_st(sm, E, e1, u - v);
+        } else {
+            sm_st(sm, E, e0, u + v);
+            sm_st(sm, E, e1, (u - v) * w);
+        }
+    }
+}
+
+/* Stages t and t+1 on four elements held in registers (half the shared
+ * memory round trips and barriers of two radix-2 stages). With m_b having
+ * bits t, t+1 clear and k = m_b mod 2^t, the elements are
+ * x_i = m_b + (i&1) 2^t + (i>>1) 2^(t+1); stage t pairs (x0,x1), (x2,x3)
+ * with w_{2^(t+1)}^k; stage t+1 pairs (x0,x2) with w_{2^(t+2)}^k and (x1,x3)
+ * with w_{2^(t+2)}^(k+2^t). DIT runs t then t+1, DIF t+1 then t. */
+template <class F, bool DIF>
+__device__ __forceinline__ void radix4_stages(const ntt_args<F> &a, uint32_t *sm, unsigned E, unsigned lgc, unsigned t)
+{
+    const unsigned cols = 1u << lgc;
+    for (unsigned qi = threadIdx.x; qi < (E >> 2); qi += blockDim.x) {
+        unsigned l = qi & (cols - 1), pr = qi >> lgc;
+        unsigned k = pr & ((1u << t) - 1);
+        unsigned mb = ((pr >> t) << (t + 2)) | k;
+        unsigned e0 = (mb << lgc) | l;
+        unsigned e1 = ((mb + (1u << t)) << lgc) | l;
+        unsigned e2 = ((mb + (2u << t)) << lgc) | l;
+        unsigned e3 = ((mb + (3u << t)) << lgc) | l;
+        F wa = ld_global(a.tw.inner + (k << (9 - t)));
+        F wb0 = ld_global(a.tw.inner + (k << (8 - t)));
+        F wb1 = ld_global(a.tw.inner + ((k + (1u << t)) << (8 - t)));
+        F x0 = sm_ld<F>(sm, E, e0), x1 = sm_ld<F>(sm, E, e1);
+        F x2 = sm_ld<F>(sm, E, e2), x3 = sm_ld<F>(sm, E, e3);
+        if (!DIF) {
+            x1 = x1 * wa;
+            x3 = x3 * wa;
+            F y0 = x0 + x1, y1 = x0 - x1, y2 = x2 + x3, y3 = x2 - x3;
+            y2 = y2 * wb0;
+            y3 = y3 * wb1;
+            sm_st(sm, E, e0, y0 + y2);
+            sm_st(sm, E, e2, y0 - y2);
+            sm_st(sm, E, e1, y1 + y3);
+            sm_st(sm, E, e3, y1 - y3);
+        } else {
+            F y0 = x0 + x2, y2 = (x0 - x2) * wb0;
+            F y1 = x1 + x3, y3 = (x1 - x3) * wb1;
+            sm_st(sm, E, e0, y0 + y1);
+            sm_st(sm, E, e1, (y0 - y1) * wa);
+            sm_st(sm, E, e2, y2 + y3);
+            sm_st(sm, E, e3, (y2 - y3) * wa);
+        }
+    }
+}
+
+template <class F, bool DIF, bool R4> __global__ void __launch_bounds__(256) ntt_pass_kernel(ntt_args<F> a)
 {
     extern __shared__ uint32_t sm[];
     const unsigned s = a.s, h = a.h, lgc = a.lgcols;
@@ -151,27 +222,33 @@ template <class F, bool DIF> __global__ void __launch_bounds__(256) ntt_pass_ker
     }
     __syncthreads();
 
-    const unsigned half = E >> 1;
-    for (unsigned it = 0; it < s; it++) {
-        const unsigned t = DIF ? (s - 1 - it) : it;
-        for (unsigned bi = threadIdx.x; bi < half; bi += blockDim.x) {
-            unsigned l = bi & (cols - 1), pr = bi >> lgc;
-            unsigned k = pr & ((1u << t) - 1);
-            unsigned m0 = ((pr >> t) << (t + 1)) | k;
-            unsigned m1 = m0 + (1u << t);
-            unsigned e0 = (m0 << lgc) | l, e1 = (m1 << lgc) | l;
-            F w = ld_global(a.tw.inner + (k << (9 - t)));
-            F u = sm_ld<F>(sm, E, e0), v = sm_ld<F>(sm, E, e1);
-            if (!DIF) {
-                v = v * w;
-                sm_st(sm, E, e0, u + v);
-                sm_st(sm, E, e1, u - v);
-            } else {
-                sm_st(sm, E, e0, u + v);
-                sm_st(sm, E, e1, (u - v) * w);
-            }
+    if (!R4) {
+        for (unsigned it = 0; it < s; it++) {
+            radix2_stage<F, DIF>(a, sm, E, lgc, DIF ? (s - 1 - it) : it);
+            __syncthreads();
         }
-        __syncthreads();
+    } else if (!DIF) {
+        /* DIT: a lone radix-2 stage first when s is odd, then stage pairs. */
+        unsigned t = 0;
+        if (s & 1) {
+            radix2_stage<F, false>(a, sm, E, lgc, 0);
+            __syncthreads();
+            t = 1;
+        }
+        for (; t + 1 < s; t += 2) {
+            radix4_stages<F, false>(a, sm, E, lgc, t);
+            __syncthreads();
+        }
+    } else {
+        /* DIF: stage pairs from the top, the lone stage 0 last. */
+        for (int t = (int)s - 2; t >= (int)(s & 1); t -= 2) {
+            radix4_stages<F, true>(a, sm, E, lgc, (unsigned)t);
+            __syncthreads();
+        }
+        if (s & 1) {
+            radix2_stage<F, true>(a, sm, E, lgc, 0);
+            __syncthreads();
+        }
     }
 
     for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
@@ -296,11 +373,14 @@ template <class P> cuzk_status ntt_build_tables(cuzk_gpu_ntt *t, cuzk_error *e)
     cuzk_free(h);
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: table upload: %s", cudaGetErrorString(rc));
-    rc = cudaFuncSetAttribute(ntt_pass_kernel<F, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                              (int)(NTT_BLOCK_ELEMS * sizeof(F)));
+    const int smem = (int)(NTT_BLOCK_ELEMS * sizeof(F));
+    rc = cudaFuncSetAttribute(ntt_pass_kernel<F, false, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (rc == cudaSuccess)
-        rc = cudaFuncSetAttribute(ntt_pass_kernel<F, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  (int)(NTT_BLOCK_ELEMS * sizeof(F)));
+        rc = cudaFuncSetAttribute(ntt_pass_kernel<F, true, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (rc == cudaSuccess)
+        rc = cudaFuncSetAttribute(ntt_pass_kernel<F, false, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (rc == cudaSuccess)
+        rc = cudaFuncSetAttribute(ntt_pass_kernel<F, true, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: shared memory attribute: %s", cudaGetErrorString(rc));
     return CUZK_OK;
@@ -326,7 +406,7 @@ unsigned plan_passes(unsigned lg, unsigned s[4])
 }
 
 template <class F, bool DIF>
-cuzk_status launch_pass(ntt_args<F> a, cudaStream_t st, cuzk_error *e)
+cuzk_status launch_pass(ntt_args<F> a, bool r4, cudaStream_t st, cuzk_error *e)
 {
     unsigned E0 = 1u << a.s;
     unsigned maxcols = E0 >= NTT_BLOCK_ELEMS ? 1 : NTT_BLOCK_ELEMS / E0;
@@ -338,7 +418,8 @@ cuzk_status launch_pass(ntt_args<F> a, cudaStream_t st, cuzk_error *e)
     size_t nblocks = ((size_t)1 << a.lg) / E;
     unsigned threads = E / 2 < 256 ? (E / 2 < 32 ? 32 : E / 2) : 256;
     size_t smem = (size_t)E * sizeof(F);
-    ntt_pass_kernel<F, DIF><<<(unsigned)nblocks, threads, smem, st>>>(a);
+    if (r4 && a.s >= 2) ntt_pass_kernel<F, DIF, true><<<(unsigned)nblocks, threads, smem, st>>>(a);
+    else ntt_pass_kernel<F, DIF, false><<<(unsigned)nblocks, threads, smem, st>>>(a);
     CUZK_LAUNCHED("ntt_pass");
     return CUZK_OK;
 }
@@ -374,6 +455,9 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
     a.lgcols = 0;
 
     const tw_tables<F> fwd = tables_of<F>(t, 0), inv = tables_of<F>(t, 1);
+    /* Radix-4 stage pairs inside a pass; CUZK_GPU_NTT_RADIX2=1 keeps the
+     * radix-2 loop (for comparisons). */
+    const bool r4 = getenv("CUZK_GPU_NTT_RADIX2") == NULL;
     const unsigned grid_br = (unsigned)((n + 255) / 256 < 65535 * 16 ? (n + 255) / 256 : 65535 * 16);
 
     if (op == CUZK_GPU_NTT_ODD_COSET) {
@@ -389,7 +473,7 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
                 a.scale = SCALE_POW_FWD_REV;
                 a.c = ninv;
             }
-            cuzk_status rc = launch_pass<F, true>(a, st, e);
+            cuzk_status rc = launch_pass<F, true>(a, r4, st, e);
             if (rc) return rc;
         }
         a.scale = SCALE_NONE;
@@ -398,7 +482,7 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
         for (unsigned i = 0; i < np; i++) {
             a.h = h;
             a.s = s[i];
-            cuzk_status rc = launch_pass<F, false>(a, st, e);
+            cuzk_status rc = launch_pass<F, false>(a, r4, st, e);
             if (rc) return rc;
             h += s[i];
         }
@@ -421,7 +505,7 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
             a.scale = op == CUZK_GPU_NTT_COSET_INVERSE ? SCALE_POW_INV_NAT : SCALE_CONST;
             a.c = ninv;
         }
-        cuzk_status rc = launch_pass<F, false>(a, st, e);
+        cuzk_status rc = launch_pass<F, false>(a, r4, st, e);
         if (rc) return rc;
         h += s[i];
     }

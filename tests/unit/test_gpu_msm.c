@@ -185,10 +185,18 @@ static void run_group(const group_ops *g, size_t nmax, uint64_t seed)
     free(sc);
 }
 
-static void test_bn254_g1(void **state) { (void)state; run_group(&GROUPS[0], 1 << 14, 1); }
-static void test_bn254_g2(void **state) { (void)state; run_group(&GROUPS[1], 1 << 11, 2); }
-static void test_bls12_381_g1(void **state) { (void)state; run_group(&GROUPS[2], 1 << 14, 3); }
-static void test_bls12_381_g2(void **state) { (void)state; run_group(&GROUPS[3], 1 << 11, 4); }
+/* CUZK_GPU_TEST_MAX_LG caps the sizes (quick runs under compute-sanitizer). */
+static size_t cap(unsigned lg)
+{
+    const char *v = getenv("CUZK_GPU_TEST_MAX_LG");
+    unsigned m = v && atoi(v) > 0 ? (unsigned)atoi(v) : 64;
+    return (size_t)1 << (lg < m ? lg : m);
+}
+
+static void test_bn254_g1(void **state) { (void)state; run_group(&GROUPS[0], cap(14), 1); }
+static void test_bn254_g2(void **state) { (void)state; run_group(&GROUPS[1], cap(11), 2); }
+static void test_bls12_381_g1(void **state) { (void)state; run_group(&GROUPS[2], cap(14), 3); }
+static void test_bls12_381_g2(void **state) { (void)state; run_group(&GROUPS[3], cap(11), 4); }
 
 /* A larger G1 MSM where the automatic window is a realistic one. */
 static void test_large_g1(void **state)
@@ -196,7 +204,7 @@ static void test_large_g1(void **state)
     (void)state;
     for (int gi = 0; gi < 4; gi += 2) {
         const group_ops *g = &GROUPS[gi];
-        size_t n = (size_t)1 << 18;
+        size_t n = cap(18);
         uint8_t *bases = malloc(n * g->aff), *sc = malloc(n * 32);
         assert_non_null(bases);
         assert_non_null(sc);
@@ -212,6 +220,24 @@ static void test_large_g1(void **state)
         free(bases);
         free(sc);
     }
+}
+
+/* The library self-test (cuzk selftest --gpu) at small sizes: NTT and MSM
+ * edge cases against the CPU, including its independent (sum s_i k_i) G
+ * reference. */
+static void test_selftest(void **state)
+{
+    (void)state;
+    cuzk_gpu_selftest_opts o = {0};
+    o.max_lg = (unsigned)__builtin_ctzll(cap(12));
+    o.seed = 12345;
+    cuzk_gpu_selftest_result r;
+    cuzk_error e = {0};
+    cuzk_status st = cuzk_gpu_selftest(&o, &r, &e);
+    if (st) fprintf(stderr, "%s\n", e.msg);
+    assert_int_equal(st, CUZK_OK);
+    assert_true(r.checks > 100);
+    assert_int_equal(r.failures, 0);
 }
 
 static void test_errors(void **state)
@@ -250,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_bn254_g2),
         cmocka_unit_test(test_bls12_381_g2),
         cmocka_unit_test(test_large_g1),
+        cmocka_unit_test(test_selftest),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     cuzk_pool_destroy(g_pool);

@@ -1,0 +1,358 @@
+/* GPU kernel benchmark (cuzk bench kernels, bench/bench_gpu): MSM (G1/G2,
+ * both curves; uniform and witness-like scalars) and Fr NTT over a range of
+ * sizes. Bases are resident on the device (uploaded once per size); scalars
+ * are device-resident ("uniform", "witness") or in pinned host memory
+ * ("unif/host"). Each figure is the median of `reps` timed runs after one
+ * warm-up: MSM by wall time of cuzk_gpu_msm_run (it returns with the result
+ * on the host), NTT by CUDA events.
+ *
+ * Bases: 2^16 distinct random multiples of the generator, repeated up to n
+ * (as in performance-anchors.md §1; L2 hits may flatter gathers slightly).
+ * Witness-like scalars: 50 % zero, 40 % one, 10 % uniform. */
+#include <cuda_runtime_api.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/gpu.h"
+#include "field/field_params.h"
+#include "msm/msm.h"
+#include "util/common.h"
+#include "util/threadpool.h"
+
+typedef struct {
+    const cuzk_gpu_bench_opts *o;
+    char (*rows)[160];
+    int nrows, cap;
+} bench_ctx;
+
+static void say(const cuzk_gpu_bench_opts *o, const char *fmt, ...) CUZK_PRINTF(2, 3);
+static void say(const cuzk_gpu_bench_opts *o, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (o->log) {
+        o->log(o->log_arg, line);
+    } else {
+        printf("%s\n", line);
+        fflush(stdout);
+    }
+}
+
+/* Records a table row and prints it as it comes. */
+static void row(bench_ctx *b, const char *fmt, ...) CUZK_PRINTF(2, 3);
+static void row(bench_ctx *b, const char *fmt, ...)
+{
+    if (b->nrows >= b->cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->rows[b->nrows], sizeof b->rows[0], fmt, ap);
+    va_end(ap);
+    say(b->o, "%s", b->rows[b->nrows]);
+    b->nrows++;
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median; also returns the minimum. */
+static double median_min(double *v, unsigned n, double *mn)
+{
+    qsort(v, n, sizeof *v, cmp_d);
+    *mn = v[0];
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Uniform raw scalar < r by rejection. */
+static void rand_scalar(uint64_t s[4], const uint64_t r[4], uint64_t *seed)
+{
+    unsigned top = 0;
+    while ((r[3] >> top) > 1) top++;
+    uint64_t mask = (top >= 63) ? ~0ULL : ((2ULL << top) - 1);
+    for (;;) {
+        for (int i = 0; i < 4; i++) s[i] = splitmix(seed);
+        s[3] &= mask;
+        int lt = 0;
+        for (int i = 3; i >= 0; i--) {
+            if (s[i] != r[i]) {
+                lt = s[i] < r[i];
+                break;
+            }
+        }
+        if (lt) return;
+    }
+}
+
+static void make_scalars(uint64_t *s, size_t n, int witness, const uint64_t r[4], uint64_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t *x = s + 4 * i;
+        if (witness) {
+            uint64_t k = splitmix(&seed) % 10;
+            if (k < 5) {
+                memset(x, 0, 32);
+                continue;
+            }
+            if (k < 9) {
+                memset(x, 0, 32);
+                x[0] = 1;
+                continue;
+            }
+        }
+        rand_scalar(x, r, &seed);
+    }
+}
+
+/* 2^16 distinct base points per group, made once with the CPU. */
+#define DISTINCT_LG 16
+#define BASES_FN(G, FR)                                                                             \
+    static cuzk_status G##_distinct(void **out, cuzk_pool *pool, cuzk_error *e)                     \
+    {                                                                                               \
+        size_t m = (size_t)1 << DISTINCT_LG;                                                        \
+        G##_affine_t *b = cuzk_alloc(m, sizeof *b);                                                 \
+        FR##_t *k = cuzk_calloc(m, sizeof *k);                                                      \
+        if (!b || !k) {                                                                             \
+            cuzk_free(b);                                                                           \
+            cuzk_free(k);                                                                           \
+            return cuzk_err(e, CUZK_ERR_NOMEM, "bench: out of host memory");                        \
+        }                                                                                           \
+        uint64_t seed = 42;                                                                         \
+        for (size_t i = 0; i < m; i++) {                                                            \
+            k[i].l[0] = splitmix(&seed);                                                            \
+            k[i].l[1] = splitmix(&seed);                                                            \
+        }                                                                                           \
+        cuzk_status st = G##_batch_mul_fixed(b, &G##_GENERATOR, k, m, pool, e);                     \
+        cuzk_free(k);                                                                               \
+        if (st) {                                                                                   \
+            cuzk_free(b);                                                                           \
+            return st;                                                                              \
+        }                                                                                           \
+        *out = b;                                                                                   \
+        return CUZK_OK;                                                                             \
+    }
+BASES_FN(bn254_g1, bn254_fr)
+BASES_FN(bn254_g2, bn254_fr)
+BASES_FN(bls12_381_g1, bls12_381_fr)
+BASES_FN(bls12_381_g2, bls12_381_fr)
+
+typedef struct {
+    const char *name;
+    cuzk_curve curve;
+    cuzk_gpu_group group;
+    size_t aff;
+    cuzk_status (*distinct)(void **, cuzk_pool *, cuzk_error *);
+    uint64_t r[4];
+} grp;
+
+#define CU(call, what)                                                                              \
+    do {                                                                                            \
+        cudaError_t rc_ = (call);                                                                   \
+        if (rc_ != cudaSuccess) {                                                                   \
+            st = cuzk_err(e, CUZK_ERR_GPU, "bench: %s: %s", what, cudaGetErrorString(rc_));         \
+            goto out;                                                                               \
+        }                                                                                           \
+    } while (0)
+#define TRY(call)                                                                                   \
+    do {                                                                                            \
+        st = (call);                                                                                \
+        if (st) goto out;                                                                           \
+    } while (0)
+
+static cuzk_status bench_ntt(bench_ctx *b, double *t, cuzk_error *e)
+{
+    const cuzk_gpu_bench_opts *o = b->o;
+    cuzk_status st = CUZK_OK;
+    void *stream = NULL, *d = NULL;
+    uint64_t *h = NULL;
+    cuzk_gpu_ntt *ntt = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    TRY(cuzk_gpu_stream_create(&stream, o->device, e));
+    CU(cudaEventCreate(&e0), "event");
+    CU(cudaEventCreate(&e1), "event");
+    for (int ci = 0; ci < 2; ci++) {
+        if (!(o->curves & (1 << ci))) continue;
+        cuzk_curve c = ci ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254;
+        unsigned mx = o->max_lg > 28 ? 28 : o->max_lg;
+        TRY(cuzk_gpu_ntt_create(&ntt, c, mx, o->device, e));
+        TRY(cuzk_gpu_dev_alloc(&d, ((size_t)32) << mx, o->device, e));
+        /* Bounded random limbs (< 2^248 < r; values do not change the timing). */
+        size_t nmax = (size_t)1 << mx;
+        h = cuzk_alloc(nmax, 32);
+        if (!h) {
+            st = cuzk_err(e, CUZK_ERR_NOMEM, "bench: out of host memory");
+            goto out;
+        }
+        uint64_t seed = 7;
+        for (size_t i = 0; i < nmax * 4; i++) h[i] = (i % 4 == 3) ? splitmix(&seed) >> 8 : splitmix(&seed);
+        TRY(cuzk_gpu_copy(d, h, nmax * 32, stream, e));
+        TRY(cuzk_gpu_stream_sync(stream, e));
+        cuzk_free(h);
+        h = NULL;
+        static const cuzk_gpu_ntt_op ops[] = {CUZK_GPU_NTT_FORWARD, CUZK_GPU_NTT_INVERSE, CUZK_GPU_NTT_ODD_COSET};
+        static const char *opn[] = {"ntt fwd NN", "ntt inv NN", "ntt odd-coset"};
+        for (unsigned lg = o->min_lg; lg <= mx; lg++) {
+            for (int oi = 0; oi < 3; oi++) {
+                if (ops[oi] == CUZK_GPU_NTT_ODD_COSET && c == CUZK_CURVE_BN254 && lg >= 28) continue;
+                TRY(cuzk_gpu_ntt_run(ntt, d, lg, ops[oi], stream, e));
+                TRY(cuzk_gpu_stream_sync(stream, e));
+                for (unsigned r = 0; r < o->reps; r++) {
+                    CU(cudaEventRecord(e0, (cudaStream_t)stream), "event record");
+                    TRY(cuzk_gpu_ntt_run(ntt, d, lg, ops[oi], stream, e));
+                    CU(cudaEventRecord(e1, (cudaStream_t)stream), "event record");
+                    TRY(cuzk_gpu_stream_sync(stream, e));
+                    float ms = 0;
+                    CU(cudaEventElapsedTime(&ms, e0, e1), "event time");
+                    t[r] = ms;
+                }
+                double mn, med = median_min(t, o->reps, &mn);
+                row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f", opn[oi], cuzk_curve_name(c), "-", lg, med, mn);
+            }
+        }
+        cuzk_gpu_dev_free(d, o->device);
+        d = NULL;
+        cuzk_gpu_ntt_destroy(ntt);
+        ntt = NULL;
+    }
+out:
+    cuzk_free(h);
+    if (d) cuzk_gpu_dev_free(d, o->device);
+    cuzk_gpu_ntt_destroy(ntt);
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    cuzk_gpu_stream_destroy(stream);
+    return st;
+}
+
+static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_error *e)
+{
+    const cuzk_gpu_bench_opts *o = b->o;
+    grp groups[4] = {
+        {"bn254 G1", CUZK_CURVE_BN254, CUZK_GPU_G1, sizeof(bn254_g1_affine_t), bn254_g1_distinct, bn254_fr_P_MODULUS},
+        {"bn254 G2", CUZK_CURVE_BN254, CUZK_GPU_G2, sizeof(bn254_g2_affine_t), bn254_g2_distinct, bn254_fr_P_MODULUS},
+        {"bls G1", CUZK_CURVE_BLS12_381, CUZK_GPU_G1, sizeof(bls12_381_g1_affine_t), bls12_381_g1_distinct,
+         bls12_381_fr_P_MODULUS},
+        {"bls G2", CUZK_CURVE_BLS12_381, CUZK_GPU_G2, sizeof(bls12_381_g2_affine_t), bls12_381_g2_distinct,
+         bls12_381_fr_P_MODULUS},
+    };
+    cuzk_status st = CUZK_OK;
+    size_t nmax = (size_t)1 << o->max_lg;
+    uint64_t *hs = NULL;
+    void *ds = NULL, *distinct = NULL;
+    uint8_t *bases = NULL;
+    cuzk_gpu_msm *m = NULL;
+    TRY(cuzk_gpu_host_alloc((void **)&hs, nmax * 32, e));
+    TRY(cuzk_gpu_dev_alloc(&ds, nmax * 32, o->device, e));
+    for (int gi = 0; gi < 4; gi++) {
+        grp *g = &groups[gi];
+        if (!(o->curves & (1 << (gi / 2)))) continue;
+        if (g->group == CUZK_GPU_G2 && o->no_g2) continue;
+        TRY(g->distinct(&distinct, pool, e));
+        for (unsigned lg = o->min_lg; lg <= o->max_lg; lg++) {
+            size_t n = (size_t)1 << lg;
+            bases = cuzk_alloc(n, g->aff);
+            if (!bases) {
+                st = cuzk_err(e, CUZK_ERR_NOMEM, "bench: out of host memory for 2^%u bases", lg);
+                goto out;
+            }
+            for (size_t i = 0; i < n; i += (size_t)1 << DISTINCT_LG) {
+                size_t k = n - i < ((size_t)1 << DISTINCT_LG) ? n - i : ((size_t)1 << DISTINCT_LG);
+                memcpy(bases + i * g->aff, distinct, k * g->aff);
+            }
+            cuzk_gpu_msm_config cfg = {o->window, 0, 0};
+            size_t need = cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg);
+            TRY(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, o->device, &cfg, e));
+            cuzk_free(bases);
+            bases = NULL;
+            for (int dist = 0; dist < 2; dist++) {
+                make_scalars(hs, n, dist, g->r, 1000 + lg * 2 + dist);
+                TRY(cuzk_gpu_copy(ds, hs, n * 32, NULL, e));
+                TRY(cuzk_gpu_stream_sync(NULL, e));
+                for (int src = 0; src < 2; src++) {
+                    if (src == 1 && dist == 1) continue; /* host scalars: uniform only */
+                    uint8_t res[1024];
+                    const uint64_t *sc = src ? hs : (const uint64_t *)ds;
+                    TRY(cuzk_gpu_msm_run(m, res, sc, n, !src, NULL, e));
+                    for (unsigned r = 0; r < o->reps; r++) {
+                        double t0 = cuzk_now();
+                        TRY(cuzk_gpu_msm_run(m, res, sc, n, !src, NULL, e));
+                        t[r] = (cuzk_now() - t0) * 1e3;
+                    }
+                    double mn, med = median_min(t, o->reps, &mn);
+                    row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   c=%u dev=%.2fGB", "msm", g->name,
+                        dist ? "witness" : (src ? "unif/host" : "uniform"), lg, med, mn, cuzk_gpu_msm_last_window(m),
+                        need / 1e9);
+                }
+            }
+            cuzk_gpu_msm_destroy(m);
+            m = NULL;
+        }
+        cuzk_free(distinct);
+        distinct = NULL;
+    }
+out:
+    cuzk_gpu_msm_destroy(m);
+    cuzk_free(bases);
+    cuzk_free(distinct);
+    cuzk_gpu_host_free(hs);
+    if (ds) cuzk_gpu_dev_free(ds, o->device);
+    return st;
+}
+
+cuzk_status cuzk_gpu_bench(const cuzk_gpu_bench_opts *opts, cuzk_error *e)
+{
+    if (!opts) return cuzk_err(e, CUZK_ERR_USAGE, "bench: NULL options");
+    cuzk_gpu_bench_opts o = *opts;
+    if (!o.max_lg) o.max_lg = 26;
+    if (!o.min_lg) o.min_lg = o.max_lg < 20 ? o.max_lg : 20;
+    if (o.min_lg > o.max_lg || o.max_lg > 30)
+        return cuzk_err(e, CUZK_ERR_USAGE, "bench: sizes 2^%u..2^%u out of range", o.min_lg, o.max_lg);
+    if (o.reps < 1) o.reps = 5;
+    if (!o.curves) o.curves = 3;
+    if (!o.do_msm && !o.do_ntt) o.do_msm = o.do_ntt = 1;
+    if (cuzk_gpu_device_count() <= o.device) return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "no CUDA device");
+    char dev[256];
+    size_t mem = 0;
+    int sms = 0;
+    cuzk_status st = cuzk_gpu_device_info(o.device, dev, sizeof dev, &mem, &sms, e);
+    if (st) return st;
+    int drv = 0, rt = 0;
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    say(&o, "device: %s, %d SMs, %.1f GiB, driver API %d.%d, runtime %d.%d; sizes 2^%u..2^%u, median of %u runs after 1 warm-up",
+        dev, sms, mem / 1073741824.0, drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10, o.min_lg, o.max_lg, o.reps);
+    bench_ctx b = {&o, NULL, 0, 4096};
+    b.rows = cuzk_alloc((size_t)b.cap, sizeof *b.rows);
+    double *t = cuzk_alloc(o.reps, sizeof *t);
+    cuzk_pool *pool = cuzk_pool_create(0);
+    if (!b.rows || !t || !pool) {
+        st = cuzk_err(e, CUZK_ERR_NOMEM, "bench: out of host memory");
+        goto done;
+    }
+    if (o.do_ntt) st = bench_ntt(&b, t, e);
+    if (!st && o.do_msm) st = bench_msm(&b, t, pool, e);
+    if (!st) {
+        say(&o, "%s", "");
+        say(&o, "%-14s %-10s %-9s %-5s %10s %10s", "op", "curve", "scalars", "size", "median ms", "min ms");
+        for (int i = 0; i < b.nrows; i++) say(&o, "%s", b.rows[i]);
+    }
+done:
+    if (pool) cuzk_pool_destroy(pool);
+    cuzk_free(t);
+    cuzk_free(b.rows);
+    return st;
+}
