@@ -8,7 +8,10 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 ./scripts/deps.sh
 echo "== Building cuzk"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cuda=()
+# Without a visible GPU the CUDA kernels would only cost build time here.
+if ! nvidia-smi -L >/dev/null 2>&1; then cuda=(-DCUZK_CUDA=OFF); fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${cuda[@]}" >/dev/null
 cmake --build build -j"$(nproc)" --target cuzk >/dev/null
 cuzk="$root/build/cuzk"
 snarkjs="$root/node_modules/.bin/snarkjs"
