@@ -68,25 +68,34 @@ explore)
     paste <(grep -E "^ntt" "$O/ntt_r4.txt" | tail -30) <(grep -E "^ntt" "$O/ntt_r2.txt" | tail -30 | awk '{print $(NF-1)}')
     ;;
 final)
+    # Order: the required pieces first, the long self-test last (bounded by
+    # FINAL_BUDGET seconds in all); logs are re-packed after each stage so a
+    # cut run still brings them back.
     MAX=${2:-26}
-    run_tests
-    el "selftest"
-    "$D/cuzk" selftest --gpu --max-lg "${SELFTEST_LG:-24}" > "$O/selftest.txt" 2>&1; echo "selftest exit $?"
-    tail -8 "$O/selftest.txt"
-    el "compute-sanitizer (small sizes)"
-    export CUZK_GPU_TEST_MAX_LG=${SAN_LG:-7}
+    pack() { (cd "$O" && tar czf logs.tgz --exclude=logs.tgz --exclude=bench.txt --exclude=summary.txt . 2>/dev/null); }
+    exec > >(tee -a "$O/summary.txt") 2>&1
+    run_tests; pack
+    el "selftest 2^20"
+    "$D/cuzk" selftest --gpu --max-lg 20 > "$O/selftest20.txt" 2>&1; echo "selftest 20 exit $?"
+    tail -8 "$O/selftest20.txt"; pack
+    el "compute-sanitizer (CUZK_GPU_TEST_MAX_LG=${SAN_LG:-6})"
     for tool in memcheck racecheck; do
         for t in test_gpu_ntt test_gpu_msm; do
-            compute-sanitizer --tool $tool --error-exitcode 99 "$D/$t" > "$O/san_${tool}_$t.txt" 2>&1
-            echo "$tool $t: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/san_${tool}_$t.txt" | tail -1)"
+            CUZK_GPU_TEST_MAX_LG=${SAN_LG:-6} compute-sanitizer --tool $tool --error-exitcode 99 "$D/$t" > "$O/san_${tool}_$t.txt" 2>&1
+            echo "$tool $t: exit $? | $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$O/san_${tool}_$t.txt" | tr '\n' ' ')"
         done
     done
-    compute-sanitizer --tool memcheck --error-exitcode 99 "$D/cuzk" selftest --gpu --max-lg 8 > "$O/san_memcheck_selftest.txt" 2>&1
-    echo "memcheck selftest: exit $? $(grep -E 'ERROR SUMMARY' "$O/san_memcheck_selftest.txt" | tail -1)"
-    unset CUZK_GPU_TEST_MAX_LG
+    pack
     el "benchmark 2^20..2^$MAX"
     "$D/cuzk" bench kernels --min 20 --max "$MAX" --reps 5 > "$O/bench.txt" 2>&1; echo "bench exit $?"
-    sed -n '/^op /,$p' "$O/bench.txt"
+    sed -n '/^op /,$p' "$O/bench.txt"; pack
+    left=$(( ${FINAL_BUDGET:-330} - ($(date +%s) - T0) ))
+    if [ "$left" -gt 30 ]; then
+        el "selftest 2^${SELFTEST_LG:-24} (limit $left s)"
+        timeout "$left" "$D/cuzk" selftest --gpu --max-lg "${SELFTEST_LG:-24}" > "$O/selftest24.txt" 2>&1; echo "selftest exit $?"
+        tail -8 "$O/selftest24.txt"
+    fi
+    pack
     ;;
 esac
 el "done"
