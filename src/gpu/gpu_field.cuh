@@ -127,9 +127,19 @@ CUZK_UNROLL
     return t == 0;
 }
 
-/* t < 2p  ->  t mod p (branch-free select). */
+/* t < 2p  ->  t mod p (branch-free select). On the device one sub.cc
+ * chain (the 64-bit borrow emulation costs several instructions a limb). */
 template <class P> CUZK_HD void fp_reduce_once(uint32_t *t)
 {
+#if CUZK_GPU_USE_PTX && !defined(CUZK_GPU_PORTABLE_REDUCE)
+    uint32_t s[P::N], keep;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(t[0]), "r"(P::mod(0)));
+CUZK_UNROLL
+    for (int i = 1; i < P::N; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(t[i]), "r"(P::mod(i)));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(keep)); /* all ones: borrow, t < p */
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) t[i] = (t[i] & keep) | (s[i] & ~keep);
+#else
     uint32_t s[P::N];
     uint64_t borrow = 0;
 CUZK_UNROLL
@@ -142,6 +152,7 @@ CUZK_UNROLL
     uint32_t keep = 0u - (uint32_t)borrow;
 CUZK_UNROLL
     for (int i = 0; i < P::N; i++) t[i] = (t[i] & keep) | (s[i] & ~keep);
+#endif
 }
 
 template <class P> CUZK_HD fp<P> operator+(const fp<P> &a, const fp<P> &b)
@@ -209,6 +220,17 @@ template <class P> CUZK_HD fp<P> fp_neg(const fp<P> &a)
 {
     /* p - a, and 0 stays 0. */
     fp<P> r;
+#if CUZK_GPU_USE_PTX && !defined(CUZK_GPU_PORTABLE_REDUCE)
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(P::mod(0)), "r"(a.v[0]));
+CUZK_UNROLL
+    for (int i = 1; i < P::N; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(P::mod(i)), "r"(a.v[i]));
+    uint32_t nzp = 0;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) nzp |= a.v[i];
+    const uint32_t keepp = nzp ? 0xffffffffu : 0u;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) r.v[i] &= keepp;
+#else
     uint64_t borrow = 0;
     uint32_t nz = 0;
 CUZK_UNROLL
@@ -221,6 +243,7 @@ CUZK_UNROLL
     uint32_t keep = nz ? 0xffffffffu : 0u;
 CUZK_UNROLL
     for (int i = 0; i < P::N; i++) r.v[i] &= keep;
+#endif
     return r;
 }
 

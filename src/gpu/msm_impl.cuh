@@ -20,10 +20,12 @@
  *        and merged by a tree (fixup_tree_kernel, O(log) depth even when one
  *        bucket holds most points) and a fix-up kernel. Buckets persist
  *        across batches.
- *  4. reduce: per window, segments of buckets compute sum (j+1)*B_j with a
- *     running sum, plus (segment start)*total by double-and-add; the segment
- *     results are summed by 8-to-1 reduction kernels.
- *  5. host: window sums combined by Horner (c doublings per window) + ones.
+ *  4. reduce: per window, segments of L buckets compute sum (i+1)*B_i and
+ *     sum B_i by running sums; the segment totals are reduced the same way
+ *     (levels, no double-and-add), the level results summed by 8-to-1
+ *     reduction kernels.
+ *  5. host: levels combined (log2 L doublings each), window sums by Horner
+ *     (c doublings per window) + ones.
  *
  * This header holds the kernels and the templated driver; msm_<curve>_<g>.cu
  * instantiate it once per group (separate translation units compile in
@@ -306,8 +308,11 @@ __global__ void __launch_bounds__(EC_THREADS) accumulate_kernel(const uint32_t *
         uint32_t k = lo;
         uint32_t bstart = offsets[k], bend = offsets[k + 1];
         bool excl = bstart >= s && bend <= e_end;
+        /* The segment holding a bucket's first entry starts from the stored
+         * bucket (also when the bucket runs on: its tail partial then
+         * carries it, and the fix-up need not add it back). */
         xyzz<F> acc;
-        if (excl) acc = buckets[k]; else xyzz_set_inf(acc);
+        if (bstart >= s) acc = buckets[k]; else xyzz_set_inf(acc);
         for (uint32_t j = s; j < e_end; j++) {
             uint32_t ent = entries[j];
             affine<F> p = load_affine(bases + (ent & 0x7fffffffu));
@@ -328,7 +333,7 @@ __global__ void __launch_bounds__(EC_THREADS) accumulate_kernel(const uint32_t *
                     bstart = offsets[k];
                     bend = offsets[k + 1];
                     excl = bend <= e_end; /* bstart == j+1 >= s */
-                    if (excl) acc = buckets[k]; else xyzz_set_inf(acc);
+                    acc = buckets[k];
                 }
             }
         }
@@ -370,8 +375,7 @@ __global__ void __launch_bounds__(EC_THREADS) fixup_kernel(uint32_t nseg, uint32
     const uint32_t k = tail_key[t];
     if (k == KEY_NONE) return;
     const uint32_t last = (offsets[k + 1] - 1) / seg; /* segment holding the bucket's last entry */
-    xyzz<F> acc = buckets[k];
-    xyzz_add(acc, tail[t]);
+    xyzz<F> acc = tail[t]; /* includes the stored bucket */
     for (uint32_t i = t + 1; i <= last; i += i & (0u - i)) xyzz_add(acc, head[i]);
     buckets[k] = acc;
 }
@@ -390,36 +394,31 @@ __global__ void __launch_bounds__(EC_THREADS) ones_kernel(const uint32_t *ones, 
     out[t] = acc;
 }
 
-/* Thread (w, g): buckets [g*L, (g+1)*L) of window w. Output
- * sum_{j in seg} (j+1) B_j = sum_{j} (j - gL + 1) B_j + gL * sum_j B_j. */
+/* Bucket reduction, S = sum_{j<M} (j+1) X_j per row (window), without
+ * double-and-add: thread (w, g) takes X_{gL..gL+L-1} and writes
+ *   T_g = sum_i (i+1) X_{gL+i}  and  R_g = sum_i X_{gL+i}  (running sums),
+ * so S = sum_g T_g + L * sum_g g R_g, and sum_g g R_g = sum_{h} (h+1) R_{h+1}
+ * is the same problem on the row R_1..R_{G-1}: the next level. Levels stop
+ * at G = 1; the host combines S = sum T_0 + L (sum T_1 + L (...)). */
 template <class F>
-__global__ void __launch_bounds__(EC_THREADS) reduce_seg_kernel(const xyzz<F> *buckets, uint32_t B, uint32_t L, uint32_t nsegw,
-                                                                uint32_t W, xyzz<F> *out)
+__global__ void __launch_bounds__(EC_THREADS) reduce_level_kernel(const xyzz<F> *in, uint32_t stride, uint32_t off,
+                                                                  uint32_t M, uint32_t L, uint32_t G, uint32_t W,
+                                                                  xyzz<F> *T, xyzz<F> *R)
 {
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= W * nsegw) return;
-    const uint32_t w = t / nsegw, g = t % nsegw;
-    const xyzz<F> *b = buckets + (size_t)w * B + (size_t)g * L;
+    if (t >= W * G) return;
+    const uint32_t w = t / G, g = t % G;
+    const xyzz<F> *b = in + (size_t)w * stride + off + (size_t)g * L;
+    const uint32_t cnt = min(L, M - g * L);
     xyzz<F> run, sum;
     xyzz_set_inf(run);
     xyzz_set_inf(sum);
-    for (int j = (int)L - 1; j >= 0; j--) {
+    for (int j = (int)cnt - 1; j >= 0; j--) {
         xyzz_add(run, b[j]);
         xyzz_add(sum, run);
     }
-    uint32_t q = g * L;
-    if (q && !xyzz_is_inf(run)) {
-        xyzz<F> m;
-        xyzz_set_inf(m);
-        int top = 31 - __clz(q);
-        for (int i = top; i >= 0; i--) {
-            xyzz<F> d = m;
-            xyzz_dbl(m, d);
-            if ((q >> i) & 1) xyzz_add(m, run);
-        }
-        xyzz_add(sum, m);
-    }
-    out[t] = sum;
+    T[t] = sum;
+    R[t] = run;
 }
 
 /* out[g][j] = sum of in[g][j*FAN .. (j+1)*FAN) (groups of m inputs). */
@@ -439,6 +438,36 @@ __global__ void __launch_bounds__(EC_THREADS) sum_kernel(const xyzz<F> *in, uint
 /* ---- host-side planning --------------------------------------------------- */
 
 unsigned windows_for(unsigned bits, unsigned c) { return (bits + 1 + c - 1) / c; }
+
+/* Levels of the bucket reduction (reduce_level_kernel): level k has G[k]
+ * segments of L per row over M[k] inputs; its T and R outputs (W * G[k]
+ * each) lie at off[k] in the two reduction buffers. Larger L, fewer
+ * outputs, so sizing with the smallest L covers the larger ones. */
+struct red_levels {
+    unsigned n;
+    uint32_t M[12], G[12];
+    size_t off[12];
+    size_t total;
+};
+
+red_levels red_plan(unsigned W, uint32_t B, uint32_t L)
+{
+    red_levels r;
+    r.n = 0;
+    r.total = 0;
+    uint32_t M = B;
+    for (;;) {
+        uint32_t G = (M + L - 1) / L;
+        r.M[r.n] = M;
+        r.G[r.n] = G;
+        r.off[r.n] = r.total;
+        r.total += (size_t)W * G;
+        r.n++;
+        if (G <= 1 || r.n == 12) break;
+        M = G - 1;
+    }
+    return r;
+}
 
 /* Cost in mixed-addition units: accumulation + bucket reduction. */
 unsigned choose_window(size_t m, unsigned bits, unsigned cmax)
@@ -488,9 +517,8 @@ msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg
     p.nseg_max = (p.cap_entries + MSM_SEG - 1) / MSM_SEG;
     p.red_max = 0;
     for (unsigned c = MSM_C_MIN; c <= p.cmax; c++) {
-        size_t B = (size_t)1 << (c - 1);
-        size_t L = B < MSM_RED_SEG ? B : MSM_RED_SEG;
-        size_t r = (size_t)windows_for(bits, c) * (B / L);
+        uint32_t B = 1u << (c - 1);
+        size_t r = red_plan(windows_for(bits, c), B, B < MSM_RED_SEG ? B : MSM_RED_SEG).total;
         if (r > p.red_max) p.red_max = r;
     }
     p.ones_threads = (size_t)(sm_count > 0 ? sm_count : 132) * 4 * EC_THREADS;
@@ -535,17 +563,27 @@ inline uint32_t msm_seg_len()
     return x > (long)MSM_SEG && x <= 4096 ? (uint32_t)x : MSM_SEG;
 }
 
+/* Buckets per reduction thread: MSM_RED_SEG, or CUZK_GPU_MSM_RED_SEG (a
+ * power of two >= MSM_RED_SEG: fewer outputs than the buffers hold). */
+inline uint32_t msm_red_seg_len()
+{
+    const char *v = getenv("CUZK_GPU_MSM_RED_SEG");
+    long x = v ? strtol(v, NULL, 10) : 0;
+    return x > (long)MSM_RED_SEG && x <= 4096 && (x & (x - 1)) == 0 ? (uint32_t)x : MSM_RED_SEG;
+}
+
 /* Phase timing for tuning (CUZK_GPU_MSM_PROFILE=1): CUDA events between the
  * pipeline stages, summed over batches, printed on stderr. Off by default:
  * no events are created. */
+enum { PROF_SLOTS = 10 };
 struct msm_prof {
     bool on;
-    cudaEvent_t ev[8][64];
-    unsigned cnt[8];
+    cudaEvent_t ev[PROF_SLOTS][64];
+    unsigned cnt[PROF_SLOTS];
     void init()
     {
         on = getenv("CUZK_GPU_MSM_PROFILE") != NULL;
-        for (int i = 0; i < 8; i++) cnt[i] = 0;
+        for (int i = 0; i < PROF_SLOTS; i++) cnt[i] = 0;
     }
     void mark(cudaStream_t st, int slot)
     {
@@ -561,28 +599,36 @@ struct msm_prof {
         if (i < cnt[a] && i < cnt[b]) cudaEventElapsedTime(&ms, ev[a][i], ev[b][i]);
         return ms;
     }
-    void report(const cuzk_gpu_msm *m, size_t n, size_t nsig, unsigned c)
+    void destroy()
+    {
+        for (int s = 0; s < PROF_SLOTS; s++)
+            for (unsigned i = 0; i < cnt[s]; i++) cudaEventDestroy(ev[s][i]);
+        on = false;
+    }
+    /* slots: 6..7 classify+ones; per batch 0 sort start, 8 histogram done,
+     * 9 scan done, 1 scatter done, 2 accumulate done, 3 fix-up done; 4..5
+     * reduction. */
+    void report(size_t n, size_t nsig, unsigned c)
     {
         if (!on) return;
         cudaEventSynchronize(ev[5][0]);
-        float sort = 0, acc = 0, fix = 0;
+        float sort = 0, hist = 0, scan = 0, acc = 0, fix = 0;
         for (unsigned i = 0; i < cnt[0]; i++) {
             sort += span(0, 1, i);
+            hist += span(0, 8, i);
+            scan += span(8, 9, i);
             acc += span(1, 2, i);
             fix += span(2, 3, i);
         }
-        fprintf(stderr, "msm-prof n=%zu sig=%zu c=%u batches=%u: classify+ones %.3f | sort %.3f | accumulate %.3f | fixup %.3f | reduce %.3f ms\n",
-                n, nsig, c, cnt[0], span(6, 7, 0), sort, acc, fix, span(4, 5, 0));
-        for (int s = 0; s < 8; s++)
-            for (unsigned i = 0; i < cnt[s]; i++) cudaEventDestroy(ev[s][i]);
-        on = false;
-        (void)m;
+        fprintf(stderr,
+                "msm-prof n=%zu sig=%zu c=%u batches=%u: classify+ones %.3f | sort %.3f (hist %.3f scan %.3f scatter %.3f) | "
+                "accumulate %.3f | fixup %.3f | reduce %.3f ms\n",
+                n, nsig, c, cnt[0], span(6, 7, 0), sort, hist, scan, sort - hist - scan, acc, fix, span(4, 5, 0));
+        destroy();
     }
     ~msm_prof()
     {
-        if (!on) return;
-        for (int s = 0; s < 8; s++)
-            for (unsigned i = 0; i < cnt[s]; i++) cudaEventDestroy(ev[s][i]);
+        if (on) destroy();
     }
 };
 
@@ -597,6 +643,7 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
     X *red_a = (X *)m->d_red_a, *red_b = (X *)m->d_red_b;
     const unsigned grid_sc = (unsigned)(m->sm_count * 8);
     const uint32_t seg = msm_seg_len();
+    const uint32_t red_seg = msm_red_seg_len();
     msm_prof prof;
     prof.init();
     prof.mark(st, 6);
@@ -650,12 +697,14 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
             CUZK_CU(cudaMemsetAsync(m->d_offsets, 0, (NB + 1) * sizeof(uint32_t), st));
             digits_hist_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, m->d_offsets);
             CUZK_LAUNCHED("digits_hist");
+            prof.mark(st, 8);
             scan_tiles_kernel<<<(unsigned)ntiles, 256, 0, st>>>(m->d_offsets, NB, m->d_tiles);
             CUZK_LAUNCHED("scan_tiles");
             scan_sums_kernel<<<1, 1024, 0, st>>>(m->d_tiles, ntiles, m->d_offsets, NB);
             CUZK_LAUNCHED("scan_sums");
             scan_add_kernel<<<ceil_div_u(NB, 256), 256, 0, st>>>(m->d_offsets, NB, m->d_tiles, m->d_cursor);
             CUZK_LAUNCHED("scan_add");
+            prof.mark(st, 9);
             digits_scatter_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, m->d_cursor, m->d_entries);
             CUZK_LAUNCHED("digits_scatter");
             prof.mark(st, 1);
@@ -676,38 +725,62 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
             CUZK_LAUNCHED("fixup");
             prof.mark(st, 3);
         }
-        /* 4. reduce */
+        /* 4. reduce (levels, see reduce_level_kernel) */
         prof.mark(st, 4);
-        const uint32_t L = B < MSM_RED_SEG ? B : MSM_RED_SEG;
-        const uint32_t nsegw = B / L;
-        reduce_seg_kernel<F><<<ceil_div_u((size_t)W * nsegw, EC_THREADS), EC_THREADS, 0, st>>>(buckets, B, L, nsegw, W, red_a);
-        CUZK_LAUNCHED("reduce_seg");
-        uint32_t cnt = nsegw;
-        X *src = red_a, *dst = red_b;
-        while (cnt > 1) {
-            uint32_t mo = (cnt + MSM_RED_FAN - 1) / MSM_RED_FAN;
-            sum_kernel<F><<<ceil_div_u((size_t)W * mo, EC_THREADS), EC_THREADS, 0, st>>>(src, W, cnt, dst);
-            CUZK_LAUNCHED("sum");
-            X *tmp = src; src = dst; dst = tmp;
-            cnt = mo;
+        const uint32_t L = B < red_seg ? B : red_seg;
+        unsigned lgL = 0;
+        while ((1u << lgL) < L) lgL++;
+        const red_levels rl = red_plan(W, B, L);
+        for (unsigned k = 0; k < rl.n; k++) {
+            const X *in = k ? red_b + rl.off[k - 1] : buckets;
+            const uint32_t stride = k ? rl.G[k - 1] : B;
+            reduce_level_kernel<F><<<ceil_div_u((size_t)W * rl.G[k], EC_THREADS), EC_THREADS, 0, st>>>(
+                in, stride, k ? 1u : 0u, rl.M[k], L, rl.G[k], W, red_a + rl.off[k], red_b + rl.off[k]);
+            CUZK_LAUNCHED("reduce_level");
         }
-        X *wins = (X *)cuzk_alloc(W, sizeof(X));
+        /* per level, the W rows of T summed (ping-pong inside the level's
+         * own regions of the two buffers; the R rows are no longer needed) */
+        X *lvl[12];
+        for (unsigned k = 0; k < rl.n; k++) {
+            uint32_t cnt = rl.G[k];
+            X *src = red_a + rl.off[k], *dst = red_b + rl.off[k];
+            while (cnt > 1) {
+                uint32_t mo = (cnt + MSM_RED_FAN - 1) / MSM_RED_FAN;
+                sum_kernel<F><<<ceil_div_u((size_t)W * mo, EC_THREADS), EC_THREADS, 0, st>>>(src, W, cnt, dst);
+                CUZK_LAUNCHED("sum");
+                X *tmp = src; src = dst; dst = tmp;
+                cnt = mo;
+            }
+            lvl[k] = src;
+        }
+        X *wins = (X *)cuzk_alloc((size_t)W * rl.n, sizeof(X));
         if (!wins) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu msm: out of host memory");
-        cudaError_t rc = cudaMemcpyAsync(wins, src, W * sizeof(X), cudaMemcpyDeviceToHost, st);
+        cudaError_t rc = cudaSuccess;
+        for (unsigned k = 0; k < rl.n && rc == cudaSuccess; k++)
+            rc = cudaMemcpyAsync(wins + (size_t)k * W, lvl[k], W * sizeof(X), cudaMemcpyDeviceToHost, st);
         if (rc == cudaSuccess) rc = cudaStreamSynchronize(st);
         if (rc != cudaSuccess) {
             cuzk_free(wins);
             return cuzk_err(e, CUZK_ERR_GPU, "gpu msm: %s", cudaGetErrorString(rc));
         }
         prof.mark(st, 5);
-        prof.report(m, n, nsig, c);
-        /* 5. Horner over windows on the host. */
+        prof.report(n, nsig, c);
+        /* 5. on the host: per window S = T_0 + L (T_1 + L (...)), then
+         * Horner over windows. */
         for (int w = (int)W - 1; w >= 0; w--) {
             for (unsigned i = 0; i < c; i++) {
                 X d = total;
                 xyzz_dbl(total, d);
             }
-            xyzz_add(total, wins[w]);
+            X sw = wins[(size_t)(rl.n - 1) * W + w];
+            for (int k = (int)rl.n - 2; k >= 0; k--) {
+                for (unsigned i = 0; i < lgL; i++) {
+                    X d = sw;
+                    xyzz_dbl(sw, d);
+                }
+                xyzz_add(sw, wins[(size_t)k * W + w]);
+            }
+            xyzz_add(total, sw);
         }
         cuzk_free(wins);
     } else {
