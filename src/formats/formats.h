@@ -20,7 +20,9 @@
  *    typed pointers (`.bn254` / `.bls12_381`, same names as the curve
  *    prefixes, so per-curve template code can write `zk->a.CURVE`), or
  *    `.ptr`. Every array is 64-byte aligned, owned by its struct and freed
- *    by the matching *_free (free functions accept zeroed structs).
+ *    by the matching *_free (free functions accept zeroed structs). The one
+ *    exception: zkey point arrays read from a file in place (cuzk_zkey.map)
+ *    are only 8-byte aligned (the limbs' alignment) and read-only.
  *  - Points are our affine types in Montgomery form (x = y = 0 is infinity):
  *    exactly the bytes of zkey sections. Scalars: "raw" = standard integer
  *    limbs (witness, r1cs coefficients, public signals); the zkey coefficient
@@ -214,7 +216,17 @@ typedef struct cuzk_zkey {
     cuzk_g2_vec b2;         /* n_vars */
     cuzk_g1_vec c;          /* n_vars - n_public - 1 (wires n_public+1 ..), may be 0 */
     cuzk_g1_vec h;          /* domain_size */
+    /* Section 4 in place (read with opts.coefs_in_place from a file): the
+     * validated records (u32 matrix, constraint, signal, then n8r value
+     * bytes; unaligned), and the coef_* arrays are NULL. Else NULL. */
+    const uint8_t *coef_raw;
     bool header_only;       /* read with opts.header_only: coef/a/b1/b2/c/h are NULL */
+    /* Zero-copy load: the read-only file mapping that point arrays (the
+     * 8-byte-aligned sections) and coef_raw point into, owned by the key and
+     * unmapped by cuzk_zkey_free; NULL when every array is our own. Such
+     * arrays are read-only and must not be freed separately. */
+    void *map;
+    size_t map_size;
 } cuzk_zkey;
 
 typedef struct cuzk_zkey_read_opts {
@@ -222,14 +234,22 @@ typedef struct cuzk_zkey_read_opts {
     bool full_subgroup_check;  /* subgroup-check every point, not only header + IC (slow) */
     bool skip_point_checks;    /* trust the points: no < q / on-curve / subgroup checks */
     bool header_only;          /* sections 1-3 only (sizes of 4-9 are still checked) */
+    bool copy_points;          /* own copies of every point array (never borrow the mapping) */
+    bool coefs_in_place;       /* mapped file: validate section 4 in place, set coef_raw */
 } cuzk_zkey_read_opts;
 
 /* opts may be NULL (defaults: serial, standard checks). Accepts the sections
  * in any order; section 10 (MPC) is optional and ignored. Points are checked:
  * every coordinate < q, every point on the curve, header points and IC in the
- * subgroup (all points with full_subgroup_check). */
+ * subgroup (all points with full_subgroup_check). From a file, point sections
+ * whose bytes are 8-byte aligned in the mapping are checked there and used in
+ * place (no copy, no fresh pages: see zk->map), unless opts.copy_points; the
+ * file must then not be truncated or rewritten in place while the key is
+ * loaded (replacing it by a rename is safe). */
 cuzk_status cuzk_zkey_read(cuzk_zkey *zk, const char *path, const cuzk_zkey_read_opts *opts,
                            cuzk_error *err);
+/* From a caller's buffer every array is copied (copy_points and
+ * coefs_in_place are implied / ignored): the key never borrows the buffer. */
 cuzk_status cuzk_zkey_read_buffer(cuzk_zkey *zk, const void *data, size_t size, const char *name,
                                   const cuzk_zkey_read_opts *opts, cuzk_error *err);
 /* Allocates the arrays for the given header fields (curve, n_vars, n_public,

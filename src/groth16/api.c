@@ -41,7 +41,8 @@ static cuzk_status load_zkey(cuzk_ctx *ctx, const char *path, bool header_only, 
                              cuzk_error *err)
 {
     cuzk_phase ph = cuzk_phase_begin(ctx, "load_zkey");
-    cuzk_zkey_read_opts ro = {.pool = ctx->pool, .header_only = header_only};
+    /* The prover reads section 4 straight from the mapping. */
+    cuzk_zkey_read_opts ro = {.pool = ctx->pool, .header_only = header_only, .coefs_in_place = true};
     cuzk_status st = cuzk_zkey_read(zk, path, &ro, err);
     cuzk_phase_end(ctx, &ph);
     return st;

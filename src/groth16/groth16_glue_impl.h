@@ -24,9 +24,26 @@ static cuzk_status G_(g16_prove_zkey)(cuzk_ctx *ctx, const cuzk_zkey *zk, const 
     k.b2 = zk->b2.CURVE_FIELD;
     k.c = zk->c.CURVE_FIELD;
     k.h = zk->h.CURVE_FIELD;
+    /* Section 4 in place (records: u32 matrix, constraint, signal, value)
+     * or decoded arrays. */
+    cuzk_g16_coefs co;
+    co.n = zk->n_coefs;
+    if (zk->coef_raw) {
+        co.matrix = zk->coef_raw;
+        co.constraint = zk->coef_raw + 4;
+        co.signal = zk->coef_raw + 8;
+        co.value = zk->coef_raw + 12;
+        co.stride = co.vstride = 12 + sizeof(G_(fr_t));
+    } else {
+        co.matrix = (const uint8_t *)zk->coef_matrix;
+        co.constraint = (const uint8_t *)zk->coef_constraint;
+        co.signal = (const uint8_t *)zk->coef_signal;
+        co.value = (const uint8_t *)zk->coef_value.ptr;
+        co.stride = sizeof(uint32_t);
+        co.vstride = sizeof(G_(fr_t));
+    }
     cuzk_phase ph = cuzk_phase_begin(ctx, "prepare");
-    cuzk_status st = G_(g16_key_prepare)(&k, zk->n_coefs, zk->coef_matrix, zk->coef_constraint,
-                                         zk->coef_signal, zk->coef_value.CURVE_FIELD, 1, 1, err);
+    cuzk_status st = G_(g16_key_prepare)(&k, &co, ctx->pool, err);
     cuzk_phase_end(ctx, &ph);
     if (st == CUZK_OK) {
         G_(g16_proof_t) pf;

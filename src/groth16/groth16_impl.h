@@ -2,8 +2,8 @@
  *
  * Include with `#define G16_CURVE bn254` (or bls12_381) after the curve's
  * umbrella header, NTT and MSM headers. Defines (prefix = G16_CURVE):
- *   <c>_g16_key_t           proving key views + prepared CSR of A/B
- *   <c>_g16_key_prepare     builds the CSR from the zkey coefficient records
+ *   <c>_g16_key_t           proving key views + how to evaluate A·w, B·w
+ *   <c>_g16_key_prepare     plans that from the zkey coefficient records
  *   <c>_g16_prove           the whole proof
  *   <c>_g16_verify          pairing check
  * Math follows snarkjs (see shared reference "snarkjs-formats" §4-§5): a, b
@@ -12,6 +12,7 @@
  * the odd coset of the doubled domain, h = a·b − c, and π_H = Σ h_j·H_j needs no
  * division by Z because the zkey's H points already carry it. */
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,26 @@ typedef G_(g1_affine_t) G_(g16_g1a);
 typedef G_(g2_affine_t) G_(g16_g2a);
 typedef G_(g1_jac_t) G_(g16_g1j);
 typedef G_(g2_jac_t) G_(g16_g2j);
+
+#ifndef CUZK_G16_COEFS_DEFINED
+#define CUZK_G16_COEFS_DEFINED
+/* The zkey's A/B coefficient records, wherever they live: section 4 in the
+ * file mapping (44-byte records, unaligned) or decoded arrays. Field f of
+ * record i is at f + i·stride (value: i·vstride); read with memcpy, so no
+ * alignment is assumed. Values are v·R² mod r, little-endian limbs. */
+typedef struct cuzk_g16_coefs {
+    size_t n;
+    const uint8_t *matrix, *constraint, *signal, *value;
+    size_t stride, vstride;
+} cuzk_g16_coefs;
+
+static inline uint32_t cuzk_g16_u32(const uint8_t *f, size_t i, size_t stride)
+{
+    uint32_t v;
+    memcpy(&v, f + i * stride, sizeof v);
+    return v;
+}
+#endif
 
 /* One coefficient term of the prepared CSR: signal index and v·R² (raw limbs). */
 typedef struct {
@@ -43,7 +64,16 @@ typedef struct {
     const G_(g2_affine_t) *b2;      /* n_vars */
     const G_(g1_affine_t) *c;       /* n_vars - n_public - 1 (private wires) */
     const G_(g1_affine_t) *h;       /* domain_size */
-    /* Prepared: CSR of matrix A and B by constraint (row). Owned. */
+    /* Coefficient records, borrowed (set by g16_key_prepare). */
+    cuzk_g16_coefs co;
+    /* Prepared, owned. Records sorted by constraint (snarkjs and cuzk write
+     * them so): n_chunks chunks cut at constraint boundaries, chunk q being
+     * records [cstart[q], cstart[q+1]) and owning rows [crow[q], crow[q+1]),
+     * evaluated straight from the records. Otherwise (n_chunks = 0) a CSR
+     * of A and B by row. */
+    size_t n_chunks;
+    size_t *cstart;
+    uint32_t *crow;
     uint32_t *row_a, *row_b;        /* domain_size + 1 */
     G_(g16_term) *terms_a, *terms_b;
 } G_(g16_key_t);
@@ -56,30 +86,38 @@ typedef struct {
 
 void G_(g16_key_release)(G_(g16_key_t) *k)
 {
+    cuzk_free(k->cstart);
+    cuzk_free(k->crow);
     cuzk_free(k->row_a);
     cuzk_free(k->row_b);
     cuzk_free(k->terms_a);
     cuzk_free(k->terms_b);
+    k->cstart = NULL;
+    k->crow = NULL;
+    k->n_chunks = 0;
     k->row_a = k->row_b = NULL;
     k->terms_a = k->terms_b = NULL;
 }
 
-/* Builds the per-row CSR of A and B from coefficient records (any order).
- * rec(i) gives matrix, constraint, signal and the stored value. Counting sort:
- * O(nnz) time, one pass to count and one to place. */
-cuzk_status G_(g16_key_prepare)(G_(g16_key_t) *k, size_t n_coefs, const uint32_t *matrix,
-                                const uint32_t *constraint, const uint32_t *signal,
-                                const G_(fr_t) *value, size_t stride_u32, size_t stride_val,
-                                cuzk_error *err)
+static inline void G_(g16_coef_value)(G_(fr_t) *v, const cuzk_g16_coefs *co, size_t i)
 {
+    memcpy(v, co->value + i * co->vstride, sizeof *v);
+}
+
+/* Builds the per-row CSR of A and B from the records (any order). Counting
+ * sort: O(nnz) time, one pass to count and one to place. */
+static cuzk_status G_(g16_key_csr)(G_(g16_key_t) *k, cuzk_error *err)
+{
+    const cuzk_g16_coefs *co = &k->co;
     size_t n = k->domain_size;
     k->row_a = cuzk_calloc(n + 1, sizeof(uint32_t));
     k->row_b = cuzk_calloc(n + 1, sizeof(uint32_t));
     if (!k->row_a || !k->row_b)
         goto nomem;
     size_t na = 0, nb = 0;
-    for (size_t i = 0; i < n_coefs; i++) {
-        uint32_t m = matrix[i * stride_u32], c = constraint[i * stride_u32];
+    for (size_t i = 0; i < co->n; i++) {
+        uint32_t m = cuzk_g16_u32(co->matrix, i, co->stride);
+        uint32_t c = cuzk_g16_u32(co->constraint, i, co->stride);
         if (m == 0) {
             k->row_a[c + 1]++;
             na++;
@@ -104,12 +142,13 @@ cuzk_status G_(g16_key_prepare)(G_(g16_key_t) *k, size_t n_coefs, const uint32_t
     }
     memcpy(fa, k->row_a, n * sizeof(uint32_t));
     memcpy(fb, k->row_b, n * sizeof(uint32_t));
-    for (size_t i = 0; i < n_coefs; i++) {
-        uint32_t m = matrix[i * stride_u32], c = constraint[i * stride_u32];
+    for (size_t i = 0; i < co->n; i++) {
+        uint32_t m = cuzk_g16_u32(co->matrix, i, co->stride);
+        uint32_t c = cuzk_g16_u32(co->constraint, i, co->stride);
         G_(g16_term) *t = m == 0 ? &k->terms_a[fa[c]++] : &k->terms_b[fb[c]++];
-        t->signal = signal[i * stride_u32];
+        t->signal = cuzk_g16_u32(co->signal, i, co->stride);
         t->pad_ = 0;
-        t->value = value[i * stride_val];
+        G_(g16_coef_value)(&t->value, co, i);
     }
     cuzk_free(fa);
     cuzk_free(fb);
@@ -117,6 +156,81 @@ cuzk_status G_(g16_key_prepare)(G_(g16_key_t) *k, size_t n_coefs, const uint32_t
 nomem:
     G_(g16_key_release)(k);
     return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory preparing the constraint matrices");
+}
+
+/* Records of chunk q non-decreasing by constraint, inside the chunk's rows. */
+typedef struct {
+    const G_(g16_key_t) *k;
+    atomic_bool unsorted;
+} G_(g16_sorted_job);
+
+static void G_(g16_sorted_range)(void *p, size_t lo, size_t hi, int worker)
+{
+    (void)worker;
+    G_(g16_sorted_job) *j = p;
+    const G_(g16_key_t) *k = j->k;
+    for (size_t q = lo; q < hi; q++) {
+        uint32_t prev = k->crow[q];
+        for (size_t i = k->cstart[q]; i < k->cstart[q + 1]; i++) {
+            uint32_t c = cuzk_g16_u32(k->co.constraint, i, k->co.stride);
+            if (c < prev || c >= k->crow[q + 1]) {
+                atomic_store_explicit(&j->unsorted, true, memory_order_relaxed);
+                return;
+            }
+            prev = c;
+        }
+    }
+}
+
+/* Prepares the evaluation of a = A·w, b = B·w from the coefficient records
+ * (borrowed: they must outlive the key). Sorted records (the normal case)
+ * are cut into chunks at constraint boundaries, so each chunk writes its own
+ * rows and nothing is copied; any other order gets a CSR. The two give the
+ * same a, b (the sums are exact), which the unit tests check. */
+cuzk_status G_(g16_key_prepare)(G_(g16_key_t) *k, const cuzk_g16_coefs *co, cuzk_pool *pool,
+                                cuzk_error *err)
+{
+    k->co = *co;
+    const size_t nr = co->n, nrow = k->domain_size;
+    size_t nch = CUZK_MAX((size_t)1, CUZK_MIN(nr / 4096, (size_t)4096));
+    k->cstart = cuzk_alloc(nch + 1, sizeof *k->cstart);
+    k->crow = cuzk_alloc(nch + 1, sizeof *k->crow);
+    if (!k->cstart || !k->crow) {
+        G_(g16_key_release)(k);
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory preparing the constraint matrices");
+    }
+    /* Chunk q starts near q·nr/nch, moved forward past records of the
+     * constraint the previous record belongs to. */
+    bool sorted = true;
+    k->cstart[0] = 0;
+    k->crow[0] = 0;
+    for (size_t q = 1; q <= nch; q++) {
+        size_t i = CUZK_MAX(k->cstart[q - 1], nr / nch * q + CUZK_MIN(q, nr % nch));
+        while (i > 0 && i < nr &&
+               cuzk_g16_u32(co->constraint, i, co->stride) ==
+                   cuzk_g16_u32(co->constraint, i - 1, co->stride))
+            i++;
+        k->cstart[q] = q == nch ? nr : i;
+        k->crow[q] = k->cstart[q] < nr ? cuzk_g16_u32(co->constraint, k->cstart[q], co->stride)
+                                       : (uint32_t)nrow;
+        if (k->crow[q] < k->crow[q - 1] || k->crow[q] > nrow)
+            sorted = false;
+    }
+    if (sorted) {
+        G_(g16_sorted_job) sj = {k, false};
+        cuzk_parallel_for(pool, nch, 1, G_(g16_sorted_range), &sj);
+        sorted = !atomic_load(&sj.unsorted);
+    }
+    if (sorted) {
+        k->n_chunks = nch;
+        return CUZK_OK;
+    }
+    cuzk_free(k->cstart);
+    cuzk_free(k->crow);
+    k->cstart = NULL;
+    k->crow = NULL;
+    k->n_chunks = 0;
+    return G_(g16_key_csr)(k, err);
 }
 
 /* ---- a, b, c evaluations ------------------------------------------------- */
@@ -127,6 +241,48 @@ typedef struct {
     G_(fr_t) *a, *b, *c;
 } G_(g16_abc_job);
 
+static inline void G_(g16_abc_zero)(const G_(g16_abc_job) *j, size_t lo, size_t hi)
+{
+    for (size_t r = lo; r < hi; r++) {
+        G_(fr_set_zero)(&j->a[r]);
+        G_(fr_set_zero)(&j->b[r]);
+        G_(fr_set_zero)(&j->c[r]);
+    }
+}
+
+/* Chunks [lo, hi) of sorted records: each run of one constraint's records
+ * gives that row; rows without records are zero. */
+static void G_(g16_abc_chunks)(void *p, size_t lo, size_t hi, int worker)
+{
+    (void)worker;
+    const G_(g16_abc_job) *j = p;
+    const G_(g16_key_t) *k = j->k;
+    const cuzk_g16_coefs *co = &k->co;
+    for (size_t q = lo; q < hi; q++) {
+        size_t row = k->crow[q], i = k->cstart[q], end = k->cstart[q + 1];
+        while (i < end) {
+            uint32_t r = cuzk_g16_u32(co->constraint, i, co->stride);
+            G_(g16_abc_zero)(j, row, r);
+            G_(fr_t) acc[2], t, v;
+            G_(fr_set_zero)(&acc[0]);
+            G_(fr_set_zero)(&acc[1]);
+            do {
+                uint32_t m = cuzk_g16_u32(co->matrix, i, co->stride);
+                uint32_t sg = cuzk_g16_u32(co->signal, i, co->stride);
+                G_(g16_coef_value)(&v, co, i);
+                G_(fr_mul)(&t, &v, &j->w[sg]);
+                G_(fr_add)(&acc[m != 0], &acc[m != 0], &t);
+            } while (++i < end && cuzk_g16_u32(co->constraint, i, co->stride) == r);
+            j->a[r] = acc[0];
+            j->b[r] = acc[1];
+            G_(fr_mul)(&j->c[r], &acc[0], &acc[1]);
+            row = (size_t)r + 1;
+        }
+        G_(g16_abc_zero)(j, row, k->crow[q + 1]);
+    }
+}
+
+/* Rows [lo, hi) from the CSR. */
 static void G_(g16_abc_range)(void *p, size_t lo, size_t hi, int worker)
 {
     (void)worker;
@@ -188,7 +344,10 @@ cuzk_status G_(g16_prove)(cuzk_ctx *ctx, const G_(g16_key_t) *k, const G_(fr_t) 
         goto out;
     }
     G_(g16_abc_job) abc = {k, w, a, b, c};
-    cuzk_parallel_for(pool, n, 4096, G_(g16_abc_range), &abc);
+    if (k->n_chunks)
+        cuzk_parallel_for(pool, k->n_chunks, 1, G_(g16_abc_chunks), &abc);
+    else
+        cuzk_parallel_for(pool, n, 4096, G_(g16_abc_range), &abc);
     cuzk_phase_end(ctx, &ph);
     if ((st = cuzk_check_cancel(ctx, err)))
         goto out;

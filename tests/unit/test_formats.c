@@ -873,15 +873,73 @@ static void test_zkey_fixtures(void **state)
                                      .header_only = mode == 3};
             assert_int_equal(cuzk_zkey_read(&zk, p, &o, &e), CUZK_OK);
             check_zkey_against_export(&FX[f], &zk);
-            /* 64-byte alignment of every array. */
+            /* 64-byte alignment of every array, except the point arrays
+             * used in place: 8-byte aligned, inside the mapping. */
             assert_int_equal((uintptr_t)zk.ic.ptr % 64, 0);
             if (!zk.header_only) {
-                assert_int_equal((uintptr_t)zk.a.ptr % 64, 0);
-                assert_int_equal((uintptr_t)zk.b2.ptr % 64, 0);
-                assert_int_equal((uintptr_t)zk.h.ptr % 64, 0);
+                /* In place exactly when the section is non-empty and at
+                 * an 8-byte aligned file offset (the mapping is page
+                 * aligned). Section headers are 12 bytes, so sections
+                 * 5..9 alternate; both kinds occur in every fixture. */
+                size_t fn;
+                uint8_t *fb = slurp(p, &fn);
+                const void *arr[] = {zk.a.ptr, zk.b1.ptr, zk.b2.ptr, zk.c.ptr, zk.h.ptr};
+                int borrowed = 0;
+                for (int i = 0; i < 5; i++) {
+                    uint64_t ssz;
+                    size_t off = sec_off(fb, fn, (uint32_t)(5 + i), &ssz);
+                    bool expect = ssz > 0 && off % 8 == 0;
+                    uintptr_t q = (uintptr_t)arr[i], m = (uintptr_t)zk.map;
+                    bool in = zk.map && q >= m && q - m < zk.map_size;
+                    assert_int_equal(in, expect);
+                    if (in) {
+                        assert_int_equal(q - m, off);
+                        borrowed++;
+                    } else {
+                        assert_int_equal(q % 64, 0);
+                    }
+                }
+                assert_true(borrowed >= 1 && borrowed <= 3);
+                free(fb);
                 assert_int_equal((uintptr_t)zk.coef_value.ptr % 64, 0);
+            } else {
+                assert_null(zk.map);
             }
             cuzk_zkey_free(&zk);
+        }
+
+        /* copy_points: nothing borrowed; the same arrays as in place.
+         * coefs_in_place: the records are the decoded arrays. */
+        {
+            cuzk_zkey zc, zp;
+            cuzk_zkey_read_opts oc = {.pool = pool, .copy_points = true};
+            cuzk_zkey_read_opts op = {.pool = pool, .coefs_in_place = true};
+            assert_int_equal(cuzk_zkey_read(&zc, p, &oc, &e), CUZK_OK);
+            assert_int_equal(cuzk_zkey_read(&zp, p, &op, &e), CUZK_OK);
+            assert_null(zc.map);
+            assert_null(zc.coef_raw);
+            assert_non_null(zp.map);
+            assert_non_null(zp.coef_raw);
+            assert_null(zp.coef_matrix);
+            const cuzk_curve_params *cp = cuzk_curve_params_get(zc.curve);
+            size_t npriv = zc.n_vars - zc.n_public - 1;
+            assert_memory_equal(zc.a.ptr, zp.a.ptr, zc.n_vars * cp->g1_size);
+            assert_memory_equal(zc.b1.ptr, zp.b1.ptr, zc.n_vars * cp->g1_size);
+            assert_memory_equal(zc.b2.ptr, zp.b2.ptr, zc.n_vars * cp->g2_size);
+            if (npriv)
+                assert_memory_equal(zc.c.ptr, zp.c.ptr, npriv * cp->g1_size);
+            assert_memory_equal(zc.h.ptr, zp.h.ptr, zc.domain_size * cp->g1_size);
+            const uint64_t(*val)[4] = zc.coef_value.ptr;
+            for (uint64_t i = 0; i < zc.n_coefs; i++) {
+                const uint8_t *r = zp.coef_raw + i * 44;
+                assert_int_equal(rd32(r), zc.coef_matrix[i]);
+                assert_int_equal(rd32(r + 4), zc.coef_constraint[i]);
+                assert_int_equal(rd32(r + 8), zc.coef_signal[i]);
+                for (int l = 0; l < 4; l++)
+                    assert_int_equal(rd64(r + 12 + 8 * l), val[i][l]);
+            }
+            cuzk_zkey_free(&zc);
+            cuzk_zkey_free(&zp);
         }
 
         /* Writer: sections 1..9 identical to snarkjs's, section 10 empty. */
@@ -955,12 +1013,40 @@ static uint8_t *reorder_zkey(const uint8_t *d, size_t n, const uint32_t *order, 
     return b;
 }
 
+/* Reads a mutant from a buffer (everything copied), and the same bytes from
+ * a file with zero-copy points and the coefficients checked in place: both
+ * must give the same verdict and message (after the file name). */
 static cuzk_status zkey_buf(const uint8_t *b, size_t n, const cuzk_zkey_read_opts *o, cuzk_error *e)
 {
     cuzk_zkey zk;
     cuzk_err_clear(e);
     cuzk_status st = cuzk_zkey_read_buffer(&zk, b, n, "mutant.zkey", o, e);
     cuzk_zkey_free(&zk);
+
+    const char *path = tmp_path("mutant.zkey");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b, 1, n, f), n);
+    fclose(f);
+    cuzk_zkey_read_opts fo = {0};
+    if (o)
+        fo = *o;
+    fo.coefs_in_place = true;
+    cuzk_error e2 = {0};
+    cuzk_status st2 = cuzk_zkey_read(&zk, path, &fo, &e2);
+    if (st2 == CUZK_OK) {
+        assert_true(zk.header_only || zk.coef_raw);
+        assert_null(zk.coef_matrix);
+    }
+    cuzk_zkey_free(&zk);
+    unlink(path);
+    assert_int_equal(st2, st);
+    if (st) {
+        size_t pl = strlen(path), bl = strlen("mutant.zkey");
+        assert_memory_equal(e2.msg, path, pl);
+        assert_memory_equal(e->msg, "mutant.zkey", bl);
+        assert_string_equal(e2.msg + pl, e->msg + bl);
+    }
     return st;
 }
 
