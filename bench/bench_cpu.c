@@ -8,13 +8,18 @@
  * affine in one batch). Witness-like scalars: 50 % zero, 40 % one, 10 %
  * uniform (as in performance-anchors.md).
  *
+ * --only field: ns per field multiplication, scalar vs 8-lane AVX-512 IFMA
+ * (single thread; not part of "all").
+ * CUZK_NO_IFMA=1 in the environment runs NTT/MSM on the scalar code.
+ *
  * usage: bench_cpu [--threads T] [--ntt-min L] [--ntt-max L] [--msm-min L]
  *                  [--msm-max L] [--reps R] [--curve bn254|bls12_381|all]
- *                  [--only ntt|msm|fixed|all] [--g2 0|1] */
+ *                  [--only ntt|msm|fixed|field|all] [--g2 0|1] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "field/fp_ifma.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
 #include "util/threadpool.h"
@@ -32,7 +37,7 @@ typedef struct {
     unsigned ntt_min, ntt_max, msm_min, msm_max;
     int reps;
     int bn254, bls;
-    int ntt, msm, fixed;
+    int ntt, msm, fixed, field;
     int g2;
 } bench_opts;
 
@@ -44,6 +49,48 @@ typedef struct {
 #include "bench_ntt_impl.h"
 #define BC bls12_381
 #include "bench_ntt_impl.h"
+
+/* Field multiplication: scalar inline core and the 8-lane IFMA code. */
+#define FP_INLINE_KEEP
+#define FP_IFMA_KEEP
+#define FP_PREFIX bn254_fp
+#define FP_LIMBS 4
+#include "field/fp_inline.h"
+#include "field/fp_ifma_inline.h"
+#define BFF bn254_fp
+#define BFF_LIMBS 4
+#include "bench_field_impl.h"
+#undef FP_PREFIX
+#undef FP_LIMBS
+#define FP_PREFIX bn254_fr
+#define FP_LIMBS 4
+#include "field/fp_inline.h"
+#include "field/fp_ifma_inline.h"
+#define BFF bn254_fr
+#define BFF_LIMBS 4
+#include "bench_field_impl.h"
+#undef FP_PREFIX
+#undef FP_LIMBS
+#define FP_PREFIX bls12_381_fp
+#define FP_LIMBS 6
+#include "field/fp_inline.h"
+#include "field/fp_ifma_inline.h"
+#define BFF bls12_381_fp
+#define BFF_LIMBS 6
+#include "bench_field_impl.h"
+#undef FP_PREFIX
+#undef FP_LIMBS
+#define FP_PREFIX bls12_381_fr
+#define FP_LIMBS 4
+#include "field/fp_inline.h"
+#include "field/fp_ifma_inline.h"
+#define BFF bls12_381_fr
+#define BFF_LIMBS 4
+#include "bench_field_impl.h"
+#undef FP_PREFIX
+#undef FP_LIMBS
+#undef FP_INLINE_KEEP
+#undef FP_IFMA_KEEP
 
 #define BG bn254_g1
 #define BF bn254_fr
@@ -65,7 +112,7 @@ static unsigned arg_u(const char *s)
 
 int main(int argc, char **argv)
 {
-    bench_opts o = {2, 10, 20, 10, 20, 3, 1, 1, 1, 1, 1, 1};
+    bench_opts o = {2, 10, 20, 10, 20, 3, 1, 1, 1, 1, 1, 0, 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v && strcmp(a, "--help") != 0) {
@@ -93,11 +140,12 @@ int main(int argc, char **argv)
             o.ntt = !strcmp(v, "ntt") || !strcmp(v, "all");
             o.msm = !strcmp(v, "msm") || !strcmp(v, "all");
             o.fixed = !strcmp(v, "fixed") || !strcmp(v, "all");
+            o.field = !strcmp(v, "field");
         } else {
             fprintf(stderr,
                     "usage: bench_cpu [--threads T] [--ntt-min L] [--ntt-max L] [--msm-min L] "
                     "[--msm-max L] [--reps R] [--curve bn254|bls12_381|all] "
-                    "[--only ntt|msm|fixed|all] [--g2 0|1]\n");
+                    "[--only ntt|msm|fixed|field|all] [--g2 0|1]\n");
             return strcmp(a, "--help") ? 1 : 0;
         }
         i++;
@@ -107,8 +155,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot create a pool of %d threads\n", o.threads);
         return 1;
     }
-    printf("# bench_cpu: %d threads, best of %d\n", cuzk_pool_size(pool), o.reps);
+    printf("# bench_cpu: %d threads, best of %d, IFMA %s\n", cuzk_pool_size(pool), o.reps,
+           cuzk_ifma_enabled() ? "on" : "off");
     int rc = 0;
+    if (o.field) {
+        printf("\n%-14s %14s %14s %14s %14s\n", "mul ns/product", "scalar thr", "scalar lat",
+               "ifma thr", "ifma 1 chain");
+        bn254_fp_bench_field();
+        bn254_fr_bench_field();
+        bls12_381_fp_bench_field();
+        bls12_381_fr_bench_field();
+    }
     if (o.ntt) {
         printf("\n%-10s %5s %10s %10s %12s %10s %12s\n", "NTT", "log n", "ntt ms", "intt ms",
                "coset_odd ms", "ns/elem", "domain ms");

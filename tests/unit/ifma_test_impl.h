@@ -1,0 +1,205 @@
+/* Test "template" for the 8-lane IFMA field code of one prime field: include
+ * with IT (field prefix) and IT_LIMBS; defines IT_it_ops (a cmocka test).
+ * Every vector operation is compared lane by lane, bit for bit, with the
+ * scalar <prefix>_*_inl on random values and on edge values (0, 1, 2, R mod p,
+ * p-1, p-2, (p±1)/2, values with all-ones / all-zero 52-bit limbs). The
+ * vector code requires canonical inputs (< p), so no redundant forms. */
+
+#define ITN_(name) CUZK_NAME(IT, name)
+#define ITT_(name) CUZK_NAME(IT, CUZK_CAT2(it_, name))
+
+/* Raw value -> Montgomery element (raw < p). */
+static void ITT_(from_raw)(ITN_(t) *r, const uint64_t *raw)
+{
+    ITN_(t) x;
+    memcpy(x.l, raw, sizeof x.l);
+    assert_true(ITN_(raw_is_canonical)(&x));
+    ITN_(to_mont)(r, &x);
+}
+
+/* Pool of test values: edge cases first, then random ones. Elements are
+ * stored as they are (a Montgomery-form element IS the integer in l[]), so
+ * "edge" applies to the stored integer, which is what the vector code sees. */
+static size_t ITT_(values)(ITN_(t) *v, size_t cap, test_rng *g)
+{
+    size_t n = 0;
+    const ITN_(t) *p = &ITN_(MODULUS);
+    memset(&v[n++], 0, sizeof *v);                         /* 0 */
+    v[n] = ITN_(ONE), n++;                                  /* R mod p */
+    memset(&v[n], 0, sizeof *v), v[n].l[0] = 1, n++;       /* integer 1 */
+    memset(&v[n], 0, sizeof *v), v[n].l[0] = 2, n++;       /* integer 2 */
+    v[n] = *p, v[n].l[0] -= 1, n++;                         /* p - 1 */
+    v[n] = *p, v[n].l[0] -= 2, n++;                         /* p - 2 */
+    ITN_(t) h = *p;                                         /* (p - 1)/2, (p + 1)/2 */
+    for (int i = 0; i < IT_LIMBS - 1; i++)
+        h.l[i] = (h.l[i] >> 1) | (h.l[i + 1] << 63);
+    h.l[IT_LIMBS - 1] >>= 1;
+    v[n++] = h;
+    h.l[0] += 1;
+    v[n++] = h;
+    /* integers with all-ones 52-bit limbs below p: 2^(52k) - 1 */
+    for (int k = 1; 52 * k < (int)ITN_(BITS); k++) {
+        memset(&v[n], 0, sizeof *v);
+        for (int b = 0; b < 52 * k; b++)
+            v[n].l[b / 64] |= (uint64_t)1 << (b % 64);
+        n++;
+    }
+    /* powers 2^(52k) (a single set bit at a limb boundary) */
+    for (int k = 1; 52 * k < (int)ITN_(BITS); k++) {
+        memset(&v[n], 0, sizeof *v);
+        v[n].l[(52 * k) / 64] = (uint64_t)1 << ((52 * k) % 64);
+        n++;
+    }
+    /* Montgomery images of small integers and of -1 */
+    for (uint64_t s = 1; s <= 3; s++) {
+        uint64_t raw[IT_LIMBS] = {0};
+        raw[0] = s;
+        ITT_(from_raw)(&v[n++], raw);
+    }
+    ITN_(neg)(&v[n], &ITN_(ONE));
+    n++;
+    while (n < cap) {
+        uint64_t raw[IT_LIMBS];
+        for (;;) {
+            for (int i = 0; i < IT_LIMBS; i++)
+                raw[i] = rng_next(g);
+            raw[IT_LIMBS - 1] &= (ITN_(BITS) % 64) ? ((1ULL << (ITN_(BITS) % 64)) - 1) : ~0ULL;
+            ITN_(t) x;
+            memcpy(x.l, raw, sizeof raw);
+            if (ITN_(raw_is_canonical)(&x))
+                break;
+        }
+        memcpy(v[n].l, raw, sizeof raw);
+        n++;
+    }
+    return n;
+}
+
+static void ITT_(check8)(const ITN_(t) *got, const ITN_(t) *want, const char *op, size_t at)
+{
+    for (int k = 0; k < 8; k++) {
+        if (memcmp(&got[k], &want[k], sizeof got[k]) != 0) {
+            fprintf(stderr, "%s: v8_%s lane %d (values from %zu) differs from scalar\n",
+                    CUZK_STR(IT), op, k, at);
+            fail();
+        }
+    }
+}
+
+CUZK_IFMA_TARGET static void ITT_(run)(void)
+{
+    enum { NV = 512 };
+    static ITN_(t) v[NV];
+    test_rng g = {0x1f2e3d4c5b6a7988ULL ^ (uint64_t)ITN_(BITS)};
+    size_t nv = ITT_(values)(v, NV, &g);
+    size_t nedge = 40; /* every edge value meets every other one as a and b */
+    /* index pairs: all edge x edge combinations, then random pairs */
+    for (size_t round = 0; round < 2 * NV + nedge * nedge / 8 + 8; round++) {
+        ITN_(t) a[8], b[8], want[8], got[8];
+        for (int k = 0; k < 8; k++) {
+            size_t e = round * 8 + (size_t)k;
+            size_t ia, ib;
+            if (e < nedge * nedge) {
+                ia = e / nedge;
+                ib = e % nedge;
+            } else {
+                ia = (size_t)(rng_next(&g) % nv);
+                ib = (size_t)(rng_next(&g) % nv);
+            }
+            a[k] = v[ia];
+            b[k] = v[ib];
+        }
+        ITN_(v8_t) va, vb, vr;
+        ITN_(v8_from_array)(&va, a);
+        ITN_(v8_from_array)(&vb, b);
+        /* round trip */
+        ITN_(v8_to_array)(got, &va);
+        ITT_(check8)(got, a, "roundtrip", round * 8);
+
+        ITN_(v8_mul)(&vr, &va, &vb);
+        ITN_(v8_to_array)(got, &vr);
+        for (int k = 0; k < 8; k++)
+            ITN_(mul_inl)(&want[k], &a[k], &b[k]);
+        ITT_(check8)(got, want, "mul", round * 8);
+
+        ITN_(v8_sqr)(&vr, &va);
+        ITN_(v8_to_array)(got, &vr);
+        for (int k = 0; k < 8; k++)
+            ITN_(sqr_inl)(&want[k], &a[k]);
+        ITT_(check8)(got, want, "sqr", round * 8);
+
+        ITN_(v8_add)(&vr, &va, &vb);
+        ITN_(v8_to_array)(got, &vr);
+        for (int k = 0; k < 8; k++)
+            ITN_(add_inl)(&want[k], &a[k], &b[k]);
+        ITT_(check8)(got, want, "add", round * 8);
+
+        ITN_(v8_sub)(&vr, &va, &vb);
+        ITN_(v8_to_array)(got, &vr);
+        for (int k = 0; k < 8; k++)
+            ITN_(sub_inl)(&want[k], &a[k], &b[k]);
+        ITT_(check8)(got, want, "sub", round * 8);
+
+        ITN_(v8_neg)(&vr, &va);
+        ITN_(v8_to_array)(got, &vr);
+        for (int k = 0; k < 8; k++)
+            ITN_(neg_inl)(&want[k], &a[k]);
+        ITT_(check8)(got, want, "neg", round * 8);
+
+        __mmask8 z = ITN_(v8_is_zero)(&va);
+        for (int k = 0; k < 8; k++)
+            assert_int_equal((z >> k) & 1, ITN_(is_zero_inl)(&a[k]));
+
+        /* masked one / blend */
+        vr = va;
+        ITN_(v8_set_one_mask)(&vr, 0x5a);
+        ITN_(v8_blend)(&vr, 0x81, &vb);
+        ITN_(v8_to_array)(got, &vr);
+        for (int k = 0; k < 8; k++)
+            want[k] = (0x81 >> k) & 1 ? b[k] : (0x5a >> k) & 1 ? ITN_(ONE) : a[k];
+        ITT_(check8)(got, want, "set_one_mask/blend", round * 8);
+    }
+
+    /* contiguous load/store, strided and reversed-stride loads, masked scatter */
+    ITN_(t) arr[64], back[64];
+    for (int i = 0; i < 64; i++)
+        arr[i] = v[(size_t)i * 7 % nv];
+    ITN_(v8_t) x;
+    ITN_(v8_load)(&x, &arr[3]);
+    ITN_(v8_store)(&back[0], &x);
+    ITT_(check8)(back, &arr[3], "load/store", 3);
+    ITN_(t) want[8], got[8];
+    ITN_(v8_load_stride)(&x, &arr[1], 7);
+    ITN_(v8_to_array)(got, &x);
+    for (int k = 0; k < 8; k++)
+        want[k] = arr[1 + 7 * k];
+    ITT_(check8)(got, want, "load_stride", 1);
+    ITN_(v8_load_rstride)(&x, &arr[63], 5);
+    ITN_(v8_to_array)(got, &x);
+    for (int k = 0; k < 8; k++)
+        want[k] = arr[63 - 5 * k];
+    ITT_(check8)(got, want, "load_rstride", 63);
+    void *ptr[8];
+    for (int k = 0; k < 8; k++) {
+        back[k] = v[0];
+        ptr[k] = &back[7 - k];
+    }
+    ITN_(v8_load)(&x, &arr[8]);
+    ITN_(v8_scatter)(ptr, 0, &x, 0x6d);
+    for (int k = 0; k < 8; k++)
+        want[7 - k] = (0x6d >> k) & 1 ? arr[8 + k] : v[0];
+    ITT_(check8)(back, want, "scatter", 8);
+}
+
+static void ITT_(ops)(void **state)
+{
+    (void)state;
+    if (!cuzk_ifma_supported())
+        skip();
+    ITT_(run)();
+}
+
+#undef ITN_
+#undef ITT_
+#undef IT
+#undef IT_LIMBS
