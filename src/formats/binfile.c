@@ -4,6 +4,7 @@
  * up by id, since writers use different orders. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +146,8 @@ cuzk_status cuzk_binfile_open(cuzk_binfile *bf, const char *path, const char *ma
         bf->map = m;
         bf->data = m;
     }
-    close(fd);
+    bf->fd = fd;
+    bf->own_fd = true;
     fd = -1;
     if ((st = index_file(bf, magic, max_version, err)))
         goto fail;
@@ -163,6 +165,8 @@ void cuzk_binfile_close(cuzk_binfile *bf)
         return;
     if (bf->map)
         munmap(bf->map, bf->size);
+    if (bf->own_fd)
+        close(bf->fd);
     free(bf->sections);
     free(bf->name);
     memset(bf, 0, sizeof *bf);
@@ -207,4 +211,48 @@ void fmt_binfile_drop(const cuzk_binfile *bf, uint64_t offset, uint64_t size)
     uint64_t start = (offset + pg - 1) / pg * pg, end = (offset + size) / pg * pg;
     if (end > start)
         (void)madvise((uint8_t *)bf->map + start, end - start, MADV_DONTNEED);
+}
+
+typedef struct {
+    int fd;
+    uint64_t offset;
+    uint8_t *dst;
+    size_t size, chunk;
+    atomic_int err; /* first errno seen (EIO for a short file), else 0 */
+} copy_job;
+
+static void copy_range(void *p, size_t lo, size_t hi, int worker)
+{
+    (void)worker;
+    copy_job *j = p;
+    for (size_t q = lo; q < hi; q++) {
+        size_t o = q * j->chunk, end = o + j->chunk < j->size ? o + j->chunk : j->size;
+        while (o < end) {
+            ssize_t got = pread(j->fd, j->dst + o, end - o, (off_t)(j->offset + o));
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                int zero = 0;
+                atomic_compare_exchange_strong(&j->err, &zero, got < 0 ? errno : EIO);
+                return;
+            }
+            o += (size_t)got;
+        }
+    }
+}
+
+cuzk_status fmt_binfile_copy(const cuzk_binfile *bf, uint64_t offset, void *dst, size_t size,
+                             cuzk_pool *pool, cuzk_error *err)
+{
+    if (!bf->own_fd) {
+        memcpy(dst, bf->data + offset, size);
+        return CUZK_OK;
+    }
+    copy_job j = {bf->fd, offset, dst, size, (size_t)1 << 20, 0};
+    cuzk_parallel_for(pool, (size + j.chunk - 1) / j.chunk, 1, copy_range, &j);
+    int e = atomic_load(&j.err);
+    if (e)
+        return cuzk_err(err, CUZK_ERR_IO, "%s: cannot read %zu bytes at offset %llu: %s", bf->name,
+                        size, (unsigned long long)offset, strerror(e));
+    return CUZK_OK;
 }

@@ -109,9 +109,12 @@ typedef struct cuzk_binfile {
     uint32_t n_sections;
     cuzk_binfile_section *sections; /* in file order */
     void *map;            /* non-NULL if data is our mmap */
+    int fd;               /* the open file, when own_fd (cuzk_binfile_open) */
+    bool own_fd;
 } cuzk_binfile;
 
-/* Opens and indexes a binfile: mmap (MAP_PRIVATE, MADV_SEQUENTIAL), magic,
+/* Opens and indexes a binfile: mmap (MAP_PRIVATE, MADV_SEQUENTIAL; the file
+ * stays open too, for readers that copy a section with pread), magic,
  * 1 <= version <= max_version, nSections, fileSize >= 12 + 12·nSections and
  * every section inside the file. Sections may come in any order and ids may
  * repeat (cuzk_binfile_get rejects duplicates of the sections a reader

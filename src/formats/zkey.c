@@ -290,23 +290,18 @@ short_header:
                     (unsigned long long)hs);
 }
 
-/* Copy + validate one point array (parallel). */
+/* Copy (unless used in place) + validate one point array (parallel). */
 typedef struct {
     const fmt_ops *ops;
-    const uint8_t *src;
-    uint8_t *dst;
+    const uint8_t *pts;
     size_t sz;
-    bool g2, check, subgroup;
+    bool g2, subgroup;
 } pts_job;
 
 static int pts_item(void *p, size_t i)
 {
     const pts_job *j = p;
-    uint8_t *d = j->dst + i * j->sz;
-    if (j->dst != j->src) /* else checked in place */
-        memcpy(d, j->src + i * j->sz, j->sz);
-    if (!j->check)
-        return 0;
+    const uint8_t *d = j->pts + i * j->sz;
     return j->g2 ? j->ops->g2_check(d, j->subgroup) : j->ops->g1_check(d, j->subgroup);
 }
 
@@ -315,20 +310,20 @@ static cuzk_status load_points(const cuzk_binfile *bf, const cuzk_zkey *zk, cons
                                const cuzk_zkey_read_opts *o, cuzk_error *err)
 {
     const fmt_ops *ops = fmt_ops_get(zk->curve);
+    const size_t sz = g2 ? ops->p->g2_size : ops->p->g1_size;
     /* dst == the section's bytes: used in place (see parse), only checked. */
-    pts_job j = {ops,
-                 bf->data + zs->s[id]->offset,
-                 dst,
-                 g2 ? ops->p->g2_size : ops->p->g1_size,
-                 g2,
-                 !o->skip_point_checks,
-                 subgroup || o->full_subgroup_check};
+    if ((const uint8_t *)dst != bf->data + zs->s[id]->offset) {
+        cuzk_status st = fmt_binfile_copy(bf, zs->s[id]->offset, dst, n * sz, o->pool, err);
+        if (st)
+            return st;
+    }
+    if (o->skip_point_checks)
+        return CUZK_OK;
+    pts_job j = {ops, dst, sz, g2, subgroup || o->full_subgroup_check};
     size_t bad;
     int why;
     /* Subgroup checks cost a scalar multiplication: smaller chunks. */
     fmt_par_scan(o->pool, n, j.subgroup ? 16 : 2048, pts_item, &j, &bad, &why);
-    if (j.dst != j.src)
-        fmt_binfile_drop(bf, zs->s[id]->offset, zs->s[id]->size);
     if (bad < n)
         return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section %d (%s): point %zu %s", bf->name, id,
                         sec_name(id), bad, fmt_pt_reason(why));

@@ -314,6 +314,50 @@ static uint8_t *make_binfile(size_t *len, const char *magic, uint32_t version, i
     return b;
 }
 
+/* fmt_binfile_copy: from an open file (pread, in parallel 1 MiB chunks)
+ * the same bytes as from a buffer; a file truncated after it was opened
+ * gives CUZK_ERR_IO, not a crash. */
+static void test_binfile_copy(void **state)
+{
+    cuzk_pool *pool = *state;
+    const size_t n = (3 << 20) + 12345;
+    uint8_t *b = malloc(n), *d = malloc(n);
+    memcpy(b, "test", 4);
+    b[4] = 1;
+    b[5] = b[6] = b[7] = 0;
+    memset(b + 8, 0, 4); /* no sections */
+    for (size_t i = 12; i < n; i++)
+        b[i] = (uint8_t)(i * 2654435761u >> 13);
+    const char *path = tmp_path("copy.bin");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b, 1, n, f), n);
+    fclose(f);
+    cuzk_binfile bf, bb;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_binfile_open(&bf, path, "test", 1, &e), CUZK_OK);
+    assert_true(bf.own_fd);
+    assert_int_equal(cuzk_binfile_open_buffer(&bb, b, n, "t.bin", "test", 1, &e), CUZK_OK);
+    assert_false(bb.own_fd);
+    const size_t offs[] = {12, 4097, (1 << 20) - 3};
+    for (int k = 0; k < 3; k++) {
+        size_t len = n - offs[k] - 5;
+        memset(d, 0xa5, n);
+        assert_int_equal(fmt_binfile_copy(&bf, offs[k], d, len, pool, &e), CUZK_OK);
+        assert_memory_equal(d, b + offs[k], len);
+        memset(d, 0x5a, n);
+        assert_int_equal(fmt_binfile_copy(&bb, offs[k], d, len, NULL, &e), CUZK_OK);
+        assert_memory_equal(d, b + offs[k], len);
+    }
+    assert_int_equal(truncate(path, 1 << 20), 0);
+    expect_err(fmt_binfile_copy(&bf, 12, d, n - 12, pool, &e), &e, CUZK_ERR_IO, path, "cannot read");
+    cuzk_binfile_close(&bf);
+    cuzk_binfile_close(&bb);
+    unlink(path);
+    free(b);
+    free(d);
+}
+
 static void test_binfile(void **state)
 {
     (void)state;
@@ -1632,6 +1676,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_curve_params),
         cmocka_unit_test(test_binfile),
+        cmocka_unit_test(test_binfile_copy),
         cmocka_unit_test(test_r1cs_fixtures),
         cmocka_unit_test(test_r1cs_malformed),
         cmocka_unit_test(test_r1cs_writer),
