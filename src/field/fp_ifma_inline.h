@@ -212,6 +212,31 @@ CUZK_IFMA_INLINE void FV_(v8_load_rstride)(FV_(v8_t) *r, const FV_(t) *p, size_t
     FV_(v8_from64)(r, x);
 }
 
+/* Lane k = p[-k·stride] for the lanes in m, zero for the others (their
+ * addresses are not read). */
+CUZK_IFMA_INLINE void FV_(v8_load_rstride_mask)(FV_(v8_t) *r, const FV_(t) *p, size_t stride,
+                                               __mmask8 m)
+{
+    const long long s = -(long long)(stride * sizeof(FV_(t)));
+    const __m512i idx = _mm512_set_epi64(7 * s, 6 * s, 5 * s, 4 * s, 3 * s, 2 * s, s, 0);
+    __m512i x[FP_LIMBS];
+    CUZK_UNROLL
+    for (int w = 0; w < FP_LIMBS; w++)
+        x[w] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), m, idx,
+                                           (const void *)&p->l[w], 1);
+    FV_(v8_from64)(r, x);
+}
+
+/* All lanes = the scalar element c. */
+CUZK_IFMA_INLINE void FV_(v8_set1)(FV_(v8_t) *r, const FV_(t) *c)
+{
+    __m512i x[FP_LIMBS];
+    CUZK_UNROLL
+    for (int w = 0; w < FP_LIMBS; w++)
+        x[w] = FV_SET1(c->l[w]);
+    FV_(v8_from64)(r, x);
+}
+
 /* r = s - p if s >= p else s, for normalised s < 2p. */
 CUZK_IFMA_INLINE void FV_(v8_csub)(FV_(v8_t) *r, const __m512i *s)
 {

@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "field/fp_ifma.h"
 #include "util/common.h"
 #include "util/threadpool.h"
 
@@ -158,37 +159,159 @@ static void NT_(nttp_apply_hook)(const NT_(nttp_hook) *hk, FR_T *a, size_t off, 
     }
 }
 
+#if defined(CUZK_IFMA)
+/* nttp_apply_hook, 8 elements per vector (same products in the same order). */
+CUZK_IFMA_INLINE void NT_(nttp_apply_hook_v8)(const NT_(nttp_hook) *hk, FR_T *a, size_t off,
+                                             size_t len)
+{
+    if (!hk || hk->kind == NTTP_HOOK_NONE)
+        return;
+    if (len % 8 || off % 8 || (hk->kind == NTTP_HOOK_BITREV_POW && hk->lo_bits < 3)) {
+        NT_(nttp_apply_hook)(hk, a, off, len);
+        return;
+    }
+    FR_(v8_t) x, f;
+    if (hk->kind == NTTP_HOOK_CONST) {
+        FR_(v8_set1)(&f, &hk->c);
+        for (size_t i = 0; i < len; i += 8) {
+            FR_(v8_load)(&x, &a[i]);
+            FR_(v8_mul)(&x, &x, &f);
+            FR_(v8_store)(&a[i], &x);
+        }
+        return;
+    }
+    /* 8 consecutive p share hi[p >> lo_bits] (lo_bits >= 3) */
+    size_t lo_mask = ((size_t)1 << hk->lo_bits) - 1;
+    for (size_t i = 0; i < len; i += 8) {
+        size_t p = off + i;
+        FR_(v8_t) hv;
+        FR_(v8_load)(&f, &hk->lo[p & lo_mask]);
+        FR_(v8_set1)(&hv, &hk->hi[p >> hk->lo_bits]);
+        FR_(v8_mul)(&f, &f, &hv);
+        FR_(v8_load)(&x, &a[i]);
+        FR_(v8_mul)(&x, &x, &f);
+        FR_(v8_store)(&a[i], &x);
+    }
+}
+#endif
+
 /* ---- phase B: all stages t < b inside one aligned block of 2^b ----------- */
 
-CUZK_INLINE void NT_(nttp_dif_block)(const DOM_T *d, FR_T *a, unsigned b, int inv)
+/* One stage tt over a block of len elements. */
+CUZK_INLINE void NT_(nttp_block_stage)(const DOM_T *d, FR_T *a, size_t len, unsigned tt, int inv,
+                                       int dit)
 {
-    size_t len = (size_t)1 << b;
-    for (unsigned tt = b; tt-- > 0;) {
-        NT_(nttp_stage) s = NT_(nttp_get_stage)(d, tt);
-        size_t h = s.h;
-        for (size_t blk = 0; blk < len; blk += 2 * h) {
-            FR_T *x = a + blk, *y = x + h;
-            NT_(nttp_bf1)(&x[0], &y[0]);
-            for (size_t j = 1; j < h; j++)
+    NT_(nttp_stage) s = NT_(nttp_get_stage)(d, tt);
+    size_t h = s.h;
+    for (size_t blk = 0; blk < len; blk += 2 * h) {
+        FR_T *x = a + blk, *y = x + h;
+        NT_(nttp_bf1)(&x[0], &y[0]);
+        for (size_t j = 1; j < h; j++) {
+            if (dit)
+                NT_(nttp_dit_bf)(&x[j], &y[j], NT_(nttp_twp)(&s, j, inv), inv);
+            else
                 NT_(nttp_dif_bf)(&x[j], &y[j], NT_(nttp_twp)(&s, j, inv), inv);
         }
     }
 }
 
+CUZK_INLINE void NT_(nttp_dif_block)(const DOM_T *d, FR_T *a, unsigned b, int inv)
+{
+    size_t len = (size_t)1 << b;
+    for (unsigned tt = b; tt-- > 0;)
+        NT_(nttp_block_stage)(d, a, len, tt, inv, 0);
+}
+
 CUZK_INLINE void NT_(nttp_dit_block)(const DOM_T *d, FR_T *a, unsigned b, int inv)
 {
     size_t len = (size_t)1 << b;
-    for (unsigned tt = 0; tt < b; tt++) {
-        NT_(nttp_stage) s = NT_(nttp_get_stage)(d, tt);
-        size_t h = s.h;
-        for (size_t blk = 0; blk < len; blk += 2 * h) {
-            FR_T *x = a + blk, *y = x + h;
-            NT_(nttp_bf1)(&x[0], &y[0]);
-            for (size_t j = 1; j < h; j++)
-                NT_(nttp_dit_bf)(&x[j], &y[j], NT_(nttp_twp)(&s, j, inv), inv);
-        }
+    for (unsigned tt = 0; tt < b; tt++)
+        NT_(nttp_block_stage)(d, a, len, tt, inv, 1);
+}
+
+#if defined(CUZK_IFMA)
+#define NV_T FR_(v8_t)
+
+/* Twiddles j..j+7 of stage s, as nttp_twp; for j = 0 lane 0 gets the
+ * twiddle-1 butterfly of nttp_bf1: w = 1 forward, w' = -1 inverse. */
+CUZK_IFMA_INLINE void NT_(nttp_tw8)(NV_T *w, const NT_(nttp_stage) *s, size_t j, int inv)
+{
+    if (!inv) {
+        if (s->st == 1)
+            FR_(v8_load)(w, &s->tbl[j]);
+        else
+            FR_(v8_load_stride)(w, &s->tbl[j * s->st], s->st);
+        return;
+    }
+    if (j) {
+        FR_(v8_load_rstride)(w, &s->tbl[(s->h - j) * s->st], s->st);
+        return;
+    }
+    /* lane 0 would read one past the table */
+    FR_(v8_load_rstride_mask)(w, s->tbl + s->h * s->st, s->st, 0xfe);
+    NV_T m1;
+    FR_(v8_set1)(&m1, &FR_(ONE));
+    FR_(v8_neg)(&m1, &m1);
+    FR_(v8_blend)(w, 0x01, &m1);
+}
+
+/* 8 butterflies on x[0..8), y[0..8) (as nttp_dif_bf / nttp_dit_bf). */
+CUZK_IFMA_INLINE void NT_(nttp_bf8)(FR_T *x, FR_T *y, const NV_T *w, int inv, int dit)
+{
+    NV_T u, v, t;
+    FR_(v8_load)(&u, x);
+    FR_(v8_load)(&v, y);
+    if (dit) {
+        FR_(v8_mul)(&v, &v, w);
+        FR_(v8_add)(&t, &u, &v);
+        FR_(v8_sub)(&u, &u, &v);
+        FR_(v8_store)(x, inv ? &u : &t);
+        FR_(v8_store)(y, inv ? &t : &u);
+    } else {
+        FR_(v8_add)(&t, &u, &v);
+        if (inv)
+            FR_(v8_sub)(&u, &v, &u);
+        else
+            FR_(v8_sub)(&u, &u, &v);
+        FR_(v8_mul)(&u, &u, w);
+        FR_(v8_store)(x, &t);
+        FR_(v8_store)(y, &u);
     }
 }
+
+/* nttp_block_stage with 8 columns per vector; the twiddle vector of column
+ * group j serves every sub-block. */
+CUZK_IFMA_INLINE void NT_(nttp_block_stage_v8)(const DOM_T *d, FR_T *a, size_t len, unsigned tt,
+                                               int inv, int dit)
+{
+    NT_(nttp_stage) s = NT_(nttp_get_stage)(d, tt);
+    size_t h = s.h;
+    if (h < 8) {
+        NT_(nttp_block_stage)(d, a, len, tt, inv, dit);
+        return;
+    }
+    for (size_t j = 0; j < h; j += 8) {
+        NV_T w;
+        NT_(nttp_tw8)(&w, &s, j, inv);
+        for (size_t blk = 0; blk < len; blk += 2 * h)
+            NT_(nttp_bf8)(a + blk + j, a + blk + h + j, &w, inv, dit);
+    }
+}
+
+CUZK_IFMA_INLINE void NT_(nttp_dif_block_v8)(const DOM_T *d, FR_T *a, unsigned b, int inv)
+{
+    size_t len = (size_t)1 << b;
+    for (unsigned tt = b; tt-- > 0;)
+        NT_(nttp_block_stage_v8)(d, a, len, tt, inv, 0);
+}
+
+CUZK_IFMA_INLINE void NT_(nttp_dit_block_v8)(const DOM_T *d, FR_T *a, unsigned b, int inv)
+{
+    size_t len = (size_t)1 << b;
+    for (unsigned tt = 0; tt < b; tt++)
+        NT_(nttp_block_stage_v8)(d, a, len, tt, inv, 1);
+}
+#endif
 
 typedef struct {
     const DOM_T *d;
@@ -198,10 +321,40 @@ typedef struct {
     const NT_(nttp_hook) *hook;
 } NT_(nttp_pb_ctx);
 
+#if defined(CUZK_IFMA)
+static CUZK_IFMA_TARGET void NT_(nttp_pb_task_v8)(const NT_(nttp_pb_ctx) *c, size_t begin,
+                                                 size_t end)
+{
+    size_t len = (size_t)1 << c->b;
+    for (size_t blk = begin; blk < end; blk++) {
+        FR_T *a = c->a + blk * len;
+        if (c->dit) {
+            NT_(nttp_apply_hook_v8)(c->hook, a, blk * len, len); /* pre-scale */
+            if (c->inv)
+                NT_(nttp_dit_block_v8)(c->d, a, c->b, 1);
+            else
+                NT_(nttp_dit_block_v8)(c->d, a, c->b, 0);
+        } else {
+            if (c->inv)
+                NT_(nttp_dif_block_v8)(c->d, a, c->b, 1);
+            else
+                NT_(nttp_dif_block_v8)(c->d, a, c->b, 0);
+            NT_(nttp_apply_hook_v8)(c->hook, a, blk * len, len); /* post-scale */
+        }
+    }
+}
+#endif
+
 static void NT_(nttp_pb_task)(void *vctx, size_t begin, size_t end, int worker)
 {
     (void)worker;
     const NT_(nttp_pb_ctx) *c = vctx;
+#if defined(CUZK_IFMA)
+    if (cuzk_ifma_enabled()) {
+        NT_(nttp_pb_task_v8)(c, begin, end);
+        return;
+    }
+#endif
     size_t len = (size_t)1 << c->b;
     for (size_t blk = begin; blk < end; blk++) {
         FR_T *a = c->a + blk * len;
@@ -264,17 +417,32 @@ CUZK_INLINE void NT_(nttp_pa_stage)(const NT_(nttp_pa_ctx) *c, FR_T *buf, size_t
 /* Each task copies its tile (2^k rows 2^lo elements apart: a power-of-two
  * stride that maps every row to the same cache sets) into a contiguous
  * buffer, runs the k stages there, and copies it back. */
+CUZK_INLINE FR_T *NT_(nttp_pa_tile)(const NT_(nttp_pa_ctx) *c, size_t task, size_t *c0)
+{
+    size_t ob = task / c->tiles_per_block;
+    *c0 = (task % c->tiles_per_block) * c->tile;
+    return c->a + (ob << (c->s + 1)) + *c0;
+}
+
+CUZK_INLINE void NT_(nttp_pa_copy)(const NT_(nttp_pa_ctx) *c, FR_T *buf, FR_T *base, int in)
+{
+    const size_t rows = (size_t)1 << (c->s - c->lo + 1), tile = c->tile;
+    for (size_t r = 0; r < rows; r++) {
+        if (in)
+            memcpy(buf + r * tile, base + (r << c->lo), tile * sizeof(FR_T));
+        else
+            memcpy(base + (r << c->lo), buf + r * tile, tile * sizeof(FR_T));
+    }
+}
+
 CUZK_INLINE void NT_(nttp_pa_run)(const NT_(nttp_pa_ctx) *c, size_t begin, size_t end, int inv,
                                   int dit)
 {
-    const size_t rows = (size_t)1 << (c->s - c->lo + 1), tile = c->tile;
     FR_T buf[((size_t)1 << NTT_KMAX) * NTT_TILE];
     for (size_t task = begin; task < end; task++) {
-        size_t ob = task / c->tiles_per_block;
-        size_t c0 = (task % c->tiles_per_block) * c->tile;
-        FR_T *base = c->a + (ob << (c->s + 1)) + c0;
-        for (size_t r = 0; r < rows; r++)
-            memcpy(buf + r * tile, base + (r << c->lo), tile * sizeof(FR_T));
+        size_t c0;
+        FR_T *base = NT_(nttp_pa_tile)(c, task, &c0);
+        NT_(nttp_pa_copy)(c, buf, base, 1);
         if (dit) {
             for (unsigned t = c->lo; t <= c->s; t++)
                 NT_(nttp_pa_stage)(c, buf, c0, t, inv, 1);
@@ -282,15 +450,79 @@ CUZK_INLINE void NT_(nttp_pa_run)(const NT_(nttp_pa_ctx) *c, size_t begin, size_
             for (unsigned t = c->s + 1; t-- > c->lo;)
                 NT_(nttp_pa_stage)(c, buf, c0, t, inv, 0);
         }
-        for (size_t r = 0; r < rows; r++)
-            memcpy(base + (r << c->lo), buf + r * tile, tile * sizeof(FR_T));
+        NT_(nttp_pa_copy)(c, buf, base, 0);
     }
 }
+
+#if defined(CUZK_IFMA)
+/* nttp_pa_stage, 8 columns per vector (the tile width is a multiple of 8). */
+CUZK_IFMA_INLINE void NT_(nttp_pa_stage_v8)(const NT_(nttp_pa_ctx) *c, FR_T *buf, size_t c0,
+                                            unsigned t, int inv, int dit)
+{
+    NT_(nttp_stage) s = NT_(nttp_get_stage)(c->d, t);
+    const unsigned lo = c->lo;
+    const size_t rows = (size_t)1 << (c->s - lo + 1);
+    const size_t hr = (size_t)1 << (t - lo);
+    const size_t tile = c->tile;
+    for (size_t rb = 0; rb < rows; rb += 2 * hr) {
+        for (size_t r = rb; r < rb + hr; r++) {
+            size_t j0 = ((r & (hr - 1)) << lo) + c0;
+            FR_T *x = buf + r * tile, *y = x + hr * tile;
+            for (size_t col = 0; col < tile; col += 8) {
+                FR_(v8_t) w;
+                NT_(nttp_tw8)(&w, &s, j0 + col, inv);
+                NT_(nttp_bf8)(&x[col], &y[col], &w, inv, dit);
+            }
+        }
+    }
+}
+
+CUZK_IFMA_INLINE void NT_(nttp_pa_run_v8)(const NT_(nttp_pa_ctx) *c, size_t begin, size_t end,
+                                          int inv, int dit)
+{
+    FR_T buf[((size_t)1 << NTT_KMAX) * NTT_TILE];
+    for (size_t task = begin; task < end; task++) {
+        size_t c0;
+        FR_T *base = NT_(nttp_pa_tile)(c, task, &c0);
+        NT_(nttp_pa_copy)(c, buf, base, 1);
+        if (dit) {
+            for (unsigned t = c->lo; t <= c->s; t++)
+                NT_(nttp_pa_stage_v8)(c, buf, c0, t, inv, 1);
+        } else {
+            for (unsigned t = c->s + 1; t-- > c->lo;)
+                NT_(nttp_pa_stage_v8)(c, buf, c0, t, inv, 0);
+        }
+        NT_(nttp_pa_copy)(c, buf, base, 0);
+    }
+}
+
+static CUZK_IFMA_TARGET void NT_(nttp_pa_task_v8)(const NT_(nttp_pa_ctx) *c, size_t begin,
+                                                 size_t end)
+{
+    if (c->dit) {
+        if (c->inv)
+            NT_(nttp_pa_run_v8)(c, begin, end, 1, 1);
+        else
+            NT_(nttp_pa_run_v8)(c, begin, end, 0, 1);
+    } else {
+        if (c->inv)
+            NT_(nttp_pa_run_v8)(c, begin, end, 1, 0);
+        else
+            NT_(nttp_pa_run_v8)(c, begin, end, 0, 0);
+    }
+}
+#endif
 
 static void NT_(nttp_pa_task)(void *vctx, size_t begin, size_t end, int worker)
 {
     (void)worker;
     const NT_(nttp_pa_ctx) *c = vctx;
+#if defined(CUZK_IFMA)
+    if (c->tile % 8 == 0 && cuzk_ifma_enabled()) {
+        NT_(nttp_pa_task_v8)(c, begin, end);
+        return;
+    }
+#endif
     /* Four specialisations so the butterfly direction is a constant. */
     if (c->dit) {
         if (c->inv)
@@ -663,6 +895,9 @@ void NT_(intt_coset)(const DOM_T *d, FR_T *a, const FR_T *shift, cuzk_pool *pool
     NT_(nttp_geo_scale)(a, d->n, &d->n_inv, &sinv, pool);
 }
 
+#if defined(CUZK_IFMA)
+#undef NV_T
+#endif
 #undef NT_
 #undef FR_
 #undef FR_T

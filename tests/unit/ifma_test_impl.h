@@ -179,6 +179,19 @@ CUZK_IFMA_TARGET static void ITT_(run)(void)
     for (int k = 0; k < 8; k++)
         want[k] = arr[63 - 5 * k];
     ITT_(check8)(got, want, "load_rstride", 63);
+    ITN_(v8_load_rstride_mask)(&x, &arr[40], 5, 0xb6);
+    ITN_(v8_to_array)(got, &x);
+    for (int k = 0; k < 8; k++) {
+        memset(&want[k], 0, sizeof want[k]);
+        if ((0xb6 >> k) & 1)
+            want[k] = arr[40 - 5 * k];
+    }
+    ITT_(check8)(got, want, "load_rstride_mask", 40);
+    ITN_(v8_set1)(&x, &arr[5]);
+    ITN_(v8_to_array)(got, &x);
+    for (int k = 0; k < 8; k++)
+        want[k] = arr[5];
+    ITT_(check8)(got, want, "set1", 5);
     void *ptr[8];
     for (int k = 0; k < 8; k++) {
         back[k] = v[0];
