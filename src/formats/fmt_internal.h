@@ -74,6 +74,10 @@ typedef struct fmt_ops {
     /* Points in our affine layout (Montgomery): FMT_PT_*. */
     int (*g1_check)(const void *pt, bool subgroup);
     int (*g2_check)(const void *pt, bool subgroup);
+    /* The same for n consecutive points: the reason for the first bad one,
+     * or FMT_PT_OK (vectorised where the CPU allows). */
+    int (*g1_check_n)(const void *pts, size_t n, bool subgroup);
+    int (*g2_check_n)(const void *pts, size_t n, bool subgroup);
     /* Fq element (Montgomery) <-> decimal of its standard value. */
     int (*fq_to_dec)(char *buf, size_t cap, const void *mont);
     int (*fq_from_dec)(void *mont, const char *s);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "field/fp_ifma.h"
 #include "formats/fmt_internal.h"
 #include "formats/formats.h"
 #include "util/bigint.h"
@@ -1038,6 +1039,63 @@ static void test_zkey_fixtures(void **state)
     }
 }
 
+/* The block point checks (8 points per vector where the CPU has IFMA) give
+ * the same verdict as checking each point: for blocks of valid points with
+ * infinity, off-curve and >= q points planted at random places, vector path
+ * on and off. */
+static void test_point_check_blocks(void **state)
+{
+    (void)state;
+    const bool ifma_was = cuzk_ifma_enabled();
+    uint64_t rng = 0x1234567;
+    for (size_t f = 0; f < 2; f++) {
+        cuzk_zkey zk;
+        cuzk_error e = {0};
+        cuzk_zkey_read_opts o = {.copy_points = true};
+        assert_int_equal(cuzk_zkey_read(&zk, fx_path(&FX[f], "zkey"), &o, &e), CUZK_OK);
+        const fmt_ops *ops = fmt_ops_get(zk.curve);
+        const cuzk_curve_params *cp = ops->p;
+        for (int g2 = 0; g2 < 2; g2++) {
+            const size_t sz = g2 ? cp->g2_size : cp->g1_size, nsrc = g2 ? zk.n_vars : zk.domain_size;
+            const uint8_t *src = g2 ? zk.b2.ptr : zk.h.ptr;
+            const size_t n = 40;
+            uint8_t *pts = malloc(n * sz);
+            for (int trial = 0; trial < 400; trial++) {
+                for (size_t i = 0; i < n; i++)
+                    memcpy(pts + i * sz, src + (i % nsrc) * sz, sz);
+                /* 0-2 plants: infinity (valid), a flipped bit (off the curve
+                 * or >= q), a coordinate set to q (>= q). */
+                int plants = trial % 3;
+                for (int k = 0; k < plants; k++) {
+                    rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+                    size_t i = (size_t)(rng >> 33) % n, kind = (size_t)(rng >> 20) % 3;
+                    uint8_t *pt = pts + i * sz;
+                    if (kind == 0)
+                        memset(pt, 0, sz);
+                    else if (kind == 1)
+                        pt[(rng >> 8) % sz] ^= (uint8_t)(1u << ((rng >> 4) % 8));
+                    else
+                        for (size_t b = 0; b < cp->n8q; b++)
+                            pt[b] = (uint8_t)(cp->q[b / 8] >> (8 * (b % 8)));
+                }
+                size_t lo = (size_t)trial % 5, cnt = n - lo - (size_t)(trial / 5) % 7;
+                int want = 0;
+                for (size_t i = lo; i < lo + cnt && !want; i++)
+                    want = g2 ? ops->g2_check(pts + i * sz, false) : ops->g1_check(pts + i * sz, false);
+                for (int v = 0; v < 2; v++) {
+                    cuzk_ifma_set(v == 1);
+                    int got = g2 ? ops->g2_check_n(pts + lo * sz, cnt, false)
+                                 : ops->g1_check_n(pts + lo * sz, cnt, false);
+                    assert_int_equal(got, want);
+                }
+            }
+            free(pts);
+        }
+        cuzk_zkey_free(&zk);
+    }
+    cuzk_ifma_set(ifma_was);
+}
+
 /* snarkjs's `groth16 setup` order: 1,2,4,3,9,8,5,6,7,10. Build it from the
  * fixture (which is in 1..10 order after `zkey contribute`). */
 static uint8_t *reorder_zkey(const uint8_t *d, size_t n, const uint32_t *order, int k, size_t *out_n)
@@ -1684,6 +1742,7 @@ int main(void)
         cmocka_unit_test(test_wtns_first_failing_constraint),
         cmocka_unit_test(test_wtns_malformed),
         cmocka_unit_test(test_zkey_fixtures),
+        cmocka_unit_test(test_point_check_blocks),
         cmocka_unit_test(test_zkey_section_order),
         cmocka_unit_test(test_zkey_malformed),
         cmocka_unit_test(test_json_roundtrip),
