@@ -1,7 +1,8 @@
 /* Groth16 prover and verifier, written once and instantiated per curve.
  *
  * Include with `#define G16_CURVE bn254` (or bls12_381) after the curve's
- * umbrella header, NTT and MSM headers. Defines (prefix = G16_CURVE):
+ * umbrella header, NTT and MSM headers, and the 8-lane IFMA core of its Fr
+ * (field/fp_ifma_inline.h with FP_PREFIX <c>_fr). Defines (prefix = G16_CURVE):
  *   <c>_g16_key_t           proving key views + how to evaluate A·w, B·w
  *   <c>_g16_key_prepare     plans that from the zkey coefficient records
  *   <c>_g16_prove           the whole proof
@@ -311,11 +312,38 @@ typedef struct {
     const G_(fr_t) *b, *c;
 } G_(g16_h_job);
 
+#if defined(CUZK_IFMA)
+/* The same 8 at a time: Montgomery product by the integer 1 leaves Montgomery
+ * form (a·R·1/R = a), like fr_from_mont; lanes equal the scalar results. */
+CUZK_IFMA_TARGET static size_t G_(g16_h_v8)(const G_(g16_h_job) *j, size_t lo, size_t hi)
+{
+    G_(fr_t) one_raw;
+    G_(fr_set_zero)(&one_raw);
+    one_raw.l[0] = 1;
+    G_(fr_v8_t) one, x, y, z;
+    G_(fr_v8_set1)(&one, &one_raw);
+    for (; lo + 8 <= hi; lo += 8) {
+        G_(fr_v8_load)(&x, &j->a[lo]);
+        G_(fr_v8_load)(&y, &j->b[lo]);
+        G_(fr_v8_load)(&z, &j->c[lo]);
+        G_(fr_v8_mul)(&x, &x, &y);
+        G_(fr_v8_sub)(&x, &x, &z);
+        G_(fr_v8_mul)(&x, &x, &one);
+        G_(fr_v8_store)(&j->a[lo], &x);
+    }
+    return lo;
+}
+#endif
+
 /* h = a·b − c, out of Montgomery form (MSM scalars are raw), in place in a. */
 static void G_(g16_h_range)(void *p, size_t lo, size_t hi, int worker)
 {
     (void)worker;
     const G_(g16_h_job) *j = p;
+#if defined(CUZK_IFMA)
+    if (cuzk_ifma_enabled())
+        lo = G_(g16_h_v8)(j, lo, hi);
+#endif
     for (size_t i = lo; i < hi; i++) {
         G_(fr_t) t;
         G_(fr_mul)(&t, &j->a[i], &j->b[i]);

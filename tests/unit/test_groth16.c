@@ -7,8 +7,8 @@
  *  - a witness that does not satisfy the circuit is reported, and no output
  *    file is left behind;
  *  - r, s are random (two proofs differ) and zero_rs proofs are deterministic;
- *  - every way the prover reads a key gives the same proof (see
- *    test_key_layouts). */
+ *  - every way the prover reads a key, and the scalar and vector (IFMA)
+ *    field code, give the same proof (see test_key_layouts). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "cuzk/cuzk.h"
+#include "field/fp_ifma.h"
 #include "formats/formats.h"
 
 #define FX_DIR CUZK_TEST_DATA_DIR "/formats"
@@ -311,6 +312,17 @@ static void test_key_layouts(void **state)
                          CUZK_OK);
         char *ref = slurp(T("p0.json"), NULL);
         assert_int_equal(cuzk_verify_files(ctx, T("g.vk.json"), T("u0.json"), T("p0.json"), &err), CUZK_OK);
+        /* The scalar field code (no AVX-512 IFMA) gives the same proof. */
+        {
+            const bool was = cuzk_ifma_enabled();
+            cuzk_ifma_set(!was);
+            assert_int_equal(cuzk_prove_files(ctx, T("g.zkey"), T("g.wtns"), T("p1.json"), T("u1.json"), &po, &err),
+                             CUZK_OK);
+            cuzk_ifma_set(was);
+            char *got = slurp(T("p1.json"), NULL);
+            assert_string_equal(got, ref);
+            free(got);
+        }
 
         cuzk_zkey zk;
         assert_int_equal(cuzk_zkey_read(&zk, T("g.zkey"), NULL, &err), CUZK_OK);
