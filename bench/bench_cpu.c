@@ -14,15 +14,31 @@
  *
  * usage: bench_cpu [--threads T] [--ntt-min L] [--ntt-max L] [--msm-min L]
  *                  [--msm-max L] [--reps R] [--curve bn254|bls12_381|all]
- *                  [--only ntt|msm|fixed|field|all] [--g2 0|1] */
+ *                  [--only ntt|msm|fixed|field|all] [--g2 0|1] [--c C] [--cpu 0|1]
+ * --c C fixes the MSM window (both scalar kinds; default: the planner).
+ * --cpu 1 reports process CPU time instead of wall time. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "field/fp_ifma.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
 #include "util/threadpool.h"
+
+/* Wall clock, or with --cpu the process CPU time (all threads): on a loaded
+ * machine the latter still compares code versions. */
+static int bench_use_cpu;
+
+static double bench_now(void)
+{
+    if (!bench_use_cpu)
+        return cuzk_now();
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -39,6 +55,7 @@ typedef struct {
     int bn254, bls;
     int ntt, msm, fixed, field;
     int g2;
+    unsigned c; /* MSM window bits (0: planner) */
 } bench_opts;
 
 #define BSTR_(x) #x
@@ -112,7 +129,7 @@ static unsigned arg_u(const char *s)
 
 int main(int argc, char **argv)
 {
-    bench_opts o = {2, 10, 20, 10, 20, 3, 1, 1, 1, 1, 1, 0, 1};
+    bench_opts o = {2, 10, 20, 10, 20, 3, 1, 1, 1, 1, 1, 0, 1, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v && strcmp(a, "--help") != 0) {
@@ -133,6 +150,10 @@ int main(int argc, char **argv)
             o.reps = atoi(v) > 0 ? atoi(v) : 1;
         else if (!strcmp(a, "--g2"))
             o.g2 = atoi(v);
+        else if (!strcmp(a, "--c"))
+            o.c = arg_u(v);
+        else if (!strcmp(a, "--cpu"))
+            bench_use_cpu = atoi(v);
         else if (!strcmp(a, "--curve")) {
             o.bn254 = !strcmp(v, "bn254") || !strcmp(v, "all");
             o.bls = !strcmp(v, "bls12_381") || !strcmp(v, "all");
@@ -145,7 +166,7 @@ int main(int argc, char **argv)
             fprintf(stderr,
                     "usage: bench_cpu [--threads T] [--ntt-min L] [--ntt-max L] [--msm-min L] "
                     "[--msm-max L] [--reps R] [--curve bn254|bls12_381|all] "
-                    "[--only ntt|msm|fixed|field|all] [--g2 0|1]\n");
+                    "[--only ntt|msm|fixed|field|all] [--g2 0|1] [--c C] [--cpu 0|1]\n");
             return strcmp(a, "--help") ? 1 : 0;
         }
         i++;
@@ -155,8 +176,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot create a pool of %d threads\n", o.threads);
         return 1;
     }
-    printf("# bench_cpu: %d threads, best of %d, IFMA %s\n", cuzk_pool_size(pool), o.reps,
-           cuzk_ifma_enabled() ? "on" : "off");
+    printf("# bench_cpu: %d threads, best of %d, IFMA %s, %s\n", cuzk_pool_size(pool), o.reps,
+           cuzk_ifma_enabled() ? "on" : "off", bench_use_cpu ? "process CPU time" : "wall time");
     int rc = 0;
     if (o.field) {
         printf("\n%-14s %14s %14s %14s %14s\n", "mul ns/product", "scalar thr", "scalar lat",

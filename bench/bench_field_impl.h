@@ -12,11 +12,11 @@ static double BFN_(bf_scalar)(int chains)
     for (int k = 0; k < 8; k++)
         BFN_(from_u64)(&x[k], (uint64_t)k + 3);
     BFN_(from_u64)(&y, 12345);
-    double t0 = cuzk_now();
+    double t0 = bench_now();
     for (int it = 0; it < BF_ITERS; it++)
         for (int k = 0; k < chains; k++)
             BFN_(mul_inl)(&x[k], &x[k], &y);
-    double dt = cuzk_now() - t0;
+    double dt = bench_now() - t0;
     volatile uint64_t sink = 0;
     for (int k = 0; k < 8; k++)
         sink ^= x[k].l[0];
@@ -34,11 +34,11 @@ CUZK_IFMA_TARGET static double BFN_(bf_vec)(int vecs)
     BFN_(v8_from_array)(&x[0], a);
     BFN_(v8_from_array)(&x[1], a);
     BFN_(v8_from_array)(&y, a);
-    double t0 = cuzk_now();
+    double t0 = bench_now();
     for (int it = 0; it < BF_ITERS; it++)
         for (int v = 0; v < vecs; v++)
             BFN_(v8_mul)(&x[v], &x[v], &y);
-    double dt = cuzk_now() - t0;
+    double dt = bench_now() - t0;
     BFN_(v8_to_array)(a, &x[0]);
     BFN_(v8_to_array)(a, &x[1]);
     volatile uint64_t sink = a[0].l[0];

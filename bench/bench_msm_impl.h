@@ -79,22 +79,27 @@ static int CUZK_CAT2(bench_msm_, BG)(const bench_opts *o, cuzk_pool *pool)
         cuzk_error e = {0};
         BG_(jac_t) r;
         for (int rep = 0; rep < o->reps; rep++) {
-            double t0 = cuzk_now();
-            if (BG_(msm)(&r, b, su, n, pool, &e) != CUZK_OK) {
+            double t0 = bench_now();
+            cuzk_msm_opts mo;
+            memset(&mo, 0, sizeof mo);
+            mo.c = o->c;
+            if (BG_(msm_opts)(&r, b, su, n, o->c ? &mo : NULL, pool, &e) != CUZK_OK) {
                 fprintf(stderr, "%s\n", e.msg);
                 return 1;
             }
-            double t1 = cuzk_now();
-            if (BG_(msm)(&r, b, sw, n, pool, &e) != CUZK_OK) {
+            double t1 = bench_now();
+            if (BG_(msm_opts)(&r, b, sw, n, o->c ? &mo : NULL, pool, &e) != CUZK_OK) {
                 fprintf(stderr, "%s\n", e.msg);
                 return 1;
             }
-            double t2 = cuzk_now();
+            double t2 = bench_now();
             best_u = CUZK_MIN(best_u, t1 - t0);
             best_w = CUZK_MIN(best_w, t2 - t1);
         }
         cuzk_msm_plan p;
         BG_(msm_plan)(&p, n, cuzk_pool_size(pool));
+        if (o->c)
+            p.c = o->c, p.windows = (BF_(BITS) + 1 + o->c - 1) / o->c;
         printf("%-13s %5u %11.2f %9.1f %12.2f %9.1f %u x %u x %u\n", BSTR(BG), L, best_u * 1e3,
                best_u * 1e9 / (double)n, best_w * 1e3, best_w * 1e9 / (double)n, p.c, p.windows,
                p.splits);
@@ -123,12 +128,12 @@ static int CUZK_CAT2(bench_fixed_, BG)(const bench_opts *o, cuzk_pool *pool)
         double best = 1e30;
         cuzk_error e = {0};
         for (int rep = 0; rep < o->reps; rep++) {
-            double t0 = cuzk_now();
+            double t0 = bench_now();
             if (BG_(batch_mul_fixed)(out, &BG_(GENERATOR), s, n, pool, &e) != CUZK_OK) {
                 fprintf(stderr, "%s\n", e.msg);
                 return 1;
             }
-            best = CUZK_MIN(best, cuzk_now() - t0);
+            best = CUZK_MIN(best, bench_now() - t0);
         }
         printf("%-13s %5u %11.2f %9.1f\n", BSTR(BG), L, best * 1e3, best * 1e9 / (double)n);
         fflush(stdout);

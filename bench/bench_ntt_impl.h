@@ -9,12 +9,12 @@ static int CUZK_CAT2(bench_ntt_, BC)(const bench_opts *o, cuzk_pool *pool)
         size_t n = (size_t)1 << L;
         BN_(ntt_domain) *d = NULL;
         cuzk_error e = {0};
-        double t0 = cuzk_now();
+        double t0 = bench_now();
         if (BN_(ntt_domain_create)(&d, L, pool, &e) != CUZK_OK) {
             fprintf(stderr, "%s\n", e.msg);
             return 1;
         }
-        double tdom = cuzk_now() - t0;
+        double tdom = bench_now() - t0;
         BR_(t) *a = cuzk_alloc(n, sizeof *a);
         if (!a) {
             BN_(ntt_domain_free)(d);
@@ -26,13 +26,13 @@ static int CUZK_CAT2(bench_ntt_, BC)(const bench_opts *o, cuzk_pool *pool)
             BR_(from_u64)(&a[i], splitmix(&st));
         double best[3] = {1e30, 1e30, 1e30};
         for (int r = 0; r < o->reps; r++) {
-            t0 = cuzk_now();
+            t0 = bench_now();
             BN_(ntt)(d, a, pool);
-            double t1 = cuzk_now();
+            double t1 = bench_now();
             BN_(intt)(d, a, pool);
-            double t2 = cuzk_now();
+            double t2 = bench_now();
             BN_(ntt_coset_odd)(d, a, pool, &e);
-            double t3 = cuzk_now();
+            double t3 = bench_now();
             best[0] = CUZK_MIN(best[0], t1 - t0);
             best[1] = CUZK_MIN(best[1], t2 - t1);
             best[2] = CUZK_MIN(best[2], t3 - t2);
