@@ -16,11 +16,31 @@
  * with no bit reversal at all.
  *
  * Inter-pass twiddles w_{2^T}^e (e < 2^T) come from two windowed tables
- * (lo = e mod 2^L, hi = e >> L): one lookup pair and one multiplication. */
+ * (lo = e mod 2^L, hi = e >> L).
+ *
+ * Two pass kernels (CUZK_GPU_NTT_KERNEL=v1 selects the old one; v2 is the
+ * default):
+ *   v1: Montgomery products; inter-pass twiddle w^e = lo * hi, then x * w;
+ *   v2: every multiplication is by a table constant, so it uses Shoup's
+ *       method (ntt_shoup.cuh: 216 instead of 264 IMADs per product); the
+ *       inter-pass twiddle is one Shoup product from a direct table of the
+ *       2^D-th roots when the pass ends at stage <= D = 18 (the first
+ *       boundary up to 2^27), else x * lo * hi (two); each pass's stage 0
+ *       (twiddle 1) has no multiplication; the inner twiddles are read per
+ *       stage as 16-byte planes (few L1 wavefronts per warp) and the shared
+ *       memory holds 16-byte planes.
+ * Measured on the H200 (forward NN, BN254, ms): 2^24 7.06 -> 4.85, 2^27
+ * 61.0 -> 42.1 (tools/ntt_dev_run.sh; each piece: see the variants below).
+ * The bit reversal of the natural-order transforms (v2) moves 256-byte runs:
+ * a warp loads the 8x8 tiles of a middle index and of its reverse
+ * (coalesced) and writes them back transposed, 3-bit-reversed inside. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gpu/gpu_common.cuh"
 #include "gpu/gpu_field.cuh"
+#include "gpu/ntt_shoup.cuh"
 
 using namespace cuzk_gpu;
 
@@ -43,11 +63,37 @@ template <class F> struct tw_tables {
     const F *hi;      /* 2^(T-L) */
 };
 
+/* The Shoup twiddle type of a field element type. */
+template <class F> struct shoup_of;
+template <class P> struct shoup_of<fp<P>> {
+    typedef shoup_tw<P> type;
+};
+template <class F> using shoup_t = typename shoup_of<F>::type;
+
+/* The same tables in Shoup form (v2). staged: the inner twiddles again,
+ * per stage (stage t, k < 2^t at index 2^t + k) and as planes of 16 bytes
+ * (plane c at c * 1024), so the lanes of a warp that read consecutive k read
+ * consecutive 16-byte words (4 L1 wavefronts per plane instead of 20 for
+ * 80-byte records). */
+constexpr unsigned NTT_STAGED = 1024;
+template <class F> struct sh_tables {
+    const uint4 *staged;
+    const shoup_t<F> *inner;
+    const shoup_t<F> *lo;
+    const shoup_t<F> *hi;
+};
+
 template <class F> struct ntt_args {
     F *data;
     tw_tables<F> tw;     /* forward or inverse roots */
     tw_tables<F> scale_tw; /* tables used by the scale modes */
+    sh_tables<F> tws;    /* v2: tw in Shoup form */
+    sh_tables<F> scale_tws;
+    const shoup_t<F> *direct; /* v2: w_{2^D}^j, j < 2^D (NULL: windowed only) */
+    int staged;               /* v2: inner twiddles from tws.staged */
+    unsigned D;
     F c;                 /* scale constant */
+    shoup_t<F> c_s;      /* v2: c in Shoup form */
     unsigned lg, h, s, lgcols, T, L;
     int scale;
 };
@@ -107,6 +153,26 @@ template <class F> __device__ __forceinline__ void sm_st(uint32_t *sm, unsigned 
 {
 CUZK_UNROLL
     for (int w = 0; w < F::N; w++) sm[w * E + e] = x.v[w];
+}
+
+/* v2's shared memory: planes of 16 bytes (plane c of element e at
+ * sm4[c*E + e]): a quarter warp reads 8 consecutive elements' planes from 8
+ * distinct bank groups, with a quarter of the instructions of 32-bit words. */
+template <class F> __device__ __forceinline__ F sm4_ld(const uint32_t *sm, unsigned E, unsigned e)
+{
+    F r;
+    const uint4 *s4 = reinterpret_cast<const uint4 *>(sm);
+    uint4 *d = reinterpret_cast<uint4 *>(r.v);
+CUZK_UNROLL
+    for (int c = 0; c < F::N / 4; c++) d[c] = s4[c * E + e];
+    return r;
+}
+template <class F> __device__ __forceinline__ void sm4_st(uint32_t *sm, unsigned E, unsigned e, const F &x)
+{
+    uint4 *s4 = reinterpret_cast<uint4 *>(sm);
+    const uint4 *v = reinterpret_cast<const uint4 *>(x.v);
+CUZK_UNROLL
+    for (int c = 0; c < F::N / 4; c++) s4[c * E + e] = v[c];
 }
 
 template <class F> __device__ __forceinline__ F apply_scale(const ntt_args<F> &a, const F &x, uint32_t pos)
@@ -264,6 +330,188 @@ template <class F, bool DIF, bool R4> __global__ void __launch_bounds__(256) ntt
     }
 }
 
+/* ---- v2: Shoup products -------------------------------------------------- */
+
+template <class F> __device__ __forceinline__ shoup_t<F> ld_shoup(const shoup_t<F> *p)
+{
+    shoup_t<F> r;
+    const uint4 *src = reinterpret_cast<const uint4 *>(p);
+    uint4 *dst = reinterpret_cast<uint4 *>(r.v);
+CUZK_UNROLL
+    for (int i = 0; i < (int)(sizeof(r) / 16); i++) dst[i] = __ldg(src + i);
+    return r;
+}
+
+/* MV: the Shoup product with column-parity accumulators (default), else
+ * the row layout (CUZK_GPU_NTT_KERNEL=v2m, for comparison). */
+template <bool MV, class F> __device__ __forceinline__ F smul(const F &x, const shoup_t<F> &t)
+{
+    return MV ? shoup_mul(x, t) : shoup_mul_rows(x, t);
+}
+
+/* Inner twiddle of stage t (w_{2^(t+1)}^k). */
+template <class F>
+__device__ __forceinline__ shoup_t<F> ld_stage_tw(const ntt_args<F> &a, unsigned t, unsigned k)
+{
+    if (!a.staged) return ld_shoup<F>(a.tws.inner + (k << (9 - t)));
+    shoup_t<F> r;
+    uint4 *dst = reinterpret_cast<uint4 *>(r.v);
+    const uint4 *src = a.tws.staged + (1u << t) + k;
+CUZK_UNROLL
+    for (int c = 0; c < (int)(sizeof(r) / 16); c++) dst[c] = __ldg(src + c * NTT_STAGED);
+    return r;
+}
+
+/* x * w_{2^T}^e as x * lo[e mod 2^L] * hi[e >> L]. */
+template <bool MV, class F>
+__device__ __forceinline__ F mul_pow_T(const F &x, const sh_tables<F> &t, unsigned L, uint32_t e)
+{
+    F y = smul<MV>(x, ld_shoup<F>(t.lo + (e & ((1u << L) - 1))));
+    return smul<MV>(y, ld_shoup<F>(t.hi + (e >> L)));
+}
+
+/* Inter-pass twiddle of a v2 pass: x * w_{2^(h+s)}^ex, one product from
+ * the direct table when it covers 2^(h+s), else two from the windowed ones. */
+template <bool MV, class F>
+__device__ __forceinline__ F interpass(const ntt_args<F> &a, const F &x, uint32_t ex, unsigned hs)
+{
+    if (a.direct && hs <= a.D) return smul<MV>(x, ld_shoup<F>(a.direct + (ex << (a.D - hs))));
+    return mul_pow_T<MV>(x, a.tws, a.L, ex << (a.T - hs));
+}
+
+template <bool MV, class F> __device__ __forceinline__ F apply_scale2(const ntt_args<F> &a, const F &x, uint32_t pos)
+{
+    switch (a.scale) {
+    case SCALE_CONST:
+        return smul<MV>(x, a.c_s);
+    case SCALE_POW_FWD_REV:
+        return smul<MV>(mul_pow_T<MV>(x, a.scale_tws, a.L, brev_bits(pos, a.lg) << (a.T - a.lg - 1)), a.c_s);
+    case SCALE_POW_INV_NAT:
+        return smul<MV>(mul_pow_T<MV>(x, a.scale_tws, a.L, pos << (a.T - a.lg - 1)), a.c_s);
+    default:
+        return x;
+    }
+}
+
+/* One radix-2 stage, as radix2_stage; stage 0 has twiddle 1 (no product). */
+template <class F, bool DIF, bool MV>
+__device__ __forceinline__ void radix2_stage2(const ntt_args<F> &a, uint32_t *sm, unsigned E, unsigned lgc, unsigned t)
+{
+    const unsigned cols = 1u << lgc;
+    if (t == 0) {
+#pragma unroll 4
+        for (unsigned bi = threadIdx.x; bi < (E >> 1); bi += blockDim.x) {
+            unsigned l = bi & (cols - 1), m0 = (bi >> lgc) << 1;
+            unsigned e0 = (m0 << lgc) | l, e1 = e0 + cols;
+            F u = sm4_ld<F>(sm, E, e0), v = sm4_ld<F>(sm, E, e1);
+            sm4_st(sm, E, e0, u + v);
+            sm4_st(sm, E, e1, u - v);
+        }
+        return;
+    }
+#pragma unroll 4
+    for (unsigned bi = threadIdx.x; bi < (E >> 1); bi += blockDim.x) {
+        unsigned l = bi & (cols - 1), pr = bi >> lgc;
+        unsigned k = pr & ((1u << t) - 1);
+        unsigned m0 = ((pr >> t) << (t + 1)) | k;
+        unsigned m1 = m0 + (1u << t);
+        unsigned e0 = (m0 << lgc) | l, e1 = (m1 << lgc) | l;
+        shoup_t<F> w = ld_stage_tw(a, t, k);
+        F u = sm4_ld<F>(sm, E, e0), v = sm4_ld<F>(sm, E, e1);
+        if (!DIF) {
+            v = smul<MV>(v, w);
+            sm4_st(sm, E, e0, u + v);
+            sm4_st(sm, E, e1, u - v);
+        } else {
+            sm4_st(sm, E, e0, u + v);
+            sm4_st(sm, E, e1, smul<MV>(u - v, w));
+        }
+    }
+}
+
+template <class F, bool DIF, bool MV> __global__ void __launch_bounds__(256, 3) ntt_pass2_kernel(ntt_args<F> a)
+{
+    extern __shared__ uint32_t sm[];
+    const unsigned s = a.s, h = a.h, lgc = a.lgcols;
+    const unsigned cols = 1u << lgc;
+    const unsigned E = cols << s;
+    const unsigned lo_chunks = (1u << h) >> lgc;
+    const unsigned blk = blockIdx.x;
+    const unsigned lo0 = (blk & (lo_chunks - 1)) << lgc;
+    const size_t hi = blk >> (h - lgc);
+    const size_t base = hi << (h + s);
+
+    for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
+        unsigned l = e & (cols - 1), m = e >> lgc;
+        size_t pos = base + ((size_t)m << h) + lo0 + l;
+        F x = ld_plain(a.data + pos);
+        if (!DIF && h > 0) x = interpass<MV>(a, x, (lo0 + l) * brev_bits(m, s), h + s);
+        sm4_st(sm, E, e, x);
+    }
+    __syncthreads();
+
+    for (unsigned it = 0; it < s; it++) {
+        radix2_stage2<F, DIF, MV>(a, sm, E, lgc, DIF ? (s - 1 - it) : it);
+        __syncthreads();
+    }
+
+    for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
+        unsigned l = e & (cols - 1), m = e >> lgc;
+        size_t pos = base + ((size_t)m << h) + lo0 + l;
+        F x = sm4_ld<F>(sm, E, e);
+        if (DIF && h > 0) x = interpass<MV>(a, x, (lo0 + l) * brev_bits(m, s), h + s);
+        if (a.scale != SCALE_NONE) x = apply_scale2<MV>(a, x, (uint32_t)pos);
+        st_plain(a.data + pos, x);
+    }
+}
+
+/* Bit reversal by 8x8 tiles (lg >= 6). Index bits (a | mid | b), a and b
+ * 3 bits each: rev(a, mid, b) = (rev3 b, rev mid, rev3 a). One warp takes a
+ * middle index mid <= rev(mid): it loads the 64 elements (a, mid, b) and the
+ * 64 of rev(mid) (eight 256-byte runs each), and writes element (a, mid, b)
+ * from (rev3 b, rev(mid), rev3 a). Forward coset: each loaded x[i] is
+ * multiplied by g^i (g = w_{2^(lg+1)}). */
+constexpr unsigned BR_WARPS = 8;
+template <class F>
+__global__ void __launch_bounds__(BR_WARPS * 32) ntt_bitrev_tile_kernel(F *data, unsigned lg, int coset, sh_tables<F> tw,
+                                                                   unsigned T, unsigned L)
+{
+    __shared__ F sm[BR_WARPS][128];
+    const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+    const unsigned mbits = lg - 6;
+    const size_t nmid = (size_t)1 << mbits;
+    F *buf = sm[wib];
+    for (size_t mid = (size_t)blockIdx.x * BR_WARPS + wib; mid < nmid; mid += (size_t)gridDim.x * BR_WARPS) {
+        const size_t rmid = brev_bits((uint32_t)mid, mbits);
+        if (rmid < mid) continue;
+        const unsigned ng = rmid == mid ? 1 : 2;
+        for (unsigned g = 0; g < ng; g++) {
+            const size_t m = g ? rmid : mid;
+CUZK_UNROLL
+            for (unsigned r = 0; r < 2; r++) {
+                unsigned k = lane + 32 * r;
+                size_t pos = ((size_t)(k >> 3) << (lg - 3)) | (m << 3) | (k & 7);
+                F x = ld_plain(data + pos);
+                if (coset) x = mul_pow_T<true>(x, tw, L, (uint32_t)pos << (T - lg - 1));
+                buf[64 * g + k] = x;
+            }
+        }
+        __syncwarp();
+        for (unsigned g = 0; g < ng; g++) {
+            const size_t m = g ? rmid : mid;
+            const unsigned src = ng == 1 ? 0 : 64 * (1 - g);
+CUZK_UNROLL
+            for (unsigned r = 0; r < 2; r++) {
+                unsigned k = lane + 32 * r;
+                unsigned a = k >> 3, b = k & 7;
+                size_t pos = ((size_t)a << (lg - 3)) | (m << 3) | b;
+                st_plain(data + pos, buf[src + 8 * brev_bits(b, 3) + brev_bits(a, 3)]);
+            }
+        }
+        __syncwarp();
+    }
+}
+
 /* In-place bit reversal; with coset scaling x'[p] = x[i] * g^i, i = rev(p). */
 template <class F> __global__ void ntt_bitrev_kernel(F *data, unsigned lg, int coset, tw_tables<F> tw, unsigned T, unsigned L)
 {
@@ -279,6 +527,25 @@ template <class F> __global__ void ntt_bitrev_kernel(F *data, unsigned lg, int c
         }
         st_plain(data + p, xi);
         if (p != i) st_plain(data + i, xp);
+    }
+}
+
+template <class P> __global__ void shoup_convert_kernel(const fp<P> *in, shoup_tw<P> *out, size_t n)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        out[i] = shoup_make<P>(in[i]);
+}
+
+/* Staged planes (see sh_tables) from the Shoup inner table, both directions. */
+template <class P> __global__ void staged_kernel(const shoup_tw<P> *inner_fwd, const shoup_tw<P> *inner_inv, uint4 *out)
+{
+    constexpr unsigned PL = sizeof(shoup_tw<P>) / 16;
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < 2 * NTT_STAGED; i += gridDim.x * blockDim.x) {
+        const unsigned dir = i / NTT_STAGED, idx = i % NTT_STAGED;
+        if (idx == 0) continue;
+        const unsigned t = 31 - __clz(idx), k = idx - (1u << t);
+        const uint4 *src = reinterpret_cast<const uint4 *>((dir ? inner_inv : inner_fwd) + (k << (9 - t)));
+        for (unsigned c = 0; c < PL; c++) out[(dir * PL + c) * NTT_STAGED + idx] = src[c];
     }
 }
 
@@ -327,6 +594,11 @@ unsigned table_T(unsigned S, unsigned max_lg)
     return T < 10 ? 10 : T;
 }
 
+/* The direct table serves inter-pass twiddles of passes with h + s <= D:
+ * the first boundary of 3-pass sizes up to 2^27 (9 + 9: 2^18 entries, 20 MiB
+ * per direction in Shoup form). */
+unsigned direct_D(unsigned T) { return T < 18 ? T : 18; }
+
 size_t table_elems(unsigned T)
 {
     unsigned L = (T + 1) / 2;
@@ -340,6 +612,10 @@ struct cuzk_gpu_ntt {
     int device;
     unsigned max_lg, S, T, L;
     void *d_tables;     /* fwd {inner, lo, hi}, inv {inner, lo, hi} */
+    void *d_shoup;      /* the same in Shoup form (v2) */
+    unsigned D;         /* direct inter-pass table: w_{2^D}^j, j < 2^D */
+    void *d_direct;     /* fwd, inv; Shoup form */
+    void *d_staged;     /* fwd, inv: staged planes of the inner twiddles */
 };
 
 namespace {
@@ -368,9 +644,46 @@ template <class P> cuzk_status ntt_build_tables(cuzk_gpu_ntt *t, cuzk_error *e)
         acc = fp_one<P>();
         for (size_t j = 0; j < nhi; j++) { hi[j] = acc; acc = acc * step; }
     }
+    typedef shoup_tw<P> S;
+    /* Direct table, Montgomery form on the host, converted on the device. */
+    const unsigned D = t->D;
+    const size_t nd = (size_t)1 << D;
+    F *hd = (F *)cuzk_alloc(2 * nd, sizeof(F));
+    if (!hd) {
+        cuzk_free(h);
+        return cuzk_err(e, CUZK_ERR_NOMEM, "gpu ntt: out of host memory for tables");
+    }
+    for (int dir = 0; dir < 2; dir++) {
+        F wD = root_of_unity<P>(D);
+        if (dir) wD = fr_inv(wD);
+        F acc = fp_one<P>();
+        for (size_t j = 0; j < nd; j++) {
+            hd[dir * nd + j] = acc;
+            acc = acc * wD;
+        }
+    }
+    void *tmp = NULL;
     cudaError_t rc = cudaMalloc(&t->d_tables, 2 * per_dir * sizeof(F));
     if (rc == cudaSuccess) rc = cudaMemcpy(t->d_tables, h, 2 * per_dir * sizeof(F), cudaMemcpyHostToDevice);
+    if (rc == cudaSuccess) rc = cudaMalloc(&t->d_shoup, 2 * per_dir * sizeof(S));
+    if (rc == cudaSuccess) rc = cudaMalloc(&t->d_direct, 2 * nd * sizeof(S));
+    if (rc == cudaSuccess) rc = cudaMalloc(&t->d_staged, 2 * NTT_STAGED * sizeof(S));
+    if (rc == cudaSuccess) rc = cudaMalloc(&tmp, 2 * nd * sizeof(F));
+    if (rc == cudaSuccess) rc = cudaMemcpy(tmp, hd, 2 * nd * sizeof(F), cudaMemcpyHostToDevice);
+    if (rc == cudaSuccess) {
+        shoup_convert_kernel<P><<<256, 256>>>((const F *)t->d_tables, (S *)t->d_shoup, 2 * per_dir);
+        shoup_convert_kernel<P><<<1024, 256>>>((const F *)tmp, (S *)t->d_direct, 2 * nd);
+        rc = cudaGetLastError();
+    }
+    if (rc == cudaSuccess) rc = cudaDeviceSynchronize();
+    if (rc == cudaSuccess) {
+        staged_kernel<P><<<8, 256>>>((const S *)t->d_shoup, (const S *)t->d_shoup + per_dir, (uint4 *)t->d_staged);
+        rc = cudaGetLastError();
+    }
+    if (rc == cudaSuccess) rc = cudaDeviceSynchronize();
+    if (tmp) cudaFree(tmp);
     cuzk_free(h);
+    cuzk_free(hd);
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: table upload: %s", cudaGetErrorString(rc));
     const int smem = (int)(NTT_BLOCK_ELEMS * sizeof(F));
@@ -381,6 +694,14 @@ template <class P> cuzk_status ntt_build_tables(cuzk_gpu_ntt *t, cuzk_error *e)
         rc = cudaFuncSetAttribute(ntt_pass_kernel<F, false, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (rc == cudaSuccess)
         rc = cudaFuncSetAttribute(ntt_pass_kernel<F, true, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (rc == cudaSuccess)
+        rc = cudaFuncSetAttribute(ntt_pass2_kernel<F, false, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (rc == cudaSuccess)
+        rc = cudaFuncSetAttribute(ntt_pass2_kernel<F, true, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (rc == cudaSuccess)
+        rc = cudaFuncSetAttribute(ntt_pass2_kernel<F, false, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (rc == cudaSuccess)
+        rc = cudaFuncSetAttribute(ntt_pass2_kernel<F, true, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: shared memory attribute: %s", cudaGetErrorString(rc));
     return CUZK_OK;
@@ -397,6 +718,95 @@ template <class F> tw_tables<F> tables_of(const cuzk_gpu_ntt *t, int inverse)
     return r;
 }
 
+template <class F> sh_tables<F> sh_tables_of(const cuzk_gpu_ntt *t, int inverse)
+{
+    const size_t nlo = (size_t)1 << t->L, nhi = (size_t)1 << (t->T - t->L);
+    const shoup_t<F> *b = (const shoup_t<F> *)t->d_shoup + (inverse ? (NTT_INNER + nlo + nhi) : 0);
+    sh_tables<F> r;
+    r.inner = b;
+    r.lo = b + NTT_INNER;
+    r.hi = b + NTT_INNER + nlo;
+    r.staged = (const uint4 *)t->d_staged + (inverse ? NTT_STAGED * (sizeof(shoup_t<F>) / 16) : 0);
+    return r;
+}
+
+template <class F> const shoup_t<F> *direct_of(const cuzk_gpu_ntt *t, int inverse)
+{
+    return (const shoup_t<F> *)t->d_direct + (inverse ? ((size_t)1 << t->D) : 0);
+}
+
+/* Kernel variants (env CUZK_GPU_NTT_KERNEL, read per call so one process
+ * can compare them): v1 = Montgomery pass kernel + pairwise bit reversal;
+ * v2 (default) = Shoup pass kernel + tiled bit reversal + direct inter-pass
+ * table + staged inner twiddles; v2p = v2 with the pairwise bit reversal;
+ * v2w = v2 without the direct table; v2a = v2 with the inner twiddles as
+ * 80-byte records; v2m = v2 with the row-layout Shoup product.
+ * CUZK_GPU_NTT_RADIX4=1 selects v1's radix-4 stage pairs.
+ * What each piece gave (H200, forward NN 2^27 BN254, same binary, ms): tiled
+ * bit reversal 57.4 -> 54.4 (the permutation 6.2 -> 3.1), direct table 56.6
+ * -> 54.4, staged twiddles 52.8 -> 50.1, column-parity Shoup product 50.1 ->
+ * 42.1. Blocks of 1024 elements or 128 threads were 1-3 % slower. */
+struct ntt_variant {
+    bool v2, tile_br, r4, direct, staged, par;
+    unsigned block_elems, threads; /* tuning: CUZK_GPU_NTT_BLOCK (1024/2048), CUZK_GPU_NTT_THREADS (64..256) */
+};
+
+ntt_variant variant_from_env()
+{
+    const char *k = getenv("CUZK_GPU_NTT_KERNEL");
+    ntt_variant v;
+    v.v2 = !(k && strcmp(k, "v1") == 0);
+    v.tile_br = v.v2 && !(k && strcmp(k, "v2p") == 0);
+    v.direct = v.v2 && !(k && strcmp(k, "v2w") == 0);
+    v.staged = !(k && strcmp(k, "v2a") == 0);
+    v.par = !(k && strcmp(k, "v2m") == 0);
+    v.r4 = getenv("CUZK_GPU_NTT_RADIX4") != NULL;
+    const char *b = getenv("CUZK_GPU_NTT_BLOCK"), *th = getenv("CUZK_GPU_NTT_THREADS");
+    v.block_elems = b && atoi(b) == 1024 ? 1024 : NTT_BLOCK_ELEMS;
+    v.threads = 256;
+    if (th && (atoi(th) == 64 || atoi(th) == 128)) v.threads = (unsigned)atoi(th);
+    return v;
+}
+
+/* CUZK_GPU_NTT_PROF=1: time every kernel of a call with events and print
+ * the phases on stderr (synchronises the stream; tuning aid only). */
+struct ntt_prof {
+    bool on;
+    int n;
+    cudaEvent_t ev[12];
+    const char *name[12];
+    cudaStream_t st;
+    explicit ntt_prof(cudaStream_t s) : on(getenv("CUZK_GPU_NTT_PROF") != NULL), n(0), st(s)
+    {
+        if (on && cudaEventCreate(&ev[0]) == cudaSuccess) {
+            cudaEventRecord(ev[0], st);
+            n = 1;
+        } else {
+            on = false;
+        }
+    }
+    void mark(const char *what)
+    {
+        if (!on || n >= 12 || cudaEventCreate(&ev[n]) != cudaSuccess) return;
+        cudaEventRecord(ev[n], st);
+        name[n++] = what;
+    }
+    ~ntt_prof()
+    {
+        if (!on) return;
+        cudaEventSynchronize(ev[n - 1]);
+        char line[512];
+        int len = snprintf(line, sizeof line, "ntt-prof");
+        for (int i = 1; i < n; i++) {
+            float ms = 0;
+            cudaEventElapsedTime(&ms, ev[i - 1], ev[i]);
+            if (len < (int)sizeof line) len += snprintf(line + len, sizeof line - len, " %s=%.3f", name[i], ms);
+        }
+        fprintf(stderr, "%s\n", line);
+        for (int i = 0; i < n; i++) cudaEventDestroy(ev[i]);
+    }
+};
+
 /* Split lg into passes of <= NTT_MAX_STAGES, as even as possible. */
 unsigned plan_passes(unsigned lg, unsigned s[4])
 {
@@ -406,19 +816,21 @@ unsigned plan_passes(unsigned lg, unsigned s[4])
 }
 
 template <class F, bool DIF>
-cuzk_status launch_pass(ntt_args<F> a, bool r4, cudaStream_t st, cuzk_error *e)
+cuzk_status launch_pass(ntt_args<F> a, const ntt_variant &v, cudaStream_t st, cuzk_error *e)
 {
     unsigned E0 = 1u << a.s;
-    unsigned maxcols = E0 >= NTT_BLOCK_ELEMS ? 1 : NTT_BLOCK_ELEMS / E0;
+    unsigned maxcols = E0 >= v.block_elems ? 1 : v.block_elems / E0;
     unsigned cols = 1u << a.h < maxcols ? 1u << a.h : maxcols;
     unsigned lgc = 0;
     while ((1u << lgc) < cols) lgc++;
     a.lgcols = lgc;
     unsigned E = E0 << lgc;
     size_t nblocks = ((size_t)1 << a.lg) / E;
-    unsigned threads = E / 2 < 256 ? (E / 2 < 32 ? 32 : E / 2) : 256;
+    unsigned threads = E / 2 < v.threads ? (E / 2 < 32 ? 32 : E / 2) : v.threads;
     size_t smem = (size_t)E * sizeof(F);
-    if (r4 && a.s >= 2) ntt_pass_kernel<F, DIF, true><<<(unsigned)nblocks, threads, smem, st>>>(a);
+    if (v.v2 && v.par) ntt_pass2_kernel<F, DIF, true><<<(unsigned)nblocks, threads, smem, st>>>(a);
+    else if (v.v2) ntt_pass2_kernel<F, DIF, false><<<(unsigned)nblocks, threads, smem, st>>>(a);
+    else if (v.r4 && a.s >= 2) ntt_pass_kernel<F, DIF, true><<<(unsigned)nblocks, threads, smem, st>>>(a);
     else ntt_pass_kernel<F, DIF, false><<<(unsigned)nblocks, threads, smem, st>>>(a);
     CUZK_LAUNCHED("ntt_pass");
     return CUZK_OK;
@@ -451,21 +863,32 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
     a.T = t->T;
     a.L = t->L;
     a.c = fp_one<P>();
+    a.c_s = shoup_make<P>(a.c);
+    a.D = t->D;
+    a.direct = NULL;
     a.scale = SCALE_NONE;
     a.lgcols = 0;
+    const shoup_tw<P> ninv_s = shoup_make<P>(ninv);
 
     const tw_tables<F> fwd = tables_of<F>(t, 0), inv = tables_of<F>(t, 1);
-    /* Radix-2 stages by default. CUZK_GPU_NTT_RADIX4=1 runs stage pairs in
-     * registers instead: half the shared-memory round trips and barriers, but
-     * ~110 registers (2 blocks per SM instead of 3); measured on the H200 it
-     * is 1-16 % slower at 2^21..2^24, so it stays an experiment. */
-    const bool r4 = getenv("CUZK_GPU_NTT_RADIX4") != NULL;
+    const sh_tables<F> fwd_s = sh_tables_of<F>(t, 0), inv_s = sh_tables_of<F>(t, 1);
+    /* v1 runs radix-2 stages unless CUZK_GPU_NTT_RADIX4=1 (stage pairs in
+     * registers: ~110 registers, 2 blocks per SM instead of 3, 1-16 % slower
+     * on the H200 at 2^21..2^24). A Shoup radix-4 v2 needed 128-136
+     * registers and was 3-6 % slower than v2's radix-2 (H200), so v2 has
+     * none. */
+    const ntt_variant var = variant_from_env();
+    a.staged = var.staged;
+    ntt_prof prof(st);
     const unsigned grid_br = (unsigned)((n + 255) / 256 < 65535 * 16 ? (n + 255) / 256 : 65535 * 16);
 
     if (op == CUZK_GPU_NTT_ODD_COSET) {
         /* DIF inverse: passes in reverse order; the last one (h = 0) scales. */
         a.tw = inv;
         a.scale_tw = fwd;
+        a.tws = inv_s;
+        a.scale_tws = fwd_s;
+        a.direct = var.direct ? direct_of<F>(t, 1) : NULL;
         unsigned h = lg;
         for (int i = (int)np - 1; i >= 0; i--) {
             h -= s[i];
@@ -474,18 +897,23 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
             if (i == 0) {
                 a.scale = SCALE_POW_FWD_REV;
                 a.c = ninv;
+                a.c_s = ninv_s;
             }
-            cuzk_status rc = launch_pass<F, true>(a, r4, st, e);
+            cuzk_status rc = launch_pass<F, true>(a, var, st, e);
             if (rc) return rc;
+            prof.mark("dif");
         }
         a.scale = SCALE_NONE;
         a.tw = fwd;
+        a.tws = fwd_s;
+        a.direct = var.direct ? direct_of<F>(t, 0) : NULL;
         h = 0;
         for (unsigned i = 0; i < np; i++) {
             a.h = h;
             a.s = s[i];
-            cuzk_status rc = launch_pass<F, false>(a, r4, st, e);
+            cuzk_status rc = launch_pass<F, false>(a, var, st, e);
             if (rc) return rc;
+            prof.mark("dit");
             h += s[i];
         }
         return CUZK_OK;
@@ -493,12 +921,22 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
 
     const bool inverse = op == CUZK_GPU_NTT_INVERSE || op == CUZK_GPU_NTT_COSET_INVERSE;
     /* Bit reversal (with g^i for the forward coset). */
-    if (lg > 0) {
+    if (lg >= 6 && var.tile_br) {
+        const size_t warps = (size_t)1 << (lg - 6);
+        const size_t blocks = (warps + BR_WARPS - 1) / BR_WARPS;
+        ntt_bitrev_tile_kernel<F><<<(unsigned)(blocks < 65535 * 16 ? blocks : 65535 * 16), BR_WARPS * 32, 0, st>>>(
+            data, lg, op == CUZK_GPU_NTT_COSET_FORWARD, fwd_s, t->T, t->L);
+        CUZK_LAUNCHED("ntt_bitrev_tile");
+    } else if (lg > 0) {
         ntt_bitrev_kernel<F><<<grid_br, 256, 0, st>>>(data, lg, op == CUZK_GPU_NTT_COSET_FORWARD, fwd, t->T, t->L);
         CUZK_LAUNCHED("ntt_bitrev");
     }
+    prof.mark("bitrev");
     a.tw = inverse ? inv : fwd;
     a.scale_tw = inv;
+    a.tws = inverse ? inv_s : fwd_s;
+    a.scale_tws = inv_s;
+    a.direct = var.direct ? direct_of<F>(t, inverse) : NULL;
     unsigned h = 0;
     for (unsigned i = 0; i < np; i++) {
         a.h = h;
@@ -506,9 +944,11 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
         if (i == np - 1 && inverse) {
             a.scale = op == CUZK_GPU_NTT_COSET_INVERSE ? SCALE_POW_INV_NAT : SCALE_CONST;
             a.c = ninv;
+            a.c_s = ninv_s;
         }
-        cuzk_status rc = launch_pass<F, false>(a, r4, st, e);
+        cuzk_status rc = launch_pass<F, false>(a, var, st, e);
         if (rc) return rc;
+        prof.mark("dit");
         h += s[i];
     }
     return CUZK_OK;
@@ -519,7 +959,9 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
 extern "C" size_t cuzk_gpu_ntt_device_bytes(cuzk_curve curve, unsigned max_lg)
 {
     unsigned S = curve == CUZK_CURVE_BN254 ? 28 : 32;
-    return table_elems(table_T(S, max_lg)) * 32;
+    const unsigned T = table_T(S, max_lg);
+    const size_t sh = sizeof(cuzk_gpu::shoup_tw<cuzk_gpu::bn254_fr_p>);
+    return table_elems(T) * (32 + sh) + 2 * (((size_t)1 << direct_D(T)) + NTT_STAGED) * sh;
 }
 
 extern "C" cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned max_lg, int device,
@@ -539,6 +981,7 @@ extern "C" cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve,
     t->S = curve == CUZK_CURVE_BN254 ? 28 : 32;
     t->T = table_T(t->S, max_lg);
     t->L = (t->T + 1) / 2;
+    t->D = direct_D(t->T);
     cuzk_status st = curve == CUZK_CURVE_BN254 ? ntt_build_tables<bn254_fr_p>(t, e)
                                                : ntt_build_tables<bls12_381_fr_p>(t, e);
     if (st) {
@@ -552,9 +995,12 @@ extern "C" cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve,
 extern "C" void cuzk_gpu_ntt_destroy(cuzk_gpu_ntt *t)
 {
     if (!t) return;
-    if (t->d_tables) {
+    if (t->d_tables || t->d_shoup || t->d_direct || t->d_staged) {
         cuzk_gpu::device_guard g(t->device);
-        cudaFree(t->d_tables);
+        if (t->d_staged) cudaFree(t->d_staged);
+        if (t->d_tables) cudaFree(t->d_tables);
+        if (t->d_shoup) cudaFree(t->d_shoup);
+        if (t->d_direct) cudaFree(t->d_direct);
     }
     cuzk_free(t);
 }

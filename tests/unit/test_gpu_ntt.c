@@ -84,7 +84,20 @@ static const curve_ops CURVES[] = {
 
 static const char *OP_NAMES[] = {"forward", "inverse", "coset_forward", "coset_inverse", "odd_coset"};
 
-/* Runs op on the GPU and the CPU from the same input and compares bytes. */
+/* Kernel variants (CUZK_GPU_NTT_KERNEL, read by every cuzk_gpu_ntt_run):
+ * each must match the CPU byte for byte. NULL = the default (v2); see
+ * variant_from_env in src/gpu/ntt.cu. */
+static const char *VARIANTS[] = {NULL, "v2p", "v2m", "v2a", "v2w", "v1"};
+#define NVARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
+
+static void set_variant(const char *v)
+{
+    if (v) setenv("CUZK_GPU_NTT_KERNEL", v, 1);
+    else unsetenv("CUZK_GPU_NTT_KERNEL");
+}
+
+/* Runs op on the GPU (every kernel variant) and the CPU from the same input
+ * and compares bytes. */
 static void check_one(const curve_ops *c, cuzk_gpu_ntt *t, void *stream, unsigned lg, cuzk_gpu_ntt_op op, uint64_t seed)
 {
     size_t n = (size_t)1 << lg, bytes = n * 32;
@@ -99,21 +112,26 @@ static void check_one(const curve_ops *c, cuzk_gpu_ntt *t, void *stream, unsigne
     cuzk_error e = {0};
     void *d = NULL;
     assert_int_equal(cuzk_gpu_dev_alloc(&d, bytes, 0, &e), CUZK_OK);
-    memset(got, 0xa5, bytes);
-    assert_int_equal(cuzk_gpu_copy(d, in, bytes, stream, &e), CUZK_OK);
-    cuzk_status st = cuzk_gpu_ntt_run(t, d, lg, op, stream, &e);
-    if (st) fprintf(stderr, "%s\n", e.msg);
-    assert_int_equal(st, CUZK_OK);
-    assert_int_equal(cuzk_gpu_copy(got, d, bytes, stream, &e), CUZK_OK);
-    st = cuzk_gpu_stream_sync(stream, &e);
-    if (st) fprintf(stderr, "%s\n", e.msg);
-    assert_int_equal(st, CUZK_OK);
-    cuzk_gpu_dev_free(d, 0);
-    if (memcmp(got, ref, bytes) != 0) {
-        size_t i = 0;
-        while (memcmp(got + 32 * i, ref + 32 * i, 32) == 0) i++;
-        fail_msg("%s lg=%u %s: first mismatch at element %zu", cuzk_curve_name(c->curve), lg, OP_NAMES[op], i);
+    for (size_t vi = 0; vi < NVARIANTS; vi++) {
+        set_variant(VARIANTS[vi]);
+        memset(got, 0xa5, bytes);
+        assert_int_equal(cuzk_gpu_copy(d, in, bytes, stream, &e), CUZK_OK);
+        cuzk_status st = cuzk_gpu_ntt_run(t, d, lg, op, stream, &e);
+        if (st) fprintf(stderr, "%s\n", e.msg);
+        assert_int_equal(st, CUZK_OK);
+        assert_int_equal(cuzk_gpu_copy(got, d, bytes, stream, &e), CUZK_OK);
+        st = cuzk_gpu_stream_sync(stream, &e);
+        if (st) fprintf(stderr, "%s\n", e.msg);
+        assert_int_equal(st, CUZK_OK);
+        if (memcmp(got, ref, bytes) != 0) {
+            size_t i = 0;
+            while (memcmp(got + 32 * i, ref + 32 * i, 32) == 0) i++;
+            fail_msg("%s lg=%u %s kernel %s: first mismatch at element %zu", cuzk_curve_name(c->curve), lg,
+                     OP_NAMES[op], VARIANTS[vi] ? VARIANTS[vi] : "default", i);
+        }
     }
+    set_variant(NULL);
+    cuzk_gpu_dev_free(d, 0);
     free(in);
     free(ref);
     free(got);
@@ -129,7 +147,7 @@ static unsigned max_lg(void)
 static void test_ntt_all(void **state)
 {
     (void)state;
-    static const unsigned sizes[] = {0, 1, 2, 5, 9, 10, 11, 13, 16, 19, 20, 21};
+    static const unsigned sizes[] = {0, 1, 2, 5, 6, 7, 9, 10, 11, 12, 13, 16, 19, 20, 21};
     void *stream = NULL;
     cuzk_error e = {0};
     assert_int_equal(cuzk_gpu_stream_create(&stream, 0, &e), CUZK_OK);

@@ -1,0 +1,320 @@
+/* Shoup multiplication by a precomputed constant, for the NTT's twiddles.
+ *
+ * For a constant w (standard form, w < p) and w' = floor(w * 2^K / p) with
+ * K = 32(N+1) (N+1 limbs), and any x < p (here: a Montgomery-form value, so
+ * the product stays in Montgomery form: (xR) * w = (xw)R):
+ *   q = floor(x w' / 2^K),  r = x w - q p  in [0, p + p^2/2^K).
+ * q is computed from the product columns >= N-1 only; the dropped columns
+ * add < (N-1) 2^(32N) << 2^K, so the computed q~ is q or q - 1 and
+ *   r~ = x w - q~ p  in [0, 2p + p^2/2^K)  < 2^(32N)    (2p < 2^(32N)),
+ * which is computed modulo 2^(32N) as low(x w) + low(q~ (2^(32N) - p)), then
+ * brought below p by two conditional subtractions.
+ *
+ * Cost for N = 8: 44 products for q~ and 2 x 36 low-half products (64 + 64
+ * IMADs), 216 IMADs against 264 for a Montgomery product, which is what the
+ * NTT is bound by. Each row of a sum is two carry chains for
+ * instruction-level parallelism, and the x*w rows do not depend on q~, so
+ * they overlap with it. shoup_mul (the default) splits the chains by the
+ * parity of the column where each 64-bit partial product starts
+ * (shoup_mul_par); shoup_mul_rows splits them by the parity of the limb
+ * (shoup_mul_raw), which on sm_90 costs ~1400 register moves per NTT pass
+ * kernel and 17 % of the NTT time (H200, 2^24..2^27).
+ *
+ * Written with gpu_field.cuh's carry-chain primitives, so the same code runs
+ * on the host (emulated carries) and is checked there against the Montgomery
+ * product (tools/ntt_shoup_check.cpp). */
+#ifndef CUZK_GPU_NTT_SHOUP_CUH
+#define CUZK_GPU_NTT_SHOUP_CUH
+
+#include "gpu/gpu_field.cuh"
+
+namespace cuzk_gpu {
+
+/* A twiddle with its Shoup constant: w (N limbs, standard form), w' (N+1
+ * limbs), padded to 16 bytes so it loads with 128-bit accesses. */
+template <class P> struct alignas(16) shoup_tw {
+    static constexpr int WORDS = ((2 * P::N + 1) + 3) / 4 * 4;
+    uint32_t v[WORDS]; /* w[0..N-1], w'[0..N] */
+};
+
+/* 2^(32N) - p, limb i (p is odd: no carry past limb 0). */
+template <class P> CUZK_HD constexpr uint32_t shoup_pbar(int i) { return i == 0 ? 0u - P::mod(0) : ~P::mod(i); }
+
+/* Row layout: chains of even j and of odd j (as gpu_field.cuh's fp_mul_eo). */
+template <class P> CUZK_HD void shoup_mul_raw(uint32_t *r, const uint32_t *x, const uint32_t *w, const uint32_t *wp)
+{
+    constexpr int N = P::N;
+    uint32_t cf = 0;
+
+    /* --- q~: columns N-1 .. 2N of x * w' (column c at index c - (N-1)) --- */
+    uint32_t E[N + 3], O[N + 3];
+CUZK_UNROLL
+    for (int k = 0; k < N + 3; k++) E[k] = O[k] = 0;
+CUZK_UNROLL
+    for (int i = 0; i <= N; i++) {
+        const uint32_t b = wp[i];
+        const int j0 = N - 1 - i > 0 ? N - 1 - i : 0;
+        /* even j: lo at column i+j, hi at i+j+1; carry into column i+N */
+        const int je = j0 + (j0 & 1);
+        if (je <= N - 2) {
+            c_mad_lo_cc(E[i + je - (N - 1)], x[je], b, E[i + je - (N - 1)], cf);
+            c_madc_hi_cc(E[i + je + 1 - (N - 1)], x[je], b, E[i + je + 1 - (N - 1)], cf);
+CUZK_UNROLL
+            for (int j = je + 2; j <= N - 2; j += 2) {
+                c_madc_lo_cc(E[i + j - (N - 1)], x[j], b, E[i + j - (N - 1)], cf);
+                c_madc_hi_cc(E[i + j + 1 - (N - 1)], x[j], b, E[i + j + 1 - (N - 1)], cf);
+            }
+            c_addc(E[i + N - (N - 1)], 0, 0, cf);
+        }
+        /* odd j: carry into column i+N+1 (always 0 for the last row: the
+         * truncated sum is below 2^(32(2N+1))) */
+        const int jo = j0 | 1;
+        if (jo <= N - 1) {
+            c_mad_lo_cc(O[i + jo - (N - 1)], x[jo], b, O[i + jo - (N - 1)], cf);
+            c_madc_hi_cc(O[i + jo + 1 - (N - 1)], x[jo], b, O[i + jo + 1 - (N - 1)], cf);
+CUZK_UNROLL
+            for (int j = jo + 2; j <= N - 1; j += 2) {
+                c_madc_lo_cc(O[i + j - (N - 1)], x[j], b, O[i + j - (N - 1)], cf);
+                c_madc_hi_cc(O[i + j + 1 - (N - 1)], x[j], b, O[i + j + 1 - (N - 1)], cf);
+            }
+            if (i < N) c_addc(O[i + N + 1 - (N - 1)], 0, 0, cf);
+        }
+    }
+    /* q~ = (E + O) >> 32(N+1): columns N+1 .. 2N (indices 2 .. N+1) */
+    uint32_t q[N], t0, t1;
+    c_add_cc(t0, E[0], O[0], cf);
+    c_addc_cc(t1, E[1], O[1], cf);
+CUZK_UNROLL
+    for (int k = 0; k < N; k++) c_addc_cc(q[k], E[k + 2], O[k + 2], cf);
+    (void)t0;
+    (void)t1;
+
+    /* --- r~ = low(x w) + low(q~ pbar) mod 2^(32N) --- */
+    uint32_t A[N], B[N];
+CUZK_UNROLL
+    for (int k = 0; k < N; k++) A[k] = B[k] = 0;
+CUZK_UNROLL
+    for (int pass = 0; pass < 2; pass++) {
+CUZK_UNROLL
+        for (int i = 0; i < N; i++) {
+            const uint32_t b = pass == 0 ? w[i] : q[i];
+            /* even j: columns i .. N-1 */
+            c_mad_lo_cc(A[i], pass == 0 ? x[0] : shoup_pbar<P>(0), b, A[i], cf);
+            if (i + 1 <= N - 1) c_madc_hi_cc(A[i + 1], pass == 0 ? x[0] : shoup_pbar<P>(0), b, A[i + 1], cf);
+CUZK_UNROLL
+            for (int j = 2; i + j <= N - 1; j += 2) {
+                const uint32_t a = pass == 0 ? x[j] : shoup_pbar<P>(j);
+                c_madc_lo_cc(A[i + j], a, b, A[i + j], cf);
+                if (i + j + 1 <= N - 1) c_madc_hi_cc(A[i + j + 1], a, b, A[i + j + 1], cf);
+            }
+            /* odd j: columns i+1 .. N-1 */
+            if (i + 1 <= N - 1) {
+                c_mad_lo_cc(B[i + 1], pass == 0 ? x[1] : shoup_pbar<P>(1), b, B[i + 1], cf);
+                if (i + 2 <= N - 1) c_madc_hi_cc(B[i + 2], pass == 0 ? x[1] : shoup_pbar<P>(1), b, B[i + 2], cf);
+CUZK_UNROLL
+                for (int j = 3; i + j <= N - 1; j += 2) {
+                    const uint32_t a = pass == 0 ? x[j] : shoup_pbar<P>(j);
+                    c_madc_lo_cc(B[i + j], a, b, B[i + j], cf);
+                    if (i + j + 1 <= N - 1) c_madc_hi_cc(B[i + j + 1], a, b, B[i + j + 1], cf);
+                }
+            }
+        }
+    }
+    c_add_cc(r[0], A[0], B[0], cf);
+CUZK_UNROLL
+    for (int k = 1; k < N; k++) c_addc_cc(r[k], A[k], B[k], cf);
+    fp_reduce_once<P>(r);
+    fp_reduce_once<P>(r);
+}
+
+/* Column-parity layout (shoup_mul_par): each row of a product is added as
+ * two carry chains, one for the 64-bit partial products that start at an
+ * even column (into accumulator EV) and one for those at odd columns (OD).
+ * Every chain into an accumulator then pairs the same registers (IMAD.WIDE
+ * writes aligned pairs); the row layout (even / odd j, shoup_mul_raw)
+ * alternates the pairing between rows and costs ~150 register moves per
+ * product on sm_90. The chain bounds and carry handling are compile-time
+ * (template parameters), so the accumulators stay in registers. */
+
+/* Last column a chain writes: products j in [j0, j1], (c0 + j) of parity
+ * par, columns above lim dropped; -1 if empty. */
+constexpr int shoup_chain_last(int c0, int j0, int j1, int par, int lim)
+{
+    int js = ((c0 + j0) & 1) != par ? j0 + 1 : j0, last = -1;
+    for (int j = js; j <= j1 && c0 + j <= lim; j += 2) last = c0 + j + 1 <= lim ? c0 + j + 1 : c0 + j;
+    return last;
+}
+
+/* Highest possibly non-zero column after a chain that ends at `last`: the
+ * carry out of a column that was zero before is 0 (hi(a b) + 1 < 2^32);
+ * otherwise it is propagated through columns up to top and captured above. */
+constexpr int shoup_top_after(int top, int last, int lim)
+{
+    if (last < 0 || last > top) return last > top ? last : top;
+    int k = last + 1;
+    if (k > lim) return top;
+    while (k <= top && k < lim) k++;
+    return k <= top ? top : k;
+}
+
+/* Top of the q~ accumulators (columns of x * w', rows 0..i-1). */
+template <int N> constexpr int shoup_q_top(int i, int par)
+{
+    int top = -1;
+    for (int r = 0; r < i; r++) {
+        const int j0 = N - 1 - r > 0 ? N - 1 - r : 0;
+        top = shoup_top_after(top, shoup_chain_last(r, j0, N - 1, par, 2 * N + 2), 2 * N + 2);
+    }
+    return top;
+}
+
+/* One chain: acc[c0 + j .. ] += a[j] * b (AX) or pbar[j] * b. */
+template <class P, int NC, int C0, int J0, int J1, int PAR, int LIM, int TOP, bool AX>
+CUZK_HD void shoup_chain(uint32_t (&acc)[NC], const uint32_t *a, uint32_t b)
+{
+    constexpr int JS = ((C0 + J0) & 1) != PAR ? J0 + 1 : J0;
+    constexpr int LAST = shoup_chain_last(C0, J0, J1, PAR, LIM);
+    if constexpr (LAST >= 0) {
+        uint32_t cf = 0;
+CUZK_UNROLL
+        for (int j = JS; j <= J1 && C0 + j <= LIM; j += 2) {
+            const uint32_t aj = AX ? a[j] : shoup_pbar<P>(j);
+            if (j == JS) c_mad_lo_cc(acc[C0 + j], aj, b, acc[C0 + j], cf);
+            else c_madc_lo_cc(acc[C0 + j], aj, b, acc[C0 + j], cf);
+            if (C0 + j + 1 <= LIM) c_madc_hi_cc(acc[C0 + j + 1], aj, b, acc[C0 + j + 1], cf);
+        }
+        if constexpr (LAST <= TOP && LAST + 1 <= LIM) {
+            constexpr int NEWTOP = shoup_top_after(TOP, LAST, LIM);
+CUZK_UNROLL
+            for (int k = LAST + 1; k <= TOP && k < LIM; k++) c_addc_cc(acc[k], acc[k], 0, cf);
+            if constexpr (NEWTOP == TOP) {
+                c_addc(acc[LIM], acc[LIM], 0, cf); /* the top column: carry out dropped */
+            } else {
+                c_addc(acc[NEWTOP], 0, 0, cf);
+            }
+        }
+    }
+}
+
+template <class P, int I> struct shoup_q_rows {
+    static constexpr int N = P::N, NC = 2 * N + 3;
+    static CUZK_HD void run(uint32_t (&EV)[NC], uint32_t (&OD)[NC], const uint32_t *x, const uint32_t *wp)
+    {
+        if constexpr (I <= N) {
+            constexpr int J0 = N - 1 - I > 0 ? N - 1 - I : 0;
+            shoup_chain<P, NC, I, J0, N - 1, 0, NC - 1, shoup_q_top<N>(I, 0), true>(EV, x, wp[I]);
+            shoup_chain<P, NC, I, J0, N - 1, 1, NC - 1, shoup_q_top<N>(I, 1), true>(OD, x, wp[I]);
+            shoup_q_rows<P, I + 1>::run(EV, OD, x, wp);
+        }
+    }
+};
+
+/* Low half: columns 0 .. N-1 only (carries out of the top are dropped). */
+template <class P, int I, bool AX> struct shoup_lo_rows {
+    static constexpr int N = P::N;
+    static CUZK_HD void run(uint32_t (&LE)[N], uint32_t (&LO)[N], const uint32_t *a, const uint32_t *b)
+    {
+        if constexpr (I < N) {
+            shoup_chain<P, N, I, 0, N - 1, 0, N - 1, N, AX>(LE, a, b[I]);
+            shoup_chain<P, N, I, 0, N - 1, 1, N - 1, N, AX>(LO, a, b[I]);
+            shoup_lo_rows<P, I + 1, AX>::run(LE, LO, a, b);
+        }
+    }
+};
+
+/* Shoup product with column-parity accumulators (same arithmetic as
+ * shoup_mul_raw, which stays for comparison: CUZK_GPU_NTT_KERNEL=v2m). */
+template <class P> CUZK_HD void shoup_mul_par(uint32_t *r, const uint32_t *x, const uint32_t *w, const uint32_t *wp)
+{
+    constexpr int N = P::N;
+    constexpr int NC = 2 * N + 3;
+    uint32_t cf = 0;
+    /* q~: columns N-1 .. 2N of x * w', products with column >= N-1 */
+    uint32_t EV[NC], OD[NC];
+CUZK_UNROLL
+    for (int k = 0; k < NC; k++) EV[k] = OD[k] = 0;
+    shoup_q_rows<P, 0>::run(EV, OD, x, wp);
+    uint32_t q[N], t0, t1;
+    c_add_cc(t0, EV[N - 1], OD[N - 1], cf);
+    c_addc_cc(t1, EV[N], OD[N], cf);
+CUZK_UNROLL
+    for (int k = 0; k < N; k++) c_addc_cc(q[k], EV[N + 1 + k], OD[N + 1 + k], cf);
+    (void)t0;
+    (void)t1;
+
+    /* r~ = low(x w) + low(q~ pbar) mod 2^(32N) */
+    uint32_t LE[N], LO[N];
+CUZK_UNROLL
+    for (int k = 0; k < N; k++) LE[k] = LO[k] = 0;
+    shoup_lo_rows<P, 0, true>::run(LE, LO, x, w);
+    shoup_lo_rows<P, 0, false>::run(LE, LO, nullptr, q);
+    c_add_cc(r[0], LE[0], LO[0], cf);
+CUZK_UNROLL
+    for (int k = 1; k < N; k++) c_addc_cc(r[k], LE[k], LO[k], cf);
+    fp_reduce_once<P>(r);
+    fp_reduce_once<P>(r);
+}
+
+template <class P> CUZK_HD fp<P> shoup_mul(const fp<P> &x, const shoup_tw<P> &t)
+{
+    fp<P> r;
+    shoup_mul_par<P>(r.v, x.v, t.v, t.v + P::N);
+    return r;
+}
+
+template <class P> CUZK_HD fp<P> shoup_mul_rows(const fp<P> &x, const shoup_tw<P> &t)
+{
+    fp<P> r;
+    shoup_mul_raw<P>(r.v, x.v, t.v, t.v + P::N);
+    return r;
+}
+
+/* The Shoup form of a Montgomery-form constant wm (w = wm / R):
+ * w' = floor(w 2^(32(N+1)) / p) by binary long division (w < p, so the
+ * quotient has 32(N+1) bits). Host and device (large tables are converted
+ * on the device). */
+template <class P> CUZK_HD shoup_tw<P> shoup_make(const fp<P> &wm)
+{
+    constexpr int N = P::N;
+    shoup_tw<P> t;
+    for (int k = 0; k < shoup_tw<P>::WORDS; k++) t.v[k] = 0;
+    const fp<P> w = fp_from_mont(wm);
+    uint32_t rem[N + 1];
+    for (int k = 0; k < N; k++) {
+        t.v[k] = w.v[k];
+        rem[k] = w.v[k];
+    }
+    rem[N] = 0;
+    uint32_t *qp = t.v + N;
+    for (int bit = 32 * (N + 1) - 1; bit >= 0; bit--) {
+        /* rem = 2 rem (< 2p < 2^(32N+1): one extra word) */
+        for (int k = N; k > 0; k--) rem[k] = (rem[k] << 1) | (rem[k - 1] >> 31);
+        rem[0] <<= 1;
+        /* rem >= p ? */
+        int ge = rem[N] != 0;
+        if (!ge) {
+            ge = 1;
+            for (int k = N - 1; k >= 0; k--) {
+                if (rem[k] != P::mod(k)) {
+                    ge = rem[k] > P::mod(k);
+                    break;
+                }
+            }
+        }
+        if (ge) {
+            uint64_t borrow = 0;
+            for (int k = 0; k < N; k++) {
+                uint64_t d = (uint64_t)rem[k] - P::mod(k) - borrow;
+                rem[k] = (uint32_t)d;
+                borrow = (d >> 32) & 1;
+            }
+            rem[N] -= (uint32_t)borrow;
+            qp[bit / 32] |= 1u << (bit % 32);
+        }
+    }
+    return t;
+}
+
+} /* namespace cuzk_gpu */
+
+#endif
