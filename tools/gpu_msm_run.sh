@@ -50,22 +50,31 @@ compare)
     done
     [ -x "$BASE/bench_gpu" ] && bench base24 "$BASE/bench_gpu" X=1 -- --min 24 --max 24 --reps 5
     bench new24 "$D/bench_gpu" X=1 -- --min 24 --max 24 --reps 5
+    # VAR: a bench_gpu built with other compile-time switches
+    [ -n "${VAR:-}" ] && [ -x "$VAR/bench_gpu" ] && bench var24 "$VAR/bench_gpu" X=1 -- --min 24 --max 24 --reps 5
     for k in ${KNOBS:-}; do
-        bench "knob_${k//[^a-zA-Z0-9]/_}" "$D/bench_gpu" "$k" -- --min 24 --max 24 --reps 5 --g2 0
+        bench "knob_${k//[^a-zA-Z0-9]/_}" "$D/bench_gpu" "$k" -- --min 24 --max 24 --reps 5 --g2 "${KNOB_G2:-0}"
     done
+    [ -n "${BIG:-}" ] && bench new26 "$D/bench_gpu" X=1 -- --min 26 --max 26 --reps 3 --g2 0
     ;;
 final)
+    # Order: correctness, the knob comparisons, the table, then the
+    # sanitizers (each step bounded, so a cut run still brings the rest).
     gtest test_gpu_msm
     gtest test_gpu_ntt
     el "selftest 2^20"
-    "$D/cuzk" selftest --gpu --max-lg 20 > "$O/selftest20.txt" 2>&1; echo "selftest 20 exit $?"
+    timeout 60 "$D/cuzk" selftest --gpu --max-lg 20 > "$O/selftest20.txt" 2>&1; echo "selftest 20 exit $?"
     tail -4 "$O/selftest20.txt"
+    for k in ${KNOBS:-}; do
+        bench "knob_${k//[^a-zA-Z0-9]/_}" "$D/bench_gpu" "$k" -- --min 24 --max 24 --reps 5 --g2 0
+    done
+    [ -n "${VAR:-}" ] && [ -x "$VAR/bench_gpu" ] && bench var24 "$VAR/bench_gpu" X=1 -- --min 24 --max 24 --reps 3 --curve bls12_381
+    bench new "$D/bench_gpu" X=1 -- --min "${MIN_LG:-22}" --max "${MAX_LG:-26}" --reps "${REPS:-5}"
     for tool in memcheck racecheck; do
-        CUZK_GPU_TEST_MAX_LG=6 compute-sanitizer --tool $tool --error-exitcode 99 "$D/test_gpu_msm" > "$O/san_$tool.txt" 2>&1
+        el "$tool"
+        CUZK_GPU_TEST_MAX_LG=6 timeout "${SAN_S:-60}" compute-sanitizer --tool $tool --error-exitcode 99 "$D/test_gpu_msm" > "$O/san_$tool.txt" 2>&1
         echo "$tool test_gpu_msm: exit $? | $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$O/san_$tool.txt" | tr '\n' ' ')"
     done
-    bench new "$D/bench_gpu" X=1 -- --min "${MIN_LG:-22}" --max "${MAX_LG:-26}" --reps 5
-    [ -n "${WITH_BASE:-}" ] && [ -x "$BASE/bench_gpu" ] && bench base "$BASE/bench_gpu" X=1 -- --min "${MIN_LG:-22}" --max "${MAX_LG:-26}" --reps 5
     ;;
 esac
 el "done"

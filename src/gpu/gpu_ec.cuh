@@ -108,8 +108,9 @@ template <class F> CUZK_HD void xyzz_add_affine(xyzz<F> &acc, const affine<F> &q
     acc.y = y3;
 }
 
-/* acc += q (add-2008-s). */
-template <class F> CUZK_HD_NOINLINE void xyzz_add(xyzz<F> &acc, const xyzz<F> &q)
+/* acc += q (add-2008-s). xyzz_add_inl is the inline body, for kernels that
+ * call it from one site in a hot loop; xyzz_add is the out-of-line one. */
+template <class F> CUZK_HD void xyzz_add_inl(xyzz<F> &acc, const xyzz<F> &q)
 {
     if (xyzz_is_inf(q)) return;
     if (xyzz_is_inf(acc)) {
@@ -141,6 +142,8 @@ template <class F> CUZK_HD_NOINLINE void xyzz_add(xyzz<F> &acc, const xyzz<F> &q
     acc.x = x3;
     acc.y = y3;
 }
+
+template <class F> CUZK_HD_NOINLINE void xyzz_add(xyzz<F> &acc, const xyzz<F> &q) { xyzz_add_inl(acc, q); }
 
 /* XYZZ -> Jacobian: (X*ZZ, Y*ZZZ, ZZ); ZZ^3 = ZZZ^2 makes this exact. */
 template <class F> CUZK_HD void xyzz_to_jac(jac<F> &r, const xyzz<F> &p)

@@ -532,9 +532,17 @@ template <class P> struct fp2 {
     fp<P> c0, c1;
 };
 
+/* Fp2 products are out of line by default (code size); CUZK_GPU_FP2_INLINE
+ * inlines them (tuning experiment: no call and stack traffic per product). */
+#if defined(CUZK_GPU_FP2_INLINE)
+#define CUZK_FP2_FN CUZK_HD
+#else
+#define CUZK_FP2_FN CUZK_HD_NOINLINE
+#endif
+
 template <class P> CUZK_HD fp2<P> operator+(const fp2<P> &a, const fp2<P> &b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
 template <class P> CUZK_HD fp2<P> operator-(const fp2<P> &a, const fp2<P> &b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
-template <class P> CUZK_HD_NOINLINE fp2<P> operator*(const fp2<P> &a, const fp2<P> &b)
+template <class P> CUZK_FP2_FN fp2<P> operator*(const fp2<P> &a, const fp2<P> &b)
 {
     /* Karatsuba: 3 base multiplications. */
     fp<P> t0 = a.c0 * b.c0;
@@ -550,7 +558,7 @@ template <class P> CUZK_HD bool f_is_zero(const fp2<P> &a) { return fp_is_zero(a
 template <class P> CUZK_HD bool f_eq(const fp<P> &a, const fp<P> &b) { return fp_eq(a, b); }
 template <class P> CUZK_HD bool f_eq(const fp2<P> &a, const fp2<P> &b) { return fp_eq(a.c0, b.c0) && fp_eq(a.c1, b.c1); }
 template <class P> CUZK_HD fp<P> f_sqr(const fp<P> &a) { return a * a; }
-template <class P> CUZK_HD_NOINLINE fp2<P> f_sqr(const fp2<P> &a)
+template <class P> CUZK_FP2_FN fp2<P> f_sqr(const fp2<P> &a)
 {
     /* (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 multiplications. */
     fp<P> t = a.c0 * a.c1;
