@@ -8,8 +8,8 @@
  * affine in one batch). Witness-like scalars: 50 % zero, 40 % one, 10 %
  * uniform (as in performance-anchors.md).
  *
- * --only field: ns per field multiplication, scalar vs 8-lane AVX-512 IFMA
- * (single thread; not part of "all").
+ * --only field: ns per field multiplication, scalar vs 8-lane AVX-512 IFMA,
+ * and per inversion, Fermat vs variable-time (single thread; not in "all").
  * CUZK_NO_IFMA=1 in the environment runs NTT/MSM on the scalar code.
  *
  * usage: bench_cpu [--threads T] [--ntt-min L] [--ntt-max L] [--msm-min L]
@@ -74,38 +74,34 @@ typedef struct {
 #define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
+#include "field/fp_inv_vt.h"
 #define BFF bn254_fp
 #define BFF_LIMBS 4
 #include "bench_field_impl.h"
-#undef FP_PREFIX
-#undef FP_LIMBS
 #define FP_PREFIX bn254_fr
 #define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
+#include "field/fp_inv_vt.h"
 #define BFF bn254_fr
 #define BFF_LIMBS 4
 #include "bench_field_impl.h"
-#undef FP_PREFIX
-#undef FP_LIMBS
 #define FP_PREFIX bls12_381_fp
 #define FP_LIMBS 6
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
+#include "field/fp_inv_vt.h"
 #define BFF bls12_381_fp
 #define BFF_LIMBS 6
 #include "bench_field_impl.h"
-#undef FP_PREFIX
-#undef FP_LIMBS
 #define FP_PREFIX bls12_381_fr
 #define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
+#include "field/fp_inv_vt.h"
 #define BFF bls12_381_fr
 #define BFF_LIMBS 4
 #include "bench_field_impl.h"
-#undef FP_PREFIX
-#undef FP_LIMBS
 #undef FP_INLINE_KEEP
 #undef FP_IFMA_KEEP
 
@@ -180,8 +176,8 @@ int main(int argc, char **argv)
            cuzk_ifma_enabled() ? "on" : "off", bench_use_cpu ? "process CPU time" : "wall time");
     int rc = 0;
     if (o.field) {
-        printf("\n%-14s %14s %14s %14s %14s\n", "mul ns/product", "scalar thr", "scalar lat",
-               "ifma thr", "ifma 1 chain");
+        printf("\n%-14s %14s %14s %14s %14s %12s %12s\n", "mul ns/product", "scalar thr",
+               "scalar lat", "ifma thr", "ifma 1 chain", "inv ns", "inv_vt ns");
         bn254_fp_bench_field();
         bn254_fr_bench_field();
         bls12_381_fp_bench_field();

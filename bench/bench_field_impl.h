@@ -1,6 +1,7 @@
 /* Field multiplication micro-benchmark for one prime field ("template"):
  * ns per Montgomery product, scalar (MULX/ADX) vs 8-lane IFMA, each as
- * throughput (8 resp. 2x8 independent chains) and latency (one chain).
+ * throughput (8 resp. 2x8 independent chains) and latency (one chain); ns
+ * per inversion (include fp_inv_vt.h for the field first).
  * Include with BFF (field prefix) and BFF_LIMBS; defines bench_field_<BFF>. */
 
 #define BFN_(name) CUZK_NAME(BFF, name)
@@ -47,6 +48,26 @@ CUZK_IFMA_TARGET static double BFN_(bf_vec)(int vecs)
 }
 #endif
 
+/* ns per inversion: Fermat (<f>_inv) or variable-time (<f>_inv_vt). */
+static double BFN_(bf_inv)(int vt)
+{
+    enum { NI = 2000 };
+    BFN_(t) x;
+    BFN_(from_u64)(&x, 7);
+    double t0 = bench_now();
+    for (int it = 0; it < NI; it++) {
+        if (vt)
+            BFN_(inv_vt)(&x, &x);
+        else
+            BFN_(inv)(&x, &x);
+        x.l[0] ^= (uint64_t)it & 1; /* stays < p: p's low limb is odd */
+    }
+    double dt = bench_now() - t0;
+    volatile uint64_t sink = x.l[0];
+    (void)sink;
+    return dt * 1e9 / NI;
+}
+
 static void BFN_(bench_field)(void)
 {
     double st = BFN_(bf_scalar)(8), sl = BFN_(bf_scalar)(1);
@@ -57,7 +78,9 @@ static void BFN_(bench_field)(void)
         vl = BFN_(bf_vec)(1);
     }
 #endif
-    printf("%-14s %14.2f %14.2f %14.2f %14.2f\n", BSTR(BFF), st, sl, vt, vl);
+    double iv = BFN_(bf_inv)(0), ivt = BFN_(bf_inv)(1);
+    printf("%-14s %14.2f %14.2f %14.2f %14.2f %12.0f %12.0f\n", BSTR(BFF), st, sl, vt, vl, iv,
+           ivt);
 }
 
 #undef BFN_

@@ -1,21 +1,28 @@
 /* The MSM template (msm/msm_impl.h) instantiated for bls12_381 G1 and G2. */
 #include "msm/msm.h"
 
-/* Inline field cores for the batch-affine bucket kernel: scalar, and the
- * 8-lane AVX-512 IFMA versions (used after a run-time CPU check). */
+/* Inline field cores for the batch-affine bucket kernel: scalar, the 8-lane
+ * AVX-512 IFMA versions (used after a run-time CPU check) and the
+ * variable-time inversions of its batches. */
 #define FP_INLINE_KEEP
+#define FP_IFMA_KEEP
 #define FP_PREFIX bls12_381_fp
 #define FP_LIMBS 6
 #include "field/fp_inline.h"
-#undef FP_INLINE_KEEP
 #include "field/fp_ifma_inline.h"
+#undef FP_INLINE_KEEP
+#undef FP_IFMA_KEEP
+#include "field/fp_inv_vt.h"
 
 #define FP2_INLINE_KEEP
+#define FP2_IFMA_KEEP
 #define FP2_PREFIX bls12_381_fp2
 #define FP2_BASE bls12_381_fp
 #include "field/fp2_inline.h"
-#undef FP2_INLINE_KEEP
 #include "field/fp2_ifma_inline.h"
+#undef FP2_INLINE_KEEP
+#undef FP2_IFMA_KEEP
+#include "field/fp2_inv_vt.h"
 
 #define MSM_G bls12_381_g1
 #define MSM_FR bls12_381_fr

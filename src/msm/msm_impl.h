@@ -244,19 +244,21 @@ static CUZK_IFMA_TARGET void MI_(aff_flush_v8)(MI_(aff_state) *a)
         pref[g] = acc;
         MF_(v8_mul)(&acc, &acc, &d);
     }
-    /* invert the 8 lane products (all non-zero) with one inversion */
+    /* invert the 8 lane products (all non-zero) with one inversion; out of
+     * line products: the inline asm one runs out of registers here under
+     * ASan, and these are 24 per batch */
     FE_T lane[8], pre[8], t;
     MF_(v8_to_array)(lane, &acc);
     MF_(set_one)(&t);
     for (int k = 0; k < 8; k++) {
         pre[k] = t;
-        MF_(mul_inl)(&t, &t, &lane[k]);
+        MF_(mul)(&t, &t, &lane[k]);
     }
-    MF_(inv)(&t, &t);
+    MF_(inv_vt)(&t, &t);
     for (int k = 8; k-- > 0;) {
         FE_T x = lane[k];
-        MF_(mul_inl)(&lane[k], &t, &pre[k]);
-        MF_(mul_inl)(&t, &t, &x);
+        MF_(mul)(&lane[k], &t, &pre[k]);
+        MF_(mul)(&t, &t, &x);
     }
     MF_(v8_from_array)(&acc, lane);
     for (size_t g = G; g-- > 0;) {
@@ -326,7 +328,7 @@ static void MI_(aff_flush)(MI_(aff_state) *a)
         a->pref[i] = acc;
         MF_(mul_inl)(&acc, &acc, &a->den[i]);
     }
-    MF_(inv)(&acc, &acc);
+    MF_(inv_vt)(&acc, &acc);
     for (size_t i = n; i-- > 0;) {
         if (i >= 2)
             MI_(prefetch_obj)(&a->bk[a->op[i - 2].b], sizeof(AFF_T));

@@ -46,26 +46,22 @@ static uint64_t rng_next(test_rng *g)
 #define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
-#undef FP_PREFIX
-#undef FP_LIMBS
+#include "field/fp_inv_vt.h"
 #define FP_PREFIX bn254_fr
 #define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
-#undef FP_PREFIX
-#undef FP_LIMBS
+#include "field/fp_inv_vt.h"
 #define FP_PREFIX bls12_381_fp
 #define FP_LIMBS 6
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
-#undef FP_PREFIX
-#undef FP_LIMBS
+#include "field/fp_inv_vt.h"
 #define FP_PREFIX bls12_381_fr
 #define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
-#undef FP_PREFIX
-#undef FP_LIMBS
+#include "field/fp_inv_vt.h"
 #undef FP_INLINE_KEEP
 #undef FP_IFMA_KEEP
 
@@ -75,14 +71,12 @@ static uint64_t rng_next(test_rng *g)
 #define FP2_BASE bn254_fp
 #include "field/fp2_inline.h"
 #include "field/fp2_ifma_inline.h"
-#undef FP2_PREFIX
-#undef FP2_BASE
+#include "field/fp2_inv_vt.h"
 #define FP2_PREFIX bls12_381_fp2
 #define FP2_BASE bls12_381_fp
 #include "field/fp2_inline.h"
 #include "field/fp2_ifma_inline.h"
-#undef FP2_PREFIX
-#undef FP2_BASE
+#include "field/fp2_inv_vt.h"
 #undef FP2_INLINE_KEEP
 #undef FP2_IFMA_KEEP
 
@@ -160,6 +154,37 @@ static uint64_t rng_next(test_rng *g)
     }
 FP2_IT_(bn254_fp2, bn254_fp)
 FP2_IT_(bls12_381_fp2, bls12_381_fp)
+
+/* Variable-time inversion of the MSM batches (fp_inv_vt.h, fp2_inv_vt.h)
+ * against the Fermat inversion, on edge and random values. */
+#define INV_IT_(f, base, randfn)                                                                \
+    static void f##_it_inv_vt(void **state)                                                     \
+    {                                                                                           \
+        (void)state;                                                                            \
+        for (int i = 0; i < 3000; i++) {                                                        \
+            f##_t a, want, got;                                                                 \
+            memset(&a, 0, sizeof a);                                                            \
+            switch (i) {                                                                        \
+            case 0: break;                   /* 0 -> 0 */                                       \
+            case 1: f##_set_one(&a); break;                                                     \
+            case 2: f##_set_one(&a); f##_neg(&a, &a); break;                                    \
+            case 3: f##_set_one(&a); f##_add(&a, &a, &a); break;                                \
+            case 4: memcpy(&a, &base##_MODULUS, sizeof base##_MODULUS);                         \
+                    ((base##_t *)(void *)&a)->l[0] -= 1; break; /* integer p - 1 */             \
+            case 5: ((base##_t *)(void *)&a)->l[0] = 1; break; /* integer 1 */                  \
+            default: assert_true(randfn(&a));                                                   \
+            }                                                                                   \
+            f##_inv(&want, &a);                                                                 \
+            f##_inv_vt(&got, &a);                                                               \
+            assert_memory_equal(&got, &want, sizeof got);                                       \
+        }                                                                                       \
+    }
+INV_IT_(bn254_fp, bn254_fp, bn254_fp_random)
+INV_IT_(bn254_fr, bn254_fr, bn254_fr_random)
+INV_IT_(bls12_381_fp, bls12_381_fp, bls12_381_fp_random)
+INV_IT_(bls12_381_fr, bls12_381_fr, bls12_381_fr_random)
+INV_IT_(bn254_fp2, bn254_fp, bn254_fp2_random)
+INV_IT_(bls12_381_fp2, bls12_381_fp, bls12_381_fp2_random)
 
 #endif /* CUZK_IFMA */
 
@@ -334,6 +359,12 @@ int main(void)
         cmocka_unit_test(bls12_381_fr_it_ops),
         cmocka_unit_test(bn254_fp2_it_ops),
         cmocka_unit_test(bls12_381_fp2_it_ops),
+        cmocka_unit_test(bn254_fp_it_inv_vt),
+        cmocka_unit_test(bn254_fr_it_inv_vt),
+        cmocka_unit_test(bls12_381_fp_it_inv_vt),
+        cmocka_unit_test(bls12_381_fr_it_inv_vt),
+        cmocka_unit_test(bn254_fp2_it_inv_vt),
+        cmocka_unit_test(bls12_381_fp2_it_inv_vt),
 #endif
         cmocka_unit_test(bn254_g1_it_msm),
         cmocka_unit_test(bn254_g2_it_msm),
