@@ -12,14 +12,6 @@ size_t aff_size_of(cuzk_curve c, cuzk_gpu_group g)
 
 unsigned scalar_bits(cuzk_curve c) { return c == CUZK_CURVE_BN254 ? 254 : 255; }
 
-/* The segment partials (accumulate, fix-up) and the coarse-sorted pairs
- * (sort) of a batch are never live together: one buffer. */
-size_t part_bytes(const msm_plan &p, size_t xz)
-{
-    size_t a = 2 * p.nseg_max * xz, b = p.cap_entries * 8;
-    return a > b ? a : b;
-}
-
 size_t bytes_of_plan(const msm_plan &p, size_t npoints, size_t aff, bool with_scalars)
 {
     size_t xz = 2 * aff;
@@ -30,11 +22,9 @@ size_t bytes_of_plan(const msm_plan &p, size_t npoints, size_t aff, bool with_sc
            + npoints * 4                              /* ones list */
            + 16                                       /* counters */
            + (2 * p.NBmax + 1) * 4 + ntiles * 4       /* offsets, cursor, tiles */
-           + p.ncoarse_max * 4                        /* coarse-bin cursors */
            + p.cap_entries * 4                        /* sorted entries */
            + p.NBmax * xz                             /* buckets */
-           + part_bytes(p, xz)                        /* partials / coarse-sorted pairs */
-           + 2 * p.nseg_max * 4                       /* partial keys */
+           + 2 * p.nseg_max * (xz + 4)                /* partials + keys */
            + 2 * red * xz;                            /* reduction ping-pong */
 }
 
@@ -59,9 +49,8 @@ extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
     if (!m) return;
     {
         cuzk_gpu::device_guard g(m->device);
-        void *ptrs[] = {m->d_bases, m->d_scalars, m->d_ones,    m->d_counters, m->d_offsets,
-                        m->d_cursor, m->d_gcur,   m->d_tiles,   m->d_entries,  m->d_buckets,
-                        m->d_part,  m->d_part_key, m->d_red_a, m->d_red_b};
+        void *ptrs[] = {m->d_bases, m->d_scalars, m->d_ones, m->d_counters, m->d_offsets, m->d_cursor, m->d_tiles,
+                        m->d_entries, m->d_buckets, m->d_part, m->d_part_key, m->d_red_a, m->d_red_b};
         for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
             if (ptrs[i]) cudaFree(ptrs[i]);
     }
@@ -109,11 +98,9 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
         CUZK_CU_GOTO(cudaMalloc(&m->d_offsets, (p.NBmax + 1) * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_cursor, p.NBmax * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_tiles, ntiles * 4), fail);
-        CUZK_CU_GOTO(cudaMalloc(&m->d_gcur, p.ncoarse_max * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_entries, p.cap_entries * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_buckets, p.NBmax * xz), fail);
-        CUZK_CU_GOTO(cudaMalloc(&m->d_part, part_bytes(p, xz)), fail);
-        m->d_pairs = (uint2 *)m->d_part;
+        CUZK_CU_GOTO(cudaMalloc(&m->d_part, 2 * p.nseg_max * xz), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_part_key, 2 * p.nseg_max * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_red_a, red * xz), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_red_b, red * xz), fail);

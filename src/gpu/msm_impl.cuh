@@ -45,18 +45,14 @@ using namespace cuzk_gpu;
 namespace {
 
 constexpr unsigned MSM_SEG = 64;           /* entries per accumulate thread (H200: 64 and 128 beat 32 by 4-6 %; see msm_seg_len) */
-constexpr unsigned MSM_RED_SEG = 32;       /* buckets per reduction thread */
+constexpr unsigned MSM_RED_SEG = 32;       /* buckets per reduction thread (level 0, see red_l0) */
+constexpr unsigned MSM_RED_UP = 4;         /* inputs per thread on the levels above 0 (short serial chains) */
 constexpr unsigned MSM_RED_FAN = 8;        /* fan-in of the sum kernels */
 constexpr unsigned MSM_C_MAX = 20;
 constexpr unsigned MSM_C_MIN = 4;
 constexpr uint32_t KEY_NONE = 0xffffffffu;
 constexpr unsigned SCAN_TILE = 2048;       /* 256 threads x 8 */
 constexpr unsigned EC_THREADS = 128;
-constexpr unsigned SORT_LO = 11;           /* fine bits: a coarse bin is 2^11 buckets (8 KiB of cursors) */
-constexpr unsigned SORT_THREADS = 512;
-constexpr unsigned SORT_TILE = 8192;       /* points per coarse-scatter block */
-constexpr unsigned FINE_THREADS = 512;
-constexpr uint32_t FINE_LIM = 1u << 17;    /* pairs of one bin placed by its block (uniform 2^24: ~2^16) */
 
 /* ---- scalar helpers ----------------------------------------------------- */
 
@@ -200,109 +196,6 @@ __global__ void digits_scatter_kernel(const uint64_t *scalars, size_t b0, size_t
     }
 }
 
-/* Two-pass sort (the single scatter above writes 4-byte entries to random
- * places of the whole entries array: 17 of 20 ms at 2^24 on an H200).
- * Coarse pass: a block takes SORT_TILE points, counts its digits per coarse
- * bin (window, bucket >> lo) in shared memory, reserves one run per bin with
- * one global atomic, and writes (bucket, entry) pairs into those runs of
- * `tmp`, which has the entries' layout at bin granularity (runs of ~16 pairs
- * per block and bin at 2^24). Fine pass: a grid-stride walk over `tmp` puts
- * each entry at its bucket's cursor; consecutive pairs belong to one bin, so
- * the writes and cursor atomics stay inside a few KiB..MiB at a time and
- * merge in L2. */
-struct coarse_count_fn {
-    uint32_t *cnt;
-    uint32_t nbin;
-    unsigned lo;
-    __device__ __forceinline__ void operator()(unsigned w, int d)
-    {
-        if (d != 0) atomicAdd(&cnt[w * nbin + (((unsigned)(d < 0 ? -d : d) - 1) >> lo)], 1u);
-    }
-};
-
-struct coarse_place_fn {
-    uint32_t *cnt;
-    uint2 *tmp;
-    uint32_t nbin, B;
-    unsigned lo;
-    uint32_t idx;
-    __device__ __forceinline__ void operator()(unsigned w, int d)
-    {
-        if (d != 0) {
-            const uint32_t k = (unsigned)(d < 0 ? -d : d) - 1;
-            const uint32_t pos = atomicAdd(&cnt[w * nbin + (k >> lo)], 1u);
-            tmp[pos] = make_uint2(w * B + k, idx | (d < 0 ? 0x80000000u : 0u));
-        }
-    }
-};
-
-/* Dynamic shared memory: W * (B >> lo) counters. */
-__global__ void __launch_bounds__(SORT_THREADS) coarse_scatter_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split,
-                                                                      unsigned c, unsigned W, uint32_t B, unsigned lo,
-                                                                      uint32_t *gcur, uint2 *tmp)
-{
-    extern __shared__ uint32_t cnt[];
-    const uint32_t nbin = B >> lo, nb = W * nbin;
-    for (uint32_t j = threadIdx.x; j < nb; j += blockDim.x) cnt[j] = 0;
-    __syncthreads();
-    const size_t t0 = b0 + (size_t)blockIdx.x * SORT_TILE;
-    const size_t t1 = t0 + SORT_TILE < b1 ? t0 + SORT_TILE : b1;
-    coarse_count_fn f{cnt, nbin, lo};
-    for (size_t i = t0 + threadIdx.x; i < t1; i += blockDim.x) {
-        scalar8 s = load_scalar(scalars, i);
-        if ((split && scalar_is_one(s)) || scalar_is_zero(s)) continue;
-        for_each_digit(s, c, W, f);
-    }
-    __syncthreads();
-    for (uint32_t j = threadIdx.x; j < nb; j += blockDim.x) {
-        const uint32_t v = cnt[j];
-        if (v) cnt[j] = atomicAdd(&gcur[j], v);
-    }
-    __syncthreads();
-    for (size_t i = t0 + threadIdx.x; i < t1; i += blockDim.x) {
-        scalar8 s = load_scalar(scalars, i);
-        if ((split && scalar_is_one(s)) || scalar_is_zero(s)) continue;
-        coarse_place_fn g{cnt, tmp, nbin, B, lo, (uint32_t)i};
-        for_each_digit(s, c, W, g);
-    }
-}
-
-/* Fine pass, one block per coarse bin: the bin's 2^lo bucket cursors live
- * in shared memory (global atomics that return a value ran at ~13 G/s on an
- * H200, the whole 17 ms of the one-pass scatter). A bin longer than
- * FINE_LIM (skewed scalars) has its first FINE_LIM pairs placed here; the
- * block then stores its cursors and flags the rest for fine_rest_kernel. */
-__global__ void __launch_bounds__(FINE_THREADS) fine_bin_kernel(const uint2 *tmp, const uint32_t *offsets, unsigned lo,
-                                                                uint32_t *cursor, uint32_t *entries, uint32_t *flag)
-{
-    __shared__ uint32_t cur[1u << SORT_LO];
-    const uint32_t nk = 1u << lo, base = blockIdx.x << lo, mask = nk - 1;
-    for (uint32_t l = threadIdx.x; l < nk; l += blockDim.x) cur[l] = offsets[base + l];
-    __syncthreads();
-    const uint32_t j0 = offsets[base], j1 = offsets[base + nk];
-    const uint32_t je = j1 - j0 > FINE_LIM ? j0 + FINE_LIM : j1;
-    for (uint32_t j = j0 + threadIdx.x; j < je; j += blockDim.x) {
-        const uint2 v = tmp[j];
-        entries[atomicAdd(&cur[v.x & mask], 1u)] = v.y;
-    }
-    if (je < j1) {
-        __syncthreads();
-        for (uint32_t l = threadIdx.x; l < nk; l += blockDim.x) cursor[base + l] = cur[l];
-        if (threadIdx.x == 0) *flag = 1;
-    }
-}
-
-__global__ void fine_rest_kernel(const uint2 *tmp, const uint32_t *offsets, uint32_t NB, unsigned lo, uint32_t *cursor,
-                                 uint32_t *entries, const uint32_t *flag)
-{
-    if (*flag == 0) return;
-    const uint32_t total = offsets[NB];
-    for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < total; j += gridDim.x * blockDim.x) {
-        const uint2 v = tmp[j];
-        if (j - offsets[(v.x >> lo) << lo] >= FINE_LIM) entries[atomicAdd(&cursor[v.x], 1u)] = v.y;
-    }
-}
-
 /* ---- exclusive scan of NB counters (in place), offsets[NB] = total ------ */
 
 __device__ __forceinline__ uint32_t block_exclusive_scan(uint32_t v, uint32_t *warp_sums, uint32_t *total)
@@ -371,17 +264,13 @@ __global__ void scan_sums_kernel(uint32_t *sums, size_t ntiles, uint32_t *offset
     if (threadIdx.x == 0) offsets[NB] = total;
 }
 
-/* Also starts the coarse-bin cursors: gcur[i >> lo] at the bin's first
- * bucket. */
-__global__ void scan_add_kernel(uint32_t *a, size_t NB, const uint32_t *tile_sums, uint32_t *cursor, unsigned lo,
-                                uint32_t *gcur)
+__global__ void scan_add_kernel(uint32_t *a, size_t NB, const uint32_t *tile_sums, uint32_t *cursor)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < NB) {
         uint32_t v = a[i] + tile_sums[i / SCAN_TILE];
         a[i] = v;
         cursor[i] = v;
-        if ((i & ((1u << lo) - 1)) == 0) gcur[i >> lo] = v;
     }
 }
 
@@ -576,37 +465,52 @@ template <class P> struct is_fp2<fp2<P>> {
 
 unsigned windows_for(unsigned bits, unsigned c) { return (bits + 1 + c - 1) / c; }
 
-/* Fine bits of the two-pass sort for window c (bucket keys have c-1 bits). */
-unsigned sort_lo(unsigned c) { return c - 1 < SORT_LO ? c - 1 : SORT_LO; }
-
 /* Levels of the bucket reduction (reduce_level_kernel): level k has G[k]
- * segments of L per row over M[k] inputs; its T and R outputs (W * G[k]
- * each) lie at off[k] in the two reduction buffers. Larger L, fewer
- * outputs, so sizing with the smallest L covers the larger ones. */
+ * segments of L[k] (= 2^lg[k]) per row over M[k] inputs; its T and R
+ * outputs (W * G[k] each) lie at off[k] in the two reduction buffers.
+ * Level 0 takes L0 buckets a thread; the levels above are small, so their
+ * serial chains (2 L additions a thread, on few threads) are kept short
+ * with L = MSM_RED_UP. A larger L0 gives fewer outputs, so buffers sized
+ * with red_l0's choice cover the larger ones. */
 struct red_levels {
     unsigned n;
-    uint32_t M[12], G[12];
-    size_t off[12];
+    uint32_t M[24], G[24], L[24], lg[24];
+    size_t off[24];
     size_t total;
 };
 
-red_levels red_plan(unsigned W, uint32_t B, uint32_t L)
+red_levels red_plan(unsigned W, uint32_t B, uint32_t L0)
 {
     red_levels r;
     r.n = 0;
     r.total = 0;
-    uint32_t M = B;
-    for (;;) {
-        uint32_t G = (M + L - 1) / L;
+    uint32_t M = B, L = L0;
+    for (;;) { /* L >= 2 on levels >= 1 and G[0] <= 2^18: at most ~10 levels */
+        uint32_t G = (M + L - 1) / L, lg = 0;
+        while ((1u << lg) < L) lg++;
         r.M[r.n] = M;
         r.G[r.n] = G;
+        r.L[r.n] = L;
+        r.lg[r.n] = lg;
         r.off[r.n] = r.total;
         r.total += (size_t)W * G;
         r.n++;
-        if (G <= 1 || r.n == 12) break;
+        if (G <= 1) break;
         M = G - 1;
+        L = MSM_RED_UP;
     }
     return r;
+}
+
+/* Level-0 segment: MSM_RED_SEG buckets, halved when that leaves fewer than
+ * 2^17 threads (c <= 19: the chains of 2 L additions set the time, e.g.
+ * G2 witness-like MSMs at c = 16); `want` (a power of two, 0 = none) may
+ * ask for more. */
+uint32_t red_l0(unsigned W, uint32_t B, uint32_t want)
+{
+    uint32_t L = (size_t)W * B / MSM_RED_SEG >= ((size_t)1 << 17) ? MSM_RED_SEG : MSM_RED_SEG / 2;
+    if (want > L) L = want;
+    return B < L ? B : L;
 }
 
 /* Cost in mixed-addition units: accumulation + bucket reduction. */
@@ -631,7 +535,6 @@ struct msm_plan {
     size_t batch;          /* points per batch at cmax */
     size_t cap_entries;    /* entries buffer = batch * Wmax */
     size_t nseg_max;       /* accumulate threads */
-    size_t ncoarse_max;    /* coarse sort bins: max over c of W(c) * 2^(c-1-lo(c)) */
     size_t red_max;        /* reduction outputs */
     size_t ones_threads;
 };
@@ -647,12 +550,9 @@ msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg
     }
     p.Wmax = windows_for(bits, p.cmax);
     p.NBmax = 0;
-    p.ncoarse_max = 0;
     for (unsigned c = MSM_C_MIN; c <= p.cmax; c++) {
         size_t nb = (size_t)windows_for(bits, c) << (c - 1);
         if (nb > p.NBmax) p.NBmax = nb;
-        size_t ncb = nb >> sort_lo(c);
-        if (ncb > p.ncoarse_max) p.ncoarse_max = ncb;
     }
     size_t batch = cfg && cfg->batch_points ? cfg->batch_points : ((size_t)1 << 24);
     if (batch > npoints) batch = npoints ? npoints : 1;
@@ -662,7 +562,8 @@ msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg
     p.red_max = 0;
     for (unsigned c = MSM_C_MIN; c <= p.cmax; c++) {
         uint32_t B = 1u << (c - 1);
-        size_t r = red_plan(windows_for(bits, c), B, B < MSM_RED_SEG ? B : MSM_RED_SEG).total;
+        const unsigned W = windows_for(bits, c);
+        size_t r = red_plan(W, B, red_l0(W, B, 0)).total;
         if (r > p.red_max) p.red_max = r;
     }
     p.ones_threads = (size_t)(sm_count > 0 ? sm_count : 132) * 4 * EC_THREADS;
@@ -684,11 +585,9 @@ struct cuzk_gpu_msm {
     void *d_bases;
     uint64_t *d_scalars;   /* lazily allocated staging for host scalars */
     uint32_t *d_ones;
-    uint32_t *d_counters;  /* [0] ones, [1] significant, [2] fine_rest flag */
+    uint32_t *d_counters;  /* [0] ones, [1] significant */
     uint32_t *d_offsets;   /* NBmax + 1 */
     uint32_t *d_cursor;    /* NBmax */
-    uint32_t *d_gcur;      /* ncoarse_max: coarse-bin cursors */
-    uint2 *d_pairs;        /* cap_entries: coarse-sorted (bucket, entry) pairs; aliases d_part */
     uint32_t *d_tiles;
     uint32_t *d_entries;
     void *d_buckets;
@@ -712,13 +611,14 @@ inline uint32_t msm_seg_len(size_t entries)
     return entries >= ((size_t)1 << 27) ? 2 * MSM_SEG : MSM_SEG;
 }
 
-/* Buckets per reduction thread: MSM_RED_SEG, or CUZK_GPU_MSM_RED_SEG (a
- * power of two >= MSM_RED_SEG: fewer outputs than the buffers hold). */
+/* Level-0 buckets per reduction thread asked for by CUZK_GPU_MSM_RED_SEG (a
+ * power of two up to 4096; only values above red_l0's choice take effect,
+ * fewer outputs than the buffers hold), 0 if unset. */
 inline uint32_t msm_red_seg_len()
 {
     const char *v = getenv("CUZK_GPU_MSM_RED_SEG");
     long x = v ? strtol(v, NULL, 10) : 0;
-    return x > (long)MSM_RED_SEG && x <= 4096 && (x & (x - 1)) == 0 ? (uint32_t)x : MSM_RED_SEG;
+    return x > 0 && x <= 4096 && (x & (x - 1)) == 0 ? (uint32_t)x : 0;
 }
 
 /* Phase timing for tuning (CUZK_GPU_MSM_PROFILE=1): CUDA events between the
@@ -839,16 +739,10 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
         if (batch > n) batch = n;
         CUZK_CU(cudaMemsetAsync(buckets, 0, NB * sizeof(X), st)); /* ZZ = 0: infinity */
         const size_t ntiles = (NB + SCAN_TILE - 1) / SCAN_TILE;
-        const unsigned lo = sort_lo(c);
-        const size_t coarse_smem = (size_t)W * (B >> lo) * sizeof(uint32_t);
-        /* CUZK_GPU_MSM_SORT=1: the single-pass scatter (for comparison) */
-        const char *sort_env = getenv("CUZK_GPU_MSM_SORT");
-        const bool one_pass_sort = sort_env && sort_env[0] == '1';
         for (size_t b0 = 0; b0 < n; b0 += batch) {
             const size_t b1 = b0 + batch < n ? b0 + batch : n;
             prof.mark(st, 0);
             CUZK_CU(cudaMemsetAsync(m->d_offsets, 0, (NB + 1) * sizeof(uint32_t), st));
-            CUZK_CU(cudaMemsetAsync(m->d_counters + 2, 0, sizeof(uint32_t), st)); /* fine_rest flag */
             digits_hist_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, m->d_offsets);
             CUZK_LAUNCHED("digits_hist");
             prof.mark(st, 8);
@@ -856,24 +750,16 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
             CUZK_LAUNCHED("scan_tiles");
             scan_sums_kernel<<<1, 1024, 0, st>>>(m->d_tiles, ntiles, m->d_offsets, NB);
             CUZK_LAUNCHED("scan_sums");
-            scan_add_kernel<<<ceil_div_u(NB, 256), 256, 0, st>>>(m->d_offsets, NB, m->d_tiles, m->d_cursor, lo,
-                                                                 m->d_gcur);
+            scan_add_kernel<<<ceil_div_u(NB, 256), 256, 0, st>>>(m->d_offsets, NB, m->d_tiles, m->d_cursor);
             CUZK_LAUNCHED("scan_add");
             prof.mark(st, 9);
-            if (one_pass_sort) {
-                digits_scatter_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, m->d_cursor, m->d_entries);
-                CUZK_LAUNCHED("digits_scatter");
-            } else {
-                coarse_scatter_kernel<<<ceil_div_u(b1 - b0, SORT_TILE), SORT_THREADS, coarse_smem, st>>>(
-                    scalars, b0, b1, split, c, W, B, lo, m->d_gcur, m->d_pairs);
-                CUZK_LAUNCHED("coarse_scatter");
-                fine_bin_kernel<<<(unsigned)(NB >> lo), FINE_THREADS, 0, st>>>(m->d_pairs, m->d_offsets, lo, m->d_cursor,
-                                                                              m->d_entries, m->d_counters + 2);
-                CUZK_LAUNCHED("fine_bin");
-                fine_rest_kernel<<<grid_sc, 256, 0, st>>>(m->d_pairs, m->d_offsets, (uint32_t)NB, lo, m->d_cursor,
-                                                          m->d_entries, m->d_counters + 2);
-                CUZK_LAUNCHED("fine_rest");
-            }
+            /* One pass with global cursors. Measured on an H200 (2^24, 13
+             * windows): 17 ms of the 19 ms sort; two-pass variants (coarse
+             * bins by block, then a fine pass with global or shared-memory
+             * cursors) were 17.0 and 21.6 ms, so the cost is not the write
+             * locality (commit 46c4308 has those variants). */
+            digits_scatter_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, m->d_cursor, m->d_entries);
+            CUZK_LAUNCHED("digits_scatter");
             prof.mark(st, 1);
             const uint32_t seg = msm_seg_len((nsig < b1 - b0 ? nsig : b1 - b0) * W);
             const uint32_t nseg = (uint32_t)(((b1 - b0) * W + seg - 1) / seg);
@@ -895,10 +781,7 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
         }
         /* 4. reduce (levels, see reduce_level_kernel) */
         prof.mark(st, 4);
-        const uint32_t L = B < red_seg ? B : red_seg;
-        unsigned lgL = 0;
-        while ((1u << lgL) < L) lgL++;
-        const red_levels rl = red_plan(W, B, L);
+        const red_levels rl = red_plan(W, B, red_l0(W, B, red_seg));
         const char *red_env = getenv("CUZK_GPU_MSM_RED_INLINE"); /* tuning: 1 / 0 forces the choice */
         /* default: the inlined addition for G1 (H200 2^24: BN254 reduce 6.7 ->
          * 5.8 ms, BLS12-381 G1 -3 ms), the out-of-line one for G2 (inlining
@@ -909,15 +792,15 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
             const uint32_t stride = k ? rl.G[k - 1] : B;
             if (red_inl)
                 reduce_level_kernel<F, true><<<ceil_div_u((size_t)W * rl.G[k], EC_THREADS), EC_THREADS, 0, st>>>(
-                    in, stride, k ? 1u : 0u, rl.M[k], L, rl.G[k], W, red_a + rl.off[k], red_b + rl.off[k]);
+                    in, stride, k ? 1u : 0u, rl.M[k], rl.L[k], rl.G[k], W, red_a + rl.off[k], red_b + rl.off[k]);
             else
                 reduce_level_kernel<F, false><<<ceil_div_u((size_t)W * rl.G[k], EC_THREADS), EC_THREADS, 0, st>>>(
-                    in, stride, k ? 1u : 0u, rl.M[k], L, rl.G[k], W, red_a + rl.off[k], red_b + rl.off[k]);
+                    in, stride, k ? 1u : 0u, rl.M[k], rl.L[k], rl.G[k], W, red_a + rl.off[k], red_b + rl.off[k]);
             CUZK_LAUNCHED("reduce_level");
         }
         /* per level, the W rows of T summed (ping-pong inside the level's
          * own regions of the two buffers; the R rows are no longer needed) */
-        X *lvl[12];
+        X *lvl[24];
         for (unsigned k = 0; k < rl.n; k++) {
             uint32_t cnt = rl.G[k];
             X *src = red_a + rl.off[k], *dst = red_b + rl.off[k];
@@ -942,7 +825,7 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
         }
         prof.mark(st, 5);
         prof.report(n, nsig, c);
-        /* 5. on the host: per window S = T_0 + L (T_1 + L (...)), then
+        /* 5. on the host: per window S = T_0 + L_0 (T_1 + L_1 (...)), then
          * Horner over windows. */
         for (int w = (int)W - 1; w >= 0; w--) {
             for (unsigned i = 0; i < c; i++) {
@@ -951,7 +834,7 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
             }
             X sw = wins[(size_t)(rl.n - 1) * W + w];
             for (int k = (int)rl.n - 2; k >= 0; k--) {
-                for (unsigned i = 0; i < lgL; i++) {
+                for (unsigned i = 0; i < rl.lg[k]; i++) {
                     X d = sw;
                     xyzz_dbl(sw, d);
                 }

@@ -199,7 +199,7 @@ static void test_bls12_381_g1(void **state) { (void)state; run_group(&GROUPS[2],
 static void test_bls12_381_g2(void **state) { (void)state; run_group(&GROUPS[3], cap(11), 4); }
 
 /* A larger G1 MSM where the automatic window is a realistic one (and a
- * skewed one that overflows a sort bin). */
+ * skewed one). */
 static void test_large_g1(void **state)
 {
     (void)state;
@@ -217,8 +217,8 @@ static void test_large_g1(void **state)
         check_run(g, m, bases, sc, n, 0, "large uniform");
         g->scalars(sc, n, D_WITNESS, 6);
         check_run(g, m, bases, sc, n, 1, "large witness");
-        /* small scalars: window 0's first coarse sort bin holds ~n pairs, more
-         * than one block places (the fine_rest_kernel path at n = 2^18) */
+        /* small scalars: all entries in window 0's first 40 buckets (sort
+         * cursor contention, long fix-up runs) */
         g->scalars(sc, n, D_SMALL, 7);
         check_run(g, m, bases, sc, n, 0, "large small");
         cuzk_gpu_msm_destroy(m);
