@@ -69,8 +69,8 @@ for a in "$@"; do
            case "$v" in *@*) bt=${v#*@}; export CUZK_GPU_NTT_BLOCK=${bt%x*} CUZK_GPU_NTT_THREADS=${bt#*x} ;; esac
            el "bench $v 2^$mn..2^$MAX"
            timeout 120 "$D/bench_gpu" --only ntt --min $mn --max $MAX --reps 5 > "$TMPD/bench_$v.txt" 2>&1; echo "bench exit $?"
-           grep -E "^ntt (fwd|odd)" "$TMPD/bench_$v.txt" | awk -v v=$v '!s[$0]++ {printf "%s %s %s %s %s\n", v, $2, $4, $6, $7}' | paste - - - - | tail -12
-           grep -E "^ntt fwd" "$TMPD/bench_$v.txt" | awk -v v=$v '!s[$0]++ {printf "%s %s %s %s | ", v, $4, $6, $7} END {print ""}' >> "$O/summary.txt"
+           grep -E "^ntt (fwd|odd)" "$TMPD/bench_$v.txt" | awk -v v=$v '!s[$0]++ { if ($2 ~ /odd/) print v, $2, $3, $5, $6; else print v, $2 "_" $3, $4, $6, $7 }' | paste - - - - | tail -12
+           grep -E "^ntt fwd" "$TMPD/bench_$v.txt" | awk -v v=$v '!s[$0]++ {printf "%s %s %s %s %s | ", v, $3, $4, $6, $7} END {print ""}' >> "$O/summary.txt"
            unset CUZK_GPU_NTT_KERNEL CUZK_GPU_NTT_BLOCK CUZK_GPU_NTT_THREADS CUZK_GPU_NTT_RADIX4
        fi ;;
     esac

@@ -1,7 +1,8 @@
 /* Host check of the NTT's Shoup multiplication (src/gpu/ntt_shoup.cuh): the
  * same carry-chain code as on the device, with emulated carries, against the
  * portable Montgomery product (both layouts: shoup_mul, shoup_mul_rows), for both Fr fields: random operands and the
- * edge values 0, 1, 2, p-1, p-2 (as x and as w).
+ * edge values 0, 1, 2, p-1, p-2 (as x and as w); the unreduced product
+ * (shoup_mul_lazy) chained into a second one, and inputs x + p, x + 2p.
  *
  * build and run: g++ -O2 -std=c++17 -Iinclude -Isrc tools/ntt_shoup_check.cpp -o /tmp/shoup_check && /tmp/shoup_check */
 #include <stdio.h>
@@ -74,9 +75,57 @@ template <class P> static long check(const char *name, long iters)
     return bad;
 }
 
+/* x + k p (k = 1, 2, as far as it stays below 2^(32N)); false if it does not. */
+template <class P> static bool add_kp(fp<P> &x, int k)
+{
+    for (int i = 0; i < k; i++) {
+        uint64_t c = 0;
+        for (int j = 0; j < P::N; j++) {
+            uint64_t t = (uint64_t)x.v[j] + P::mod(j) + c;
+            x.v[j] = (uint32_t)t;
+            c = t >> 32;
+        }
+        if (c) return false;
+    }
+    return true;
+}
+
+/* The unreduced product (shoup_mul_lazy) fed to a second product, and
+ * unreduced inputs x + k p and 2^(32N) - 1-ish values: results must be the
+ * canonical x w1 w2 / R^2 and x w / R. */
+template <class P> static long check_lazy(const char *name, long iters)
+{
+    uint64_t s = 777;
+    long bad = 0;
+    for (long it = 0; it < iters; it++) {
+        fp<P> x = it < 5 ? small<P>(-1 - it) : rnd<P>(&s), w1 = rnd<P>(&s), w2 = rnd<P>(&s);
+        if (it % 11 == 0) w1 = small<P>(-1);
+        fp<P> ref, ref2;
+        fp_mul_portable<P>(ref.v, x.v, w1.v);
+        fp_mul_portable<P>(ref2.v, ref.v, w2.v);
+        shoup_tw<P> t1 = shoup_make<P>(w1), t2 = shoup_make<P>(w2);
+        fp<P> got2 = shoup_mul<P>(shoup_mul_lazy<P>(x, t1), t2);
+        if (!fp_eq(got2, ref2)) {
+            if (bad < 5) printf("%s: lazy chain mismatch at iteration %ld\n", name, it);
+            bad++;
+        }
+        for (int k = 1; k <= 2; k++) {
+            fp<P> xk = x;
+            if (!add_kp(xk, k)) break;
+            if (!fp_eq(shoup_mul<P>(xk, t1), ref)) {
+                if (bad < 5) printf("%s: x + %dp mismatch at iteration %ld\n", name, k, it);
+                bad++;
+            }
+        }
+    }
+    printf("%s: %ld lazy chains, %ld mismatches\n", name, iters, bad);
+    return bad;
+}
+
 int main(void)
 {
     long bad = check<bn254_fr_p>("bn254 fr", 200000) + check<bls12_381_fr_p>("bls12-381 fr", 200000);
+    bad += check_lazy<bn254_fr_p>("bn254 fr", 100000) + check_lazy<bls12_381_fr_p>("bls12-381 fr", 100000);
     printf("%s\n", bad ? "FAILED" : "passed");
     return bad ? 1 : 0;
 }

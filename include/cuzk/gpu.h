@@ -35,7 +35,8 @@ cuzk_status cuzk_gpu_device_info(int device, char *name, size_t name_cap, size_t
 
 /* ---- NTT over Fr --------------------------------------------------------
  * Size n = 2^lg, in place on a device buffer of n Montgomery Fr elements
- * (16-byte aligned), natural order in and out, the snarkjs roots
+ * (16-byte aligned), natural order in and out unless the op says otherwise
+ * (_NR, _RN), the snarkjs roots
  * w[k] = 5^((r-1)/2^k): the result is bit-exact with the CPU NTT.
  * Let w = w[lg] and g = w[lg+1] (the Groth16 / snarkjs coset shift).
  *   FORWARD:        X[k] = sum_i x[i] w^(ik)
@@ -45,6 +46,13 @@ cuzk_status cuzk_gpu_device_info(int device, char *name, size_t name_cap, size_t
  *   ODD_COSET:      INVERSE then COSET_FORWARD, fused (the Groth16 step that
  *                   turns evaluations on <w> into evaluations on g<w>); it
  *                   needs no bit-reversal pass.
+ *   FORWARD_NR:     FORWARD without the bit-reversal permutation: natural
+ *                   order in, bit-reversed order out (element k of the
+ *                   result is X[rev(k)], rev = lg-bit reversal).
+ *   INVERSE_RN:     INVERSE without the permutation: bit-reversed order in
+ *                   (element k holds X[rev(k)]), natural order out, so
+ *                   INVERSE_RN(FORWARD_NR(x)) = x. Pointwise work between
+ *                   the two needs no permutation at all.
  * Coset operations need lg + 1 <= 2-adicity of r (lg <= 27 on BN254).
  * The work is queued on `stream` (a cudaStream_t; NULL = legacy default
  * stream) and the call returns without waiting; launch errors are reported,
@@ -54,7 +62,9 @@ typedef enum cuzk_gpu_ntt_op {
     CUZK_GPU_NTT_INVERSE = 1,
     CUZK_GPU_NTT_COSET_FORWARD = 2,
     CUZK_GPU_NTT_COSET_INVERSE = 3,
-    CUZK_GPU_NTT_ODD_COSET = 4
+    CUZK_GPU_NTT_ODD_COSET = 4,
+    CUZK_GPU_NTT_FORWARD_NR = 5,
+    CUZK_GPU_NTT_INVERSE_RN = 6
 } cuzk_gpu_ntt_op;
 
 typedef struct cuzk_gpu_ntt cuzk_gpu_ntt;

@@ -203,10 +203,13 @@ static cuzk_status bench_ntt(bench_ctx *b, double *t, cuzk_error *e)
         TRY(cuzk_gpu_stream_sync(stream, e));
         cuzk_free(h);
         h = NULL;
-        static const cuzk_gpu_ntt_op ops[] = {CUZK_GPU_NTT_FORWARD, CUZK_GPU_NTT_INVERSE, CUZK_GPU_NTT_ODD_COSET};
-        static const char *opn[] = {"ntt fwd NN", "ntt inv NN", "ntt odd-coset"};
+        /* NN: natural order in and out (bit reversal included); NR / RN:
+         * the non-permuting forward / inverse (bit-reversed out / in). */
+        static const cuzk_gpu_ntt_op ops[] = {CUZK_GPU_NTT_FORWARD, CUZK_GPU_NTT_FORWARD_NR, CUZK_GPU_NTT_INVERSE,
+                                              CUZK_GPU_NTT_INVERSE_RN, CUZK_GPU_NTT_ODD_COSET};
+        static const char *opn[] = {"ntt fwd NN", "ntt fwd NR", "ntt inv NN", "ntt inv RN", "ntt odd-coset"};
         for (unsigned lg = o->min_lg; lg <= mx; lg++) {
-            for (int oi = 0; oi < 3; oi++) {
+            for (int oi = 0; oi < (int)(sizeof ops / sizeof ops[0]); oi++) {
                 if (ops[oi] == CUZK_GPU_NTT_ODD_COSET && c == CUZK_CURVE_BN254 && lg >= 28) continue;
                 TRY(cuzk_gpu_ntt_run(ntt, d, lg, ops[oi], stream, e));
                 TRY(cuzk_gpu_stream_sync(stream, e));

@@ -13,7 +13,8 @@
  * Natural-order transforms add one bit-reversal pass in front of the DIT chain
  * (it also applies coset powers when needed); the Groth16 odd-coset step is a
  * DIF inverse (whose last pass applies n^-1 g^i) followed by a DIT forward,
- * with no bit reversal at all.
+ * with no bit reversal at all. FORWARD_NR is the DIF chain alone, INVERSE_RN
+ * the DIT chain alone (its last pass applies n^-1).
  *
  * Inter-pass twiddles w_{2^T}^e (e < 2^T) come from two windowed tables
  * (lo = e mod 2^L, hi = e >> L).
@@ -362,32 +363,44 @@ CUZK_UNROLL
     return r;
 }
 
-/* x * w_{2^T}^e as x * lo[e mod 2^L] * hi[e >> L]. */
-template <bool MV, class F>
+/* A product whose result only feeds another Shoup product: LZ (variants
+ * v3*l) leaves it unreduced (< 2^(32N), ntt_shoup.cuh), saving two
+ * conditional subtractions. */
+template <bool MV, bool LZ, class F> __device__ __forceinline__ F smul_in(const F &x, const shoup_t<F> &t)
+{
+    if constexpr (MV && LZ) return shoup_mul_lazy(x, t);
+    else return smul<MV>(x, t);
+}
+
+/* x * w_{2^T}^e as x * lo[e mod 2^L] * hi[e >> L]; RED = false: the result
+ * is left unreduced too (it feeds another product). */
+template <bool MV, bool LZ = false, bool RED = true, class F>
 __device__ __forceinline__ F mul_pow_T(const F &x, const sh_tables<F> &t, unsigned L, uint32_t e)
 {
-    F y = smul<MV>(x, ld_shoup<F>(t.lo + (e & ((1u << L) - 1))));
-    return smul<MV>(y, ld_shoup<F>(t.hi + (e >> L)));
+    F y = smul_in<MV, LZ>(x, ld_shoup<F>(t.lo + (e & ((1u << L) - 1))));
+    if constexpr (RED) return smul<MV>(y, ld_shoup<F>(t.hi + (e >> L)));
+    else return smul_in<MV, LZ>(y, ld_shoup<F>(t.hi + (e >> L)));
 }
 
 /* Inter-pass twiddle of a v2 pass: x * w_{2^(h+s)}^ex, one product from
  * the direct table when it covers 2^(h+s), else two from the windowed ones. */
-template <bool MV, class F>
+template <bool MV, bool LZ, class F>
 __device__ __forceinline__ F interpass(const ntt_args<F> &a, const F &x, uint32_t ex, unsigned hs)
 {
     if (a.direct && hs <= a.D) return smul<MV>(x, ld_shoup<F>(a.direct + (ex << (a.D - hs))));
-    return mul_pow_T<MV>(x, a.tws, a.L, ex << (a.T - hs));
+    return mul_pow_T<MV, LZ>(x, a.tws, a.L, ex << (a.T - hs));
 }
 
-template <bool MV, class F> __device__ __forceinline__ F apply_scale2(const ntt_args<F> &a, const F &x, uint32_t pos)
+template <bool MV, bool LZ, class F>
+__device__ __forceinline__ F apply_scale2(const ntt_args<F> &a, const F &x, uint32_t pos)
 {
     switch (a.scale) {
     case SCALE_CONST:
         return smul<MV>(x, a.c_s);
     case SCALE_POW_FWD_REV:
-        return smul<MV>(mul_pow_T<MV>(x, a.scale_tws, a.L, brev_bits(pos, a.lg) << (a.T - a.lg - 1)), a.c_s);
+        return smul<MV>(mul_pow_T<MV, LZ, !LZ>(x, a.scale_tws, a.L, brev_bits(pos, a.lg) << (a.T - a.lg - 1)), a.c_s);
     case SCALE_POW_INV_NAT:
-        return smul<MV>(mul_pow_T<MV>(x, a.scale_tws, a.L, pos << (a.T - a.lg - 1)), a.c_s);
+        return smul<MV>(mul_pow_T<MV, LZ, !LZ>(x, a.scale_tws, a.L, pos << (a.T - a.lg - 1)), a.c_s);
     default:
         return x;
     }
@@ -429,7 +442,12 @@ __device__ __forceinline__ void radix2_stage2(const ntt_args<F> &a, uint32_t *sm
     }
 }
 
-template <class F, bool DIF, bool MV> __global__ void __launch_bounds__(256, 3) ntt_pass2_kernel(ntt_args<F> a)
+/* TPB x MINB: the register budget (65536 / (TPB MINB) per thread): 256 x 3
+ * (<= 85, 80 used, 24 warps per SM; 64 KiB blocks of 2048 elements: 3 fit) is the
+ * default; 256 x 4 with 1024-element blocks and 512 x 2 with 2048-element
+ * blocks give 32 warps per SM at 64 registers (variants v3o, v3O). */
+template <class F, bool DIF, bool MV, int TPB, int MINB, bool LZ>
+__global__ void __launch_bounds__(TPB, MINB) ntt_pass2_kernel(ntt_args<F> a)
 {
     extern __shared__ uint32_t sm[];
     const unsigned s = a.s, h = a.h, lgc = a.lgcols;
@@ -445,7 +463,7 @@ template <class F, bool DIF, bool MV> __global__ void __launch_bounds__(256, 3) 
         unsigned l = e & (cols - 1), m = e >> lgc;
         size_t pos = base + ((size_t)m << h) + lo0 + l;
         F x = ld_plain(a.data + pos);
-        if (!DIF && h > 0) x = interpass<MV>(a, x, (lo0 + l) * brev_bits(m, s), h + s);
+        if (!DIF && h > 0) x = interpass<MV, LZ>(a, x, (lo0 + l) * brev_bits(m, s), h + s);
         sm4_st(sm, E, e, x);
     }
     __syncthreads();
@@ -459,8 +477,8 @@ template <class F, bool DIF, bool MV> __global__ void __launch_bounds__(256, 3) 
         unsigned l = e & (cols - 1), m = e >> lgc;
         size_t pos = base + ((size_t)m << h) + lo0 + l;
         F x = sm4_ld<F>(sm, E, e);
-        if (DIF && h > 0) x = interpass<MV>(a, x, (lo0 + l) * brev_bits(m, s), h + s);
-        if (a.scale != SCALE_NONE) x = apply_scale2<MV>(a, x, (uint32_t)pos);
+        if (DIF && h > 0) x = interpass<MV, LZ>(a, x, (lo0 + l) * brev_bits(m, s), h + s);
+        if (a.scale != SCALE_NONE) x = apply_scale2<MV, LZ>(a, x, (uint32_t)pos);
         st_plain(a.data + pos, x);
     }
 }
@@ -620,6 +638,16 @@ struct cuzk_gpu_ntt {
 
 namespace {
 
+/* Both directions of one pass kernel configuration. */
+template <class F, bool MV, int TPB, int MINB, bool LZ> cudaError_t set_smem2(int smem)
+{
+    cudaError_t rc = cudaFuncSetAttribute(ntt_pass2_kernel<F, false, MV, TPB, MINB, LZ>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (rc != cudaSuccess) return rc;
+    return cudaFuncSetAttribute(ntt_pass2_kernel<F, true, MV, TPB, MINB, LZ>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                smem);
+}
+
 template <class P> cuzk_status ntt_build_tables(cuzk_gpu_ntt *t, cuzk_error *e)
 {
     typedef fp<P> F;
@@ -694,14 +722,13 @@ template <class P> cuzk_status ntt_build_tables(cuzk_gpu_ntt *t, cuzk_error *e)
         rc = cudaFuncSetAttribute(ntt_pass_kernel<F, false, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (rc == cudaSuccess)
         rc = cudaFuncSetAttribute(ntt_pass_kernel<F, true, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (rc == cudaSuccess)
-        rc = cudaFuncSetAttribute(ntt_pass2_kernel<F, false, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (rc == cudaSuccess)
-        rc = cudaFuncSetAttribute(ntt_pass2_kernel<F, true, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (rc == cudaSuccess)
-        rc = cudaFuncSetAttribute(ntt_pass2_kernel<F, false, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (rc == cudaSuccess)
-        rc = cudaFuncSetAttribute(ntt_pass2_kernel<F, true, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (rc == cudaSuccess) rc = set_smem2<F, false, 256, 3, false>(smem);
+    if (rc == cudaSuccess) rc = set_smem2<F, true, 256, 3, false>(smem);
+    if (rc == cudaSuccess) rc = set_smem2<F, true, 256, 3, true>(smem);
+    if (rc == cudaSuccess) rc = set_smem2<F, true, 256, 4, false>(smem);
+    if (rc == cudaSuccess) rc = set_smem2<F, true, 256, 4, true>(smem);
+    if (rc == cudaSuccess) rc = set_smem2<F, true, 512, 2, false>(smem);
+    if (rc == cudaSuccess) rc = set_smem2<F, true, 512, 2, true>(smem);
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: shared memory attribute: %s", cudaGetErrorString(rc));
     return CUZK_OK;
@@ -740,7 +767,11 @@ template <class F> const shoup_t<F> *direct_of(const cuzk_gpu_ntt *t, int invers
  * v2 (default) = Shoup pass kernel + tiled bit reversal + direct inter-pass
  * table + staged inner twiddles; v2p = v2 with the pairwise bit reversal;
  * v2w = v2 without the direct table; v2a = v2 with the inner twiddles as
- * 80-byte records; v2m = v2 with the row-layout Shoup product.
+ * 80-byte records; v2m = v2 with the row-layout Shoup product; v3 + flags
+ * (v3o, v3O, v3l, v3ol, v3Ol): v2 with 32 warps per SM at 64 registers
+ * (o: 256 threads x 4 blocks of 1024 elements, O: 512 x 2 of 2048; the
+ * default 256 x 3 of 2048: 80 registers, 24 warps) and/or (l) the
+ * first product of each x * lo * hi left unreduced.
  * CUZK_GPU_NTT_RADIX4=1 selects v1's radix-4 stage pairs.
  * What each piece gave (H200, forward NN 2^27 BN254, same binary, ms): tiled
  * bit reversal 57.4 -> 54.4 (the permutation 6.2 -> 3.1), direct table 56.6
@@ -749,6 +780,8 @@ template <class F> const shoup_t<F> *direct_of(const cuzk_gpu_ntt *t, int invers
 struct ntt_variant {
     bool v2, tile_br, r4, direct, staged, par;
     unsigned block_elems, threads; /* tuning: CUZK_GPU_NTT_BLOCK (1024/2048), CUZK_GPU_NTT_THREADS (64..256) */
+    int occ;                       /* v2 pass kernel launch bounds: 3 = 256 x 3, 4 = 256 x 4, 2 = 512 x 2 */
+    bool lazy;                     /* unreduced first product of x * lo * hi */
 };
 
 ntt_variant variant_from_env()
@@ -765,6 +798,26 @@ ntt_variant variant_from_env()
     v.block_elems = b && atoi(b) == 1024 ? 1024 : NTT_BLOCK_ELEMS;
     v.threads = 256;
     if (th && (atoi(th) == 64 || atoi(th) == 128)) v.threads = (unsigned)atoi(th);
+    v.occ = 3;
+    v.lazy = false;
+    /* v3 + flags: o = 256 x 4 with 1024-element blocks, O = 512 x 2 with
+     * 2048-element blocks (both 32 warps per SM at 64 registers), l = lazy
+     * products (e.g. v3ol). */
+    if (k && strncmp(k, "v3", 2) == 0) {
+        for (const char *f = k + 2; *f; f++) {
+            if (*f == 'o') {
+                v.occ = 4;
+                v.block_elems = 1024;
+                v.threads = 256;
+            } else if (*f == 'O') {
+                v.occ = 2;
+                v.block_elems = NTT_BLOCK_ELEMS;
+                v.threads = 512;
+            } else if (*f == 'l') {
+                v.lazy = true;
+            }
+        }
+    }
     return v;
 }
 
@@ -828,10 +881,25 @@ cuzk_status launch_pass(ntt_args<F> a, const ntt_variant &v, cudaStream_t st, cu
     size_t nblocks = ((size_t)1 << a.lg) / E;
     unsigned threads = E / 2 < v.threads ? (E / 2 < 32 ? 32 : E / 2) : v.threads;
     size_t smem = (size_t)E * sizeof(F);
-    if (v.v2 && v.par) ntt_pass2_kernel<F, DIF, true><<<(unsigned)nblocks, threads, smem, st>>>(a);
-    else if (v.v2) ntt_pass2_kernel<F, DIF, false><<<(unsigned)nblocks, threads, smem, st>>>(a);
-    else if (v.r4 && a.s >= 2) ntt_pass_kernel<F, DIF, true><<<(unsigned)nblocks, threads, smem, st>>>(a);
-    else ntt_pass_kernel<F, DIF, false><<<(unsigned)nblocks, threads, smem, st>>>(a);
+    const unsigned nb = (unsigned)nblocks;
+#define NTT_L2(TPB, MINB, LZ) ntt_pass2_kernel<F, DIF, true, TPB, MINB, LZ><<<nb, threads, smem, st>>>(a)
+    if (v.v2 && v.par && v.occ == 4) {
+        if (v.lazy) NTT_L2(256, 4, true);
+        else NTT_L2(256, 4, false);
+    } else if (v.v2 && v.par && v.occ == 2) {
+        if (v.lazy) NTT_L2(512, 2, true);
+        else NTT_L2(512, 2, false);
+    } else if (v.v2 && v.par) {
+        if (v.lazy) NTT_L2(256, 3, true);
+        else NTT_L2(256, 3, false);
+    } else if (v.v2) {
+        ntt_pass2_kernel<F, DIF, false, 256, 3, false><<<nb, threads, smem, st>>>(a);
+    } else if (v.r4 && a.s >= 2) {
+        ntt_pass_kernel<F, DIF, true><<<nb, threads, smem, st>>>(a);
+    } else {
+        ntt_pass_kernel<F, DIF, false><<<nb, threads, smem, st>>>(a);
+    }
+#undef NTT_L2
     CUZK_LAUNCHED("ntt_pass");
     return CUZK_OK;
 }
@@ -870,7 +938,7 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
     a.lgcols = 0;
     const shoup_tw<P> ninv_s = shoup_make<P>(ninv);
 
-    const tw_tables<F> fwd = tables_of<F>(t, 0), inv = tables_of<F>(t, 1);
+    const tw_tables<F> fwd = tables_of<F>(t, 0), inv_tw = tables_of<F>(t, 1);
     const sh_tables<F> fwd_s = sh_tables_of<F>(t, 0), inv_s = sh_tables_of<F>(t, 1);
     /* v1 runs radix-2 stages unless CUZK_GPU_NTT_RADIX4=1 (stage pairs in
      * registers: ~110 registers, 2 blocks per SM instead of 3, 1-16 % slower
@@ -882,41 +950,72 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
     ntt_prof prof(st);
     const unsigned grid_br = (unsigned)((n + 255) / 256 < 65535 * 16 ? (n + 255) / 256 : 65535 * 16);
 
-    if (op == CUZK_GPU_NTT_ODD_COSET) {
-        /* DIF inverse: passes in reverse order; the last one (h = 0) scales. */
-        a.tw = inv;
+    /* DIF chain (natural in, bit-reversed out): passes in reverse order, the
+     * last one (h = 0) applies the scale mode. */
+    auto dif_chain = [&](bool inv, int scale, const F &c, const shoup_tw<P> &c_s) -> cuzk_status {
+        a.tw = inv ? inv_tw : fwd;
         a.scale_tw = fwd;
-        a.tws = inv_s;
+        a.tws = inv ? inv_s : fwd_s;
         a.scale_tws = fwd_s;
-        a.direct = var.direct ? direct_of<F>(t, 1) : NULL;
+        a.direct = var.direct ? direct_of<F>(t, inv) : NULL;
+        a.scale = SCALE_NONE;
         unsigned h = lg;
         for (int i = (int)np - 1; i >= 0; i--) {
             h -= s[i];
             a.h = h;
             a.s = s[i];
             if (i == 0) {
-                a.scale = SCALE_POW_FWD_REV;
-                a.c = ninv;
-                a.c_s = ninv_s;
+                a.scale = scale;
+                a.c = c;
+                a.c_s = c_s;
             }
             cuzk_status rc = launch_pass<F, true>(a, var, st, e);
             if (rc) return rc;
             prof.mark("dif");
         }
         a.scale = SCALE_NONE;
-        a.tw = fwd;
-        a.tws = fwd_s;
-        a.direct = var.direct ? direct_of<F>(t, 0) : NULL;
-        h = 0;
+        return CUZK_OK;
+    };
+    /* DIT chain (bit-reversed in, natural out); the last pass scales. */
+    auto dit_chain = [&](bool inv, int scale, const F &c, const shoup_tw<P> &c_s) -> cuzk_status {
+        a.tw = inv ? inv_tw : fwd;
+        a.scale_tw = inv_tw;
+        a.tws = inv ? inv_s : fwd_s;
+        a.scale_tws = inv_s;
+        a.direct = var.direct ? direct_of<F>(t, inv) : NULL;
+        a.scale = SCALE_NONE;
+        unsigned h = 0;
         for (unsigned i = 0; i < np; i++) {
             a.h = h;
             a.s = s[i];
+            if (i == np - 1) {
+                a.scale = scale;
+                a.c = c;
+                a.c_s = c_s;
+            }
             cuzk_status rc = launch_pass<F, false>(a, var, st, e);
             if (rc) return rc;
             prof.mark("dit");
             h += s[i];
         }
+        a.scale = SCALE_NONE;
         return CUZK_OK;
+    };
+    const F one = a.c;
+    const shoup_tw<P> one_s = a.c_s;
+
+    switch (op) {
+    case CUZK_GPU_NTT_ODD_COSET: {
+        /* DIF inverse whose last pass applies n^-1 g^i, then DIT forward. */
+        cuzk_status rc = dif_chain(true, SCALE_POW_FWD_REV, ninv, ninv_s);
+        return rc ? rc : dit_chain(false, SCALE_NONE, one, one_s);
+    }
+    case CUZK_GPU_NTT_FORWARD_NR:
+        return dif_chain(false, SCALE_NONE, one, one_s);
+    case CUZK_GPU_NTT_INVERSE_RN:
+        return dit_chain(true, SCALE_CONST, ninv, ninv_s);
+    default:
+        break;
     }
 
     const bool inverse = op == CUZK_GPU_NTT_INVERSE || op == CUZK_GPU_NTT_COSET_INVERSE;
@@ -932,26 +1031,8 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
         CUZK_LAUNCHED("ntt_bitrev");
     }
     prof.mark("bitrev");
-    a.tw = inverse ? inv : fwd;
-    a.scale_tw = inv;
-    a.tws = inverse ? inv_s : fwd_s;
-    a.scale_tws = inv_s;
-    a.direct = var.direct ? direct_of<F>(t, inverse) : NULL;
-    unsigned h = 0;
-    for (unsigned i = 0; i < np; i++) {
-        a.h = h;
-        a.s = s[i];
-        if (i == np - 1 && inverse) {
-            a.scale = op == CUZK_GPU_NTT_COSET_INVERSE ? SCALE_POW_INV_NAT : SCALE_CONST;
-            a.c = ninv;
-            a.c_s = ninv_s;
-        }
-        cuzk_status rc = launch_pass<F, false>(a, var, st, e);
-        if (rc) return rc;
-        prof.mark("dit");
-        h += s[i];
-    }
-    return CUZK_OK;
+    if (!inverse) return dit_chain(false, SCALE_NONE, one, one_s);
+    return dit_chain(true, op == CUZK_GPU_NTT_COSET_INVERSE ? SCALE_POW_INV_NAT : SCALE_CONST, ninv, ninv_s);
 }
 
 } /* namespace */
@@ -1009,7 +1090,7 @@ extern "C" cuzk_status cuzk_gpu_ntt_run(cuzk_gpu_ntt *t, void *d_data, unsigned 
                                         void *stream, cuzk_error *e)
 {
     if (!t || !d_data) return cuzk_err(e, CUZK_ERR_USAGE, "gpu ntt: NULL handle or data");
-    if ((int)op < 0 || op > CUZK_GPU_NTT_ODD_COSET) return cuzk_err(e, CUZK_ERR_USAGE, "gpu ntt: bad op %d", (int)op);
+    if ((int)op < 0 || op > CUZK_GPU_NTT_INVERSE_RN) return cuzk_err(e, CUZK_ERR_USAGE, "gpu ntt: bad op %d", (int)op);
     CUZK_DEVICE_GUARD(t->device);
     cudaStream_t st = (cudaStream_t)stream;
     return t->curve == CUZK_CURVE_BN254 ? ntt_run_t<bn254_fr_p>(t, d_data, lg, op, st, e)

@@ -223,8 +223,14 @@ template <class P, int I, bool AX> struct shoup_lo_rows {
 };
 
 /* Shoup product with column-parity accumulators (same arithmetic as
- * shoup_mul_raw, which stays for comparison: CUZK_GPU_NTT_KERNEL=v2m). */
-template <class P> CUZK_HD void shoup_mul_par(uint32_t *r, const uint32_t *x, const uint32_t *w, const uint32_t *wp)
+ * shoup_mul_raw, which stays for comparison: CUZK_GPU_NTT_KERNEL=v2m).
+ * RED = false skips the two final subtractions: the result is then r~ <
+ * 2p + p/2^32 < 2^(32N) (2p < 2^(32N) for both Fr), and that is a valid
+ * input of another Shoup product, since the bound above holds for any
+ * x < 2^(32N): q >= x w/p - x/2^K - 1, so x w - q p < p + x p/2^K
+ * < p (1 + 2^-32), plus p when q~ = q - 1. */
+template <class P, bool RED = true>
+CUZK_HD void shoup_mul_par(uint32_t *r, const uint32_t *x, const uint32_t *w, const uint32_t *wp)
 {
     constexpr int N = P::N;
     constexpr int NC = 2 * N + 3;
@@ -251,14 +257,25 @@ CUZK_UNROLL
     c_add_cc(r[0], LE[0], LO[0], cf);
 CUZK_UNROLL
     for (int k = 1; k < N; k++) c_addc_cc(r[k], LE[k], LO[k], cf);
-    fp_reduce_once<P>(r);
-    fp_reduce_once<P>(r);
+    if constexpr (RED) {
+        fp_reduce_once<P>(r);
+        fp_reduce_once<P>(r);
+    }
 }
 
 template <class P> CUZK_HD fp<P> shoup_mul(const fp<P> &x, const shoup_tw<P> &t)
 {
     fp<P> r;
     shoup_mul_par<P>(r.v, x.v, t.v, t.v + P::N);
+    return r;
+}
+
+/* x * w unreduced (< 2p + p/2^32, see shoup_mul_par): only to be fed to
+ * another shoup_mul, e.g. x * lo * hi for a windowed twiddle. */
+template <class P> CUZK_HD fp<P> shoup_mul_lazy(const fp<P> &x, const shoup_tw<P> &t)
+{
+    fp<P> r;
+    shoup_mul_par<P, false>(r.v, x.v, t.v, t.v + P::N);
     return r;
 }
 

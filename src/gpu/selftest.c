@@ -80,7 +80,24 @@ static const char *SDIST[] = {"uniform", "witness-like", "all 0", "all 1", "all 
 
 /* ---- NTT ---------------------------------------------------------------- */
 
-static const char *NTT_OPS[] = {"forward", "inverse", "coset-forward", "coset-inverse", "odd-coset"};
+static const char *NTT_OPS[] = {"forward",   "inverse",    "coset-forward", "coset-inverse",
+                                "odd-coset", "forward-nr", "inverse-rn"};
+
+/* In-place bit-reversal permutation of 2^lg elements of `size` bytes (<= 64):
+ * the CPU reference of the _NR / _RN orders. */
+static void st_bitrev(void *v, size_t size, unsigned lg)
+{
+    uint8_t *a = v, tmp[64];
+    const size_t n = (size_t)1 << lg;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = 0;
+        for (unsigned b = 0; b < lg; b++) r |= ((i >> b) & 1) << (lg - 1 - b);
+        if (r <= i) continue;
+        memcpy(tmp, a + size * i, size);
+        memcpy(a + size * i, a + size * r, size);
+        memcpy(a + size * r, tmp, size);
+    }
+}
 
 #define ST_NTT(C, CURVE)                                                                            \
     static cuzk_status C##_st_ntt(st_ctx *x, unsigned max_lg, cuzk_error *e)                        \
@@ -102,10 +119,9 @@ static const char *NTT_OPS[] = {"forward", "inverse", "coset-forward", "coset-in
             const size_t n = (size_t)1 << lg;                                                       \
             C##_ntt_domain *dom = NULL;                                                             \
             if ((st = C##_ntt_domain_create(&dom, lg, x->pool, e))) goto out;                       \
-            for (int op = 0; op <= CUZK_GPU_NTT_ODD_COSET; op++) {                                  \
-                /* large sizes: the three operations the prover uses */                             \
-                if (lg > 18 && op != CUZK_GPU_NTT_FORWARD && op != CUZK_GPU_NTT_INVERSE &&           \
-                    op != CUZK_GPU_NTT_ODD_COSET)                                                   \
+            for (int op = 0; op <= CUZK_GPU_NTT_INVERSE_RN; op++) {                                 \
+                /* large sizes: no plain cosets (the prover uses the odd coset) */                  \
+                if (lg > 18 && (op == CUZK_GPU_NTT_COSET_FORWARD || op == CUZK_GPU_NTT_COSET_INVERSE)) \
                     continue;                                                                       \
                 for (size_t i = 0; i < n; i++) {                                                    \
                     C##_fr_t raw;                                                                   \
@@ -117,6 +133,14 @@ static const char *NTT_OPS[] = {"forward", "inverse", "coset-forward", "coset-in
                 switch (op) {                                                                       \
                 case CUZK_GPU_NTT_FORWARD: C##_ntt(dom, ref, x->pool); break;                       \
                 case CUZK_GPU_NTT_INVERSE: C##_intt(dom, ref, x->pool); break;                      \
+                case CUZK_GPU_NTT_FORWARD_NR:                                                       \
+                    C##_ntt(dom, ref, x->pool);                                                     \
+                    st_bitrev(ref, sizeof *ref, lg);                                                \
+                    break;                                                                          \
+                case CUZK_GPU_NTT_INVERSE_RN:                                                       \
+                    st_bitrev(ref, sizeof *ref, lg);                                                \
+                    C##_intt(dom, ref, x->pool);                                                    \
+                    break;                                                                          \
                 case CUZK_GPU_NTT_COSET_FORWARD:                                                    \
                     C##_ntt_root_of_unity(&g, lg + 1);                                              \
                     C##_ntt_coset(dom, ref, &g, x->pool);                                           \

@@ -16,6 +16,7 @@
 #include "util/threadpool.h"
 
 static cuzk_pool *g_pool;
+static unsigned g_mismatches; /* check_one failures */
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -64,12 +65,29 @@ static uint64_t splitmix(uint64_t *s)
         case CUZK_GPU_NTT_ODD_COSET:                                                                \
             assert_int_equal(C##_ntt_coset_odd(d, a, g_pool, &e), CUZK_OK);                         \
             break;                                                                                  \
+        default: fail_msg("no CPU reference for op %d", (int)op);                                   \
         }                                                                                           \
         C##_ntt_domain_free(d);                                                                     \
     }
 
 NTT_GLUE(bn254)
 NTT_GLUE(bls12_381)
+
+/* In-place bit-reversal permutation of 2^lg 32-byte elements (the
+ * reference for the _NR / _RN orders: independent of the GPU code). */
+static void bitrev_perm(void *v, unsigned lg)
+{
+    uint8_t *a = v, tmp[32];
+    const size_t n = (size_t)1 << lg;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = 0;
+        for (unsigned b = 0; b < lg; b++) r |= ((i >> b) & 1) << (lg - 1 - b);
+        if (r <= i) continue;
+        memcpy(tmp, a + 32 * i, 32);
+        memcpy(a + 32 * i, a + 32 * r, 32);
+        memcpy(a + 32 * r, tmp, 32);
+    }
+}
 
 typedef struct {
     cuzk_curve curve;
@@ -82,13 +100,25 @@ static const curve_ops CURVES[] = {
     {CUZK_CURVE_BLS12_381, bls12_381_fill, bls12_381_cpu},
 };
 
-static const char *OP_NAMES[] = {"forward", "inverse", "coset_forward", "coset_inverse", "odd_coset"};
+static const char *OP_NAMES[] = {"forward", "inverse", "coset_forward", "coset_inverse", "odd_coset", "forward_nr",
+                                  "inverse_rn"};
 
 /* Kernel variants (CUZK_GPU_NTT_KERNEL, read by every cuzk_gpu_ntt_run):
  * each must match the CPU byte for byte. NULL = the default (v2); see
  * variant_from_env in src/gpu/ntt.cu. */
-static const char *VARIANTS[] = {NULL, "v2p", "v2m", "v2a", "v2w", "v1"};
+static const char *VARIANTS[] = {NULL, "v2p", "v2m", "v2a", "v2w", "v1", "v3o", "v3O"};
 #define NVARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
+
+/* CUZK_GPU_TEST_VARIANTS=",default,v3o," limits the variants (quicker runs
+ * under compute-sanitizer); unset: all. */
+static int variant_enabled(const char *v)
+{
+    const char *only = getenv("CUZK_GPU_TEST_VARIANTS");
+    if (!only) return 1;
+    char key[32];
+    snprintf(key, sizeof key, ",%s,", v ? v : "default");
+    return strstr(only, key) != NULL;
+}
 
 static void set_variant(const char *v)
 {
@@ -107,12 +137,22 @@ static void check_one(const curve_ops *c, cuzk_gpu_ntt *t, void *stream, unsigne
     assert_non_null(got);
     c->fill(in, n, seed);
     memcpy(ref, in, bytes);
-    c->cpu(lg, op, ref);
+    /* FORWARD_NR = permute(FORWARD(x)); INVERSE_RN = INVERSE(permute(x)). */
+    if (op == CUZK_GPU_NTT_FORWARD_NR) {
+        c->cpu(lg, CUZK_GPU_NTT_FORWARD, ref);
+        bitrev_perm(ref, lg);
+    } else if (op == CUZK_GPU_NTT_INVERSE_RN) {
+        bitrev_perm(ref, lg);
+        c->cpu(lg, CUZK_GPU_NTT_INVERSE, ref);
+    } else {
+        c->cpu(lg, op, ref);
+    }
 
     cuzk_error e = {0};
     void *d = NULL;
     assert_int_equal(cuzk_gpu_dev_alloc(&d, bytes, 0, &e), CUZK_OK);
     for (size_t vi = 0; vi < NVARIANTS; vi++) {
+        if (!variant_enabled(VARIANTS[vi])) continue;
         set_variant(VARIANTS[vi]);
         memset(got, 0xa5, bytes);
         assert_int_equal(cuzk_gpu_copy(d, in, bytes, stream, &e), CUZK_OK);
@@ -124,10 +164,13 @@ static void check_one(const curve_ops *c, cuzk_gpu_ntt *t, void *stream, unsigne
         if (st) fprintf(stderr, "%s\n", e.msg);
         assert_int_equal(st, CUZK_OK);
         if (memcmp(got, ref, bytes) != 0) {
+            /* Recorded, not fatal at once: one run shows every failing
+             * (variant, op, size); the test fails at its end. */
             size_t i = 0;
             while (memcmp(got + 32 * i, ref + 32 * i, 32) == 0) i++;
-            fail_msg("%s lg=%u %s kernel %s: first mismatch at element %zu", cuzk_curve_name(c->curve), lg,
-                     OP_NAMES[op], VARIANTS[vi] ? VARIANTS[vi] : "default", i);
+            fprintf(stderr, "MISMATCH %s lg=%u %s kernel %s: first mismatch at element %zu\n",
+                    cuzk_curve_name(c->curve), lg, OP_NAMES[op], VARIANTS[vi] ? VARIANTS[vi] : "default", i);
+            g_mismatches++;
         }
     }
     set_variant(NULL);
@@ -150,6 +193,7 @@ static void test_ntt_all(void **state)
     static const unsigned sizes[] = {0, 1, 2, 5, 6, 7, 9, 10, 11, 12, 13, 16, 19, 20, 21};
     void *stream = NULL;
     cuzk_error e = {0};
+    g_mismatches = 0;
     assert_int_equal(cuzk_gpu_stream_create(&stream, 0, &e), CUZK_OK);
     for (size_t ci = 0; ci < 2; ci++) {
         const curve_ops *c = &CURVES[ci];
@@ -158,11 +202,12 @@ static void test_ntt_all(void **state)
         if (st) fprintf(stderr, "%s\n", e.msg);
         assert_int_equal(st, CUZK_OK);
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
-            for (int op = 0; op <= CUZK_GPU_NTT_ODD_COSET && sizes[si] <= max_lg(); op++)
+            for (int op = 0; op <= CUZK_GPU_NTT_INVERSE_RN && sizes[si] <= max_lg(); op++)
                 check_one(c, t, stream, sizes[si], (cuzk_gpu_ntt_op)op, 1000 * si + op + 77 * ci);
         cuzk_gpu_ntt_destroy(t);
     }
     cuzk_gpu_stream_destroy(stream);
+    assert_int_equal(g_mismatches, 0);
 }
 
 /* The legacy default stream (NULL) works too. */
@@ -172,8 +217,52 @@ static void test_ntt_default_stream(void **state)
     cuzk_error e = {0};
     cuzk_gpu_ntt *t = NULL;
     assert_int_equal(cuzk_gpu_ntt_create(&t, CUZK_CURVE_BLS12_381, 12, 0, &e), CUZK_OK);
+    g_mismatches = 0;
     check_one(&CURVES[1], t, NULL, 12, CUZK_GPU_NTT_ODD_COSET, 5);
     cuzk_gpu_ntt_destroy(t);
+    assert_int_equal(g_mismatches, 0);
+}
+
+/* INVERSE_RN undoes FORWARD_NR with no permutation in between (the pair a
+ * caller uses around pointwise work); both curves, every kernel variant. */
+static void test_ntt_nr_rn_roundtrip(void **state)
+{
+    (void)state;
+    cuzk_error e = {0};
+    const unsigned lg = max_lg() < 13 ? max_lg() : 13;
+    const size_t n = (size_t)1 << lg, bytes = n * 32;
+    uint8_t *in = malloc(bytes), *got = malloc(bytes);
+    assert_non_null(in);
+    assert_non_null(got);
+    g_mismatches = 0;
+    for (size_t ci = 0; ci < 2; ci++) {
+        cuzk_gpu_ntt *t = NULL;
+        assert_int_equal(cuzk_gpu_ntt_create(&t, CURVES[ci].curve, lg, 0, &e), CUZK_OK);
+        void *d = NULL;
+        assert_int_equal(cuzk_gpu_dev_alloc(&d, bytes, 0, &e), CUZK_OK);
+        CURVES[ci].fill(in, n, 99 + ci);
+        for (size_t vi = 0; vi < NVARIANTS; vi++) {
+            if (!variant_enabled(VARIANTS[vi])) continue;
+            set_variant(VARIANTS[vi]);
+            assert_int_equal(cuzk_gpu_copy(d, in, bytes, NULL, &e), CUZK_OK);
+            assert_int_equal(cuzk_gpu_ntt_run(t, d, lg, CUZK_GPU_NTT_FORWARD_NR, NULL, &e), CUZK_OK);
+            assert_int_equal(cuzk_gpu_ntt_run(t, d, lg, CUZK_GPU_NTT_INVERSE_RN, NULL, &e), CUZK_OK);
+            memset(got, 0xa5, bytes);
+            assert_int_equal(cuzk_gpu_copy(got, d, bytes, NULL, &e), CUZK_OK);
+            assert_int_equal(cuzk_gpu_stream_sync(NULL, &e), CUZK_OK);
+            if (memcmp(got, in, bytes) != 0) {
+                fprintf(stderr, "MISMATCH %s lg=%u kernel %s: INVERSE_RN(FORWARD_NR(x)) != x\n",
+                        cuzk_curve_name(CURVES[ci].curve), lg, VARIANTS[vi] ? VARIANTS[vi] : "default");
+                g_mismatches++;
+            }
+        }
+        set_variant(NULL);
+        cuzk_gpu_dev_free(d, 0);
+        cuzk_gpu_ntt_destroy(t);
+    }
+    free(in);
+    free(got);
+    assert_int_equal(g_mismatches, 0);
 }
 
 static void test_ntt_errors(void **state)
@@ -199,6 +288,10 @@ static void test_ntt_errors(void **state)
     /* misaligned data */
     memset(&e, 0, sizeof e);
     assert_int_equal(cuzk_gpu_ntt_run(small, (char *)d + 8, 1, CUZK_GPU_NTT_FORWARD, NULL, &e), CUZK_ERR_USAGE);
+    /* unknown op */
+    memset(&e, 0, sizeof e);
+    assert_int_equal(cuzk_gpu_ntt_run(small, d, 1, (cuzk_gpu_ntt_op)(CUZK_GPU_NTT_INVERSE_RN + 1), NULL, &e),
+                     CUZK_ERR_USAGE);
     cuzk_gpu_dev_free(d, 0);
     cuzk_gpu_ntt_destroy(small);
     cuzk_gpu_ntt_destroy(t);
@@ -214,6 +307,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ntt_all),
         cmocka_unit_test(test_ntt_default_stream),
+        cmocka_unit_test(test_ntt_nr_rn_roundtrip),
         cmocka_unit_test(test_ntt_errors),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
