@@ -68,7 +68,7 @@ void cuzk_afile_write(cuzk_afile *f, const void *data, size_t len)
         f->failed = true;
 }
 
-cuzk_status cuzk_afile_commit(cuzk_afile *f, cuzk_error *err)
+cuzk_status cuzk_afile_sync(cuzk_afile *f, cuzk_error *err)
 {
     if (!f->fp) {
         cuzk_afile_abort(f);
@@ -85,9 +85,22 @@ cuzk_status cuzk_afile_commit(cuzk_afile *f, cuzk_error *err)
     if (fclose(fp) != 0 && !e)
         e = errno;
     f->fp = NULL;
-    if (!e && rename(f->tmp, f->path) != 0)
-        e = errno;
     if (e) {
+        cuzk_status st = cuzk_err(err, CUZK_ERR_IO, "%s: write failed: %s", f->path, strerror(e));
+        cuzk_afile_abort(f);
+        return st;
+    }
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_afile_publish(cuzk_afile *f, cuzk_error *err)
+{
+    if (f->fp || !f->tmp) {
+        cuzk_afile_abort(f);
+        return cuzk_err(err, CUZK_ERR_INTERNAL, "atomic file not synced");
+    }
+    if (rename(f->tmp, f->path) != 0) {
+        int e = errno;
         cuzk_status st = cuzk_err(err, CUZK_ERR_IO, "%s: write failed: %s", f->path, strerror(e));
         cuzk_afile_abort(f);
         return st;
@@ -97,6 +110,12 @@ cuzk_status cuzk_afile_commit(cuzk_afile *f, cuzk_error *err)
     free(f->path);
     f->path = NULL;
     return CUZK_OK;
+}
+
+cuzk_status cuzk_afile_commit(cuzk_afile *f, cuzk_error *err)
+{
+    cuzk_status st = cuzk_afile_sync(f, err);
+    return st ? st : cuzk_afile_publish(f, err);
 }
 
 void cuzk_afile_abort(cuzk_afile *f)

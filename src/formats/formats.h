@@ -359,6 +359,12 @@ cuzk_status cuzk_afile_open(cuzk_afile *f, const char *path, cuzk_error *err);
 void cuzk_afile_write(cuzk_afile *f, const void *data, size_t len);
 /* fflush + fsync + rename over path. On any failure removes the temp file. */
 cuzk_status cuzk_afile_commit(cuzk_afile *f, cuzk_error *err);
+/* The two halves of commit, for outputs that appear together: sync makes the
+ * temporary file durable (flush, fsync, close; on failure it is removed),
+ * publish renames it over the target. Several files can be synced (also from
+ * different threads) before any is published, so either all appear or none. */
+cuzk_status cuzk_afile_sync(cuzk_afile *f, cuzk_error *err);
+cuzk_status cuzk_afile_publish(cuzk_afile *f, cuzk_error *err);
 /* Removes the temp file (idempotent; safe after commit). */
 void cuzk_afile_abort(cuzk_afile *f);
 /* Whole-buffer convenience. */

@@ -1,5 +1,6 @@
 /* File-level Groth16 API (include/cuzk/cuzk.h): reads snarkjs files,
  * dispatches on the curve, writes snarkjs JSON. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,38 @@ static const cuzk_progress_step PROVE_PLAN[] = {
     {"msm_b2", 0.84, 0.97},    {"assemble", 0.97, 0.98},  {"verify", 0.98, 0.99},
     {"write", 0.99, 1.00},     {NULL, 0, 0},
 };
+
+typedef struct afile_sync_job {
+    cuzk_afile *f;
+    cuzk_error err;
+    cuzk_status st;
+} afile_sync_job;
+
+static void *afile_sync_main(void *p)
+{
+    afile_sync_job *j = p;
+    j->st = cuzk_afile_sync(j->f, &j->err);
+    return NULL;
+}
+
+/* Syncs two atomic files, the second on a helper thread when one can be
+ * started. Reports the first failure; a failed file is already removed. */
+static cuzk_status afile_sync_pair(cuzk_afile *a, cuzk_afile *b, cuzk_error *err)
+{
+    afile_sync_job jb = {.f = b};
+    pthread_t t;
+    bool threaded = pthread_create(&t, NULL, afile_sync_main, &jb) == 0;
+    cuzk_status sa = cuzk_afile_sync(a, err);
+    if (threaded)
+        pthread_join(t, NULL);
+    else
+        afile_sync_main(&jb);
+    if (sa)
+        return sa;
+    if (jb.st && err)
+        *err = jb.err;
+    return jb.st;
+}
 
 cuzk_status cuzk_prove_files(cuzk_ctx *ctx, const char *zkey_path, const char *wtns_path,
                              const char *proof_path, const char *public_path,
@@ -151,10 +184,15 @@ cuzk_status cuzk_prove_files(cuzk_ctx *ctx, const char *zkey_path, const char *w
     fpub_open = true;
     cuzk_afile_write(&fp, proof_json, proof_len);
     cuzk_afile_write(&fpub, public_json, public_len);
-    if ((st = cuzk_afile_commit(&fp, err)))
+    /* Both files are made durable before either is renamed into place, so a
+     * failure leaves neither; the two fsyncs run side by side (each costs
+     * 5-15 ms of wall time on a VM disk, a tenth of a small proof). */
+    if ((st = afile_sync_pair(&fp, &fpub, err)))
+        goto out;
+    if ((st = cuzk_afile_publish(&fp, err)))
         goto out;
     fp_open = false;
-    if ((st = cuzk_afile_commit(&fpub, err))) {
+    if ((st = cuzk_afile_publish(&fpub, err))) {
         unlink(proof_path); /* all or nothing */
         goto out;
     }
