@@ -12,6 +12,12 @@ size_t aff_size_of(cuzk_curve c, cuzk_gpu_group g)
 
 unsigned scalar_bits(cuzk_curve c) { return c == CUZK_CURVE_BN254 ? 254 : 255; }
 
+/* The radix sort's second key buffer can be the accumulation's partials
+ * (d_part): the sorted keys are read by bucket_bounds_kernel before the
+ * accumulation writes partials (same stream). True whenever 2 * nseg_max *
+ * xz >= 4 * cap_entries, i.e. xz >= 128 bytes (every group today). */
+bool radix_keys_in_part(const msm_plan &p, size_t xz) { return 2 * p.nseg_max * xz >= p.cap_entries * 4; }
+
 size_t bytes_of_plan(const msm_plan &p, size_t npoints, size_t aff, bool with_scalars)
 {
     size_t xz = 2 * aff;
@@ -26,7 +32,8 @@ size_t bytes_of_plan(const msm_plan &p, size_t npoints, size_t aff, bool with_sc
            + p.NBmax * xz                             /* buckets */
            + 2 * p.nseg_max * (xz + 4)                /* partials + keys */
            + 2 * red * xz                             /* reduction ping-pong */
-           + (p.radix ? 3 * p.cap_entries * 4 + p.radix_temp : 0); /* radix sort: keys x2, values, workspace */
+           + (p.radix ? (radix_keys_in_part(p, xz) ? 2 : 3) * p.cap_entries * 4 + p.radix_temp
+                      : 0); /* radix sort: keys (x2 unless in d_part), values, workspace */
 }
 
 /* Radix-sort workspace of a plan, as CUB reports it for the current device:
@@ -126,7 +133,7 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
         CUZK_CU_GOTO(cudaMalloc(&m->d_entries, p.cap_entries * 4), fail);
         if (p.radix) {
             CUZK_CU_GOTO(cudaMalloc(&m->d_rkeys0, p.cap_entries * 4), fail);
-            CUZK_CU_GOTO(cudaMalloc(&m->d_rkeys1, p.cap_entries * 4), fail);
+            if (!radix_keys_in_part(p, xz)) CUZK_CU_GOTO(cudaMalloc(&m->d_rkeys1, p.cap_entries * 4), fail);
             CUZK_CU_GOTO(cudaMalloc(&m->d_rvals1, p.cap_entries * 4), fail);
             CUZK_CU_GOTO(cudaMalloc(&m->d_rtemp, p.radix_temp ? p.radix_temp : 16), fail);
         }

@@ -682,7 +682,8 @@ struct cuzk_gpu_msm {
     uint32_t *d_cursor;    /* NBmax */
     uint32_t *d_tiles;
     uint32_t *d_entries;
-    uint32_t *d_rkeys0, *d_rkeys1, *d_rvals1; /* radix path: cap_entries each (vals0 = d_entries) */
+    uint32_t *d_rkeys0, *d_rkeys1, *d_rvals1; /* radix path: cap_entries each (vals0 = d_entries; keys1 NULL:
+                                                 in d_part, see radix_keys_in_part) */
     void *d_rtemp;                           /* radix path: plan.radix_temp bytes */
     void *d_buckets;
     void *d_part;
@@ -847,11 +848,12 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
                 CUZK_LAUNCHED("digits_keys");
                 prof.mark(st, 8);
                 int ksel = 0, vsel = 0;
-                cudaError_t rc = cuzk_msm_radix_sort(m->d_rtemp, pl.radix_temp, m->d_rkeys0, m->d_rkeys1, m->d_entries,
+                uint32_t *keys1 = m->d_rkeys1 ? m->d_rkeys1 : (uint32_t *)m->d_part;
+                cudaError_t rc = cuzk_msm_radix_sort(m->d_rtemp, pl.radix_temp, m->d_rkeys0, keys1, m->d_entries,
                                                      m->d_rvals1, npairs, radix_end_bit(NB), st, &ksel, &vsel);
                 if (rc != cudaSuccess) return cuzk_err(e, CUZK_ERR_GPU, "gpu msm: radix sort: %s", cudaGetErrorString(rc));
                 prof.mark(st, 9);
-                bucket_bounds_kernel<<<ceil_div_u(NB + 1, 256), 256, 0, st>>>(ksel ? m->d_rkeys1 : m->d_rkeys0,
+                bucket_bounds_kernel<<<ceil_div_u(NB + 1, 256), 256, 0, st>>>(ksel ? keys1 : m->d_rkeys0,
                                                                              (uint32_t)npairs, (uint32_t)NB, m->d_offsets);
                 CUZK_LAUNCHED("bucket_bounds");
                 entries = vsel ? m->d_rvals1 : m->d_entries;
