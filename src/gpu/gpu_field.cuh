@@ -532,24 +532,67 @@ template <class P> struct fp2 {
     fp<P> c0, c1;
 };
 
-/* Fp2 products are out of line by default (code size); CUZK_GPU_FP2_INLINE
- * inlines them (tuning experiment: no call and stack traffic per product). */
-#if defined(CUZK_GPU_FP2_INLINE)
-#define CUZK_FP2_FN CUZK_HD
-#else
-#define CUZK_FP2_FN CUZK_HD_NOINLINE
+/* Where the Fp2 products are compiled (CUZK_GPU_FP2_MODE; a tuning switch,
+ * every mode computes the same values):
+ *   0  out of line, operands by reference (default): each call site stores
+ *      both operands to local memory, and passing the address of a live
+ *      value (the accumulator) makes the compiler keep it in local memory;
+ *   1  out of line, operands by value: passed in registers;
+ *   2  Fp2 formulas inline, the base-field product out of line with its
+ *      operands by value: one copy of the product, small calls;
+ *   3  all inline (CUZK_GPU_FP2_INLINE): large code, slow on the H200.
+ * Modes 1..3 also pass the curve code's out-of-line doubling its operands
+ * by value (CUZK_GPU_EC_BYVAL, gpu_ec.cuh). */
+#if defined(CUZK_GPU_FP2_INLINE) && !defined(CUZK_GPU_FP2_MODE)
+#define CUZK_GPU_FP2_MODE 3
+#endif
+#ifndef CUZK_GPU_FP2_MODE
+#define CUZK_GPU_FP2_MODE 0
+#endif
+#if CUZK_GPU_FP2_MODE < 0 || CUZK_GPU_FP2_MODE > 3
+#error "CUZK_GPU_FP2_MODE must be 0..3"
+#endif
+#if CUZK_GPU_FP2_MODE != 0
+#define CUZK_GPU_EC_BYVAL 1
 #endif
 
 template <class P> CUZK_HD fp2<P> operator+(const fp2<P> &a, const fp2<P> &b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
 template <class P> CUZK_HD fp2<P> operator-(const fp2<P> &a, const fp2<P> &b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
-template <class P> CUZK_FP2_FN fp2<P> operator*(const fp2<P> &a, const fp2<P> &b)
+
+/* The base-field product inside the Fp2 formulas. */
+#if CUZK_GPU_FP2_MODE == 2
+template <class P> CUZK_HD_NOINLINE fp<P> fp2_base_mul(fp<P> a, fp<P> b) { return a * b; }
+#else
+template <class P> CUZK_HD fp<P> fp2_base_mul(const fp<P> &a, const fp<P> &b) { return a * b; }
+#endif
+
+template <class P> CUZK_HD fp2<P> fp2_mul_body(const fp2<P> &a, const fp2<P> &b)
 {
     /* Karatsuba: 3 base multiplications. */
-    fp<P> t0 = a.c0 * b.c0;
-    fp<P> t1 = a.c1 * b.c1;
-    fp<P> t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
+    fp<P> t0 = fp2_base_mul(a.c0, b.c0);
+    fp<P> t1 = fp2_base_mul(a.c1, b.c1);
+    fp<P> t2 = fp2_base_mul(a.c0 + a.c1, b.c0 + b.c1);
     return {t0 - t1, t2 - t0 - t1};
 }
+template <class P> CUZK_HD fp2<P> fp2_sqr_body(const fp2<P> &a)
+{
+    /* (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 multiplications. */
+    fp<P> t = fp2_base_mul(a.c0, a.c1);
+    return {fp2_base_mul(a.c0 + a.c1, a.c0 - a.c1), t + t};
+}
+
+#if CUZK_GPU_FP2_MODE == 0
+template <class P> CUZK_HD_NOINLINE fp2<P> fp2_mul_call(const fp2<P> &a, const fp2<P> &b) { return fp2_mul_body(a, b); }
+template <class P> CUZK_HD_NOINLINE fp2<P> fp2_sqr_call(const fp2<P> &a) { return fp2_sqr_body(a); }
+#elif CUZK_GPU_FP2_MODE == 1
+template <class P> CUZK_HD_NOINLINE fp2<P> fp2_mul_call(fp2<P> a, fp2<P> b) { return fp2_mul_body(a, b); }
+template <class P> CUZK_HD_NOINLINE fp2<P> fp2_sqr_call(fp2<P> a) { return fp2_sqr_body(a); }
+#else
+template <class P> CUZK_HD fp2<P> fp2_mul_call(const fp2<P> &a, const fp2<P> &b) { return fp2_mul_body(a, b); }
+template <class P> CUZK_HD fp2<P> fp2_sqr_call(const fp2<P> &a) { return fp2_sqr_body(a); }
+#endif
+
+template <class P> CUZK_HD fp2<P> operator*(const fp2<P> &a, const fp2<P> &b) { return fp2_mul_call(a, b); }
 
 /* ---- generic wrappers so curve code works over fp and fp2 ------------- */
 
@@ -558,12 +601,7 @@ template <class P> CUZK_HD bool f_is_zero(const fp2<P> &a) { return fp_is_zero(a
 template <class P> CUZK_HD bool f_eq(const fp<P> &a, const fp<P> &b) { return fp_eq(a, b); }
 template <class P> CUZK_HD bool f_eq(const fp2<P> &a, const fp2<P> &b) { return fp_eq(a.c0, b.c0) && fp_eq(a.c1, b.c1); }
 template <class P> CUZK_HD fp<P> f_sqr(const fp<P> &a) { return a * a; }
-template <class P> CUZK_FP2_FN fp2<P> f_sqr(const fp2<P> &a)
-{
-    /* (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 multiplications. */
-    fp<P> t = a.c0 * a.c1;
-    return {(a.c0 + a.c1) * (a.c0 - a.c1), t + t};
-}
+template <class P> CUZK_HD fp2<P> f_sqr(const fp2<P> &a) { return fp2_sqr_call(a); }
 template <class P> CUZK_HD fp<P> f_dbl(const fp<P> &a) { return a + a; }
 template <class P> CUZK_HD fp2<P> f_dbl(const fp2<P> &a) { return a + a; }
 template <class P> CUZK_HD fp<P> f_neg(const fp<P> &a) { return fp_neg(a); }
