@@ -4,7 +4,8 @@
 # src/gpu/gpu_field.cuh), then for each mode in MODES recompiles only the two
 # G2 MSM objects with -DCUZK_GPU_FP2_MODE=m, relinks test_gpu_msm and
 # bench_gpu into $B/dist/var_m<m>/ (a VAR dir for tools/gpu_msm_run.sh
-# compare: G1 and the NTT stay the default code, only G2 differs) and puts
+# compare: G1 and the NTT stay the default code, only G2 differs; stored as
+# var_m<m>.tar.gz, unpack with tar xzf in the dist dir) and puts
 # the default objects back. Also the micro-benchmark per mode
 # ($B/dist/micro_fp2m<m>) and the BLS12-381 G2 MSM cubin per mode
 # ($B/dist/cubin/, SASS with cuobjdump on the device or op counts here with
@@ -39,7 +40,9 @@ for m in $MODES; do
     make -C "$B" -j"${JOBS:-2}" test_gpu_msm bench_gpu > /dev/null
     mkdir -p "$D/var_m$m"
     cp "$B/tests/test_gpu_msm" "$B/bench/bench_gpu" "$D/var_m$m/"
-    echo "mode $m: $D/var_m$m"
+    # compressed: the carry to the device is limited to 64 MiB in all
+    tar czf "$D/var_m$m.tar.gz" -C "$D" "var_m$m" && rm -rf "$D/var_m$m"
+    echo "mode $m: $D/var_m$m.tar.gz (tar xzf it in $D)"
 done
 restore
 trap - EXIT
