@@ -7,8 +7,8 @@
 # compare: G1 and the NTT stay the default code, only G2 differs; stored as
 # var_m<m>.tar.gz, unpack with tar xzf in the dist dir) and puts
 # the default objects back. Also the micro-benchmark per mode
-# ($B/dist/micro_fp2m<m>) and the BLS12-381 G2 MSM cubin per mode
-# ($B/dist/cubin/, SASS with cuobjdump on the device or op counts here with
+# ($B/dist/micro_fp2m<m>) and the G2 MSM cubins per mode
+# ($B/dist/cubin.tar.gz, SASS with cuobjdump on the device or op counts here with
 # tools/sass_opcount.py).
 #
 # usage: BUILD=DIR tools/gpu_g2_dist.sh [MODES]   (MODES default "1 2")
@@ -51,6 +51,7 @@ NV="nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I$ROOT/include -I$
 mkdir -p "$D/cubin"
 for m in 0 $MODES; do
     $NV -DCUZK_GPU_FP2_MODE=$m "$ROOT/tools/gpu_micro.cu" -o "$D/micro_fp2m$m"
-    $NV -DCUZK_GPU_FP2_MODE=$m -cubin -o "$D/cubin/msm_bls12_381_g2_m$m.cubin" "$ROOT/src/gpu/msm_bls12_381_g2.cu"
+    for t in $G2; do $NV -DCUZK_GPU_FP2_MODE=$m -cubin -o "$D/cubin/${t}_m$m.cubin" "$ROOT/src/gpu/$t.cu"; done
 done
+tar czf "$D/cubin.tar.gz" -C "$D" cubin && rm -rf "$D/cubin"
 du -sh "$D"
