@@ -12,12 +12,6 @@ size_t aff_size_of(cuzk_curve c, cuzk_gpu_group g)
 
 unsigned scalar_bits(cuzk_curve c) { return c == CUZK_CURVE_BN254 ? 254 : 255; }
 
-/* The radix sort's second key buffer can be the accumulation's partials
- * (d_part): the sorted keys are read by bucket_bounds_kernel before the
- * accumulation writes partials (same stream). True whenever 2 * nseg_max *
- * xz >= 4 * cap_entries, i.e. xz >= 128 bytes (every group today). */
-bool radix_keys_in_part(const msm_plan &p, size_t xz) { return 2 * p.nseg_max * xz >= p.cap_entries * 4; }
-
 size_t bytes_of_plan(const msm_plan &p, size_t npoints, size_t aff, bool with_scalars)
 {
     size_t xz = 2 * aff;
@@ -31,30 +25,7 @@ size_t bytes_of_plan(const msm_plan &p, size_t npoints, size_t aff, bool with_sc
            + p.cap_entries * 4                        /* sorted entries */
            + p.NBmax * xz                             /* buckets */
            + 2 * p.nseg_max * (xz + 4)                /* partials + keys */
-           + 2 * red * xz                             /* reduction ping-pong */
-           + (p.radix ? (radix_keys_in_part(p, xz) ? 2 : 3) * p.cap_entries * 4 + p.radix_temp
-                      : 0); /* radix sort: keys (x2 unless in d_part), values, workspace */
-}
-
-/* Radix-sort workspace of a plan, as CUB reports it for the current device:
- * the most over batch sizes cap_entries, cap_entries / 2, ..., 1 (CUB picks
- * its algorithm by size) with the widest key (32 bits bounds every c); the
- * run checks the exact need. Without a device (a plan made on a host with no
- * GPU), a bound: the onesweep workspace is a few counters per tile of
- * thousands of pairs. */
-void plan_radix_temp(msm_plan &p)
-{
-    p.radix_temp = 0;
-    if (!p.radix) return;
-    for (size_t n = p.cap_entries; n > 0; n /= 2) {
-        size_t b = 0;
-        if (cuzk_msm_radix_temp_bytes(n, 32, &b) != cudaSuccess) {
-            (void)cudaGetLastError();
-            p.radix_temp = p.cap_entries / 2 + ((size_t)1 << 20);
-            return;
-        }
-        if (b > p.radix_temp) p.radix_temp = b;
-    }
+           + 2 * red * xz;                            /* reduction ping-pong */
 }
 
 int device_sm_count(int device)
@@ -70,7 +41,6 @@ extern "C" size_t cuzk_gpu_msm_device_bytes(cuzk_curve curve, cuzk_gpu_group gro
                                             const cuzk_gpu_msm_config *cfg)
 {
     msm_plan p = make_plan(scalar_bits(curve), npoints, cfg, 132);
-    plan_radix_temp(p);
     return bytes_of_plan(p, npoints, aff_size_of(curve, group), true);
 }
 
@@ -79,9 +49,8 @@ extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
     if (!m) return;
     {
         cuzk_gpu::device_guard g(m->device);
-        void *ptrs[] = {m->d_bases,   m->d_scalars, m->d_ones,   m->d_counters, m->d_offsets, m->d_cursor,
-                        m->d_tiles,   m->d_entries, m->d_rkeys0, m->d_rkeys1,   m->d_rvals1,  m->d_rtemp,
-                        m->d_buckets, m->d_part,    m->d_part_key, m->d_red_a,  m->d_red_b};
+        void *ptrs[] = {m->d_bases, m->d_scalars, m->d_ones, m->d_counters, m->d_offsets, m->d_cursor, m->d_tiles,
+                        m->d_entries, m->d_buckets, m->d_part, m->d_part_key, m->d_red_a, m->d_red_b};
         for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
             if (ptrs[i]) cudaFree(ptrs[i]);
     }
@@ -114,7 +83,6 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
     if (cfg) m->cfg = *cfg;
     m->sm_count = device_sm_count(device);
     m->plan = make_plan(m->bits, npoints, cfg, m->sm_count);
-    plan_radix_temp(m->plan);
     m->aff_size = aff_size_of(curve, group);
     m->xyzz_size = 2 * m->aff_size;
     {
@@ -131,12 +99,6 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
         CUZK_CU_GOTO(cudaMalloc(&m->d_cursor, p.NBmax * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_tiles, ntiles * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_entries, p.cap_entries * 4), fail);
-        if (p.radix) {
-            CUZK_CU_GOTO(cudaMalloc(&m->d_rkeys0, p.cap_entries * 4), fail);
-            if (!radix_keys_in_part(p, xz)) CUZK_CU_GOTO(cudaMalloc(&m->d_rkeys1, p.cap_entries * 4), fail);
-            CUZK_CU_GOTO(cudaMalloc(&m->d_rvals1, p.cap_entries * 4), fail);
-            CUZK_CU_GOTO(cudaMalloc(&m->d_rtemp, p.radix_temp ? p.radix_temp : 16), fail);
-        }
         CUZK_CU_GOTO(cudaMalloc(&m->d_buckets, p.NBmax * xz), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_part, 2 * p.nseg_max * xz), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_part_key, 2 * p.nseg_max * 4), fail);

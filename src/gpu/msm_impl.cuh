@@ -13,10 +13,6 @@
  *        histogram of (window, |digit|-1) by atomics;
  *     b. exclusive scan -> bucket offsets;
  *     c. scatter (counting sort): entries[pos] = point index | sign << 31;
- *     (CUZK_GPU_MSM_SORT=radix instead: a. pairs (bucket key, entry) written
- *     window-major, b. radix-sorted by key, c. offsets[k] = first sorted key
- *     >= k by binary search; same entries/offsets layout, see
- *     digits_keys_kernel);
  *     d. accumulate: the sorted entries are cut into equal segments of K
  *        entries, one thread each, so work is balanced whatever the bucket
  *        sizes; buckets wholly inside a segment are updated directly, the
@@ -43,7 +39,6 @@
 
 #include "gpu/gpu_common.cuh"
 #include "gpu/gpu_ec.cuh"
-#include "gpu/msm_sort.h"
 
 using namespace cuzk_gpu;
 
@@ -65,7 +60,7 @@ struct scalar8 {
     uint32_t w[8];
 };
 
-__host__ __device__ __forceinline__ scalar8 load_scalar(const uint64_t *s, size_t i)
+__device__ __forceinline__ scalar8 load_scalar(const uint64_t *s, size_t i)
 {
     const uint4 *p = reinterpret_cast<const uint4 *>(s + 4 * i);
     uint4 a = p[0], b = p[1];
@@ -75,7 +70,7 @@ __host__ __device__ __forceinline__ scalar8 load_scalar(const uint64_t *s, size_
     return r;
 }
 
-__host__ __device__ __forceinline__ bool scalar_is_zero(const scalar8 &s)
+__device__ __forceinline__ bool scalar_is_zero(const scalar8 &s)
 {
     uint32_t t = 0;
 CUZK_UNROLL
@@ -83,7 +78,7 @@ CUZK_UNROLL
     return t == 0;
 }
 
-__host__ __device__ __forceinline__ bool scalar_is_one(const scalar8 &s)
+__device__ __forceinline__ bool scalar_is_one(const scalar8 &s)
 {
     uint32_t t = s.w[0] ^ 1u;
 CUZK_UNROLL
@@ -93,9 +88,8 @@ CUZK_UNROLL
 
 /* Signed-digit recoding: calls f(window, digit) for every window, digits in
  * [-2^(c-1), 2^(c-1)]. Words are consumed in an unrolled loop so the scalar
- * stays in registers. (Host too: tools/gpu_msm_sort_check.cu.) */
-template <class Fn>
-__host__ __device__ __forceinline__ void for_each_digit(const scalar8 &s, unsigned c, unsigned W, Fn &f)
+ * stays in registers. */
+template <class Fn> __device__ __forceinline__ void for_each_digit(const scalar8 &s, unsigned c, unsigned W, Fn &f)
 {
     const uint32_t mask = (1u << c) - 1, half = 1u << (c - 1);
     uint64_t buf = 0;
@@ -200,80 +194,6 @@ __global__ void digits_scatter_kernel(const uint64_t *scalars, size_t b0, size_t
         scatter_fn f{cursor, entries, B, (uint32_t)i};
         for_each_digit(s, c, W, f);
     }
-}
-
-/* Radix-sort path (CUZK_GPU_MSM_SORT=radix): the one-pass scatter spends
- * its time in global atomics that return a value (~13 G/s on an H200 vs ~95
- * G/s for the histogram's non-returning ones), so here no entry takes one.
- * Pair (w, j) of the batch's point b0 + j lies at w * nb + j (window-major:
- * each window's stores are coalesced); key = w * B + |d| - 1, or NB for a
- * zero digit or a skipped point, so those sort behind every bucket and
- * offsets[NB] (where the keys >= NB start) is the number of real entries. Order
- * inside a bucket is free (the accumulation sums a bucket's points in any
- * order; results are compared as group elements); this sort gives point
- * order, deterministically. */
-struct keys_fn {
-    uint32_t *keys, *vals;
-    size_t nb, j;
-    uint32_t B, NB, idx;
-    __host__ __device__ __forceinline__ void operator()(unsigned w, int d)
-    {
-        const size_t o = (size_t)w * nb + j;
-        keys[o] = d != 0 ? w * B + (unsigned)(d < 0 ? -d : d) - 1 : NB;
-        vals[o] = idx | (d < 0 ? 0x80000000u : 0u);
-    }
-};
-
-/* The W pairs of point i (shared with the host check). */
-__host__ __device__ __forceinline__ void point_keys(const uint64_t *scalars, size_t i, size_t b0, size_t b1, int split,
-                                                    unsigned c, unsigned W, uint32_t B, uint32_t NB, uint32_t *keys,
-                                                    uint32_t *vals)
-{
-    const size_t nb = b1 - b0;
-    scalar8 s = load_scalar(scalars, i);
-    if ((split && scalar_is_one(s)) || scalar_is_zero(s)) {
-        for (unsigned w = 0; w < W; w++) {
-            keys[(size_t)w * nb + (i - b0)] = NB;
-            vals[(size_t)w * nb + (i - b0)] = (uint32_t)i;
-        }
-        return;
-    }
-    keys_fn f{keys, vals, nb, i - b0, B, NB, (uint32_t)i};
-    for_each_digit(s, c, W, f);
-}
-
-__global__ void digits_keys_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
-                                   uint32_t B, uint32_t NB, uint32_t *keys, uint32_t *vals)
-{
-    for (size_t i = b0 + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < b1; i += (size_t)gridDim.x * blockDim.x)
-        point_keys(scalars, i, b0, b1, split, c, W, B, NB, keys, vals);
-}
-
-/* offsets[k] = first position of the n sorted keys holding a key >= k, for
- * k = 0..NB (neighbouring threads search neighbouring keys: the top levels
- * of the search are shared in cache, the bottom ones nearby). */
-__host__ __device__ __forceinline__ uint32_t bucket_bound(const uint32_t *keys, uint32_t n, uint32_t k)
-{
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        const uint32_t mid = lo + ((hi - lo) >> 1);
-        if (keys[mid] < k) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-}
-
-__global__ void bucket_bounds_kernel(const uint32_t *keys, uint32_t n, uint32_t NB, uint32_t *offsets)
-{
-    const uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k <= NB) offsets[k] = bucket_bound(keys, n, k);
-}
-
-/* Key bits of a sort over NB + 1 key values (0..NB). */
-inline unsigned radix_end_bit(size_t NB)
-{
-    unsigned b = 1;
-    while (b < 32 && ((size_t)1 << b) <= NB) b++;
-    return b;
 }
 
 /* ---- exclusive scan of NB counters (in place), offsets[NB] = total ------ */
@@ -617,17 +537,7 @@ struct msm_plan {
     size_t nseg_max;       /* accumulate threads */
     size_t red_max;        /* reduction outputs */
     size_t ones_threads;
-    bool radix;            /* radix-sort path (CUZK_GPU_MSM_SORT=radix) */
-    size_t radix_temp;     /* its sort workspace (bytes, plan_radix_temp) */
 };
-
-/* CUZK_GPU_MSM_SORT=radix selects the radix-sort path (read by make_plan,
- * so the memory plan and the run agree); default: the one-pass scatter. */
-inline bool msm_sort_radix()
-{
-    const char *v = getenv("CUZK_GPU_MSM_SORT");
-    return v && strcmp(v, "radix") == 0;
-}
 
 msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg, int sm_count)
 {
@@ -657,8 +567,6 @@ msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg
         if (r > p.red_max) p.red_max = r;
     }
     p.ones_threads = (size_t)(sm_count > 0 ? sm_count : 132) * 4 * EC_THREADS;
-    p.radix = msm_sort_radix();
-    p.radix_temp = 0; /* set by plan_radix_temp (msm.cu: the sort's TU is linked there) */
     return p;
 }
 
@@ -682,9 +590,6 @@ struct cuzk_gpu_msm {
     uint32_t *d_cursor;    /* NBmax */
     uint32_t *d_tiles;
     uint32_t *d_entries;
-    uint32_t *d_rkeys0, *d_rkeys1, *d_rvals1; /* radix path: cap_entries each (vals0 = d_entries; keys1 NULL:
-                                                 in d_part, see radix_keys_in_part) */
-    void *d_rtemp;                           /* radix path: plan.radix_temp bytes */
     void *d_buckets;
     void *d_part;
     uint32_t *d_part_key;
@@ -752,7 +657,7 @@ struct msm_prof {
     /* slots: 6..7 classify+ones; per batch 0 sort start, 8 histogram done,
      * 9 scan done, 1 scatter done, 2 accumulate done, 3 fix-up done; 4..5
      * reduction. */
-    void report(size_t n, size_t nsig, unsigned c, bool radix)
+    void report(size_t n, size_t nsig, unsigned c)
     {
         if (!on) return;
         cudaEventSynchronize(ev[5][0]);
@@ -765,10 +670,9 @@ struct msm_prof {
             fix += span(2, 3, i);
         }
         fprintf(stderr,
-                "msm-prof n=%zu sig=%zu c=%u batches=%u: classify+ones %.3f | sort %.3f (%s %.3f %s %.3f %s %.3f) | "
+                "msm-prof n=%zu sig=%zu c=%u batches=%u: classify+ones %.3f | sort %.3f (hist %.3f scan %.3f scatter %.3f) | "
                 "accumulate %.3f | fixup %.3f | reduce %.3f ms\n",
-                n, nsig, c, cnt[0], span(6, 7, 0), sort, radix ? "keys" : "hist", hist, radix ? "radix" : "scan", scan,
-                radix ? "bounds" : "scatter", sort - hist - scan, acc, fix, span(4, 5, 0));
+                n, nsig, c, cnt[0], span(6, 7, 0), sort, hist, scan, sort - hist - scan, acc, fix, span(4, 5, 0));
         destroy();
     }
     ~msm_prof()
@@ -838,52 +742,31 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
         for (size_t b0 = 0; b0 < n; b0 += batch) {
             const size_t b1 = b0 + batch < n ? b0 + batch : n;
             prof.mark(st, 0);
-            const uint32_t *entries = m->d_entries;
-            if (pl.radix) {
-                /* radix path (see digits_keys_kernel); prof slots 8 / 9 / 1
-                 * after the keys, the sort, the bounds */
-                const size_t npairs = (b1 - b0) * W;
-                digits_keys_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, (uint32_t)NB, m->d_rkeys0,
-                                                            m->d_entries);
-                CUZK_LAUNCHED("digits_keys");
-                prof.mark(st, 8);
-                int ksel = 0, vsel = 0;
-                uint32_t *keys1 = m->d_rkeys1 ? m->d_rkeys1 : (uint32_t *)m->d_part;
-                cudaError_t rc = cuzk_msm_radix_sort(m->d_rtemp, pl.radix_temp, m->d_rkeys0, keys1, m->d_entries,
-                                                     m->d_rvals1, npairs, radix_end_bit(NB), st, &ksel, &vsel);
-                if (rc != cudaSuccess) return cuzk_err(e, CUZK_ERR_GPU, "gpu msm: radix sort: %s", cudaGetErrorString(rc));
-                prof.mark(st, 9);
-                bucket_bounds_kernel<<<ceil_div_u(NB + 1, 256), 256, 0, st>>>(ksel ? keys1 : m->d_rkeys0,
-                                                                             (uint32_t)npairs, (uint32_t)NB, m->d_offsets);
-                CUZK_LAUNCHED("bucket_bounds");
-                entries = vsel ? m->d_rvals1 : m->d_entries;
-            } else {
-                CUZK_CU(cudaMemsetAsync(m->d_offsets, 0, (NB + 1) * sizeof(uint32_t), st));
-                digits_hist_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, m->d_offsets);
-                CUZK_LAUNCHED("digits_hist");
-                prof.mark(st, 8);
-                scan_tiles_kernel<<<(unsigned)ntiles, 256, 0, st>>>(m->d_offsets, NB, m->d_tiles);
-                CUZK_LAUNCHED("scan_tiles");
-                scan_sums_kernel<<<1, 1024, 0, st>>>(m->d_tiles, ntiles, m->d_offsets, NB);
-                CUZK_LAUNCHED("scan_sums");
-                scan_add_kernel<<<ceil_div_u(NB, 256), 256, 0, st>>>(m->d_offsets, NB, m->d_tiles, m->d_cursor);
-                CUZK_LAUNCHED("scan_add");
-                prof.mark(st, 9);
-                /* One pass with global cursors. Measured on an H200 (2^24, 13
-                 * windows): 17 ms of the 19 ms sort; two-pass variants (coarse
-                 * bins by block, then a fine pass with global or shared-memory
-                 * cursors) were 17.0 and 21.6 ms, so the cost is not the write
-                 * locality (commit 46c4308 has those variants). */
-                digits_scatter_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, m->d_cursor, m->d_entries);
-                CUZK_LAUNCHED("digits_scatter");
-            }
+            CUZK_CU(cudaMemsetAsync(m->d_offsets, 0, (NB + 1) * sizeof(uint32_t), st));
+            digits_hist_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, m->d_offsets);
+            CUZK_LAUNCHED("digits_hist");
+            prof.mark(st, 8);
+            scan_tiles_kernel<<<(unsigned)ntiles, 256, 0, st>>>(m->d_offsets, NB, m->d_tiles);
+            CUZK_LAUNCHED("scan_tiles");
+            scan_sums_kernel<<<1, 1024, 0, st>>>(m->d_tiles, ntiles, m->d_offsets, NB);
+            CUZK_LAUNCHED("scan_sums");
+            scan_add_kernel<<<ceil_div_u(NB, 256), 256, 0, st>>>(m->d_offsets, NB, m->d_tiles, m->d_cursor);
+            CUZK_LAUNCHED("scan_add");
+            prof.mark(st, 9);
+            /* One pass with global cursors. Measured on an H200 (2^24, 13
+             * windows): 17 ms of the 19 ms sort; two-pass variants (coarse
+             * bins by block, then a fine pass with global or shared-memory
+             * cursors) were 17.0 and 21.6 ms, so the cost is not the write
+             * locality (commit 46c4308 has those variants). */
+            digits_scatter_kernel<<<grid_sc, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, m->d_cursor, m->d_entries);
+            CUZK_LAUNCHED("digits_scatter");
             prof.mark(st, 1);
             const uint32_t seg = msm_seg_len((nsig < b1 - b0 ? nsig : b1 - b0) * W);
             const uint32_t nseg = (uint32_t)(((b1 - b0) * W + seg - 1) / seg);
             X *head = (X *)m->d_part, *tail = head + pl.nseg_max;
             uint32_t *head_key = m->d_part_key, *tail_key = m->d_part_key + pl.nseg_max;
             accumulate_kernel<F><<<ceil_div_u(nseg, EC_THREADS), EC_THREADS, 0, st>>>(
-                entries, m->d_offsets, (uint32_t)NB, nseg, seg, bases, buckets, head, head_key, tail, tail_key);
+                m->d_entries, m->d_offsets, (uint32_t)NB, nseg, seg, bases, buckets, head, head_key, tail, tail_key);
             CUZK_LAUNCHED("accumulate");
             prof.mark(st, 2);
             for (size_t d = 1; d < nseg; d *= 2) {
@@ -941,7 +824,7 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
             return cuzk_err(e, CUZK_ERR_GPU, "gpu msm: %s", cudaGetErrorString(rc));
         }
         prof.mark(st, 5);
-        prof.report(n, nsig, c, pl.radix);
+        prof.report(n, nsig, c);
         /* 5. on the host: per window S = T_0 + L_0 (T_1 + L_1 (...)), then
          * Horner over windows. */
         for (int w = (int)W - 1; w >= 0; w--) {

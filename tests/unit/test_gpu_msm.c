@@ -28,9 +28,7 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* D_ONES / D_RM1: every scalar 1 (all in the ones list, or with no split
- * all in bucket 0 of window 0) / r-1 (every point in the same W buckets). */
-enum dist { D_UNIFORM, D_WITNESS, D_EDGE, D_SMALL, D_ONES, D_RM1, D_COUNT };
+enum dist { D_UNIFORM, D_WITNESS, D_EDGE, D_SMALL };
 
 /* Per-group glue, instantiated by macro. */
 #define MSM_GLUE(G, FR)                                                                             \
@@ -44,8 +42,6 @@ enum dist { D_UNIFORM, D_WITNESS, D_EDGE, D_SMALL, D_ONES, D_RM1, D_COUNT };
             if (d == D_WITNESS) kind = x % 10 < 5 ? 0 : (x % 10 < 9 ? 1 : 2);                       \
             if (d == D_EDGE) kind = (int)(x % 5);                                                   \
             if (d == D_SMALL) kind = 4;                                                             \
-            if (d == D_ONES) kind = 1;                                                              \
-            if (d == D_RM1) kind = 3;                                                               \
             if (kind == 1) s[i].l[0] = 1;                                                           \
             if (kind == 2) {                                                                        \
                 FR##_t m;                                                                           \
@@ -112,7 +108,7 @@ static const group_ops GROUPS[] = {
     GROUP(bls12_381_g2, CUZK_CURVE_BLS12_381, CUZK_GPU_G2),
 };
 
-static const char *DIST_NAMES[] = {"uniform", "witness", "edge", "small", "ones", "r-1"};
+static const char *DIST_NAMES[] = {"uniform", "witness", "edge", "small"};
 
 /* One GPU run against the CPU result. */
 static void check_run(const group_ops *g, cuzk_gpu_msm *m, const void *bases, const void *sc, size_t n,
@@ -153,7 +149,7 @@ static void run_group(const group_ops *g, size_t nmax, uint64_t seed)
     if (st) fprintf(stderr, "%s\n", e.msg);
     assert_int_equal(st, CUZK_OK);
     static const size_t fr[] = {1, 2, 3, 31, 100, 1000};
-    for (int d = 0; d < D_COUNT; d++) {
+    for (int d = 0; d < 4; d++) {
         for (size_t i = 0; i < sizeof fr / sizeof fr[0] + 1; i++) {
             size_t n = i < sizeof fr / sizeof fr[0] ? fr[i] : nmax;
             if (n > nmax) continue;
@@ -176,7 +172,7 @@ static void run_group(const group_ops *g, size_t nmax, uint64_t seed)
             st = cuzk_gpu_msm_create(&m, g->curve, g->group, bases, nmax, 0, 0, &cfg, &e);
             if (st) fprintf(stderr, "%s\n", e.msg);
             assert_int_equal(st, CUZK_OK);
-            for (int d = 0; d < D_COUNT; d += 1 + (windows[wi] > 8)) {
+            for (int d = 0; d < 4; d += 1 + (windows[wi] > 8)) {
                 g->scalars(sc, nmax, (enum dist)d, seed * 3 + wi * 7 + d);
                 snprintf(what, sizeof what, "c=%u batch=%zu no_split=%d %s", cfg.window_bits, cfg.batch_points, split,
                          DIST_NAMES[d]);
@@ -202,50 +198,14 @@ static void test_bn254_g2(void **state) { (void)state; run_group(&GROUPS[1], cap
 static void test_bls12_381_g1(void **state) { (void)state; run_group(&GROUPS[2], cap(14), 3); }
 static void test_bls12_381_g2(void **state) { (void)state; run_group(&GROUPS[3], cap(11), 4); }
 
-/* The radix-sort path of the bucket sort (CUZK_GPU_MSM_SORT=radix, read
- * when a handle is created) on the same cases as the default one; the
- * switch is restored afterwards so the other tests run the default path. */
-static char *g_sort_saved;
-static void sort_radix_on(void)
-{
-    const char *v = getenv("CUZK_GPU_MSM_SORT");
-    g_sort_saved = v ? strdup(v) : NULL;
-    assert_int_equal(setenv("CUZK_GPU_MSM_SORT", "radix", 1), 0);
-}
-static void sort_radix_off(void)
-{
-    if (g_sort_saved) {
-        setenv("CUZK_GPU_MSM_SORT", g_sort_saved, 1);
-        free(g_sort_saved);
-        g_sort_saved = NULL;
-    } else {
-        unsetenv("CUZK_GPU_MSM_SORT");
-    }
-}
-static void run_group_radix(const group_ops *g, size_t nmax, uint64_t seed)
-{
-    /* the radix plan accounts its buffers: keys and values for at least
-     * n * W pairs (W >= 13 windows as c <= 20), 8 bytes each (the second
-     * keys buffer lies in the partials) */
-    sort_radix_on();
-    assert_int_equal(setenv("CUZK_GPU_MSM_SORT", "scatter", 1), 0); /* the default plan, whatever the caller set */
-    const size_t def = cuzk_gpu_msm_device_bytes(g->curve, g->group, nmax, NULL);
-    assert_int_equal(setenv("CUZK_GPU_MSM_SORT", "radix", 1), 0);
-    assert_true(cuzk_gpu_msm_device_bytes(g->curve, g->group, nmax, NULL) >= def + 8 * 13 * nmax);
-    run_group(g, nmax, seed);
-    sort_radix_off();
-}
-static void test_radix_bn254_g1(void **state) { (void)state; run_group_radix(&GROUPS[0], cap(14) + 3, 11); }
-static void test_radix_bn254_g2(void **state) { (void)state; run_group_radix(&GROUPS[1], cap(11) + 5, 12); }
-static void test_radix_bls12_381_g1(void **state) { (void)state; run_group_radix(&GROUPS[2], cap(14) + 7, 13); }
-static void test_radix_bls12_381_g2(void **state) { (void)state; run_group_radix(&GROUPS[3], cap(11) + 1, 14); }
-
 /* A larger G1 MSM where the automatic window is a realistic one (and a
  * skewed one). */
-static void large_g1(size_t n)
+static void test_large_g1(void **state)
 {
+    (void)state;
     for (int gi = 0; gi < 4; gi += 2) {
         const group_ops *g = &GROUPS[gi];
+        size_t n = cap(18);
         uint8_t *bases = malloc(n * g->aff), *sc = malloc(n * 32);
         assert_non_null(bases);
         assert_non_null(sc);
@@ -261,28 +221,10 @@ static void large_g1(size_t n)
          * cursor contention, long fix-up runs) */
         g->scalars(sc, n, D_SMALL, 7);
         check_run(g, m, bases, sc, n, 0, "large small");
-        g->scalars(sc, n, D_RM1, 8);
-        check_run(g, m, bases, sc, n, 1, "large r-1");
-        cuzk_gpu_msm_destroy(m);
-        /* all ones without the 0/1 split: every entry in one bucket */
-        cuzk_gpu_msm_config ns = {0, 0, 1};
-        assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, 0, &ns, &e), CUZK_OK);
-        g->scalars(sc, n, D_ONES, 9);
-        check_run(g, m, bases, sc, n, 0, "large ones no_split");
         cuzk_gpu_msm_destroy(m);
         free(bases);
         free(sc);
     }
-}
-
-static void test_large_g1(void **state) { (void)state; large_g1(cap(18)); }
-/* radix sort path; not a power of two (batches of 2^24 points: one here) */
-static void test_radix_large_g1(void **state)
-{
-    (void)state;
-    sort_radix_on();
-    large_g1(cap(18) * 3 / 4 + 13);
-    sort_radix_off();
 }
 
 /* The library self-test (cuzk selftest --gpu) at small sizes: NTT and MSM
@@ -339,11 +281,6 @@ int main(void)
         cmocka_unit_test(test_bn254_g2),
         cmocka_unit_test(test_bls12_381_g2),
         cmocka_unit_test(test_large_g1),
-        cmocka_unit_test(test_radix_bn254_g1),
-        cmocka_unit_test(test_radix_bls12_381_g1),
-        cmocka_unit_test(test_radix_bn254_g2),
-        cmocka_unit_test(test_radix_bls12_381_g2),
-        cmocka_unit_test(test_radix_large_g1),
         cmocka_unit_test(test_selftest),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
