@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "field/fp_ifma.h"
 #include "msm/msm.h"
 
 void cuzk_msm_plan_fixed(cuzk_msm_plan *p, size_t n, unsigned scalar_bits, int threads,
@@ -34,7 +35,8 @@ void cuzk_msm_plan_fixed(cuzk_msm_plan *p, size_t n, unsigned scalar_bits, int t
      * kernel) the first is a mixed addition. */
     bool affine = c >= CUZK_MSM_AFFINE_MIN_C;
     p->affine = affine;
-    double acc_cost = affine ? CUZK_MSM_COST_BADD : CUZK_MSM_COST_MADD;
+    double acc_cost = affine ? (cuzk_ifma_enabled() ? CUZK_MSM_COST_BADD_VEC : CUZK_MSM_COST_BADD)
+                             : CUZK_MSM_COST_MADD;
     double red_cost = (affine ? CUZK_MSM_COST_MADD : CUZK_MSM_COST_ADD) + CUZK_MSM_COST_ADD;
     p->madds = madd_task * (double)p->tasks;
     p->adds = 2.0 * (double)p->buckets * (double)p->tasks + (double)p->tasks;
