@@ -92,7 +92,8 @@ int cmd_selftest(int argc, char **argv)
 static const char BENCH_USAGE[] =
     "Usage: cuzk bench kernels [--min L] [--max L] [--reps R] [--curve bn254|bls12_381|all]\n"
     "                          [--only msm|ntt] [--no-g2] [--window C] [--device D]\n"
-    "  Times the GPU kernels: Fr NTT (forward, inverse, odd coset) and G1/G2 MSM\n"
+    "  Times the GPU kernels: Fr NTT (forward and inverse, natural order and\n"
+    "  without the bit-reversal permutation (NR / RN), odd coset) and G1/G2 MSM\n"
     "  (uniform and witness-like scalars) for sizes 2^L, bases resident on the\n"
     "  device; median (and minimum) of R runs after a warm-up.\n"
     "  --min L, --max L   size range (default 20..26)\n"
