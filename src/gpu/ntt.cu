@@ -19,8 +19,8 @@
  * Inter-pass twiddles w_{2^T}^e (e < 2^T) come from two windowed tables
  * (lo = e mod 2^L, hi = e >> L).
  *
- * Two pass kernels (CUZK_GPU_NTT_KERNEL=v1 selects the old one; v2 is the
- * default):
+ * Two pass kernels (CUZK_GPU_NTT_KERNEL=v1 selects the old one; v2 with
+ * 32 warps per SM and lazy products, "v3ol", is the default):
  *   v1: Montgomery products; inter-pass twiddle w^e = lo * hi, then x * w;
  *   v2: every multiplication is by a table constant, so it uses Shoup's
  *       method (ntt_shoup.cuh: 216 instead of 264 IMADs per product); the
@@ -763,8 +763,8 @@ template <class F> const shoup_t<F> *direct_of(const cuzk_gpu_ntt *t, int invers
 }
 
 /* Kernel variants (env CUZK_GPU_NTT_KERNEL, read per call so one process
- * can compare them): v1 = Montgomery pass kernel + pairwise bit reversal;
- * v2 (default) = Shoup pass kernel + tiled bit reversal + direct inter-pass
+ * can compare them; default v3ol): v1 = Montgomery pass kernel + pairwise
+ * bit reversal; v2 = Shoup pass kernel + tiled bit reversal + direct inter-pass
  * table + staged inner twiddles; v2p = v2 with the pairwise bit reversal;
  * v2w = v2 without the direct table; v2a = v2 with the inner twiddles as
  * 80-byte records; v2m = v2 with the row-layout Shoup product; v3 + flags
@@ -776,7 +776,11 @@ template <class F> const shoup_t<F> *direct_of(const cuzk_gpu_ntt *t, int invers
  * What each piece gave (H200, forward NN 2^27 BN254, same binary, ms): tiled
  * bit reversal 57.4 -> 54.4 (the permutation 6.2 -> 3.1), direct table 56.6
  * -> 54.4, staged twiddles 52.8 -> 50.1, column-parity Shoup product 50.1 ->
- * 42.1. Blocks of 1024 elements or 128 threads were 1-3 % slower. */
+ * 42.1. Blocks of 1024 elements or 128 threads were 1-3 % slower (with 80
+ * registers). v3ol became the default (H200, session 3, median of 5, ms,
+ * BN254 / BLS12-381): forward NN 2^27 42.23 / 42.50 -> 41.49 / 42.22, NR
+ * 38.52 / 39.13 -> 37.94 / 38.44, odd coset 83.19 / 84.22 -> 81.94 / 83.11,
+ * 2^24 NN 4.81 / 4.85 -> 4.65 / 4.74; v3o was within 1 %, v3Ol 3-5 % slower. */
 struct ntt_variant {
     bool v2, tile_br, r4, direct, staged, par;
     unsigned block_elems, threads; /* tuning: CUZK_GPU_NTT_BLOCK (1024/2048), CUZK_GPU_NTT_THREADS (64..256) */
@@ -787,6 +791,7 @@ struct ntt_variant {
 ntt_variant variant_from_env()
 {
     const char *k = getenv("CUZK_GPU_NTT_KERNEL");
+    if (!k || !*k || strcmp(k, "default") == 0) k = "v3ol";
     ntt_variant v;
     v.v2 = !(k && strcmp(k, "v1") == 0);
     v.tile_br = v.v2 && !(k && strcmp(k, "v2p") == 0);
