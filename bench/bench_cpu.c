@@ -17,6 +17,7 @@
  *                  [--only ntt|msm|fixed|field|all] [--g2 0|1] [--c C] [--cpu 0|1]
  * --c C fixes the MSM window (both scalar kinds; default: the planner).
  * --cpu 1 reports process CPU time instead of wall time. */
+#include "util/rng.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,14 +39,6 @@ static double bench_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
 }
 
 typedef struct {

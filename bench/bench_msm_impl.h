@@ -35,7 +35,7 @@ static void BL_(rnd_scalar)(BF_(t) *s, uint64_t *st)
     unsigned bits = BF_(BITS);
     do {
         for (int i = 0; i < 4; i++)
-            s->l[i] = splitmix(st);
+            s->l[i] = cuzk_splitmix64(st);
         s->l[bits / 64] &= ((uint64_t)1 << (bits % 64)) - 1;
     } while (!BF_(raw_is_canonical)(s));
 }
@@ -66,7 +66,7 @@ static int CUZK_CAT2(bench_msm_, BG)(const bench_opts *o, cuzk_pool *pool)
     uint64_t st = 7;
     for (size_t i = 0; i < nmax; i++) {
         BL_(rnd_scalar)(&su[i], &st);
-        uint64_t u = splitmix(&st) % 10;
+        uint64_t u = cuzk_splitmix64(&st) % 10;
         memset(&sw[i], 0, sizeof sw[i]);
         if (u >= 5 && u < 9)
             sw[i].l[0] = 1;

@@ -23,7 +23,7 @@ static int CUZK_CAT2(bench_ntt_, BC)(const bench_opts *o, cuzk_pool *pool)
         }
         uint64_t st = L;
         for (size_t i = 0; i < n; i++)
-            BR_(from_u64)(&a[i], splitmix(&st));
+            BR_(from_u64)(&a[i], cuzk_splitmix64(&st));
         double best[3] = {1e30, 1e30, 1e30};
         for (int r = 0; r < o->reps; r++) {
             t0 = bench_now();

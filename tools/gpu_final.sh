@@ -6,7 +6,9 @@
 # self-test, compute-sanitizer at 2^6), then benchmarks with the GPU to
 # itself: NTT per kernel variant, MSM (SORTS: values of CUZK_GPU_MSM_SORT to
 # compare, default "default") and the G2 Fp2 mode-1 binary at 2^24 and 2^26,
-# then the `cuzk bench kernels` table. Every stage is killed at its limit
+# then the `cuzk bench kernels` table (TABLE_MIN..TABLE_MAX, default 20..25;
+# TABLE27=1 adds 2^27 G1 + NTT). NTT_VARIANTS: values of CUZK_GPU_NTT_KERNEL
+# to time (default "default"). Every stage is killed at its limit
 # (timeout -k: compute-sanitizer can ignore SIGTERM).
 # Each stage is bounded by DEADLINE (seconds from the start).
 # usage: DIST=build-run/dist tools/gpu_final.sh
@@ -50,7 +52,7 @@ grep -h -E "MISMATCH|FAILED|PASSED|mismatch" "$O/test_gpu_ntt.log" "$O/test_gpu_
 tail -12 "$O/selftest.log"
 fi
 
-for v in default v3ol v3o v3Ol; do
+for v in ${NTT_VARIANTS:-default}; do
     [ "$(left)" -lt 150 ] && { echo "skip ntt $v"; continue; }
     if [ "$v" = default ]; then unset CUZK_GPU_NTT_KERNEL; else export CUZK_GPU_NTT_KERNEL=$v; fi
     el "ntt bench $v"
@@ -81,7 +83,13 @@ done
 l=$(left)
 if [ "$l" -gt 40 ]; then
     el "cuzk bench kernels 2^20..2^27, sort=$SORT (limit $l s)"
-    CUZK_GPU_MSM_SORT=$SORT timeout $(( l - 5 )) "$D/cuzk" bench kernels --min 20 --max 25 --reps 5 > "$O/bench_table.txt" 2>&1; echo "exit $?"
+    CUZK_GPU_MSM_SORT=$SORT timeout $(( l - 5 )) "$D/cuzk" bench kernels --min ${TABLE_MIN:-20} --max ${TABLE_MAX:-25} --reps 5 > "$O/bench_table.txt" 2>&1; echo "exit $?"
     sed -n '/^op /,$p' "$O/bench_table.txt"
+fi
+l=$(left)
+if [ -n "${TABLE27:-}" ] && [ "$l" -gt 30 ]; then
+    el "cuzk bench kernels 2^27, G1 only (limit $l s)"
+    timeout $(( l - 5 )) "$D/cuzk" bench kernels --min 27 --max 27 --reps 5 --no-g2 > "$O/bench_table27.txt" 2>&1; echo "exit $?"
+    sed -n '/^op /,$p' "$O/bench_table27.txt"
 fi
 el done

@@ -22,7 +22,7 @@
  *
  * Written with gpu_field.cuh's carry-chain primitives, so the same code runs
  * on the host (emulated carries) and is checked there against the Montgomery
- * product (tools/ntt_shoup_check.cpp). */
+ * product (tests/unit/host_gpu_shoup.cpp). */
 #ifndef CUZK_GPU_NTT_SHOUP_CUH
 #define CUZK_GPU_NTT_SHOUP_CUH
 

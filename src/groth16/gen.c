@@ -10,6 +10,7 @@
 #include "formats/formats.h"
 #include "groth16/ctx.h"
 #include "util/common.h"
+#include "util/rng.h"
 
 enum {
     GEN_N8 = 32,                   /* Fr bytes in r1cs/wtns, both curves */
@@ -45,21 +46,13 @@ typedef struct {
     uint64_t s[4];
 } gen_rng;
 
-static uint64_t gen_splitmix(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static void gen_rng_seed(gen_rng *g, uint64_t seed, uint64_t chunk, uint64_t stream)
 {
     uint64_t x = seed;
-    x = gen_splitmix(&x) ^ chunk;
-    x = gen_splitmix(&x) ^ stream;
+    x = cuzk_splitmix64(&x) ^ chunk;
+    x = cuzk_splitmix64(&x) ^ stream;
     for (int i = 0; i < 4; i++)
-        g->s[i] = gen_splitmix(&x);
+        g->s[i] = cuzk_splitmix64(&x);
 }
 
 static inline uint64_t gen_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

@@ -18,7 +18,7 @@ static void T_(rnd_scalar)(SC *s, uint64_t *st)
     unsigned bits = F_(BITS);
     for (;;) {
         for (int i = 0; i < 4; i++)
-            s->l[i] = splitmix(st);
+            s->l[i] = cuzk_splitmix64(st);
         if (bits < 256)
             s->l[bits / 64] &= ((uint64_t)1 << (bits % 64)) - 1;
         for (unsigned i = bits / 64 + 1; i < 4; i++)
@@ -115,7 +115,7 @@ static void T_(test_random_small)(void **state)
     /* sizes: a few fixed edge sizes plus random ones in 1..300 */
     size_t sizes[8] = {1, 2, 3, 31, 0, 0, 0, 300};
     for (int i = 4; i < 7; i++)
-        sizes[i] = 1 + (size_t)(splitmix(&st) % max_n);
+        sizes[i] = 1 + (size_t)(cuzk_splitmix64(&st) % max_n);
     int nsizes = sizeof(AFF) > 200 ? 6 : 8; /* BLS12-381 G2 is slow in the naive reference */
     for (int si = 0; si < nsizes; si++) {
         size_t n = sizes[si];
@@ -262,7 +262,7 @@ static void T_(test_witness_mix)(void **state)
     SC *s = malloc(n * sizeof *s);
     T_(rnd_points)(b, n, &st);
     for (size_t i = 0; i < n; i++) {
-        uint64_t u = splitmix(&st) % 10;
+        uint64_t u = cuzk_splitmix64(&st) % 10;
         if (u < 5)
             T_(small_scalar)(&s[i], 0);
         else if (u < 9)
@@ -278,15 +278,15 @@ static void T_(test_witness_mix)(void **state)
      * additions into the same buckets: conflicts in the batch-affine kernel
      * and leftovers at the end of a task). */
     for (size_t i = 0; i < n; i++) {
-        uint64_t u = splitmix(&st) % 10;
+        uint64_t u = cuzk_splitmix64(&st) % 10;
         if (u < 3)
             T_(small_scalar)(&s[i], u == 0 ? 0 : 1);
         else if (u < 5)
-            T_(small_scalar)(&s[i], splitmix(&st) | 2);
+            T_(small_scalar)(&s[i], cuzk_splitmix64(&st) | 2);
         else if (u == 5)
             T_(small_scalar)(&s[i], ~(uint64_t)0);
         else if (u < 9)
-            T_(small_scalar)(&s[i], 2 + splitmix(&st) % 3);
+            T_(small_scalar)(&s[i], 2 + cuzk_splitmix64(&st) % 3);
         else
             T_(rnd_scalar)(&s[i], &st);
     }

@@ -15,7 +15,7 @@ static void T_(rnd)(FT *r, uint64_t *state)
 {
     FT raw;
     for (int i = 0; i < 4; i++)
-        raw.l[i] = splitmix(state);
+        raw.l[i] = cuzk_splitmix64(state);
     raw.l[3] &= 0x0fffffffffffffffULL;
     F_(to_mont)(r, &raw);
 }
@@ -241,7 +241,7 @@ static void T_(test_large)(void **state)
         FT w, x, v;
         T_(ref_root)(&w, L);
         for (int rep = 0; rep < 3; rep++) {
-            size_t k = (size_t)(splitmix(&seed) % n);
+            size_t k = (size_t)(cuzk_splitmix64(&seed) % n);
             T_(pow_u64)(&x, &w, k);
             T_(horner)(&v, a, n, &x);
             assert_true(F_(eq)(&v, &b[k]));
@@ -270,7 +270,7 @@ static void T_(test_large)(void **state)
         T_(ref_root)(&g, L + 1);
         memcpy(b, a, n * sizeof *a);
         assert_int_equal(T_(ntt_coset_odd)(d, b, pool, &err), CUZK_OK);
-        size_t k = (size_t)(splitmix(&seed) % n);
+        size_t k = (size_t)(cuzk_splitmix64(&seed) % n);
         T_(pow_u64)(&x, &g, 2 * (uint64_t)k + 1);
         T_(horner)(&v, c, n, &x);
         assert_true(F_(eq)(&v, &b[k]));

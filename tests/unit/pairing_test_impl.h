@@ -69,7 +69,7 @@ static void T_(rnd_fp)(TF_(t) *r, uint64_t *st)
 {
     TF_(t) raw;
     for (int i = 0; i < (int)(sizeof raw.l / sizeof raw.l[0]); i++)
-        raw.l[i] = splitmix(st);
+        raw.l[i] = cuzk_splitmix64(st);
     raw.l[sizeof raw.l / sizeof raw.l[0] - 1] &= 0x0fffffffffffffffULL; /* < p */
     TF_(to_mont)(r, &raw);
 }
@@ -238,7 +238,7 @@ static void T_(test_cyclotomic)(void **state)
         T12_(sqr)(&want, &m);
         assert_true(T12_(eq)(&r, &want));
         const uint64_t es[] = {0, 1, 2, 3, 5, 0xd201000000010000ULL, 4965661367192848881ULL,
-                               0xffffffffffffffffULL, 0xaaaaaaaaaaaaaaabULL, splitmix(&st)};
+                               0xffffffffffffffffULL, 0xaaaaaaaaaaaaaaabULL, cuzk_splitmix64(&st)};
         for (size_t i = 0; i < sizeof es / sizeof es[0]; i++) {
             T12_(cyclotomic_exp)(&r, &m, es[i]);
             T12_(pow)(&want, &m, &es[i], 1);
@@ -313,12 +313,12 @@ static void T_(test_bilinear)(void **state)
     TG2_(affine_t) Q = TG2_(GENERATOR), bQ, aQ;
     T12_(t) e, lhs, rhs, tmp;
     /* start from non-generator points */
-    uint64_t s0 = splitmix(&st), s1 = splitmix(&st);
+    uint64_t s0 = cuzk_splitmix64(&st), s1 = cuzk_splitmix64(&st);
     T_(g1_mul)(&P, &P, &s0, 1);
     T_(g2_mul)(&Q, &Q, &s1, 1);
     T_(pairing)(&e, &P, &Q);
     for (int it = 0; it < 2; it++) {
-        uint64_t a = splitmix(&st), b = splitmix(&st), ab[2];
+        uint64_t a = cuzk_splitmix64(&st), b = cuzk_splitmix64(&st), ab[2];
         ab[0] = cuzk_mul_wide(a, b, &ab[1]);
         T_(g1_mul)(&aP, &P, &a, 1);
         T_(g2_mul)(&bQ, &Q, &b, 1);
@@ -404,7 +404,7 @@ static void T_(test_multi)(void **state)
     TG2_(affine_t) Q = TG2_(GENERATOR), qs[11];
     T12_(t) e, prod, t;
     /* e(-aP, Q)·e(P, aQ) = 1 */
-    uint64_t a = splitmix(&st);
+    uint64_t a = cuzk_splitmix64(&st);
     T_(g1_mul)(&ps[0], &P, &a, 1);
     TG1_(affine_neg)(&ps[0], &ps[0]);
     qs[0] = Q;
@@ -416,7 +416,7 @@ static void T_(test_multi)(void **state)
     T_(pairing)(&e, &ps[0], &qs[0]);
     assert_false(T12_(is_one)(&e));
     /* Groth16-shaped: 4 pairs with product 1, e(-a b P, Q)·e(aP, bQ)·e(cP, -Q)·e(P, cQ) */
-    uint64_t b = splitmix(&st) >> 1, c = splitmix(&st), ab[2];
+    uint64_t b = cuzk_splitmix64(&st) >> 1, c = cuzk_splitmix64(&st), ab[2];
     ab[0] = cuzk_mul_wide(a, b, &ab[1]);
     T_(g1_mul)(&ps[0], &P, ab, 2);
     TG1_(affine_neg)(&ps[0], &ps[0]);
@@ -433,7 +433,7 @@ static void T_(test_multi)(void **state)
      * product of single pairings */
     T12_(set_one)(&prod);
     for (int i = 0; i < 11; i++) {
-        uint64_t x = splitmix(&st), y = splitmix(&st);
+        uint64_t x = cuzk_splitmix64(&st), y = cuzk_splitmix64(&st);
         T_(g1_mul)(&ps[i], &P, &x, 1);
         T_(g2_mul)(&qs[i], &Q, &y, 1);
         if (i == 10)
@@ -490,7 +490,7 @@ static void T_(test_bench)(void **state)
     TG2_(affine_t) qs[4];
     uint64_t st = 0xbe4c;
     for (int i = 0; i < 4; i++) {
-        uint64_t x = splitmix(&st), y = splitmix(&st);
+        uint64_t x = cuzk_splitmix64(&st), y = cuzk_splitmix64(&st);
         T_(g1_mul)(&ps[i], &TG1_(GENERATOR), &x, 1);
         T_(g2_mul)(&qs[i], &TG2_(GENERATOR), &y, 1);
     }

@@ -19,28 +19,7 @@
 #include "kat_lines.h"
 #include "util/bigint.h"
 #include "util/common.h"
-
-#define CUZK_STR_(x) #x
-#define CUZK_STR(x) CUZK_STR_(x)
-
-typedef struct {
-    uint64_t s;
-} test_rng;
-
-static uint64_t rng_next(test_rng *g)
-{
-    uint64_t z = (g->s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static double bench_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "test_util.h"
 
 #define GT bn254_g1
 #define GT_F bn254_fp

@@ -1,6 +1,7 @@
 /* GPU NTT against the CPU NTT (poly/ntt.h): every operation must be
  * bit-exact (same roots, same orderings, same Montgomery bytes). Exits 77
  * ("skipped") when there is no CUDA device or the library has no CUDA. */
+#include "util/rng.h"
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,14 +19,6 @@
 static cuzk_pool *g_pool;
 static unsigned g_mismatches; /* check_one failures */
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Per-curve glue, written once and instantiated by macro. */
 #define NTT_GLUE(C)                                                                                 \
     static void C##_fill(void *v, size_t n, uint64_t seed)                                          \
@@ -33,7 +26,7 @@ static uint64_t splitmix(uint64_t *s)
         C##_fr_t *a = v;                                                                            \
         for (size_t i = 0; i < n; i++) {                                                            \
             C##_fr_t raw;                                                                           \
-            for (int j = 0; j < 4; j++) raw.l[j] = splitmix(&seed);                                 \
+            for (int j = 0; j < 4; j++) raw.l[j] = cuzk_splitmix64(&seed);                                 \
             raw.l[3] &= 0x0fffffffffffffffULL; /* < 2^252 < r */                                    \
             C##_fr_to_mont(&a[i], &raw);                                                            \
         }                                                                                           \

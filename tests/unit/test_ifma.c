@@ -22,21 +22,7 @@
 #include "msm/msm.h"
 #include "poly/ntt.h"
 #include "util/common.h"
-
-#define CUZK_STR_(x) #x
-#define CUZK_STR(x) CUZK_STR_(x)
-
-typedef struct {
-    uint64_t s;
-} test_rng;
-
-static uint64_t rng_next(test_rng *g)
-{
-    uint64_t z = (g->s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+#include "test_util.h"
 
 #if defined(CUZK_IFMA)
 

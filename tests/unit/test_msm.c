@@ -2,6 +2,7 @@
  * multiplications, edge cases, witness-like scalars, cross-checks between
  * window sizes, and the fixed-base batch multiplication. Also the planner.
  * See msm_test_impl.h. */
+#include "util/rng.h"
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,14 +14,6 @@
 
 #include "msm/msm.h"
 #include "util/threadpool.h"
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 #define TG bn254_g1
 #define TF bn254_fr

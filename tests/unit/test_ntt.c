@@ -1,6 +1,7 @@
 /* NTT over Fr (BN254, BLS12-381): roots as snarkjs, naive DFT for 2^0..2^8,
  * round trips and spot checks up to 2^18, odd-coset and generic coset
  * transforms, bit reversal. See ntt_test_impl.h. */
+#include "util/rng.h"
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,14 +13,6 @@
 
 #include "poly/ntt.h"
 #include "util/threadpool.h"
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 /* w[28] for BN254 and w[32] for BLS12-381 (snarkjs-formats.md §0). */
 #define TC bn254

@@ -18,17 +18,10 @@
 #include "curve/bn254.h"
 #include "field/limb.h"
 #include "util/common.h"
+#include "util/rng.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 /* Parse tests/data/kat/<name>; fails the test if missing or malformed. */
 static cJSON *load_json(const char *name)

@@ -4,21 +4,17 @@
  * edge values 0, 1, 2, p-1, p-2 (as x and as w); the unreduced product
  * (shoup_mul_lazy) chained into a second one, and inputs x + p, x + 2p.
  *
- * build and run: g++ -O2 -std=c++17 -Iinclude -Isrc tools/ntt_shoup_check.cpp -o /tmp/shoup_check && /tmp/shoup_check */
+ * Built as a host C++ program (the .cuh headers compile without nvcc), so it
+ * runs in CI without a GPU: CTest test host_gpu_shoup. */
 #include <stdio.h>
 #include <string.h>
 
 #include "gpu/ntt_shoup.cuh"
+#include "util/rng.h"
 
 using namespace cuzk_gpu;
 
-static uint64_t sm64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+static uint64_t sm64(uint64_t *s) { return cuzk_splitmix64(s); }
 
 /* Uniform-ish value below p (rejection on the top limb). */
 template <class P> static fp<P> rnd(uint64_t *s)
