@@ -25,7 +25,17 @@ size_t bytes_of_plan(const msm_plan &p, size_t npoints, size_t aff, bool with_sc
            + p.cap_entries * 4                        /* sorted entries */
            + p.NBmax * xz                             /* buckets */
            + 2 * p.nseg_max * (xz + 4)                /* partials + keys */
-           + 2 * red * xz;                            /* reduction ping-pong */
+           + 2 * red * xz                             /* reduction ping-pong */
+           + (p.aff.group ? aff_layout_of(p.aff, aff).total : 0); /* batch-affine scratch */
+}
+
+/* make_plan plus the batch-affine part (it depends on curve and group). */
+msm_plan plan_for(cuzk_curve curve, cuzk_gpu_group group, unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg,
+                  int sm_count)
+{
+    msm_plan p = make_plan(bits, npoints, cfg, sm_count);
+    p.aff = aff_plan_of(curve, group, p.Wmax, p.cmax, p.batch);
+    return p;
 }
 
 int device_sm_count(int device)
@@ -40,7 +50,7 @@ int device_sm_count(int device)
 extern "C" size_t cuzk_gpu_msm_device_bytes(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
                                             const cuzk_gpu_msm_config *cfg)
 {
-    msm_plan p = make_plan(scalar_bits(curve), npoints, cfg, 132);
+    msm_plan p = plan_for(curve, group, scalar_bits(curve), npoints, cfg, 132);
     return bytes_of_plan(p, npoints, aff_size_of(curve, group), true);
 }
 
@@ -50,7 +60,7 @@ extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
     {
         cuzk_gpu::device_guard g(m->device);
         void *ptrs[] = {m->d_bases, m->d_scalars, m->d_ones, m->d_counters, m->d_offsets, m->d_cursor, m->d_tiles,
-                        m->d_entries, m->d_buckets, m->d_part, m->d_part_key, m->d_red_a, m->d_red_b};
+                        m->d_entries, m->d_buckets, m->d_part, m->d_part_key, m->d_red_a, m->d_red_b, m->d_aff};
         for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
             if (ptrs[i]) cudaFree(ptrs[i]);
     }
@@ -82,7 +92,7 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
     m->bits = scalar_bits(curve);
     if (cfg) m->cfg = *cfg;
     m->sm_count = device_sm_count(device);
-    m->plan = make_plan(m->bits, npoints, cfg, m->sm_count);
+    m->plan = plan_for(curve, group, m->bits, npoints, cfg, m->sm_count);
     m->aff_size = aff_size_of(curve, group);
     m->xyzz_size = 2 * m->aff_size;
     {
@@ -104,6 +114,7 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
         CUZK_CU_GOTO(cudaMalloc(&m->d_part_key, 2 * p.nseg_max * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_red_a, red * xz), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_red_b, red * xz), fail);
+        if (p.aff.group) CUZK_CU_GOTO(cudaMalloc(&m->d_aff, aff_layout_of(p.aff, m->aff_size).total), fail);
     }
     *out = m;
     return CUZK_OK;

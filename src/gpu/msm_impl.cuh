@@ -34,6 +34,7 @@
 #define CUZK_GPU_MSM_IMPL_CUH
 
 #include "gpu/msm_accumulate.cuh"
+#include "gpu/msm_affine.cuh"
 #include "gpu/msm_defs.cuh"
 #include "gpu/msm_reduce.cuh"
 #include "gpu/msm_sort.cuh"
@@ -67,6 +68,7 @@ struct msm_plan {
     size_t nseg_max;       /* accumulate threads */
     size_t red_max;        /* reduction outputs */
     size_t ones_threads;
+    aff_plan aff;          /* batch-affine accumulation (msm_affine.cuh); aff.group 0: XYZZ */
 };
 
 msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg, int sm_count)
@@ -97,6 +99,7 @@ msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg
         if (r > p.red_max) p.red_max = r;
     }
     p.ones_threads = (size_t)(sm_count > 0 ? sm_count : 132) * 4 * EC_THREADS;
+    p.aff = aff_plan{0, 0, 0}; /* set by msm.cu (needs curve and group) */
     return p;
 }
 
@@ -124,6 +127,7 @@ struct cuzk_gpu_msm {
     void *d_part;
     uint32_t *d_part_key;
     void *d_red_a, *d_red_b;
+    void *d_aff;           /* batch-affine scratch (plan.aff) */
     unsigned last_c;
 };
 
@@ -180,8 +184,12 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
                                             m->d_entries, prof, e);
             if (rs != CUZK_OK) return rs;
             prof.mark(st, 1);
-            rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (nsig < b1 - b0 ? nsig : b1 - b0) * W,
-                                         (b1 - b0) * W, bases, buckets, m->d_part, m->d_part_key, pl.nseg_max, prof, e);
+            if (pl.aff.group)
+                rs = msm_accumulate_affine_batch<F>(st, m->d_entries, m->d_offsets, W, B, b1 - b0, bases, buckets, pl.aff,
+                                                    m->d_aff, prof, e);
+            else
+                rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (nsig < b1 - b0 ? nsig : b1 - b0) * W,
+                                             (b1 - b0) * W, bases, buckets, m->d_part, m->d_part_key, pl.nseg_max, prof, e);
             if (rs != CUZK_OK) return rs;
             prof.mark(st, 3);
         }
