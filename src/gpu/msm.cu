@@ -23,6 +23,8 @@ size_t bytes_of_plan(const msm_plan &p, size_t npoints, size_t aff, bool with_sc
            + 16                                       /* counters */
            + (2 * p.NBmax + 1) * 4 + ntiles * 4       /* offsets, cursor, tiles */
            + p.cap_entries * 4                        /* sorted entries */
+           + p.cap_entries * 8                        /* coarse-sorted pairs */
+           + (p.ncoarse_max + 1) * 4                  /* bin cursors + flag */
            + p.NBmax * xz                             /* buckets */
            + 2 * p.nseg_max * (xz + 4)                /* partials + keys */
            + 2 * red * xz                             /* reduction ping-pong */
@@ -60,7 +62,8 @@ extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
     {
         cuzk_gpu::device_guard g(m->device);
         void *ptrs[] = {m->d_bases, m->d_scalars, m->d_ones, m->d_counters, m->d_offsets, m->d_cursor, m->d_tiles,
-                        m->d_entries, m->d_buckets, m->d_part, m->d_part_key, m->d_red_a, m->d_red_b, m->d_aff};
+                        m->d_entries, m->d_pairs, m->d_gcur, m->d_buckets, m->d_part, m->d_part_key, m->d_red_a,
+                        m->d_red_b, m->d_aff};
         for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
             if (ptrs[i]) cudaFree(ptrs[i]);
     }
@@ -109,6 +112,8 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
         CUZK_CU_GOTO(cudaMalloc(&m->d_cursor, p.NBmax * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_tiles, ntiles * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_entries, p.cap_entries * 4), fail);
+        CUZK_CU_GOTO(cudaMalloc(&m->d_pairs, p.cap_entries * 8), fail);
+        CUZK_CU_GOTO(cudaMalloc(&m->d_gcur, (p.ncoarse_max + 1) * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_buckets, p.NBmax * xz), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_part, 2 * p.nseg_max * xz), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_part_key, 2 * p.nseg_max * 4), fail);

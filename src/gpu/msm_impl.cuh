@@ -12,7 +12,8 @@
  *        W = ceil((bits+1)/c) windows so the top window never carries);
  *        histogram of (window, |digit|-1) by atomics;
  *     b. exclusive scan -> bucket offsets;
- *     c. scatter (counting sort): entries[pos] = point index | sign << 31;
+ *     c. placement (counting sort): entries[pos] = point index | sign << 31,
+ *        by coarse bins then a shared-memory pass per bin (msm_sort.cuh);
  *     d. accumulate: the sorted entries are cut into equal segments of K
  *        entries, one thread each, so work is balanced whatever the bucket
  *        sizes; buckets wholly inside a segment are updated directly, the
@@ -66,6 +67,7 @@ struct msm_plan {
     size_t batch;          /* points per batch at cmax */
     size_t cap_entries;    /* entries buffer = batch * Wmax */
     size_t nseg_max;       /* accumulate threads */
+    size_t ncoarse_max;    /* coarse sort bins: max over c <= cmax */
     size_t red_max;        /* reduction outputs */
     size_t ones_threads;
     aff_plan aff;          /* batch-affine accumulation (msm_affine.cuh); aff.group 0: XYZZ */
@@ -91,6 +93,11 @@ msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg
     p.batch = batch;
     p.cap_entries = batch * p.Wmax;
     p.nseg_max = (p.cap_entries + MSM_SEG - 1) / MSM_SEG;
+    p.ncoarse_max = 0;
+    for (unsigned c = MSM_C_MIN; c <= p.cmax; c++) {
+        size_t nc = sort_ncoarse(c, windows_for(bits, c));
+        if (nc > p.ncoarse_max) p.ncoarse_max = nc;
+    }
     p.red_max = 0;
     for (unsigned c = MSM_C_MIN; c <= p.cmax; c++) {
         uint32_t B = 1u << (c - 1);
@@ -123,6 +130,8 @@ struct cuzk_gpu_msm {
     uint32_t *d_cursor;    /* NBmax */
     uint32_t *d_tiles;
     uint32_t *d_entries;
+    uint2 *d_pairs;        /* cap_entries coarse-sorted (key, entry) pairs */
+    uint32_t *d_gcur;      /* ncoarse_max bin cursors + the over-cap flag */
     void *d_buckets;
     void *d_part;
     uint32_t *d_part_key;
@@ -180,8 +189,8 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
         for (size_t b0 = 0; b0 < n; b0 += batch) {
             const size_t b1 = b0 + batch < n ? b0 + batch : n;
             prof.mark(st, 0);
-            cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, c, W, grid_sc, m->d_offsets, m->d_tiles, m->d_cursor,
-                                            m->d_entries, prof, e);
+            cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, c, W, grid_sc, m->sm_count, m->d_offsets, m->d_tiles,
+                                            m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, prof, e);
             if (rs != CUZK_OK) return rs;
             prof.mark(st, 1);
             if (pl.aff.group)

@@ -1,6 +1,27 @@
 /* MSM stages 1 and 3a-c (see msm_impl.cuh): scalar classification (zero /
  * one / significant), signed-digit recoding, and the counting sort of the
- * (window, bucket) entries. */
+ * (window, bucket) entries.
+ *
+ * The sort (msm_sort_batch): a global histogram of the (window, bucket) keys
+ * and its exclusive scan give every bucket's range of `entries`; then two
+ * passes place the entries without per-entry global atomics:
+ *  - coarse pass: a block takes a tile of scalars, counts its digits per
+ *    coarse bin (2^s consecutive buckets) in shared memory, reserves one run
+ *    per bin with one global atomic and writes (key, entry) pairs into those
+ *    runs of `pairs`, whose layout is the entries' layout at bin granularity
+ *    (runs of ~30 pairs per block and bin at 2^24);
+ *  - fine pass: one block per bin ranks the bin's pairs with shared-memory
+ *    cursors into a shared staging copy of the bin's output range and writes
+ *    it back coalesced. A bin larger than the staging buffer (skewed
+ *    scalars) is placed by a grid-wide pass with global cursors, warp-
+ *    aggregated per key.
+ * The one-pass scatter with global cursors (CUZK_GPU_MSM_SORT=scatter) is
+ * kept as the reference path: on an H200 its random 4-byte writes over the
+ * whole entries array and its value-returning global atomics cost 17 of the
+ * 20 ms of a 2^24 sort. An earlier two-pass variant (commit 46c4308) placed
+ * the fine pass's writes directly into 2^11-bucket bins (~260 KB each, more
+ * than the L2 holds over all resident blocks) and was slower; the staging
+ * copy here makes every write of the fine pass coalesced. */
 #ifndef CUZK_GPU_MSM_SORT_CUH
 #define CUZK_GPU_MSM_SORT_CUH
 
@@ -196,13 +217,160 @@ __global__ void scan_add_kernel(uint32_t *a, size_t NB, const uint32_t *tile_sum
     }
 }
 
+/* ---- two-pass placement (see the header comment) ------------------------- */
+
+constexpr unsigned SORT_LO = 9;         /* a coarse bin is 2^9 buckets when c - 1 >= 9 ... */
+constexpr unsigned SORT_HI_MAX = 10;    /* ... and at most 2^10 bins per window (c = 21, 22: larger bins) */
+constexpr unsigned SORT_THREADS = 512;
+constexpr uint32_t SORT_CAP = 24576;    /* pairs a fine block stages (96 KiB; 2^24 uniform c = 20: ~16.4 K a bin) */
+
+/* log2 of the buckets per coarse bin for window size c. */
+__host__ __device__ inline unsigned sort_shift(unsigned c)
+{
+    unsigned s = c - 1 < SORT_LO ? c - 1 : SORT_LO;
+    if (c - 1 > s + SORT_HI_MAX) s = c - 1 - SORT_HI_MAX;
+    return s;
+}
+
+/* Coarse bins of a sort with W windows of 2^(c-1) buckets (<= 13312). */
+inline size_t sort_ncoarse(unsigned c, unsigned W) { return ((size_t)W << (c - 1)) >> sort_shift(c); }
+
+struct coarse_count_fn {
+    uint32_t *cnt;
+    uint32_t B;
+    unsigned s;
+    __device__ __forceinline__ void operator()(unsigned w, int d)
+    {
+        if (d != 0) atomicAdd(&cnt[(w * B + (unsigned)(d < 0 ? -d : d) - 1) >> s], 1u);
+    }
+};
+
+struct coarse_place_fn {
+    uint32_t *cnt;
+    uint2 *pairs;
+    uint32_t B;
+    unsigned s;
+    uint32_t idx;
+    __device__ __forceinline__ void operator()(unsigned w, int d)
+    {
+        if (d != 0) {
+            const uint32_t key = w * B + (unsigned)(d < 0 ? -d : d) - 1;
+            const uint32_t pos = atomicAdd(&cnt[key >> s], 1u);
+            pairs[pos] = make_uint2(key, idx | (d < 0 ? 0x80000000u : 0u));
+        }
+    }
+};
+
+/* Dynamic shared memory: nc counters. gcur[j] counts the pairs of bin j
+ * reserved so far (zeroed per batch); bin j starts at offsets[j << s]. The
+ * digits are recoded twice (count, place) rather than kept: W ranks per
+ * scalar do not fit in registers for small c. */
+__global__ void __launch_bounds__(SORT_THREADS, 2)
+    sort_coarse_kernel(const uint64_t *scalars, size_t b0, size_t b1, size_t tile, int split, unsigned c, unsigned W,
+                       uint32_t B, unsigned s, uint32_t nc, const uint32_t *offsets, uint32_t *gcur, uint2 *pairs)
+{
+    extern __shared__ uint32_t cnt[];
+    for (uint32_t j = threadIdx.x; j < nc; j += blockDim.x) cnt[j] = 0;
+    __syncthreads();
+    const size_t t0 = b0 + (size_t)blockIdx.x * tile;
+    const size_t t1 = t0 + tile < b1 ? t0 + tile : b1;
+    coarse_count_fn f{cnt, B, s};
+    for (size_t i = t0 + threadIdx.x; i < t1; i += blockDim.x) {
+        scalar8 sc = load_scalar(scalars, i);
+        if ((split && scalar_is_one(sc)) || scalar_is_zero(sc)) continue;
+        for_each_digit(sc, c, W, f);
+    }
+    __syncthreads();
+    for (uint32_t j = threadIdx.x; j < nc; j += blockDim.x) {
+        const uint32_t v = cnt[j];
+        if (v) cnt[j] = offsets[(size_t)j << s] + atomicAdd(&gcur[j], v);
+    }
+    __syncthreads();
+    for (size_t i = t0 + threadIdx.x; i < t1; i += blockDim.x) {
+        scalar8 sc = load_scalar(scalars, i);
+        if ((split && scalar_is_one(sc)) || scalar_is_zero(sc)) continue;
+        coarse_place_fn g{cnt, pairs, B, s, (uint32_t)i};
+        for_each_digit(sc, c, W, g);
+    }
+}
+
+/* One block per coarse bin; dynamic shared memory: 2^s cursors + cap
+ * staged entries. A bin of more than `cap` pairs is left to
+ * sort_rest_kernel (flagged). */
+__global__ void __launch_bounds__(SORT_THREADS)
+    sort_fine_kernel(const uint2 *pairs, const uint32_t *offsets, unsigned s, uint32_t cap, uint32_t *entries, uint32_t *flag)
+{
+    extern __shared__ uint32_t sh[];
+    const uint32_t nk = 1u << s;
+    uint32_t *cur = sh, *stage = sh + nk;
+    const size_t kb = (size_t)blockIdx.x << s;
+    const uint32_t j0 = offsets[kb], j1 = offsets[kb + nk];
+    if (j1 - j0 > cap) {
+        if (threadIdx.x == 0) *flag = 1;
+        return;
+    }
+    if (j1 == j0) return;
+    for (uint32_t l = threadIdx.x; l < nk; l += blockDim.x) cur[l] = offsets[kb + l] - j0;
+    __syncthreads();
+    for (uint32_t j = j0 + threadIdx.x; j < j1; j += blockDim.x) {
+        const uint2 v = pairs[j];
+        stage[atomicAdd(&cur[v.x & (nk - 1)], 1u)] = v.y;
+    }
+    __syncthreads();
+    for (uint32_t j = threadIdx.x; j < j1 - j0; j += blockDim.x) entries[j0 + j] = stage[j];
+}
+
+/* Pairs of the flagged (over-`cap`) bins, with the global cursors (cursor[k]
+ * = offsets[k]); lanes with the same key take one atomic together (skewed
+ * scalars put most entries in a few buckets). */
+__global__ void sort_rest_kernel(const uint2 *pairs, const uint32_t *offsets, size_t NB, unsigned s, uint32_t cap,
+                                 uint32_t *cursor, uint32_t *entries, const uint32_t *flag)
+{
+    if (*flag == 0) return;
+    const uint32_t total = offsets[NB];
+    const unsigned lane = threadIdx.x & 31;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t base = (size_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < total; base += stride) {
+        const size_t j = base + lane;
+        uint32_t key = KEY_NONE, val = 0;
+        if (j < total) {
+            const uint2 v = pairs[j];
+            const size_t kb = (size_t)(v.x >> s) << s;
+            if (offsets[kb + ((size_t)1 << s)] - offsets[kb] > cap) {
+                key = v.x;
+                val = v.y;
+            }
+        }
+        const unsigned peers = __match_any_sync(0xffffffffu, key);
+        if (key != KEY_NONE) {
+            const unsigned leader = __ffs(peers) - 1;
+            uint32_t p = 0;
+            if (lane == leader) p = atomicAdd(&cursor[key], (uint32_t)__popc(peers));
+            p = __shfl_sync(peers, p, leader);
+            entries[p + __popc(peers & ((1u << lane) - 1))] = val;
+        }
+    }
+}
+
+/* CUZK_GPU_MSM_SORT: unset/"bins" the two-pass placement, "scatter" the
+ * one-pass reference, "rest" every bin through sort_rest_kernel (tests). */
+enum { SORT_BINS = 0, SORT_SCATTER = 1, SORT_REST = 2 };
+inline int msm_sort_mode()
+{
+    const char *v = getenv("CUZK_GPU_MSM_SORT");
+    if (!v) return SORT_BINS;
+    if (!strcmp(v, "scatter")) return SORT_SCATTER;
+    if (!strcmp(v, "rest")) return SORT_REST;
+    return SORT_BINS;
+}
+
 /* Sort of one batch of points [b0, b1): the entries of every (window,
  * bucket) end up contiguous in `entries` (point index | sign << 31), bucket k
  * of the W * 2^(c-1) owning entries[offsets[k] .. offsets[k+1]); `cursor`
  * and `tiles` are scratch. */
 cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
-                           unsigned grid, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
-                           msm_prof &prof, cuzk_error *e)
+                           unsigned grid, int sm_count, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
+                           uint2 *pairs, uint32_t *gcur, msm_prof &prof, cuzk_error *e)
 {
     const uint32_t B = 1u << (c - 1);
     const size_t NB = (size_t)W * B;
@@ -218,13 +386,36 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
     scan_add_kernel<<<ceil_div_u(NB, 256), 256, 0, st>>>(offsets, NB, tiles, cursor);
     CUZK_LAUNCHED("scan_add");
     prof.mark(st, 9);
-    /* One pass with global cursors. Measured on an H200 (2^24, 13
-     * windows): 17 ms of the 19 ms sort; two-pass variants (coarse
-     * bins by block, then a fine pass with global or shared-memory
-     * cursors) were 17.0 and 21.6 ms, so the cost is not the write
-     * locality (commit 46c4308 has those variants). */
-    digits_scatter_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, cursor, entries);
-    CUZK_LAUNCHED("digits_scatter");
+    const int mode = msm_sort_mode();
+    if (mode == SORT_SCATTER) {
+        /* One pass with global cursors (reference path). */
+        digits_scatter_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, cursor, entries);
+        CUZK_LAUNCHED("digits_scatter");
+        return CUZK_OK;
+    }
+    const unsigned s = sort_shift(c);
+    const uint32_t nc = (uint32_t)sort_ncoarse(c, W);
+    uint32_t *flag = gcur + nc;
+    const uint32_t cap = mode == SORT_REST ? 0 : SORT_CAP;
+    CUZK_CU(cudaMemsetAsync(gcur, 0, ((size_t)nc + 1) * sizeof(uint32_t), st));
+    /* Two blocks of 512 threads per SM, one tile each: long runs per bin
+     * and few reservation atomics (2^24: 264 x 13312). */
+    const size_t nb = b1 - b0;
+    size_t nblk = (size_t)(sm_count > 0 ? sm_count : 132) * 2;
+    size_t tile = (nb + nblk - 1) / nblk;
+    if (tile < 2048) tile = 2048;
+    nblk = (nb + tile - 1) / tile;
+    const size_t sh1 = (size_t)nc * sizeof(uint32_t);
+    const size_t sh2 = (((size_t)1 << s) + SORT_CAP) * sizeof(uint32_t);
+    CUZK_CU(cudaFuncSetAttribute(sort_coarse_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh1));
+    CUZK_CU(cudaFuncSetAttribute(sort_fine_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh2));
+    sort_coarse_kernel<<<(unsigned)nblk, SORT_THREADS, sh1, st>>>(scalars, b0, b1, tile, split, c, W, B, s, nc, offsets,
+                                                                  gcur, pairs);
+    CUZK_LAUNCHED("sort_coarse");
+    sort_fine_kernel<<<nc, SORT_THREADS, sh2, st>>>(pairs, offsets, s, cap, entries, flag);
+    CUZK_LAUNCHED("sort_fine");
+    sort_rest_kernel<<<grid, 256, 0, st>>>(pairs, offsets, NB, s, cap, cursor, entries, flag);
+    CUZK_LAUNCHED("sort_rest");
     return CUZK_OK;
 }
 

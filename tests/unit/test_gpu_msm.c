@@ -228,6 +228,44 @@ static void test_large_g1(void **state)
     }
 }
 
+/* Every placement path of the bucket sort (CUZK_GPU_MSM_SORT: two-pass
+ * bins with shared-memory staging, all bins through the global-cursor pass,
+ * the one-pass reference scatter) against the CPU, for the distributions
+ * that fill bins evenly, sparsely and all in a few buckets, with one batch
+ * and with many. */
+static void test_sort_paths(void **state)
+{
+    (void)state;
+    static const char *modes[] = {"bins", "rest", "scatter"};
+    for (int gi = 0; gi < 4; gi += 2) {
+        const group_ops *g = &GROUPS[gi];
+        size_t n = cap(16);
+        uint8_t *bases = malloc(n * g->aff), *sc = malloc(n * 32);
+        assert_non_null(bases);
+        assert_non_null(sc);
+        g->bases(bases, n, 41 + gi);
+        for (int bi = 0; bi < 2; bi++) {
+            cuzk_gpu_msm_config cfg = {0, bi ? 3000 : 0, bi};
+            cuzk_error e = {0};
+            cuzk_gpu_msm *m = NULL;
+            assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, 0, &cfg, &e), CUZK_OK);
+            for (int d = 0; d < 4; d++) {
+                g->scalars(sc, n, (enum dist)d, 77 + d);
+                for (int mi = 0; mi < 3; mi++) {
+                    char what[96];
+                    setenv("CUZK_GPU_MSM_SORT", modes[mi], 1);
+                    snprintf(what, sizeof what, "sort=%s batch=%zu no_split=%d %s", modes[mi], cfg.batch_points, bi, DIST_NAMES[d]);
+                    check_run(g, m, bases, sc, n, d & 1, what);
+                }
+            }
+            unsetenv("CUZK_GPU_MSM_SORT");
+            cuzk_gpu_msm_destroy(m);
+        }
+        free(bases);
+        free(sc);
+    }
+}
+
 /* The library self-test (cuzk selftest --gpu) at small sizes: NTT and MSM
  * edge cases against the CPU, including its independent (sum s_i k_i) G
  * reference. */
@@ -282,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_bn254_g2),
         cmocka_unit_test(test_bls12_381_g2),
         cmocka_unit_test(test_large_g1),
+        cmocka_unit_test(test_sort_paths),
         cmocka_unit_test(test_selftest),
     };
     /* Every case with both bucket accumulations (XYZZ segments and batch
