@@ -78,7 +78,7 @@ template <class P> struct is_fp2<fp2<P>> {
 /* Phase timing for tuning (CUZK_GPU_MSM_PROFILE=1): CUDA events between the
  * pipeline stages, summed over batches, printed on stderr. Off by default:
  * no events are created. */
-enum { PROF_SLOTS = 10 };
+enum { PROF_SLOTS = 11 };
 struct msm_prof {
     bool on;
     cudaEvent_t ev[PROF_SLOTS][64];
@@ -109,24 +109,25 @@ struct msm_prof {
         on = false;
     }
     /* slots: 6..7 classify+ones; per batch 0 sort start, 8 histogram done,
-     * 9 scan done, 1 scatter done, 2 accumulate done, 3 fix-up done; 4..5
+     * 9 scan done, 10 coarse pass done (two-pass placement), 1 placement done, 2 accumulate done, 3 fix-up done; 4..5
      * reduction. */
     void report(size_t n, size_t nsig, unsigned c)
     {
         if (!on) return;
         cudaEventSynchronize(ev[5][0]);
-        float sort = 0, hist = 0, scan = 0, acc = 0, fix = 0;
+        float sort = 0, hist = 0, scan = 0, coarse = 0, acc = 0, fix = 0;
         for (unsigned i = 0; i < cnt[0]; i++) {
             sort += span(0, 1, i);
             hist += span(0, 8, i);
             scan += span(8, 9, i);
+            coarse += span(9, 10, i);
             acc += span(1, 2, i);
             fix += span(2, 3, i);
         }
         fprintf(stderr,
-                "msm-prof n=%zu sig=%zu c=%u batches=%u: classify+ones %.3f | sort %.3f (hist %.3f scan %.3f scatter %.3f) | "
-                "accumulate %.3f | fixup %.3f | reduce %.3f ms\n",
-                n, nsig, c, cnt[0], span(6, 7, 0), sort, hist, scan, sort - hist - scan, acc, fix, span(4, 5, 0));
+                "msm-prof n=%zu sig=%zu c=%u batches=%u: classify+ones %.3f | sort %.3f (hist %.3f scan %.3f scatter %.3f "
+                "[coarse %.3f]) | accumulate %.3f | fixup %.3f | reduce %.3f ms\n",
+                n, nsig, c, cnt[0], span(6, 7, 0), sort, hist, scan, sort - hist - scan, coarse, acc, fix, span(4, 5, 0));
         destroy();
     }
     ~msm_prof()

@@ -5,11 +5,13 @@
  * The sort (msm_sort_batch): a global histogram of the (window, bucket) keys
  * and its exclusive scan give every bucket's range of `entries`; then two
  * passes place the entries without per-entry global atomics:
- *  - coarse pass: a block takes a tile of scalars, counts its digits per
- *    coarse bin (2^s consecutive buckets) in shared memory, reserves one run
- *    per bin with one global atomic and writes (key, entry) pairs into those
- *    runs of `pairs`, whose layout is the entries' layout at bin granularity
- *    (runs of ~30 pairs per block and bin at 2^24);
+ *  - coarse pass ("win", default for dense scalars): the histogram kernel
+ *    also stores the digits window-major; a block takes a tile of one
+ *    window's digits, counts them per coarse bin (2^s consecutive buckets)
+ *    in shared memory, reserves one run per bin with one global atomic and
+ *    writes (key, entry) pairs into those runs of `pairs`, whose layout is
+ *    the entries' layout at bin granularity ("bins": the same from the
+ *    scalars, all windows at once);
  *  - fine pass: one block per bin ranks the bin's pairs with shared-memory
  *    cursors into a shared staging copy of the bin's output range and writes
  *    it back coalesced. A bin larger than the staging buffer (skewed
@@ -352,16 +354,95 @@ __global__ void sort_rest_kernel(const uint2 *pairs, const uint32_t *offsets, si
     }
 }
 
-/* CUZK_GPU_MSM_SORT: unset/"bins" the two-pass placement, "scatter" the
- * one-pass reference, "rest" every bin through sort_rest_kernel (tests). */
-enum { SORT_BINS = 0, SORT_SCATTER = 1, SORT_REST = 2 };
+/* ---- window-major coarse pass ------------------------------------------- */
+
+/* Digits stored window-major, dig[w * nb + t] = (|d| - 1) | sign << 31 or
+ * KEY_NONE for a zero digit (coalesced writes), with the bucket histogram
+ * by reductions: the histogram kernel's recoding, done once for both. */
+struct store_fn {
+    uint32_t *hist, *dig;
+    uint32_t B;
+    size_t nb, t;
+    __device__ __forceinline__ void operator()(unsigned w, int d)
+    {
+        uint32_t v = KEY_NONE;
+        if (d != 0) {
+            const uint32_t k = (unsigned)(d < 0 ? -d : d) - 1;
+            atomicAdd(&hist[w * B + k], 1u);
+            v = k | (d < 0 ? 0x80000000u : 0u);
+        }
+        dig[w * nb + t] = v;
+    }
+};
+
+__global__ void digits_store_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
+                                    uint32_t B, uint32_t *hist, uint32_t *dig)
+{
+    const size_t nb = b1 - b0;
+    for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < nb; t += (size_t)gridDim.x * blockDim.x) {
+        scalar8 sc = load_scalar(scalars, b0 + t);
+        if ((split && scalar_is_one(sc)) || scalar_is_zero(sc)) {
+            for (unsigned w = 0; w < W; w++) dig[w * nb + t] = KEY_NONE;
+            continue;
+        }
+        store_fn f{hist, dig, B, nb, t};
+        for_each_digit(sc, c, W, f);
+    }
+}
+
+/* Block (tile, window): the tile's digits of one window into the window's
+ * <= 2^10 coarse bins (shared counters, one reservation atomic per bin).
+ * One window at a time keeps the runs a block has open few (bins x
+ * resident blocks x a 32-byte sector fit in L2), which the all-window
+ * coarse pass above does not (13312 runs a block at 2^24). */
+constexpr unsigned SORT_WTILE = 32768;
+__global__ void __launch_bounds__(SORT_THREADS)
+    sort_win_coarse_kernel(const uint32_t *dig, size_t nb, size_t b0, uint32_t B, unsigned s, const uint32_t *offsets,
+                           uint32_t *gcur, uint2 *pairs)
+{
+    __shared__ uint32_t cnt[1u << SORT_HI_MAX];
+    const unsigned w = blockIdx.y;
+    const uint32_t nbw = B >> s;
+    const uint32_t *dw = dig + (size_t)w * nb;
+    for (uint32_t j = threadIdx.x; j < nbw; j += blockDim.x) cnt[j] = 0;
+    __syncthreads();
+    const size_t t0 = (size_t)blockIdx.x * SORT_WTILE;
+    const size_t t1 = t0 + SORT_WTILE < nb ? t0 + SORT_WTILE : nb;
+    for (size_t t = t0 + threadIdx.x; t < t1; t += blockDim.x) {
+        const uint32_t v = dw[t];
+        if (v != KEY_NONE) atomicAdd(&cnt[(v & 0x7fffffffu) >> s], 1u);
+    }
+    __syncthreads();
+    for (uint32_t j = threadIdx.x; j < nbw; j += blockDim.x) {
+        const uint32_t v = cnt[j];
+        if (v) cnt[j] = offsets[(size_t)w * B + ((size_t)j << s)] + atomicAdd(&gcur[(size_t)w * nbw + j], v);
+    }
+    __syncthreads();
+    for (size_t t = t0 + threadIdx.x; t < t1; t += blockDim.x) {
+        const uint32_t v = dw[t];
+        if (v == KEY_NONE) continue;
+        const uint32_t k = v & 0x7fffffffu;
+        const uint32_t pos = atomicAdd(&cnt[k >> s], 1u);
+        pairs[pos] = make_uint2(w * B + k, (uint32_t)(b0 + t) | (v & 0x80000000u));
+    }
+}
+
+/* CUZK_GPU_MSM_SORT: unset = automatic ("win" when at least half the
+ * scalars are significant, else "scatter": for sparse scalars the one pass
+ * skips the zero scalars, the window-major digits do not); "win" the
+ * window-major two-pass placement, "bins" the all-window coarse pass,
+ * "scatter" the one-pass reference, "rest" = "win" with every bin through
+ * sort_rest_kernel (tests). */
+enum { SORT_AUTO = 0, SORT_WIN, SORT_BINS, SORT_SCATTER, SORT_REST };
 inline int msm_sort_mode()
 {
     const char *v = getenv("CUZK_GPU_MSM_SORT");
-    if (!v) return SORT_BINS;
+    if (!v || !*v) return SORT_AUTO;
+    if (!strcmp(v, "win")) return SORT_WIN;
+    if (!strcmp(v, "bins")) return SORT_BINS;
     if (!strcmp(v, "scatter")) return SORT_SCATTER;
     if (!strcmp(v, "rest")) return SORT_REST;
-    return SORT_BINS;
+    return SORT_AUTO;
 }
 
 /* Sort of one batch of points [b0, b1): the entries of every (window,
@@ -369,15 +450,24 @@ inline int msm_sort_mode()
  * of the W * 2^(c-1) owning entries[offsets[k] .. offsets[k+1]); `cursor`
  * and `tiles` are scratch. */
 cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
-                           unsigned grid, int sm_count, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
+                           bool dense, unsigned grid, int sm_count, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
                            uint2 *pairs, uint32_t *gcur, msm_prof &prof, cuzk_error *e)
 {
     const uint32_t B = 1u << (c - 1);
     const size_t NB = (size_t)W * B;
     const size_t ntiles = (NB + SCAN_TILE - 1) / SCAN_TILE;
+    int mode = msm_sort_mode();
+    if (mode == SORT_AUTO) mode = dense ? SORT_WIN : SORT_SCATTER;
+    const bool win = mode == SORT_WIN || mode == SORT_REST;
     CUZK_CU(cudaMemsetAsync(offsets, 0, (NB + 1) * sizeof(uint32_t), st));
-    digits_hist_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, offsets);
-    CUZK_LAUNCHED("digits_hist");
+    if (win) {
+        /* the digits live in `entries` until the fine pass writes it */
+        digits_store_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, offsets, entries);
+        CUZK_LAUNCHED("digits_store");
+    } else {
+        digits_hist_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, offsets);
+        CUZK_LAUNCHED("digits_hist");
+    }
     prof.mark(st, 8);
     scan_tiles_kernel<<<(unsigned)ntiles, 256, 0, st>>>(offsets, NB, tiles);
     CUZK_LAUNCHED("scan_tiles");
@@ -386,7 +476,6 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
     scan_add_kernel<<<ceil_div_u(NB, 256), 256, 0, st>>>(offsets, NB, tiles, cursor);
     CUZK_LAUNCHED("scan_add");
     prof.mark(st, 9);
-    const int mode = msm_sort_mode();
     if (mode == SORT_SCATTER) {
         /* One pass with global cursors (reference path). */
         digits_scatter_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, cursor, entries);
@@ -401,17 +490,24 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
     /* Two blocks of 512 threads per SM, one tile each: long runs per bin
      * and few reservation atomics (2^24: 264 x 13312). */
     const size_t nb = b1 - b0;
-    size_t nblk = (size_t)(sm_count > 0 ? sm_count : 132) * 2;
-    size_t tile = (nb + nblk - 1) / nblk;
-    if (tile < 2048) tile = 2048;
-    nblk = (nb + tile - 1) / tile;
-    const size_t sh1 = (size_t)nc * sizeof(uint32_t);
+    if (win) {
+        sort_win_coarse_kernel<<<dim3((unsigned)((nb + SORT_WTILE - 1) / SORT_WTILE), W), SORT_THREADS, 0, st>>>(
+            entries, nb, b0, B, s, offsets, gcur, pairs);
+        CUZK_LAUNCHED("sort_win_coarse");
+    } else {
+        size_t nblk = (size_t)(sm_count > 0 ? sm_count : 132) * 2;
+        size_t tile = (nb + nblk - 1) / nblk;
+        if (tile < 2048) tile = 2048;
+        nblk = (nb + tile - 1) / tile;
+        const size_t sh1 = (size_t)nc * sizeof(uint32_t);
+        CUZK_CU(cudaFuncSetAttribute(sort_coarse_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh1));
+        sort_coarse_kernel<<<(unsigned)nblk, SORT_THREADS, sh1, st>>>(scalars, b0, b1, tile, split, c, W, B, s, nc,
+                                                                      offsets, gcur, pairs);
+        CUZK_LAUNCHED("sort_coarse");
+    }
+    prof.mark(st, 10);
     const size_t sh2 = (((size_t)1 << s) + SORT_CAP) * sizeof(uint32_t);
-    CUZK_CU(cudaFuncSetAttribute(sort_coarse_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh1));
     CUZK_CU(cudaFuncSetAttribute(sort_fine_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh2));
-    sort_coarse_kernel<<<(unsigned)nblk, SORT_THREADS, sh1, st>>>(scalars, b0, b1, tile, split, c, W, B, s, nc, offsets,
-                                                                  gcur, pairs);
-    CUZK_LAUNCHED("sort_coarse");
     sort_fine_kernel<<<nc, SORT_THREADS, sh2, st>>>(pairs, offsets, s, cap, entries, flag);
     CUZK_LAUNCHED("sort_fine");
     sort_rest_kernel<<<grid, 256, 0, st>>>(pairs, offsets, NB, s, cap, cursor, entries, flag);
