@@ -189,8 +189,8 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
         for (size_t b0 = 0; b0 < n; b0 += batch) {
             const size_t b1 = b0 + batch < n ? b0 + batch : n;
             prof.mark(st, 0);
-            cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, c, W, 2 * nsig >= n, grid_sc, m->sm_count, m->d_offsets, m->d_tiles,
-                                            m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, prof, e);
+            cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, c, W, 2 * nsig >= n, grid_sc, m->d_offsets,
+                                            m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, prof, e);
             if (rs != CUZK_OK) return rs;
             prof.mark(st, 1);
             if (pl.aff.group)

@@ -3,27 +3,33 @@
  * (window, bucket) entries.
  *
  * The sort (msm_sort_batch): a global histogram of the (window, bucket) keys
- * and its exclusive scan give every bucket's range of `entries`; then two
- * passes place the entries without per-entry global atomics:
- *  - coarse pass ("win", default for dense scalars): the histogram kernel
- *    also stores the digits window-major; a block takes a tile of one
- *    window's digits, counts them per coarse bin (2^s consecutive buckets)
- *    in shared memory, reserves one run per bin with one global atomic and
- *    writes (key, entry) pairs into those runs of `pairs`, whose layout is
- *    the entries' layout at bin granularity ("bins": the same from the
- *    scalars, all windows at once);
+ * and its exclusive scan give every bucket's range of `entries`; dense
+ * batches (at least half the scalars significant) then place the entries in
+ * two passes without per-entry global atomics:
+ *  - coarse pass: the histogram kernel also stores the digits window-major
+ *    (in `entries`, free until the fine pass); a block takes a tile of one
+ *    window's digits, counts them per coarse bin (2^s consecutive buckets,
+ *    <= 1024 bins a window) in shared memory, reserves one run per bin with
+ *    one global atomic and writes (key, entry) pairs into those runs of
+ *    `pairs`, whose layout is the entries' layout at bin granularity;
  *  - fine pass: one block per bin ranks the bin's pairs with shared-memory
  *    cursors into a shared staging copy of the bin's output range and writes
  *    it back coalesced. A bin larger than the staging buffer (skewed
  *    scalars) is placed by a grid-wide pass with global cursors, warp-
  *    aggregated per key.
- * The one-pass scatter with global cursors (CUZK_GPU_MSM_SORT=scatter) is
- * kept as the reference path: on an H200 its random 4-byte writes over the
- * whole entries array and its value-returning global atomics cost 17 of the
- * 20 ms of a 2^24 sort. An earlier two-pass variant (commit 46c4308) placed
- * the fine pass's writes directly into 2^11-bucket bins (~260 KB each, more
- * than the L2 holds over all resident blocks) and was slower; the staging
- * copy here makes every write of the fine pass coalesced. */
+ * Sparse batches keep the one-pass scatter with global cursors (it skips the
+ * zero scalars; the window-major digits do not).
+ * H200, 2^24 uniform, c = 20 (median of 5): sort 19.6 ms (scatter) ->
+ * 14.0 ms (hist+store 2.4, coarse 8.9, fine 2.7); 2^26: 56.6 ms. The
+ * one-pass scatter's cost is its random 4-byte writes over the whole entries
+ * array and its value-returning global atomics (17 of the 20 ms). A coarse
+ * pass binning all windows at once (13312 open runs a block; commit 9d97398)
+ * took 17.6 ms; the coarse pass is still the largest part (its pair writes
+ * trickle into ~1000 runs a block: a tile-local sort in shared memory with
+ * per-tile counts and a scan instead of the reservation atomics is the next
+ * step). Commit 46c4308's fine pass wrote into 2^11-bucket bins directly
+ * (~260 KB each, more than the L2 holds over all resident blocks) and was
+ * slower; the staging copy here makes every fine-pass write coalesced. */
 #ifndef CUZK_GPU_MSM_SORT_CUH
 #define CUZK_GPU_MSM_SORT_CUH
 
@@ -237,65 +243,6 @@ __host__ __device__ inline unsigned sort_shift(unsigned c)
 /* Coarse bins of a sort with W windows of 2^(c-1) buckets (<= 13312). */
 inline size_t sort_ncoarse(unsigned c, unsigned W) { return ((size_t)W << (c - 1)) >> sort_shift(c); }
 
-struct coarse_count_fn {
-    uint32_t *cnt;
-    uint32_t B;
-    unsigned s;
-    __device__ __forceinline__ void operator()(unsigned w, int d)
-    {
-        if (d != 0) atomicAdd(&cnt[(w * B + (unsigned)(d < 0 ? -d : d) - 1) >> s], 1u);
-    }
-};
-
-struct coarse_place_fn {
-    uint32_t *cnt;
-    uint2 *pairs;
-    uint32_t B;
-    unsigned s;
-    uint32_t idx;
-    __device__ __forceinline__ void operator()(unsigned w, int d)
-    {
-        if (d != 0) {
-            const uint32_t key = w * B + (unsigned)(d < 0 ? -d : d) - 1;
-            const uint32_t pos = atomicAdd(&cnt[key >> s], 1u);
-            pairs[pos] = make_uint2(key, idx | (d < 0 ? 0x80000000u : 0u));
-        }
-    }
-};
-
-/* Dynamic shared memory: nc counters. gcur[j] counts the pairs of bin j
- * reserved so far (zeroed per batch); bin j starts at offsets[j << s]. The
- * digits are recoded twice (count, place) rather than kept: W ranks per
- * scalar do not fit in registers for small c. */
-__global__ void __launch_bounds__(SORT_THREADS, 2)
-    sort_coarse_kernel(const uint64_t *scalars, size_t b0, size_t b1, size_t tile, int split, unsigned c, unsigned W,
-                       uint32_t B, unsigned s, uint32_t nc, const uint32_t *offsets, uint32_t *gcur, uint2 *pairs)
-{
-    extern __shared__ uint32_t cnt[];
-    for (uint32_t j = threadIdx.x; j < nc; j += blockDim.x) cnt[j] = 0;
-    __syncthreads();
-    const size_t t0 = b0 + (size_t)blockIdx.x * tile;
-    const size_t t1 = t0 + tile < b1 ? t0 + tile : b1;
-    coarse_count_fn f{cnt, B, s};
-    for (size_t i = t0 + threadIdx.x; i < t1; i += blockDim.x) {
-        scalar8 sc = load_scalar(scalars, i);
-        if ((split && scalar_is_one(sc)) || scalar_is_zero(sc)) continue;
-        for_each_digit(sc, c, W, f);
-    }
-    __syncthreads();
-    for (uint32_t j = threadIdx.x; j < nc; j += blockDim.x) {
-        const uint32_t v = cnt[j];
-        if (v) cnt[j] = offsets[(size_t)j << s] + atomicAdd(&gcur[j], v);
-    }
-    __syncthreads();
-    for (size_t i = t0 + threadIdx.x; i < t1; i += blockDim.x) {
-        scalar8 sc = load_scalar(scalars, i);
-        if ((split && scalar_is_one(sc)) || scalar_is_zero(sc)) continue;
-        coarse_place_fn g{cnt, pairs, B, s, (uint32_t)i};
-        for_each_digit(sc, c, W, g);
-    }
-}
-
 /* One block per coarse bin; dynamic shared memory: 2^s cursors + cap
  * staged entries. A bin of more than `cap` pairs is left to
  * sort_rest_kernel (flagged). */
@@ -430,16 +377,14 @@ __global__ void __launch_bounds__(SORT_THREADS)
 /* CUZK_GPU_MSM_SORT: unset = automatic ("win" when at least half the
  * scalars are significant, else "scatter": for sparse scalars the one pass
  * skips the zero scalars, the window-major digits do not); "win" the
- * window-major two-pass placement, "bins" the all-window coarse pass,
- * "scatter" the one-pass reference, "rest" = "win" with every bin through
+ * window-major two-pass placement, "scatter" the one-pass reference, "rest" = "win" with every bin through
  * sort_rest_kernel (tests). */
-enum { SORT_AUTO = 0, SORT_WIN, SORT_BINS, SORT_SCATTER, SORT_REST };
+enum { SORT_AUTO = 0, SORT_WIN, SORT_SCATTER, SORT_REST };
 inline int msm_sort_mode()
 {
     const char *v = getenv("CUZK_GPU_MSM_SORT");
     if (!v || !*v) return SORT_AUTO;
     if (!strcmp(v, "win")) return SORT_WIN;
-    if (!strcmp(v, "bins")) return SORT_BINS;
     if (!strcmp(v, "scatter")) return SORT_SCATTER;
     if (!strcmp(v, "rest")) return SORT_REST;
     return SORT_AUTO;
@@ -450,7 +395,7 @@ inline int msm_sort_mode()
  * of the W * 2^(c-1) owning entries[offsets[k] .. offsets[k+1]); `cursor`
  * and `tiles` are scratch. */
 cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
-                           bool dense, unsigned grid, int sm_count, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
+                           bool dense, unsigned grid, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
                            uint2 *pairs, uint32_t *gcur, msm_prof &prof, cuzk_error *e)
 {
     const uint32_t B = 1u << (c - 1);
@@ -458,9 +403,8 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
     const size_t ntiles = (NB + SCAN_TILE - 1) / SCAN_TILE;
     int mode = msm_sort_mode();
     if (mode == SORT_AUTO) mode = dense ? SORT_WIN : SORT_SCATTER;
-    const bool win = mode == SORT_WIN || mode == SORT_REST;
     CUZK_CU(cudaMemsetAsync(offsets, 0, (NB + 1) * sizeof(uint32_t), st));
-    if (win) {
+    if (mode != SORT_SCATTER) {
         /* the digits live in `entries` until the fine pass writes it */
         digits_store_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, offsets, entries);
         CUZK_LAUNCHED("digits_store");
@@ -490,21 +434,9 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
     /* Two blocks of 512 threads per SM, one tile each: long runs per bin
      * and few reservation atomics (2^24: 264 x 13312). */
     const size_t nb = b1 - b0;
-    if (win) {
-        sort_win_coarse_kernel<<<dim3((unsigned)((nb + SORT_WTILE - 1) / SORT_WTILE), W), SORT_THREADS, 0, st>>>(
-            entries, nb, b0, B, s, offsets, gcur, pairs);
-        CUZK_LAUNCHED("sort_win_coarse");
-    } else {
-        size_t nblk = (size_t)(sm_count > 0 ? sm_count : 132) * 2;
-        size_t tile = (nb + nblk - 1) / nblk;
-        if (tile < 2048) tile = 2048;
-        nblk = (nb + tile - 1) / tile;
-        const size_t sh1 = (size_t)nc * sizeof(uint32_t);
-        CUZK_CU(cudaFuncSetAttribute(sort_coarse_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh1));
-        sort_coarse_kernel<<<(unsigned)nblk, SORT_THREADS, sh1, st>>>(scalars, b0, b1, tile, split, c, W, B, s, nc,
-                                                                      offsets, gcur, pairs);
-        CUZK_LAUNCHED("sort_coarse");
-    }
+    sort_win_coarse_kernel<<<dim3((unsigned)((nb + SORT_WTILE - 1) / SORT_WTILE), W), SORT_THREADS, 0, st>>>(
+        entries, nb, b0, B, s, offsets, gcur, pairs);
+    CUZK_LAUNCHED("sort_win_coarse");
     prof.mark(st, 10);
     const size_t sh2 = (((size_t)1 << s) + SORT_CAP) * sizeof(uint32_t);
     CUZK_CU(cudaFuncSetAttribute(sort_fine_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh2));
