@@ -23,7 +23,7 @@
  * 14.0 ms (hist+store 2.4, coarse 8.9, fine 2.7); 2^26: 56.6 ms. The
  * one-pass scatter's cost is its random 4-byte writes over the whole entries
  * array and its value-returning global atomics (17 of the 20 ms). A coarse
- * pass binning all windows at once (13312 open runs a block; commit 615e475)
+ * pass binning all windows at once (13312 open runs a block; commit 83b76c7)
  * took 17.6 ms; the coarse pass is still the largest part (its pair writes
  * trickle into ~1000 runs a block: a tile-local sort in shared memory with
  * per-tile counts and a scan instead of the reservation atomics is the next
