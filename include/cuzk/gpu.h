@@ -92,19 +92,63 @@ typedef struct cuzk_gpu_msm_config {
     unsigned window_bits;  /* 0 = automatic; else fixed c in [4, 22] */
     size_t batch_points;   /* points per sort batch; 0 = automatic (2^24) */
     int no_split_ones;     /* nonzero: no 0/1 special path (for testing) */
+    /* Device memory the handle may use, create + run together (bytes).
+     * 0 = the free memory cudaMemGetInfo reports at create minus a safety
+     * margin of max(256 MiB, 2 % of the device). See "Memory plan". */
+    size_t device_budget;
+    /* Streamed handles with host bases: nonzero page-locks the caller's
+     * bases (cudaHostRegister) for the handle's lifetime, so the chunk
+     * uploads are asynchronous DMA (pageable bases work, but every upload
+     * then goes through the driver's staging copy and blocks the host). */
+    int pin_host_bases;
 } cuzk_gpu_msm_config;
 
 typedef struct cuzk_gpu_msm cuzk_gpu_msm;
 
+/* Memory plan. A handle is RESIDENT when bases + workspaces (+ the n * 32
+ * byte staging of host scalars) fit the budget: the bases are copied to the
+ * device once, as before. Otherwise it is STREAMED: a prefix of the bases
+ * (resident_points, possibly 0) stays on the device and the rest is
+ * uploaded per run in chunks of chunk_points (= one sort batch) into two
+ * device buffers on a second stream, ordered by events, so chunk k+1 is
+ * uploaded while chunk k is sorted and accumulated into the persistent
+ * buckets. Host scalars go through two pinned-size chunk buffers the same
+ * way (no n * 32 staging). The chunk is the largest of batch_points (or
+ * 2^24), halved, whose workspace takes at most half the budget; the rest
+ * of the budget holds the resident prefix (whole chunks). create fails with
+ * CUZK_ERR_NOMEM only when even chunks of 1024 points with no resident base
+ * do not fit. A streamed handle keeps the caller's `bases` pointer: the
+ * bases must stay valid and unchanged until destroy. Results are the same
+ * group elements as a resident handle's; a streamed run chooses the window
+ * from n (a resident one from the count of scalars other than 0 and 1). */
+typedef struct cuzk_gpu_msm_plan {
+    int streamed;            /* 0: all bases resident; 1: streamed */
+    size_t chunk_points;     /* points per sort batch / uploaded chunk */
+    size_t resident_points;  /* bases kept on the device (npoints when resident) */
+    size_t device_bytes;     /* device memory of create + run, exactly */
+    size_t budget;           /* the budget the plan was made for */
+} cuzk_gpu_msm_plan;
+
 /* Device memory of a handle for npoints bases (bases + all workspaces,
  * including the scalar staging buffer used for host scalars). cfg may be
- * NULL (defaults). */
+ * NULL (defaults). With cfg->device_budget != 0 this is the plan's figure
+ * for that budget, else the resident figure; both for a device with 132
+ * SMs (cuzk_gpu_msm_plan_for gives the exact figure for a given device). */
 size_t cuzk_gpu_msm_device_bytes(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
                                  const cuzk_gpu_msm_config *cfg);
 
+/* The plan create would make on `device` now (reads the free memory when
+ * cfg->device_budget is 0). CUZK_ERR_NOMEM when nothing fits. */
+cuzk_status cuzk_gpu_msm_plan_for(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
+                                  const cuzk_gpu_msm_config *cfg, int device, cuzk_gpu_msm_plan *out,
+                                  cuzk_error *e);
+/* The plan of a handle. */
+void cuzk_gpu_msm_get_plan(const cuzk_gpu_msm *m, cuzk_gpu_msm_plan *out);
+
 /* bases: npoints affine points of the curve's G1/G2 affine type (e.g.
  * bls12_381_g1_affine_t), in host memory (bases_on_device = 0) or device
- * memory (copied). */
+ * memory (copied when resident; streamed handles read them at every run,
+ * see the memory plan). */
 cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve, cuzk_gpu_group group,
                                 const void *bases, size_t npoints, int bases_on_device, int device,
                                 const cuzk_gpu_msm_config *cfg, cuzk_error *e);
@@ -118,6 +162,16 @@ void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m);
 cuzk_status cuzk_gpu_msm_run(cuzk_gpu_msm *m, void *result, const uint64_t *scalars, size_t n,
                              int scalars_on_device, void *stream, cuzk_error *e);
 
+/* count MSMs against the same bases: results[i] (count consecutive jac
+ * points) = sum_j scalars[i][j] * P_j, j < n[i]. The window sums of MSM i
+ * are read back into a pinned double buffer (an event marks them) and
+ * combined on the host while the GPU already runs MSM i+1, so the GPU does
+ * not wait for the host between them. Results are the same points as
+ * count run() calls. Waits for `stream` before returning. */
+cuzk_status cuzk_gpu_msm_run_many(cuzk_gpu_msm *m, void *results, const uint64_t *const *scalars,
+                                  const size_t *n, size_t count, int scalars_on_device, void *stream,
+                                  cuzk_error *e);
+
 /* Window size the last run used (for benchmarks), 0 before any run. */
 unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m);
 
@@ -126,6 +180,8 @@ unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m);
 /* Pinned host memory (fast, asynchronous uploads). */
 cuzk_status cuzk_gpu_host_alloc(void **p, size_t bytes, cuzk_error *e);
 void cuzk_gpu_host_free(void *p);
+/* Free and total device memory (cudaMemGetInfo) of `device`. */
+cuzk_status cuzk_gpu_mem_info(int device, size_t *free_bytes, size_t *total_bytes, cuzk_error *e);
 /* Device memory on `device`. */
 cuzk_status cuzk_gpu_dev_alloc(void **p, size_t bytes, int device, cuzk_error *e);
 void cuzk_gpu_dev_free(void *p, int device);

@@ -241,6 +241,93 @@ out:
     return st;
 }
 
+static double time_run(bench_ctx *b, double *t, cuzk_gpu_msm *m, const uint64_t *sc, size_t n, int on_dev,
+                       double *mn, cuzk_error *e, cuzk_status *st)
+{
+    uint8_t res[1024];
+    *st = cuzk_gpu_msm_run(m, res, sc, n, on_dev, NULL, e);
+    for (unsigned r = 0; !*st && r < b->o->reps; r++) {
+        double t0 = cuzk_now();
+        *st = cuzk_gpu_msm_run(m, res, sc, n, on_dev, NULL, e);
+        t[r] = (cuzk_now() - t0) * 1e3;
+    }
+    return *st ? 0 : median_min(t, b->o->reps, mn);
+}
+
+/* Largest G1 size only: run_many (4 uniform vectors, device scalars, per
+ * MSM) against run; a resident handle with sort batches of n/16; a
+ * streamed one whose budget holds 1/4 of the bases (chunks of n/16, the
+ * host bases page-locked by create), device and pinned host scalars.
+ * hs / ds hold uniform scalars (the last rows left them so). */
+static cuzk_status bench_msm_more(bench_ctx *b, double *t, const grp *g, cuzk_gpu_msm *m, const uint8_t *bases, size_t n,
+                                  uint64_t *hs, void *ds, cuzk_error *e)
+{
+    const cuzk_gpu_bench_opts *o = b->o;
+    cuzk_status st = CUZK_OK;
+    cuzk_gpu_msm *m2 = NULL;
+    unsigned lg = (unsigned)__builtin_ctzll(n);
+    double mn, med;
+    make_scalars(hs, n, 0, g->r, 1000 + lg * 2);
+    TRY(cuzk_gpu_copy(ds, hs, n * 32, NULL, e));
+    TRY(cuzk_gpu_stream_sync(NULL, e));
+    {
+        enum { K = 4 };
+        const uint64_t *v[K];
+        size_t ns[K];
+        uint8_t res[K * 1024];
+        for (int i = 0; i < K; i++) {
+            v[i] = (const uint64_t *)ds;
+            ns[i] = n;
+        }
+        TRY(cuzk_gpu_msm_run_many(m, res, v, ns, K, 1, NULL, e));
+        for (unsigned r = 0; r < o->reps; r++) {
+            double t0 = cuzk_now();
+            TRY(cuzk_gpu_msm_run_many(m, res, v, ns, K, 1, NULL, e));
+            t[r] = (cuzk_now() - t0) * 1e3 / K;
+        }
+        med = median_min(t, o->reps, &mn);
+        row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   per MSM, 4 vectors", "msm run_many", g->name, "uniform", lg, med,
+            mn);
+    }
+    cuzk_gpu_msm_config cfg = {.window_bits = o->window, .batch_points = n / 16};
+    TRY(cuzk_gpu_msm_create(&m2, g->curve, g->group, bases, n, 0, o->device, &cfg, e));
+    med = time_run(b, t, m2, (const uint64_t *)ds, n, 1, &mn, e, &st);
+    if (st) goto out;
+    row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   resident, batch n/16", "msm batch/16", g->name, "uniform", lg, med, mn);
+    cuzk_gpu_msm_destroy(m2);
+    m2 = NULL;
+    /* smallest budget that keeps >= n/4 bases resident */
+    {
+        cuzk_gpu_msm_plan pl;
+        size_t lo = 1, hi = cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg) * 2;
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            cfg.device_budget = mid;
+            if (cuzk_gpu_msm_plan_for(g->curve, g->group, n, &cfg, o->device, &pl, e) == CUZK_OK &&
+                pl.resident_points >= n / 4)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        cfg.device_budget = hi;
+        cfg.pin_host_bases = 1;
+        double t0 = cuzk_now();
+        TRY(cuzk_gpu_msm_create(&m2, g->curve, g->group, bases, n, 0, o->device, &cfg, e));
+        double tc = (cuzk_now() - t0) * 1e3;
+        cuzk_gpu_msm_get_plan(m2, &pl);
+        for (int src = 0; src < 2; src++) {
+            med = time_run(b, t, m2, src ? hs : (const uint64_t *)ds, n, !src, &mn, e, &st);
+            if (st) goto out;
+            row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   res %zu/%zu chunk %zu %.2fGB create %.0fms",
+                "msm stream1/4", g->name, src ? "unif/host" : "uniform", lg, med, mn, pl.resident_points, n,
+                pl.chunk_points, pl.device_bytes / 1e9, tc);
+        }
+    }
+out:
+    cuzk_gpu_msm_destroy(m2);
+    return st;
+}
+
 static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_error *e)
 {
     const cuzk_gpu_bench_opts *o = b->o;
@@ -276,11 +363,9 @@ static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_erro
                 size_t k = n - i < ((size_t)1 << DISTINCT_LG) ? n - i : ((size_t)1 << DISTINCT_LG);
                 memcpy(bases + i * g->aff, distinct, k * g->aff);
             }
-            cuzk_gpu_msm_config cfg = {o->window, 0, 0};
+            cuzk_gpu_msm_config cfg = {.window_bits = o->window};
             size_t need = cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg);
             TRY(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, o->device, &cfg, e));
-            cuzk_free(bases);
-            bases = NULL;
             for (int dist = 0; dist < 2; dist++) {
                 make_scalars(hs, n, dist, g->r, 1000 + lg * 2 + dist);
                 TRY(cuzk_gpu_copy(ds, hs, n * 32, NULL, e));
@@ -301,8 +386,11 @@ static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_erro
                         need / 1e9);
                 }
             }
+            if (g->group == CUZK_GPU_G1 && lg == o->max_lg) TRY(bench_msm_more(b, t, g, m, bases, n, hs, ds, e));
             cuzk_gpu_msm_destroy(m);
             m = NULL;
+            cuzk_free(bases);
+            bases = NULL;
         }
         cuzk_free(distinct);
         distinct = NULL;

@@ -40,6 +40,16 @@ extern "C" void cuzk_gpu_host_free(void *p)
     if (p) cudaFreeHost(p);
 }
 
+extern "C" cuzk_status cuzk_gpu_mem_info(int device, size_t *free_bytes, size_t *total_bytes, cuzk_error *e)
+{
+    size_t f = 0, t = 0;
+    CUZK_DEVICE_GUARD(device);
+    CUZK_CU(cudaMemGetInfo(&f, &t));
+    if (free_bytes) *free_bytes = f;
+    if (total_bytes) *total_bytes = t;
+    return CUZK_OK;
+}
+
 extern "C" cuzk_status cuzk_gpu_dev_alloc(void **p, size_t bytes, int device, cuzk_error *e)
 {
     if (!p) return cuzk_err(e, CUZK_ERR_USAGE, "gpu alloc: NULL output");

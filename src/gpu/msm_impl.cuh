@@ -28,6 +28,15 @@
  *  5. host: levels combined (log2 L doublings each), window sums by Horner
  *     (c doublings per window) + ones.
  *
+ * Streamed handles (bases over the memory budget, see msm.cu): no global
+ * classify; per chunk of points (= sort batch): uploads of the chunk's
+ * bases / host scalars on a second stream into one of two buffers (events
+ * order them against the compute of the chunk two before), classify + ones
+ * of the chunk, sort, accumulate into the persistent buckets; the window is
+ * chosen from n. The sums go to a pinned slot marked by an event (issue),
+ * the host combines them later (finish): run_many overlaps that with the
+ * next MSM.
+ *
  * This header holds the kernels and the templated driver; msm_<curve>_<g>.cu
  * instantiate it once per group (separate translation units compile in
  * parallel), msm.cu holds the C API. */
@@ -110,6 +119,25 @@ msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg
     return p;
 }
 
+/* Upper bound of the sort batches of one run (the ones partial sums of a
+ * streamed run have one slot each): the smallest batch is cap_entries over
+ * the most windows (c = MSM_C_MIN); the resident prefix and the streamed
+ * rest are cut separately. */
+inline size_t msm_max_batches(const msm_plan &p, unsigned bits, size_t npoints, size_t res)
+{
+    size_t step = p.cap_entries / windows_for(bits, p.cmax > MSM_C_MIN ? MSM_C_MIN : p.cmax);
+    if (step == 0) step = 1;
+    const size_t rest = npoints - res;
+    return (res + step - 1) / step + (rest + step - 1) / step + 1;
+}
+
+/* Host slot capacity (points) of one issued MSM: the level sums of every
+ * window (at most 24 levels) and the ones partial sums. */
+inline size_t msm_slot_points(unsigned bits, size_t nbatch)
+{
+    return (size_t)windows_for(bits, MSM_C_MIN) * 24 + nbatch + 1;
+}
+
 } /* namespace */
 
 struct cuzk_gpu_msm {
@@ -121,9 +149,15 @@ struct cuzk_gpu_msm {
     unsigned bits;
     cuzk_gpu_msm_config cfg;
     msm_plan plan;
+    cuzk_gpu_msm_plan mem;  /* resident or streamed, chunk, resident prefix, bytes */
+    size_t nbatch_max;     /* streamed: slots of d_ones_acc */
     size_t aff_size, xyzz_size;
-    void *d_bases;
-    uint64_t *d_scalars;   /* lazily allocated staging for host scalars */
+    const void *h_bases;   /* streamed: the caller's bases (host or device) */
+    int registered;        /* streamed: h_bases page-locked by create */
+    void *d_bases;         /* resident: all bases; streamed: the resident prefix (may be NULL) */
+    void *d_chunk;         /* streamed: 2 x chunk bases */
+    uint64_t *d_scalars;   /* lazily allocated staging for host scalars (resident: npoints, streamed: 2 x chunk) */
+    void *d_ones_acc;      /* streamed: ones partial sum per batch */
     uint32_t *d_ones;
     uint32_t *d_counters;  /* [0] ones, [1] significant */
     uint32_t *d_offsets;   /* NBmax + 1 */
@@ -137,90 +171,261 @@ struct cuzk_gpu_msm {
     uint32_t *d_part_key;
     void *d_red_a, *d_red_b;
     void *d_aff;           /* batch-affine scratch (plan.aff) */
+    /* uploads (streamed) and read-backs (all) */
+    cudaStream_t copy_st;
+    cudaEvent_t ev_up[2], ev_done[2], ev_start;
+    cudaEvent_t ev_res[2]; /* window sums of slot i on the host */
+    void *h_slot[2];       /* pinned, msm_slot_points each */
+    int events_made;
     unsigned last_c;
+};
+
+/* One issued MSM (msm_issue_t) whose sums are on their way to h_slot[slot]:
+ * msm_finish_t waits for ev_res[slot] and combines them on the host. */
+struct msm_pending {
+    int slot;
+    bool pip;         /* Pippenger ran (some significant scalar) */
+    unsigned c, W;
+    red_levels rl;
+    size_t nones;     /* ones partial sums after the W * rl.n level sums */
 };
 
 namespace {
 
-template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const uint64_t *scalars, size_t n, cudaStream_t st,
-                                         cuzk_error *e)
+/* Creates the events and pinned slots on first use (host resources only:
+ * no device memory, so device_bytes is unaffected). */
+inline cuzk_status msm_ensure_events(cuzk_gpu_msm *m, cuzk_error *e)
+{
+    if (m->events_made) return CUZK_OK;
+    const size_t bytes = msm_slot_points(m->bits, m->nbatch_max) * m->xyzz_size;
+    for (int i = 0; i < 2; i++) {
+        CUZK_CU(cudaEventCreateWithFlags(&m->ev_up[i], cudaEventDisableTiming));
+        CUZK_CU(cudaEventCreateWithFlags(&m->ev_done[i], cudaEventDisableTiming));
+        CUZK_CU(cudaEventCreateWithFlags(&m->ev_res[i], cudaEventDisableTiming));
+        CUZK_CU(cudaHostAlloc(&m->h_slot[i], bytes, cudaHostAllocPortable));
+    }
+    CUZK_CU(cudaEventCreateWithFlags(&m->ev_start, cudaEventDisableTiming));
+    /* non-blocking: no implicit ordering with the legacy default stream */
+    CUZK_CU(cudaStreamCreateWithFlags(&m->copy_st, cudaStreamNonBlocking));
+    m->events_made = 1;
+    return CUZK_OK;
+}
+
+/* Queues one MSM on `st` up to the read-back of its window sums into
+ * h_slot[slot] (event ev_res[slot]); the host waits only for the count of
+ * significant scalars (resident handles, window choice). */
+template <class F>
+cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int on_dev, cudaStream_t st, int slot,
+                        msm_pending *pd, cuzk_error *e)
 {
     typedef xyzz<F> X;
     const msm_plan &pl = m->plan;
     const int split = !m->cfg.no_split_ones;
-    const affine<F> *bases = (const affine<F> *)m->d_bases;
+    const bool streamed = m->mem.streamed != 0;
+    const size_t aff = m->aff_size;
     X *buckets = (X *)m->d_buckets;
     X *red_a = (X *)m->d_red_a, *red_b = (X *)m->d_red_b;
     const unsigned grid_sc = (unsigned)(m->sm_count * 8);
     const uint32_t red_seg = msm_red_seg_len();
+    X *hs = (X *)m->h_slot[slot];
+    pd->slot = slot;
+    pd->pip = false;
+    pd->c = pd->W = 0;
+    pd->nones = 0;
     msm_prof prof;
     prof.init();
     prof.mark(st, 6);
 
-    /* 1. classify */
-    CUZK_CU(cudaMemsetAsync(m->d_counters, 0, 4 * sizeof(uint32_t), st));
-    classify_kernel<<<grid_sc, 256, 0, st>>>(scalars, n, split, m->d_ones, m->d_counters);
-    CUZK_LAUNCHED("classify");
-
-    /* 2. ones (always launched: it reads the count on the device) */
-    {
+    if (!streamed) {
+        /* ---- resident: all bases on the device, scalars staged whole ---- */
+        const affine<F> *bases = (const affine<F> *)m->d_bases;
+        if (!on_dev) {
+            if (!m->d_scalars) CUZK_CU(cudaMalloc(&m->d_scalars, m->npoints * 32));
+            CUZK_CU(cudaMemcpyAsync(m->d_scalars, scalars, n * 32, cudaMemcpyDefault, st));
+            scalars = m->d_scalars;
+        }
+        /* 1. classify */
+        CUZK_CU(cudaMemsetAsync(m->d_counters, 0, 4 * sizeof(uint32_t), st));
+        classify_kernel<<<grid_sc, 256, 0, st>>>(scalars, n, split, m->d_ones, m->d_counters);
+        CUZK_LAUNCHED("classify");
+        /* 2. ones (always launched: it reads the count on the device) */
         cuzk_status ro = msm_ones_sum<F>(st, m->d_ones, m->d_counters, bases, (uint32_t)pl.ones_threads, red_a, red_b, e);
         if (ro != CUZK_OK) return ro;
-    }
-    X ones_sum;
-    uint32_t counts[2];
-    CUZK_CU(cudaMemcpyAsync(&ones_sum, red_b, sizeof(X), cudaMemcpyDeviceToHost, st));
-    CUZK_CU(cudaMemcpyAsync(counts, m->d_counters, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
-    prof.mark(st, 7);
-    CUZK_CU(cudaStreamSynchronize(st));
-    const size_t nsig = counts[1];
-
-    X total;
-    xyzz_set_inf(total);
-    if (nsig > 0) {
-        unsigned c = m->cfg.window_bits ? pl.cmax : choose_window(nsig, m->bits, pl.cmax);
-        m->last_c = c;
+        X ones_sum;
+        uint32_t counts[2];
+        CUZK_CU(cudaMemcpyAsync(&ones_sum, red_b, sizeof(X), cudaMemcpyDeviceToHost, st));
+        CUZK_CU(cudaMemcpyAsync(counts, m->d_counters, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
+        prof.mark(st, 7);
+        CUZK_CU(cudaStreamSynchronize(st));
+        const size_t nsig = counts[1];
+        if (nsig > 0) {
+            const unsigned c = m->cfg.window_bits ? pl.cmax : choose_window(nsig, m->bits, pl.cmax);
+            const unsigned W = windows_for(m->bits, c);
+            const uint32_t B = 1u << (c - 1);
+            const size_t NB = (size_t)W * B;
+            size_t batch = pl.cap_entries / W;
+            if (batch > n) batch = n;
+            CUZK_CU(cudaMemsetAsync(buckets, 0, NB * sizeof(X), st)); /* ZZ = 0: infinity */
+            for (size_t b0 = 0; b0 < n; b0 += batch) {
+                const size_t b1 = b0 + batch < n ? b0 + batch : n;
+                prof.mark(st, 0);
+                cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, c, W, 2 * nsig >= n, grid_sc, m->d_offsets,
+                                                m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, prof, e);
+                if (rs != CUZK_OK) return rs;
+                prof.mark(st, 1);
+                if (pl.aff.group)
+                    rs = msm_accumulate_affine_batch<F>(st, m->d_entries, m->d_offsets, W, B, b1 - b0, bases, buckets,
+                                                        pl.aff, m->d_aff, prof, e);
+                else
+                    rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (nsig < b1 - b0 ? nsig : b1 - b0) * W,
+                                                 (b1 - b0) * W, bases, buckets, m->d_part, m->d_part_key, pl.nseg_max, prof,
+                                                 e);
+                if (rs != CUZK_OK) return rs;
+                prof.mark(st, 3);
+            }
+            pd->pip = true;
+            pd->c = c;
+            pd->W = W;
+            pd->rl = red_plan(W, B, red_l0(W, B, red_seg));
+        }
+        /* the ones sum follows the level sums in the slot */
+        pd->nones = 1;
+        const size_t at = pd->pip ? (size_t)pd->W * pd->rl.n : 0;
+        hs[at] = ones_sum;
+    } else {
+        /* ---- streamed: batches = chunks; bases of the resident prefix are
+         * used in place, the others and host scalars are uploaded into two
+         * chunk buffers on copy_st (chunk k+1 while chunk k is computed) ---- */
+        const size_t chunk = m->mem.chunk_points;
+        const size_t res = m->mem.resident_points;
+        const unsigned c = m->cfg.window_bits ? pl.cmax : choose_window(n, m->bits, pl.cmax);
         const unsigned W = windows_for(m->bits, c);
         const uint32_t B = 1u << (c - 1);
         const size_t NB = (size_t)W * B;
-        size_t batch = pl.cap_entries / W;
-        if (batch > n) batch = n;
-        CUZK_CU(cudaMemsetAsync(buckets, 0, NB * sizeof(X), st)); /* ZZ = 0: infinity */
-        for (size_t b0 = 0; b0 < n; b0 += batch) {
-            const size_t b1 = b0 + batch < n ? b0 + batch : n;
+        size_t step = pl.cap_entries / W;
+        if (step > chunk) step = chunk;
+        if (step == 0) step = 1;
+        if (!on_dev && !m->d_scalars) CUZK_CU(cudaMalloc(&m->d_scalars, 2 * chunk * 32));
+        CUZK_CU(cudaMemsetAsync(buckets, 0, NB * sizeof(X), st));
+        /* batch k = [b0, b1): resident range [0, min(res, n)) then [res, n) */
+        const size_t rend = res < n ? res : n;
+        const size_t nres = (rend + step - 1) / step;
+        const size_t nb = nres + (n > rend ? (n - rend + step - 1) / step : 0);
+        if (nb > m->nbatch_max) return cuzk_err(e, CUZK_ERR_GPU, "gpu msm: %zu batches > %zu planned", nb, m->nbatch_max);
+        auto range = [&](size_t k, size_t *b0, size_t *b1) {
+            if (k < nres) {
+                *b0 = k * step;
+                *b1 = *b0 + step < rend ? *b0 + step : rend;
+            } else {
+                *b0 = rend + (k - nres) * step;
+                *b1 = *b0 + step < n ? *b0 + step : n;
+            }
+        };
+        /* queues the uploads of batch k into buffer k & 1 once batch k - 2
+         * (the buffer's last user) is done */
+        auto upload = [&](size_t k) -> cuzk_status {
+            size_t b0, b1;
+            range(k, &b0, &b1);
+            const int s = (int)(k & 1);
+            const bool up_b = b0 >= res, up_s = !on_dev;
+            if (!up_b && !up_s) return CUZK_OK;
+            CUZK_CU(cudaStreamWaitEvent(m->copy_st, m->ev_done[s], 0));
+            if (up_b)
+                CUZK_CU(cudaMemcpyAsync((char *)m->d_chunk + (size_t)s * chunk * aff, (const char *)m->h_bases + b0 * aff,
+                                        (b1 - b0) * aff, cudaMemcpyDefault, m->copy_st));
+            if (up_s)
+                CUZK_CU(cudaMemcpyAsync(m->d_scalars + (size_t)s * chunk * 4, scalars + b0 * 4, (b1 - b0) * 32,
+                                        cudaMemcpyDefault, m->copy_st));
+            CUZK_CU(cudaEventRecord(m->ev_up[s], m->copy_st));
+            return CUZK_OK;
+        };
+        if (nb > 0) {
+            cuzk_status ru = upload(0);
+            if (ru != CUZK_OK) return ru;
+        }
+        for (size_t k = 0; k < nb; k++) {
+            if (k + 1 < nb) {
+                cuzk_status ru = upload(k + 1);
+                if (ru != CUZK_OK) return ru;
+            }
+            size_t b0, b1;
+            range(k, &b0, &b1);
+            const int s = (int)(k & 1);
+            const bool up_b = b0 >= res, up_s = !on_dev;
+            if (up_b || up_s) CUZK_CU(cudaStreamWaitEvent(st, m->ev_up[s], 0));
+            /* this batch's bases / scalars at their true start, and shifted
+             * by -b0 so global indices b0 .. b1 address them (the sort and
+             * accumulate kernels use global point indices) */
+            const char *bp = up_b ? (const char *)m->d_chunk + (size_t)s * chunk * aff : (const char *)m->d_bases + b0 * aff;
+            const uint64_t *sp = up_s ? m->d_scalars + (size_t)s * chunk * 4 : scalars + b0 * 4;
+            const affine<F> *bases_g = (const affine<F> *)(uintptr_t)((uintptr_t)bp - b0 * aff);
+            const uint64_t *sc_g = (const uint64_t *)(uintptr_t)((uintptr_t)sp - b0 * 32);
             prof.mark(st, 0);
-            cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, c, W, 2 * nsig >= n, grid_sc, m->d_offsets,
-                                            m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, prof, e);
+            /* classify and ones of this batch (indices relative to b0) */
+            CUZK_CU(cudaMemsetAsync(m->d_counters, 0, 4 * sizeof(uint32_t), st));
+            classify_kernel<<<grid_sc, 256, 0, st>>>(sp, b1 - b0, split, m->d_ones, m->d_counters);
+            CUZK_LAUNCHED("classify");
+            cuzk_status ro = msm_ones_sum<F>(st, m->d_ones, m->d_counters, (const affine<F> *)bp, (uint32_t)pl.ones_threads,
+                                             red_a, red_b, e);
+            if (ro != CUZK_OK) return ro;
+            CUZK_CU(cudaMemcpyAsync((X *)m->d_ones_acc + k, red_b, sizeof(X), cudaMemcpyDeviceToDevice, st));
+            /* the dense-scalar sort path (the count of significant
+             * scalars is not read back in streamed runs) */
+            cuzk_status rs = msm_sort_batch(st, sc_g, b0, b1, split, c, W, true, grid_sc, m->d_offsets, m->d_tiles,
+                                            m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, prof, e);
             if (rs != CUZK_OK) return rs;
             prof.mark(st, 1);
             if (pl.aff.group)
-                rs = msm_accumulate_affine_batch<F>(st, m->d_entries, m->d_offsets, W, B, b1 - b0, bases, buckets, pl.aff,
+                rs = msm_accumulate_affine_batch<F>(st, m->d_entries, m->d_offsets, W, B, b1 - b0, bases_g, buckets, pl.aff,
                                                     m->d_aff, prof, e);
             else
-                rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (nsig < b1 - b0 ? nsig : b1 - b0) * W,
-                                             (b1 - b0) * W, bases, buckets, m->d_part, m->d_part_key, pl.nseg_max, prof, e);
+                rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (b1 - b0) * W, (b1 - b0) * W, bases_g,
+                                             buckets, m->d_part, m->d_part_key, pl.nseg_max, prof, e);
             if (rs != CUZK_OK) return rs;
             prof.mark(st, 3);
+            CUZK_CU(cudaEventRecord(m->ev_done[s], st));
         }
-        /* 4. reduce (levels, see reduce_level_kernel): per window and level,
-         * the level sums on the host */
-        prof.mark(st, 4);
-        const red_levels rl = red_plan(W, B, red_l0(W, B, red_seg));
-        X *wins = (X *)cuzk_alloc((size_t)W * rl.n, sizeof(X));
-        if (!wins) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu msm: out of host memory");
-        cuzk_status rr = msm_reduce_windows<F>(st, buckets, W, B, rl, red_a, red_b, wins, e);
-        if (rr != CUZK_OK) {
-            cuzk_free(wins);
-            return rr;
-        }
-        prof.mark(st, 5);
-        prof.report(n, nsig, c);
-        msm_combine_windows<F>(total, wins, W, c, rl);
-        cuzk_free(wins);
-    } else {
-        m->last_c = 0;
+        pd->pip = true;
+        pd->c = c;
+        pd->W = W;
+        pd->rl = red_plan(W, B, red_l0(W, B, red_seg));
+        pd->nones = nb;
+        if (nb)
+            CUZK_CU(cudaMemcpyAsync(hs + (size_t)W * pd->rl.n, m->d_ones_acc, nb * sizeof(X), cudaMemcpyDeviceToHost, st));
     }
-    xyzz_add(total, ones_sum);
+    if (pd->pip) {
+        /* 4. reduce (levels, see reduce_level_kernel): per window and level,
+         * the level sums go to the host slot */
+        prof.mark(st, 4);
+        cuzk_status rr = msm_reduce_windows<F>(st, buckets, pd->W, 1u << (pd->c - 1), pd->rl, red_a, red_b, hs, e, false);
+        if (rr != CUZK_OK) return rr;
+        prof.mark(st, 5);
+    }
+    CUZK_CU(cudaEventRecord(m->ev_res[slot], st));
+    m->last_c = pd->c;
+    if (prof.on) {
+        CUZK_CU(cudaEventSynchronize(m->ev_res[slot]));
+        prof.report(n, n, pd->c);
+    }
+    return CUZK_OK;
+}
+
+/* Waits for the sums of an issued MSM and combines them on the host:
+ * level sums per window, Horner over the windows (c doublings each), the
+ * ones partial sums. */
+template <class F> cuzk_status msm_finish_t(cuzk_gpu_msm *m, const msm_pending *pd, void *result, cuzk_error *e)
+{
+    typedef xyzz<F> X;
+    CUZK_CU(cudaEventSynchronize(m->ev_res[pd->slot]));
+    const X *hs = (const X *)m->h_slot[pd->slot];
+    X total;
+    xyzz_set_inf(total);
+    size_t at = 0;
+    if (pd->pip) {
+        msm_combine_windows<F>(total, hs, pd->W, pd->c, pd->rl);
+        at = (size_t)pd->W * pd->rl.n;
+    }
+    for (size_t i = 0; i < pd->nones; i++) xyzz_add(total, hs[at + i]);
     jac<F> out;
     xyzz_to_jac(out, total);
     memcpy(result, &out, sizeof out);
@@ -229,17 +434,25 @@ template <class F> cuzk_status msm_run_t(cuzk_gpu_msm *m, void *result, const ui
 
 } /* namespace */
 
-#define CUZK_GPU_MSM_INSTANTIATE(NAME, F)                                                       \
-    cuzk_status NAME(cuzk_gpu_msm *m, void *result, const uint64_t *scalars, size_t n, cudaStream_t st, \
-                     cuzk_error *e)                                                             \
-    {                                                                                           \
-        return msm_run_t<F>(m, result, scalars, n, st, e);                                      \
+#define CUZK_GPU_MSM_INSTANTIATE(NAME, F)                                                                       \
+    cuzk_status NAME##_issue(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int on_dev, cudaStream_t st, int slot, \
+                             msm_pending *pd, cuzk_error *e)                                                         \
+    {                                                                                                               \
+        return msm_issue_t<F>(m, scalars, n, on_dev, st, slot, pd, e);                                              \
+    }                                                                                                               \
+    cuzk_status NAME##_finish(cuzk_gpu_msm *m, const msm_pending *pd, void *result, cuzk_error *e)                  \
+    {                                                                                                               \
+        return msm_finish_t<F>(m, pd, result, e);                                                                   \
     }
 
 /* Per-group drivers (defined in msm_<curve>_<g>.cu). */
-cuzk_status cuzk_gpu_msm_run_bn254_g1(cuzk_gpu_msm *, void *, const uint64_t *, size_t, cudaStream_t, cuzk_error *);
-cuzk_status cuzk_gpu_msm_run_bn254_g2(cuzk_gpu_msm *, void *, const uint64_t *, size_t, cudaStream_t, cuzk_error *);
-cuzk_status cuzk_gpu_msm_run_bls12_381_g1(cuzk_gpu_msm *, void *, const uint64_t *, size_t, cudaStream_t, cuzk_error *);
-cuzk_status cuzk_gpu_msm_run_bls12_381_g2(cuzk_gpu_msm *, void *, const uint64_t *, size_t, cudaStream_t, cuzk_error *);
+#define CUZK_GPU_MSM_DECLARE(NAME)                                                                                  \
+    cuzk_status NAME##_issue(cuzk_gpu_msm *, const uint64_t *, size_t, int, cudaStream_t, int, msm_pending *,       \
+                             cuzk_error *);                                                                         \
+    cuzk_status NAME##_finish(cuzk_gpu_msm *, const msm_pending *, void *, cuzk_error *);
+CUZK_GPU_MSM_DECLARE(cuzk_gpu_msm_run_bn254_g1)
+CUZK_GPU_MSM_DECLARE(cuzk_gpu_msm_run_bn254_g2)
+CUZK_GPU_MSM_DECLARE(cuzk_gpu_msm_run_bls12_381_g1)
+CUZK_GPU_MSM_DECLARE(cuzk_gpu_msm_run_bls12_381_g2)
 
 #endif

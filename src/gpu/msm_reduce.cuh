@@ -128,11 +128,12 @@ inline uint32_t msm_red_seg_len()
 
 /* Reduces the W rows of B buckets by the levels of `rl`; wins (host, W *
  * rl.n points) receives, per level k and window w, wins[k * W + w] = the
- * sum of that level's T row. Synchronises the stream. red_a / red_b:
+ * sum of that level's T row. Synchronises the stream unless sync is
+ * false (wins is then pinned and the caller waits for an event). red_a / red_b:
  * scratch of rl.total points each. */
 template <class F>
 cuzk_status msm_reduce_windows(cudaStream_t st, const xyzz<F> *buckets, unsigned W, uint32_t B, const red_levels &rl,
-                               xyzz<F> *red_a, xyzz<F> *red_b, xyzz<F> *wins, cuzk_error *e)
+                               xyzz<F> *red_a, xyzz<F> *red_b, xyzz<F> *wins, cuzk_error *e, bool sync = true)
 {
     typedef xyzz<F> X;
     const char *red_env = getenv("CUZK_GPU_MSM_RED_INLINE"); /* tuning: 1 / 0 forces the choice */
@@ -170,7 +171,7 @@ cuzk_status msm_reduce_windows(cudaStream_t st, const xyzz<F> *buckets, unsigned
     }
     for (unsigned k = 0; k < rl.n; k++)
         CUZK_CU(cudaMemcpyAsync(wins + (size_t)k * W, lvl[k], W * sizeof(X), cudaMemcpyDeviceToHost, st));
-    CUZK_CU(cudaStreamSynchronize(st));
+    if (sync) CUZK_CU(cudaStreamSynchronize(st));
     return CUZK_OK;
 }
 

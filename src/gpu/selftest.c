@@ -208,7 +208,8 @@ ST_NTT(bls12_381, CUZK_CURVE_BLS12_381)
         cuzk_free(s->sc);                                                                           \
     }                                                                                               \
                                                                                                     \
-    static cuzk_status G##_st_init(st_ctx *x, G##_st *s, size_t n, size_t nd, cuzk_error *e)        \
+    static cuzk_status G##_st_init(st_ctx *x, G##_st *s, size_t n, size_t nd,                       \
+                                   const cuzk_gpu_msm_config *cfg, cuzk_error *e)                   \
     {                                                                                               \
         memset(s, 0, sizeof *s);                                                                    \
         s->n = n;                                                                                   \
@@ -233,7 +234,7 @@ ST_NTT(bls12_381, CUZK_CURVE_BLS12_381)
             else s->bases[i] = dist[i % nd];                                                        \
         }                                                                                           \
         if ((st = cuzk_gpu_dev_alloc(&s->dsc, n * 32, x->o->device, e))) goto out;                 \
-        st = cuzk_gpu_msm_create(&s->m, CURVE, GROUP, s->bases, n, 0, x->o->device, NULL, e);       \
+        st = cuzk_gpu_msm_create(&s->m, CURVE, GROUP, s->bases, n, 0, x->o->device, cfg, e);        \
     out:                                                                                            \
         cuzk_free(kraw);                                                                            \
         cuzk_free(dist);                                                                            \
@@ -309,7 +310,7 @@ ST_NTT(bls12_381, CUZK_CURVE_BLS12_381)
     {                                                                                               \
         const size_t nmax = (size_t)1 << max_lg;                                                    \
         G##_st s;                                                                                   \
-        cuzk_status st = G##_st_init(x, &s, nmax, nmax < 4096 ? nmax : 4096, e);                    \
+        cuzk_status st = G##_st_init(x, &s, nmax, nmax < 4096 ? nmax : 4096, NULL, e);              \
         for (unsigned lg = 0; !st && lg <= max_lg; lg++) {                                          \
             size_t n = (size_t)1 << lg;                                                             \
             st = G##_st_one(x, &s, n, S_UNIFORM, "", e);                                            \
@@ -327,9 +328,28 @@ ST_NTT(bls12_381, CUZK_CURVE_BLS12_381)
         if (st) return st;                                                                          \
         /* one base repeated: equal points meet in every bucket (doublings) */                      \
         size_t nr = nmax < 4096 ? nmax : 4096;                                                      \
-        st = G##_st_init(x, &s, nr, 1, e);                                                          \
+        st = G##_st_init(x, &s, nr, 1, NULL, e);                                                    \
         if (!st) st = G##_st_one(x, &s, nr, S_UNIFORM, " one base repeated", e);                    \
         if (!st) st = G##_st_one(x, &s, nr, S_RM1, " one base repeated", e);                        \
+        G##_st_free(&s, x->o->device);                                                              \
+        if (st || nmax < 2048) return st;                                                           \
+        /* streamed bases: a budget of 60 % of the resident handle's memory, */                     \
+        /* chunks of 1/16 of the bases (a resident prefix, the rest uploaded) */                    \
+        cuzk_gpu_msm_config cfg = {.batch_points = nmax / 16 > 1024 ? nmax / 16 : 1024};            \
+        cfg.device_budget = cuzk_gpu_msm_device_bytes(CURVE, GROUP, nmax, &cfg) / 10 * 6;           \
+        st = G##_st_init(x, &s, nmax, nmax < 4096 ? nmax : 4096, &cfg, e);                          \
+        if (!st) {                                                                                  \
+            cuzk_gpu_msm_plan pl;                                                                   \
+            cuzk_gpu_msm_get_plan(s.m, &pl);                                                        \
+            char tag[96];                                                                           \
+            snprintf(tag, sizeof tag, " streamed (chunk %zu, %zu resident)", pl.chunk_points,       \
+                     pl.resident_points);                                                           \
+            check(x, pl.streamed == 1, tag, 0);                                                     \
+            st = G##_st_one(x, &s, nmax, S_UNIFORM, tag, e);                                        \
+            if (!st) st = G##_st_one(x, &s, nmax - 1, S_WITNESS, tag, e);                           \
+            if (!st) st = G##_st_one(x, &s, nmax, S_RM1, tag, e);                                   \
+            if (!st) st = G##_st_one(x, &s, 1000, S_UNIFORM, tag, e);                               \
+        }                                                                                           \
         G##_st_free(&s, x->o->device);                                                              \
         return st;                                                                                  \
     }

@@ -168,7 +168,7 @@ static void run_group(const group_ops *g, size_t nmax, uint64_t seed)
     static const unsigned windows[] = {4, 7, 11, 16};
     for (size_t wi = 0; wi < sizeof windows / sizeof windows[0]; wi++) {
         for (int split = 0; split < 2; split++) {
-            cuzk_gpu_msm_config cfg = {windows[wi], wi & 1 ? 1000 : 0, split};
+            cuzk_gpu_msm_config cfg = {.window_bits = windows[wi], .batch_points = wi & 1 ? 1000 : 0, .no_split_ones = split};
             m = NULL;
             st = cuzk_gpu_msm_create(&m, g->curve, g->group, bases, nmax, 0, 0, &cfg, &e);
             if (st) fprintf(stderr, "%s\n", e.msg);
@@ -266,6 +266,228 @@ static void test_sort_paths(void **state)
     }
 }
 
+
+static int device_sms(void)
+{
+    char name[128];
+    size_t mem;
+    int sms = 0;
+    cuzk_error e = {0};
+    if (cuzk_gpu_device_info(0, name, sizeof name, &mem, &sms, &e) != CUZK_OK) return 0;
+    return sms;
+}
+
+/* Budget that forces a streamed handle with about half the bases resident
+ * (the workspaces, fixed cost at small sizes, stay in the budget). */
+static size_t half_resident_budget(const group_ops *g, size_t n, const cuzk_gpu_msm_config *cfg)
+{
+    return cuzk_gpu_msm_device_bytes(g->curve, g->group, n, cfg) - n / 2 * g->aff;
+}
+
+/* Streamed handles (bases larger than the budget): chunks of 1024 points,
+ * no / some / all bases resident, host (pageable and pinned) and device
+ * scalars, run_many against the CPU per vector; a budget below the minimal
+ * streaming plan is a clean CUZK_ERR_NOMEM. */
+static void run_streamed(const group_ops *g, size_t nmax, uint64_t seed)
+{
+    uint8_t *bases = malloc(nmax * g->aff), *sc = malloc(nmax * 32);
+    assert_non_null(bases);
+    assert_non_null(sc);
+    g->bases(bases, nmax, seed);
+    cuzk_error e = {0};
+    char what[160];
+    cuzk_gpu_msm_config cfg = {.batch_points = 1024};
+    cuzk_gpu_msm_plan pl;
+    /* resident figure for this batch size, then the smallest budget that
+     * plans (bisection: plan_for is pure host arithmetic) */
+    assert_int_equal(cuzk_gpu_msm_plan_for(g->curve, g->group, nmax, &(cuzk_gpu_msm_config){.batch_points = 1024,
+                                                                                      .device_budget = (size_t)1 << 40},
+                                           0, &pl, &e),
+                     CUZK_OK);
+    assert_int_equal(pl.streamed, 0);
+    const size_t resident = pl.device_bytes;
+    size_t lo = 1, hi = resident;
+    cfg.device_budget = lo;
+    assert_int_equal(cuzk_gpu_msm_plan_for(g->curve, g->group, nmax, &cfg, 0, &pl, &e), CUZK_ERR_NOMEM);
+    cuzk_gpu_msm *m = NULL;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, nmax, 0, 0, &cfg, &e), CUZK_ERR_NOMEM);
+    assert_null(m);
+    assert_non_null(strstr(e.msg, "budget"));
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        cfg.device_budget = mid;
+        if (cuzk_gpu_msm_plan_for(g->curve, g->group, nmax, &cfg, 0, &pl, &e) == CUZK_OK) hi = mid;
+        else lo = mid;
+    }
+    const size_t budgets[3] = {hi, hi + (resident - hi) / 2, resident - 1};
+    for (int bi = 0; bi < 3; bi++) {
+        cfg.device_budget = budgets[bi];
+        cfg.pin_host_bases = bi == 1;
+        m = NULL;
+        cuzk_status st = cuzk_gpu_msm_create(&m, g->curve, g->group, bases, nmax, 0, 0, &cfg, &e);
+        if (st) fprintf(stderr, "%s\n", e.msg);
+        assert_int_equal(st, CUZK_OK);
+        cuzk_gpu_msm_get_plan(m, &pl);
+        assert_int_equal(pl.streamed, 1);
+        assert_true(pl.device_bytes <= budgets[bi]);
+        if (device_sms() == 132) /* device_bytes assumes 132 SMs (the ones workspace) */
+            assert_int_equal(pl.device_bytes, cuzk_gpu_msm_device_bytes(g->curve, g->group, nmax, &cfg));
+        assert_true(pl.chunk_points <= 1024);
+        if (bi == 0) assert_int_equal(pl.resident_points, 0);
+        if (bi == 1) assert_true(pl.resident_points > 0 && pl.resident_points < nmax);
+        const size_t ns[] = {nmax, nmax - 1, 1000, 3000, 1};
+        for (int d = 0; d < 4; d++) {
+            for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+                size_t n = ns[i] < nmax ? ns[i] : nmax;
+                g->scalars(sc, n, (enum dist)d, seed + 31 * i + d + 7 * bi);
+                snprintf(what, sizeof what, "streamed chunk=%zu resident=%zu/%zu %s", pl.chunk_points,
+                         pl.resident_points, nmax, DIST_NAMES[d]);
+                check_run(g, m, bases, sc, n, (int)((i + d) & 1), what);
+            }
+        }
+        /* pinned host scalars */
+        void *pinned = NULL;
+        assert_int_equal(cuzk_gpu_host_alloc(&pinned, nmax * 32, &e), CUZK_OK);
+        g->scalars(pinned, nmax, D_UNIFORM, seed + 99);
+        check_run(g, m, bases, pinned, nmax, 0, "streamed pinned scalars");
+        cuzk_gpu_host_free(pinned);
+        check_run(g, m, bases, sc, 0, 0, "streamed n=0");
+        cuzk_gpu_msm_destroy(m);
+    }
+    /* a fixed window, streamed */
+    cfg.window_bits = 7;
+    cfg.device_budget = budgets[1];
+    cfg.pin_host_bases = 0;
+    m = NULL;
+    assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, nmax, 0, 0, &cfg, &e), CUZK_OK);
+    g->scalars(sc, nmax, D_EDGE, seed + 5);
+    check_run(g, m, bases, sc, nmax, 1, "streamed c=7 edge");
+    cuzk_gpu_msm_destroy(m);
+    free(bases);
+    free(sc);
+}
+
+/* run_many against the CPU per vector (empty vectors among them), host and
+ * device scalars, resident and streamed handles. */
+static void run_many_group(const group_ops *g, size_t nmax, uint64_t seed)
+{
+    enum { K = 5 };
+    uint8_t *bases = malloc(nmax * g->aff), *sc = malloc(K * nmax * 32);
+    assert_non_null(bases);
+    assert_non_null(sc);
+    g->bases(bases, nmax, seed);
+    const size_t ns[K] = {nmax, 0, nmax - 3, 1, nmax / 2};
+    const uint8_t *vec[K];
+    void *dvec[K];
+    cuzk_error e = {0};
+    for (int i = 0; i < K; i++) {
+        g->scalars(sc + i * nmax * 32, ns[i], (enum dist)(i % 4), seed + i);
+        vec[i] = sc + i * nmax * 32;
+        assert_int_equal(cuzk_gpu_dev_alloc(&dvec[i], nmax * 32, 0, &e), CUZK_OK);
+        assert_int_equal(cuzk_gpu_copy(dvec[i], vec[i], ns[i] * 32, NULL, &e), CUZK_OK);
+    }
+    assert_int_equal(cuzk_gpu_stream_sync(NULL, &e), CUZK_OK);
+    uint8_t ref[K][1024];
+    for (int i = 0; i < K; i++) g->cpu(ref[i], bases, vec[i], ns[i]);
+    for (int mode = 0; mode < 2; mode++) {
+        cuzk_gpu_msm_config cfg = {.batch_points = nmax / 8};
+        if (mode) cfg.device_budget = half_resident_budget(g, nmax, &cfg);
+        cuzk_gpu_msm *m = NULL;
+        cuzk_status st = cuzk_gpu_msm_create(&m, g->curve, g->group, bases, nmax, 0, 0, &cfg, &e);
+        if (st) fprintf(stderr, "%s\n", e.msg);
+        assert_int_equal(st, CUZK_OK);
+        cuzk_gpu_msm_plan pl;
+        cuzk_gpu_msm_get_plan(m, &pl);
+        assert_int_equal(pl.streamed, mode);
+        void *stream = NULL;
+        assert_int_equal(cuzk_gpu_stream_create(&stream, 0, &e), CUZK_OK);
+        for (int on_dev = 0; on_dev < 2; on_dev++) {
+            uint8_t *got = malloc(K * g->jac);
+            assert_non_null(got);
+            memset(got, 0x5a, K * g->jac);
+            st = cuzk_gpu_msm_run_many(m, got, on_dev ? (const uint64_t *const *)dvec : (const uint64_t *const *)vec, ns,
+                                       K, on_dev, on_dev ? stream : NULL, &e);
+            if (st) fprintf(stderr, "%s\n", e.msg);
+            assert_int_equal(st, CUZK_OK);
+            for (int i = 0; i < K; i++)
+                if (!g->eq(got + i * g->jac, ref[i]))
+                    fail_msg("%s: run_many result %d differs (streamed=%d, device scalars=%d)", g->name, i, mode, on_dev);
+            /* and the same as run() one by one */
+            uint8_t one[1024];
+            assert_int_equal(cuzk_gpu_msm_run(m, one, (const uint64_t *)vec[2], ns[2], 0, NULL, &e), CUZK_OK);
+            assert_true(g->eq(one, got + 2 * g->jac));
+            free(got);
+        }
+        cuzk_gpu_stream_destroy(stream);
+        cuzk_gpu_msm_destroy(m);
+    }
+    for (int i = 0; i < K; i++) cuzk_gpu_dev_free(dvec[i], 0);
+    free(bases);
+    free(sc);
+}
+
+/* Streaming needs bases well above the fixed workspaces: at least 2^12
+ * (G1 also under CUZK_GPU_TEST_MAX_LG; G2 only when the cap allows). */
+static void test_streamed(void **state)
+{
+    (void)state;
+    const size_t k4 = 4096;
+    run_streamed(&GROUPS[0], cap(14) > k4 ? cap(14) : k4, 11);
+    run_streamed(&GROUPS[2], cap(14) > k4 ? cap(14) : k4, 12);
+    if (cap(12) == k4) {
+        run_streamed(&GROUPS[1], k4, 13);
+        run_streamed(&GROUPS[3], k4, 14);
+    }
+}
+
+static void test_run_many(void **state)
+{
+    (void)state;
+    for (int gi = 0; gi < 4; gi++) {
+        if ((gi & 1) && cap(11) < 2048) continue;
+        run_many_group(&GROUPS[gi], gi & 1 ? 2048 : (cap(13) > 4096 ? cap(13) : 4096), 21 + gi);
+    }
+}
+
+/* cuzk_gpu_msm_device_bytes is what create + run allocate: free device
+ * memory before create and after a run with host scalars, resident and
+ * streamed; tolerance: the allocator's 2 MiB granularity per allocation. */
+static void test_device_bytes(void **state)
+{
+    (void)state;
+    const group_ops *g = &GROUPS[2];
+    size_t n = cap(20);
+    if (n < ((size_t)1 << 16)) return; /* the 2 MiB granularity would hide everything */
+    uint8_t *bases = malloc(n * g->aff), *sc = malloc(n * 32);
+    assert_non_null(bases);
+    assert_non_null(sc);
+    memset(bases, 0, n * g->aff); /* infinity: the memory, not the sum, is tested */
+    g->scalars(sc, n, D_UNIFORM, 3);
+    cuzk_error e = {0};
+    for (int mode = 0; mode < 2; mode++) {
+        cuzk_gpu_msm_config cfg = {.batch_points = n / 8};
+        if (mode) cfg.device_budget = half_resident_budget(g, n, &cfg);
+        size_t f0, f1, tot;
+        assert_int_equal(cuzk_gpu_mem_info(0, &f0, &tot, &e), CUZK_OK);
+        cuzk_gpu_msm *m = NULL;
+        assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, 0, &cfg, &e), CUZK_OK);
+        uint8_t got[1024];
+        assert_int_equal(cuzk_gpu_msm_run(m, got, (const uint64_t *)sc, n, 0, NULL, &e), CUZK_OK);
+        assert_int_equal(cuzk_gpu_mem_info(0, &f1, &tot, &e), CUZK_OK);
+        cuzk_gpu_msm_plan pl;
+        cuzk_gpu_msm_get_plan(m, &pl);
+        assert_int_equal(pl.streamed, mode);
+        const size_t used = f0 - f1, tol = (size_t)20 * (2u << 20);
+        printf("device bytes (%s): planned %zu, used %zu\n", mode ? "streamed" : "resident", pl.device_bytes, used);
+        if (used + tol < pl.device_bytes || used > pl.device_bytes + tol)
+            fail_msg("device bytes: planned %zu, allocated %zu (streamed=%d)", pl.device_bytes, used, mode);
+        cuzk_gpu_msm_destroy(m);
+    }
+    free(bases);
+    free(sc);
+}
+
 /* The library self-test (cuzk selftest --gpu) at small sizes: NTT and MSM
  * edge cases against the CPU, including its independent (sum s_i k_i) G
  * reference. */
@@ -294,7 +516,7 @@ static void test_errors(void **state)
     assert_int_equal(cuzk_gpu_msm_create(&m, CUZK_CURVE_NONE, CUZK_GPU_G1, b, 4, 0, 0, NULL, &e), CUZK_ERR_USAGE);
     assert_null(m);
     memset(&e, 0, sizeof e);
-    cuzk_gpu_msm_config bad = {30, 0, 0};
+    cuzk_gpu_msm_config bad = {.window_bits = 30};
     assert_int_equal(cuzk_gpu_msm_create(&m, CUZK_CURVE_BN254, CUZK_GPU_G1, b, 4, 0, 0, &bad, &e), CUZK_ERR_USAGE);
     memset(&e, 0, sizeof e);
     assert_int_equal(cuzk_gpu_msm_create(&m, CUZK_CURVE_BN254, CUZK_GPU_G1, b, 4, 0, 0, NULL, &e), CUZK_OK);
@@ -313,6 +535,10 @@ int main(void)
         return 77;
     }
     g_pool = cuzk_pool_create(0);
+    /* CUZK_GPU_TEST_FILTER: run only the tests matching the pattern (quick
+     * compute-sanitizer runs of one part) */
+    const char *filter = getenv("CUZK_GPU_TEST_FILTER");
+    if (filter && *filter) cmocka_set_test_filter(filter);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_bn254_g1),
@@ -322,6 +548,9 @@ int main(void)
         cmocka_unit_test(test_large_g1),
         cmocka_unit_test(test_sort_paths),
         cmocka_unit_test(test_selftest),
+        cmocka_unit_test(test_streamed),
+        cmocka_unit_test(test_run_many),
+        cmocka_unit_test(test_device_bytes),
     };
     /* Every case with both bucket accumulations (XYZZ segments and batch
      * affine, CUZK_GPU_MSM_ACC, read when a handle is created). */

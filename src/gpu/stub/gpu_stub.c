@@ -1,5 +1,6 @@
 /* Built instead of the CUDA sources when CUDA is absent: the GPU API exists
  * but reports "built without CUDA". */
+#include <string.h>
 #include <stdlib.h>
 
 #include "cuzk/gpu.h"
@@ -54,6 +55,28 @@ cuzk_status cuzk_gpu_msm_run(cuzk_gpu_msm *m, void *result, const uint64_t *scal
 }
 
 unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m) { return 0; }
+
+cuzk_status cuzk_gpu_msm_run_many(cuzk_gpu_msm *m, void *results, const uint64_t *const *scalars, const size_t *n,
+                                  size_t count, int scalars_on_device, void *stream, cuzk_error *e)
+{
+    return NO_CUDA(e);
+}
+
+cuzk_status cuzk_gpu_msm_plan_for(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
+                                  const cuzk_gpu_msm_config *cfg, int device, cuzk_gpu_msm_plan *out, cuzk_error *e)
+{
+    return NO_CUDA(e);
+}
+
+void cuzk_gpu_msm_get_plan(const cuzk_gpu_msm *m, cuzk_gpu_msm_plan *out)
+{
+    if (out) memset(out, 0, sizeof *out);
+}
+
+cuzk_status cuzk_gpu_mem_info(int device, size_t *free_bytes, size_t *total_bytes, cuzk_error *e)
+{
+    return NO_CUDA(e);
+}
 
 cuzk_status cuzk_gpu_host_alloc(void **p, size_t bytes, cuzk_error *e)
 {
