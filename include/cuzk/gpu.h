@@ -114,8 +114,9 @@ typedef struct cuzk_gpu_msm cuzk_gpu_msm;
  * uploaded while chunk k is sorted and accumulated into the persistent
  * buckets. Host scalars go through two pinned-size chunk buffers the same
  * way (no n * 32 staging). The chunk is the largest of batch_points (or
- * 2^24), halved, whose workspace takes at most half the budget; the rest
- * of the budget holds the resident prefix (whole chunks). create fails with
+ * 2^24), halved, whose chunk buffers take at most half of what the fixed
+ * workspaces (buckets, reduction) leave of the budget; the rest holds the
+ * resident prefix (whole chunks). create fails with
  * CUZK_ERR_NOMEM only when even chunks of 1024 points with no resident base
  * do not fit. A streamed handle keeps the caller's `bases` pointer: the
  * bases must stay valid and unchanged until destroy. Results are the same

@@ -267,9 +267,19 @@ static cuzk_status bench_msm_more(bench_ctx *b, double *t, const grp *g, cuzk_gp
     cuzk_gpu_msm *m2 = NULL;
     unsigned lg = (unsigned)__builtin_ctzll(n);
     double mn, med;
+    /* CUZK_GPU_BENCH_STREAM_ONLY=1: the streamed rows only (short device runs) */
+    const char *so = getenv("CUZK_GPU_BENCH_STREAM_ONLY");
+    const int stream_only = so && so[0] == '1';
+    cuzk_gpu_msm_config cfg = {.window_bits = o->window, .batch_points = n / 16};
     make_scalars(hs, n, 0, g->r, 1000 + lg * 2);
     TRY(cuzk_gpu_copy(ds, hs, n * 32, NULL, e));
     TRY(cuzk_gpu_stream_sync(NULL, e));
+    if (stream_only) {
+        med = time_run(b, t, m, (const uint64_t *)ds, n, 1, &mn, e, &st);
+        if (st) goto out;
+        row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   resident (reference)", "msm", g->name, "uniform", lg, med, mn);
+        goto streamed;
+    }
     {
         enum { K = 4 };
         const uint64_t *v[K];
@@ -289,14 +299,15 @@ static cuzk_status bench_msm_more(bench_ctx *b, double *t, const grp *g, cuzk_gp
         row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   per MSM, 4 vectors", "msm run_many", g->name, "uniform", lg, med,
             mn);
     }
-    cuzk_gpu_msm_config cfg = {.window_bits = o->window, .batch_points = n / 16};
     TRY(cuzk_gpu_msm_create(&m2, g->curve, g->group, bases, n, 0, o->device, &cfg, e));
     med = time_run(b, t, m2, (const uint64_t *)ds, n, 1, &mn, e, &st);
     if (st) goto out;
     row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   resident, batch n/16", "msm batch/16", g->name, "uniform", lg, med, mn);
     cuzk_gpu_msm_destroy(m2);
     m2 = NULL;
+streamed:
     /* smallest budget that keeps >= n/4 bases resident */
+    cfg.batch_points = n / 16;
     {
         cuzk_gpu_msm_plan pl;
         size_t lo = 1, hi = cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg) * 2;
@@ -366,7 +377,8 @@ static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_erro
             cuzk_gpu_msm_config cfg = {.window_bits = o->window};
             size_t need = cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg);
             TRY(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, o->device, &cfg, e));
-            for (int dist = 0; dist < 2; dist++) {
+            const char *so = getenv("CUZK_GPU_BENCH_STREAM_ONLY");
+            for (int dist = 0; dist < 2 && !(so && so[0] == '1'); dist++) {
                 make_scalars(hs, n, dist, g->r, 1000 + lg * 2 + dist);
                 TRY(cuzk_gpu_copy(ds, hs, n * 32, NULL, e));
                 TRY(cuzk_gpu_stream_sync(NULL, e));

@@ -61,8 +61,8 @@ struct full_plan {
 
 /* The memory plan (gpu.h, "Memory plan"): resident if it fits, else the
  * largest chunk (halving from the batch size, down to 1024 points) whose
- * workspace takes at most half the budget, then as many whole chunks of
- * resident bases as the rest holds. */
+ * chunk buffers take at most half of what the fixed workspaces leave, then
+ * as many whole chunks of resident bases as the rest holds. */
 cuzk_status plan_memory(full_plan *fp, cuzk_curve curve, cuzk_gpu_group group, size_t npoints, const cuzk_gpu_msm_config *cfg,
                         int sm_count, size_t budget, cuzk_error *e)
 {
@@ -86,17 +86,24 @@ cuzk_status plan_memory(full_plan *fp, cuzk_curve curve, cuzk_gpu_group group, s
     size_t chunk = c2.batch_points ? c2.batch_points : ((size_t)1 << 24);
     if (chunk > npoints) chunk = npoints;
     const size_t minc = npoints < 1024 ? npoints : (chunk < 1024 ? chunk : 1024);
-    size_t fixed = 0;
+    /* workspaces that do not shrink with the chunk (buckets, reduction):
+     * the plan at the smallest chunk */
+    c2.batch_points = minc;
+    fp->p = make_plan(bits, npoints, &c2, sm_count);
+    const size_t fixed0 = streamed_bytes(fp->p, bits, npoints, minc, 0, aff);
+    if (fixed0 > budget)
+        return cuzk_err(e, CUZK_ERR_NOMEM,
+                        "gpu msm: %zu bases of %zu bytes do not fit a device budget of %zu bytes, not even streamed "
+                        "in chunks of %zu points with no resident base (needs %zu bytes)",
+                        npoints, aff, budget, minc, fixed0);
+    /* the largest chunk whose buffers take at most half of the rest (the
+     * other half holds resident bases) */
+    size_t fixed = fixed0;
     for (;;) {
         c2.batch_points = chunk;
         fp->p = plan_for(curve, group, bits, npoints, &c2, sm_count);
         fixed = streamed_bytes(fp->p, bits, npoints, chunk, 0, aff);
-        if (fixed <= budget / 2 || (chunk <= minc && fixed <= budget)) break;
-        if (chunk <= minc)
-            return cuzk_err(e, CUZK_ERR_NOMEM,
-                            "gpu msm: %zu bases of %zu bytes do not fit a device budget of %zu bytes, not even streamed "
-                            "in chunks of %zu points with no resident base (needs %zu bytes)",
-                            npoints, aff, budget, chunk, fixed);
+        if (chunk <= minc || fixed <= fixed0 || (fixed <= budget && fixed - fixed0 <= (budget - fixed0) / 2)) break;
         chunk = chunk / 2 > minc ? chunk / 2 : minc;
     }
     /* resident prefix: whole chunks (one ones slot more at most) */

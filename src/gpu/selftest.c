@@ -333,10 +333,11 @@ ST_NTT(bls12_381, CUZK_CURVE_BLS12_381)
         if (!st) st = G##_st_one(x, &s, nr, S_RM1, " one base repeated", e);                        \
         G##_st_free(&s, x->o->device);                                                              \
         if (st || nmax < 2048) return st;                                                           \
-        /* streamed bases: a budget of 60 % of the resident handle's memory, */                     \
-        /* chunks of 1/16 of the bases (a resident prefix, the rest uploaded) */                    \
+        /* streamed bases: a budget short of half the bases, chunks of */                          \
+        /* 1/16 of them (a resident prefix, the rest uploaded) */                                   \
         cuzk_gpu_msm_config cfg = {.batch_points = nmax / 16 > 1024 ? nmax / 16 : 1024};            \
-        cfg.device_budget = cuzk_gpu_msm_device_bytes(CURVE, GROUP, nmax, &cfg) / 10 * 6;           \
+        cfg.device_budget = cuzk_gpu_msm_device_bytes(CURVE, GROUP, nmax, &cfg) -                   \
+                            nmax / 2 * sizeof(G##_affine_t);                                        \
         st = G##_st_init(x, &s, nmax, nmax < 4096 ? nmax : 4096, &cfg, e);                          \
         if (!st) {                                                                                  \
             cuzk_gpu_msm_plan pl;                                                                   \
