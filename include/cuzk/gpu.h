@@ -112,8 +112,9 @@ typedef struct cuzk_gpu_msm cuzk_gpu_msm;
  * uploaded per run in chunks of chunk_points (= one sort batch) into two
  * device buffers on a second stream, ordered by events, so chunk k+1 is
  * uploaded while chunk k is sorted and accumulated into the persistent
- * buckets. Host scalars go through two pinned-size chunk buffers the same
- * way (no n * 32 staging). The chunk is the largest of batch_points (or
+ * buckets. Host scalars go through two chunk-sized device buffers the same
+ * way (no n * 32 staging; pinned host scalars make those uploads
+ * asynchronous). The chunk is the largest of batch_points (or
  * 2^24), halved, whose chunk buffers take at most half of what the fixed
  * workspaces (buckets, reduction) leave of the budget; the rest holds the
  * resident prefix (whole chunks). create fails with
