@@ -89,7 +89,7 @@ cuzk_status plan_memory(full_plan *fp, cuzk_curve curve, cuzk_gpu_group group, s
     /* workspaces that do not shrink with the chunk (buckets, reduction):
      * the plan at the smallest chunk */
     c2.batch_points = minc;
-    fp->p = make_plan(bits, npoints, &c2, sm_count);
+    fp->p = plan_for(curve, group, bits, npoints, &c2, sm_count);
     const size_t fixed0 = streamed_bytes(fp->p, bits, npoints, minc, 0, aff);
     if (fixed0 > budget)
         return cuzk_err(e, CUZK_ERR_NOMEM,
