@@ -245,7 +245,7 @@ static void test_sort_paths(void **state)
         assert_non_null(sc);
         g->bases(bases, n, 41 + gi);
         for (int bi = 0; bi < 2; bi++) {
-            cuzk_gpu_msm_config cfg = {0, bi ? 3000 : 0, bi};
+            cuzk_gpu_msm_config cfg = {.batch_points = bi ? 3000 : 0, .no_split_ones = bi};
             cuzk_error e = {0};
             cuzk_gpu_msm *m = NULL;
             assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, 0, &cfg, &e), CUZK_OK);
