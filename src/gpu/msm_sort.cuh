@@ -431,8 +431,8 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
     uint32_t *flag = gcur + nc;
     const uint32_t cap = mode == SORT_REST ? 0 : SORT_CAP;
     CUZK_CU(cudaMemsetAsync(gcur, 0, ((size_t)nc + 1) * sizeof(uint32_t), st));
-    /* Two blocks of 512 threads per SM, one tile each: long runs per bin
-     * and few reservation atomics (2^24: 264 x 13312). */
+    /* one block per (tile of SORT_WTILE digits, window): runs of ~32 pairs
+     * a block and bin at 2^24, 6656 blocks x <= 1024 reservation atomics */
     const size_t nb = b1 - b0;
     sort_win_coarse_kernel<<<dim3((unsigned)((nb + SORT_WTILE - 1) / SORT_WTILE), W), SORT_THREADS, 0, st>>>(
         entries, nb, b0, B, s, offsets, gcur, pairs);
