@@ -95,7 +95,10 @@ static const char BENCH_USAGE[] =
     "  Times the GPU kernels: Fr NTT (forward and inverse, natural order and\n"
     "  without the bit-reversal permutation (NR / RN), odd coset) and G1/G2 MSM\n"
     "  (uniform and witness-like scalars) for sizes 2^L, bases resident on the\n"
-    "  device; median (and minimum) of R runs after a warm-up.\n"
+    "  device; median (and minimum) of R runs after a warm-up. At the largest\n"
+    "  size G1 also gets run_many (4 scalar vectors, time per MSM), batch/16\n"
+    "  (16 sort batches) and stream1/4 (a device budget holding a quarter of\n"
+    "  the bases: the rest streamed in chunks) rows.\n"
     "  --min L, --max L   size range (default 20..26)\n"
     "  --reps R           timed runs per figure (default 5)\n"
     "  --window C         fixed MSM window (default: automatic)\n";

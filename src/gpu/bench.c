@@ -19,6 +19,7 @@
 #include "field/field_params.h"
 #include "msm/msm.h"
 #include "util/common.h"
+#include "util/rng.h"
 #include "util/threadpool.h"
 
 typedef struct {
@@ -56,14 +57,6 @@ static void row(bench_ctx *b, const char *fmt, ...)
     b->nrows++;
 }
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -85,7 +78,7 @@ static void rand_scalar(uint64_t s[4], const uint64_t r[4], uint64_t *seed)
     while ((r[3] >> top) > 1) top++;
     uint64_t mask = (top >= 63) ? ~0ULL : ((2ULL << top) - 1);
     for (;;) {
-        for (int i = 0; i < 4; i++) s[i] = splitmix(seed);
+        for (int i = 0; i < 4; i++) s[i] = cuzk_splitmix64(seed);
         s[3] &= mask;
         int lt = 0;
         for (int i = 3; i >= 0; i--) {
@@ -103,7 +96,7 @@ static void make_scalars(uint64_t *s, size_t n, int witness, const uint64_t r[4]
     for (size_t i = 0; i < n; i++) {
         uint64_t *x = s + 4 * i;
         if (witness) {
-            uint64_t k = splitmix(&seed) % 10;
+            uint64_t k = cuzk_splitmix64(&seed) % 10;
             if (k < 5) {
                 memset(x, 0, 32);
                 continue;
@@ -133,8 +126,8 @@ static void make_scalars(uint64_t *s, size_t n, int witness, const uint64_t r[4]
         }                                                                                           \
         uint64_t seed = 42;                                                                         \
         for (size_t i = 0; i < m; i++) {                                                            \
-            k[i].l[0] = splitmix(&seed);                                                            \
-            k[i].l[1] = splitmix(&seed);                                                            \
+            k[i].l[0] = cuzk_splitmix64(&seed);                                                            \
+            k[i].l[1] = cuzk_splitmix64(&seed);                                                            \
         }                                                                                           \
         cuzk_status st = G##_batch_mul_fixed(b, &G##_GENERATOR, k, m, pool, e);                     \
         cuzk_free(k);                                                                               \
@@ -198,7 +191,7 @@ static cuzk_status bench_ntt(bench_ctx *b, double *t, cuzk_error *e)
             goto out;
         }
         uint64_t seed = 7;
-        for (size_t i = 0; i < nmax * 4; i++) h[i] = (i % 4 == 3) ? splitmix(&seed) >> 8 : splitmix(&seed);
+        for (size_t i = 0; i < nmax * 4; i++) h[i] = (i % 4 == 3) ? cuzk_splitmix64(&seed) >> 8 : cuzk_splitmix64(&seed);
         TRY(cuzk_gpu_copy(d, h, nmax * 32, stream, e));
         TRY(cuzk_gpu_stream_sync(stream, e));
         cuzk_free(h);

@@ -16,6 +16,7 @@
 #include "msm/msm.h"
 #include "poly/ntt.h"
 #include "util/common.h"
+#include "util/rng.h"
 #include "util/threadpool.h"
 
 typedef struct st_ctx {
@@ -49,14 +50,6 @@ static void check(st_ctx *x, int ok, const char *what, double ms)
     if (!ok || x->o->verbose) st_log(x, "%s %s (%.1f ms)", ok ? "ok  " : "FAIL", what, ms);
 }
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Uniform raw value < m (4 limbs) by rejection. */
 static void rand_below(uint64_t s[4], const uint64_t m[4], uint64_t *rng)
 {
@@ -64,7 +57,7 @@ static void rand_below(uint64_t s[4], const uint64_t m[4], uint64_t *rng)
     while ((m[3] >> top) > 1) top++;
     uint64_t mask = (top >= 63) ? ~0ULL : ((2ULL << top) - 1);
     for (;;) {
-        for (int i = 0; i < 4; i++) s[i] = splitmix(rng);
+        for (int i = 0; i < 4; i++) s[i] = cuzk_splitmix64(rng);
         s[3] &= mask;
         for (int i = 3; i >= 0; i--) {
             if (s[i] != m[i]) {
@@ -248,7 +241,7 @@ ST_NTT(bls12_381, CUZK_CURVE_BLS12_381)
             memset(v, 0, sizeof *v);                                                                \
             enum sdist k = d;                                                                       \
             if (d == S_WITNESS) {                                                                   \
-                uint64_t u = splitmix(&x->rng) % 10;                                                \
+                uint64_t u = cuzk_splitmix64(&x->rng) % 10;                                                \
                 k = u < 5 ? S_ZERO : u < 9 ? S_ONE : S_UNIFORM;                                     \
             }                                                                                       \
             if (k == S_UNIFORM) rand_below(v->l, FR##_MODULUS.l, &x->rng);                          \

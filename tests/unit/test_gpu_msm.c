@@ -5,6 +5,7 @@
  * accumulation and the segment fix-up), host and device scalars; all of it
  * with both bucket accumulations (XYZZ and batch affine).
  * Exits 77 ("skipped") when there is no CUDA device. */
+#include "util/rng.h"
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,14 +22,6 @@
 
 static cuzk_pool *g_pool;
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 enum dist { D_UNIFORM, D_WITNESS, D_EDGE, D_SMALL };
 
 /* Per-group glue, instantiated by macro. */
@@ -37,7 +30,7 @@ enum dist { D_UNIFORM, D_WITNESS, D_EDGE, D_SMALL };
     {                                                                                               \
         FR##_t *s = v;                                                                              \
         for (size_t i = 0; i < n; i++) {                                                            \
-            uint64_t x = splitmix(&seed);                                                           \
+            uint64_t x = cuzk_splitmix64(&seed);                                                           \
             memset(&s[i], 0, sizeof s[i]);                                                          \
             int kind = 2; /* 0: zero, 1: one, 2: uniform, 3: r-1, 4: small */                       \
             if (d == D_WITNESS) kind = x % 10 < 5 ? 0 : (x % 10 < 9 ? 1 : 2);                       \
@@ -53,7 +46,7 @@ enum dist { D_UNIFORM, D_WITNESS, D_EDGE, D_SMALL };
                 s[i] = FR##_MODULUS;                                                                \
                 s[i].l[0] -= 1;                                                                     \
             }                                                                                       \
-            if (kind == 4) s[i].l[0] = splitmix(&seed) % 40;                                        \
+            if (kind == 4) s[i].l[0] = cuzk_splitmix64(&seed) % 40;                                        \
         }                                                                                           \
     }                                                                                               \
     /* Random multiples of the generator; some infinities and repeats. */                           \
@@ -64,14 +57,14 @@ enum dist { D_UNIFORM, D_WITNESS, D_EDGE, D_SMALL };
         assert_non_null(k);                                                                         \
         for (size_t i = 0; i < n; i++) {                                                            \
             memset(&k[i], 0, sizeof k[i]);                                                          \
-            k[i].l[0] = splitmix(&seed);                                                            \
-            k[i].l[1] = splitmix(&seed);                                                            \
+            k[i].l[0] = cuzk_splitmix64(&seed);                                                            \
+            k[i].l[1] = cuzk_splitmix64(&seed);                                                            \
         }                                                                                           \
         cuzk_error e = {0};                                                                         \
         assert_int_equal(G##_batch_mul_fixed(b, &G##_GENERATOR, k, n, g_pool, &e), CUZK_OK);        \
         free(k);                                                                                    \
         for (size_t i = 0; i < n; i++) {                                                            \
-            uint64_t x = splitmix(&seed) % 64;                                                      \
+            uint64_t x = cuzk_splitmix64(&seed) % 64;                                                      \
             if (x == 0) G##_affine_set_inf(&b[i]);                                                  \
             if (x == 1 && i > 0) b[i] = b[i - 1];                                                   \
         }                                                                                           \
