@@ -321,27 +321,35 @@ typedef struct {
     const NT_(nttp_hook) *hook;
 } NT_(nttp_pb_ctx);
 
+/* Phase B's loop over blocks, written once for the scalar stage functions
+ * and once more (SFX = _v8, in an IFMA-target function) for the 8-lane
+ * ones; the constant inv / dir arguments let each block be specialised. */
+#define NTTP_PB_LOOP(SFX)                                                                          \
+    do {                                                                                           \
+        size_t len = (size_t)1 << c->b;                                                            \
+        for (size_t blk = begin; blk < end; blk++) {                                               \
+            FR_T *a = c->a + blk * len;                                                            \
+            if (c->dit) {                                                                          \
+                NT_(nttp_apply_hook##SFX)(c->hook, a, blk * len, len); /* pre-scale */             \
+                if (c->inv)                                                                        \
+                    NT_(nttp_dit_block##SFX)(c->d, a, c->b, 1);                                    \
+                else                                                                               \
+                    NT_(nttp_dit_block##SFX)(c->d, a, c->b, 0);                                    \
+            } else {                                                                               \
+                if (c->inv)                                                                        \
+                    NT_(nttp_dif_block##SFX)(c->d, a, c->b, 1);                                    \
+                else                                                                               \
+                    NT_(nttp_dif_block##SFX)(c->d, a, c->b, 0);                                    \
+                NT_(nttp_apply_hook##SFX)(c->hook, a, blk * len, len); /* post-scale */            \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
 #if defined(CUZK_IFMA)
 static CUZK_IFMA_TARGET void NT_(nttp_pb_task_v8)(const NT_(nttp_pb_ctx) *c, size_t begin,
                                                  size_t end)
 {
-    size_t len = (size_t)1 << c->b;
-    for (size_t blk = begin; blk < end; blk++) {
-        FR_T *a = c->a + blk * len;
-        if (c->dit) {
-            NT_(nttp_apply_hook_v8)(c->hook, a, blk * len, len); /* pre-scale */
-            if (c->inv)
-                NT_(nttp_dit_block_v8)(c->d, a, c->b, 1);
-            else
-                NT_(nttp_dit_block_v8)(c->d, a, c->b, 0);
-        } else {
-            if (c->inv)
-                NT_(nttp_dif_block_v8)(c->d, a, c->b, 1);
-            else
-                NT_(nttp_dif_block_v8)(c->d, a, c->b, 0);
-            NT_(nttp_apply_hook_v8)(c->hook, a, blk * len, len); /* post-scale */
-        }
-    }
+    NTTP_PB_LOOP(_v8);
 }
 #endif
 
@@ -355,24 +363,9 @@ static void NT_(nttp_pb_task)(void *vctx, size_t begin, size_t end, int worker)
         return;
     }
 #endif
-    size_t len = (size_t)1 << c->b;
-    for (size_t blk = begin; blk < end; blk++) {
-        FR_T *a = c->a + blk * len;
-        if (c->dit) {
-            NT_(nttp_apply_hook)(c->hook, a, blk * len, len); /* pre-scale */
-            if (c->inv)
-                NT_(nttp_dit_block)(c->d, a, c->b, 1);
-            else
-                NT_(nttp_dit_block)(c->d, a, c->b, 0);
-        } else {
-            if (c->inv)
-                NT_(nttp_dif_block)(c->d, a, c->b, 1);
-            else
-                NT_(nttp_dif_block)(c->d, a, c->b, 0);
-            NT_(nttp_apply_hook)(c->hook, a, blk * len, len); /* post-scale */
-        }
-    }
+    NTTP_PB_LOOP();
 }
+#undef NTTP_PB_LOOP
 
 /* ---- phase A: super-stage of stages lo..s on tiles of 2^k rows x TILE cols */
 
@@ -435,24 +428,46 @@ CUZK_INLINE void NT_(nttp_pa_copy)(const NT_(nttp_pa_ctx) *c, FR_T *buf, FR_T *b
     }
 }
 
-CUZK_INLINE void NT_(nttp_pa_run)(const NT_(nttp_pa_ctx) *c, size_t begin, size_t end, int inv,
-                                  int dit)
-{
-    FR_T buf[((size_t)1 << NTT_KMAX) * NTT_TILE];
-    for (size_t task = begin; task < end; task++) {
-        size_t c0;
-        FR_T *base = NT_(nttp_pa_tile)(c, task, &c0);
-        NT_(nttp_pa_copy)(c, buf, base, 1);
-        if (dit) {
-            for (unsigned t = c->lo; t <= c->s; t++)
-                NT_(nttp_pa_stage)(c, buf, c0, t, inv, 1);
-        } else {
-            for (unsigned t = c->s + 1; t-- > c->lo;)
-                NT_(nttp_pa_stage)(c, buf, c0, t, inv, 0);
-        }
-        NT_(nttp_pa_copy)(c, buf, base, 0);
+/* Phase A's loop over tiles (copy in, stages lo..s, copy out), written once
+ * for the scalar stage function and once more (SFX = _v8, IFMA target) for
+ * the 8-lane one. */
+#define NTTP_PA_RUN_DEF(QUAL, SFX)                                                                 \
+    QUAL void NT_(nttp_pa_run##SFX)(const NT_(nttp_pa_ctx) *c, size_t begin, size_t end, int inv,  \
+                                    int dit)                                                       \
+    {                                                                                              \
+        FR_T buf[((size_t)1 << NTT_KMAX) * NTT_TILE];                                              \
+        for (size_t task = begin; task < end; task++) {                                            \
+            size_t c0;                                                                             \
+            FR_T *base = NT_(nttp_pa_tile)(c, task, &c0);                                          \
+            NT_(nttp_pa_copy)(c, buf, base, 1);                                                    \
+            if (dit) {                                                                             \
+                for (unsigned t = c->lo; t <= c->s; t++)                                           \
+                    NT_(nttp_pa_stage##SFX)(c, buf, c0, t, inv, 1);                                \
+            } else {                                                                               \
+                for (unsigned t = c->s + 1; t-- > c->lo;)                                          \
+                    NT_(nttp_pa_stage##SFX)(c, buf, c0, t, inv, 0);                                \
+            }                                                                                      \
+            NT_(nttp_pa_copy)(c, buf, base, 0);                                                    \
+        }                                                                                          \
     }
-}
+
+/* Four specialisations so the butterfly direction is a constant. */
+#define NTTP_PA_DISPATCH(RUN)                                                                      \
+    do {                                                                                           \
+        if (c->dit) {                                                                              \
+            if (c->inv)                                                                            \
+                RUN(c, begin, end, 1, 1);                                                          \
+            else                                                                                   \
+                RUN(c, begin, end, 0, 1);                                                          \
+        } else {                                                                                   \
+            if (c->inv)                                                                            \
+                RUN(c, begin, end, 1, 0);                                                          \
+            else                                                                                   \
+                RUN(c, begin, end, 0, 0);                                                          \
+        }                                                                                          \
+    } while (0)
+
+NTTP_PA_RUN_DEF(CUZK_INLINE, )
 
 #if defined(CUZK_IFMA)
 /* nttp_pa_stage, 8 columns per vector (the tile width is a multiple of 8). */
@@ -477,39 +492,12 @@ CUZK_IFMA_INLINE void NT_(nttp_pa_stage_v8)(const NT_(nttp_pa_ctx) *c, FR_T *buf
     }
 }
 
-CUZK_IFMA_INLINE void NT_(nttp_pa_run_v8)(const NT_(nttp_pa_ctx) *c, size_t begin, size_t end,
-                                          int inv, int dit)
-{
-    FR_T buf[((size_t)1 << NTT_KMAX) * NTT_TILE];
-    for (size_t task = begin; task < end; task++) {
-        size_t c0;
-        FR_T *base = NT_(nttp_pa_tile)(c, task, &c0);
-        NT_(nttp_pa_copy)(c, buf, base, 1);
-        if (dit) {
-            for (unsigned t = c->lo; t <= c->s; t++)
-                NT_(nttp_pa_stage_v8)(c, buf, c0, t, inv, 1);
-        } else {
-            for (unsigned t = c->s + 1; t-- > c->lo;)
-                NT_(nttp_pa_stage_v8)(c, buf, c0, t, inv, 0);
-        }
-        NT_(nttp_pa_copy)(c, buf, base, 0);
-    }
-}
+NTTP_PA_RUN_DEF(CUZK_IFMA_INLINE, _v8)
 
 static CUZK_IFMA_TARGET void NT_(nttp_pa_task_v8)(const NT_(nttp_pa_ctx) *c, size_t begin,
                                                  size_t end)
 {
-    if (c->dit) {
-        if (c->inv)
-            NT_(nttp_pa_run_v8)(c, begin, end, 1, 1);
-        else
-            NT_(nttp_pa_run_v8)(c, begin, end, 0, 1);
-    } else {
-        if (c->inv)
-            NT_(nttp_pa_run_v8)(c, begin, end, 1, 0);
-        else
-            NT_(nttp_pa_run_v8)(c, begin, end, 0, 0);
-    }
+    NTTP_PA_DISPATCH(NT_(nttp_pa_run_v8));
 }
 #endif
 
@@ -523,19 +511,10 @@ static void NT_(nttp_pa_task)(void *vctx, size_t begin, size_t end, int worker)
         return;
     }
 #endif
-    /* Four specialisations so the butterfly direction is a constant. */
-    if (c->dit) {
-        if (c->inv)
-            NT_(nttp_pa_run)(c, begin, end, 1, 1);
-        else
-            NT_(nttp_pa_run)(c, begin, end, 0, 1);
-    } else {
-        if (c->inv)
-            NT_(nttp_pa_run)(c, begin, end, 1, 0);
-        else
-            NT_(nttp_pa_run)(c, begin, end, 0, 0);
-    }
+    NTTP_PA_DISPATCH(NT_(nttp_pa_run));
 }
+#undef NTTP_PA_RUN_DEF
+#undef NTTP_PA_DISPATCH
 
 static void NT_(nttp_phase_a)(const DOM_T *d, FR_T *a, unsigned s, unsigned lo, int inv, int dit,
                               cuzk_pool *pool)
