@@ -62,10 +62,7 @@ explore)
         CUZK_GPU_MSM_SEG=$s CUZK_GPU_MSM_PROFILE=1 "$D/bench_gpu" --min 24 --max 24 --reps 3 --only msm --g2 0 > "$O/seg$s.txt" 2>&1
         echo "SEG=$s"; grep -E "^msm " "$O/seg$s.txt" | grep -v "unif/host" | tail -4
     done
-    el "ntt radix-4 vs radix-2"
-    "$D/bench_gpu" --min 20 --max 24 --reps 5 --only ntt > "$O/ntt_r4.txt" 2>&1
-    CUZK_GPU_NTT_RADIX2=1 "$D/bench_gpu" --min 20 --max 24 --reps 5 --only ntt > "$O/ntt_r2.txt" 2>&1
-    paste <(grep -E "^ntt" "$O/ntt_r4.txt" | tail -30) <(grep -E "^ntt" "$O/ntt_r2.txt" | tail -30 | awk '{print $(NF-1)}')
+    # (the radix-4 vs radix-2 NTT comparison of session 1 went with the radix-4 kernel)
     ;;
 final)
     # Order: the required pieces first, the long self-test last (bounded by

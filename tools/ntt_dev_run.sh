@@ -2,7 +2,7 @@
 # NTT tuning run on the device machine (binaries prebuilt here by
 # `BUILD=$PWD/build-gpu-ntt tools/gpu_dist.sh`, carried with .gpu-deps).
 # usage: DIST=build-gpu-ntt/dist tools/ntt_dev_run.sh [test] [bench VARIANT...] [prof] [sass] [ncu]
-# VARIANT: NAME[@BLOCKxTHREADS][:MIN], e.g. default, v1, v2w:24, default@1024x128:24
+# VARIANT: NAME[@BLOCKxTHREADS][:MIN], e.g. default, v3o, v3:24, v3@1024x128:24
 # Logs under $OUT (or ./gpu-out). VARIANTS: values of CUZK_GPU_NTT_KERNEL
 # ("default" = unset).
 set -uo pipefail
@@ -36,7 +36,7 @@ for a in "$@"; do
               echo "$t1 $t2: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$TMPD/san.txt" | tail -1)" | tee -a "$O/summary.txt"
           done ;;
     prof) mode=
-          for v in default v1; do
+          for v in default v3; do
               for lg in 24 27; do
                   if [ "$v" = default ]; then unset CUZK_GPU_NTT_KERNEL; else export CUZK_GPU_NTT_KERNEL=$v; fi
                   CUZK_GPU_NTT_PROF=1 timeout 60 "$D/bench_gpu" --only ntt --min $lg --max $lg --reps 2 --curve bn254 2>&1 \
@@ -48,14 +48,14 @@ for a in "$@"; do
           cuobjdump -sass "$D/bench_gpu" 2>&1 | awk '/Function :/{p = ($3 ~ /ntt_pass/)} p' > "$O/ntt.sass"
           awk '/Function :/{f=$3} /^ +\/\*[0-9a-f]{4}\*\//{for(i=1;i<=NF;i++) if($i ~ /^[A-Z][A-Z0-9_.]+$/){c[f" "$i]++; break}} END{for(k in c) print c[k], k}' \
               "$O/ntt.sass" | grep bn254 | sort -k2,2 -k1,1nr | awk '$1>30' | sed 's/_ZN[0-9A-Za-z_]*ntt_cu_[0-9a-f]*//' > "$O/ntt_ops.txt"
-          grep -E "pass2.* (MOV|IMAD.MOV.U32|IMAD.WIDE.U32|IMAD.WIDE.U32.X|IADD3.X|LDL|STL)$" "$O/ntt_ops.txt" | sed 's/IN8cuzk_gpu2fpINS1_10bn254_fr_pEEE//; s/EEEvNS_8ntt_argsIT_EE//' | tee -a "$O/summary.txt"
+          grep -E "pass_kernel.* (MOV|IMAD.MOV.U32|IMAD.WIDE.U32|IMAD.WIDE.U32.X|IADD3.X|LDL|STL)$" "$O/ntt_ops.txt" | sed 's/IN8cuzk_gpu2fpINS1_10bn254_fr_pEEE//; s/EEEvNS_8ntt_argsIT_EE//' | tee -a "$O/summary.txt"
           gzip -f "$O/ntt.sass" ;;
     ncu) mode=
           if command -v ncu > /dev/null; then
-              timeout 100 ncu --kernel-name regex:ntt_pass2 --launch-skip 0 --launch-count 3 --section SpeedOfLight \
+              timeout 100 ncu --kernel-name regex:ntt_pass --launch-skip 0 --launch-count 3 --section SpeedOfLight \
                   --section Occupancy --section WarpStateStats --section ComputeWorkloadAnalysis \
                   "$D/bench_gpu" --only ntt --min 24 --max 24 --reps 1 --curve bn254 > "$O/ncu.txt" 2>&1
-              grep -vE "^==PROF==|^ntt |^device" "$O/ncu.txt" | grep -E "ntt_pass2|L1/TEX Cache|Issue Slots|Warp Cycles Per Issued|Duration|Theoretical Occ|highest-utilized" | cut -c1-160 | head -40
+              grep -vE "^==PROF==|^ntt |^device" "$O/ncu.txt" | grep -E "ntt_pass|L1/TEX Cache|Issue Slots|Warp Cycles Per Issued|Duration|Theoretical Occ|highest-utilized" | cut -c1-160 | head -40
           else
               echo "no ncu"
           fi ;;
@@ -64,14 +64,13 @@ for a in "$@"; do
            v=$a; mn=$MIN
            case "$v" in *:*) mn=${v#*:}; v=${v%%:*} ;; esac
            k=${v%%@*}
-           if [ "$k" = r4 ]; then export CUZK_GPU_NTT_RADIX4=1; k=default; fi
            if [ "$k" = default ]; then unset CUZK_GPU_NTT_KERNEL; else export CUZK_GPU_NTT_KERNEL=$k; fi
            case "$v" in *@*) bt=${v#*@}; export CUZK_GPU_NTT_BLOCK=${bt%x*} CUZK_GPU_NTT_THREADS=${bt#*x} ;; esac
            el "bench $v 2^$mn..2^$MAX"
            timeout 120 "$D/bench_gpu" --only ntt --min $mn --max $MAX --reps 5 > "$TMPD/bench_$v.txt" 2>&1; echo "bench exit $?"
            grep -E "^ntt (fwd|odd)" "$TMPD/bench_$v.txt" | awk -v v=$v '!s[$0]++ { if ($2 ~ /odd/) print v, $2, $3, $5, $6; else print v, $2 "_" $3, $4, $6, $7 }' | paste - - - - | tail -12
            grep -E "^ntt fwd" "$TMPD/bench_$v.txt" | awk -v v=$v '!s[$0]++ {printf "%s %s %s %s %s | ", v, $3, $4, $6, $7} END {print ""}' >> "$O/summary.txt"
-           unset CUZK_GPU_NTT_KERNEL CUZK_GPU_NTT_BLOCK CUZK_GPU_NTT_THREADS CUZK_GPU_NTT_RADIX4
+           unset CUZK_GPU_NTT_KERNEL CUZK_GPU_NTT_BLOCK CUZK_GPU_NTT_THREADS
        fi ;;
     esac
 done

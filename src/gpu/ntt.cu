@@ -16,25 +16,20 @@
  * with no bit reversal at all. FORWARD_NR is the DIF chain alone, INVERSE_RN
  * the DIT chain alone (its last pass applies n^-1).
  *
- * Inter-pass twiddles w_{2^T}^e (e < 2^T) come from two windowed tables
- * (lo = e mod 2^L, hi = e >> L).
- *
- * Two pass kernels (CUZK_GPU_NTT_KERNEL=v1 selects the old one; v2 with
- * 32 warps per SM and lazy products, "v3ol", is the default):
- *   v1: Montgomery products; inter-pass twiddle w^e = lo * hi, then x * w;
- *   v2: every multiplication is by a table constant, so it uses Shoup's
- *       method (ntt_shoup.cuh: 216 instead of 264 IMADs per product); the
- *       inter-pass twiddle is one Shoup product from a direct table of the
- *       2^D-th roots when the pass ends at stage <= D = 18 (the first
- *       boundary up to 2^27), else x * lo * hi (two); each pass's stage 0
- *       (twiddle 1) has no multiplication; the inner twiddles are read per
- *       stage as 16-byte planes (few L1 wavefronts per warp) and the shared
- *       memory holds 16-byte planes.
- * Measured on the H200 (forward NN, BN254, ms): 2^24 7.06 -> 4.85, 2^27
- * 61.0 -> 42.1 (tools/ntt_dev_run.sh; each piece: see the variants below).
- * The bit reversal of the natural-order transforms (v2) moves 256-byte runs:
- * a warp loads the 8x8 tiles of a middle index and of its reverse
- * (coalesced) and writes them back transposed, 3-bit-reversed inside. */
+ * Every multiplication in a pass is by a table constant, so it uses Shoup's
+ * method (ntt_shoup.cuh: 216 instead of 264 IMADs per product). The
+ * inter-pass twiddle w_{2^(h+s)}^e is one product from a direct table of the
+ * 2^D-th roots when the pass ends at stage h + s <= D = 18 (the first
+ * boundary up to 2^27), else x * lo * hi from two windowed tables (lo = e mod
+ * 2^L, hi = e >> L); each pass's stage 0 (twiddle 1) has no multiplication;
+ * the inner twiddles are read per stage as 16-byte planes (few L1 wavefronts
+ * per warp) and the shared memory holds 16-byte planes. The bit reversal of
+ * the natural-order transforms moves 256-byte runs (lg >= 6): a warp loads
+ * the 8x8 tiles of a middle index and of its reverse (coalesced) and writes
+ * them back transposed, 3-bit-reversed inside; smaller sizes swap pairs.
+ * History (H200, forward NN, BN254, ms): the first kernel (Montgomery
+ * products, pairwise bit reversal; removed) 2^24 7.06, 2^27 61.0; this one
+ * 4.65 / 41.49 (what each piece gave: see the variants below). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +53,9 @@ enum scale_mode : int {
     SCALE_POW_INV_NAT = 3,    /* x *= c * g^(-pos)             (coset inverse) */
 };
 
+/* Montgomery-form windowed tables (the pairwise bit reversal's coset
+ * powers; the source of the Shoup tables). */
 template <class F> struct tw_tables {
-    const F *inner;   /* NTT_INNER entries */
     const F *lo;      /* 2^L */
     const F *hi;      /* 2^(T-L) */
 };
@@ -71,30 +67,25 @@ template <class P> struct shoup_of<fp<P>> {
 };
 template <class F> using shoup_t = typename shoup_of<F>::type;
 
-/* The same tables in Shoup form (v2). staged: the inner twiddles again,
- * per stage (stage t, k < 2^t at index 2^t + k) and as planes of 16 bytes
- * (plane c at c * 1024), so the lanes of a warp that read consecutive k read
- * consecutive 16-byte words (4 L1 wavefronts per plane instead of 20 for
- * 80-byte records). */
+/* The windowed tables in Shoup form, and the inner twiddles per stage
+ * (stage t, k < 2^t at index 2^t + k) as planes of 16 bytes (plane c at
+ * c * 1024), so the lanes of a warp that read consecutive k read consecutive
+ * 16-byte words (4 L1 wavefronts per plane instead of 20 for 80-byte
+ * records). */
 constexpr unsigned NTT_STAGED = 1024;
 template <class F> struct sh_tables {
     const uint4 *staged;
-    const shoup_t<F> *inner;
     const shoup_t<F> *lo;
     const shoup_t<F> *hi;
 };
 
 template <class F> struct ntt_args {
     F *data;
-    tw_tables<F> tw;     /* forward or inverse roots */
-    tw_tables<F> scale_tw; /* tables used by the scale modes */
-    sh_tables<F> tws;    /* v2: tw in Shoup form */
-    sh_tables<F> scale_tws;
-    const shoup_t<F> *direct; /* v2: w_{2^D}^j, j < 2^D (NULL: windowed only) */
-    int staged;               /* v2: inner twiddles from tws.staged */
+    sh_tables<F> tws;         /* forward or inverse roots */
+    sh_tables<F> scale_tws;   /* tables used by the scale modes */
+    const shoup_t<F> *direct; /* w_{2^D}^j, j < 2^D */
     unsigned D;
-    F c;                 /* scale constant */
-    shoup_t<F> c_s;      /* v2: c in Shoup form */
+    shoup_t<F> c_s;           /* scale constant */
     unsigned lg, h, s, lgcols, T, L;
     int scale;
 };
@@ -141,22 +132,7 @@ __device__ __forceinline__ uint32_t brev_bits(uint32_t x, unsigned bits)
     return bits == 0 ? 0 : (__brev(x) >> (32 - bits));
 }
 
-/* Shared memory is structure-of-arrays (word w of element e at sm[w*E + e])
- * so consecutive elements hit consecutive banks. */
-template <class F> __device__ __forceinline__ F sm_ld(const uint32_t *sm, unsigned E, unsigned e)
-{
-    F r;
-CUZK_UNROLL
-    for (int w = 0; w < F::N; w++) r.v[w] = sm[w * E + e];
-    return r;
-}
-template <class F> __device__ __forceinline__ void sm_st(uint32_t *sm, unsigned E, unsigned e, const F &x)
-{
-CUZK_UNROLL
-    for (int w = 0; w < F::N; w++) sm[w * E + e] = x.v[w];
-}
-
-/* v2's shared memory: planes of 16 bytes (plane c of element e at
+/* Shared memory holds planes of 16 bytes (plane c of element e at
  * sm4[c*E + e]): a quarter warp reads 8 consecutive elements' planes from 8
  * distinct bank groups, with a quarter of the instructions of 32-bit words. */
 template <class F> __device__ __forceinline__ F sm4_ld(const uint32_t *sm, unsigned E, unsigned e)
@@ -176,163 +152,6 @@ CUZK_UNROLL
     for (int c = 0; c < F::N / 4; c++) s4[c * E + e] = v[c];
 }
 
-template <class F> __device__ __forceinline__ F apply_scale(const ntt_args<F> &a, const F &x, uint32_t pos)
-{
-    switch (a.scale) {
-    case SCALE_CONST:
-        return x * a.c;
-    case SCALE_POW_FWD_REV: {
-        uint32_t i = brev_bits(pos, a.lg);
-        F g = pow_T(a.scale_tw, a.L, i << (a.T - a.lg - 1));
-        return x * (g * a.c);
-    }
-    case SCALE_POW_INV_NAT: {
-        F g = pow_T(a.scale_tw, a.L, pos << (a.T - a.lg - 1));
-        return x * (g * a.c);
-    }
-    default:
-        return x;
-    }
-}
-
-/* One radix-2 stage t over the block's columns: butterflies (m0, m0 + 2^t),
- * k = m0 mod 2^t, twiddle w_{2^(t+1)}^k = w_1024^(k 2^(9-t)). */
-template <class F, bool DIF>
-__device__ __forceinline__ void radix2_stage(const ntt_args<F> &a, uint32_t *sm, unsigned E, unsigned lgc, unsigned t)
-{
-    const unsigned cols = 1u << lgc;
-    for (unsigned bi = threadIdx.x; bi < (E >> 1); bi += blockDim.x) {
-        unsigned l = bi & (cols - 1), pr = bi >> lgc;
-        unsigned k = pr & ((1u << t) - 1);
-        unsigned m0 = ((pr >> t) << (t + 1)) | k;
-        unsigned m1 = m0 + (1u << t);
-        unsigned e0 = (m0 << lgc) | l, e1 = (m1 << lgc) | l;
-        F w = ld_global(a.tw.inner + (k << (9 - t)));
-        F u = sm_ld<F>(sm, E, e0), v = sm_ld<F>(sm, E, e1);
-        if (!DIF) {
-            v = v * w;
-            sm_st(sm, E, e0, u + v);
-            sm_st(sm, E, e1, u - v);
-        } else {
-            sm_st(sm, E, e0, u + v);
-            sm_st(sm, E, e1, (u - v) * w);
-        }
-    }
-}
-
-/* Stages t and t+1 on four elements held in registers (half the shared
- * memory round trips and barriers of two radix-2 stages). With m_b having
- * bits t, t+1 clear and k = m_b mod 2^t, the elements are
- * x_i = m_b + (i&1) 2^t + (i>>1) 2^(t+1); stage t pairs (x0,x1), (x2,x3)
- * with w_{2^(t+1)}^k; stage t+1 pairs (x0,x2) with w_{2^(t+2)}^k and (x1,x3)
- * with w_{2^(t+2)}^(k+2^t). DIT runs t then t+1, DIF t+1 then t. */
-template <class F, bool DIF>
-__device__ __forceinline__ void radix4_stages(const ntt_args<F> &a, uint32_t *sm, unsigned E, unsigned lgc, unsigned t)
-{
-    const unsigned cols = 1u << lgc;
-    for (unsigned qi = threadIdx.x; qi < (E >> 2); qi += blockDim.x) {
-        unsigned l = qi & (cols - 1), pr = qi >> lgc;
-        unsigned k = pr & ((1u << t) - 1);
-        unsigned mb = ((pr >> t) << (t + 2)) | k;
-        unsigned e0 = (mb << lgc) | l;
-        unsigned e1 = ((mb + (1u << t)) << lgc) | l;
-        unsigned e2 = ((mb + (2u << t)) << lgc) | l;
-        unsigned e3 = ((mb + (3u << t)) << lgc) | l;
-        F wa = ld_global(a.tw.inner + (k << (9 - t)));
-        F wb0 = ld_global(a.tw.inner + (k << (8 - t)));
-        F wb1 = ld_global(a.tw.inner + ((k + (1u << t)) << (8 - t)));
-        F x0 = sm_ld<F>(sm, E, e0), x1 = sm_ld<F>(sm, E, e1);
-        F x2 = sm_ld<F>(sm, E, e2), x3 = sm_ld<F>(sm, E, e3);
-        if (!DIF) {
-            x1 = x1 * wa;
-            x3 = x3 * wa;
-            F y0 = x0 + x1, y1 = x0 - x1, y2 = x2 + x3, y3 = x2 - x3;
-            y2 = y2 * wb0;
-            y3 = y3 * wb1;
-            sm_st(sm, E, e0, y0 + y2);
-            sm_st(sm, E, e2, y0 - y2);
-            sm_st(sm, E, e1, y1 + y3);
-            sm_st(sm, E, e3, y1 - y3);
-        } else {
-            F y0 = x0 + x2, y2 = (x0 - x2) * wb0;
-            F y1 = x1 + x3, y3 = (x1 - x3) * wb1;
-            sm_st(sm, E, e0, y0 + y1);
-            sm_st(sm, E, e1, (y0 - y1) * wa);
-            sm_st(sm, E, e2, y2 + y3);
-            sm_st(sm, E, e3, (y2 - y3) * wa);
-        }
-    }
-}
-
-template <class F, bool DIF, bool R4> __global__ void __launch_bounds__(256) ntt_pass_kernel(ntt_args<F> a)
-{
-    extern __shared__ uint32_t sm[];
-    const unsigned s = a.s, h = a.h, lgc = a.lgcols;
-    const unsigned cols = 1u << lgc;
-    const unsigned E = cols << s;
-    const unsigned lo_chunks = (1u << h) >> lgc;
-    const unsigned blk = blockIdx.x;
-    const unsigned lo0 = (blk & (lo_chunks - 1)) << lgc;
-    const size_t hi = blk >> (h - lgc);
-    const size_t base = hi << (h + s);
-    const unsigned twshift = a.T - h - s;
-
-    for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
-        unsigned l = e & (cols - 1), m = e >> lgc;
-        size_t pos = base + ((size_t)m << h) + lo0 + l;
-        F x = ld_plain(a.data + pos);
-        if (!DIF && h > 0) {
-            uint32_t ex = (lo0 + l) * brev_bits(m, s);
-            x = x * pow_T(a.tw, a.L, ex << twshift);
-        }
-        sm_st(sm, E, e, x);
-    }
-    __syncthreads();
-
-    if (!R4) {
-        for (unsigned it = 0; it < s; it++) {
-            radix2_stage<F, DIF>(a, sm, E, lgc, DIF ? (s - 1 - it) : it);
-            __syncthreads();
-        }
-    } else if (!DIF) {
-        /* DIT: a lone radix-2 stage first when s is odd, then stage pairs. */
-        unsigned t = 0;
-        if (s & 1) {
-            radix2_stage<F, false>(a, sm, E, lgc, 0);
-            __syncthreads();
-            t = 1;
-        }
-        for (; t + 1 < s; t += 2) {
-            radix4_stages<F, false>(a, sm, E, lgc, t);
-            __syncthreads();
-        }
-    } else {
-        /* DIF: stage pairs from the top, the lone stage 0 last. */
-        for (int t = (int)s - 2; t >= (int)(s & 1); t -= 2) {
-            radix4_stages<F, true>(a, sm, E, lgc, (unsigned)t);
-            __syncthreads();
-        }
-        if (s & 1) {
-            radix2_stage<F, true>(a, sm, E, lgc, 0);
-            __syncthreads();
-        }
-    }
-
-    for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
-        unsigned l = e & (cols - 1), m = e >> lgc;
-        size_t pos = base + ((size_t)m << h) + lo0 + l;
-        F x = sm_ld<F>(sm, E, e);
-        if (DIF && h > 0) {
-            uint32_t ex = (lo0 + l) * brev_bits(m, s);
-            x = x * pow_T(a.tw, a.L, ex << twshift);
-        }
-        if (a.scale != SCALE_NONE) x = apply_scale(a, x, (uint32_t)pos);
-        st_plain(a.data + pos, x);
-    }
-}
-
-/* ---- v2: Shoup products -------------------------------------------------- */
-
 template <class F> __device__ __forceinline__ shoup_t<F> ld_shoup(const shoup_t<F> *p)
 {
     shoup_t<F> r;
@@ -343,18 +162,10 @@ CUZK_UNROLL
     return r;
 }
 
-/* MV: the Shoup product with column-parity accumulators (default), else
- * the row layout (CUZK_GPU_NTT_KERNEL=v2m, for comparison). */
-template <bool MV, class F> __device__ __forceinline__ F smul(const F &x, const shoup_t<F> &t)
-{
-    return MV ? shoup_mul(x, t) : shoup_mul_rows(x, t);
-}
-
 /* Inner twiddle of stage t (w_{2^(t+1)}^k). */
 template <class F>
 __device__ __forceinline__ shoup_t<F> ld_stage_tw(const ntt_args<F> &a, unsigned t, unsigned k)
 {
-    if (!a.staged) return ld_shoup<F>(a.tws.inner + (k << (9 - t)));
     shoup_t<F> r;
     uint4 *dst = reinterpret_cast<uint4 *>(r.v);
     const uint4 *src = a.tws.staged + (1u << t) + k;
@@ -366,49 +177,50 @@ CUZK_UNROLL
 /* A product whose result only feeds another Shoup product: LZ (variants
  * v3*l) leaves it unreduced (< 2^(32N), ntt_shoup.cuh), saving two
  * conditional subtractions. */
-template <bool MV, bool LZ, class F> __device__ __forceinline__ F smul_in(const F &x, const shoup_t<F> &t)
+template <bool LZ, class F> __device__ __forceinline__ F smul_in(const F &x, const shoup_t<F> &t)
 {
-    if constexpr (MV && LZ) return shoup_mul_lazy(x, t);
-    else return smul<MV>(x, t);
+    if constexpr (LZ) return shoup_mul_lazy(x, t);
+    else return shoup_mul(x, t);
 }
 
 /* x * w_{2^T}^e as x * lo[e mod 2^L] * hi[e >> L]; RED = false: the result
  * is left unreduced too (it feeds another product). */
-template <bool MV, bool LZ = false, bool RED = true, class F>
+template <bool LZ = false, bool RED = true, class F>
 __device__ __forceinline__ F mul_pow_T(const F &x, const sh_tables<F> &t, unsigned L, uint32_t e)
 {
-    F y = smul_in<MV, LZ>(x, ld_shoup<F>(t.lo + (e & ((1u << L) - 1))));
-    if constexpr (RED) return smul<MV>(y, ld_shoup<F>(t.hi + (e >> L)));
-    else return smul_in<MV, LZ>(y, ld_shoup<F>(t.hi + (e >> L)));
+    F y = smul_in<LZ>(x, ld_shoup<F>(t.lo + (e & ((1u << L) - 1))));
+    if constexpr (RED) return shoup_mul(y, ld_shoup<F>(t.hi + (e >> L)));
+    else return smul_in<LZ>(y, ld_shoup<F>(t.hi + (e >> L)));
 }
 
-/* Inter-pass twiddle of a v2 pass: x * w_{2^(h+s)}^ex, one product from
- * the direct table when it covers 2^(h+s), else two from the windowed ones. */
-template <bool MV, bool LZ, class F>
+/* Inter-pass twiddle: x * w_{2^(h+s)}^ex, one product from the direct table
+ * when it covers 2^(h+s), else two from the windowed ones. */
+template <bool LZ, class F>
 __device__ __forceinline__ F interpass(const ntt_args<F> &a, const F &x, uint32_t ex, unsigned hs)
 {
-    if (a.direct && hs <= a.D) return smul<MV>(x, ld_shoup<F>(a.direct + (ex << (a.D - hs))));
-    return mul_pow_T<MV, LZ>(x, a.tws, a.L, ex << (a.T - hs));
+    if (hs <= a.D) return shoup_mul(x, ld_shoup<F>(a.direct + (ex << (a.D - hs))));
+    return mul_pow_T<LZ>(x, a.tws, a.L, ex << (a.T - hs));
 }
 
-template <bool MV, bool LZ, class F>
-__device__ __forceinline__ F apply_scale2(const ntt_args<F> &a, const F &x, uint32_t pos)
+template <bool LZ, class F> __device__ __forceinline__ F apply_scale(const ntt_args<F> &a, const F &x, uint32_t pos)
 {
     switch (a.scale) {
     case SCALE_CONST:
-        return smul<MV>(x, a.c_s);
+        return shoup_mul(x, a.c_s);
     case SCALE_POW_FWD_REV:
-        return smul<MV>(mul_pow_T<MV, LZ, !LZ>(x, a.scale_tws, a.L, brev_bits(pos, a.lg) << (a.T - a.lg - 1)), a.c_s);
+        return shoup_mul(mul_pow_T<LZ, !LZ>(x, a.scale_tws, a.L, brev_bits(pos, a.lg) << (a.T - a.lg - 1)), a.c_s);
     case SCALE_POW_INV_NAT:
-        return smul<MV>(mul_pow_T<MV, LZ, !LZ>(x, a.scale_tws, a.L, pos << (a.T - a.lg - 1)), a.c_s);
+        return shoup_mul(mul_pow_T<LZ, !LZ>(x, a.scale_tws, a.L, pos << (a.T - a.lg - 1)), a.c_s);
     default:
         return x;
     }
 }
 
-/* One radix-2 stage, as radix2_stage; stage 0 has twiddle 1 (no product). */
-template <class F, bool DIF, bool MV>
-__device__ __forceinline__ void radix2_stage2(const ntt_args<F> &a, uint32_t *sm, unsigned E, unsigned lgc, unsigned t)
+/* One radix-2 stage t over the block's columns: butterflies (m0, m0 + 2^t),
+ * k = m0 mod 2^t, twiddle w_{2^(t+1)}^k = w_1024^(k 2^(9-t)); stage 0 has
+ * twiddle 1 (no product). */
+template <class F, bool DIF>
+__device__ __forceinline__ void radix2_stage(const ntt_args<F> &a, uint32_t *sm, unsigned E, unsigned lgc, unsigned t)
 {
     const unsigned cols = 1u << lgc;
     if (t == 0) {
@@ -432,22 +244,23 @@ __device__ __forceinline__ void radix2_stage2(const ntt_args<F> &a, uint32_t *sm
         shoup_t<F> w = ld_stage_tw(a, t, k);
         F u = sm4_ld<F>(sm, E, e0), v = sm4_ld<F>(sm, E, e1);
         if (!DIF) {
-            v = smul<MV>(v, w);
+            v = shoup_mul(v, w);
             sm4_st(sm, E, e0, u + v);
             sm4_st(sm, E, e1, u - v);
         } else {
             sm4_st(sm, E, e0, u + v);
-            sm4_st(sm, E, e1, smul<MV>(u - v, w));
+            sm4_st(sm, E, e1, shoup_mul(u - v, w));
         }
     }
 }
 
 /* TPB x MINB: the register budget (65536 / (TPB MINB) per thread): 256 x 3
- * (<= 85, 80 used, 24 warps per SM; 64 KiB blocks of 2048 elements: 3 fit) is the
- * default; 256 x 4 with 1024-element blocks and 512 x 2 with 2048-element
- * blocks give 32 warps per SM at 64 registers (variants v3o, v3O). */
-template <class F, bool DIF, bool MV, int TPB, int MINB, bool LZ>
-__global__ void __launch_bounds__(TPB, MINB) ntt_pass2_kernel(ntt_args<F> a)
+ * (<= 85, 80 used, 24 warps per SM; 64 KiB blocks of 2048 elements: 3 fit;
+ * variants v3, v3l); 256 x 4 with 1024-element blocks (v3o, v3ol: the
+ * default) and 512 x 2 with 2048-element blocks (v3O, v3Ol) give 32 warps per
+ * SM at 64 registers. */
+template <class F, bool DIF, int TPB, int MINB, bool LZ>
+__global__ void __launch_bounds__(TPB, MINB) ntt_pass_kernel(ntt_args<F> a)
 {
     extern __shared__ uint32_t sm[];
     const unsigned s = a.s, h = a.h, lgc = a.lgcols;
@@ -463,13 +276,13 @@ __global__ void __launch_bounds__(TPB, MINB) ntt_pass2_kernel(ntt_args<F> a)
         unsigned l = e & (cols - 1), m = e >> lgc;
         size_t pos = base + ((size_t)m << h) + lo0 + l;
         F x = ld_plain(a.data + pos);
-        if (!DIF && h > 0) x = interpass<MV, LZ>(a, x, (lo0 + l) * brev_bits(m, s), h + s);
+        if (!DIF && h > 0) x = interpass<LZ>(a, x, (lo0 + l) * brev_bits(m, s), h + s);
         sm4_st(sm, E, e, x);
     }
     __syncthreads();
 
     for (unsigned it = 0; it < s; it++) {
-        radix2_stage2<F, DIF, MV>(a, sm, E, lgc, DIF ? (s - 1 - it) : it);
+        radix2_stage<F, DIF>(a, sm, E, lgc, DIF ? (s - 1 - it) : it);
         __syncthreads();
     }
 
@@ -477,8 +290,8 @@ __global__ void __launch_bounds__(TPB, MINB) ntt_pass2_kernel(ntt_args<F> a)
         unsigned l = e & (cols - 1), m = e >> lgc;
         size_t pos = base + ((size_t)m << h) + lo0 + l;
         F x = sm4_ld<F>(sm, E, e);
-        if (DIF && h > 0) x = interpass<MV, LZ>(a, x, (lo0 + l) * brev_bits(m, s), h + s);
-        if (a.scale != SCALE_NONE) x = apply_scale2<MV, LZ>(a, x, (uint32_t)pos);
+        if (DIF && h > 0) x = interpass<LZ>(a, x, (lo0 + l) * brev_bits(m, s), h + s);
+        if (a.scale != SCALE_NONE) x = apply_scale<LZ>(a, x, (uint32_t)pos);
         st_plain(a.data + pos, x);
     }
 }
@@ -510,7 +323,7 @@ CUZK_UNROLL
                 unsigned k = lane + 32 * r;
                 size_t pos = ((size_t)(k >> 3) << (lg - 3)) | (m << 3) | (k & 7);
                 F x = ld_plain(data + pos);
-                if (coset) x = mul_pow_T<true>(x, tw, L, (uint32_t)pos << (T - lg - 1));
+                if (coset) x = mul_pow_T(x, tw, L, (uint32_t)pos << (T - lg - 1));
                 buf[64 * g + k] = x;
             }
         }
@@ -530,7 +343,8 @@ CUZK_UNROLL
     }
 }
 
-/* In-place bit reversal; with coset scaling x'[p] = x[i] * g^i, i = rev(p). */
+/* In-place bit reversal (lg < 6); with coset scaling x'[p] = x[i] * g^i,
+ * i = rev(p). */
 template <class F> __global__ void ntt_bitrev_kernel(F *data, unsigned lg, int coset, tw_tables<F> tw, unsigned T, unsigned L)
 {
     size_t n = (size_t)1 << lg;
@@ -630,7 +444,7 @@ struct cuzk_gpu_ntt {
     int device;
     unsigned max_lg, S, T, L;
     void *d_tables;     /* fwd {inner, lo, hi}, inv {inner, lo, hi} */
-    void *d_shoup;      /* the same in Shoup form (v2) */
+    void *d_shoup;      /* the same in Shoup form */
     unsigned D;         /* direct inter-pass table: w_{2^D}^j, j < 2^D */
     void *d_direct;     /* fwd, inv; Shoup form */
     void *d_staged;     /* fwd, inv: staged planes of the inner twiddles */
@@ -639,12 +453,12 @@ struct cuzk_gpu_ntt {
 namespace {
 
 /* Both directions of one pass kernel configuration. */
-template <class F, bool MV, int TPB, int MINB, bool LZ> cudaError_t set_smem2(int smem)
+template <class F, int TPB, int MINB, bool LZ> cudaError_t set_smem(int smem)
 {
-    cudaError_t rc = cudaFuncSetAttribute(ntt_pass2_kernel<F, false, MV, TPB, MINB, LZ>,
+    cudaError_t rc = cudaFuncSetAttribute(ntt_pass_kernel<F, false, TPB, MINB, LZ>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (rc != cudaSuccess) return rc;
-    return cudaFuncSetAttribute(ntt_pass2_kernel<F, true, MV, TPB, MINB, LZ>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    return cudaFuncSetAttribute(ntt_pass_kernel<F, true, TPB, MINB, LZ>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 smem);
 }
 
@@ -715,20 +529,12 @@ template <class P> cuzk_status ntt_build_tables(cuzk_gpu_ntt *t, cuzk_error *e)
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: table upload: %s", cudaGetErrorString(rc));
     const int smem = (int)(NTT_BLOCK_ELEMS * sizeof(F));
-    rc = cudaFuncSetAttribute(ntt_pass_kernel<F, false, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (rc == cudaSuccess)
-        rc = cudaFuncSetAttribute(ntt_pass_kernel<F, true, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (rc == cudaSuccess)
-        rc = cudaFuncSetAttribute(ntt_pass_kernel<F, false, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (rc == cudaSuccess)
-        rc = cudaFuncSetAttribute(ntt_pass_kernel<F, true, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-    if (rc == cudaSuccess) rc = set_smem2<F, false, 256, 3, false>(smem);
-    if (rc == cudaSuccess) rc = set_smem2<F, true, 256, 3, false>(smem);
-    if (rc == cudaSuccess) rc = set_smem2<F, true, 256, 3, true>(smem);
-    if (rc == cudaSuccess) rc = set_smem2<F, true, 256, 4, false>(smem);
-    if (rc == cudaSuccess) rc = set_smem2<F, true, 256, 4, true>(smem);
-    if (rc == cudaSuccess) rc = set_smem2<F, true, 512, 2, false>(smem);
-    if (rc == cudaSuccess) rc = set_smem2<F, true, 512, 2, true>(smem);
+    rc = set_smem<F, 256, 3, false>(smem);
+    if (rc == cudaSuccess) rc = set_smem<F, 256, 3, true>(smem);
+    if (rc == cudaSuccess) rc = set_smem<F, 256, 4, false>(smem);
+    if (rc == cudaSuccess) rc = set_smem<F, 256, 4, true>(smem);
+    if (rc == cudaSuccess) rc = set_smem<F, 512, 2, false>(smem);
+    if (rc == cudaSuccess) rc = set_smem<F, 512, 2, true>(smem);
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: shared memory attribute: %s", cudaGetErrorString(rc));
     return CUZK_OK;
@@ -739,7 +545,6 @@ template <class F> tw_tables<F> tables_of(const cuzk_gpu_ntt *t, int inverse)
     const size_t nlo = (size_t)1 << t->L, nhi = (size_t)1 << (t->T - t->L);
     const F *b = (const F *)t->d_tables + (inverse ? (NTT_INNER + nlo + nhi) : 0);
     tw_tables<F> r;
-    r.inner = b;
     r.lo = b + NTT_INNER;
     r.hi = b + NTT_INNER + nlo;
     return r;
@@ -750,7 +555,6 @@ template <class F> sh_tables<F> sh_tables_of(const cuzk_gpu_ntt *t, int inverse)
     const size_t nlo = (size_t)1 << t->L, nhi = (size_t)1 << (t->T - t->L);
     const shoup_t<F> *b = (const shoup_t<F> *)t->d_shoup + (inverse ? (NTT_INNER + nlo + nhi) : 0);
     sh_tables<F> r;
-    r.inner = b;
     r.lo = b + NTT_INNER;
     r.hi = b + NTT_INNER + nlo;
     r.staged = (const uint4 *)t->d_staged + (inverse ? NTT_STAGED * (sizeof(shoup_t<F>) / 16) : 0);
@@ -763,64 +567,52 @@ template <class F> const shoup_t<F> *direct_of(const cuzk_gpu_ntt *t, int invers
 }
 
 /* Kernel variants (env CUZK_GPU_NTT_KERNEL, read per call so one process
- * can compare them; default v3ol): v1 = Montgomery pass kernel + pairwise
- * bit reversal; v2 = Shoup pass kernel + tiled bit reversal + direct inter-pass
- * table + staged inner twiddles; v2p = v2 with the pairwise bit reversal;
- * v2w = v2 without the direct table; v2a = v2 with the inner twiddles as
- * 80-byte records; v2m = v2 with the row-layout Shoup product; v3 + flags
- * (v3o, v3O, v3l, v3ol, v3Ol): v2 with 32 warps per SM at 64 registers
- * (o: 256 threads x 4 blocks of 1024 elements, O: 512 x 2 of 2048; the
- * default 256 x 3 of 2048: 80 registers, 24 warps) and/or (l) the
- * first product of each x * lo * hi left unreduced.
- * CUZK_GPU_NTT_RADIX4=1 selects v1's radix-4 stage pairs.
+ * can compare them): launch geometries of the one pass kernel, "v3" + flags:
+ * o = 256 threads x 4 blocks of 1024 elements, O = 512 x 2 of 2048 (both 32
+ * warps per SM at 64 registers; without: 256 x 3 of 2048, 80 registers, 24
+ * warps), l = the first product of each x * lo * hi left unreduced. Unset,
+ * "default" or any other value: v3ol. CUZK_GPU_NTT_BLOCK=1024 and
+ * CUZK_GPU_NTT_THREADS=64/128 change the geometry of the 256 x 3 ones.
  * What each piece gave (H200, forward NN 2^27 BN254, same binary, ms): tiled
  * bit reversal 57.4 -> 54.4 (the permutation 6.2 -> 3.1), direct table 56.6
- * -> 54.4, staged twiddles 52.8 -> 50.1, column-parity Shoup product 50.1 ->
- * 42.1. Blocks of 1024 elements or 128 threads were 1-3 % slower (with 80
- * registers). v3ol became the default (H200, session 3, median of 5, ms,
- * BN254 / BLS12-381): forward NN 2^27 42.23 / 42.50 -> 41.49 / 42.22, NR
- * 38.52 / 39.13 -> 37.94 / 38.44, odd coset 83.19 / 84.22 -> 81.94 / 83.11,
- * 2^24 NN 4.81 / 4.85 -> 4.65 / 4.74; v3o was within 1 %, v3Ol 3-5 % slower. */
+ * -> 54.4, staged twiddles 52.8 -> 50.1 (against 80-byte records),
+ * column-parity Shoup product 50.1 -> 42.1 (against the row layout). Radix-4
+ * stage pairs in registers were slower: 1-16 % at 2^21..2^24 with Montgomery
+ * products (~110 registers, 2 blocks per SM instead of 3), 3-6 % with Shoup
+ * products (128-136 registers); removed. Blocks of 1024 elements or 128
+ * threads were 1-3 % slower (with 80 registers). v3ol became the default
+ * (H200, session 3, median of 5, ms, BN254 / BLS12-381): forward NN 2^27
+ * 42.23 / 42.50 -> 41.49 / 42.22, NR 38.52 / 39.13 -> 37.94 / 38.44, odd
+ * coset 83.19 / 84.22 -> 81.94 / 83.11, 2^24 NN 4.81 / 4.85 -> 4.65 / 4.74
+ * (against v3); v3o was within 1 %, v3Ol 3-5 % slower. */
 struct ntt_variant {
-    bool v2, tile_br, r4, direct, staged, par;
     unsigned block_elems, threads; /* tuning: CUZK_GPU_NTT_BLOCK (1024/2048), CUZK_GPU_NTT_THREADS (64..256) */
-    int occ;                       /* v2 pass kernel launch bounds: 3 = 256 x 3, 4 = 256 x 4, 2 = 512 x 2 */
+    int occ;                       /* pass kernel launch bounds: 3 = 256 x 3, 4 = 256 x 4, 2 = 512 x 2 */
     bool lazy;                     /* unreduced first product of x * lo * hi */
 };
 
 ntt_variant variant_from_env()
 {
     const char *k = getenv("CUZK_GPU_NTT_KERNEL");
-    if (!k || !*k || strcmp(k, "default") == 0) k = "v3ol";
+    if (!k || strncmp(k, "v3", 2) != 0) k = "v3ol";
     ntt_variant v;
-    v.v2 = !(k && strcmp(k, "v1") == 0);
-    v.tile_br = v.v2 && !(k && strcmp(k, "v2p") == 0);
-    v.direct = v.v2 && !(k && strcmp(k, "v2w") == 0);
-    v.staged = !(k && strcmp(k, "v2a") == 0);
-    v.par = !(k && strcmp(k, "v2m") == 0);
-    v.r4 = getenv("CUZK_GPU_NTT_RADIX4") != NULL;
     const char *b = getenv("CUZK_GPU_NTT_BLOCK"), *th = getenv("CUZK_GPU_NTT_THREADS");
     v.block_elems = b && atoi(b) == 1024 ? 1024 : NTT_BLOCK_ELEMS;
     v.threads = 256;
     if (th && (atoi(th) == 64 || atoi(th) == 128)) v.threads = (unsigned)atoi(th);
     v.occ = 3;
     v.lazy = false;
-    /* v3 + flags: o = 256 x 4 with 1024-element blocks, O = 512 x 2 with
-     * 2048-element blocks (both 32 warps per SM at 64 registers), l = lazy
-     * products (e.g. v3ol). */
-    if (k && strncmp(k, "v3", 2) == 0) {
-        for (const char *f = k + 2; *f; f++) {
-            if (*f == 'o') {
-                v.occ = 4;
-                v.block_elems = 1024;
-                v.threads = 256;
-            } else if (*f == 'O') {
-                v.occ = 2;
-                v.block_elems = NTT_BLOCK_ELEMS;
-                v.threads = 512;
-            } else if (*f == 'l') {
-                v.lazy = true;
-            }
+    for (const char *f = k + 2; *f; f++) {
+        if (*f == 'o') {
+            v.occ = 4;
+            v.block_elems = 1024;
+            v.threads = 256;
+        } else if (*f == 'O') {
+            v.occ = 2;
+            v.block_elems = NTT_BLOCK_ELEMS;
+            v.threads = 512;
+        } else if (*f == 'l') {
+            v.lazy = true;
         }
     }
     return v;
@@ -887,24 +679,18 @@ cuzk_status launch_pass(ntt_args<F> a, const ntt_variant &v, cudaStream_t st, cu
     unsigned threads = E / 2 < v.threads ? (E / 2 < 32 ? 32 : E / 2) : v.threads;
     size_t smem = (size_t)E * sizeof(F);
     const unsigned nb = (unsigned)nblocks;
-#define NTT_L2(TPB, MINB, LZ) ntt_pass2_kernel<F, DIF, true, TPB, MINB, LZ><<<nb, threads, smem, st>>>(a)
-    if (v.v2 && v.par && v.occ == 4) {
-        if (v.lazy) NTT_L2(256, 4, true);
-        else NTT_L2(256, 4, false);
-    } else if (v.v2 && v.par && v.occ == 2) {
-        if (v.lazy) NTT_L2(512, 2, true);
-        else NTT_L2(512, 2, false);
-    } else if (v.v2 && v.par) {
-        if (v.lazy) NTT_L2(256, 3, true);
-        else NTT_L2(256, 3, false);
-    } else if (v.v2) {
-        ntt_pass2_kernel<F, DIF, false, 256, 3, false><<<nb, threads, smem, st>>>(a);
-    } else if (v.r4 && a.s >= 2) {
-        ntt_pass_kernel<F, DIF, true><<<nb, threads, smem, st>>>(a);
+#define NTT_L(TPB, MINB, LZ) ntt_pass_kernel<F, DIF, TPB, MINB, LZ><<<nb, threads, smem, st>>>(a)
+    if (v.occ == 4) {
+        if (v.lazy) NTT_L(256, 4, true);
+        else NTT_L(256, 4, false);
+    } else if (v.occ == 2) {
+        if (v.lazy) NTT_L(512, 2, true);
+        else NTT_L(512, 2, false);
     } else {
-        ntt_pass_kernel<F, DIF, false><<<nb, threads, smem, st>>>(a);
+        if (v.lazy) NTT_L(256, 3, true);
+        else NTT_L(256, 3, false);
     }
-#undef NTT_L2
+#undef NTT_L
     CUZK_LAUNCHED("ntt_pass");
     return CUZK_OK;
 }
@@ -935,34 +721,24 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
     a.lg = lg;
     a.T = t->T;
     a.L = t->L;
-    a.c = fp_one<P>();
-    a.c_s = shoup_make<P>(a.c);
+    a.c_s = shoup_make<P>(fp_one<P>());
     a.D = t->D;
     a.direct = NULL;
     a.scale = SCALE_NONE;
     a.lgcols = 0;
     const shoup_tw<P> ninv_s = shoup_make<P>(ninv);
 
-    const tw_tables<F> fwd = tables_of<F>(t, 0), inv_tw = tables_of<F>(t, 1);
     const sh_tables<F> fwd_s = sh_tables_of<F>(t, 0), inv_s = sh_tables_of<F>(t, 1);
-    /* v1 runs radix-2 stages unless CUZK_GPU_NTT_RADIX4=1 (stage pairs in
-     * registers: ~110 registers, 2 blocks per SM instead of 3, 1-16 % slower
-     * on the H200 at 2^21..2^24). A Shoup radix-4 v2 needed 128-136
-     * registers and was 3-6 % slower than v2's radix-2 (H200), so v2 has
-     * none. */
     const ntt_variant var = variant_from_env();
-    a.staged = var.staged;
     ntt_prof prof(st);
     const unsigned grid_br = (unsigned)((n + 255) / 256 < 65535 * 16 ? (n + 255) / 256 : 65535 * 16);
 
     /* DIF chain (natural in, bit-reversed out): passes in reverse order, the
      * last one (h = 0) applies the scale mode. */
-    auto dif_chain = [&](bool inv, int scale, const F &c, const shoup_tw<P> &c_s) -> cuzk_status {
-        a.tw = inv ? inv_tw : fwd;
-        a.scale_tw = fwd;
+    auto dif_chain = [&](bool inv, int scale, const shoup_tw<P> &c_s) -> cuzk_status {
         a.tws = inv ? inv_s : fwd_s;
         a.scale_tws = fwd_s;
-        a.direct = var.direct ? direct_of<F>(t, inv) : NULL;
+        a.direct = direct_of<F>(t, inv);
         a.scale = SCALE_NONE;
         unsigned h = lg;
         for (int i = (int)np - 1; i >= 0; i--) {
@@ -971,7 +747,6 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
             a.s = s[i];
             if (i == 0) {
                 a.scale = scale;
-                a.c = c;
                 a.c_s = c_s;
             }
             cuzk_status rc = launch_pass<F, true>(a, var, st, e);
@@ -982,12 +757,10 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
         return CUZK_OK;
     };
     /* DIT chain (bit-reversed in, natural out); the last pass scales. */
-    auto dit_chain = [&](bool inv, int scale, const F &c, const shoup_tw<P> &c_s) -> cuzk_status {
-        a.tw = inv ? inv_tw : fwd;
-        a.scale_tw = inv_tw;
+    auto dit_chain = [&](bool inv, int scale, const shoup_tw<P> &c_s) -> cuzk_status {
         a.tws = inv ? inv_s : fwd_s;
         a.scale_tws = inv_s;
-        a.direct = var.direct ? direct_of<F>(t, inv) : NULL;
+        a.direct = direct_of<F>(t, inv);
         a.scale = SCALE_NONE;
         unsigned h = 0;
         for (unsigned i = 0; i < np; i++) {
@@ -995,7 +768,6 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
             a.s = s[i];
             if (i == np - 1) {
                 a.scale = scale;
-                a.c = c;
                 a.c_s = c_s;
             }
             cuzk_status rc = launch_pass<F, false>(a, var, st, e);
@@ -1006,38 +778,38 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
         a.scale = SCALE_NONE;
         return CUZK_OK;
     };
-    const F one = a.c;
     const shoup_tw<P> one_s = a.c_s;
 
     switch (op) {
     case CUZK_GPU_NTT_ODD_COSET: {
         /* DIF inverse whose last pass applies n^-1 g^i, then DIT forward. */
-        cuzk_status rc = dif_chain(true, SCALE_POW_FWD_REV, ninv, ninv_s);
-        return rc ? rc : dit_chain(false, SCALE_NONE, one, one_s);
+        cuzk_status rc = dif_chain(true, SCALE_POW_FWD_REV, ninv_s);
+        return rc ? rc : dit_chain(false, SCALE_NONE, one_s);
     }
     case CUZK_GPU_NTT_FORWARD_NR:
-        return dif_chain(false, SCALE_NONE, one, one_s);
+        return dif_chain(false, SCALE_NONE, one_s);
     case CUZK_GPU_NTT_INVERSE_RN:
-        return dit_chain(true, SCALE_CONST, ninv, ninv_s);
+        return dit_chain(true, SCALE_CONST, ninv_s);
     default:
         break;
     }
 
     const bool inverse = op == CUZK_GPU_NTT_INVERSE || op == CUZK_GPU_NTT_COSET_INVERSE;
     /* Bit reversal (with g^i for the forward coset). */
-    if (lg >= 6 && var.tile_br) {
+    if (lg >= 6) {
         const size_t warps = (size_t)1 << (lg - 6);
         const size_t blocks = (warps + BR_WARPS - 1) / BR_WARPS;
         ntt_bitrev_tile_kernel<F><<<(unsigned)(blocks < 65535 * 16 ? blocks : 65535 * 16), BR_WARPS * 32, 0, st>>>(
             data, lg, op == CUZK_GPU_NTT_COSET_FORWARD, fwd_s, t->T, t->L);
         CUZK_LAUNCHED("ntt_bitrev_tile");
     } else if (lg > 0) {
-        ntt_bitrev_kernel<F><<<grid_br, 256, 0, st>>>(data, lg, op == CUZK_GPU_NTT_COSET_FORWARD, fwd, t->T, t->L);
+        ntt_bitrev_kernel<F><<<grid_br, 256, 0, st>>>(data, lg, op == CUZK_GPU_NTT_COSET_FORWARD, tables_of<F>(t, 0),
+                                                      t->T, t->L);
         CUZK_LAUNCHED("ntt_bitrev");
     }
     prof.mark("bitrev");
-    if (!inverse) return dit_chain(false, SCALE_NONE, one, one_s);
-    return dit_chain(true, op == CUZK_GPU_NTT_COSET_INVERSE ? SCALE_POW_INV_NAT : SCALE_CONST, ninv, ninv_s);
+    if (!inverse) return dit_chain(false, SCALE_NONE, one_s);
+    return dit_chain(true, op == CUZK_GPU_NTT_COSET_INVERSE ? SCALE_POW_INV_NAT : SCALE_CONST, ninv_s);
 }
 
 } /* namespace */

@@ -14,11 +14,11 @@
  * IMADs), 216 IMADs against 264 for a Montgomery product, which is what the
  * NTT is bound by. Each row of a sum is two carry chains for
  * instruction-level parallelism, and the x*w rows do not depend on q~, so
- * they overlap with it. shoup_mul (the default) splits the chains by the
- * parity of the column where each 64-bit partial product starts
- * (shoup_mul_par); shoup_mul_rows splits them by the parity of the limb
- * (shoup_mul_raw), which on sm_90 costs ~1400 register moves per NTT pass
- * kernel and 17 % of the NTT time (H200, 2^24..2^27).
+ * they overlap with it. shoup_mul splits the chains by the parity of the
+ * column where each 64-bit partial product starts (shoup_mul_par); splitting
+ * them by the parity of the limb instead (a "row layout", removed) cost ~1400
+ * register moves per NTT pass kernel on sm_90 and 17 % of the NTT time
+ * (H200, 2^24..2^27).
  *
  * Written with gpu_field.cuh's carry-chain primitives, so the same code runs
  * on the host (emulated carries) and is checked there against the Montgomery
@@ -40,100 +40,13 @@ template <class P> struct alignas(16) shoup_tw {
 /* 2^(32N) - p, limb i (p is odd: no carry past limb 0). */
 template <class P> CUZK_HD constexpr uint32_t shoup_pbar(int i) { return i == 0 ? 0u - P::mod(0) : ~P::mod(i); }
 
-/* Row layout: chains of even j and of odd j (as gpu_field.cuh's fp_mul_eo). */
-template <class P> CUZK_HD void shoup_mul_raw(uint32_t *r, const uint32_t *x, const uint32_t *w, const uint32_t *wp)
-{
-    constexpr int N = P::N;
-    uint32_t cf = 0;
-
-    /* --- q~: columns N-1 .. 2N of x * w' (column c at index c - (N-1)) --- */
-    uint32_t E[N + 3], O[N + 3];
-CUZK_UNROLL
-    for (int k = 0; k < N + 3; k++) E[k] = O[k] = 0;
-CUZK_UNROLL
-    for (int i = 0; i <= N; i++) {
-        const uint32_t b = wp[i];
-        const int j0 = N - 1 - i > 0 ? N - 1 - i : 0;
-        /* even j: lo at column i+j, hi at i+j+1; carry into column i+N */
-        const int je = j0 + (j0 & 1);
-        if (je <= N - 2) {
-            c_mad_lo_cc(E[i + je - (N - 1)], x[je], b, E[i + je - (N - 1)], cf);
-            c_madc_hi_cc(E[i + je + 1 - (N - 1)], x[je], b, E[i + je + 1 - (N - 1)], cf);
-CUZK_UNROLL
-            for (int j = je + 2; j <= N - 2; j += 2) {
-                c_madc_lo_cc(E[i + j - (N - 1)], x[j], b, E[i + j - (N - 1)], cf);
-                c_madc_hi_cc(E[i + j + 1 - (N - 1)], x[j], b, E[i + j + 1 - (N - 1)], cf);
-            }
-            c_addc(E[i + N - (N - 1)], 0, 0, cf);
-        }
-        /* odd j: carry into column i+N+1 (always 0 for the last row: the
-         * truncated sum is below 2^(32(2N+1))) */
-        const int jo = j0 | 1;
-        if (jo <= N - 1) {
-            c_mad_lo_cc(O[i + jo - (N - 1)], x[jo], b, O[i + jo - (N - 1)], cf);
-            c_madc_hi_cc(O[i + jo + 1 - (N - 1)], x[jo], b, O[i + jo + 1 - (N - 1)], cf);
-CUZK_UNROLL
-            for (int j = jo + 2; j <= N - 1; j += 2) {
-                c_madc_lo_cc(O[i + j - (N - 1)], x[j], b, O[i + j - (N - 1)], cf);
-                c_madc_hi_cc(O[i + j + 1 - (N - 1)], x[j], b, O[i + j + 1 - (N - 1)], cf);
-            }
-            if (i < N) c_addc(O[i + N + 1 - (N - 1)], 0, 0, cf);
-        }
-    }
-    /* q~ = (E + O) >> 32(N+1): columns N+1 .. 2N (indices 2 .. N+1) */
-    uint32_t q[N], t0, t1;
-    c_add_cc(t0, E[0], O[0], cf);
-    c_addc_cc(t1, E[1], O[1], cf);
-CUZK_UNROLL
-    for (int k = 0; k < N; k++) c_addc_cc(q[k], E[k + 2], O[k + 2], cf);
-    (void)t0;
-    (void)t1;
-
-    /* --- r~ = low(x w) + low(q~ pbar) mod 2^(32N) --- */
-    uint32_t A[N], B[N];
-CUZK_UNROLL
-    for (int k = 0; k < N; k++) A[k] = B[k] = 0;
-CUZK_UNROLL
-    for (int pass = 0; pass < 2; pass++) {
-CUZK_UNROLL
-        for (int i = 0; i < N; i++) {
-            const uint32_t b = pass == 0 ? w[i] : q[i];
-            /* even j: columns i .. N-1 */
-            c_mad_lo_cc(A[i], pass == 0 ? x[0] : shoup_pbar<P>(0), b, A[i], cf);
-            if (i + 1 <= N - 1) c_madc_hi_cc(A[i + 1], pass == 0 ? x[0] : shoup_pbar<P>(0), b, A[i + 1], cf);
-CUZK_UNROLL
-            for (int j = 2; i + j <= N - 1; j += 2) {
-                const uint32_t a = pass == 0 ? x[j] : shoup_pbar<P>(j);
-                c_madc_lo_cc(A[i + j], a, b, A[i + j], cf);
-                if (i + j + 1 <= N - 1) c_madc_hi_cc(A[i + j + 1], a, b, A[i + j + 1], cf);
-            }
-            /* odd j: columns i+1 .. N-1 */
-            if (i + 1 <= N - 1) {
-                c_mad_lo_cc(B[i + 1], pass == 0 ? x[1] : shoup_pbar<P>(1), b, B[i + 1], cf);
-                if (i + 2 <= N - 1) c_madc_hi_cc(B[i + 2], pass == 0 ? x[1] : shoup_pbar<P>(1), b, B[i + 2], cf);
-CUZK_UNROLL
-                for (int j = 3; i + j <= N - 1; j += 2) {
-                    const uint32_t a = pass == 0 ? x[j] : shoup_pbar<P>(j);
-                    c_madc_lo_cc(B[i + j], a, b, B[i + j], cf);
-                    if (i + j + 1 <= N - 1) c_madc_hi_cc(B[i + j + 1], a, b, B[i + j + 1], cf);
-                }
-            }
-        }
-    }
-    c_add_cc(r[0], A[0], B[0], cf);
-CUZK_UNROLL
-    for (int k = 1; k < N; k++) c_addc_cc(r[k], A[k], B[k], cf);
-    fp_reduce_once<P>(r);
-    fp_reduce_once<P>(r);
-}
-
 /* Column-parity layout (shoup_mul_par): each row of a product is added as
  * two carry chains, one for the 64-bit partial products that start at an
  * even column (into accumulator EV) and one for those at odd columns (OD).
  * Every chain into an accumulator then pairs the same registers (IMAD.WIDE
- * writes aligned pairs); the row layout (even / odd j, shoup_mul_raw)
- * alternates the pairing between rows and costs ~150 register moves per
- * product on sm_90. The chain bounds and carry handling are compile-time
+ * writes aligned pairs); a row layout (chains of even / odd j) alternates
+ * the pairing between rows and costs ~150 register moves per product on
+ * sm_90. The chain bounds and carry handling are compile-time
  * (template parameters), so the accumulators stay in registers. */
 
 /* Last column a chain writes: products j in [j0, j1], (c0 + j) of parity
@@ -222,8 +135,7 @@ template <class P, int I, bool AX> struct shoup_lo_rows {
     }
 };
 
-/* Shoup product with column-parity accumulators (same arithmetic as
- * shoup_mul_raw, which stays for comparison: CUZK_GPU_NTT_KERNEL=v2m).
+/* Shoup product with column-parity accumulators.
  * RED = false skips the two final subtractions: the result is then r~ <
  * 2p + p/2^32 < 2^(32N) (2p < 2^(32N) for both Fr), and that is a valid
  * input of another Shoup product, since the bound above holds for any
@@ -276,13 +188,6 @@ template <class P> CUZK_HD fp<P> shoup_mul_lazy(const fp<P> &x, const shoup_tw<P
 {
     fp<P> r;
     shoup_mul_par<P, false>(r.v, x.v, t.v, t.v + P::N);
-    return r;
-}
-
-template <class P> CUZK_HD fp<P> shoup_mul_rows(const fp<P> &x, const shoup_tw<P> &t)
-{
-    fp<P> r;
-    shoup_mul_raw<P>(r.v, x.v, t.v, t.v + P::N);
     return r;
 }
 

@@ -97,9 +97,10 @@ static const char *OP_NAMES[] = {"forward", "inverse", "coset_forward", "coset_i
                                   "inverse_rn"};
 
 /* Kernel variants (CUZK_GPU_NTT_KERNEL, read by every cuzk_gpu_ntt_run):
- * each must match the CPU byte for byte. NULL = the default (v2); see
- * variant_from_env in src/gpu/ntt.cu. */
-static const char *VARIANTS[] = {NULL, "v2p", "v2m", "v2a", "v2w", "v1", "v3o", "v3O"};
+ * each must match the CPU byte for byte. NULL = the default (v3ol); the
+ * others cover every other pass kernel instantiation (see variant_from_env
+ * in src/gpu/ntt.cu). */
+static const char *VARIANTS[] = {NULL, "v3", "v3l", "v3o", "v3O", "v3Ol"};
 #define NVARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
 
 /* CUZK_GPU_TEST_VARIANTS=",default,v3o," limits the variants (quicker runs
