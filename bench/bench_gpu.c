@@ -3,7 +3,7 @@
  * sizes 2^min..2^max, median of --reps runs after a warm-up.
  *
  * usage: bench_gpu [--min L] [--max L] [--reps R] [--curve bn254|bls12_381|all]
- *                  [--only msm|ntt|all] [--g2 0|1] [--window c]
+ *                  [--only msm|ntt|all] [--g2 0|1] [--window c] [--precompute t]
  * Exits 77 without a CUDA device. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +23,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--max")) o.max_lg = (unsigned)atoi(v);
         else if (!strcmp(a, "--reps")) o.reps = (unsigned)atoi(v);
         else if (!strcmp(a, "--window")) o.window = (unsigned)atoi(v);
+        else if (!strcmp(a, "--precompute")) o.precompute = (unsigned)atoi(v);
         else if (!strcmp(a, "--g2")) o.no_g2 = !atoi(v);
         else if (!strcmp(a, "--curve"))
             o.curves = !strcmp(v, "bn254") ? 1 : !strcmp(v, "bls12_381") ? 2 : 3;

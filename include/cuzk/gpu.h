@@ -101,6 +101,9 @@ typedef struct cuzk_gpu_msm_config {
      * uploads are asynchronous DMA (pageable bases work, but every upload
      * then goes through the driver's staging copy and blocks the host). */
     int pin_host_bases;
+    unsigned precompute;   /* t >= 2: t shifted copies of the bases (t x the base memory) so only
+                            * ceil(W/t) bucket sets are accumulated and reduced; the window is then
+                            * fixed at create. 0/1: off. Clamped to the window count. */
 } cuzk_gpu_msm_config;
 
 typedef struct cuzk_gpu_msm cuzk_gpu_msm;
@@ -234,6 +237,7 @@ typedef struct cuzk_gpu_bench_opts {
     int do_msm, do_ntt;       /* both 0: both */
     int no_g2;                /* nonzero: MSM over G1 only */
     unsigned window;          /* MSM window (0 = automatic) */
+    unsigned precompute;      /* MSM precomputed-bases factor (cuzk_gpu_msm_config.precompute) */
     int device;
     cuzk_gpu_log_fn log;
     void *log_arg;

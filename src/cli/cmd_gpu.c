@@ -91,7 +91,7 @@ int cmd_selftest(int argc, char **argv)
 
 static const char BENCH_USAGE[] =
     "Usage: cuzk bench kernels [--min L] [--max L] [--reps R] [--curve bn254|bls12_381|all]\n"
-    "                          [--only msm|ntt] [--no-g2] [--window C] [--device D]\n"
+    "                          [--only msm|ntt] [--no-g2] [--window C] [--precompute T] [--device D]\n"
     "  Times the GPU kernels: Fr NTT (forward and inverse, natural order and\n"
     "  without the bit-reversal permutation (NR / RN), odd coset) and G1/G2 MSM\n"
     "  (uniform and witness-like scalars) for sizes 2^L, bases resident on the\n"
@@ -101,7 +101,9 @@ static const char BENCH_USAGE[] =
     "  the bases: the rest streamed in chunks) rows.\n"
     "  --min L, --max L   size range (default 20..26)\n"
     "  --reps R           timed runs per figure (default 5)\n"
-    "  --window C         fixed MSM window (default: automatic)\n";
+    "  --window C         fixed MSM window (default: automatic)\n"
+    "  --precompute T     MSM with T shifted copies of the bases (T x their memory, ceil(W/T)\n"
+    "                     bucket sets; default off)\n";
 
 int cmd_bench(int argc, char **argv)
 {
@@ -115,11 +117,13 @@ int cmd_bench(int argc, char **argv)
         return 1;
     }
     const char *mn = NULL, *mx = NULL, *reps = NULL, *curve = NULL, *only = NULL, *window = NULL, *device = NULL;
+    const char *pre = NULL;
     int no_g2 = 0;
     const cli_opt opts[] = {
         {"min", 0, 1, &mn, NULL},         {"max", 0, 1, &mx, NULL},       {"reps", 0, 1, &reps, NULL},
         {"curve", 0, 1, &curve, NULL},    {"only", 0, 1, &only, NULL},    {"no-g2", 0, 0, NULL, &no_g2},
-        {"window", 0, 1, &window, NULL},  {"device", 0, 1, &device, NULL}, {NULL, 0, 0, NULL, NULL},
+        {"window", 0, 1, &window, NULL},  {"device", 0, 1, &device, NULL}, {"precompute", 0, 1, &pre, NULL},
+        {NULL, 0, 0, NULL, NULL},
     };
     cli_common common;
     const char *pos[1];
@@ -143,6 +147,10 @@ int cmd_bench(int argc, char **argv)
     if (window) {
         if (parse_uint(window, "--window", 22, &v)) return 1;
         o.window = (unsigned)v;
+    }
+    if (pre) {
+        if (parse_uint(pre, "--precompute", 64, &v)) return 1;
+        o.precompute = (unsigned)v;
     }
     if (device) {
         if (parse_uint(device, "--device", 64, &v)) return 1;

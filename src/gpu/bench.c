@@ -367,9 +367,13 @@ static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_erro
                 size_t k = n - i < ((size_t)1 << DISTINCT_LG) ? n - i : ((size_t)1 << DISTINCT_LG);
                 memcpy(bases + i * g->aff, distinct, k * g->aff);
             }
-            cuzk_gpu_msm_config cfg = {.window_bits = o->window};
+            cuzk_gpu_msm_config cfg = {.window_bits = o->window, .precompute = o->precompute};
             size_t need = cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg);
+            const double tc0 = cuzk_now();
             TRY(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, o->device, &cfg, e));
+            const double create_ms = (cuzk_now() - tc0) * 1e3;
+            char pre[64] = "";
+            if (o->precompute > 1) snprintf(pre, sizeof pre, " pre=%u create=%.0fms", o->precompute, create_ms);
             const char *so = getenv("CUZK_GPU_BENCH_STREAM_ONLY");
             for (int dist = 0; dist < 2 && !(so && so[0] == '1'); dist++) {
                 make_scalars(hs, n, dist, g->r, 1000 + lg * 2 + dist);
@@ -386,9 +390,9 @@ static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_erro
                         t[r] = (cuzk_now() - t0) * 1e3;
                     }
                     double mn, med = median_min(t, o->reps, &mn);
-                    row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   c=%u dev=%.2fGB", "msm", g->name,
+                    row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   c=%u dev=%.2fGB%s", "msm", g->name,
                         dist ? "witness" : (src ? "unif/host" : "uniform"), lg, med, mn, cuzk_gpu_msm_last_window(m),
-                        need / 1e9);
+                        need / 1e9, pre);
                 }
             }
             if (g->group == CUZK_GPU_G1 && lg == o->max_lg) TRY(bench_msm_more(b, t, g, m, bases, n, hs, ds, e));

@@ -33,15 +33,17 @@ msm_plan plan_for(cuzk_curve curve, cuzk_gpu_group group, unsigned bits, size_t 
                   int sm_count)
 {
     msm_plan p = make_plan(bits, npoints, cfg, sm_count);
-    p.aff = aff_plan_of(curve, group, p.Wmax, p.cmax, p.batch);
+    /* batch-affine groups assume <= group * batch entries a group of bucket
+     * sets; with precomputed bases a set takes pre_t windows: XYZZ only */
+    p.aff = p.pre_t > 1 ? aff_plan{0, 0, 0} : aff_plan_of(curve, group, p.Wmax, p.cmax, p.batch);
     return p;
 }
 
-/* Resident: all bases, the ones list and the staging of host scalars for
- * npoints. */
+/* Resident: all bases (and their precomputed copies), the ones list and the
+ * staging of host scalars for npoints. */
 size_t resident_bytes(const msm_plan &p, size_t npoints, size_t aff)
 {
-    return npoints * aff + npoints * 32 + npoints * 4 + ws_bytes(p, 2 * aff);
+    return npoints * aff * p.pre_t + npoints * 32 + npoints * 4 + ws_bytes(p, 2 * aff);
 }
 
 /* Streamed with chunks of `chunk` points and `res` resident bases: two
@@ -80,6 +82,11 @@ cuzk_status plan_memory(full_plan *fp, cuzk_curve curve, cuzk_gpu_group group, s
         fp->nbatch = 1;
         return CUZK_OK;
     }
+    if (fp->p.pre_t > 1)
+        return cuzk_err(e, CUZK_ERR_NOMEM,
+                        "gpu msm: %zu bases x %u precomputed copies need %zu bytes resident, the budget is %zu (the "
+                        "precomputed mode is not streamed)",
+                        npoints, fp->p.pre_t, rb, budget);
     cuzk_gpu_msm_config c2;
     if (cfg) c2 = *cfg;
     else memset(&c2, 0, sizeof c2);
@@ -249,6 +256,9 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
         cuzk_status sp = plan_memory(&fp, curve, group, npoints, cfg, sm_count, budget, e);
         if (sp != CUZK_OK) return sp;
     }
+    if (npoints * fp.p.pre_t >= ((size_t)1 << 31))
+        return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu msm: %zu points x %u precomputed copies: at most 2^31-1 in all", npoints,
+                        fp.p.pre_t);
     cuzk_gpu_msm *m = (cuzk_gpu_msm *)cuzk_calloc(1, sizeof *m);
     if (!m) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu msm: out of host memory");
     cuzk_status st = CUZK_OK;
@@ -272,7 +282,8 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
         const size_t res = m->mem.resident_points, chunk = m->mem.chunk_points;
         const cudaMemcpyKind kind = bases_on_device ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
         if (res) {
-            CUZK_CU_GOTO(cudaMalloc(&m->d_bases, res * m->aff_size), fail);
+            /* precomputed copies (resident only): copy j at j * npoints */
+            CUZK_CU_GOTO(cudaMalloc(&m->d_bases, res * m->aff_size * p.pre_t), fail);
             CUZK_CU_GOTO(cudaMemcpy(m->d_bases, bases, res * m->aff_size, kind), fail);
         }
         if (m->mem.streamed) {
@@ -307,6 +318,14 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
         if (p.aff.group) CUZK_CU_GOTO(cudaMalloc(&m->d_aff, aff_layout_of(p.aff, m->aff_size).total), fail);
     }
     if ((st = msm_ensure_events(m, e)) != CUZK_OK) goto fail;
+    if (m->plan.pre_t > 1) {
+        if (curve == CUZK_CURVE_BN254)
+            st = group == CUZK_GPU_G1 ? cuzk_gpu_msm_run_bn254_g1_precompute(m, e) : cuzk_gpu_msm_run_bn254_g2_precompute(m, e);
+        else
+            st = group == CUZK_GPU_G1 ? cuzk_gpu_msm_run_bls12_381_g1_precompute(m, e)
+                                      : cuzk_gpu_msm_run_bls12_381_g2_precompute(m, e);
+        if (st != CUZK_OK) goto fail;
+    }
     *out = m;
     return CUZK_OK;
 fail:

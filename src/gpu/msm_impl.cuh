@@ -70,8 +70,27 @@ unsigned choose_window(size_t m, unsigned bits, unsigned cmax)
     return best;
 }
 
+/* With precomputed bases (t copies, copy j = 2^(j c Wg) P) the n W entries
+ * land in Wg = ceil(W/t) bucket sets: the reduction shrinks by t, so the
+ * best c is larger (entries n W + reduction ~ Wg 2^(c-1)). */
+unsigned choose_window_pre(size_t m, unsigned bits, unsigned t, unsigned cmax)
+{
+    unsigned best = MSM_C_MIN;
+    double best_cost = 1e300;
+    for (unsigned c = MSM_C_MIN; c <= cmax; c++) {
+        const unsigned W = windows_for(bits, c), Wg = (W + t - 1) / t;
+        double cost = (double)m * W + 4.0 * Wg * (double)(1u << (c - 1));
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
+}
+
 struct msm_plan {
     unsigned cmax, Wmax;
+    unsigned pre_t, pre_wg;   /* precomputed copies (1: off) and bucket sets (windows per copy) */
     size_t NBmax;          /* buckets: max over c <= cmax of W(c) * 2^(c-1) */
     size_t batch;          /* points per batch at cmax */
     size_t cap_entries;    /* entries buffer = batch * Wmax */
@@ -86,15 +105,28 @@ msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg
 {
     msm_plan p;
     unsigned fixed = cfg ? cfg->window_bits : 0;
+    const unsigned tq = cfg && cfg->precompute > 1 ? cfg->precompute : 1;
     if (fixed) {
         p.cmax = fixed < MSM_C_MIN ? MSM_C_MIN : (fixed > 22 ? 22 : fixed);
+    } else if (tq > 1) {
+        p.cmax = choose_window_pre(npoints ? npoints : 1, bits, tq, 22);
     } else {
         p.cmax = choose_window(npoints ? npoints : 1, bits, MSM_C_MAX);
     }
     p.Wmax = windows_for(bits, p.cmax);
+    p.pre_t = 1;
+    p.pre_wg = p.Wmax;
+    if (tq > 1) {
+        /* c is fixed: the copies are shifted by c Wg bits */
+        p.pre_wg = (p.Wmax + tq - 1) / tq;
+        p.pre_t = (p.Wmax + p.pre_wg - 1) / p.pre_wg;
+    }
+    /* smallest c whose buckets are planned (the run picks c <= cmax;
+     * with precomputed bases only cmax) */
+    const unsigned cmin = p.pre_t > 1 ? p.cmax : MSM_C_MIN;
     p.NBmax = 0;
-    for (unsigned c = MSM_C_MIN; c <= p.cmax; c++) {
-        size_t nb = (size_t)windows_for(bits, c) << (c - 1);
+    for (unsigned c = cmin; c <= p.cmax; c++) {
+        size_t nb = (size_t)(p.pre_t > 1 ? p.pre_wg : windows_for(bits, c)) << (c - 1);
         if (nb > p.NBmax) p.NBmax = nb;
     }
     size_t batch = cfg && cfg->batch_points ? cfg->batch_points : ((size_t)1 << 24);
@@ -103,14 +135,14 @@ msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg
     p.cap_entries = batch * p.Wmax;
     p.nseg_max = (p.cap_entries + MSM_SEG - 1) / MSM_SEG;
     p.ncoarse_max = 0;
-    for (unsigned c = MSM_C_MIN; c <= p.cmax; c++) {
-        size_t nc = sort_ncoarse(c, windows_for(bits, c));
+    for (unsigned c = cmin; c <= p.cmax; c++) {
+        size_t nc = sort_ncoarse(c, p.pre_t > 1 ? p.pre_wg : windows_for(bits, c));
         if (nc > p.ncoarse_max) p.ncoarse_max = nc;
     }
     p.red_max = 0;
-    for (unsigned c = MSM_C_MIN; c <= p.cmax; c++) {
+    for (unsigned c = cmin; c <= p.cmax; c++) {
         uint32_t B = 1u << (c - 1);
-        const unsigned W = windows_for(bits, c);
+        const unsigned W = p.pre_t > 1 ? p.pre_wg : windows_for(bits, c);
         size_t r = red_plan(W, B, red_l0(W, B, 0)).total;
         if (r > p.red_max) p.red_max = r;
     }
@@ -211,6 +243,73 @@ inline cuzk_status msm_ensure_events(cuzk_gpu_msm *m, cuzk_error *e)
     return CUZK_OK;
 }
 
+/* ---- precomputed bases ------------------------------------------------------ */
+
+/* a^-1 = a^(p-2) (p - 2: the modulus limbs, 2 off the lowest; every
+ * modulus here has a low limb >= 2). */
+template <class P> CUZK_HD fp<P> f_inv(const fp<P> &a)
+{
+    fp<P> r = fp_one<P>();
+    for (int i = P::N * 32 - 1; i >= 0; i--) {
+        r = r * r;
+        const uint32_t limb = P::mod(i / 32) - (i < 32 ? 2u : 0u);
+        if ((limb >> (i % 32)) & 1) r = r * a;
+    }
+    return r;
+}
+
+/* (c0 + c1 u)^-1 = (c0 - c1 u) / (c0^2 + c1^2), u^2 = -1. */
+template <class P> CUZK_HD fp2<P> f_inv(const fp2<P> &a)
+{
+    const fp<P> t = f_inv(a.c0 * a.c0 + a.c1 * a.c1);
+    return {a.c0 * t, f_neg(a.c1 * t)};
+}
+
+/* Copies 1..t-1 of the bases: copy j = 2^shift * copy j-1 (shift = c Wg),
+ * one point a thread (c Wg doublings and one inversion a copy; once, at
+ * create). Infinity stays infinity; points of the prime-order groups never
+ * reach infinity by doubling. */
+template <class F> CUZK_HD void aff_shift(affine<F> &p, unsigned shift)
+{
+    if (aff_is_inf(p)) return;
+    xyzz<F> r;
+    r.x = p.x;
+    r.y = p.y;
+    r.zz = f_traits<F>::one();
+    r.zzz = r.zz;
+    for (unsigned k = 0; k < shift; k++) {
+        const xyzz<F> d = r;
+        xyzz_dbl(r, d);
+    }
+    const F izzz = f_inv(r.zzz);
+    const F iz = izzz * r.zz; /* ZZ / ZZZ = 1 / Z */
+    p.x = r.x * f_sqr(iz);
+    p.y = r.y * izzz;
+}
+
+template <class F> __global__ void precompute_kernel(affine<F> *bases, size_t n, unsigned t, unsigned shift)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        affine<F> p = bases[i];
+        for (unsigned j = 1; j < t; j++) {
+            aff_shift(p, shift);
+            bases[(size_t)j * n + i] = p;
+        }
+    }
+}
+
+template <class F> cuzk_status msm_precompute_t(cuzk_gpu_msm *m, cuzk_error *e)
+{
+    const msm_plan &pl = m->plan;
+    if (pl.pre_t < 2) return CUZK_OK;
+    /* legacy stream, after create's synchronous copy of the bases */
+    precompute_kernel<F><<<(unsigned)(m->sm_count * 16), EC_THREADS>>>((affine<F> *)m->d_bases, m->npoints, pl.pre_t,
+                                                                       pl.cmax * pl.pre_wg);
+    CUZK_LAUNCHED("precompute");
+    CUZK_CU(cudaStreamSynchronize(0));
+    return CUZK_OK;
+}
+
 /* Queues one MSM on `st` up to the read-back of its window sums into
  * h_slot[slot] (event ev_res[slot]); the host waits only for the count of
  * significant scalars (resident handles, window choice). */
@@ -259,17 +358,24 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
         CUZK_CU(cudaStreamSynchronize(st));
         const size_t nsig = counts[1];
         if (nsig > 0) {
-            const unsigned c = m->cfg.window_bits ? pl.cmax : choose_window(nsig, m->bits, pl.cmax);
+            const bool pre = pl.pre_t > 1;
+            const unsigned c = m->cfg.window_bits || pre ? pl.cmax : choose_window(nsig, m->bits, pl.cmax);
             const unsigned W = windows_for(m->bits, c);
+            const unsigned Wg = pre ? pl.pre_wg : W; /* bucket sets */
             const uint32_t B = 1u << (c - 1);
-            const size_t NB = (size_t)W * B;
+            const size_t NB = (size_t)Wg * B;
+            /* Two-pass placement for dense scalars; not with precomputed
+             * bases yet: pre_t x more entries a bucket overflow its bins'
+             * staging (sort_fine_kernel) unless the bin size follows the
+             * density. */
+            const bool dense = 2 * nsig >= n && !pre;
             size_t batch = pl.cap_entries / W;
             if (batch > n) batch = n;
             CUZK_CU(cudaMemsetAsync(buckets, 0, NB * sizeof(X), st)); /* ZZ = 0: infinity */
             for (size_t b0 = 0; b0 < n; b0 += batch) {
                 const size_t b1 = b0 + batch < n ? b0 + batch : n;
                 prof.mark(st, 0);
-                cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, c, W, 2 * nsig >= n, grid_sc, m->d_offsets,
+                cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, c, W, Wg, m->npoints, dense, grid_sc, m->d_offsets,
                                                 m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, prof, e);
                 if (rs != CUZK_OK) return rs;
                 prof.mark(st, 1);
@@ -285,8 +391,8 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             }
             pd->pip = true;
             pd->c = c;
-            pd->W = W;
-            pd->rl = red_plan(W, B, red_l0(W, B, red_seg));
+            pd->W = Wg; /* windows to reduce and combine: the bucket sets */
+            pd->rl = red_plan(Wg, B, red_l0(Wg, B, red_seg));
         }
         /* the ones sum follows the level sums in the slot */
         pd->nones = 1;
@@ -371,7 +477,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             CUZK_CU(cudaMemcpyAsync((X *)m->d_ones_acc + k, red_b, sizeof(X), cudaMemcpyDeviceToDevice, st));
             /* the dense-scalar sort path (the count of significant
              * scalars is not read back in streamed runs) */
-            cuzk_status rs = msm_sort_batch(st, sc_g, b0, b1, split, c, W, true, grid_sc, m->d_offsets, m->d_tiles,
+            cuzk_status rs = msm_sort_batch(st, sc_g, b0, b1, split, c, W, W, 0, true, grid_sc, m->d_offsets, m->d_tiles,
                                             m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, prof, e);
             if (rs != CUZK_OK) return rs;
             prof.mark(st, 1);
@@ -443,13 +549,15 @@ template <class F> cuzk_status msm_finish_t(cuzk_gpu_msm *m, const msm_pending *
     cuzk_status NAME##_finish(cuzk_gpu_msm *m, const msm_pending *pd, void *result, cuzk_error *e)                  \
     {                                                                                                               \
         return msm_finish_t<F>(m, pd, result, e);                                                                   \
-    }
+    }                                                                                                               \
+    cuzk_status NAME##_precompute(cuzk_gpu_msm *m, cuzk_error *e) { return msm_precompute_t<F>(m, e); }
 
 /* Per-group drivers (defined in msm_<curve>_<g>.cu). */
 #define CUZK_GPU_MSM_DECLARE(NAME)                                                                                  \
     cuzk_status NAME##_issue(cuzk_gpu_msm *, const uint64_t *, size_t, int, cudaStream_t, int, msm_pending *,       \
                              cuzk_error *);                                                                         \
-    cuzk_status NAME##_finish(cuzk_gpu_msm *, const msm_pending *, void *, cuzk_error *);
+    cuzk_status NAME##_finish(cuzk_gpu_msm *, const msm_pending *, void *, cuzk_error *);                          \
+    cuzk_status NAME##_precompute(cuzk_gpu_msm *, cuzk_error *);
 CUZK_GPU_MSM_DECLARE(cuzk_gpu_msm_run_bn254_g1)
 CUZK_GPU_MSM_DECLARE(cuzk_gpu_msm_run_bn254_g2)
 CUZK_GPU_MSM_DECLARE(cuzk_gpu_msm_run_bls12_381_g1)

@@ -72,12 +72,22 @@ CUZK_UNROLL
     }
 }
 
+/* Bucket set of window w: w itself, or with precomputed bases (Wg < W
+ * bucket sets) w mod Wg, the point then being copy w / Wg (index + copy *
+ * stride, stride = the handle's point count). */
+__device__ __forceinline__ unsigned bucket_set(unsigned w, unsigned Wg) { return w < Wg ? w : w % Wg; }
+__device__ __forceinline__ uint32_t copy_offset(unsigned w, unsigned Wg, size_t stride)
+{
+    return w < Wg ? 0u : (uint32_t)((w / Wg) * stride);
+}
+
 struct hist_fn {
     uint32_t *hist;
     uint32_t B;
+    unsigned Wg;
     __device__ __forceinline__ void operator()(unsigned w, int d)
     {
-        if (d != 0) atomicAdd(&hist[w * B + (unsigned)(d < 0 ? -d : d) - 1], 1u);
+        if (d != 0) atomicAdd(&hist[bucket_set(w, Wg) * B + (unsigned)(d < 0 ? -d : d) - 1], 1u);
     }
 };
 
@@ -85,12 +95,14 @@ struct scatter_fn {
     uint32_t *cursor;
     uint32_t *entries;
     uint32_t B;
+    unsigned Wg;
+    size_t stride;
     uint32_t idx;
     __device__ __forceinline__ void operator()(unsigned w, int d)
     {
         if (d != 0) {
-            uint32_t pos = atomicAdd(&cursor[w * B + (unsigned)(d < 0 ? -d : d) - 1], 1u);
-            entries[pos] = idx | (d < 0 ? 0x80000000u : 0u);
+            uint32_t pos = atomicAdd(&cursor[bucket_set(w, Wg) * B + (unsigned)(d < 0 ? -d : d) - 1], 1u);
+            entries[pos] = (idx + copy_offset(w, Wg, stride)) | (d < 0 ? 0x80000000u : 0u);
         }
     }
 };
@@ -124,9 +136,9 @@ __global__ void classify_kernel(const uint64_t *scalars, size_t n, int split, ui
 }
 
 __global__ void digits_hist_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
-                                   uint32_t B, uint32_t *hist)
+                                   unsigned Wg, uint32_t B, uint32_t *hist)
 {
-    hist_fn f{hist, B};
+    hist_fn f{hist, B, Wg};
     for (size_t i = b0 + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < b1; i += (size_t)gridDim.x * blockDim.x) {
         scalar8 s = load_scalar(scalars, i);
         if (split && scalar_is_one(s)) continue;
@@ -136,13 +148,13 @@ __global__ void digits_hist_kernel(const uint64_t *scalars, size_t b0, size_t b1
 }
 
 __global__ void digits_scatter_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
-                                      uint32_t B, uint32_t *cursor, uint32_t *entries)
+                                      unsigned Wg, size_t stride, uint32_t B, uint32_t *cursor, uint32_t *entries)
 {
     for (size_t i = b0 + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < b1; i += (size_t)gridDim.x * blockDim.x) {
         scalar8 s = load_scalar(scalars, i);
         if (split && scalar_is_one(s)) continue;
         if (scalar_is_zero(s)) continue;
-        scatter_fn f{cursor, entries, B, (uint32_t)i};
+        scatter_fn f{cursor, entries, B, Wg, stride, (uint32_t)i};
         for_each_digit(s, c, W, f);
     }
 }
@@ -309,13 +321,14 @@ __global__ void sort_rest_kernel(const uint2 *pairs, const uint32_t *offsets, si
 struct store_fn {
     uint32_t *hist, *dig;
     uint32_t B;
+    unsigned Wg;
     size_t nb, t;
     __device__ __forceinline__ void operator()(unsigned w, int d)
     {
         uint32_t v = KEY_NONE;
         if (d != 0) {
             const uint32_t k = (unsigned)(d < 0 ? -d : d) - 1;
-            atomicAdd(&hist[w * B + k], 1u);
+            atomicAdd(&hist[bucket_set(w, Wg) * B + k], 1u);
             v = k | (d < 0 ? 0x80000000u : 0u);
         }
         dig[w * nb + t] = v;
@@ -323,7 +336,7 @@ struct store_fn {
 };
 
 __global__ void digits_store_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
-                                    uint32_t B, uint32_t *hist, uint32_t *dig)
+                                    unsigned Wg, uint32_t B, uint32_t *hist, uint32_t *dig)
 {
     const size_t nb = b1 - b0;
     for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < nb; t += (size_t)gridDim.x * blockDim.x) {
@@ -332,7 +345,7 @@ __global__ void digits_store_kernel(const uint64_t *scalars, size_t b0, size_t b
             for (unsigned w = 0; w < W; w++) dig[w * nb + t] = KEY_NONE;
             continue;
         }
-        store_fn f{hist, dig, B, nb, t};
+        store_fn f{hist, dig, B, Wg, nb, t};
         for_each_digit(sc, c, W, f);
     }
 }
@@ -344,11 +357,12 @@ __global__ void digits_store_kernel(const uint64_t *scalars, size_t b0, size_t b
  * coarse pass above does not (13312 runs a block at 2^24). */
 constexpr unsigned SORT_WTILE = 32768;
 __global__ void __launch_bounds__(SORT_THREADS)
-    sort_win_coarse_kernel(const uint32_t *dig, size_t nb, size_t b0, uint32_t B, unsigned s, const uint32_t *offsets,
-                           uint32_t *gcur, uint2 *pairs)
+    sort_win_coarse_kernel(const uint32_t *dig, size_t nb, size_t b0, unsigned Wg, size_t stride, uint32_t B, unsigned s,
+                           const uint32_t *offsets, uint32_t *gcur, uint2 *pairs)
 {
     __shared__ uint32_t cnt[1u << SORT_HI_MAX];
-    const unsigned w = blockIdx.y;
+    const unsigned w = blockIdx.y, bs = bucket_set(w, Wg);
+    const uint32_t cofs = copy_offset(w, Wg, stride);
     const uint32_t nbw = B >> s;
     const uint32_t *dw = dig + (size_t)w * nb;
     for (uint32_t j = threadIdx.x; j < nbw; j += blockDim.x) cnt[j] = 0;
@@ -362,7 +376,7 @@ __global__ void __launch_bounds__(SORT_THREADS)
     __syncthreads();
     for (uint32_t j = threadIdx.x; j < nbw; j += blockDim.x) {
         const uint32_t v = cnt[j];
-        if (v) cnt[j] = offsets[(size_t)w * B + ((size_t)j << s)] + atomicAdd(&gcur[(size_t)w * nbw + j], v);
+        if (v) cnt[j] = offsets[(size_t)bs * B + ((size_t)j << s)] + atomicAdd(&gcur[(size_t)bs * nbw + j], v);
     }
     __syncthreads();
     for (size_t t = t0 + threadIdx.x; t < t1; t += blockDim.x) {
@@ -370,7 +384,7 @@ __global__ void __launch_bounds__(SORT_THREADS)
         if (v == KEY_NONE) continue;
         const uint32_t k = v & 0x7fffffffu;
         const uint32_t pos = atomicAdd(&cnt[k >> s], 1u);
-        pairs[pos] = make_uint2(w * B + k, (uint32_t)(b0 + t) | (v & 0x80000000u));
+        pairs[pos] = make_uint2(bs * B + k, ((uint32_t)(b0 + t) + cofs) | (v & 0x80000000u));
     }
 }
 
@@ -390,26 +404,28 @@ inline int msm_sort_mode()
     return SORT_AUTO;
 }
 
-/* Sort of one batch of points [b0, b1): the entries of every (window,
+/* Sort of one batch of points [b0, b1): the entries of every (bucket set,
  * bucket) end up contiguous in `entries` (point index | sign << 31), bucket k
- * of the W * 2^(c-1) owning entries[offsets[k] .. offsets[k+1]); `cursor`
- * and `tiles` are scratch. */
+ * of the Wg * 2^(c-1) owning entries[offsets[k] .. offsets[k+1]); `cursor`,
+ * `tiles`, `pairs` and `gcur` are scratch. Wg = W without precomputed bases;
+ * with them window w goes to bucket set w mod Wg as point index + (w / Wg) *
+ * stride. */
 cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
-                           bool dense, unsigned grid, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
+                           unsigned Wg, size_t stride, bool dense, unsigned grid, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
                            uint2 *pairs, uint32_t *gcur, msm_prof &prof, cuzk_error *e)
 {
     const uint32_t B = 1u << (c - 1);
-    const size_t NB = (size_t)W * B;
+    const size_t NB = (size_t)Wg * B;
     const size_t ntiles = (NB + SCAN_TILE - 1) / SCAN_TILE;
     int mode = msm_sort_mode();
     if (mode == SORT_AUTO) mode = dense ? SORT_WIN : SORT_SCATTER;
     CUZK_CU(cudaMemsetAsync(offsets, 0, (NB + 1) * sizeof(uint32_t), st));
     if (mode != SORT_SCATTER) {
         /* the digits live in `entries` until the fine pass writes it */
-        digits_store_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, offsets, entries);
+        digits_store_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, Wg, B, offsets, entries);
         CUZK_LAUNCHED("digits_store");
     } else {
-        digits_hist_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, offsets);
+        digits_hist_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, Wg, B, offsets);
         CUZK_LAUNCHED("digits_hist");
     }
     prof.mark(st, 8);
@@ -422,12 +438,12 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
     prof.mark(st, 9);
     if (mode == SORT_SCATTER) {
         /* One pass with global cursors (reference path). */
-        digits_scatter_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, B, cursor, entries);
+        digits_scatter_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, Wg, stride, B, cursor, entries);
         CUZK_LAUNCHED("digits_scatter");
         return CUZK_OK;
     }
     const unsigned s = sort_shift(c);
-    const uint32_t nc = (uint32_t)sort_ncoarse(c, W);
+    const uint32_t nc = (uint32_t)sort_ncoarse(c, Wg);
     uint32_t *flag = gcur + nc;
     const uint32_t cap = mode == SORT_REST ? 0 : SORT_CAP;
     CUZK_CU(cudaMemsetAsync(gcur, 0, ((size_t)nc + 1) * sizeof(uint32_t), st));
@@ -435,7 +451,7 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
      * a block and bin at 2^24, 6656 blocks x <= 1024 reservation atomics */
     const size_t nb = b1 - b0;
     sort_win_coarse_kernel<<<dim3((unsigned)((nb + SORT_WTILE - 1) / SORT_WTILE), W), SORT_THREADS, 0, st>>>(
-        entries, nb, b0, B, s, offsets, gcur, pairs);
+        entries, nb, b0, Wg, stride, B, s, offsets, gcur, pairs);
     CUZK_LAUNCHED("sort_win_coarse");
     prof.mark(st, 10);
     const size_t sh2 = (((size_t)1 << s) + SORT_CAP) * sizeof(uint32_t);

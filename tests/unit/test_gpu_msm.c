@@ -481,6 +481,51 @@ static void test_device_bytes(void **state)
     free(sc);
 }
 
+/* Precomputed bases (cfg.precompute = t): t = 2 (two copies, ceil(W/2)
+ * bucket sets) and t = 64 (clamped to W: one bucket set), automatic and
+ * fixed windows, one batch and many (the copy stride is the handle's point
+ * count, not the batch), every distribution and partial n, against the CPU;
+ * the device memory estimate holds the copies. */
+static void test_precompute(void **state)
+{
+    (void)state;
+    for (int gi = 0; gi < 4; gi++) {
+        const group_ops *g = &GROUPS[gi];
+        const size_t n = cap(g->group == CUZK_GPU_G1 ? 12 : 10);
+        uint8_t *bases = malloc(n * g->aff), *sc = malloc(n * 32);
+        assert_non_null(bases);
+        assert_non_null(sc);
+        g->bases(bases, n, 61 + gi);
+        static const unsigned ts[] = {2, 64};
+        for (int ti = 0; ti < 2; ti++) {
+            for (int k = 0; k < 2; k++) {
+                cuzk_gpu_msm_config cfg = {.window_bits = k ? 7 : 0, .batch_points = k ? 1000 : 0, .no_split_ones = k, .precompute = ts[ti]};
+                /* the copies are in the estimate (t = 64 is clamped to W >= 12) */
+                assert_true(cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg) >= (ti ? 12 : 2) * n * g->aff);
+                cuzk_error e = {0};
+                cuzk_gpu_msm *m = NULL;
+                cuzk_status st = cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, 0, &cfg, &e);
+                if (st) fprintf(stderr, "%s\n", e.msg);
+                assert_int_equal(st, CUZK_OK);
+                static const size_t sizes[] = {1, 3, 100, 0};
+                for (int d = 0; d < 4; d++) {
+                    for (int si = 0; si < 4; si++) {
+                        const size_t nn = sizes[si] ? sizes[si] : n;
+                        char what[96];
+                        g->scalars(sc, nn, (enum dist)d, 91 + 7 * si + d);
+                        snprintf(what, sizeof what, "precompute=%u c=%u batch=%zu no_split=%d %s n=%zu", cfg.precompute,
+                                 cfg.window_bits, cfg.batch_points, cfg.no_split_ones, DIST_NAMES[d], nn);
+                        check_run(g, m, bases, sc, nn, (d + si) & 1, what);
+                    }
+                }
+                cuzk_gpu_msm_destroy(m);
+            }
+        }
+        free(bases);
+        free(sc);
+    }
+}
+
 /* The library self-test (cuzk selftest --gpu) at small sizes: NTT and MSM
  * edge cases against the CPU, including its independent (sum s_i k_i) G
  * reference. */
@@ -540,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_bls12_381_g2),
         cmocka_unit_test(test_large_g1),
         cmocka_unit_test(test_sort_paths),
+        cmocka_unit_test(test_precompute),
         cmocka_unit_test(test_selftest),
         cmocka_unit_test(test_streamed),
         cmocka_unit_test(test_run_many),
