@@ -24,19 +24,7 @@ size_t ws_bytes(const msm_plan &p, size_t xz)
            + (p.ncoarse_max + 1) * 4                  /* bin cursors + flag */
            + p.NBmax * xz                             /* buckets */
            + 2 * p.nseg_max * (xz + 4)                /* partials + keys */
-           + 2 * red * xz                             /* reduction ping-pong */
-           + (p.aff.group ? aff_layout_of(p.aff, xz / 2).total : 0); /* batch-affine scratch */
-}
-
-/* make_plan plus the batch-affine part (it depends on curve and group). */
-msm_plan plan_for(cuzk_curve curve, cuzk_gpu_group group, unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg,
-                  int sm_count)
-{
-    msm_plan p = make_plan(bits, npoints, cfg, sm_count);
-    /* batch-affine groups assume <= group * batch entries a group of bucket
-     * sets; with precomputed bases a set takes pre_t windows: XYZZ only */
-    p.aff = p.pre_t > 1 ? aff_plan{0, 0, 0} : aff_plan_of(curve, group, p.Wmax, p.cmax, p.batch);
-    return p;
+           + 2 * red * xz;                            /* reduction ping-pong */
 }
 
 /* Resident: all bases (and their precomputed copies), the ones list and the
@@ -72,7 +60,7 @@ cuzk_status plan_memory(full_plan *fp, cuzk_curve curve, cuzk_gpu_group group, s
     const size_t aff = aff_size_of(curve, group);
     memset(&fp->mp, 0, sizeof fp->mp);
     fp->mp.budget = budget;
-    fp->p = plan_for(curve, group, bits, npoints, cfg, sm_count);
+    fp->p = make_plan(bits, npoints, cfg, sm_count);
     const size_t rb = resident_bytes(fp->p, npoints, aff);
     if (rb <= budget) {
         fp->mp.streamed = 0;
@@ -96,7 +84,7 @@ cuzk_status plan_memory(full_plan *fp, cuzk_curve curve, cuzk_gpu_group group, s
     /* workspaces that do not shrink with the chunk (buckets, reduction):
      * the plan at the smallest chunk */
     c2.batch_points = minc;
-    fp->p = plan_for(curve, group, bits, npoints, &c2, sm_count);
+    fp->p = make_plan(bits, npoints, &c2, sm_count);
     const size_t fixed0 = streamed_bytes(fp->p, bits, npoints, minc, 0, aff);
     if (fixed0 > budget)
         return cuzk_err(e, CUZK_ERR_NOMEM,
@@ -108,7 +96,7 @@ cuzk_status plan_memory(full_plan *fp, cuzk_curve curve, cuzk_gpu_group group, s
     size_t fixed = fixed0;
     for (;;) {
         c2.batch_points = chunk;
-        fp->p = plan_for(curve, group, bits, npoints, &c2, sm_count);
+        fp->p = make_plan(bits, npoints, &c2, sm_count);
         fixed = streamed_bytes(fp->p, bits, npoints, chunk, 0, aff);
         if (chunk <= minc || fixed <= fixed0 || (fixed <= budget && fixed - fixed0 <= (budget - fixed0) / 2)) break;
         chunk = chunk / 2 > minc ? chunk / 2 : minc;
@@ -175,7 +163,7 @@ extern "C" size_t cuzk_gpu_msm_device_bytes(cuzk_curve curve, cuzk_gpu_group gro
         if (plan_memory(&fp, curve, group, npoints, cfg, 132, cfg->device_budget, &e) != CUZK_OK) return 0;
         return fp.mp.device_bytes;
     }
-    msm_plan p = plan_for(curve, group, scalar_bits(curve), npoints, cfg, 132);
+    msm_plan p = make_plan(scalar_bits(curve), npoints, cfg, 132);
     return resident_bytes(p, npoints, aff_size_of(curve, group));
 }
 
@@ -213,8 +201,7 @@ extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
         if (m->copy_st) cudaStreamSynchronize(m->copy_st);
         void *ptrs[] = {m->d_bases, m->d_chunk, m->d_scalars, m->d_ones_acc, m->d_ones, m->d_counters, m->d_offsets,
                         m->d_cursor, m->d_tiles, m->d_entries, m->d_pairs, m->d_gcur, m->d_buckets, m->d_part,
-                        m->d_part_key, m->d_red_a,
-                        m->d_red_b, m->d_aff};
+                        m->d_part_key, m->d_red_a, m->d_red_b};
         for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
             if (ptrs[i]) cudaFree(ptrs[i]);
         for (int i = 0; i < 2; i++) {
@@ -315,7 +302,6 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
         CUZK_CU_GOTO(cudaMalloc(&m->d_part_key, 2 * p.nseg_max * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_red_a, red * xz), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_red_b, red * xz), fail);
-        if (p.aff.group) CUZK_CU_GOTO(cudaMalloc(&m->d_aff, aff_layout_of(p.aff, m->aff_size).total), fail);
     }
     if ((st = msm_ensure_events(m, e)) != CUZK_OK) goto fail;
     if (m->plan.pre_t > 1) {

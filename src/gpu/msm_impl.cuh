@@ -44,7 +44,6 @@
 #define CUZK_GPU_MSM_IMPL_CUH
 
 #include "gpu/msm_accumulate.cuh"
-#include "gpu/msm_affine.cuh"
 #include "gpu/msm_defs.cuh"
 #include "gpu/msm_reduce.cuh"
 #include "gpu/msm_sort.cuh"
@@ -98,7 +97,6 @@ struct msm_plan {
     size_t ncoarse_max;    /* coarse sort bins: max over c <= cmax */
     size_t red_max;        /* reduction outputs */
     size_t ones_threads;
-    aff_plan aff;          /* batch-affine accumulation (msm_affine.cuh); aff.group 0: XYZZ */
 };
 
 msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg, int sm_count)
@@ -147,7 +145,6 @@ msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg
         if (r > p.red_max) p.red_max = r;
     }
     p.ones_threads = (size_t)(sm_count > 0 ? sm_count : 132) * 4 * EC_THREADS;
-    p.aff = aff_plan{0, 0, 0}; /* set by msm.cu (needs curve and group) */
     return p;
 }
 
@@ -202,7 +199,6 @@ struct cuzk_gpu_msm {
     void *d_part;
     uint32_t *d_part_key;
     void *d_red_a, *d_red_b;
-    void *d_aff;           /* batch-affine scratch (plan.aff) */
     /* uploads (streamed) and read-backs (all) */
     cudaStream_t copy_st;
     cudaEvent_t ev_up[2], ev_done[2], ev_start;
@@ -379,13 +375,8 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
                                                 m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, prof, e);
                 if (rs != CUZK_OK) return rs;
                 prof.mark(st, 1);
-                if (pl.aff.group)
-                    rs = msm_accumulate_affine_batch<F>(st, m->d_entries, m->d_offsets, W, B, b1 - b0, bases, buckets,
-                                                        pl.aff, m->d_aff, prof, e);
-                else
-                    rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (nsig < b1 - b0 ? nsig : b1 - b0) * W,
-                                                 (b1 - b0) * W, bases, buckets, m->d_part, m->d_part_key, pl.nseg_max, prof,
-                                                 e);
+                rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (nsig < b1 - b0 ? nsig : b1 - b0) * W,
+                                             (b1 - b0) * W, bases, buckets, m->d_part, m->d_part_key, pl.nseg_max, prof, e);
                 if (rs != CUZK_OK) return rs;
                 prof.mark(st, 3);
             }
@@ -481,12 +472,8 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
                                             m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, prof, e);
             if (rs != CUZK_OK) return rs;
             prof.mark(st, 1);
-            if (pl.aff.group)
-                rs = msm_accumulate_affine_batch<F>(st, m->d_entries, m->d_offsets, W, B, b1 - b0, bases_g, buckets, pl.aff,
-                                                    m->d_aff, prof, e);
-            else
-                rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (b1 - b0) * W, (b1 - b0) * W, bases_g,
-                                             buckets, m->d_part, m->d_part_key, pl.nseg_max, prof, e);
+            rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (b1 - b0) * W, (b1 - b0) * W, bases_g, buckets,
+                                         m->d_part, m->d_part_key, pl.nseg_max, prof, e);
             if (rs != CUZK_OK) return rs;
             prof.mark(st, 3);
             CUZK_CU(cudaEventRecord(m->ev_done[s], st));

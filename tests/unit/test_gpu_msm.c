@@ -591,20 +591,7 @@ int main(void)
         cmocka_unit_test(test_run_many),
         cmocka_unit_test(test_device_bytes),
     };
-    /* Every case with both bucket accumulations (XYZZ segments and batch
-     * affine, CUZK_GPU_MSM_ACC, read when a handle is created). */
-    int rc = 0;
-    setenv("CUZK_GPU_MSM_ACC", "xyzz", 1);
-    rc |= cmocka_run_group_tests_name("gpu_msm_acc_xyzz", tests, NULL, NULL);
-    const size_t bytes_xyzz = cuzk_gpu_msm_device_bytes(CUZK_CURVE_BLS12_381, CUZK_GPU_G2, (size_t)1 << 20, NULL);
-    setenv("CUZK_GPU_MSM_ACC", "affine", 1);
-    /* the switch takes effect: the affine plan holds its scratch */
-    if (cuzk_gpu_msm_device_bytes(CUZK_CURVE_BLS12_381, CUZK_GPU_G2, (size_t)1 << 20, NULL) <= bytes_xyzz) {
-        fprintf(stderr, "CUZK_GPU_MSM_ACC=affine did not change the plan\n");
-        rc = 1;
-    }
-    rc |= cmocka_run_group_tests_name("gpu_msm_acc_affine", tests, NULL, NULL);
-    unsetenv("CUZK_GPU_MSM_ACC");
+    int rc = cmocka_run_group_tests_name("gpu_msm", tests, NULL, NULL);
     cuzk_pool_destroy(g_pool);
     return rc;
 }
