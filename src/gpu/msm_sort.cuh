@@ -356,6 +356,7 @@ __global__ void digits_store_kernel(const uint64_t *scalars, size_t b0, size_t b
  * resident blocks x a 32-byte sector fit in L2), which the all-window
  * coarse pass above does not (13312 runs a block at 2^24). */
 constexpr unsigned SORT_WTILE = 32768;
+constexpr unsigned SORT_UNROLL = 8;
 __global__ void __launch_bounds__(SORT_THREADS)
     sort_win_coarse_kernel(const uint32_t *dig, size_t nb, size_t b0, unsigned Wg, size_t stride, uint32_t B, unsigned s,
                            const uint32_t *offsets, uint32_t *gcur, uint2 *pairs)
@@ -369,9 +370,19 @@ __global__ void __launch_bounds__(SORT_THREADS)
     __syncthreads();
     const size_t t0 = (size_t)blockIdx.x * SORT_WTILE;
     const size_t t1 = t0 + SORT_WTILE < nb ? t0 + SORT_WTILE : nb;
-    for (size_t t = t0 + threadIdx.x; t < t1; t += blockDim.x) {
-        const uint32_t v = dw[t];
-        if (v != KEY_NONE) atomicAdd(&cnt[(v & 0x7fffffffu) >> s], 1u);
+    /* SORT_UNROLL loads in flight per thread before their atomics: one at a
+     * time, the warps waited on L1TEX for 73 % of their cycles (ncu, H200) */
+    const size_t step = (size_t)blockDim.x * SORT_UNROLL;
+    for (size_t tb = t0 + threadIdx.x; tb < t1; tb += step) {
+        uint32_t v[SORT_UNROLL];
+CUZK_UNROLL
+        for (unsigned u = 0; u < SORT_UNROLL; u++) {
+            const size_t t = tb + (size_t)u * blockDim.x;
+            v[u] = t < t1 ? dw[t] : KEY_NONE;
+        }
+CUZK_UNROLL
+        for (unsigned u = 0; u < SORT_UNROLL; u++)
+            if (v[u] != KEY_NONE) atomicAdd(&cnt[(v[u] & 0x7fffffffu) >> s], 1u);
     }
     __syncthreads();
     for (uint32_t j = threadIdx.x; j < nbw; j += blockDim.x) {
@@ -379,12 +390,21 @@ __global__ void __launch_bounds__(SORT_THREADS)
         if (v) cnt[j] = offsets[(size_t)bs * B + ((size_t)j << s)] + atomicAdd(&gcur[(size_t)bs * nbw + j], v);
     }
     __syncthreads();
-    for (size_t t = t0 + threadIdx.x; t < t1; t += blockDim.x) {
-        const uint32_t v = dw[t];
-        if (v == KEY_NONE) continue;
-        const uint32_t k = v & 0x7fffffffu;
-        const uint32_t pos = atomicAdd(&cnt[k >> s], 1u);
-        pairs[pos] = make_uint2(bs * B + k, ((uint32_t)(b0 + t) + cofs) | (v & 0x80000000u));
+    for (size_t tb = t0 + threadIdx.x; tb < t1; tb += step) {
+        uint32_t v[SORT_UNROLL];
+CUZK_UNROLL
+        for (unsigned u = 0; u < SORT_UNROLL; u++) {
+            const size_t t = tb + (size_t)u * blockDim.x;
+            v[u] = t < t1 ? dw[t] : KEY_NONE;
+        }
+CUZK_UNROLL
+        for (unsigned u = 0; u < SORT_UNROLL; u++) {
+            if (v[u] == KEY_NONE) continue;
+            const uint32_t k = v[u] & 0x7fffffffu;
+            const uint32_t pos = atomicAdd(&cnt[k >> s], 1u);
+            const size_t t = tb + (size_t)u * blockDim.x;
+            pairs[pos] = make_uint2(bs * B + k, ((uint32_t)(b0 + t) + cofs) | (v[u] & 0x80000000u));
+        }
     }
 }
 
