@@ -2,8 +2,8 @@
 # Builds the GPU binaries here (Release, sm_90) and gathers them in
 # build-gpu2/dist for tools/gpu_run.sh on the device machine (carry
 # build-gpu2/dist and .gpu-deps): device time is not spent compiling.
-# The micro-benchmark is built twice (default multiplication, and the
-# single-chain one) for comparison.
+# The micro-benchmark is built twice (default arithmetic, and squaring as
+# a product, -DCUZK_GPU_SQR_MUL) so the XYZZ addition rates compare.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD:-$ROOT/build-gpu2}
@@ -16,6 +16,6 @@ mkdir -p "$D"
 cp "$B/tests/test_gpu_ntt" "$B/tests/test_gpu_msm" "$B/bench/bench_gpu" "$B/cuzk" "$D/"
 NV="nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I$ROOT/include -I$ROOT/src"
 $NV "$ROOT/tools/gpu_micro.cu" -o "$D/micro_eo"
-$NV -DCUZK_GPU_MUL_CHAIN "$ROOT/tools/gpu_micro.cu" -o "$D/micro_chain"
+$NV -DCUZK_GPU_SQR_MUL "$ROOT/tools/gpu_micro.cu" -o "$D/micro_sqrmul"
 (cd "$ROOT" && git rev-parse --short HEAD && git status --short src include | head -20) > "$D/COMMIT"
 du -sh "$D"

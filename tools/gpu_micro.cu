@@ -2,6 +2,7 @@
  * field multiplication rate of each Montgomery variant (single carry chain,
  * split even/odd accumulators, portable 64-bit), checked against each other,
  * and the XYZZ mixed-addition rate with the build's default multiplication,
+ * squaring (fp_sqr_eo) against the product a * a,
  * against the IMAD ceiling of performance-anchors.md §5 (H200: 61.5 G/s for
  * 8 limbs, 27.9 G/s for 12).
  *
@@ -24,13 +25,15 @@ using namespace cuzk_gpu;
         }                                                                                           \
     } while (0)
 
-enum { V_CHAIN = 0, V_EO = 1, V_PORT = 2 };
+enum { V_CHAIN = 0, V_EO = 1, V_PORT = 2, V_SQR = 3, V_SQRMUL = 4 };
 
 template <class P, int V> __device__ __forceinline__ fp<P> mulv(const fp<P> &a, const fp<P> &b)
 {
     fp<P> r;
     if (V == V_CHAIN) fp_mul_chain<P>(r.v, a.v, b.v);
     else if (V == V_EO) fp_mul_eo<P>(r.v, a.v, b.v);
+    else if (V == V_SQR) fp_sqr_eo<P>(r.v, a.v); /* squaring: x <- x^2 (b unused) */
+    else if (V == V_SQRMUL) fp_mul_eo<P>(r.v, a.v, a.v);
     else fp_mul_portable<P>(r.v, a.v, b.v);
     return r;
 }
@@ -116,6 +119,10 @@ template <class P> static void mul_suite(const char *name)
     run_mul<P, V_PORT>(name, "portable", c2);
     bool same = !memcmp(c0, c1, sizeof c0) && !memcmp(c0, c2, sizeof c0);
     printf("mul  %-10s variants agree: %s\n", name, same ? "yes" : "NO (BUG)");
+    /* squaring chains x <- x^2: fp_sqr_eo against the product a * a */
+    run_mul<P, V_SQR>(name, "sqr-eo", c0);
+    run_mul<P, V_SQRMUL>(name, "sqr-as-mul", c1);
+    printf("sqr  %-10s variants agree: %s\n", name, !memcmp(c0, c1, sizeof c0) ? "yes" : "NO (BUG)");
 }
 
 template <class F> static void madd_suite(const char *name, int threads)
