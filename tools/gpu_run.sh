@@ -29,7 +29,7 @@ run_tests() {
 
 case "${1:-explore}" in
 explore)
-    el "micro (chain default)"; "$D/micro_chain" 2>&1 | tee "$O/micro_chain.txt"
+    for m in micro_chain micro_sqrmul; do [ -x "$D/$m" ] && { el "$m"; "$D/$m" 2>&1 | tee "$O/$m.txt"; }; done
     el "micro (eo default)"; "$D/micro_eo" 2>&1 | tee "$O/micro_eo.txt"
     for o in "$D"/*.o; do
         [ -f "$o" ] || continue
