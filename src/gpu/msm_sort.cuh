@@ -10,8 +10,9 @@
  *    (in `entries`, free until the fine pass); a block takes a tile of one
  *    window's digits, counts them per coarse bin (2^s consecutive buckets,
  *    <= 1024 bins a window) in shared memory, reserves one run per bin with
- *    one global atomic and writes (key, entry) pairs into those runs of
- *    `pairs`, whose layout is the entries' layout at bin granularity;
+ *    one global atomic, stages the (key, entry) pairs in shared memory in
+ *    bin order and writes them into those runs of `pairs` (whose layout is
+ *    the entries' layout at bin granularity) in whole sectors;
  *  - fine pass: one block per bin ranks the bin's pairs with shared-memory
  *    cursors into a shared staging copy of the bin's output range and writes
  *    it back coalesced. A bin larger than the staging buffer (skewed
@@ -24,10 +25,8 @@
  * one-pass scatter's cost is its random 4-byte writes over the whole entries
  * array and its value-returning global atomics (17 of the 20 ms). A coarse
  * pass binning all windows at once (13312 open runs a block; commit 83b76c7)
- * took 17.6 ms; the coarse pass is still the largest part (its pair writes
- * trickle into ~1000 runs a block: a tile-local sort in shared memory with
- * per-tile counts and a scan instead of the reservation atomics is the next
- * step). Commit 46c4308's fine pass wrote into 2^11-bucket bins directly
+ * took 17.6 ms; the coarse pass is timed at sort_win_coarse_kernel.
+ * Commit 46c4308's fine pass wrote into 2^11-bucket bins directly
  * (~260 KB each, more than the L2 holds over all resident blocks) and was
  * slower; the staging copy here makes every fine-pass write coalesced. */
 #ifndef CUZK_GPU_MSM_SORT_CUH
@@ -351,60 +350,64 @@ __global__ void digits_store_kernel(const uint64_t *scalars, size_t b0, size_t b
 }
 
 /* Block (tile, window): the tile's digits of one window into the window's
- * <= 2^10 coarse bins (shared counters, one reservation atomic per bin).
- * One window at a time keeps the runs a block has open few (bins x
- * resident blocks x a 32-byte sector fit in L2), which the all-window
- * coarse pass above does not (13312 runs a block at 2^24). */
-constexpr unsigned SORT_WTILE = 32768;
-constexpr unsigned SORT_UNROLL = 8;
+ * <= 2^10 coarse bins. The block ranks its digits per bin in shared memory,
+ * reserves one run per bin in the bin's output range (one global atomic a
+ * bin), stages the pairs in shared memory in bin order and writes them out
+ * in that order: consecutive threads write consecutive addresses of a run,
+ * so the sectors are written whole. One window at a time keeps the runs
+ * few (the all-window coarse pass of commit 83b76c7 had 13312 a block).
+ * History (H200, BN254 2^24 uniform, c = 20): pairs scattered straight from
+ * the shared-atomic ranks, one load at a time, 8.94 ms (ncu: 73 % of warp
+ * cycles waiting on L1TEX, DRAM 20 % busy moving ~4x the pair bytes:
+ * partial-sector writes); 8 loads in flight 7.37 ms. */
+constexpr unsigned SORT_WTILE = 8192;                        /* digits a block stages (64 KiB of pairs) */
+constexpr unsigned SORT_PER = SORT_WTILE / SORT_THREADS;     /* digits a thread, loaded before any atomic */
+static_assert(2 * SORT_THREADS == (1u << SORT_HI_MAX), "two coarse bins a thread in the tile scan");
 __global__ void __launch_bounds__(SORT_THREADS)
     sort_win_coarse_kernel(const uint32_t *dig, size_t nb, size_t b0, unsigned Wg, size_t stride, uint32_t B, unsigned s,
                            const uint32_t *offsets, uint32_t *gcur, uint2 *pairs)
 {
-    __shared__ uint32_t cnt[1u << SORT_HI_MAX];
+    extern __shared__ uint2 stage[]; /* SORT_WTILE pairs in bin order */
+    __shared__ uint32_t cnt[1u << SORT_HI_MAX], base[1u << SORT_HI_MAX], gpos[1u << SORT_HI_MAX], ws[32];
     const unsigned w = blockIdx.y, bs = bucket_set(w, Wg);
     const uint32_t cofs = copy_offset(w, Wg, stride);
     const uint32_t nbw = B >> s;
     const uint32_t *dw = dig + (size_t)w * nb;
-    for (uint32_t j = threadIdx.x; j < nbw; j += blockDim.x) cnt[j] = 0;
-    __syncthreads();
     const size_t t0 = (size_t)blockIdx.x * SORT_WTILE;
-    const size_t t1 = t0 + SORT_WTILE < nb ? t0 + SORT_WTILE : nb;
-    /* SORT_UNROLL loads in flight per thread before their atomics: one at a
-     * time, the warps waited on L1TEX for 73 % of their cycles (ncu, H200) */
-    const size_t step = (size_t)blockDim.x * SORT_UNROLL;
-    for (size_t tb = t0 + threadIdx.x; tb < t1; tb += step) {
-        uint32_t v[SORT_UNROLL];
+    for (uint32_t j = threadIdx.x; j < (1u << SORT_HI_MAX); j += blockDim.x) cnt[j] = 0;
+    uint32_t v[SORT_PER], rank[SORT_PER];
 CUZK_UNROLL
-        for (unsigned u = 0; u < SORT_UNROLL; u++) {
-            const size_t t = tb + (size_t)u * blockDim.x;
-            v[u] = t < t1 ? dw[t] : KEY_NONE;
-        }
-CUZK_UNROLL
-        for (unsigned u = 0; u < SORT_UNROLL; u++)
-            if (v[u] != KEY_NONE) atomicAdd(&cnt[(v[u] & 0x7fffffffu) >> s], 1u);
+    for (unsigned u = 0; u < SORT_PER; u++) {
+        const size_t t = t0 + threadIdx.x + (size_t)u * SORT_THREADS;
+        v[u] = t < nb ? dw[t] : KEY_NONE;
     }
     __syncthreads();
-    for (uint32_t j = threadIdx.x; j < nbw; j += blockDim.x) {
-        const uint32_t v = cnt[j];
-        if (v) cnt[j] = offsets[(size_t)bs * B + ((size_t)j << s)] + atomicAdd(&gcur[(size_t)bs * nbw + j], v);
+CUZK_UNROLL
+    for (unsigned u = 0; u < SORT_PER; u++)
+        rank[u] = v[u] != KEY_NONE ? atomicAdd(&cnt[(v[u] & 0x7fffffffu) >> s], 1u) : 0;
+    __syncthreads();
+    uint32_t nv;
+    {
+        const uint32_t j = 2 * threadIdx.x, c0 = cnt[j], c1 = cnt[j + 1];
+        const uint32_t ex = block_exclusive_scan(c0 + c1, ws, &nv);
+        base[j] = ex;
+        base[j + 1] = ex + c0;
+        if (c0) gpos[j] = offsets[(size_t)bs * B + ((size_t)j << s)] + atomicAdd(&gcur[(size_t)bs * nbw + j], c0);
+        if (c1) gpos[j + 1] = offsets[(size_t)bs * B + ((size_t)(j + 1) << s)] + atomicAdd(&gcur[(size_t)bs * nbw + j + 1], c1);
     }
     __syncthreads();
-    for (size_t tb = t0 + threadIdx.x; tb < t1; tb += step) {
-        uint32_t v[SORT_UNROLL];
 CUZK_UNROLL
-        for (unsigned u = 0; u < SORT_UNROLL; u++) {
-            const size_t t = tb + (size_t)u * blockDim.x;
-            v[u] = t < t1 ? dw[t] : KEY_NONE;
-        }
-CUZK_UNROLL
-        for (unsigned u = 0; u < SORT_UNROLL; u++) {
-            if (v[u] == KEY_NONE) continue;
-            const uint32_t k = v[u] & 0x7fffffffu;
-            const uint32_t pos = atomicAdd(&cnt[k >> s], 1u);
-            const size_t t = tb + (size_t)u * blockDim.x;
-            pairs[pos] = make_uint2(bs * B + k, ((uint32_t)(b0 + t) + cofs) | (v[u] & 0x80000000u));
-        }
+    for (unsigned u = 0; u < SORT_PER; u++) {
+        if (v[u] == KEY_NONE) continue;
+        const uint32_t k = v[u] & 0x7fffffffu;
+        const uint32_t t = (uint32_t)(b0 + t0) + threadIdx.x + u * SORT_THREADS;
+        stage[base[k >> s] + rank[u]] = make_uint2(bs * B + k, (t + cofs) | (v[u] & 0x80000000u));
+    }
+    __syncthreads();
+    for (uint32_t j = threadIdx.x; j < nv; j += blockDim.x) {
+        const uint2 p = stage[j];
+        const uint32_t bin = (p.x & (B - 1)) >> s;
+        pairs[gpos[bin] + (j - base[bin])] = p;
     }
 }
 
@@ -467,10 +470,13 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
     uint32_t *flag = gcur + nc;
     const uint32_t cap = mode == SORT_REST ? 0 : SORT_CAP;
     CUZK_CU(cudaMemsetAsync(gcur, 0, ((size_t)nc + 1) * sizeof(uint32_t), st));
-    /* one block per (tile of SORT_WTILE digits, window): runs of ~32 pairs
-     * a block and bin at 2^24, 6656 blocks x <= 1024 reservation atomics */
+    /* one block per (tile of SORT_WTILE digits, window): runs of ~8 pairs
+     * a block and bin at 2^24 (c = 20), 26624 blocks x <= 1024 reservation
+     * atomics */
     const size_t nb = b1 - b0;
-    sort_win_coarse_kernel<<<dim3((unsigned)((nb + SORT_WTILE - 1) / SORT_WTILE), W), SORT_THREADS, 0, st>>>(
+    const size_t sh1 = (size_t)SORT_WTILE * sizeof(uint2);
+    CUZK_CU(cudaFuncSetAttribute(sort_win_coarse_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh1));
+    sort_win_coarse_kernel<<<dim3((unsigned)((nb + SORT_WTILE - 1) / SORT_WTILE), W), SORT_THREADS, sh1, st>>>(
         entries, nb, b0, Wg, stride, B, s, offsets, gcur, pairs);
     CUZK_LAUNCHED("sort_win_coarse");
     prof.mark(st, 10);
