@@ -10,7 +10,9 @@
 # TABLE27=1 adds 2^27 G1 + NTT). NTT_VARIANTS: values of CUZK_GPU_NTT_KERNEL
 # to time (default "default" = v3ol; the others: v3, v3l, v3o, v3O, v3Ol). Every stage is killed at its limit
 # (timeout -k: compute-sanitizer can ignore SIGTERM).
-# Each stage is bounded by DEADLINE (seconds from the start).
+# Each stage is bounded by DEADLINE (seconds from the start). SKIP_TESTS=1
+# skips the checks, SAN_FILTER (a CUZK_GPU_TEST_FILTER pattern) narrows the
+# compute-sanitizer runs, MSM26=0 skips the separate 2^26 MSM stage.
 # usage: DIST=build-run/dist tools/gpu_final.sh
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,7 +41,7 @@ fi
 ( timeout -k 10 $TC "$D/cuzk" selftest --gpu --max-lg ${SELF_LG:-22} > "$O/selftest.log" 2>&1; echo "selftest exit $?" > "$O/rc_self.txt" ) & PIDS+=($!)
 for t in memcheck racecheck; do
     for b in test_gpu_ntt test_gpu_msm; do
-        ( CUZK_GPU_TEST_MAX_LG=6 CUZK_GPU_TEST_VARIANTS=",default," timeout -k 10 $TC \
+        ( CUZK_GPU_TEST_MAX_LG=6 CUZK_GPU_TEST_VARIANTS=",default," CUZK_GPU_TEST_FILTER=${SAN_FILTER:-} timeout -k 10 $TC \
               compute-sanitizer --tool $t --error-exitcode 99 "$D/$b" > "$O/san_${t}_$b.log" 2>&1
           echo "$t $b: exit $? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$O/san_${t}_$b.log" | tail -1)" > "$O/rc_${t}_$b.txt" ) & PIDS+=($!)
     done
@@ -75,7 +77,7 @@ if [ -x "$D/var_m1/bench_gpu" ] && [ "$(left)" -gt 80 ]; then
 fi
 SORT=${TABLE_SORT:-default}
 for s in ${SORTS:-default}; do
-    [ "$(left)" -lt 50 ] && { echo "skip msm26 $s"; continue; }
+    [ "${MSM26:-1}" = 1 ] && [ "$(left)" -ge 50 ] || { echo "skip msm26 $s"; continue; }
     el "msm 2^26 G1 sort=$s"
     CUZK_GPU_MSM_SORT=$s timeout -k 5 45 "$D/bench_gpu" --only msm --min 26 --max 26 --reps 3 --g2 0 > "$O/msm26_$s.txt" 2>&1; echo "exit $?"
     grep -E "^msm " "$O/msm26_$s.txt" | grep -v unif/host | sed "s/^/$s: /"
