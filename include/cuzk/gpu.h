@@ -209,6 +209,8 @@ typedef struct cuzk_gpu_selftest_opts {
     int verbose;          /* nonzero: one line per check, not only failures */
     cuzk_gpu_log_fn log;
     void *log_arg;
+    unsigned ntt_big_lg;  /* nonzero: also the forward and inverse NTT at 2^ntt_big_lg alone (<= 28; the
+                             CPU reference at that size takes minutes and 3 x 32 x 2^lg host bytes) */
 } cuzk_gpu_selftest_opts;
 
 typedef struct cuzk_gpu_selftest_result {
@@ -219,7 +221,8 @@ typedef struct cuzk_gpu_selftest_result {
 
 /* GPU against CPU, bit-exact, on fresh random inputs:
  *  NTT: all five operations, both curves, every size 2^0..2^max_lg
- *       (compared with the CPU NTT byte for byte);
+ *       (compared with the CPU NTT byte for byte), and with ntt_big_lg the
+ *       natural-order forward and inverse at that one size (up to 2^28);
  *  MSM: G1 and G2 of both curves, n = 2^0..2^max_lg and non-powers of two,
  *       uniform and witness-like scalars, and the edge cases: all scalars 0,
  *       all 1, all r-1, n = 1, one base repeated n times, infinity among the

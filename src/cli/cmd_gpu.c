@@ -12,12 +12,15 @@ int cmd_selftest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
 static const char SELFTEST_USAGE[] =
-    "Usage: cuzk selftest --gpu [--max-lg N] [--seed S] [--device D] [-v]\n"
+    "Usage: cuzk selftest --gpu [--max-lg N] [--ntt-lg L] [--seed S] [--device D] [-v]\n"
     "  GPU NTT and MSM against the CPU code, bit-exact, on fresh random inputs:\n"
     "  NTT (all operations, both curves, 2^0..2^N), MSM (G1/G2, both curves,\n"
     "  2^0..2^N and non-powers of two, uniform / witness-like scalars, all 0,\n"
     "  all 1, all r-1, n = 1, a repeated base, infinity among the bases).\n"
-    "  --max-lg N   largest size 2^N (default 24)\n"
+    "  --max-lg N   largest size 2^N (default 24, at most 27)\n"
+    "  --ntt-lg L   also the natural-order forward and inverse NTT at 2^L alone\n"
+    "               (L <= 28; the CPU reference at 2^28 takes minutes and\n"
+    "               ~30 GB of host memory)\n"
     "  --seed S     reproduce a run (default: from the clock)\n"
     "  --device D   CUDA device (default 0)\n"
     "  -v           one line per check\n"
@@ -44,11 +47,12 @@ static void print_line(void *arg, const char *line)
 
 int cmd_selftest(int argc, char **argv)
 {
-    const char *max_lg = NULL, *seed = NULL, *device = NULL;
+    const char *max_lg = NULL, *seed = NULL, *device = NULL, *ntt_lg = NULL;
     int gpu = 0;
     const cli_opt opts[] = {
         {"gpu", 0, 0, NULL, &gpu},
         {"max-lg", 0, 1, &max_lg, NULL},
+        {"ntt-lg", 0, 1, &ntt_lg, NULL},
         {"seed", 0, 1, &seed, NULL},
         {"device", 0, 1, &device, NULL},
         {NULL, 0, 0, NULL, NULL},
@@ -67,6 +71,10 @@ int cmd_selftest(int argc, char **argv)
     if (max_lg) {
         if (parse_uint(max_lg, "--max-lg", 27, &v)) return 1;
         o.max_lg = v ? (unsigned)v : 24;
+    }
+    if (ntt_lg) {
+        if (parse_uint(ntt_lg, "--ntt-lg", 28, &v)) return 1;
+        o.ntt_big_lg = (unsigned)v;
     }
     if (seed) {
         if (parse_uint(seed, "--seed", ~0ULL, &v)) return 1;

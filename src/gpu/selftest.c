@@ -92,8 +92,11 @@ static void st_bitrev(void *v, size_t size, unsigned lg)
     }
 }
 
+/* ST_NTT's C##_st_ntt checks sizes 2^min_lg..2^max_lg, the operations in
+ * op_mask (bit op). */
 #define ST_NTT(C, CURVE)                                                                            \
-    static cuzk_status C##_st_ntt(st_ctx *x, unsigned max_lg, cuzk_error *e)                        \
+    static cuzk_status C##_st_ntt_range(st_ctx *x, unsigned min_lg, unsigned max_lg, unsigned op_mask, \
+                                        cuzk_error *e)                                              \
     {                                                                                               \
         const cuzk_curve curve = CURVE;                                                             \
         const size_t nmax = (size_t)1 << max_lg;                                                    \
@@ -108,11 +111,12 @@ static void st_bitrev(void *v, size_t size, unsigned lg)
         }                                                                                           \
         if ((st = cuzk_gpu_ntt_create(&t, curve, max_lg, x->o->device, e))) goto out;               \
         if ((st = cuzk_gpu_dev_alloc(&d, nmax * sizeof *in, x->o->device, e))) goto out;            \
-        for (unsigned lg = 0; lg <= max_lg; lg++) {                                                 \
+        for (unsigned lg = min_lg; lg <= max_lg; lg++) {                                            \
             const size_t n = (size_t)1 << lg;                                                       \
             C##_ntt_domain *dom = NULL;                                                             \
             if ((st = C##_ntt_domain_create(&dom, lg, x->pool, e))) goto out;                       \
             for (int op = 0; op <= CUZK_GPU_NTT_INVERSE_RN; op++) {                                 \
+                if (!(op_mask >> op & 1)) continue;                                                 \
                 /* large sizes: no plain cosets (the prover uses the odd coset) */                  \
                 if (lg > 18 && (op == CUZK_GPU_NTT_COSET_FORWARD || op == CUZK_GPU_NTT_COSET_INVERSE)) \
                     continue;                                                                       \
@@ -171,6 +175,16 @@ static void st_bitrev(void *v, size_t size, unsigned lg)
         cuzk_free(ref);                                                                             \
         cuzk_free(got);                                                                             \
         return st;                                                                                  \
+    }                                                                                               \
+    static cuzk_status C##_st_ntt(st_ctx *x, unsigned max_lg, cuzk_error *e)                        \
+    {                                                                                               \
+        return C##_st_ntt_range(x, 0, max_lg, ~0u, e);                                              \
+    }                                                                                               \
+    /* one large size, natural-order forward and inverse (both pass chains                          \
+     * and the bit reversal) */                                                                     \
+    static cuzk_status C##_st_ntt_big(st_ctx *x, unsigned lg, cuzk_error *e)                        \
+    {                                                                                               \
+        return C##_st_ntt_range(x, lg, lg, 1u << CUZK_GPU_NTT_FORWARD | 1u << CUZK_GPU_NTT_INVERSE, e); \
     }
 
 ST_NTT(bn254, CUZK_CURVE_BN254)
@@ -362,6 +376,7 @@ cuzk_status cuzk_gpu_selftest(const cuzk_gpu_selftest_opts *opts, cuzk_gpu_selft
     memset(r, 0, sizeof *r);
     unsigned max_lg = o.max_lg ? o.max_lg : 24;
     if (max_lg > 27) return cuzk_err(e, CUZK_ERR_USAGE, "selftest: sizes up to 2^27");
+    if (o.ntt_big_lg > 28) return cuzk_err(e, CUZK_ERR_USAGE, "selftest: the large NTT is at most 2^28");
     if (cuzk_gpu_device_count() <= o.device) return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "no CUDA device");
     st_ctx x = {&o, r, NULL, o.seed ? o.seed : (uint64_t)(cuzk_now() * 1e6)};
     r->seed = x.rng;
@@ -383,8 +398,10 @@ cuzk_status cuzk_gpu_selftest(const cuzk_gpu_selftest_opts *opts, cuzk_gpu_selft
         {"ntt bn254", bn254_st_ntt, ntt_lg},         {"ntt bls12-381", bls12_381_st_ntt, ntt_lg},
         {"msm bn254 G1", bn254_g1_st_msm, max_lg},   {"msm bls12-381 G1", bls12_381_g1_st_msm, max_lg},
         {"msm bn254 G2", bn254_g2_st_msm, max_lg},   {"msm bls12-381 G2", bls12_381_g2_st_msm, max_lg},
+        {"ntt bn254 large", bn254_st_ntt_big, o.ntt_big_lg}, {"ntt bls12-381 large", bls12_381_st_ntt_big, o.ntt_big_lg},
     };
     for (size_t i = 0; !st && i < sizeof parts / sizeof parts[0]; i++) {
+        if (i >= 6 && !o.ntt_big_lg) break; /* the large NTT only when asked */
         unsigned c0 = r->checks, f0 = r->failures;
         double p0 = cuzk_now();
         st = parts[i].fn(&x, parts[i].lg, e);
