@@ -10,23 +10,9 @@
  * host_gpu_field. */
 #include <stdio.h>
 
-#include "gpu/gpu_field.cuh"
-#include "util/rng.h"
+#include "host_gpu_util.h"
 
 using namespace cuzk_gpu;
-
-/* Uniform-ish value below p (rejection on the top limb). */
-template <class P> static fp<P> rnd(uint64_t *s)
-{
-    for (;;) {
-        fp<P> a;
-        for (int j = 0; j < P::N; j++) a.v[j] = (uint32_t)cuzk_splitmix64(s);
-        a.v[P::N - 1] >>= __builtin_clz(P::mod(P::N - 1));
-        fp<P> t = a;
-        fp_reduce_once<P>(t.v);
-        if (fp_eq(t, a)) return a; /* a < p */
-    }
-}
 
 /* Edge operand k: 0, 1, 2, p-1, p-2, then 2^(k-5) for k >= 5. */
 template <class P> static fp<P> edge(int k)
@@ -57,8 +43,8 @@ template <class P> static long check(const char *name, long iters)
             a = edge<P>((int)(it % nedge));
             b = edge<P>((int)(it / nedge));
         } else {
-            a = rnd<P>(&s);
-            b = rnd<P>(&s);
+            a = host_rand_below_p<P>(&s);
+            b = host_rand_below_p<P>(&s);
         }
         fp<P> ref, ref_sq, eo, ch, sq;
         fp_mul_portable<P>(ref.v, a.v, b.v);

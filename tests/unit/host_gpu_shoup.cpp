@@ -10,24 +10,9 @@
 #include <string.h>
 
 #include "gpu/ntt_shoup.cuh"
-#include "util/rng.h"
+#include "host_gpu_util.h"
 
 using namespace cuzk_gpu;
-
-static uint64_t sm64(uint64_t *s) { return cuzk_splitmix64(s); }
-
-/* Uniform-ish value below p (rejection on the top limb). */
-template <class P> static fp<P> rnd(uint64_t *s)
-{
-    for (;;) {
-        fp<P> a;
-        for (int j = 0; j < P::N; j++) a.v[j] = (uint32_t)sm64(s);
-        a.v[P::N - 1] &= 0x7fffffffu;
-        fp<P> t = a;
-        fp_reduce_once<P>(t.v);
-        if (fp_eq(t, a)) return a; /* a < p */
-    }
-}
 
 template <class P> static fp<P> small(int64_t k)
 {
@@ -53,8 +38,8 @@ template <class P> static long check(const char *name, long iters)
             x = small<P>(edge[it % 5]);
             w = small<P>(edge[it / 5]);
         } else {
-            x = rnd<P>(&s);
-            w = rnd<P>(&s);
+            x = host_rand_below_p<P>(&s);
+            w = host_rand_below_p<P>(&s);
             if (it % 7 == 0) x = small<P>(-1 - (int64_t)(it % 3));
         }
         /* w is a Montgomery-form twiddle: x * w / R */
@@ -94,7 +79,7 @@ template <class P> static long check_lazy(const char *name, long iters)
     uint64_t s = 777;
     long bad = 0;
     for (long it = 0; it < iters; it++) {
-        fp<P> x = it < 5 ? small<P>(-1 - it) : rnd<P>(&s), w1 = rnd<P>(&s), w2 = rnd<P>(&s);
+        fp<P> x = it < 5 ? small<P>(-1 - it) : host_rand_below_p<P>(&s), w1 = host_rand_below_p<P>(&s), w2 = host_rand_below_p<P>(&s);
         if (it % 11 == 0) w1 = small<P>(-1);
         fp<P> ref, ref2;
         fp_mul_portable<P>(ref.v, x.v, w1.v);
