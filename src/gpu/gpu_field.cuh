@@ -378,6 +378,40 @@ CUZK_UNROLL
  *   E <- {E[1..N-1], eT}, O <- O', oT <- oT'.
  * At the end V < 2p < 2^(32N) (inputs < p, spare modulus bit), so E + O fits
  * in N words; one conditional subtraction finishes. */
+/* The reduction half of a split-accumulator CIOS row (fp_mul_eo_row,
+ * fp_sqr_eo_row): V += m p with m = E[0] m0 (E[0] holds V mod 2^32), the
+ * odd products into On / oTn, the even ones into E / eT, then the division
+ * by 2^32 (E[0] is 0): E <- {E[1..N-1], eT}, O <- On, oT <- oTn. */
+template <class P>
+CUZK_HD void fp_eo_reduce_row(uint32_t *E, uint32_t *O, uint32_t &oT, uint32_t *On, uint32_t oTn, uint32_t eT)
+{
+    constexpr int N = P::N;
+    uint32_t cf = 0;
+    const uint32_t m = E[0] * P::m0();
+    c_mad_lo_cc(On[0], m, P::mod(1), On[0], cf);
+    c_madc_hi_cc(On[1], m, P::mod(1), On[1], cf);
+CUZK_UNROLL
+    for (int j = 3; j < N; j += 2) {
+        c_madc_lo_cc(On[j - 1], m, P::mod(j), On[j - 1], cf);
+        c_madc_hi_cc(On[j], m, P::mod(j), On[j], cf);
+    }
+    c_addc(oTn, oTn, 0, cf);
+    c_mad_lo_cc(E[0], m, P::mod(0), E[0], cf);
+    c_madc_hi_cc(E[1], m, P::mod(0), E[1], cf);
+CUZK_UNROLL
+    for (int j = 2; j < N; j += 2) {
+        c_madc_lo_cc(E[j], m, P::mod(j), E[j], cf);
+        c_madc_hi_cc(E[j + 1], m, P::mod(j), E[j + 1], cf);
+    }
+    c_addc(eT, eT, 0, cf);
+CUZK_UNROLL
+    for (int j = 0; j < N - 1; j++) E[j] = E[j + 1];
+    E[N - 1] = eT;
+CUZK_UNROLL
+    for (int j = 0; j < N; j++) O[j] = On[j];
+    oT = oTn;
+}
+
 template <class P, bool FIRST>
 CUZK_HD void fp_mul_eo_row(uint32_t *E, uint32_t *O, uint32_t &oT, const uint32_t *a, uint32_t x)
 {
@@ -406,31 +440,7 @@ CUZK_UNROLL
         c_madc_hi_cc(E[j + 1], a[j], x, FIRST ? 0 : E[j + 1], cf);
     }
     c_addc(eT, 0, 0, cf);
-    /* reduction: V += m * p with V mod 2^32 = E[0] */
-    const uint32_t m = E[0] * P::m0();
-    c_mad_lo_cc(On[0], m, P::mod(1), On[0], cf);
-    c_madc_hi_cc(On[1], m, P::mod(1), On[1], cf);
-CUZK_UNROLL
-    for (int j = 3; j < N; j += 2) {
-        c_madc_lo_cc(On[j - 1], m, P::mod(j), On[j - 1], cf);
-        c_madc_hi_cc(On[j], m, P::mod(j), On[j], cf);
-    }
-    c_addc(oTn, oTn, 0, cf);
-    c_mad_lo_cc(E[0], m, P::mod(0), E[0], cf);
-    c_madc_hi_cc(E[1], m, P::mod(0), E[1], cf);
-CUZK_UNROLL
-    for (int j = 2; j < N; j += 2) {
-        c_madc_lo_cc(E[j], m, P::mod(j), E[j], cf);
-        c_madc_hi_cc(E[j + 1], m, P::mod(j), E[j + 1], cf);
-    }
-    c_addc(eT, eT, 0, cf);
-    /* divide by 2^32 (E[0] is now 0) */
-CUZK_UNROLL
-    for (int j = 0; j < N - 1; j++) E[j] = E[j + 1];
-    E[N - 1] = eT;
-CUZK_UNROLL
-    for (int j = 0; j < N; j++) O[j] = On[j];
-    oT = oTn;
+    fp_eo_reduce_row<P>(E, O, oT, On, oTn, eT);
 }
 
 template <class P> CUZK_HD void fp_mul_eo(uint32_t *r, const uint32_t *a, const uint32_t *b)
@@ -511,30 +521,7 @@ CUZK_UNROLL
     } else {
         eT = 0;
     }
-    /* reduction: as in fp_mul_eo_row */
-    const uint32_t m = E[0] * P::m0();
-    c_mad_lo_cc(On[0], m, P::mod(1), On[0], cf);
-    c_madc_hi_cc(On[1], m, P::mod(1), On[1], cf);
-CUZK_UNROLL
-    for (int j = 3; j < N; j += 2) {
-        c_madc_lo_cc(On[j - 1], m, P::mod(j), On[j - 1], cf);
-        c_madc_hi_cc(On[j], m, P::mod(j), On[j], cf);
-    }
-    c_addc(oTn, oTn, 0, cf);
-    c_mad_lo_cc(E[0], m, P::mod(0), E[0], cf);
-    c_madc_hi_cc(E[1], m, P::mod(0), E[1], cf);
-CUZK_UNROLL
-    for (int j = 2; j < N; j += 2) {
-        c_madc_lo_cc(E[j], m, P::mod(j), E[j], cf);
-        c_madc_hi_cc(E[j + 1], m, P::mod(j), E[j + 1], cf);
-    }
-    c_addc(eT, eT, 0, cf);
-CUZK_UNROLL
-    for (int j = 0; j < N - 1; j++) E[j] = E[j + 1];
-    E[N - 1] = eT;
-CUZK_UNROLL
-    for (int j = 0; j < N; j++) O[j] = On[j];
-    oT = oTn;
+    fp_eo_reduce_row<P>(E, O, oT, On, oTn, eT);
 }
 
 template <class P> CUZK_HD void fp_sqr_eo(uint32_t *r, const uint32_t *a)
