@@ -54,24 +54,10 @@ namespace {
 
 unsigned windows_for(unsigned bits, unsigned c) { return (bits + 1 + c - 1) / c; }
 
-unsigned choose_window(size_t m, unsigned bits, unsigned cmax)
-{
-    unsigned best = MSM_C_MIN;
-    double best_cost = 1e300;
-    for (unsigned c = MSM_C_MIN; c <= cmax; c++) {
-        double W = windows_for(bits, c);
-        double cost = (double)m * W + 4.0 * W * (double)(1u << (c - 1));
-        if (cost < best_cost) {
-            best_cost = cost;
-            best = c;
-        }
-    }
-    return best;
-}
-
-/* With precomputed bases (t copies, copy j = 2^(j c Wg) P) the n W entries
- * land in Wg = ceil(W/t) bucket sets: the reduction shrinks by t, so the
- * best c is larger (entries n W + reduction ~ Wg 2^(c-1)). */
+/* Window size c minimising the entries plus the reduction: n W(c) + 4 Wg
+ * 2^(c-1), Wg = ceil(W/t) bucket sets. t = 1: no precomputed bases; with t
+ * shifted copies (copy j = 2^(j c Wg) P) the n W entries land in Wg sets, the
+ * reduction shrinks by t and the best c is larger. */
 unsigned choose_window_pre(size_t m, unsigned bits, unsigned t, unsigned cmax)
 {
     unsigned best = MSM_C_MIN;
@@ -86,6 +72,8 @@ unsigned choose_window_pre(size_t m, unsigned bits, unsigned t, unsigned cmax)
     }
     return best;
 }
+
+unsigned choose_window(size_t m, unsigned bits, unsigned cmax) { return choose_window_pre(m, bits, 1, cmax); }
 
 struct msm_plan {
     unsigned cmax, Wmax;
