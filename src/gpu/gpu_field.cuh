@@ -461,10 +461,11 @@ CUZK_UNROLL
  * chains compiled to 1.5x the instructions and ran 12 % slower than a * a on
  * the H200). a^2 = sum_i a_i 2^(32i) U_i with
  *   U_i = a_i 2^(32i) + 2 sum_{j>i} a_j 2^(32j),
- * whose words (sqr_word) are a_i at word i, a_{i+1} << 1 at word i+1 and the
- * words of 2a above (2a < 2^(32N): spare modulus bit). So CIOS row i multiplies x = a_i by that vector and
- * skips the words below i: N(N+1)/2 instead of N^2 product pairs (BLS12-381
- * Fp: 78 of 144); the reduction half of each row is unchanged. Each row adds
+ * whose words (sqr_word) are a_i at word i, a_{i+1} << 1 at word i+1 and
+ * the words of 2a above (2a < 2^(32N): spare modulus bit). So CIOS row i
+ * multiplies x = a_i by that vector and skips the words below i: N(N+1)/2
+ * instead of N^2 product pairs (BLS12-381 Fp: 78 of 144); the reduction
+ * half of each row is unchanged (fp_eo_reduce_row). Each row adds
  * less than 2^32 * 2p, and the result is (a^2 + M p) / R < p (p / R) + p,
  * so the final conditional subtraction suffices. */
 CUZK_HD uint32_t sqr_word(const uint32_t *a, const uint32_t *a2, int i, int j)
