@@ -105,6 +105,17 @@ static const group_ops GROUPS[] = {
 static const char *DIST_NAMES[] = {"uniform", "witness", "edge", "small"};
 
 /* One GPU run against the CPU result. */
+/* n random bases of g (seed) and room for n scalars, both freed by the
+ * caller. */
+static void new_inputs(const group_ops *g, size_t n, uint64_t seed, uint8_t **bases, uint8_t **sc)
+{
+    *bases = malloc(n * g->aff);
+    *sc = malloc(n * 32);
+    assert_non_null(*bases);
+    assert_non_null(*sc);
+    g->bases(*bases, n, seed);
+}
+
 static void check_run(const group_ops *g, cuzk_gpu_msm *m, const void *bases, const void *sc, size_t n,
                       int on_device, const char *what)
 {
@@ -200,10 +211,8 @@ static void test_large_g1(void **state)
     for (int gi = 0; gi < 4; gi += 2) {
         const group_ops *g = &GROUPS[gi];
         size_t n = cap(18);
-        uint8_t *bases = malloc(n * g->aff), *sc = malloc(n * 32);
-        assert_non_null(bases);
-        assert_non_null(sc);
-        g->bases(bases, n, 99 + gi);
+        uint8_t *bases, *sc;
+        new_inputs(g, n, 99 + gi, &bases, &sc);
         cuzk_error e = {0};
         cuzk_gpu_msm *m = NULL;
         assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, 0, NULL, &e), CUZK_OK);
@@ -233,10 +242,8 @@ static void test_sort_paths(void **state)
     for (int gi = 0; gi < 4; gi += 2) {
         const group_ops *g = &GROUPS[gi];
         size_t n = cap(16);
-        uint8_t *bases = malloc(n * g->aff), *sc = malloc(n * 32);
-        assert_non_null(bases);
-        assert_non_null(sc);
-        g->bases(bases, n, 41 + gi);
+        uint8_t *bases, *sc;
+        new_inputs(g, n, 41 + gi, &bases, &sc);
         for (int bi = 0; bi < 2; bi++) {
             cuzk_gpu_msm_config cfg = {.batch_points = bi ? 3000 : 0, .no_split_ones = bi};
             cuzk_error e = {0};
@@ -492,10 +499,8 @@ static void test_precompute(void **state)
     for (int gi = 0; gi < 4; gi++) {
         const group_ops *g = &GROUPS[gi];
         const size_t n = cap(g->group == CUZK_GPU_G1 ? 12 : 10);
-        uint8_t *bases = malloc(n * g->aff), *sc = malloc(n * 32);
-        assert_non_null(bases);
-        assert_non_null(sc);
-        g->bases(bases, n, 61 + gi);
+        uint8_t *bases, *sc;
+        new_inputs(g, n, 61 + gi, &bases, &sc);
         static const unsigned ts[] = {2, 64};
         for (int ti = 0; ti < 2; ti++) {
             for (int k = 0; k < 2; k++) {
