@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs what cuzk needs to build and test on a fresh Debian machine:
-# Debian packages (compiler, CMake, cJSON, cmocka, clang for the fuzzers) and
+# Debian packages (compiler, CMake, cJSON, cmocka, clang for the fuzzers, SQLite,
+# inih and OpenSSL's libcrypto for the engine) and
 # the npm test tools pinned by package-lock.json (snarkjs, circom2, @noble/curves).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pkgs=(build-essential cmake pkg-config libcjson-dev libcmocka-dev clang nodejs npm)
+pkgs=(build-essential cmake pkg-config libcjson-dev libcmocka-dev clang nodejs npm
+      libsqlite3-dev libinih-dev libssl-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   # nodejs/npm may come from elsewhere (e.g. a newer Node on PATH): only install if absent.
