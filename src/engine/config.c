@@ -35,7 +35,7 @@ static const cuzk_setting SETTINGS[] = {
     {"engine", "cpu_workers", "cpu-workers", CUZK_SET_INT, "1",
      "CPU prover workers, used when there is no GPU", F(cpu_workers), S(cpu_workers)},
     {"engine", "threads", "threads", CUZK_SET_INT, "0",
-     "CPU threads per worker (0 = online CPUs / workers)", F(threads), S(threads)},
+     "CPU threads of the pool the workers share (0 = online CPUs)", F(threads), S(threads)},
     {"engine", "max_queued", "max-queued", CUZK_SET_INT, "10000",
      "jobs queued or running before new ones are refused (busy, HTTP 429)", F(max_queued),
      S(max_queued)},

@@ -65,12 +65,12 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
 void cuzk_engine_drain(cuzk_engine *e, double timeout_s) {}
 void cuzk_engine_close(cuzk_engine *e) {}
 cuzk_status cuzk_engine_key_register(cuzk_engine *e, const char *zkey_path, int load,
-                                     cuzk_key_info *out, cuzk_error *err)
+                                     cuzk_engine_key_info *out, cuzk_error *err)
 { return todo(err, "key_register"); }
-cuzk_status cuzk_engine_key_get(cuzk_engine *e, const char *key_id, cuzk_key_info *out,
+cuzk_status cuzk_engine_key_get(cuzk_engine *e, const char *key_id, cuzk_engine_key_info *out,
                                 cuzk_error *err)
 { return todo(err, "key_get"); }
-cuzk_status cuzk_engine_key_list(cuzk_engine *e, cuzk_key_info **out, size_t *n,
+cuzk_status cuzk_engine_key_list(cuzk_engine *e, cuzk_engine_key_info **out, size_t *n,
                                  cuzk_error *err)
 { return todo(err, "key_list"); }
 cuzk_status cuzk_engine_key_evict(cuzk_engine *e, const char *key_id, cuzk_error *err)

@@ -71,7 +71,7 @@ typedef struct cuzk_config {
     char state_dir[CUZK_CFG_STR_MAX];  /* journal (SQLite), spool, results */
     char host_id[256];                 /* this host's name in the queue ("" = hostname) */
     int cpu_workers;                   /* CPU prover workers (used when there is no GPU) */
-    int threads;                       /* CPU threads per worker, 0 = online CPUs / workers */
+    int threads;                       /* CPU threads of the pool the workers share, 0 = online CPUs */
     int max_queued;                    /* queued + running jobs accepted before BUSY */
     uint64_t max_spool_bytes;          /* witness bytes in the spool before BUSY */
     int max_attempts;                  /* a job interrupted this many times fails */
@@ -179,7 +179,7 @@ void cuzk_engine_close(cuzk_engine *e);
 
 #define CUZK_KEY_ID_LEN 64   /* hex SHA-256 of the .zkey file's bytes */
 
-typedef struct cuzk_key_info {
+typedef struct cuzk_engine_key_info {
     char id[CUZK_KEY_ID_LEN + 1];
     char path[CUZK_CFG_STR_MAX];
     cuzk_curve curve;
@@ -195,20 +195,20 @@ typedef struct cuzk_key_info {
     uint64_t jobs;            /* proofs made with it since start */
     int64_t last_used_ms;     /* unix ms, 0 = never */
     int preloaded;            /* named in the config's preload list */
-} cuzk_key_info;
+} cuzk_engine_key_info;
 
 /* Registers a .zkey by path (the daemon's file system): reads its header,
  * derives its id from the file's content and, if load, loads it now (else on
  * first use). Registering the same content again returns the same id. */
 cuzk_status cuzk_engine_key_register(cuzk_engine *e, const char *zkey_path, int load,
-                                     cuzk_key_info *out, cuzk_error *err);
+                                     cuzk_engine_key_info *out, cuzk_error *err);
 
 /* One key by id. CUZK_ENGINE_NOT_FOUND if unknown. */
-cuzk_status cuzk_engine_key_get(cuzk_engine *e, const char *key_id, cuzk_key_info *out,
+cuzk_status cuzk_engine_key_get(cuzk_engine *e, const char *key_id, cuzk_engine_key_info *out,
                                 cuzk_error *err);
 
 /* Every registered key, malloc'd array in *out (free()), count in *n. */
-cuzk_status cuzk_engine_key_list(cuzk_engine *e, cuzk_key_info **out, size_t *n,
+cuzk_status cuzk_engine_key_list(cuzk_engine *e, cuzk_engine_key_info **out, size_t *n,
                                  cuzk_error *err);
 
 /* Unloads a key (stays registered; the next job loads it again).
@@ -360,7 +360,7 @@ typedef struct cuzk_engine_snapshot {
     cuzk_engine_counters counters;
     size_t n_workers;  cuzk_worker_info *workers;
     size_t n_devices;  cuzk_device_info *devices;
-    size_t n_keys;     cuzk_key_info *keys;
+    size_t n_keys;     cuzk_engine_key_info *keys;
     size_t n_timeline; cuzk_timeline_entry *timeline; /* oldest first */
     size_t n_phases;   cuzk_phase_stat *phases;
 } cuzk_engine_snapshot;
