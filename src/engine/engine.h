@@ -66,6 +66,9 @@ typedef struct cuzk_config {
     char socket[CUZK_CFG_STR_MAX];     /* Unix socket path, "" = none */
     char token[CUZK_CFG_STR_MAX];      /* bearer token; required beyond localhost */
     uint64_t max_request_bytes;        /* largest request body */
+    int rate_limit;                    /* requests/s per client address (burst 2 s), 0 = none */
+    int max_connections;               /* HTTP connections open at once */
+    double request_timeout_s;          /* a connection idle or stalled this long is closed */
 
     /* [engine] */
     char state_dir[CUZK_CFG_STR_MAX];  /* journal (SQLite), spool, results */
