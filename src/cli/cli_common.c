@@ -1,3 +1,4 @@
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,8 +188,34 @@ static void ui_timing(void *user, const char *phase, double seconds)
 
 void cli_progress_done(void) { ui_clear(); }
 
+/* SIGINT / SIGTERM raise the context's cancel flag: the command stops at its
+ * next check, removes its temporary files and exits 9 (cancelled). The
+ * handler is reset by the first signal, so a second one kills at once. A
+ * closed pipe becomes a write error (EPIPE) instead of a kill, so the
+ * temporary files of the other outputs are removed too. */
+static volatile sig_atomic_t g_cancel; /* int on Linux: the type of cuzk_ctx_opts.cancel */
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    g_cancel = 1;
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESTART | SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
 cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *err)
 {
+    install_signals();
     g_ui.verbose = common->verbose;
     g_ui.bar = !common->quiet && isatty(STDERR_FILENO);
     g_ui.t_start = cuzk_now();
@@ -196,6 +223,7 @@ cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *e
     o.threads = common->threads;
     o.progress = ui_progress;
     o.timing = ui_timing;
+    o.cancel = &g_cancel;
     return cuzk_ctx_create(ctx, &o, err);
 }
 

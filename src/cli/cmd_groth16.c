@@ -121,8 +121,9 @@ int cmd_setup(int argc, char **argv)
     int r = cli_parse_exact(argc, argv, NULL, &common, pos, 2, "setup", usage);
     if (r >= 0)
         return r;
-    fprintf(stderr, "WARNING: INSECURE development setup — do not use this key in production.\n");
     RUN_WITH_CTX(common, cuzk_setup_files(ctx, pos[0], pos[1], &err_));
+    /* After the work, so that an error stays the only line. */
+    fprintf(stderr, "WARNING: %s is an INSECURE development key — do not use it in production.\n", pos[1]);
     return 0;
 }
 

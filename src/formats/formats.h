@@ -27,9 +27,9 @@
  *    exactly the bytes of zkey sections. Scalars: "raw" = standard integer
  *    limbs (witness, r1cs coefficients, public signals); the zkey coefficient
  *    values stay in their stored "v·R² mod r" form.
- *  - Writers are atomic: they write a temporary file in the same directory,
- *    fsync it and rename it over the target, so a failed run leaves no
- *    partial output.
+ *  - Writers go through the output writer at the end of this header: a
+ *    temporary file in the same directory, fsync'd and renamed over the
+ *    target, so a failed run leaves no partial output.
  */
 #ifndef CUZK_FORMATS_FORMATS_H
 #define CUZK_FORMATS_FORMATS_H
@@ -42,6 +42,8 @@
 #include "curve/bn254.h"
 #include "util/common.h"
 #include "util/threadpool.h"
+
+struct cuzk_afile; /* an output file (end of this header) */
 
 /* ---- per-curve typed views ------------------------------------------------ */
 
@@ -262,6 +264,8 @@ cuzk_status cuzk_zkey_alloc(cuzk_zkey *zk, cuzk_error *err);
  * contributions (snarkjs `zkey export verificationkey`, `groth16 prove` and
  * `zkey contribute` accept it). */
 cuzk_status cuzk_zkey_write(const cuzk_zkey *zk, const char *path, cuzk_error *err);
+/* The same checks and bytes into an output of a set (no commit). */
+cuzk_status cuzk_zkey_write_to(const cuzk_zkey *zk, struct cuzk_afile *out, cuzk_error *err);
 void cuzk_zkey_free(cuzk_zkey *zk);
 
 /* The witness fits the key: same field and n_witness == n_vars
@@ -345,29 +349,95 @@ cuzk_status cuzk_vk_to_json(const cuzk_vk *vk, char **out, size_t *len, cuzk_err
 cuzk_status cuzk_vk_write_json(const cuzk_vk *vk, const char *path, cuzk_error *err);
 void cuzk_vk_free(cuzk_vk *vk);
 
-/* ---- atomic file output (used by the writers; available to others) -------- */
+/* ---- output files: the one writer every output goes through -------------
+ *
+ * An output is a regular file replaced atomically (temporary file in the same
+ * directory, fsync, rename), or a stream written straight into: a character
+ * device or FIFO (/dev/null, a terminal, a pipe) and the inherited stdio
+ * descriptors (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N). A
+ * symlink is followed to the file it names, which is replaced in its own
+ * directory; the replacement keeps that file's mode (and, for root, owner).
+ * Any other kind of target (directory, block device, socket) is refused, and
+ * so is an existing file we may not write. Temporary names are
+ * "<name>.tmp.XXXXXX" with <name> shortened so they fit NAME_MAX.
+ *
+ * An output set groups the outputs of one command: no output may be the same
+ * file (device + inode, or directory + name for a file not yet created) as an
+ * input or as another output, except that several outputs may be the same
+ * stream; the regular outputs are committed all or nothing under an exclusive
+ * lock (flock) on each output directory, so concurrent commands writing the
+ * same paths publish whole sets one after the other; an earlier file of the
+ * same name is exchanged with the new one (renameat2 RENAME_EXCHANGE) and put
+ * back if a later output of the set fails. A cancel flag (the context's) that
+ * becomes non-zero before the commit makes it remove every temporary and
+ * return CUZK_ERR_CANCELLED. Streams get their bytes as they are written:
+ * they cannot be taken back. See docs/CLI.md "Output files". */
 
 typedef struct cuzk_afile {
-    void *fp;          /* FILE* of the temporary file */
-    char *path;        /* final path */
-    char *tmp;         /* temporary path in the same directory */
-    bool failed;
+    void *fp;              /* FILE* of the temporary file or the stream */
+    char *name;            /* the path as given (messages) */
+    char *path;            /* the target after following symlinks */
+    char *tmp;             /* temporary file while it exists; after an exchange, the old file */
+    volatile int *cancel;  /* may be NULL */
+    int stream_fd;         /* an inherited descriptor to write into (dup'd), else -1 */
+    int wr_errno;          /* first failed write */
+    int state;             /* publish progress (afile.c) */
+    bool failed, cancelled;
+    bool stream;           /* written straight into (no temporary, no rename) */
+    bool exists;           /* the target existed when it was checked */
+    uint32_t mode, uid, gid;    /* of an existing target (kept) */
+    uint64_t dev, ino;          /* identity of an existing target */
+    uint64_t dir_dev, dir_ino;  /* its directory (identity of a new file, lock) */
 } cuzk_afile;
 
+/* A single output (a set of one, no inputs): checks the target, creates the
+ * temporary file or opens the stream. */
 cuzk_status cuzk_afile_open(cuzk_afile *f, const char *path, cuzk_error *err);
-/* Buffered write; errors are remembered and reported by commit. */
+/* Buffered write; errors (and a raised cancel flag) are remembered and
+ * reported by sync / commit. */
 void cuzk_afile_write(cuzk_afile *f, const void *data, size_t len);
-/* fflush + fsync + rename over path. On any failure removes the temp file. */
+/* sync + publish. On any failure the temporary file is removed and an earlier
+ * file of that name is left as it was. */
 cuzk_status cuzk_afile_commit(cuzk_afile *f, cuzk_error *err);
-/* The two halves of commit, for outputs that appear together: sync makes the
- * temporary file durable (flush, fsync, close; on failure it is removed),
- * publish renames it over the target. Several files can be synced (also from
- * different threads) before any is published, so either all appear or none. */
+/* The two halves of commit: sync makes the temporary file durable (flush,
+ * fsync, close; on failure it is removed), publish renames it over the
+ * target under the directory lock. */
 cuzk_status cuzk_afile_sync(cuzk_afile *f, cuzk_error *err);
 cuzk_status cuzk_afile_publish(cuzk_afile *f, cuzk_error *err);
-/* Removes the temp file (idempotent; safe after commit). */
+/* Removes the temporary file and frees f (idempotent; safe after commit). */
 void cuzk_afile_abort(cuzk_afile *f);
 /* Whole-buffer convenience. */
 cuzk_status cuzk_write_file_atomic(const char *path, const void *data, size_t len, cuzk_error *err);
+
+#define CUZK_OSET_MAX 4
+
+/* The outputs (and inputs) of one command. Zero-initialise or use
+ * cuzk_oset_init; do not copy after cuzk_oset_output (it hands out pointers
+ * into the set). Use: input/output for each path (checks only, nothing is
+ * created: call them before the long work so a bad path fails at once), open,
+ * write through the cuzk_afile pointers, commit; abort on any path that does
+ * not commit (idempotent, also after commit). */
+typedef struct cuzk_oset {
+    volatile int *cancel;
+    size_t n_in, n_out;
+    uint64_t in_dev[CUZK_OSET_MAX], in_ino[CUZK_OSET_MAX];
+    const char *in_name[CUZK_OSET_MAX]; /* the caller's strings */
+    cuzk_afile out[CUZK_OSET_MAX];
+} cuzk_oset;
+
+void cuzk_oset_init(cuzk_oset *s, volatile int *cancel);
+/* An input of the command; a path that cannot be stat'ed is left to its
+ * reader to report. */
+cuzk_status cuzk_oset_input(cuzk_oset *s, const char *path, cuzk_error *err);
+/* Resolves and checks an output (CUZK_ERR_IO naming the path: a refused
+ * target kind, not writable, its directory missing or not writable;
+ * CUZK_ERR_USAGE: the same file as an input or an earlier output). */
+cuzk_status cuzk_oset_output(cuzk_oset *s, const char *path, cuzk_afile **out, cuzk_error *err);
+/* Creates the temporary files and opens the streams. */
+cuzk_status cuzk_oset_open(cuzk_oset *s, cuzk_error *err);
+/* Syncs every output (in parallel), then, under the directory locks,
+ * publishes them all or none. */
+cuzk_status cuzk_oset_commit(cuzk_oset *s, cuzk_error *err);
+void cuzk_oset_abort(cuzk_oset *s);
 
 #endif

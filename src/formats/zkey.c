@@ -520,6 +520,16 @@ static void sec_begin(cuzk_afile *f, uint32_t id, uint64_t size)
 
 cuzk_status cuzk_zkey_write(const cuzk_zkey *zk, const char *path, cuzk_error *err)
 {
+    cuzk_afile f;
+    cuzk_status st = cuzk_afile_open(&f, path, err);
+    if (!st && (st = cuzk_zkey_write_to(zk, &f, err)))
+        cuzk_afile_abort(&f);
+    return st ? st : cuzk_afile_commit(&f, err);
+}
+
+cuzk_status cuzk_zkey_write_to(const cuzk_zkey *zk, cuzk_afile *out, cuzk_error *err)
+{
+    const char *path = out->name;
     const cuzk_curve_params *cp = cuzk_curve_params_get(zk->curve);
     if (!cp || zk->header_only || !zk->a.ptr)
         return cuzk_err(err, CUZK_ERR_USAGE, "%s: incomplete zkey (no curve or header-only)", path);
@@ -535,70 +545,67 @@ cuzk_status cuzk_zkey_write(const cuzk_zkey *zk, const char *path, cuzk_error *e
     const size_t g1 = cp->g1_size, g2 = cp->g2_size;
     const uint32_t n8q = cp->n8q, n8r = cp->n8r;
 
-    cuzk_afile f;
-    cuzk_status st = cuzk_afile_open(&f, path, err);
-    if (st)
-        return st;
+    cuzk_afile *f = out;
     uint8_t b[64];
     memcpy(b, "zkey", 4);
     fmt_wr32(b + 4, 1);
     fmt_wr32(b + 8, 10);
-    cuzk_afile_write(&f, b, 12);
+    cuzk_afile_write(f, b, 12);
     /* 1: protocol */
-    sec_begin(&f, 1, 4);
+    sec_begin(f, 1, 4);
     fmt_wr32(b, 1);
-    cuzk_afile_write(&f, b, 4);
+    cuzk_afile_write(f, b, 4);
     /* 2: header */
-    sec_begin(&f, 2, 4 + n8q + 4 + n8r + 12 + 3 * (uint64_t)g1 + 3 * (uint64_t)g2);
+    sec_begin(f, 2, 4 + n8q + 4 + n8r + 12 + 3 * (uint64_t)g1 + 3 * (uint64_t)g2);
     fmt_wr32(b, n8q);
-    cuzk_afile_write(&f, b, 4);
+    cuzk_afile_write(f, b, 4);
     fmt_limbs_to_bytes(b, cp->q, n8q);
-    cuzk_afile_write(&f, b, n8q);
+    cuzk_afile_write(f, b, n8q);
     fmt_wr32(b, n8r);
-    cuzk_afile_write(&f, b, 4);
+    cuzk_afile_write(f, b, 4);
     fmt_limbs_to_bytes(b, cp->r, n8r);
-    cuzk_afile_write(&f, b, n8r);
+    cuzk_afile_write(f, b, n8r);
     fmt_wr32(b, zk->n_vars);
     fmt_wr32(b + 4, zk->n_public);
     fmt_wr32(b + 8, zk->domain_size);
-    cuzk_afile_write(&f, b, 12);
+    cuzk_afile_write(f, b, 12);
     /* Our affine structs are the little-endian file bytes (x86-64 host). */
-    cuzk_afile_write(&f, &zk->alpha_1, g1);
-    cuzk_afile_write(&f, &zk->beta_1, g1);
-    cuzk_afile_write(&f, &zk->beta_2, g2);
-    cuzk_afile_write(&f, &zk->gamma_2, g2);
-    cuzk_afile_write(&f, &zk->delta_1, g1);
-    cuzk_afile_write(&f, &zk->delta_2, g2);
+    cuzk_afile_write(f, &zk->alpha_1, g1);
+    cuzk_afile_write(f, &zk->beta_1, g1);
+    cuzk_afile_write(f, &zk->beta_2, g2);
+    cuzk_afile_write(f, &zk->gamma_2, g2);
+    cuzk_afile_write(f, &zk->delta_1, g1);
+    cuzk_afile_write(f, &zk->delta_2, g2);
     /* 3: IC */
-    sec_begin(&f, 3, ((uint64_t)zk->n_public + 1) * g1);
-    cuzk_afile_write(&f, zk->ic.ptr, ((size_t)zk->n_public + 1) * g1);
+    sec_begin(f, 3, ((uint64_t)zk->n_public + 1) * g1);
+    cuzk_afile_write(f, zk->ic.ptr, ((size_t)zk->n_public + 1) * g1);
     /* 4: coefficients */
-    sec_begin(&f, 4, 4 + zk->n_coefs * (12 + n8r));
+    sec_begin(f, 4, 4 + zk->n_coefs * (12 + n8r));
     fmt_wr32(b, (uint32_t)zk->n_coefs);
-    cuzk_afile_write(&f, b, 4);
+    cuzk_afile_write(f, b, 4);
     for (uint64_t i = 0; i < zk->n_coefs; i++) {
         fmt_wr32(b, zk->coef_matrix[i]);
         fmt_wr32(b + 4, zk->coef_constraint[i]);
         fmt_wr32(b + 8, zk->coef_signal[i]);
         fmt_limbs_to_bytes(b + 12, val[i], 32);
-        cuzk_afile_write(&f, b, 44);
+        cuzk_afile_write(f, b, 44);
     }
     /* 5..9: point arrays */
-    sec_begin(&f, 5, (uint64_t)zk->n_vars * g1);
-    cuzk_afile_write(&f, zk->a.ptr, (size_t)zk->n_vars * g1);
-    sec_begin(&f, 6, (uint64_t)zk->n_vars * g1);
-    cuzk_afile_write(&f, zk->b1.ptr, (size_t)zk->n_vars * g1);
-    sec_begin(&f, 7, (uint64_t)zk->n_vars * g2);
-    cuzk_afile_write(&f, zk->b2.ptr, (size_t)zk->n_vars * g2);
-    sec_begin(&f, 8, (uint64_t)n_private(zk) * g1);
-    cuzk_afile_write(&f, zk->c.ptr, n_private(zk) * g1);
-    sec_begin(&f, 9, (uint64_t)zk->domain_size * g1);
-    cuzk_afile_write(&f, zk->h.ptr, (size_t)zk->domain_size * g1);
+    sec_begin(f, 5, (uint64_t)zk->n_vars * g1);
+    cuzk_afile_write(f, zk->a.ptr, (size_t)zk->n_vars * g1);
+    sec_begin(f, 6, (uint64_t)zk->n_vars * g1);
+    cuzk_afile_write(f, zk->b1.ptr, (size_t)zk->n_vars * g1);
+    sec_begin(f, 7, (uint64_t)zk->n_vars * g2);
+    cuzk_afile_write(f, zk->b2.ptr, (size_t)zk->n_vars * g2);
+    sec_begin(f, 8, (uint64_t)n_private(zk) * g1);
+    cuzk_afile_write(f, zk->c.ptr, n_private(zk) * g1);
+    sec_begin(f, 9, (uint64_t)zk->domain_size * g1);
+    cuzk_afile_write(f, zk->h.ptr, (size_t)zk->domain_size * g1);
     /* 10: MPC parameters with no contributions: csHash (64 zero bytes; only
      * `zkey verify` recomputes it) and a count of 0. */
-    sec_begin(&f, 10, 64 + 4);
+    sec_begin(f, 10, 64 + 4);
     memset(b, 0, sizeof b);
-    cuzk_afile_write(&f, b, 64);
-    cuzk_afile_write(&f, b, 4);
-    return cuzk_afile_commit(&f, err);
+    cuzk_afile_write(f, b, 64);
+    cuzk_afile_write(f, b, 4);
+    return CUZK_OK;
 }

@@ -1,6 +1,5 @@
 /* File-level Groth16 API (include/cuzk/cuzk.h): reads snarkjs files,
  * dispatches on the curve, writes snarkjs JSON. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,38 +69,6 @@ static const cuzk_progress_step PROVE_PLAN[] = {
     {"write", 0.99, 1.00},     {NULL, 0, 0},
 };
 
-typedef struct afile_sync_job {
-    cuzk_afile *f;
-    cuzk_error err;
-    cuzk_status st;
-} afile_sync_job;
-
-static void *afile_sync_main(void *p)
-{
-    afile_sync_job *j = p;
-    j->st = cuzk_afile_sync(j->f, &j->err);
-    return NULL;
-}
-
-/* Syncs two atomic files, the second on a helper thread when one can be
- * started. Reports the first failure; a failed file is already removed. */
-static cuzk_status afile_sync_pair(cuzk_afile *a, cuzk_afile *b, cuzk_error *err)
-{
-    afile_sync_job jb = {.f = b};
-    pthread_t t;
-    bool threaded = pthread_create(&t, NULL, afile_sync_main, &jb) == 0;
-    cuzk_status sa = cuzk_afile_sync(a, err);
-    if (threaded)
-        pthread_join(t, NULL);
-    else
-        afile_sync_main(&jb);
-    if (sa)
-        return sa;
-    if (jb.st && err)
-        *err = jb.err;
-    return jb.st;
-}
-
 cuzk_status cuzk_prove_files(cuzk_ctx *ctx, const char *zkey_path, const char *wtns_path,
                              const char *proof_path, const char *public_path,
                              const cuzk_prove_opts *opts, cuzk_error *err)
@@ -114,12 +81,19 @@ cuzk_status cuzk_prove_files(cuzk_ctx *ctx, const char *zkey_path, const char *w
     cuzk_vk vk = {0};
     char *proof_json = NULL, *public_json = NULL;
     size_t proof_len = 0, public_len = 0;
-    cuzk_afile fp = {0}, fpub = {0};
-    bool fp_open = false, fpub_open = false;
+    cuzk_oset os;
+    cuzk_afile *fp = NULL, *fpub = NULL;
+    cuzk_oset_init(&os, ctx->opts.cancel);
     cuzk_progress_plan(ctx, PROVE_PLAN);
 
-    cuzk_status st = load_zkey(ctx, zkey_path, false, &zk, err);
-    if (st)
+    /* Outputs are checked before the work (an input or a directory given as
+     * an output fails at once). */
+    cuzk_status st;
+    if ((st = cuzk_oset_input(&os, zkey_path, err)) || (st = cuzk_oset_input(&os, wtns_path, err)) ||
+        (st = cuzk_oset_output(&os, proof_path, &fp, err)) ||
+        (st = cuzk_oset_output(&os, public_path, &fpub, err)))
+        goto out;
+    if ((st = load_zkey(ctx, zkey_path, false, &zk, err)))
         goto out;
     cuzk_phase ph = cuzk_phase_begin(ctx, "load_wtns");
     st = cuzk_wtns_read(&wt, wtns_path, err);
@@ -168,42 +142,23 @@ cuzk_status cuzk_prove_files(cuzk_ctx *ctx, const char *zkey_path, const char *w
         }
     }
 
-    /* Output: serialise both, then write both atomically, so that an error
-     * leaves neither file behind. */
+    /* Output: serialise both, then commit both (all or nothing). */
     ph = cuzk_phase_begin(ctx, "write");
     int style = o.rapidsnark_json ? CUZK_JSON_RAPIDSNARK : CUZK_JSON_SNARKJS;
     if ((st = cuzk_proof_to_json(&proof, style, &proof_json, &proof_len, err)))
         goto out;
     if ((st = cuzk_public_to_json(zk.curve, pub_vals, zk.n_public, style, &public_json, &public_len, err)))
         goto out;
-    if ((st = cuzk_afile_open(&fp, proof_path, err)))
+    if ((st = cuzk_oset_open(&os, err)))
         goto out;
-    fp_open = true;
-    if ((st = cuzk_afile_open(&fpub, public_path, err)))
+    cuzk_afile_write(fp, proof_json, proof_len);
+    cuzk_afile_write(fpub, public_json, public_len);
+    if ((st = cuzk_oset_commit(&os, err)))
         goto out;
-    fpub_open = true;
-    cuzk_afile_write(&fp, proof_json, proof_len);
-    cuzk_afile_write(&fpub, public_json, public_len);
-    /* Both files are made durable before either is renamed into place, so a
-     * failure leaves neither; the two fsyncs run side by side (each costs
-     * 5-15 ms of wall time on a VM disk, a tenth of a small proof). */
-    if ((st = afile_sync_pair(&fp, &fpub, err)))
-        goto out;
-    if ((st = cuzk_afile_publish(&fp, err)))
-        goto out;
-    fp_open = false;
-    if ((st = cuzk_afile_publish(&fpub, err))) {
-        unlink(proof_path); /* all or nothing */
-        goto out;
-    }
-    fpub_open = false;
     cuzk_phase_end(ctx, &ph);
 
 out:
-    if (fp_open)
-        cuzk_afile_abort(&fp);
-    if (fpub_open)
-        cuzk_afile_abort(&fpub);
+    cuzk_oset_abort(&os);
     free(proof_json);
     free(public_json);
     cuzk_vk_free(&vk);
@@ -244,13 +199,28 @@ cuzk_status cuzk_export_vk_files(cuzk_ctx *ctx, const char *zkey_path, const cha
 {
     cuzk_zkey zk = {0};
     cuzk_vk vk = {0};
-    cuzk_status st = load_zkey(ctx, zkey_path, true, &zk, err);
+    cuzk_oset os;
+    cuzk_afile *fo = NULL;
+    char *json = NULL;
+    size_t len = 0;
+    cuzk_oset_init(&os, ctx->opts.cancel);
+    cuzk_status st = cuzk_oset_input(&os, zkey_path, err);
+    if (!st)
+        st = cuzk_oset_output(&os, vk_path, &fo, err);
+    if (!st)
+        st = load_zkey(ctx, zkey_path, true, &zk, err);
     if (!st)
         st = cuzk_vk_from_zkey(&vk, &zk, err);
     if (!st) {
         fill_alphabeta(&vk);
-        st = cuzk_vk_write_json(&vk, vk_path, err);
+        st = cuzk_vk_to_json(&vk, &json, &len, err);
     }
+    if (!st && !(st = cuzk_oset_open(&os, err))) {
+        cuzk_afile_write(fo, json, len);
+        st = cuzk_oset_commit(&os, err);
+    }
+    cuzk_oset_abort(&os);
+    free(json);
     cuzk_vk_free(&vk);
     cuzk_zkey_free(&zk);
     return st;

@@ -313,8 +313,12 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
     G_(fr_t) *pub = NULL;
     G_(gen_chunk_job) *jobs = NULL;
     uint8_t *bufs = NULL, *lbuf = NULL;
-    cuzk_afile fr1 = {0}, fw = {0};
-    bool open_r = false, open_w = false;
+    cuzk_oset os;
+    cuzk_afile *fr1 = NULL, *fw = NULL;
+    cuzk_oset_init(&os, ctx->opts.cancel);
+    if ((st = cuzk_oset_output(&os, r1cs_path, &fr1, err)) ||
+        (st = cuzk_oset_output(&os, wtns_path, &fw, err)))
+        return st;
 
     pub = cuzk_alloc(n_pub ? n_pub : 1, sizeof *pub);
     jobs = cuzk_calloc(batch, sizeof *jobs);
@@ -356,12 +360,8 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
 
     /* Pass 2: generate and stream both files. */
     ph = cuzk_phase_begin(ctx, "gen_write");
-    if ((st = cuzk_afile_open(&fr1, r1cs_path, err)))
+    if ((st = cuzk_oset_open(&os, err)))
         goto out;
-    open_r = true;
-    if ((st = cuzk_afile_open(&fw, wtns_path, err)))
-        goto out;
-    open_w = true;
     {
         uint8_t h[128], *p = h;
         /* r1cs: magic, version 1, 3 sections; header (section 1) first. */
@@ -381,7 +381,7 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
         p = gen_put32(p, (uint32_t)m);
         p = gen_put32(p, 2);
         p = gen_put64(p, sec2);
-        cuzk_afile_write(&fr1, h, (size_t)(p - h));
+        cuzk_afile_write(fr1, h, (size_t)(p - h));
 
         /* wtns: magic, version 2, 2 sections. */
         p = h;
@@ -399,11 +399,11 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
         G_(fr_t) v = sh.one_raw;
         G_(fr_to_bytes_le)(p, &v);
         p += GEN_N8;
-        cuzk_afile_write(&fw, h, (size_t)(p - h));
+        cuzk_afile_write(fw, h, (size_t)(p - h));
         for (uint32_t i = 0; i < n_pub; i++) {
             G_(fr_from_mont)(&v, &pub[i]);
             G_(fr_to_bytes_le)(h, &v);
-            cuzk_afile_write(&fw, h, GEN_N8);
+            cuzk_afile_write(fw, h, GEN_N8);
         }
     }
     uint64_t check2 = 0;
@@ -416,8 +416,8 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
         cuzk_parallel_for(ctx->pool, nb, 1, G_(gen_chunk_range), jobs);
         for (size_t i = 0; i < nb; i++) {
             uint64_t cnt = CUZK_MIN((uint64_t)GEN_CHUNK, m - (c0 + i) * GEN_CHUNK);
-            cuzk_afile_write(&fr1, jobs[i].r1cs, (size_t)jobs[i].r1cs_bytes);
-            cuzk_afile_write(&fw, jobs[i].wtns, (size_t)cnt * GEN_N8);
+            cuzk_afile_write(fr1, jobs[i].r1cs, (size_t)jobs[i].r1cs_bytes);
+            cuzk_afile_write(fw, jobs[i].wtns, (size_t)cnt * GEN_N8);
             check2 += jobs[i].r1cs_bytes;
         }
         cuzk_progress(ctx, "gen_write", (double)(c0 + nb) / (double)n_chunks);
@@ -433,27 +433,20 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
     {
         uint8_t h[12];
         gen_put64(gen_put32(h, 3), n_wires * 8);
-        cuzk_afile_write(&fr1, h, sizeof h);
+        cuzk_afile_write(fr1, h, sizeof h);
         for (uint64_t w0 = 0; w0 < n_wires; w0 += GEN_LABEL_BLOCK) {
             uint64_t n = CUZK_MIN((uint64_t)GEN_LABEL_BLOCK, n_wires - w0);
             for (uint64_t i = 0; i < n; i++)
                 gen_put64(lbuf + 8 * i, w0 + i);
-            cuzk_afile_write(&fr1, lbuf, (size_t)n * 8);
+            cuzk_afile_write(fr1, lbuf, (size_t)n * 8);
         }
     }
-    if ((st = cuzk_afile_commit(&fr1, err)))
+    if ((st = cuzk_oset_commit(&os, err)))
         goto out;
-    open_r = false;
-    if ((st = cuzk_afile_commit(&fw, err)))
-        goto out;
-    open_w = false;
     cuzk_phase_end(ctx, &ph);
 
 out:
-    if (open_r)
-        cuzk_afile_abort(&fr1);
-    if (open_w)
-        cuzk_afile_abort(&fw);
+    cuzk_oset_abort(&os);
     cuzk_free(pub);
     cuzk_free(jobs);
     cuzk_free(bufs);

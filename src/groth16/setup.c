@@ -5,7 +5,7 @@
  * !!! benchmarks only.
  *
  * Reads an r1cs of either curve, builds the whole key in memory and writes it
- * with the (atomic: temp + rename) zkey writer, so a failure leaves no
+ * through the output writer (temporary file + rename), so a failure leaves no
  * partial file. */
 #include <string.h>
 
@@ -84,21 +84,28 @@ cuzk_status cuzk_setup_files_with_toxic(cuzk_ctx *ctx, const char *r1cs_path, co
         return cuzk_err(err, CUZK_ERR_USAGE, "setup: missing argument");
     cuzk_r1cs r;
     cuzk_zkey zk;
+    cuzk_oset os;
+    cuzk_afile *fo = NULL;
     memset(&r, 0, sizeof r);
     memset(&zk, 0, sizeof zk);
+    cuzk_oset_init(&os, ctx->opts.cancel);
+    cuzk_status st = cuzk_oset_input(&os, r1cs_path, err);
+    if (st || (st = cuzk_oset_output(&os, zkey_path, &fo, err)))
+        goto out;
     cuzk_phase ph = cuzk_phase_begin(ctx, "setup_read");
-    cuzk_status st = cuzk_r1cs_read(&r, r1cs_path, err);
-    if (st)
+    if ((st = cuzk_r1cs_read(&r, r1cs_path, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
     if ((st = cuzk_setup_build(ctx, &r, toxic, &zk, err)))
         goto out;
     cuzk_r1cs_free(&r);
     ph = cuzk_phase_begin(ctx, "setup_write");
-    if ((st = cuzk_zkey_write(&zk, zkey_path, err)))
+    if ((st = cuzk_oset_open(&os, err)) || (st = cuzk_zkey_write_to(&zk, fo, err)) ||
+        (st = cuzk_oset_commit(&os, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
 out:
+    cuzk_oset_abort(&os);
     cuzk_r1cs_free(&r);
     cuzk_zkey_free(&zk);
     return st;

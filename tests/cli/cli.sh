@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# Command-line behaviour that the library tests cannot see: what the `cuzk`
+# commands do to the file system, with signals and with hostile paths and
+# inputs. One invocation = one CTest test:
+#
+#   cli.sh <cuzk-binary> <repo-root> <scenario>
+#
+#   outputs     outputs: /dev/null and /dev/stdout, symlinks, kept modes,
+#               outputs that are inputs or each other, directories, FIFOs,
+#               255-character names (docs/CLI.md "Output files")
+#   signals     SIGTERM / SIGINT at random points of gen and prove: exit 9 or
+#               0, no temporary file, the earlier files intact or a whole new
+#               pair; a closed stdout pipe
+#   concurrent  two provers writing the same proof/public pair at once: the
+#               pair left behind always verifies (belongs to one run); the
+#               publish windows rarely meet between processes, so
+#               tests/unit/test_output.c (threads, no proving) is the check
+#               that fails within a second when the directory lock is missing
+#
+# Runs as any user; CI runs it as root, where /dev/null must survive.
+# Exit 0 = pass, 1 = fail (with the failing command's output).
+set -uo pipefail
+[ $# -ge 3 ] || { echo "usage: $0 <cuzk> <repo-root> <scenario>" >&2; exit 2; }
+CUZK=$1 ROOT=$2 SCEN=$3
+D="$ROOT/tests/data/interop/bn128"
+T=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-cli.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+LOG="$T/.log"
+
+fail() {
+  echo "FAIL [$SCEN]: $*"
+  [ -s "$LOG" ] && { echo "---- output of the last command ----"; tail -n 20 "$LOG"; }
+  exit 1
+}
+note() { echo "  $*"; }
+run() { timeout 120 "$@" >"$LOG" 2>&1; RC=$?; }
+expect() {   # expect CODE DESC CMD...
+  local code=$1 desc=$2; shift 2
+  run "$@"
+  [ "$RC" = "$code" ] || fail "$desc: exit $RC, expected $code: $*"
+  if [ "$code" != 0 ]; then
+    [ "$(grep -c . "$LOG")" = 1 ] && grep -q '^Error: ' "$LOG" || fail "$desc: expected one 'Error:' line"
+  fi
+  note "$desc -> $RC${RC:+ }$( [ "$code" != 0 ] && head -n1 "$LOG")"
+}
+no_temps() { ! ls -A "$1" | grep -q '\.tmp\.' || fail "temporary files left in $1: $(ls -A "$1" | grep '\.tmp\.')"; }
+verifies() {   # verifies VK PUBLIC PROOF
+  run "$CUZK" verify "$1" "$2" "$3"
+  [ "$RC" = 0 ] || fail "proof $3 with $2 does not verify (exit $RC)"
+}
+Z="$D/mul.zkey" W="$D/mul.wtns" VK="$D/mul.vkey.json"
+
+scen_outputs() {
+  expect 0 "proof and public to /dev/null" "$CUZK" prove "$Z" "$W" /dev/null /dev/null
+  [ -c /dev/null ] || fail "/dev/null is no longer a character device"
+  timeout 60 "$CUZK" prove "$Z" "$W" /dev/stdout pub.json >out.json 2>"$LOG" || fail "proof to /dev/stdout failed"
+  verifies "$VK" pub.json out.json
+  note "proof to /dev/stdout (redirected to a file) verifies"
+  timeout 60 "$CUZK" prove "$Z" "$W" /dev/stdout pub2.json 2>"$LOG" | cat >piped.json
+  verifies "$VK" pub2.json piped.json
+  note "proof to /dev/stdout (a pipe) verifies"
+  # Symlinks are followed; the link stays a link.
+  mkdir real && ln -s real/proof.json link.json && ln -s ../pub.json real/publink.json
+  expect 0 "outputs through symlinks" "$CUZK" prove "$Z" "$W" link.json real/publink.json
+  [ -L link.json ] && [ -f real/proof.json ] && [ -L real/publink.json ] || fail "a symlink output was replaced"
+  verifies "$VK" pub.json real/proof.json
+  # Modes kept.
+  chmod 0640 real/proof.json
+  expect 0 "replacing a 0640 file" "$CUZK" prove "$Z" "$W" real/proof.json pub.json
+  [ "$(stat -c %a real/proof.json)" = 640 ] || fail "mode 0640 became $(stat -c %a real/proof.json)"
+  chmod 0444 real/proof.json
+  if [ "$(id -u)" = 0 ]; then
+    expect 0 "replacing a 0444 file as root" "$CUZK" prove "$Z" "$W" real/proof.json pub.json
+    [ "$(stat -c %a real/proof.json)" = 444 ] || fail "mode 0444 became $(stat -c %a real/proof.json)"
+  else
+    cp real/proof.json before.json
+    expect 2 "replacing a read-only file" "$CUZK" prove "$Z" "$W" real/proof.json pub.json
+    cmp -s before.json real/proof.json || fail "the read-only file changed"
+  fi
+  # Outputs that are inputs or each other.
+  cp "$Z" c.zkey && cp "$W" w.wtns && ln c.zkey hard.zkey && ln -s c.zkey soft.zkey && cp c.zkey orig.zkey
+  expect 1 "zkey as proof output" "$CUZK" prove c.zkey w.wtns c.zkey p.json
+  expect 1 "witness as public output" "$CUZK" prove c.zkey w.wtns p.json w.wtns
+  expect 1 "hard link of the zkey as output" "$CUZK" prove c.zkey w.wtns hard.zkey p.json
+  expect 1 "symlink to the zkey as output" "$CUZK" prove c.zkey w.wtns soft.zkey p.json
+  expect 1 "zkey as export-vk output" "$CUZK" export-vk c.zkey c.zkey
+  cmp -s c.zkey orig.zkey || fail "an input was modified"
+  cp "$D/mul.r1cs" x.r1cs && cp x.r1cs orig.r1cs
+  expect 1 "setup x.r1cs x.r1cs" "$CUZK" setup x.r1cs x.r1cs
+  cmp -s x.r1cs orig.r1cs || fail "setup modified its input"
+  expect 1 "proof and public the same file" "$CUZK" prove c.zkey w.wtns same.json same.json
+  expect 1 "proof and public the same file, two spellings" "$CUZK" prove c.zkey w.wtns ./same.json ../"$(basename "$T")"/same.json
+  [ ! -e same.json ] || fail "same.json was written"
+  expect 1 "gen g g" "$CUZK" gen --constraints 8 g g
+  [ ! -e g ] || fail "gen wrote g"
+  # Refused kinds; FIFOs do not hang.
+  mkdir outdir
+  expect 2 "a directory as output" "$CUZK" prove c.zkey w.wtns outdir p.json
+  [ -d outdir ] || fail "the directory was replaced"
+  mkfifo fifo
+  expect 2 "a FIFO with no reader as output" "$CUZK" prove c.zkey w.wtns fifo p.json
+  (timeout 60 cat fifo >fromfifo &) ; sleep 0.3
+  expect 0 "a FIFO with a reader as output" "$CUZK" prove c.zkey w.wtns fifo pf.json
+  sleep 0.3; verifies "$VK" pf.json fromfifo
+  [ -p fifo ] || fail "the FIFO was replaced"
+  # 255-character names (NAME_MAX) work; 256 do not.
+  local n255 n256
+  n255=$(printf 'p%.0s' $(seq 255)) n256=$(printf 'p%.0s' $(seq 256))
+  expect 0 "a 255-character output name" "$CUZK" prove c.zkey w.wtns "$n255" "${n255%?}q"
+  expect 0 "a 255-character output name, replaced" "$CUZK" prove c.zkey w.wtns "$n255" "${n255%?}q"
+  verifies "$VK" "${n255%?}q" "$n255"
+  expect 2 "a 256-character output name" "$CUZK" prove c.zkey w.wtns "$n256" x.json
+  no_temps "$T"; no_temps "$T/real"
+}
+
+# Sends SIG to CMD... after DELAY; the command must exit 9 (cancelled) or 0.
+# Sets RC.
+interrupt() {
+  local sig=$1 delay=$2; shift 2
+  "$@" >"$LOG" 2>&1 & local pid=$!
+  sleep "$delay"; kill -s "$sig" $pid 2>/dev/null; wait $pid; RC=$?
+  [ "$RC" = 9 ] || [ "$RC" = 0 ] || fail "$* after SIG$sig at ${delay}s: exit $RC (expected 9 or 0)"
+  if [ "$RC" = 9 ]; then grep -q '^Error: .*cancel' "$LOG" || fail "exit 9 without an 'Error: ... cancelled' line"; fi
+}
+
+scen_signals() {
+  # gen: the write phase streams both files for most of its run.
+  "$CUZK" gen --constraints 2^8 old.r1cs old.wtns >"$LOG" 2>&1 || fail "gen failed"
+  local seen9=0 d sig
+  for d in 0.05 0.2 0.4 0.6 0.8 1.0 1.5; do
+    for sig in TERM INT; do
+      cp old.r1cs g.r1cs && cp old.wtns g.wtns
+      interrupt $sig $d "$CUZK" gen --constraints 2^19 g.r1cs g.wtns
+      no_temps "$T"
+      if [ "$RC" = 9 ]; then
+        seen9=1
+        cmp -s old.r1cs g.r1cs && cmp -s old.wtns g.wtns || fail "SIG$sig at ${d}s: exit 9 but the earlier files changed"
+      else
+        [ "$(stat -c %s g.wtns)" -gt 1000000 ] || fail "exit 0 but g.wtns is not the new witness"
+      fi
+    done
+  done
+  [ $seen9 = 1 ] || fail "no run was interrupted (gen too fast?)"
+  note "gen: SIGTERM / SIGINT at 0.05..1.5 s: exit 9 with no temporary file and the old pair, or a new pair"
+  # prove: whole pairs only.
+  "$CUZK" gen --constraints 2^12 big.r1cs big.wtns >"$LOG" 2>&1 && "$CUZK" setup big.r1cs big.zkey >"$LOG" 2>&1 \
+    && "$CUZK" export-vk big.zkey big.vk.json >"$LOG" 2>&1 || fail "making a 2^12 key failed"
+  "$CUZK" prove big.zkey big.wtns p.json pub.json >"$LOG" 2>&1 || fail "prove failed"
+  for d in 0.02 0.05 0.1 0.15 0.2 0.3; do
+    cp p.json p0.json && cp pub.json pub0.json
+    interrupt TERM $d "$CUZK" prove -t 1 big.zkey big.wtns p.json pub.json
+    no_temps "$T"
+    if [ "$RC" = 9 ]; then cmp -s p0.json p.json && cmp -s pub0.json pub.json || fail "exit 9 but proof/public changed"
+    else verifies big.vk.json pub.json p.json; fi
+  done
+  note "prove: SIGTERM at 0.02..0.3 s: the old pair or a new pair that verifies, never temporaries"
+  # A reader that goes away: an I/O error (exit 2), not a kill, and no temporary file.
+  timeout 60 "$CUZK" prove "$Z" "$W" /dev/stdout pp.json 2>"$LOG" | head -c 1 >/dev/null
+  local rcs=("${PIPESTATUS[@]}")
+  [ "${rcs[0]}" = 2 ] || [ "${rcs[0]}" = 0 ] || fail "prove to a closed pipe: exit ${rcs[0]}"
+  no_temps "$T"
+  note "prove to a pipe closed early -> exit ${rcs[0]}, no temporary file"
+}
+
+scen_concurrent() {
+  local V1="$D/mul.vkey.json" V2="$D/manypub.vkey.json" i bad=0
+  for i in $(seq 30); do
+    "$CUZK" prove -t 1 "$D/mul.zkey" "$D/mul.wtns" p.json pub.json 2>"$LOG" & local a=$!
+    "$CUZK" prove -t 1 "$D/manypub.zkey" "$D/manypub.wtns" p.json pub.json 2>>"$LOG" & local b=$!
+    wait $a || fail "run $i: first prover failed"
+    wait $b || fail "run $i: second prover failed"
+    if ! "$CUZK" verify "$V1" pub.json p.json >/dev/null 2>&1 && ! "$CUZK" verify "$V2" pub.json p.json >/dev/null 2>&1; then
+      bad=$((bad + 1))
+    fi
+  done
+  [ $bad = 0 ] || fail "$bad of 30 concurrent pairs mix two runs"
+  no_temps "$T"
+  note "30 pairs of concurrent provers: every proof/public pair verifies"
+}
+
+case "$SCEN" in
+  outputs|signals|concurrent) ;;
+  *) echo "unknown scenario $SCEN" >&2; exit 2 ;;
+esac
+[ -x "$CUZK" ] || { echo "FAIL: $CUZK not executable"; exit 1; }
+echo "[cli $SCEN]"
+"scen_$SCEN"
+echo "PASS [cli $SCEN]"
