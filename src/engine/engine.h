@@ -251,6 +251,7 @@ typedef struct cuzk_job_info {
     int64_t submitted_ms, started_ms, finished_ms; /* unix ms, 0 = not yet */
     double queue_wait_s;      /* started - submitted (of the last attempt) */
     double prove_s;           /* finished - started */
+    uint64_t host_bytes;      /* host memory reserved for it while it runs (estimate) */
     cuzk_status error_code;   /* failed: why (CUZK_OK otherwise) */
     char error[CUZK_ERROR_MSG_MAX];
     int cancel_requested;

@@ -1,0 +1,122 @@
+/* The durable job queue behind an interface (a vtable), so that a PostgreSQL
+ * backend (several hosts claiming from one queue) can implement it next to the
+ * embedded SQLite one. Both share the states, the uuid job ids, (id, attempt)
+ * fencing, idempotency and retention rules of the scale-out design:
+ *
+ *   queued --claim--> running --complete--> done
+ *      |                 |----fail--------> failed | cancelled
+ *      |                 '----requeue-----> queued   (drain, crash rescue)
+ *      '--cancel--> cancelled
+ *
+ * A claim increments `attempt`; every transition out of running is guarded by
+ * (id, attempt, owner, state = running), so a stale worker (or host) can never
+ * finish a job twice: complete/fail report *fenced = 1 and change nothing.
+ * Every call commits durably before it returns. Not thread-safe: the engine
+ * serialises calls on one queue handle. */
+#ifndef CUZK_ENGINE_QUEUE_H
+#define CUZK_ENGINE_QUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+
+typedef struct eng_job {
+    char id[CUZK_JOB_ID_LEN + 1];
+    uint64_t seq;                      /* FIFO order within a priority */
+    char idem_key[CUZK_IDEM_KEY_MAX + 1];
+    uint8_t req_sha256[32];            /* hash of (key id, priority, witness) */
+    char key_id[CUZK_KEY_ID_LEN + 1];
+    char key_path[CUZK_CFG_STR_MAX];   /* where the key was registered from */
+    int priority;
+    int state;                         /* cuzk_job_state */
+    int64_t enqueued_ms, started_ms, finished_ms;
+    int attempt, max_attempts;
+    char owner[256];
+    int cancel_requested;
+    char input[256];                   /* spool file name of the witness */
+    uint64_t input_bytes;
+    uint64_t host_bytes, device_bytes; /* admission estimates */
+    int worker, device;
+    int error_code;
+    char error[CUZK_ERROR_MSG_MAX];
+} eng_job;
+
+/* A registered key's identity, kept so restarts need not re-hash the file
+ * (the stat fields tell whether it changed). */
+typedef struct eng_key_rec {
+    char id[CUZK_KEY_ID_LEN + 1];
+    char path[CUZK_CFG_STR_MAX];
+    uint64_t file_bytes;
+    int64_t mtime_ns;
+    uint64_t inode, dev;
+} eng_key_rec;
+
+typedef struct eng_queue eng_queue;
+
+typedef struct eng_queue_ops {
+    const char *name;
+    /* Opens (creating / migrating) the queue at `where` (SQLite: a file). */
+    cuzk_status (*open)(eng_queue **out, const char *where, cuzk_error *err);
+    void (*close)(eng_queue *q);
+    /* Inserts j (state queued) unless j->idem_key is set and known: then
+     * *existed = 1 and *out is the existing job (the caller compares hashes). */
+    cuzk_status (*submit)(eng_queue *q, const eng_job *j, eng_job *out, int *existed,
+                          cuzk_error *err);
+    /* The next job to run (lowest priority value, then seq): *found = 0 if none. */
+    cuzk_status (*peek)(eng_queue *q, eng_job *out, int *found, cuzk_error *err);
+    /* queued -> running for this owner, attempt + 1, attempt row opened.
+     * *claimed = 0 if the job is no longer queued. */
+    cuzk_status (*claim)(eng_queue *q, const char *id, const char *owner, int worker, int device,
+                         int64_t now_ms, eng_job *out, int *claimed, cuzk_error *err);
+    /* running -> done with the proof, fenced. */
+    cuzk_status (*complete)(eng_queue *q, const char *id, int attempt, const char *owner,
+                            const char *proof_json, const char *public_json, int64_t now_ms,
+                            int *fenced, cuzk_error *err);
+    /* running -> state (queued: requeue; failed; cancelled) with a reason, fenced.
+     * A job that reaches max_attempts goes to failed instead of queued. */
+    cuzk_status (*finish)(eng_queue *q, const char *id, int attempt, const char *owner,
+                          int state, int code, const char *msg, int64_t now_ms, int *fenced,
+                          cuzk_error *err);
+    /* queued -> cancelled (*dequeued = 1); running -> cancel_requested = 1.
+     * *out = the job after. */
+    cuzk_status (*cancel)(eng_queue *q, const char *id, int64_t now_ms, eng_job *out,
+                          int *dequeued, cuzk_error *err);
+    /* The job with this idempotency key: *found = 0 if none. */
+    cuzk_status (*by_idem)(eng_queue *q, const char *idem_key, eng_job *out, int *found,
+                           cuzk_error *err);
+    /* At start: every running job of this owner back to queued (or failed at
+     * max_attempts; cancelled if a cancel was requested). */
+    cuzk_status (*rescue)(eng_queue *q, const char *owner, int64_t now_ms, uint64_t *requeued,
+                          uint64_t *failed, cuzk_error *err);
+    cuzk_status (*get)(eng_queue *q, const char *id, eng_job *out, cuzk_error *err);
+    cuzk_status (*result)(eng_queue *q, const char *id, char **proof_json, char **public_json,
+                          cuzk_error *err);
+    /* Newest first; state < 0 = all. */
+    cuzk_status (*list)(eng_queue *q, int state, size_t limit, eng_job **out, size_t *n,
+                        cuzk_error *err);
+    /* Queued jobs ahead of j. */
+    cuzk_status (*position)(eng_queue *q, const eng_job *j, uint64_t *pos, cuzk_error *err);
+    /* Queue depth per priority, running count, witness bytes of queued + running jobs. */
+    cuzk_status (*stats)(eng_queue *q, uint64_t queued[CUZK_PRIO_COUNT], uint64_t *running,
+                         uint64_t *spool_bytes, cuzk_error *err);
+    /* Removes up to max finished jobs whose finished_ms < before_ms (with their
+     * results and attempts); their ids in *ids (malloc'd, free()). */
+    cuzk_status (*expire)(eng_queue *q, int64_t before_ms, size_t max, eng_job **ids, size_t *n,
+                          cuzk_error *err);
+    /* Spool files of queued / running jobs (to find orphans at start). */
+    cuzk_status (*live_inputs)(eng_queue *q, char ***names, size_t *n, cuzk_error *err);
+    /* Key registry. */
+    cuzk_status (*key_put)(eng_queue *q, const eng_key_rec *k, cuzk_error *err);
+    cuzk_status (*key_by_path)(eng_queue *q, const char *path, eng_key_rec *out, int *found,
+                               cuzk_error *err);
+    cuzk_status (*key_all)(eng_queue *q, eng_key_rec **out, size_t *n, cuzk_error *err);
+} eng_queue_ops;
+
+struct eng_queue {
+    const eng_queue_ops *ops;
+};
+
+extern const eng_queue_ops eng_queue_sqlite;
+
+#endif
