@@ -57,39 +57,217 @@ const char *cuzk_status_name(cuzk_status s);
 const char *cuzk_version(void);
 
 
+/* ---- Thread pool ---------------------------------------------------------
+ * A pool of worker threads that contexts borrow (cuzk_ctx_opts.pool). One pool
+ * may serve several contexts used at once from different threads: their
+ * parallel loops take turns on the pool's workers (each loop runs whole on the
+ * pool, the next one starts when it ends), so N provers sharing a T-thread pool
+ * use T threads in all. */
+typedef struct cuzk_pool cuzk_pool;
+
+/* Starts a pool of `threads` threads, the calling thread of each parallel loop
+ * included (<= 0: one per online CPU). Returns NULL when the threads cannot be
+ * started or memory is short. */
+cuzk_pool *cuzk_pool_create(int threads);
+/* Stops and joins the workers. The pool must not be in use (no context that
+ * borrows it may be running an operation). NULL is a no-op. */
+void cuzk_pool_destroy(cuzk_pool *pool);
+/* Degree of parallelism of the pool (1 for NULL). */
+int cuzk_pool_size(const cuzk_pool *pool);
+
+/* ---- Phases ----------------------------------------------------------------
+ * The steps of an operation, reported to the progress and timing callbacks.
+ * cuzk_phase_name() gives the name printed in CUZK_TIMING lines. */
+typedef enum cuzk_phase {
+    /* prove */
+    CUZK_PHASE_LOAD_KEY = 0,   /* "load_zkey": read and check the .zkey */
+    CUZK_PHASE_LOAD_WITNESS,   /* "load_wtns" */
+    CUZK_PHASE_PREPARE,        /* "prepare": per-key plan of the A/B evaluation (once per key) */
+    CUZK_PHASE_ABC,            /* "abc": a = A.w, b = B.w, c = a.b over the domain */
+    CUZK_PHASE_NTT,            /* "ntt": a, b, c to the odd coset, h = a.b - c */
+    CUZK_PHASE_MSM_H,          /* "msm_h" */
+    CUZK_PHASE_MSM_A,          /* "msm_a" */
+    CUZK_PHASE_MSM_B1,         /* "msm_b1" */
+    CUZK_PHASE_MSM_C,          /* "msm_c" */
+    CUZK_PHASE_MSM_B2,         /* "msm_b2" (G2) */
+    CUZK_PHASE_ASSEMBLE,       /* "assemble": blinding with r, s */
+    CUZK_PHASE_VERIFY,         /* "verify": pairing check of the new proof */
+    CUZK_PHASE_WRITE,          /* "write": proof.json + public.json */
+    /* verify */
+    CUZK_PHASE_LOAD,           /* "load": verification key, public signals, proof */
+    CUZK_PHASE_PAIRING,        /* "pairing" */
+    /* setup (development keys) */
+    CUZK_PHASE_SETUP_READ,     /* "setup_read" */
+    CUZK_PHASE_SETUP_LAGRANGE, /* "setup_lagrange" */
+    CUZK_PHASE_SETUP_QAP,      /* "setup_qap" */
+    CUZK_PHASE_SETUP_SCALARS,  /* "setup_scalars" */
+    CUZK_PHASE_SETUP_COEFS,    /* "setup_coefs" */
+    CUZK_PHASE_SETUP_A,        /* "setup_a" */
+    CUZK_PHASE_SETUP_B1,       /* "setup_b1" */
+    CUZK_PHASE_SETUP_B2,       /* "setup_b2" */
+    CUZK_PHASE_SETUP_IC_C,     /* "setup_ic_c" */
+    CUZK_PHASE_SETUP_H,        /* "setup_h" */
+    CUZK_PHASE_SETUP_WRITE,    /* "setup_write" */
+    /* gen (synthetic circuits) */
+    CUZK_PHASE_GEN_COUNT,      /* "gen_count" */
+    CUZK_PHASE_GEN_WRITE,      /* "gen_write" */
+    CUZK_PHASE_COUNT           /* number of phases, not a phase */
+} cuzk_phase;
+
+/* The phase's name ("abc", "msm_h", ...): a static string; "unknown" for a
+ * value outside the enum. */
+const char *cuzk_phase_name(cuzk_phase phase);
+
 /* ---- Context -------------------------------------------------------------
- * A context owns a thread pool and the caller's callbacks. Contexts are
- * independent: several may be used at once in one process. One context may be
- * used by one thread at a time. */
+ * A context holds a thread pool (its own or a borrowed one) and the caller's
+ * callbacks. Contexts are independent: several may be used at once in one
+ * process, each by one thread at a time. */
 typedef struct cuzk_ctx cuzk_ctx;
 
-/* Progress of a long phase: fraction in [0,1]. Called from the thread that
- * runs the operation. */
-typedef void (*cuzk_progress_fn)(void *user, const char *phase, double fraction);
-/* A finished phase and its wall time in seconds (structured timing lines). */
-typedef void (*cuzk_timing_fn)(void *user, const char *phase, double seconds);
+/* Progress of an operation: the running phase and the overall fraction in
+ * [0,1]. Called from the thread that runs the operation. */
+typedef void (*cuzk_progress_fn)(void *user, cuzk_phase phase, double fraction);
+/* A finished phase and its wall time in seconds. */
+typedef void (*cuzk_timing_fn)(void *user, cuzk_phase phase, double seconds);
+/* Cancellation: return non-zero to stop. Polled at every phase boundary and
+ * inside long phases (between NTTs, between MSM chunks, per setup block), from
+ * the thread that runs the operation (so it may read an atomic flag that a
+ * signal handler or another thread sets). The operation then fails with
+ * CUZK_ERR_CANCELLED, frees what it allocated and writes nothing. */
+typedef int (*cuzk_cancel_fn)(void *user);
 
 typedef struct cuzk_ctx_opts {
-    int threads;                 /* <= 0: one per online CPU */
+    int threads;                 /* own pool of this many threads (<= 0: one per CPU); ignored with pool */
+    cuzk_pool *pool;             /* borrowed pool (must outlive the context), or NULL */
     cuzk_progress_fn progress;   /* may be NULL */
     cuzk_timing_fn timing;       /* may be NULL */
+    cuzk_cancel_fn cancelled;    /* may be NULL */
     void *user;                  /* passed to the callbacks */
-    volatile int *cancel;        /* if non-NULL and set non-zero, long work stops with CUZK_ERR_CANCELLED */
 } cuzk_ctx_opts;
 
+/* Creates a context (opts may be NULL: defaults). CUZK_ERR_NOMEM when the
+ * pool's threads cannot be started. */
 cuzk_status cuzk_ctx_create(cuzk_ctx **out, const cuzk_ctx_opts *opts, cuzk_error *err);
+/* Frees the context and its own pool (a borrowed pool is left alone). NULL is a no-op. */
 void cuzk_ctx_free(cuzk_ctx *ctx);
+/* Degree of parallelism of the context's pool. */
 int cuzk_ctx_threads(const cuzk_ctx *ctx);
 
-/* ---- Groth16 over snarkjs files ------------------------------------------ */
+/* ---- Proving key -----------------------------------------------------------
+ * A Groth16 proving key (.zkey) loaded, checked and prepared once for one
+ * backend, then used for any number of proofs. Immutable after load: several
+ * threads may prove with one key at once (each with its own context). */
+typedef struct cuzk_key cuzk_key;
+
+typedef enum cuzk_backend {
+    CUZK_BACKEND_CPU = 0,  /* the multithreaded CPU prover */
+    CUZK_BACKEND_GPU = 1,  /* a CUDA device; CUZK_ERR_UNSUPPORTED where there is no GPU backend */
+    CUZK_BACKEND_AUTO = 2  /* the GPU when one is usable, else the CPU */
+} cuzk_backend;
+
+typedef struct cuzk_key_opts {
+    cuzk_backend backend;    /* zero: CPU */
+    int device;              /* CUDA device index (GPU / AUTO) */
+    uint64_t device_budget;  /* device bytes the key and its proofs may use; 0: free memory minus a margin */
+} cuzk_key_opts;
+
+typedef struct cuzk_key_info {
+    cuzk_curve curve;
+    cuzk_backend backend;    /* the backend the key was prepared for (never AUTO) */
+    uint32_t n_vars;         /* wires, ONE included */
+    uint32_t n_public;       /* public signals, ONE not counted */
+    uint32_t log_domain;     /* domain size 2^log_domain */
+    uint64_t n_coefs;        /* A and B coefficients */
+    uint64_t host_bytes;     /* host memory the key holds (file mappings included) */
+    uint64_t device_bytes;   /* device memory it needs (0 on the CPU backend) */
+} cuzk_key_info;
+
+/* Loads a .zkey (opts may be NULL: CPU). The file is mapped and its point
+ * sections used in place: replace it by a rename, never rewrite it in place,
+ * while the key is loaded. Reports the phases load_zkey and prepare on ctx.
+ * Errors name the file: CUZK_ERR_IO, _FORMAT, _UNSUPPORTED (e.g. a domain as
+ * large as the field's 2-adicity, or a backend that is not built), _NOMEM. */
+cuzk_status cuzk_key_load(cuzk_key **out, cuzk_ctx *ctx, const char *zkey_path, const cuzk_key_opts *opts,
+                          cuzk_error *err);
+/* The same from a caller's buffer (copied: it may be freed on return);
+ * `name` stands for the file in messages. */
+cuzk_status cuzk_key_load_buffer(cuzk_key **out, cuzk_ctx *ctx, const void *data, size_t size,
+                                 const char *name, const cuzk_key_opts *opts, cuzk_error *err);
+/* Frees the key (no proof may be running with it). NULL is a no-op. */
+void cuzk_key_free(cuzk_key *key);
+/* Sizes and memory of the key. */
+void cuzk_key_get_info(const cuzk_key *key, cuzk_key_info *info);
+
+/* ---- Witness ---------------------------------------------------------------- */
+typedef struct cuzk_witness cuzk_witness;
+
+/* Reads a .wtns file (every value checked < r). */
+cuzk_status cuzk_witness_load(cuzk_witness **out, const char *wtns_path, cuzk_error *err);
+/* The same from a caller's buffer (copied); `name` stands for the file in messages. */
+cuzk_status cuzk_witness_load_buffer(cuzk_witness **out, const void *data, size_t size, const char *name,
+                                     cuzk_error *err);
+void cuzk_witness_free(cuzk_witness *w);
+/* Number of values (wires, ONE included). */
+uint32_t cuzk_witness_count(const cuzk_witness *w);
+cuzk_curve cuzk_witness_curve(const cuzk_witness *w);
+
+/* ---- Proving ---------------------------------------------------------------- */
+
+/* Output styles of the JSON writers. SNARKJS: JSON.stringify(x, null, 1) with
+ * "curve", no trailing newline. RAPIDSNARK: compact, keys sorted, no "curve". */
+typedef enum cuzk_json_style { CUZK_JSON_SNARKJS = 0, CUZK_JSON_RAPIDSNARK = 1 } cuzk_json_style;
+
+/* A zeroed struct is the safe default: verify, random r and s, snarkjs JSON. */
 typedef struct cuzk_prove_opts {
-    int verify;          /* verify the proof (pairing check) before writing it */
-    int rapidsnark_json; /* compact, key-sorted JSON without "curve" (rapidsnark byte format) */
-    int insecure_zero_rs;/* TEST ONLY: r = s = 0, deterministic, NOT zero-knowledge */
+    int no_verify;        /* skip the pairing check of the new proof (saves a few ms) */
+    int rapidsnark_json;  /* cuzk_prove_files: write CUZK_JSON_RAPIDSNARK */
+    int insecure_zero_rs; /* TEST ONLY: r = s = 0, deterministic, NOT zero-knowledge */
+    /* TEST ONLY, NOT zero-knowledge: fixed r and s as raw scalars (n8r = 32
+     * little-endian bytes each, < r), so that proofs of two backends can be
+     * compared bit for bit. Both or neither. */
+    const uint8_t *insecure_r, *insecure_s;
 } cuzk_prove_opts;
 
-/* Prove: reads a Groth16 .zkey and a .wtns, writes proof.json and public.json
- * (snarkjs format). On error nothing is written. */
+/* A proof with its public signals. */
+typedef struct cuzk_proof cuzk_proof;
+
+/* Proves that w satisfies the circuit of key (opts may be NULL: defaults).
+ * The witness must fit the key (CUZK_ERR_MISMATCH "Invalid witness length..."
+ * or a curve mismatch, naming the witness). Unless opts->no_verify the proof
+ * is checked before it is returned: a witness that does not satisfy the
+ * circuit gives CUZK_ERR_MISMATCH naming the witness and the key. On success
+ * *out is a new proof (cuzk_proof_free). */
+cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w,
+                       const cuzk_prove_opts *opts, cuzk_proof **out, cuzk_error *err);
+
+void cuzk_proof_free(cuzk_proof *p);
+cuzk_curve cuzk_proof_curve(const cuzk_proof *p);
+/* proof.json text in `style` (exactly snarkjs's / rapidsnark's bytes) as a
+ * malloc'd NUL-terminated string of *len bytes; release it with free(). */
+cuzk_status cuzk_proof_to_json(const cuzk_proof *p, cuzk_json_style style, char **out, size_t *len,
+                               cuzk_error *err);
+/* public.json text (the public signals w[1..n_public]), like cuzk_proof_to_json. */
+cuzk_status cuzk_proof_public_json(const cuzk_proof *p, cuzk_json_style style, char **out, size_t *len,
+                                   cuzk_error *err);
+/* Binary encoding, into buf of cap bytes (*len = bytes written):
+ *  - BLS12-381: 192 bytes, A || B || C compressed as zcash/bellman (and
+ *    Filecoin) write them: big-endian x (G2: x.c1 then x.c0) with flag bits
+ *    0x80 compressed, 0x40 infinity, 0x20 the larger y (lexicographic) in the
+ *    first byte; 48 + 96 + 48.
+ *  - BN254: 256 bytes, uncompressed big-endian 32-byte words in EVM
+ *    (Solidity verifier calldata) order: A.x A.y, B.x.c1 B.x.c0 B.y.c1 B.y.c0,
+ *    C.x C.y; infinity is all zeros.
+ * CUZK_ERR_USAGE when cap is too small (*len then says how much is needed). */
+cuzk_status cuzk_proof_to_bytes(const cuzk_proof *p, uint8_t *buf, size_t cap, size_t *len, cuzk_error *err);
+/* Writes proof.json and public.json together: both appear or neither (an
+ * existing file of either name is left as it was on failure). */
+cuzk_status cuzk_proof_write_files(const cuzk_proof *p, const char *proof_path, const char *public_path,
+                                   cuzk_json_style style, cuzk_error *err);
+
+/* Loads the key and the witness, proves and writes proof.json and
+ * public.json (opts->rapidsnark_json picks the style): cuzk_key_load +
+ * cuzk_witness_load + cuzk_prove + cuzk_proof_write_files. On error nothing
+ * is written. */
 cuzk_status cuzk_prove_files(cuzk_ctx *ctx, const char *zkey_path, const char *wtns_path,
                              const char *proof_path, const char *public_path,
                              const cuzk_prove_opts *opts, cuzk_error *err);

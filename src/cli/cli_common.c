@@ -147,9 +147,10 @@ static void ui_clear(void)
     }
 }
 
-static void ui_progress(void *user, const char *phase, double frac)
+static void ui_progress(void *user, cuzk_phase ph, double frac)
 {
     (void)user;
+    const char *phase = cuzk_phase_name(ph);
     if (!g_ui.bar)
         return;
     /* Only long work gets a bar: nothing in the first second. */
@@ -177,28 +178,35 @@ static void ui_progress(void *user, const char *phase, double frac)
     g_ui.drawn = 1;
 }
 
-static void ui_timing(void *user, const char *phase, double seconds)
+static void ui_timing(void *user, cuzk_phase phase, double seconds)
 {
     (void)user;
     if (!g_ui.verbose)
         return;
     ui_clear();
-    fprintf(stderr, "CUZK_TIMING phase=%s ms=%.3f\n", phase, seconds * 1e3);
+    fprintf(stderr, "CUZK_TIMING phase=%s ms=%.3f\n", cuzk_phase_name(phase), seconds * 1e3);
 }
 
 void cli_progress_done(void) { ui_clear(); }
 
 /* SIGINT / SIGTERM raise the context's cancel flag: the command stops at its
- * next check, removes its temporary files and exits 9 (cancelled). The
- * handler is reset by the first signal, so a second one kills at once. A
- * closed pipe becomes a write error (EPIPE) instead of a kill, so the
- * temporary files of the other outputs are removed too. */
-static volatile sig_atomic_t g_cancel; /* int on Linux: the type of cuzk_ctx_opts.cancel */
+ * next check (cuzk_ctx_opts.cancelled), removes its temporary files and
+ * exits 9 (cancelled). The handler is reset by the first signal, so a second
+ * one kills at once. A closed pipe becomes a write error (EPIPE) instead of a
+ * kill, so the temporary files of the other outputs are removed too. */
+static volatile sig_atomic_t g_cancel;
 
 static void on_signal(int sig)
 {
     (void)sig;
     g_cancel = 1;
+}
+
+/* The context's cancellation callback. */
+static int cli_cancelled(void *user)
+{
+    (void)user;
+    return g_cancel != 0;
 }
 
 static void install_signals(void)
@@ -223,7 +231,7 @@ cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *e
     o.threads = common->threads;
     o.progress = ui_progress;
     o.timing = ui_timing;
-    o.cancel = &g_cancel;
+    o.cancelled = cli_cancelled;
     return cuzk_ctx_create(ctx, &o, err);
 }
 

@@ -56,7 +56,7 @@ int cmd_prove(int argc, char **argv)
         fprintf(stderr, "Error: --verify and --no-verify contradict each other\n");
         return 1;
     }
-    cuzk_prove_opts po = {.verify = !no_verify, .rapidsnark_json = rs, .insecure_zero_rs = zero};
+    cuzk_prove_opts po = {.no_verify = no_verify, .rapidsnark_json = rs, .insecure_zero_rs = zero};
     RUN_WITH_CTX(common, cuzk_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], &po, &err_));
     return 0;
 }

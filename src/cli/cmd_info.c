@@ -97,8 +97,8 @@ static int info_json(const char *path)
         return 0;
     }
     cuzk_error e2 = {0};
-    cuzk_proof pf = {0};
-    if (cuzk_proof_read_json(&pf, path, CUZK_CURVE_NONE, &e2) == CUZK_OK) {
+    cuzk_proof_points pf = {0};
+    if (cuzk_proof_points_read_json(&pf, path, CUZK_CURVE_NONE, &e2) == CUZK_OK) {
         printf("%s: Groth16 proof (snarkjs JSON)\n", path);
         printf("  curve            %s\n", cuzk_curve_name(pf.curve));
         return 0;

@@ -18,7 +18,6 @@ struct eng_backend {
 struct eng_worker_ctx {
     cuzk_ctx *ctx;
     eng_progress *p;
-    volatile int cancel;   /* mirrored from p->cancel by the progress hook */
 };
 
 struct eng_key {
@@ -39,20 +38,24 @@ void eng_backend_free(eng_backend *b)
     free(b);
 }
 
-static void on_progress(void *user, const char *phase, double fraction)
+static void on_progress(void *user, cuzk_phase phase, double fraction)
 {
     eng_worker_ctx *w = user;
-    atomic_store(&w->p->phase, phase);
+    atomic_store(&w->p->phase, cuzk_phase_name(phase));
     atomic_store(&w->p->fraction, fraction);
-    w->cancel = atomic_load(&w->p->cancel);
 }
 
-static void on_timing(void *user, const char *phase, double seconds)
+static void on_timing(void *user, cuzk_phase phase, double seconds)
 {
     eng_worker_ctx *w = user;
-    w->cancel = atomic_load(&w->p->cancel);
     if (w->p->timing)
-        w->p->timing(w->p->user, phase, seconds);
+        w->p->timing(w->p->user, cuzk_phase_name(phase), seconds);
+}
+
+static int on_cancelled(void *user)
+{
+    eng_worker_ctx *w = user;
+    return atomic_load(&w->p->cancel) != 0;
 }
 
 cuzk_status eng_worker_ctx_create(eng_worker_ctx **out, eng_backend *b, eng_progress *p,
@@ -63,7 +66,7 @@ cuzk_status eng_worker_ctx_create(eng_worker_ctx **out, eng_backend *b, eng_prog
         return cuzk_err_force(err, CUZK_ERR_NOMEM, "engine: out of memory");
     w->p = p;
     cuzk_ctx_opts o = {.threads = b->threads, .progress = on_progress, .timing = on_timing,
-                       .user = w, .cancel = &w->cancel};
+                       .cancelled = on_cancelled, .user = w};
     cuzk_status st = cuzk_ctx_create(&w->ctx, &o, err);
     if (st) {
         free(w);
@@ -185,13 +188,12 @@ cuzk_status eng_prove(eng_worker_ctx *w, const eng_key *k, const char *wtns_path
                       cuzk_error *err)
 {
     *proof_json = *public_json = NULL;
-    w->cancel = atomic_load(&w->p->cancel);
-    if (w->cancel)
+    if (on_cancelled(w))
         return cuzk_err_force(err, CUZK_ERR_CANCELLED, "cancelled");
     char proof_path[4200], public_path[4200];
     snprintf(proof_path, sizeof proof_path, "%s/%p.proof.json", scratch, (void *)w);
     snprintf(public_path, sizeof public_path, "%s/%p.public.json", scratch, (void *)w);
-    cuzk_prove_opts po = {.verify = 1};
+    cuzk_prove_opts po = {0}; /* verified */
     cuzk_status st = cuzk_prove_files(w->ctx, k->path, wtns_path, proof_path, public_path, &po, err);
     if (st)
         return st;

@@ -148,11 +148,13 @@ static cuzk_status resolve(cuzk_afile *f, struct stat *st, bool *exists, cuzk_er
 }
 
 /* Checks one output; creates nothing. */
-static cuzk_status out_check(cuzk_afile *f, const char *path, volatile int *cancel, cuzk_error *err)
+static cuzk_status out_check(cuzk_afile *f, const char *path, cuzk_cancel_fn cancel, void *cancel_user,
+                             cuzk_error *err)
 {
     memset(f, 0, sizeof *f);
     f->stream_fd = -1;
     f->cancel = cancel;
+    f->cancel_user = cancel_user;
     if (!path || !*path)
         return cuzk_err(err, CUZK_ERR_USAGE, "empty output path");
     if (!(f->name = xstrdup(path)))
@@ -289,7 +291,7 @@ void cuzk_afile_write(cuzk_afile *f, const void *data, size_t len)
 {
     if (f->failed || !f->fp || len == 0)
         return;
-    if (f->cancel && *f->cancel) {
+    if (f->cancel && f->cancel(f->cancel_user)) {
         f->failed = f->cancelled = true;
         return;
     }
@@ -452,11 +454,12 @@ static void unlock_dirs(int *fds, size_t n)
 
 /* Publishes fs[0..n) all or nothing under the directory locks; then removes
  * the old files. On failure every output is aborted. */
-static cuzk_status publish_all(cuzk_afile *const *fs, size_t n, volatile int *cancel, cuzk_error *err)
+static cuzk_status publish_all(cuzk_afile *const *fs, size_t n, cuzk_cancel_fn cancel, void *cancel_user,
+                               cuzk_error *err)
 {
     int fds[CUZK_OSET_MAX];
     cuzk_status st = lock_dirs(fs, n, fds, err);
-    if (!st && cancel && *cancel)
+    if (!st && cancel && cancel(cancel_user))
         st = cuzk_err(err, CUZK_ERR_CANCELLED, "%s: cancelled; not written", fs[0]->name);
     size_t done = 0;
     while (!st && done < n) {
@@ -480,7 +483,7 @@ static cuzk_status publish_all(cuzk_afile *const *fs, size_t n, volatile int *ca
 
 cuzk_status cuzk_afile_open(cuzk_afile *f, const char *path, cuzk_error *err)
 {
-    cuzk_status st = out_check(f, path, NULL, err);
+    cuzk_status st = out_check(f, path, NULL, NULL, err);
     if (!st)
         st = out_create(f, err);
     if (st)
@@ -503,7 +506,7 @@ cuzk_status cuzk_afile_publish(cuzk_afile *f, cuzk_error *err)
         return cuzk_err(err, CUZK_ERR_INTERNAL, "output not synced");
     }
     cuzk_afile *one[1] = {f};
-    return publish_all(one, 1, f->cancel, err);
+    return publish_all(one, 1, f->cancel, f->cancel_user, err);
 }
 
 cuzk_status cuzk_afile_commit(cuzk_afile *f, cuzk_error *err)
@@ -524,10 +527,11 @@ cuzk_status cuzk_write_file_atomic(const char *path, const void *data, size_t le
 
 /* ---- output sets ------------------------------------------------------------------- */
 
-void cuzk_oset_init(cuzk_oset *s, volatile int *cancel)
+void cuzk_oset_init(cuzk_oset *s, cuzk_cancel_fn cancel, void *cancel_user)
 {
     memset(s, 0, sizeof *s);
     s->cancel = cancel;
+    s->cancel_user = cancel_user;
 }
 
 cuzk_status cuzk_oset_input(cuzk_oset *s, const char *path, cuzk_error *err)
@@ -558,7 +562,7 @@ cuzk_status cuzk_oset_output(cuzk_oset *s, const char *path, cuzk_afile **out, c
     if (s->n_out == CUZK_OSET_MAX)
         return cuzk_err(err, CUZK_ERR_INTERNAL, "%s: too many outputs in one output set", path);
     cuzk_afile *f = &s->out[s->n_out];
-    cuzk_status st = out_check(f, path, s->cancel, err);
+    cuzk_status st = out_check(f, path, s->cancel, s->cancel_user, err);
     for (size_t i = 0; !st && f->exists && i < s->n_in; i++)
         if (f->dev == s->in_dev[i] && f->ino == s->in_ino[i])
             st = cuzk_err(err, CUZK_ERR_USAGE, "%s: the output is the same file as the input %s; refusing to overwrite an input",
@@ -629,7 +633,7 @@ cuzk_status cuzk_oset_commit(cuzk_oset *s, cuzk_error *err)
     cuzk_afile *fs[CUZK_OSET_MAX];
     for (size_t i = 0; i < s->n_out; i++)
         fs[i] = &s->out[i];
-    cuzk_status st = s->n_out ? publish_all(fs, s->n_out, s->cancel, err) : CUZK_OK;
+    cuzk_status st = s->n_out ? publish_all(fs, s->n_out, s->cancel, s->cancel_user, err) : CUZK_OK;
     s->n_out = 0;
     return st;
 }

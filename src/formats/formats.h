@@ -275,30 +275,28 @@ cuzk_status cuzk_zkey_check_wtns(const cuzk_zkey *zk, const cuzk_wtns *w, const 
 
 /* ---- snarkjs JSON (§6) ----------------------------------------------------- */
 
-/* Output styles. SNARKJS: JSON.stringify(x, null, 1), "curve" included, no
- * trailing newline. RAPIDSNARK: compact, keys sorted, no "curve" (proof and
- * public only). */
-enum { CUZK_JSON_SNARKJS = 0, CUZK_JSON_RAPIDSNARK = 1 };
+/* Output styles: cuzk_json_style (cuzk.h; RAPIDSNARK for proof and public only). */
 
-typedef struct cuzk_proof {
+/* The three points of a Groth16 proof. */
+typedef struct cuzk_proof_points {
     cuzk_curve curve;
     cuzk_g1_point a;
     cuzk_g2_point b;
     cuzk_g1_point c;
-} cuzk_proof;
+} cuzk_proof_points;
 
 /* Reads proof.json: "pi_a"/"pi_b"/"pi_c" as decimal projective triples with
  * z = 1 or z = 0 (infinity); "protocol", if present, must be "groth16". The
  * curve comes from "curve"; rapidsnark files have none and take `curve`
  * (CUZK_CURVE_NONE: then the file must say). Both given and different:
  * CUZK_ERR_MISMATCH. Points are checked on the curve and in the subgroup. */
-cuzk_status cuzk_proof_read_json(cuzk_proof *p, const char *path, cuzk_curve curve, cuzk_error *err);
-cuzk_status cuzk_proof_read_json_buffer(cuzk_proof *p, const char *text, size_t len,
+cuzk_status cuzk_proof_points_read_json(cuzk_proof_points *p, const char *path, cuzk_curve curve, cuzk_error *err);
+cuzk_status cuzk_proof_points_read_json_buffer(cuzk_proof_points *p, const char *text, size_t len,
                                         const char *name, cuzk_curve curve, cuzk_error *err);
 /* Serialises to a malloc'd NUL-terminated string (free with free()). */
-cuzk_status cuzk_proof_to_json(const cuzk_proof *p, int style, char **out, size_t *len,
+cuzk_status cuzk_proof_points_to_json(const cuzk_proof_points *p, int style, char **out, size_t *len,
                                cuzk_error *err);
-cuzk_status cuzk_proof_write_json(const cuzk_proof *p, const char *path, int style, cuzk_error *err);
+cuzk_status cuzk_proof_points_write_json(const cuzk_proof_points *p, const char *path, int style, cuzk_error *err);
 
 /* public.json: array of decimal strings, each < r. */
 typedef struct cuzk_public {
@@ -368,8 +366,8 @@ void cuzk_vk_free(cuzk_vk *vk);
  * lock (flock) on each output directory, so concurrent commands writing the
  * same paths publish whole sets one after the other; an earlier file of the
  * same name is exchanged with the new one (renameat2 RENAME_EXCHANGE) and put
- * back if a later output of the set fails. A cancel flag (the context's) that
- * becomes non-zero before the commit makes it remove every temporary and
+ * back if a later output of the set fails. A cancel callback (the context's)
+ * that returns non-zero before the commit makes it remove every temporary and
  * return CUZK_ERR_CANCELLED. Streams get their bytes as they are written:
  * they cannot be taken back. See docs/CLI.md "Output files". */
 
@@ -378,7 +376,8 @@ typedef struct cuzk_afile {
     char *name;            /* the path as given (messages) */
     char *path;            /* the target after following symlinks */
     char *tmp;             /* temporary file while it exists; after an exchange, the old file */
-    volatile int *cancel;  /* may be NULL */
+    cuzk_cancel_fn cancel; /* may be NULL */
+    void *cancel_user;     /* its argument */
     int stream_fd;         /* an inherited descriptor to write into (dup'd), else -1 */
     int wr_errno;          /* first failed write */
     int state;             /* publish progress (afile.c) */
@@ -393,7 +392,7 @@ typedef struct cuzk_afile {
 /* A single output (a set of one, no inputs): checks the target, creates the
  * temporary file or opens the stream. */
 cuzk_status cuzk_afile_open(cuzk_afile *f, const char *path, cuzk_error *err);
-/* Buffered write; errors (and a raised cancel flag) are remembered and
+/* Buffered write; errors (and a cancellation) are remembered and
  * reported by sync / commit. */
 void cuzk_afile_write(cuzk_afile *f, const void *data, size_t len);
 /* sync + publish. On any failure the temporary file is removed and an earlier
@@ -418,14 +417,17 @@ cuzk_status cuzk_write_file_atomic(const char *path, const void *data, size_t le
  * write through the cuzk_afile pointers, commit; abort on any path that does
  * not commit (idempotent, also after commit). */
 typedef struct cuzk_oset {
-    volatile int *cancel;
+    cuzk_cancel_fn cancel; /* may be NULL */
+    void *cancel_user;
     size_t n_in, n_out;
     uint64_t in_dev[CUZK_OSET_MAX], in_ino[CUZK_OSET_MAX];
     const char *in_name[CUZK_OSET_MAX]; /* the caller's strings */
     cuzk_afile out[CUZK_OSET_MAX];
 } cuzk_oset;
 
-void cuzk_oset_init(cuzk_oset *s, volatile int *cancel);
+/* cancel (may be NULL) is polled with cancel_user before each write and
+ * before the commit. */
+void cuzk_oset_init(cuzk_oset *s, cuzk_cancel_fn cancel, void *cancel_user);
 /* An input of the command; a path that cannot be stat'ed is left to its
  * reader to report. */
 cuzk_status cuzk_oset_input(cuzk_oset *s, const char *path, cuzk_error *err);

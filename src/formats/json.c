@@ -380,7 +380,7 @@ static cuzk_status check_protocol(const cJSON *root, const char *nm, bool requir
 
 /* ---- proof.json ------------------------------------------------------------------ */
 
-cuzk_status cuzk_proof_read_json_buffer(cuzk_proof *p, const char *text, size_t len,
+cuzk_status cuzk_proof_points_read_json_buffer(cuzk_proof_points *p, const char *text, size_t len,
                                         const char *name, cuzk_curve curve, cuzk_error *err)
 {
     memset(p, 0, sizeof *p);
@@ -413,7 +413,7 @@ out:
     return st;
 }
 
-cuzk_status cuzk_proof_read_json(cuzk_proof *p, const char *path, cuzk_curve curve, cuzk_error *err)
+cuzk_status cuzk_proof_points_read_json(cuzk_proof_points *p, const char *path, cuzk_curve curve, cuzk_error *err)
 {
     char *text;
     size_t len;
@@ -421,12 +421,12 @@ cuzk_status cuzk_proof_read_json(cuzk_proof *p, const char *path, cuzk_curve cur
     cuzk_status st = read_text(path, &text, &len, err);
     if (st)
         return st;
-    st = cuzk_proof_read_json_buffer(p, text, len, path, curve, err);
+    st = cuzk_proof_points_read_json_buffer(p, text, len, path, curve, err);
     free(text);
     return st;
 }
 
-cuzk_status cuzk_proof_to_json(const cuzk_proof *p, int style, char **out, size_t *len,
+cuzk_status cuzk_proof_points_to_json(const cuzk_proof_points *p, int style, char **out, size_t *len,
                                cuzk_error *err)
 {
     const fmt_ops *ops = fmt_ops_get(p->curve);
@@ -460,11 +460,11 @@ static cuzk_status write_string(const char *path, char *s, size_t len, cuzk_stat
     return st;
 }
 
-cuzk_status cuzk_proof_write_json(const cuzk_proof *p, const char *path, int style, cuzk_error *err)
+cuzk_status cuzk_proof_points_write_json(const cuzk_proof_points *p, const char *path, int style, cuzk_error *err)
 {
     char *s = NULL;
     size_t len = 0;
-    cuzk_status st = cuzk_proof_to_json(p, style, &s, &len, err);
+    cuzk_status st = cuzk_proof_points_to_json(p, style, &s, &len, err);
     return write_string(path, s, len, st, err);
 }
 

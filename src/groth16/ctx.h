@@ -8,16 +8,18 @@
 #include "util/threadpool.h"
 
 /* Relative weights of the phases of one operation, so progress is reported
- * as one overall fraction: a phase named `name` covers [start, end). */
+ * as one overall fraction: phase `phase` covers [start, end). A plan is an
+ * array ended by an entry with end == 0. */
 typedef struct cuzk_progress_step {
-    const char *name;
+    cuzk_phase phase;
     double start, end;
 } cuzk_progress_step;
 
 struct cuzk_ctx {
     cuzk_pool *pool;
+    bool own_pool;
     cuzk_ctx_opts opts;
-    const cuzk_progress_step *plan; /* NULL-name terminated, or NULL */
+    const cuzk_progress_step *plan; /* or NULL */
     double span_lo, span_hi;        /* the running phase's share of the whole */
 };
 
@@ -25,16 +27,16 @@ struct cuzk_ctx {
 void cuzk_progress_plan(cuzk_ctx *ctx, const cuzk_progress_step *plan);
 
 /* A running phase: call cuzk_phase_end to report its duration. */
-typedef struct cuzk_phase {
-    const char *name;
+typedef struct cuzk_phase_timer {
+    cuzk_phase phase;
     double t0;
-} cuzk_phase;
+} cuzk_phase_timer;
 
-cuzk_phase cuzk_phase_begin(cuzk_ctx *ctx, const char *name);
-void cuzk_phase_end(cuzk_ctx *ctx, cuzk_phase *ph);
+cuzk_phase_timer cuzk_phase_begin(cuzk_ctx *ctx, cuzk_phase phase);
+void cuzk_phase_end(cuzk_ctx *ctx, cuzk_phase_timer *ph);
 /* Progress within the running phase (fraction of that phase); reported to
  * the caller as the overall fraction of the operation when a plan is set. */
-void cuzk_progress(cuzk_ctx *ctx, const char *phase, double fraction);
+void cuzk_progress(cuzk_ctx *ctx, cuzk_phase phase, double fraction);
 /* CUZK_ERR_CANCELLED (with a message) if the caller asked to cancel. */
 cuzk_status cuzk_check_cancel(cuzk_ctx *ctx, cuzk_error *err);
 

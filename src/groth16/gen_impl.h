@@ -315,7 +315,7 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
     uint8_t *bufs = NULL, *lbuf = NULL;
     cuzk_oset os;
     cuzk_afile *fr1 = NULL, *fw = NULL;
-    cuzk_oset_init(&os, ctx->opts.cancel);
+    cuzk_oset_init(&os, ctx->opts.cancelled, ctx->opts.user);
     if ((st = cuzk_oset_output(&os, r1cs_path, &fr1, err)) ||
         (st = cuzk_oset_output(&os, wtns_path, &fw, err)))
         return st;
@@ -343,7 +343,7 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
     }
 
     /* Pass 1: size of the r1cs constraint section (structure stream only). */
-    cuzk_phase ph = cuzk_phase_begin(ctx, "gen_count");
+    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_GEN_COUNT);
     uint64_t sec2 = 0;
     for (uint64_t c0 = 0; c0 < n_chunks; c0 += batch) {
         size_t nb = (size_t)CUZK_MIN((uint64_t)batch, n_chunks - c0);
@@ -352,14 +352,14 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
         cuzk_parallel_for(ctx->pool, nb, 1, G_(gen_chunk_range), jobs);
         for (size_t i = 0; i < nb; i++)
             sec2 += jobs[i].r1cs_bytes;
-        cuzk_progress(ctx, "gen_count", (double)(c0 + nb) / (double)n_chunks);
+        cuzk_progress(ctx, CUZK_PHASE_GEN_COUNT, (double)(c0 + nb) / (double)n_chunks);
         if ((st = cuzk_check_cancel(ctx, err)))
             goto out;
     }
     cuzk_phase_end(ctx, &ph);
 
     /* Pass 2: generate and stream both files. */
-    ph = cuzk_phase_begin(ctx, "gen_write");
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_GEN_WRITE);
     if ((st = cuzk_oset_open(&os, err)))
         goto out;
     {
@@ -420,7 +420,7 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
             cuzk_afile_write(fw, jobs[i].wtns, (size_t)cnt * GEN_N8);
             check2 += jobs[i].r1cs_bytes;
         }
-        cuzk_progress(ctx, "gen_write", (double)(c0 + nb) / (double)n_chunks);
+        cuzk_progress(ctx, CUZK_PHASE_GEN_WRITE, (double)(c0 + nb) / (double)n_chunks);
         if ((st = cuzk_check_cancel(ctx, err)))
             goto out;
     }

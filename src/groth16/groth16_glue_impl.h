@@ -4,26 +4,30 @@
 #define G_(name) CUZK_NAME(G16_CURVE, name)
 #define CURVE_FIELD G16_CURVE
 
-static cuzk_status G_(g16_prove_zkey)(cuzk_ctx *ctx, const cuzk_zkey *zk, const cuzk_wtns *wt,
-                                      bool zero_rs, cuzk_proof *out, cuzk_error *err)
+/* The prover's state for a loaded zkey: views of its points and the
+ * prepared A/B evaluation plan (borrows zk, which must outlive it). */
+static cuzk_status G_(g16_key_attach)(const cuzk_zkey *zk, cuzk_pool *pool, void **out, uint64_t *host_bytes,
+                                      cuzk_error *err)
 {
-    G_(g16_key_t) k = {0};
-    k.n_vars = zk->n_vars;
-    k.n_public = zk->n_public;
-    k.domain_size = zk->domain_size;
-    k.log_n = zk->log_domain;
-    k.alpha1 = &zk->alpha_1.CURVE_FIELD;
-    k.beta1 = &zk->beta_1.CURVE_FIELD;
-    k.delta1 = &zk->delta_1.CURVE_FIELD;
-    k.beta2 = &zk->beta_2.CURVE_FIELD;
-    k.gamma2 = &zk->gamma_2.CURVE_FIELD;
-    k.delta2 = &zk->delta_2.CURVE_FIELD;
-    k.ic = zk->ic.CURVE_FIELD;
-    k.a = zk->a.CURVE_FIELD;
-    k.b1 = zk->b1.CURVE_FIELD;
-    k.b2 = zk->b2.CURVE_FIELD;
-    k.c = zk->c.CURVE_FIELD;
-    k.h = zk->h.CURVE_FIELD;
+    G_(g16_key_t) *k = calloc(1, sizeof *k);
+    if (!k)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory preparing the key");
+    k->n_vars = zk->n_vars;
+    k->n_public = zk->n_public;
+    k->domain_size = zk->domain_size;
+    k->log_n = zk->log_domain;
+    k->alpha1 = &zk->alpha_1.CURVE_FIELD;
+    k->beta1 = &zk->beta_1.CURVE_FIELD;
+    k->delta1 = &zk->delta_1.CURVE_FIELD;
+    k->beta2 = &zk->beta_2.CURVE_FIELD;
+    k->gamma2 = &zk->gamma_2.CURVE_FIELD;
+    k->delta2 = &zk->delta_2.CURVE_FIELD;
+    k->ic = zk->ic.CURVE_FIELD;
+    k->a = zk->a.CURVE_FIELD;
+    k->b1 = zk->b1.CURVE_FIELD;
+    k->b2 = zk->b2.CURVE_FIELD;
+    k->c = zk->c.CURVE_FIELD;
+    k->h = zk->h.CURVE_FIELD;
     /* Section 4 in place (records: u32 matrix, constraint, signal, value)
      * or decoded arrays. */
     cuzk_g16_coefs co;
@@ -42,25 +46,52 @@ static cuzk_status G_(g16_prove_zkey)(cuzk_ctx *ctx, const cuzk_zkey *zk, const 
         co.stride = sizeof(uint32_t);
         co.vstride = sizeof(G_(fr_t));
     }
-    cuzk_phase ph = cuzk_phase_begin(ctx, "prepare");
-    cuzk_status st = G_(g16_key_prepare)(&k, &co, ctx->pool, err);
-    cuzk_phase_end(ctx, &ph);
-    if (st == CUZK_OK) {
-        G_(g16_proof_t) pf;
-        st = G_(g16_prove)(ctx, &k, wt->values.CURVE_FIELD, zero_rs, &pf, err);
-        if (st == CUZK_OK) {
-            memset(out, 0, sizeof *out);
-            out->curve = zk->curve;
-            out->a.CURVE_FIELD = pf.a;
-            out->b.CURVE_FIELD = pf.b;
-            out->c.CURVE_FIELD = pf.c;
-        }
+    cuzk_status st = G_(g16_key_prepare)(k, &co, pool, err);
+    if (st) {
+        G_(g16_key_release)(k);
+        free(k);
+        return st;
     }
-    G_(g16_key_release)(&k);
+    uint64_t b = sizeof *k + (k->n_chunks + 1) * (sizeof *k->cstart + sizeof *k->crow);
+    if (k->row_a)
+        b += 2 * ((uint64_t)k->domain_size + 1) * sizeof(uint32_t) + co.n * sizeof(G_(g16_term));
+    b += (uint64_t)k->dom->n / 2 * sizeof(G_(fr_t)) + ((size_t)2 << k->dom->stw_stages) * sizeof(G_(fr_t));
+    *host_bytes = b;
+    *out = k;
+    return CUZK_OK;
+}
+
+static void G_(g16_key_detach)(void *state)
+{
+    if (!state)
+        return;
+    G_(g16_key_release)(state);
+    free(state);
+}
+
+/* r, s: raw little-endian bytes, or NULL for random ones. */
+static cuzk_status G_(g16_prove_key)(cuzk_ctx *ctx, const void *state, const cuzk_wtns *wt, const uint8_t *r,
+                                     const uint8_t *s, cuzk_proof_points *out, cuzk_error *err)
+{
+    G_(fr_t) rr, ss;
+    if (r && s) {
+        G_(fr_from_bytes_le)(&rr, r);
+        G_(fr_from_bytes_le)(&ss, s);
+    }
+    G_(g16_proof_t) pf;
+    cuzk_status st = G_(g16_prove)(ctx, state, wt->values.CURVE_FIELD, r && s ? &rr : NULL, r && s ? &ss : NULL,
+                                   &pf, err);
+    if (st == CUZK_OK) {
+        memset(out, 0, sizeof *out);
+        out->curve = wt->curve;
+        out->a.CURVE_FIELD = pf.a;
+        out->b.CURVE_FIELD = pf.b;
+        out->c.CURVE_FIELD = pf.c;
+    }
     return st;
 }
 
-static cuzk_status G_(g16_verify_vk)(const cuzk_vk *vk, const cuzk_fr_vec pub, const cuzk_proof *p,
+static cuzk_status G_(g16_verify_vk)(const cuzk_vk *vk, const cuzk_fr_vec pub, const cuzk_proof_points *p,
                                      cuzk_error *err)
 {
     G_(g16_vk_t) v;

@@ -77,6 +77,7 @@ typedef struct {
     uint32_t *crow;
     uint32_t *row_a, *row_b;        /* domain_size + 1 */
     G_(g16_term) *terms_a, *terms_b;
+    G_(ntt_domain) *dom;            /* twiddles of the domain, owned */
 } G_(g16_key_t);
 
 typedef struct {
@@ -93,6 +94,8 @@ void G_(g16_key_release)(G_(g16_key_t) *k)
     cuzk_free(k->row_b);
     cuzk_free(k->terms_a);
     cuzk_free(k->terms_b);
+    G_(ntt_domain_free)(k->dom);
+    k->dom = NULL;
     k->cstart = NULL;
     k->crow = NULL;
     k->n_chunks = 0;
@@ -192,6 +195,9 @@ cuzk_status G_(g16_key_prepare)(G_(g16_key_t) *k, const cuzk_g16_coefs *co, cuzk
                                 cuzk_error *err)
 {
     k->co = *co;
+    cuzk_status st = G_(ntt_domain_create)(&k->dom, k->log_n, pool, err);
+    if (st)
+        return st;
     const size_t nr = co->n, nrow = k->domain_size;
     size_t nch = CUZK_MAX((size_t)1, CUZK_MIN(nr / 4096, (size_t)4096));
     k->cstart = cuzk_alloc(nch + 1, sizeof *k->cstart);
@@ -352,18 +358,19 @@ static void G_(g16_h_range)(void *p, size_t lo, size_t hi, int worker)
     }
 }
 
-/* Proves with witness w (raw form, n_vars values). zero_rs: TEST ONLY. */
-cuzk_status G_(g16_prove)(cuzk_ctx *ctx, const G_(g16_key_t) *k, const G_(fr_t) *w, bool zero_rs,
-                          G_(g16_proof_t) *proof, cuzk_error *err)
+/* Proves with witness w (raw form, n_vars values). r, s: the blinding
+ * factors in raw form, or NULL for fresh random ones (TEST ONLY otherwise). */
+cuzk_status G_(g16_prove)(cuzk_ctx *ctx, const G_(g16_key_t) *k, const G_(fr_t) *w, const G_(fr_t) *r_raw,
+                          const G_(fr_t) *s_raw, G_(g16_proof_t) *proof, cuzk_error *err)
 {
     cuzk_status st = CUZK_OK;
     cuzk_pool *pool = ctx->pool;
     size_t n = k->domain_size;
     G_(fr_t) *a = NULL, *b = NULL, *c = NULL;
-    G_(ntt_domain) *dom = NULL;
+    const G_(ntt_domain) *dom = k->dom;
 
     /* 1. a, b, c over the domain. */
-    cuzk_phase ph = cuzk_phase_begin(ctx, "abc");
+    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_ABC);
     a = cuzk_alloc(n, sizeof *a);
     b = cuzk_alloc(n, sizeof *b);
     c = cuzk_alloc(n, sizeof *c);
@@ -381,16 +388,14 @@ cuzk_status G_(g16_prove)(cuzk_ctx *ctx, const G_(g16_key_t) *k, const G_(fr_t) 
         goto out;
 
     /* 2. To the odd coset: 3 x (iNTT, scale, NTT). */
-    ph = cuzk_phase_begin(ctx, "ntt");
-    if ((st = G_(ntt_domain_create)(&dom, k->log_n, pool, err)))
-        goto out;
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_NTT);
     if ((st = G_(ntt_coset_odd)(dom, a, pool, err)))
         goto out;
-    cuzk_progress(ctx, "ntt", 1.0 / 3);
-    if ((st = G_(ntt_coset_odd)(dom, b, pool, err)))
+    cuzk_progress(ctx, CUZK_PHASE_NTT, 1.0 / 3);
+    if ((st = cuzk_check_cancel(ctx, err)) || (st = G_(ntt_coset_odd)(dom, b, pool, err)))
         goto out;
-    cuzk_progress(ctx, "ntt", 2.0 / 3);
-    if ((st = G_(ntt_coset_odd)(dom, c, pool, err)))
+    cuzk_progress(ctx, CUZK_PHASE_NTT, 2.0 / 3);
+    if ((st = cuzk_check_cancel(ctx, err)) || (st = G_(ntt_coset_odd)(dom, c, pool, err)))
         goto out;
     G_(g16_h_job) hj = {a, b, c};
     cuzk_parallel_for(pool, n, 4096, G_(g16_h_range), &hj);
@@ -398,8 +403,6 @@ cuzk_status G_(g16_prove)(cuzk_ctx *ctx, const G_(g16_key_t) *k, const G_(fr_t) 
     cuzk_free(b);
     cuzk_free(c);
     b = c = NULL;
-    G_(ntt_domain_free)(dom);
-    dom = NULL;
     if ((st = cuzk_check_cancel(ctx, err)))
         goto out;
 
@@ -407,35 +410,45 @@ cuzk_status G_(g16_prove)(cuzk_ctx *ctx, const G_(g16_key_t) *k, const G_(fr_t) 
     G_(g1_jac_t) msm_a, msm_b1, msm_c, msm_h;
     G_(g2_jac_t) msm_b2;
     size_t n_priv = k->n_vars - k->n_public - 1;
-    ph = cuzk_phase_begin(ctx, "msm_h");
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_MSM_H);
     if ((st = G_(g1_msm)(&msm_h, k->h, a, n, pool, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
     cuzk_free(a);
     a = NULL;
-    ph = cuzk_phase_begin(ctx, "msm_a");
+    if ((st = cuzk_check_cancel(ctx, err)))
+        goto out;
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_MSM_A);
     if ((st = G_(g1_msm)(&msm_a, k->a, w, k->n_vars, pool, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
-    ph = cuzk_phase_begin(ctx, "msm_b1");
+    if ((st = cuzk_check_cancel(ctx, err)))
+        goto out;
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_MSM_B1);
     if ((st = G_(g1_msm)(&msm_b1, k->b1, w, k->n_vars, pool, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
-    ph = cuzk_phase_begin(ctx, "msm_c");
+    if ((st = cuzk_check_cancel(ctx, err)))
+        goto out;
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_MSM_C);
     if ((st = G_(g1_msm)(&msm_c, k->c, w + k->n_public + 1, n_priv, pool, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
-    ph = cuzk_phase_begin(ctx, "msm_b2");
+    if ((st = cuzk_check_cancel(ctx, err)))
+        goto out;
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_MSM_B2);
     if ((st = G_(g2_msm)(&msm_b2, k->b2, w, k->n_vars, pool, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
+    if ((st = cuzk_check_cancel(ctx, err)))
+        goto out;
 
     /* 4. Assembly with the blinding factors r, s. */
-    ph = cuzk_phase_begin(ctx, "assemble");
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_ASSEMBLE);
     G_(fr_t) r, s, rs;
-    if (zero_rs) {
-        G_(fr_set_zero)(&r);
-        G_(fr_set_zero)(&s);
+    if (r_raw && s_raw) {
+        G_(fr_to_mont)(&r, r_raw);
+        G_(fr_to_mont)(&s, s_raw);
     } else if (!G_(fr_random)(&r) || !G_(fr_random)(&s)) {
         st = cuzk_err(err, CUZK_ERR_INTERNAL, "the OS random number generator failed");
         goto out;
@@ -472,7 +485,6 @@ cuzk_status G_(g16_prove)(cuzk_ctx *ctx, const G_(g16_key_t) *k, const G_(fr_t) 
     cuzk_phase_end(ctx, &ph);
 
 out:
-    G_(ntt_domain_free)(dom);
     cuzk_free(a);
     cuzk_free(b);
     cuzk_free(c);

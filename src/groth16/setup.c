@@ -88,18 +88,18 @@ cuzk_status cuzk_setup_files_with_toxic(cuzk_ctx *ctx, const char *r1cs_path, co
     cuzk_afile *fo = NULL;
     memset(&r, 0, sizeof r);
     memset(&zk, 0, sizeof zk);
-    cuzk_oset_init(&os, ctx->opts.cancel);
+    cuzk_oset_init(&os, ctx->opts.cancelled, ctx->opts.user);
     cuzk_status st = cuzk_oset_input(&os, r1cs_path, err);
     if (st || (st = cuzk_oset_output(&os, zkey_path, &fo, err)))
         goto out;
-    cuzk_phase ph = cuzk_phase_begin(ctx, "setup_read");
+    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_READ);
     if ((st = cuzk_r1cs_read(&r, r1cs_path, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
     if ((st = cuzk_setup_build(ctx, &r, toxic, &zk, err)))
         goto out;
     cuzk_r1cs_free(&r);
-    ph = cuzk_phase_begin(ctx, "setup_write");
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_WRITE);
     if ((st = cuzk_oset_open(&os, err)) || (st = cuzk_zkey_write_to(&zk, fo, err)) ||
         (st = cuzk_oset_commit(&os, err)))
         goto out;

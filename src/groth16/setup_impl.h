@@ -179,7 +179,7 @@ static void S_(setup_coef_range)(void *p, size_t lo, size_t hi, int worker)
  * cancellation are reported while a large section is computed. */
 #define S_SETUP_BMF_DEF(G)                                                                         \
     static cuzk_status CUZK_NAME(SETUP_CURVE, CUZK_CAT2(setup_bmf_, G))(                           \
-        cuzk_ctx *ctx, const char *phase, CUZK_NAME(SETUP_CURVE, CUZK_CAT2(G, _affine_t)) * out,   \
+        cuzk_ctx *ctx, cuzk_phase phase, CUZK_NAME(SETUP_CURVE, CUZK_CAT2(G, _affine_t)) * out,   \
         const S_(fr_t) *scalars, size_t n, cuzk_error *err)                                         \
     {                                                                                              \
         const size_t block = CUZK_MAX((size_t)1 << 16, n / 16 + 1);                                \
@@ -321,7 +321,7 @@ static cuzk_status S_(setup_build)(cuzk_ctx *ctx, const cuzk_r1cs *r, const S_(s
     }
 
     /* 1. Lagrange bases L_i(tau), i < m + nPublic + 1. */
-    cuzk_phase ph = cuzk_phase_begin(ctx, "setup_lagrange");
+    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_LAGRANGE);
     S_(fr_t) *scale_n = &secret[0], *scale_2n = &secret[1], *delta_inv = &secret[2];
     S_(fr_t) *omega = &secret[3], *omega_2n = &secret[4], *one = &secret[5];
     S_(ntt_root_of_unity)(omega, log_n);
@@ -350,7 +350,7 @@ static cuzk_status S_(setup_build)(cuzk_ctx *ctx, const cuzk_r1cs *r, const S_(s
         goto out;
 
     /* 2. u, v, w at tau. */
-    ph = cuzk_phase_begin(ctx, "setup_qap");
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_QAP);
     {
         S_(setup_qap_job) qj = {r, lag, {u, v, w}};
         cuzk_parallel_for(pool, 3, 1, S_(setup_qap_range), &qj);
@@ -360,7 +360,7 @@ static cuzk_status S_(setup_build)(cuzk_ctx *ctx, const cuzk_r1cs *r, const S_(s
         goto out;
 
     /* 3. IC/C scalars; u, v, w to raw. */
-    ph = cuzk_phase_begin(ctx, "setup_scalars");
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_SCALARS);
     {
         S_(setup_k_job) kj = {u, v, w, tx.alpha, tx.beta, *delta_inv, np};
         cuzk_parallel_for(pool, nv, 1 << 12, S_(setup_k_range), &kj);
@@ -369,7 +369,7 @@ static cuzk_status S_(setup_build)(cuzk_ctx *ctx, const cuzk_r1cs *r, const S_(s
     cuzk_phase_end(ctx, &ph);
 
     /* 4. Section 4 and the header points. */
-    ph = cuzk_phase_begin(ctx, "setup_coefs");
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_COEFS);
     {
         S_(setup_coef_job) cj = {r, zk};
         cuzk_parallel_for(pool, m, 1 << 12, S_(setup_coef_range), &cj);
@@ -391,34 +391,34 @@ static cuzk_status S_(setup_build)(cuzk_ctx *ctx, const cuzk_r1cs *r, const S_(s
     cuzk_phase_end(ctx, &ph);
 
     /* 5. The point sections. */
-    ph = cuzk_phase_begin(ctx, "setup_a");
-    if ((st = S_(setup_bmf_g1)(ctx, "setup_a", zk->a.SETUP_CURVE, u, nv, err)))
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_A);
+    if ((st = S_(setup_bmf_g1)(ctx, CUZK_PHASE_SETUP_A, zk->a.SETUP_CURVE, u, nv, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
-    ph = cuzk_phase_begin(ctx, "setup_b1");
-    if ((st = S_(setup_bmf_g1)(ctx, "setup_b1", zk->b1.SETUP_CURVE, v, nv, err)))
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_B1);
+    if ((st = S_(setup_bmf_g1)(ctx, CUZK_PHASE_SETUP_B1, zk->b1.SETUP_CURVE, v, nv, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
-    ph = cuzk_phase_begin(ctx, "setup_b2");
-    if ((st = S_(setup_bmf_g2)(ctx, "setup_b2", zk->b2.SETUP_CURVE, v, nv, err)))
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_B2);
+    if ((st = S_(setup_bmf_g2)(ctx, CUZK_PHASE_SETUP_B2, zk->b2.SETUP_CURVE, v, nv, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
-    ph = cuzk_phase_begin(ctx, "setup_ic_c");
-    if ((st = S_(setup_bmf_g1)(ctx, "setup_ic_c", zk->ic.SETUP_CURVE, w, (size_t)np + 1, err)))
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_IC_C);
+    if ((st = S_(setup_bmf_g1)(ctx, CUZK_PHASE_SETUP_IC_C, zk->ic.SETUP_CURVE, w, (size_t)np + 1, err)))
         goto out;
-    if ((st = S_(setup_bmf_g1)(ctx, "setup_ic_c", zk->c.SETUP_CURVE, w + np + 1, (size_t)nv - np - 1, err)))
+    if ((st = S_(setup_bmf_g1)(ctx, CUZK_PHASE_SETUP_IC_C, zk->c.SETUP_CURVE, w + np + 1, (size_t)nv - np - 1, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
 
     /* 6. H: odd Lagrange bases of the doubled domain, / delta. */
-    ph = cuzk_phase_begin(ctx, "setup_h");
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_H);
     S_(fr_mul)(scale_2n, scale_2n, delta_inv);
     S_(setup_lagrange)(pool, lag, scratch, n, &tx.tau, scale_2n, omega_2n, omega);
     {
         S_(setup_scale_job) sj = {lag, *one};
         cuzk_parallel_for(pool, n, 1 << 12, S_(setup_scale_raw_range), &sj);
     }
-    if ((st = S_(setup_bmf_g1)(ctx, "setup_h", zk->h.SETUP_CURVE, lag, n, err)))
+    if ((st = S_(setup_bmf_g1)(ctx, CUZK_PHASE_SETUP_H, zk->h.SETUP_CURVE, lag, n, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
 

@@ -1399,18 +1399,18 @@ static void test_json_roundtrip(void **state)
         /* proof.json */
         const char *pp = fx_path(&FX[f], "proof.json");
         char *t = text_of(pp, &n);
-        cuzk_proof pr;
-        assert_int_equal(cuzk_proof_read_json(&pr, pp, CUZK_CURVE_NONE, &e), CUZK_OK);
+        cuzk_proof_points pr;
+        assert_int_equal(cuzk_proof_points_read_json(&pr, pp, CUZK_CURVE_NONE, &e), CUZK_OK);
         assert_int_equal(pr.curve, FX[f].curve);
-        assert_int_equal(cuzk_proof_to_json(&pr, CUZK_JSON_SNARKJS, &out, &len, &e), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_to_json(&pr, CUZK_JSON_SNARKJS, &out, &len, &e), CUZK_OK);
         assert_int_equal(len, n);
         assert_string_equal(out, t);
         free(out);
-        assert_int_equal(cuzk_proof_write_json(&pr, tmp_path("proof.json"), CUZK_JSON_SNARKJS, &e), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_write_json(&pr, tmp_path("proof.json"), CUZK_JSON_SNARKJS, &e), CUZK_OK);
         files_equal(pp, tmp_path("proof.json"));
         /* rapidsnark style: compact, sorted keys, no curve; readable back
          * when the caller supplies the curve. */
-        assert_int_equal(cuzk_proof_to_json(&pr, CUZK_JSON_RAPIDSNARK, &out, &len, &e), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_to_json(&pr, CUZK_JSON_RAPIDSNARK, &out, &len, &e), CUZK_OK);
         assert_null(strchr(out, ' '));
         assert_null(strchr(out, '\n'));
         assert_null(strstr(out, "curve"));
@@ -1421,11 +1421,11 @@ static void test_json_roundtrip(void **state)
         assert_true(cJSON_Compare(cJSON_GetObjectItem(a, "pi_b"), cJSON_GetObjectItem(bj, "pi_b"), 1));
         cJSON_Delete(a);
         cJSON_Delete(bj);
-        cuzk_proof pr2;
-        expect_err(cuzk_proof_read_json_buffer(&pr2, out, len, "r.json", CUZK_CURVE_NONE, &e), &e,
+        cuzk_proof_points pr2;
+        expect_err(cuzk_proof_points_read_json_buffer(&pr2, out, len, "r.json", CUZK_CURVE_NONE, &e), &e,
                    CUZK_ERR_FORMAT, "r.json", "curve");
         cuzk_err_clear(&e);
-        assert_int_equal(cuzk_proof_read_json_buffer(&pr2, out, len, "r.json", FX[f].curve, &e), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_read_json_buffer(&pr2, out, len, "r.json", FX[f].curve, &e), CUZK_OK);
         assert_memory_equal(&pr2, &pr, sizeof pr);
         free(out);
         free(t);
@@ -1525,9 +1525,9 @@ static char *bump_last_digit(const char *s, const char *dec)
 
 static void expect_proof_err(const char *text, cuzk_curve c, cuzk_status code, const char *kw)
 {
-    cuzk_proof p;
+    cuzk_proof_points p;
     cuzk_error e = {0};
-    expect_err(cuzk_proof_read_json_buffer(&p, text, strlen(text), "bad_proof.json", c, &e), &e, code,
+    expect_err(cuzk_proof_points_read_json_buffer(&p, text, strlen(text), "bad_proof.json", c, &e), &e, code,
                "bad_proof.json", kw);
 }
 
@@ -1583,23 +1583,23 @@ static void test_json_malformed(void **state)
         expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "trailing");
         free(m);
         for (size_t k = 0; k + 1 < n; k += 3) {
-            cuzk_proof p;
+            cuzk_proof_points p;
             cuzk_error e = {0};
-            expect_err(cuzk_proof_read_json_buffer(&p, t, k, "bad_proof.json", CUZK_CURVE_NONE, &e), &e,
+            expect_err(cuzk_proof_points_read_json_buffer(&p, t, k, "bad_proof.json", CUZK_CURVE_NONE, &e), &e,
                        CUZK_ERR_FORMAT, "bad_proof.json", NULL);
         }
         /* Infinity (z = 0) is accepted for every point; (0, 0, 1) is not. */
         cJSON *inf = cJSON_Duplicate(j, 1);
         cJSON_ReplaceItemInObject(inf, "pi_a", cJSON_CreateStringArray((const char *[]){"0", "1", "0"}, 3));
         char *it = cJSON_Print(inf);
-        cuzk_proof p;
+        cuzk_proof_points p;
         cuzk_error e = {0};
-        assert_int_equal(cuzk_proof_read_json_buffer(&p, it, strlen(it), "inf.json", CUZK_CURVE_NONE, &e), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_read_json_buffer(&p, it, strlen(it), "inf.json", CUZK_CURVE_NONE, &e), CUZK_OK);
         uint8_t zero[96] = {0};
         assert_memory_equal(&p.a, zero, cp->g1_size);
         char *out;
         size_t len;
-        assert_int_equal(cuzk_proof_to_json(&p, CUZK_JSON_SNARKJS, &out, &len, &e), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_to_json(&p, CUZK_JSON_SNARKJS, &out, &len, &e), CUZK_OK);
         assert_non_null(strstr(out, "\"pi_a\": [\n  \"0\",\n  \"1\",\n  \"0\"\n ]"));
         free(out);
         free(it);

@@ -116,7 +116,7 @@ static void test_prove_verify_both_ways(void **state)
     for (size_t i = 0; i < sizeof FX / sizeof FX[0]; i++) {
         const fixture *f = &FX[i];
         cuzk_error err = {0};
-        cuzk_prove_opts po = {.verify = 1};
+        cuzk_prove_opts po = {0};
         assert_int_equal(cuzk_prove_files(ctx, zkey_of(f), P(f->dir, "witness.wtns"), T("proof.json"),
                                           T("public.json"), &po, &err),
                          CUZK_OK);
@@ -164,13 +164,13 @@ static void test_tampered_rejected(void **state)
                                            P(f->dir, "proof.json"), &err),
                          CUZK_ERR_INVALID_PROOF);
         /* pi_a and pi_c swapped: both valid points, wrong proof. */
-        cuzk_proof pf = {0};
+        cuzk_proof_points pf = {0};
         cuzk_err_clear(&err);
-        assert_int_equal(cuzk_proof_read_json(&pf, P(f->dir, "proof.json"), CUZK_CURVE_NONE, &err), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_read_json(&pf, P(f->dir, "proof.json"), CUZK_CURVE_NONE, &err), CUZK_OK);
         cuzk_g1_point t = pf.a;
         pf.a = pf.c;
         pf.c = t;
-        assert_int_equal(cuzk_proof_write_json(&pf, T("proof_bad.json"), CUZK_JSON_SNARKJS, &err), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_write_json(&pf, T("proof_bad.json"), CUZK_JSON_SNARKJS, &err), CUZK_OK);
         assert_int_equal(cuzk_verify_files(ctx, P(f->dir, "verification_key.json"), P(f->dir, "public.json"),
                                            T("proof_bad.json"), &err),
                          CUZK_ERR_INVALID_PROOF);
@@ -194,7 +194,7 @@ static void test_bad_witness_no_output(void **state)
         cuzk_wtns_free(&w);
         unlink(T("p.json"));
         unlink(T("q.json"));
-        cuzk_prove_opts po = {.verify = 1};
+        cuzk_prove_opts po = {0};
         assert_int_equal(cuzk_prove_files(ctx, zkey_of(f), T("bad.wtns"), T("p.json"), T("q.json"), &po, &err),
                          CUZK_ERR_MISMATCH);
         assert_non_null(strstr(err.msg, "bad.wtns"));
@@ -218,7 +218,7 @@ static void test_randomness(void **state)
     cuzk_ctx *ctx = mkctx();
     const fixture *f = &FX[0];
     cuzk_error err = {0};
-    cuzk_prove_opts po = {.verify = 1};
+    cuzk_prove_opts po = {0};
     assert_int_equal(cuzk_prove_files(ctx, zkey_of(f), P(f->dir, "witness.wtns"), T("p1.json"), T("u1.json"), &po, &err), CUZK_OK);
     assert_int_equal(cuzk_prove_files(ctx, zkey_of(f), P(f->dir, "witness.wtns"), T("p2.json"), T("u2.json"), &po, &err), CUZK_OK);
     char *a = slurp(T("p1.json"), NULL), *b = slurp(T("p2.json"), NULL);
@@ -307,7 +307,7 @@ static void test_key_layouts(void **state)
         assert_int_equal(cuzk_gen_files(ctx, &go, T("g.r1cs"), T("g.wtns"), &err), CUZK_OK);
         assert_int_equal(cuzk_setup_files(ctx, T("g.r1cs"), T("g.zkey"), &err), CUZK_OK);
         assert_int_equal(cuzk_export_vk_files(ctx, T("g.zkey"), T("g.vk.json"), &err), CUZK_OK);
-        cuzk_prove_opts po = {.verify = 1, .insecure_zero_rs = 1};
+        cuzk_prove_opts po = {.insecure_zero_rs = 1};
         assert_int_equal(cuzk_prove_files(ctx, T("g.zkey"), T("g.wtns"), T("p0.json"), T("u0.json"), &po, &err),
                          CUZK_OK);
         char *ref = slurp(T("p0.json"), NULL);

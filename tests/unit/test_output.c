@@ -82,11 +82,11 @@ static void clean(void)
 
 /* A set of two outputs with the given texts, committed. */
 static cuzk_status write_pair(const char *a, const char *b, const char *ta, const char *tb,
-                              volatile int *cancel, cuzk_error *e)
+                              cuzk_cancel_fn cancel, cuzk_error *e)
 {
     cuzk_oset s;
     cuzk_afile *fa, *fb;
-    cuzk_oset_init(&s, cancel);
+    cuzk_oset_init(&s, cancel, NULL);
     cuzk_status st = cuzk_oset_output(&s, a, &fa, e);
     if (!st)
         st = cuzk_oset_output(&s, b, &fb, e);
@@ -151,20 +151,20 @@ static void test_refused_targets(void **state)
     cuzk_afile *f;
     /* A directory. */
     assert_int_equal(mkdir(P("dir"), 0755), 0);
-    cuzk_oset_init(&s, NULL);
+    cuzk_oset_init(&s, NULL, NULL);
     assert_int_equal(cuzk_oset_output(&s, P("dir"), &f, &e), CUZK_ERR_IO);
     assert_non_null(strstr(e.msg, "directory"));
     assert_non_null(strstr(e.msg, P("dir")));
     cuzk_oset_abort(&s);
     /* Missing directory. */
     cuzk_err_clear(&e);
-    cuzk_oset_init(&s, NULL);
+    cuzk_oset_init(&s, NULL, NULL);
     assert_int_equal(cuzk_oset_output(&s, P("nodir/x"), &f, &e), CUZK_ERR_IO);
     cuzk_oset_abort(&s);
     /* A FIFO without a reader: an error at open, not a hang. */
     cuzk_err_clear(&e);
     assert_int_equal(mkfifo(P("fifo"), 0600), 0);
-    cuzk_oset_init(&s, NULL);
+    cuzk_oset_init(&s, NULL, NULL);
     assert_int_equal(cuzk_oset_output(&s, P("fifo"), &f, &e), CUZK_OK);
     assert_int_equal(cuzk_oset_open(&s, &e), CUZK_ERR_IO);
     assert_non_null(strstr(e.msg, "no reader"));
@@ -224,7 +224,7 @@ static void test_same_file(void **state)
     const char *as_output[] = {P("in"), P("hard"), P("soft")};
     for (int i = 0; i < 3; i++) {
         cuzk_err_clear(&e);
-        cuzk_oset_init(&s, NULL);
+        cuzk_oset_init(&s, NULL, NULL);
         assert_int_equal(cuzk_oset_input(&s, P("in"), &e), CUZK_OK);
         assert_int_equal(cuzk_oset_output(&s, as_output[i], &f, &e), CUZK_ERR_USAGE);
         assert_non_null(strstr(e.msg, "input"));
@@ -258,7 +258,7 @@ static void test_rollback(void **state)
             unlink(P("a"));
         cuzk_oset s;
         cuzk_afile *fa, *fb;
-        cuzk_oset_init(&s, NULL);
+        cuzk_oset_init(&s, NULL, NULL);
         assert_int_equal(cuzk_oset_output(&s, P("a"), &fa, &e), CUZK_OK);
         assert_int_equal(cuzk_oset_output(&s, P("b"), &fb, &e), CUZK_OK);
         assert_int_equal(cuzk_oset_open(&s, &e), CUZK_OK);
@@ -275,6 +275,8 @@ static void test_rollback(void **state)
     }
 }
 
+static int read_flag(void *user) { return *(volatile int *)user; }
+
 static void test_cancel(void **state)
 {
     (void)state;
@@ -287,7 +289,7 @@ static void test_cancel(void **state)
         volatile int cancel = 0;
         cuzk_oset s;
         cuzk_afile *fa, *fb;
-        cuzk_oset_init(&s, &cancel);
+        cuzk_oset_init(&s, read_flag, (void *)&cancel);
         assert_int_equal(cuzk_oset_output(&s, P("a"), &fa, &e), CUZK_OK);
         assert_int_equal(cuzk_oset_output(&s, P("b"), &fb, &e), CUZK_OK);
         assert_int_equal(cuzk_oset_open(&s, &e), CUZK_OK);

@@ -1,0 +1,451 @@
+/* The handle API (cuzk_key, cuzk_witness, cuzk_prove, cuzk_proof, shared
+ * pools, cancellation), checked against independent answers:
+ *  - one key loaded once proves many witnesses of the snarkjs fixture circuit
+ *    Mul(10) (tests/data/formats: circom + snarkjs), on both curves; every
+ *    proof verifies against snarkjs's verification_key.json and the public
+ *    signals are the circuit's outputs computed here;
+ *  - two threads prove with one shared key and one shared pool, with fixed
+ *    r, s: every proof equals the single-threaded one, byte for byte;
+ *  - cancellation at every poll point ends with CUZK_ERR_CANCELLED;
+ *  - a witness of another circuit or curve is refused with the file's name. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cuzk/cuzk.h"
+#include "formats/formats.h"
+
+#define FX_DIR CUZK_TEST_DATA_DIR "/formats"
+
+static char tmpdir[256];
+
+static const char *T(const char *file)
+{
+    static char buf[8][1024];
+    static int k;
+    char *b = buf[k++ & 7];
+    snprintf(b, 1024, "%s/%s", tmpdir, file);
+    return b;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    buf[got] = 0;
+    fclose(f);
+    if (len)
+        *len = got;
+    return buf;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/cuzk-test-api-XXXXXX");
+    assert_non_null(mkdtemp(tmpdir));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd);
+}
+
+static const char *CURVE_DIR[] = {"bn128", "bls12381"};
+
+/* Mul(10) of tests/data/formats/mul.circom: wires [1, out, c, a, b, t0..t9]
+ * with t0 = a·b, t_i = t_{i-1}·(a + i), out = t9·c (the order of snarkjs's
+ * wtns.export.json). Small inputs keep every value below 2^64. */
+static uint64_t mul_witness(cuzk_curve curve, uint64_t a, uint64_t b, uint64_t c, const char *path)
+{
+    uint64_t v[15] = {1, 0, c, a, b};
+    v[5] = a * b;
+    for (int i = 1; i < 10; i++)
+        v[5 + i] = v[4 + i] * (a + (uint64_t)i);
+    v[1] = v[14] * c;
+    cuzk_wtns w = {0};
+    cuzk_error err = {0};
+    assert_int_equal(cuzk_wtns_alloc(&w, curve, 15, &err), CUZK_OK);
+    memset(w.values.ptr, 0, 15 * 32);
+    for (int i = 0; i < 15; i++)
+        ((uint64_t *)w.values.ptr)[4 * i] = v[i];
+    assert_int_equal(cuzk_wtns_write(&w, path, &err), CUZK_OK);
+    cuzk_wtns_free(&w);
+    return v[1];
+}
+
+static cuzk_ctx *mkctx(cuzk_pool *pool)
+{
+    cuzk_ctx *ctx = NULL;
+    cuzk_error err = {0};
+    cuzk_ctx_opts o = {.threads = 2, .pool = pool};
+    assert_int_equal(cuzk_ctx_create(&ctx, &o, &err), CUZK_OK);
+    return ctx;
+}
+
+static void test_phase_names(void **state)
+{
+    (void)state;
+    assert_string_equal(cuzk_phase_name(CUZK_PHASE_LOAD_KEY), "load_zkey");
+    assert_string_equal(cuzk_phase_name(CUZK_PHASE_LOAD_WITNESS), "load_wtns");
+    assert_string_equal(cuzk_phase_name(CUZK_PHASE_MSM_H), "msm_h");
+    assert_string_equal(cuzk_phase_name(CUZK_PHASE_MSM_B2), "msm_b2");
+    assert_string_equal(cuzk_phase_name(CUZK_PHASE_GEN_WRITE), "gen_write");
+    assert_string_equal(cuzk_phase_name(CUZK_PHASE_COUNT), "unknown");
+    for (int p = 0; p < CUZK_PHASE_COUNT; p++)
+        assert_string_not_equal(cuzk_phase_name((cuzk_phase)p), "unknown");
+}
+
+typedef struct {
+    cuzk_phase seen[64];
+    int n;
+} phase_log;
+
+static void log_timing(void *user, cuzk_phase phase, double seconds)
+{
+    phase_log *l = user;
+    assert_true(seconds >= 0);
+    if (l->n < 64)
+        l->seen[l->n++] = phase;
+}
+
+/* One key, many witnesses, both curves, key from a file and from a buffer. */
+static void test_one_key_many_witnesses(void **state)
+{
+    (void)state;
+    for (int ci = 0; ci < 2; ci++) {
+        cuzk_curve curve = ci ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254;
+        char zkey[512], vk[512];
+        snprintf(zkey, sizeof zkey, "%s/%s/mul.zkey", FX_DIR, CURVE_DIR[ci]);
+        snprintf(vk, sizeof vk, "%s/%s/verification_key.json", FX_DIR, CURVE_DIR[ci]);
+        phase_log log = {0};
+        cuzk_ctx *ctx = NULL;
+        cuzk_error err = {0};
+        cuzk_ctx_opts co = {.threads = 2, .timing = log_timing, .user = &log};
+        assert_int_equal(cuzk_ctx_create(&ctx, &co, &err), CUZK_OK);
+        for (int from_buffer = 0; from_buffer < 2; from_buffer++) {
+            cuzk_key *key = NULL;
+            log.n = 0;
+            if (from_buffer) {
+                size_t len;
+                char *data = slurp(zkey, &len);
+                assert_int_equal(cuzk_key_load_buffer(&key, ctx, data, len, "mem.zkey", NULL, &err), CUZK_OK);
+                free(data); /* the key keeps its own copy */
+            } else {
+                assert_int_equal(cuzk_key_load(&key, ctx, zkey, NULL, &err), CUZK_OK);
+            }
+            /* load_zkey and prepare, each once. */
+            assert_int_equal(log.n, 2);
+            assert_int_equal(log.seen[0], CUZK_PHASE_LOAD_KEY);
+            assert_int_equal(log.seen[1], CUZK_PHASE_PREPARE);
+            cuzk_key_info in;
+            cuzk_key_get_info(key, &in);
+            assert_int_equal(in.curve, curve);
+            assert_int_equal(in.backend, CUZK_BACKEND_CPU);
+            assert_int_equal(in.n_vars, 15);
+            assert_int_equal(in.n_public, 2);
+            assert_true(in.log_domain >= 4);
+            assert_true(in.n_coefs > 0);
+            assert_true(in.host_bytes > 15 * 3 * 96);
+            assert_int_equal(in.device_bytes, 0);
+
+            static const uint64_t inputs[][3] = {{3, 11, 5}, {2, 7, 1}, {5, 20, 9}, {1, 1, 0}};
+            for (size_t t = 0; t < 4; t++) {
+                uint64_t out = mul_witness(curve, inputs[t][0], inputs[t][1], inputs[t][2], T("m.wtns"));
+                cuzk_witness *w = NULL;
+                if (t & 1) {
+                    size_t len;
+                    char *data = slurp(T("m.wtns"), &len);
+                    assert_int_equal(cuzk_witness_load_buffer(&w, data, len, "mem.wtns", &err), CUZK_OK);
+                    free(data);
+                } else {
+                    assert_int_equal(cuzk_witness_load(&w, T("m.wtns"), &err), CUZK_OK);
+                }
+                assert_int_equal(cuzk_witness_count(w), 15);
+                assert_int_equal(cuzk_witness_curve(w), curve);
+                cuzk_proof *p = NULL;
+                log.n = 0;
+                assert_int_equal(cuzk_prove(ctx, key, w, NULL, &p, &err), CUZK_OK);
+                /* The proving phases in order, verification included (the default). */
+                static const cuzk_phase order[] = {CUZK_PHASE_ABC,    CUZK_PHASE_NTT,      CUZK_PHASE_MSM_H,
+                                                   CUZK_PHASE_MSM_A,  CUZK_PHASE_MSM_B1,   CUZK_PHASE_MSM_C,
+                                                   CUZK_PHASE_MSM_B2, CUZK_PHASE_ASSEMBLE, CUZK_PHASE_VERIFY};
+                assert_int_equal(log.n, 9);
+                for (int i = 0; i < 9; i++)
+                    assert_int_equal(log.seen[i], order[i]);
+                assert_int_equal(cuzk_proof_curve(p), curve);
+                /* Public signals: [out, c]. */
+                char *pub;
+                size_t len;
+                assert_int_equal(cuzk_proof_public_json(p, CUZK_JSON_SNARKJS, &pub, &len, &err), CUZK_OK);
+                char want[128];
+                snprintf(want, sizeof want, "[\n \"%llu\",\n \"%llu\"\n]", (unsigned long long)out,
+                         (unsigned long long)inputs[t][2]);
+                assert_string_equal(pub, want);
+                assert_int_equal(len, strlen(want));
+                free(pub);
+                /* Written files verify against snarkjs's verification key. */
+                assert_int_equal(cuzk_proof_write_files(p, T("p.json"), T("u.json"), CUZK_JSON_SNARKJS, &err),
+                                 CUZK_OK);
+                assert_int_equal(cuzk_verify_files(ctx, vk, T("u.json"), T("p.json"), &err), CUZK_OK);
+                /* to_json is the file's bytes. */
+                char *pj, *file = slurp(T("p.json"), NULL);
+                assert_int_equal(cuzk_proof_to_json(p, CUZK_JSON_SNARKJS, &pj, &len, &err), CUZK_OK);
+                assert_string_equal(pj, file);
+                free(pj);
+                free(file);
+                /* Bytes: size per curve; a short buffer says how much is needed. */
+                uint8_t bytes[256], small[8];
+                size_t blen;
+                assert_int_equal(cuzk_proof_to_bytes(p, bytes, sizeof bytes, &blen, &err), CUZK_OK);
+                assert_int_equal(blen, ci ? 192 : 256);
+                assert_int_equal(cuzk_proof_to_bytes(p, small, sizeof small, &blen, &err), CUZK_ERR_USAGE);
+                assert_int_equal(blen, ci ? 192 : 256);
+                cuzk_err_clear(&err);
+                if (ci) /* compressed, not infinity */
+                    assert_int_equal(bytes[0] & 0xc0, 0x80);
+                cuzk_proof_free(p);
+                cuzk_witness_free(w);
+            }
+            cuzk_key_free(key);
+        }
+        cuzk_ctx_free(ctx);
+    }
+}
+
+/* Fixed r, s give one proof; a different r another; r = s = 0 equals
+ * insecure_zero_rs; r >= the field order is refused. */
+static void test_fixed_rs(void **state)
+{
+    (void)state;
+    cuzk_ctx *ctx = mkctx(NULL);
+    cuzk_error err = {0};
+    cuzk_key *key = NULL;
+    assert_int_equal(cuzk_key_load(&key, ctx, FX_DIR "/bls12381/mul.zkey", NULL, &err), CUZK_OK);
+    cuzk_witness *w = NULL;
+    assert_int_equal(cuzk_witness_load(&w, FX_DIR "/bls12381/witness.wtns", &err), CUZK_OK);
+    uint8_t r[32] = {1, 2, 3}, s[32] = {4, 5, 6}, zero[32] = {0}, big[32];
+    memset(big, 0xff, sizeof big);
+    char *json[4];
+    size_t len;
+    const cuzk_prove_opts opts[4] = {
+        {.insecure_r = r, .insecure_s = s},
+        {.insecure_r = r, .insecure_s = s, .no_verify = 1},
+        {.insecure_r = zero, .insecure_s = zero},
+        {.insecure_zero_rs = 1},
+    };
+    for (int i = 0; i < 4; i++) {
+        cuzk_proof *p = NULL;
+        assert_int_equal(cuzk_prove(ctx, key, w, &opts[i], &p, &err), CUZK_OK);
+        assert_int_equal(cuzk_proof_to_json(p, CUZK_JSON_RAPIDSNARK, &json[i], &len, &err), CUZK_OK);
+        cuzk_proof_free(p);
+    }
+    assert_string_equal(json[0], json[1]);
+    assert_string_equal(json[2], json[3]);
+    assert_string_not_equal(json[0], json[2]);
+    for (int i = 0; i < 4; i++)
+        free(json[i]);
+    cuzk_proof *p = NULL;
+    cuzk_prove_opts bad = {.insecure_r = big, .insecure_s = s};
+    assert_int_equal(cuzk_prove(ctx, key, w, &bad, &p, &err), CUZK_ERR_USAGE);
+    assert_null(p);
+    cuzk_err_clear(&err);
+    bad = (cuzk_prove_opts){.insecure_r = r};
+    assert_int_equal(cuzk_prove(ctx, key, w, &bad, &p, &err), CUZK_ERR_USAGE);
+    cuzk_witness_free(w);
+    cuzk_key_free(key);
+    cuzk_ctx_free(ctx);
+}
+
+typedef struct {
+    cuzk_pool *pool;
+    const cuzk_key *key;
+    const cuzk_witness *w;
+    const char *want; /* the single-threaded proof */
+    int rounds;
+    int ok;
+} prover_job;
+
+static void *prover_main(void *arg)
+{
+    prover_job *j = arg;
+    cuzk_ctx *ctx = NULL;
+    cuzk_error err = {0};
+    cuzk_ctx_opts o = {.pool = j->pool};
+    if (cuzk_ctx_create(&ctx, &o, &err))
+        return NULL;
+    uint8_t r[32] = {9, 8, 7}, s[32] = {6, 5, 4};
+    cuzk_prove_opts po = {.insecure_r = r, .insecure_s = s};
+    for (int i = 0; i < j->rounds; i++) {
+        cuzk_proof *p = NULL;
+        char *json = NULL;
+        size_t len;
+        if (cuzk_prove(ctx, j->key, j->w, &po, &p, &err) == CUZK_OK &&
+            cuzk_proof_to_json(p, CUZK_JSON_SNARKJS, &json, &len, &err) == CUZK_OK && !strcmp(json, j->want))
+            j->ok++;
+        free(json);
+        cuzk_proof_free(p);
+    }
+    cuzk_ctx_free(ctx);
+    return NULL;
+}
+
+/* Two threads, one key, one pool of 3 threads: identical proofs, all verified. */
+static void test_shared_key_and_pool(void **state)
+{
+    (void)state;
+    cuzk_pool *pool = cuzk_pool_create(3);
+    assert_non_null(pool);
+    assert_int_equal(cuzk_pool_size(pool), 3);
+    cuzk_ctx *ctx = mkctx(pool);
+    assert_int_equal(cuzk_ctx_threads(ctx), 3);
+    cuzk_error err = {0};
+    /* A circuit big enough for many parallel chunks. */
+    cuzk_gen_opts go = {.curve = CUZK_CURVE_BN254, .constraints = 6000, .public_inputs = 2, .seed = 5};
+    assert_int_equal(cuzk_gen_files(ctx, &go, T("s.r1cs"), T("s.wtns"), &err), CUZK_OK);
+    assert_int_equal(cuzk_setup_files(ctx, T("s.r1cs"), T("s.zkey"), &err), CUZK_OK);
+    cuzk_key *key = NULL;
+    assert_int_equal(cuzk_key_load(&key, ctx, T("s.zkey"), NULL, &err), CUZK_OK);
+    cuzk_witness *w = NULL;
+    assert_int_equal(cuzk_witness_load(&w, T("s.wtns"), &err), CUZK_OK);
+    uint8_t r[32] = {9, 8, 7}, s[32] = {6, 5, 4};
+    cuzk_prove_opts po = {.insecure_r = r, .insecure_s = s};
+    cuzk_proof *p = NULL;
+    assert_int_equal(cuzk_prove(ctx, key, w, &po, &p, &err), CUZK_OK);
+    char *want;
+    size_t len;
+    assert_int_equal(cuzk_proof_to_json(p, CUZK_JSON_SNARKJS, &want, &len, &err), CUZK_OK);
+    cuzk_proof_free(p);
+    cuzk_ctx_free(ctx); /* the borrowed pool stays */
+
+    prover_job jobs[2] = {{pool, key, w, want, 4, 0}, {pool, key, w, want, 4, 0}};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, prover_main, &jobs[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(th[i], NULL);
+    assert_int_equal(jobs[0].ok, 4);
+    assert_int_equal(jobs[1].ok, 4);
+    free(want);
+    cuzk_witness_free(w);
+    cuzk_key_free(key);
+    cuzk_pool_destroy(pool);
+}
+
+typedef struct {
+    int polls, stop_at;
+} cancel_state;
+
+static int cancel_after(void *user)
+{
+    cancel_state *c = user;
+    return ++c->polls > c->stop_at;
+}
+
+/* Cancelling at the k-th poll, for every k until the proof completes: each
+ * run ends CANCELLED (nothing returned) and the last one proves. */
+static void test_cancel(void **state)
+{
+    (void)state;
+    cuzk_error err = {0};
+    cancel_state cs = {0, 1 << 30};
+    cuzk_ctx *ctx = NULL;
+    cuzk_ctx_opts o = {.threads = 2, .cancelled = cancel_after, .user = &cs};
+    assert_int_equal(cuzk_ctx_create(&ctx, &o, &err), CUZK_OK);
+    cuzk_key *key = NULL;
+    assert_int_equal(cuzk_key_load(&key, ctx, FX_DIR "/bn128/mul.zkey", NULL, &err), CUZK_OK);
+    cuzk_witness *w = NULL;
+    assert_int_equal(cuzk_witness_load(&w, FX_DIR "/bn128/witness.wtns", &err), CUZK_OK);
+    int cancelled = 0;
+    for (int k = 0;; k++) {
+        cs.polls = 0;
+        cs.stop_at = k;
+        cuzk_proof *p = NULL;
+        cuzk_err_clear(&err);
+        cuzk_status st = cuzk_prove(ctx, key, w, NULL, &p, &err);
+        if (st == CUZK_OK) {
+            assert_non_null(p);
+            cuzk_proof_free(p);
+            break;
+        }
+        assert_int_equal(st, CUZK_ERR_CANCELLED);
+        assert_null(p);
+        cancelled++;
+        assert_true(k < 100);
+    }
+    /* Between every phase of the proof at least (abc .. msm_b2, and within ntt). */
+    assert_true(cancelled >= 8);
+    /* Key loading is cancellable too. */
+    cs.polls = 0;
+    cs.stop_at = 0;
+    cuzk_key *k2 = NULL;
+    assert_int_equal(cuzk_key_load(&k2, ctx, FX_DIR "/bn128/mul.zkey", NULL, &err), CUZK_ERR_CANCELLED);
+    assert_null(k2);
+    cuzk_witness_free(w);
+    cuzk_key_free(key);
+    cuzk_ctx_free(ctx);
+}
+
+/* A witness of another circuit or curve: CUZK_ERR_MISMATCH naming it; the
+ * GPU backend is not built here. */
+static void test_wrong_witness(void **state)
+{
+    (void)state;
+    cuzk_ctx *ctx = mkctx(NULL);
+    cuzk_error err = {0};
+    cuzk_key *key = NULL;
+    assert_int_equal(cuzk_key_load(&key, ctx, FX_DIR "/lin/lin.zkey", NULL, &err), CUZK_OK);
+    cuzk_witness *w = NULL;
+    assert_int_equal(cuzk_witness_load(&w, FX_DIR "/bn128/witness.wtns", &err), CUZK_OK);
+    cuzk_proof *p = NULL;
+    cuzk_key_info in;
+    cuzk_key_get_info(key, &in);
+    char want[256];
+    snprintf(want, sizeof want, FX_DIR "/bn128/witness.wtns: Invalid witness length. Circuit: %u, witness: 15",
+             in.n_vars);
+    assert_int_equal(cuzk_prove(ctx, key, w, NULL, &p, &err), CUZK_ERR_MISMATCH);
+    assert_null(p);
+    assert_string_equal(err.msg, want);
+    cuzk_witness_free(w);
+    cuzk_err_clear(&err);
+    assert_int_equal(cuzk_witness_load(&w, FX_DIR "/bls12381/witness.wtns", &err), CUZK_OK);
+    assert_int_equal(cuzk_prove(ctx, key, w, NULL, &p, &err), CUZK_ERR_MISMATCH);
+    assert_non_null(strstr(err.msg, "bls12381/witness.wtns"));
+    cuzk_witness_free(w);
+    cuzk_key_free(key);
+    cuzk_err_clear(&err);
+    cuzk_key_opts ko = {.backend = CUZK_BACKEND_GPU};
+    assert_int_equal(cuzk_key_load(&key, ctx, FX_DIR "/lin/lin.zkey", &ko, &err), CUZK_ERR_UNSUPPORTED);
+    assert_null(key);
+    cuzk_ctx_free(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_phase_names),
+        cmocka_unit_test(test_one_key_many_witnesses),
+        cmocka_unit_test(test_fixed_rs),
+        cmocka_unit_test(test_shared_key_and_pool),
+        cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_wrong_witness),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
