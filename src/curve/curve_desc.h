@@ -1,0 +1,37 @@
+/* One description per supported curve: names, sizes, moduli, two-adicity,
+ * generators. Plain C data (no per-curve types), so every layer reads the
+ * same facts: the CPU code, the file formats and the GPU code.
+ *
+ * cuzk_curve_desc_get(curve) is the one place that maps the cuzk_curve enum
+ * to a curve; cuzk_curve_ops_get (curve_ops.h) maps it to operations. */
+#ifndef CUZK_CURVE_CURVE_DESC_H
+#define CUZK_CURVE_CURVE_DESC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+typedef struct cuzk_curve_desc {
+    cuzk_curve curve;
+    const char *id;             /* our code prefix: "bn254" / "bls12_381" */
+    const char *snarkjs_name;   /* written into JSON files: "bn128" / "bls12381" */
+    const char *const *aliases; /* accepted names (lower case, letters and digits only), NULL-ended */
+    uint32_t n8q, n8r;          /* bytes of an Fq / Fr element (32|48, 32) */
+    uint32_t fq_limbs, fr_limbs;/* 64-bit limbs (4|6, 4) */
+    uint32_t fq_bits, fr_bits;  /* bit lengths of q and r */
+    const uint64_t *q, *r;      /* moduli, little-endian limbs (raw) */
+    uint32_t fr_two_adicity;    /* 2^s divides r - 1: 28 (BN254) / 32 (BLS12-381); domains < 2^s */
+    /* Point sizes in bytes, our layouts (Montgomery coordinates; affine =
+     * zkey bytes, infinity x = y = 0; Jacobian X, Y, Z, infinity Z = 0). */
+    size_t g1_affine, g2_affine, g1_jac, g2_jac;
+    const void *g1_generator;   /* affine, Montgomery */
+    const void *g2_generator;
+} cuzk_curve_desc;
+
+/* NULL for CUZK_CURVE_NONE or an unknown value. */
+const cuzk_curve_desc *cuzk_curve_desc_get(cuzk_curve c);
+/* Every supported curve, in enum order, ended by NULL. */
+const cuzk_curve_desc *const *cuzk_curve_descs(void);
+
+#endif

@@ -1,0 +1,101 @@
+/* The operations of one curve behind a table, so that the Groth16 pipeline,
+ * the verifier and the CPU backend are written once (src/groth16) and the
+ * per-curve code is limited to arithmetic kernels (curve_ops_impl.h,
+ * instantiated per curve in curve_ops.c).
+ *
+ * Values are passed as bytes in our layouts (curve_desc.h): Fr elements of
+ * desc->n8r bytes (Montgomery unless "raw"), affine and Jacobian points of
+ * desc->g1_affine / g1_jac / g2_affine / g2_jac bytes. Scalars of point
+ * multiplications are raw Fr limbs. All functions are reentrant; the vector
+ * kernels run on `pool` (NULL: the calling thread). */
+#ifndef CUZK_CURVE_CURVE_OPS_H
+#define CUZK_CURVE_CURVE_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "curve/curve_desc.h"
+#include "util/threadpool.h"
+
+/* Coefficient records of a zkey's A and B matrices, wherever they live:
+ * section 4 in the file mapping (records of u32 matrix, constraint, signal
+ * and an Fr value, unaligned) or decoded arrays. Field f of record i is at
+ * f + i·stride (the value at value + i·vstride); values are v·R² mod r. */
+typedef struct cuzk_coefs {
+    size_t n;
+    const uint8_t *matrix, *constraint, *signal, *value;
+    size_t stride, vstride;
+} cuzk_coefs;
+
+/* How a = A·w, b = B·w are evaluated (built once per key by
+ * cuzk_abc_plan_build, groth16/abc_plan.c): records sorted by constraint are
+ * cut into n_chunks chunks at constraint boundaries, chunk q being records
+ * [cstart[q], cstart[q+1]) that own rows [crow[q], crow[q+1]); otherwise
+ * (n_chunks = 0) a CSR of A and B by row whose terms are (u32 signal, u32
+ * pad, Fr value) records of term_size bytes. */
+typedef struct cuzk_abc_plan {
+    cuzk_coefs co;
+    size_t domain_size;
+    size_t n_chunks;
+    size_t *cstart;
+    uint32_t *crow;
+    uint32_t *row_a, *row_b; /* domain_size + 1 */
+    uint8_t *terms_a, *terms_b;
+    size_t term_size;
+} cuzk_abc_plan;
+
+typedef struct cuzk_curve_ops {
+    const cuzk_curve_desc *desc;
+
+    /* ---- Fr ---- */
+    bool (*fr_random)(void *r);                                  /* uniform, Montgomery; false if the OS RNG fails */
+    void (*fr_mul)(void *r, const void *a, const void *b);       /* Montgomery */
+    void (*fr_to_mont)(void *r, const void *raw);
+    void (*fr_from_mont)(void *raw, const void *a);
+
+    /* ---- G1 / G2 (affine "a", Jacobian "j") ---- */
+    void (*g1_mul_affine)(void *j, const void *a, const uint64_t *scalar, size_t limbs);
+    void (*g1_mul_jac)(void *j, const void *p, const uint64_t *scalar, size_t limbs);
+    void (*g1_add)(void *j, const void *p, const void *q);       /* j = p + q, Jacobian */
+    void (*g1_add_affine)(void *j, const void *p, const void *a);
+    void (*g1_neg)(void *j, const void *p);
+    void (*g1_from_affine)(void *j, const void *a);
+    void (*g1_to_affine)(void *a, const void *j);
+    void (*g1_affine_neg)(void *r, const void *a);
+    void (*g2_mul_affine)(void *j, const void *a, const uint64_t *scalar, size_t limbs);
+    void (*g2_add)(void *j, const void *p, const void *q);
+    void (*g2_add_affine)(void *j, const void *p, const void *a);
+    void (*g2_to_affine)(void *a, const void *j);
+
+    /* ---- pairing ---- */
+    /* prod e(g1[i], g2[i]) == 1 over n affine pairs (contiguous arrays). */
+    bool (*pairing_product_is_one)(const void *g1, const void *g2, size_t n);
+    /* e(g1, g2) in Fq12 (12 Fq elements, Montgomery, our tower order). */
+    void (*pairing)(void *fq12, const void *g1, const void *g2);
+    size_t fq12_size;
+
+    /* ---- CPU kernels (the CPU backend) ---- */
+    /* Twiddles of the domain 2^log_n (ntt_domain_free releases). */
+    cuzk_status (*ntt_domain_create)(void **dom, unsigned log_n, cuzk_pool *pool, cuzk_error *err);
+    void (*ntt_domain_free)(void *dom);
+    size_t (*ntt_domain_bytes)(const void *dom);
+    /* a (Montgomery evaluations over the domain) -> the same polynomial's
+     * evaluations on the odd coset, in place. */
+    cuzk_status (*ntt_coset_odd)(const void *dom, void *a, cuzk_pool *pool, cuzk_error *err);
+    /* a, b, c (n Montgomery values each) -> a = raw(a·b − c), in place. */
+    void (*h_pointwise)(void *a, const void *b, const void *c, size_t n, cuzk_pool *pool);
+    /* a = A·w, b = B·w, c = a∘b over the domain (Montgomery) from raw w. */
+    void (*abc_eval)(const cuzk_abc_plan *plan, const void *w, void *a, void *b, void *c, cuzk_pool *pool);
+    /* Σ scalars[i]·bases[i] (affine bases, raw scalars) into a Jacobian point. */
+    cuzk_status (*g1_msm)(void *j, const void *bases, const void *scalars, size_t n, cuzk_pool *pool,
+                          cuzk_error *err);
+    cuzk_status (*g2_msm)(void *j, const void *bases, const void *scalars, size_t n, cuzk_pool *pool,
+                          cuzk_error *err);
+} cuzk_curve_ops;
+
+/* The operations of a curve; NULL for CUZK_CURVE_NONE or an unknown value.
+ * The one function that chooses code by curve. */
+const cuzk_curve_ops *cuzk_curve_ops_get(cuzk_curve c);
+
+#endif
