@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "formats/formats.h"
@@ -140,15 +141,14 @@ int cmd_info(int argc, char **argv)
     if (r >= 0)
         return r;
     const char *path = pos[0];
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cuzk_error e = {0};
-        cuzk_err(&e, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    cuzk_error e = {0};
+    int fd;
+    uint64_t size;
+    if (cuzk_open_input(path, &fd, &size, &e))
         return cli_fail(&e);
-    }
     char magic[4] = {0};
-    size_t got = fread(magic, 1, 4, f);
-    fclose(f);
+    ssize_t got = read(fd, magic, 4);
+    close(fd);
     if (got == 4 && !memcmp(magic, "zkey", 4))
         return info_zkey(path, full);
     if (got == 4 && !memcmp(magic, "r1cs", 4))

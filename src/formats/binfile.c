@@ -107,6 +107,37 @@ cuzk_status cuzk_binfile_open_buffer(cuzk_binfile *bf, const void *data, size_t 
     return st;
 }
 
+cuzk_status cuzk_open_input(const char *path, int *fd_out, uint64_t *size, cuzk_error *err)
+{
+    *fd_out = -1;
+    /* Non-blocking: opening a FIFO must not wait for a writer. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return cuzk_err(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        int e = errno;
+        close(fd);
+        return cuzk_err(err, CUZK_ERR_IO, "%s: cannot stat: %s", path, strerror(e));
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        return cuzk_err(err, CUZK_ERR_IO, "%s: not a regular file (%s)", path,
+                        S_ISDIR(sb.st_mode)    ? "a directory"
+                        : S_ISFIFO(sb.st_mode) ? "a FIFO"
+                        : S_ISCHR(sb.st_mode)  ? "a character device"
+                        : S_ISBLK(sb.st_mode)  ? "a block device"
+                        : S_ISSOCK(sb.st_mode) ? "a socket"
+                                               : "a special file");
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    *fd_out = fd;
+    *size = (uint64_t)sb.st_size;
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_binfile_open(cuzk_binfile *bf, const char *path, const char *magic,
                               uint32_t max_version, cuzk_error *err)
 {
@@ -114,26 +145,12 @@ cuzk_status cuzk_binfile_open(cuzk_binfile *bf, const char *path, const char *ma
     bf->name = dup_name(path);
     if (!bf->name)
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
-    cuzk_status st = CUZK_OK;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        st = cuzk_err(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    int fd;
+    uint64_t fsize;
+    cuzk_status st = cuzk_open_input(path, &fd, &fsize, err);
+    if (st)
         goto fail;
-    }
-    struct stat sb;
-    if (fstat(fd, &sb) != 0) {
-        st = cuzk_err(err, CUZK_ERR_IO, "%s: cannot stat: %s", path, strerror(errno));
-        goto fail;
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        st = cuzk_err(err, CUZK_ERR_IO, "%s: not a regular file", path);
-        goto fail;
-    }
-    if ((uint64_t)sb.st_size > SIZE_MAX) {
-        st = cuzk_err(err, CUZK_ERR_IO, "%s: file too large to map", path);
-        goto fail;
-    }
-    bf->size = (size_t)sb.st_size;
+    bf->size = (size_t)fsize;
     if (bf->size > 0) {
         /* MAP_PRIVATE read-only: we never write, and other processes that
          * truncate the file are outside our control either way. */

@@ -125,7 +125,7 @@ static int FC_(fmt_fq_to_dec)(char *buf, size_t cap, const void *mont)
 static int FC_(fmt_fq_from_dec)(void *mont, const char *s)
 {
     /* Syntax first, so that "not a number" and ">= q" get different messages. */
-    if (!fmt_is_decimal(s, 400))
+    if (!fmt_is_decimal(s, SIZE_MAX)) /* leading zeros are fine, as for BigInt() */
         return FMT_DEC_SYNTAX;
     return FC_(fp_from_dec)((FC_(fp_t) *)mont, s) ? FMT_DEC_OK : FMT_DEC_RANGE;
 }

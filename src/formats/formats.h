@@ -115,6 +115,11 @@ typedef struct cuzk_binfile {
     bool own_fd;
 } cuzk_binfile;
 
+/* Opens an input file for reading: non-blocking (a FIFO cannot hang the
+ * open), then it must be a regular file (CUZK_ERR_IO naming what it is).
+ * The descriptor is blocking again on return; *size is the file's size. */
+cuzk_status cuzk_open_input(const char *path, int *fd, uint64_t *size, cuzk_error *err);
+
 /* Opens and indexes a binfile: mmap (MAP_PRIVATE, MADV_SEQUENTIAL; the file
  * stays open too, for readers that copy a section with pread), magic,
  * 1 <= version <= max_version, nSections, fileSize >= 12 + 12·nSections and

@@ -4,9 +4,11 @@
  * byte (snarkjs), or the compact form (rapidsnark). */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "formats/fmt_internal.h"
 #include "util/bigint.h"
@@ -194,61 +196,268 @@ static void jw_g2(jw *w, const fmt_ops *ops, const void *pt)
 
 /* ---- reading helpers ---------------------------------------------------------- */
 
-static cuzk_status read_text(const char *path, char **out, size_t *len, cuzk_error *err)
+/* Size limits, from what each file can legitimately hold (snarkjs writes
+ * about 1.5 KB for a proof, ~80 bytes a public signal and ~270 bytes an IC
+ * point; the limits leave room for any formatting). */
+#define JSON_PROOF_MAX ((size_t)64 << 10)
+#define JSON_VK_MAX ((size_t)256 << 20)
+#define JSON_PUBLIC_MAX ((size_t)256 << 20)
+#define JSON_MAX_DEPTH 64
+
+static cuzk_status read_text(const char *path, size_t max, const char *what, char **out,
+                             size_t *len, cuzk_error *err)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return cuzk_err(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (n + 1 >= cap) {
-            char *nb = cap > ((size_t)1 << 34) ? NULL : realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, fp);
-        n += got;
-        if (got == 0)
-            break;
+    int fd;
+    uint64_t size;
+    cuzk_status st = cuzk_open_input(path, &fd, &size, err);
+    if (st)
+        return st;
+    if (size > max) {
+        close(fd);
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: %llu bytes, more than %s can hold (at most %zu)",
+                        path, (unsigned long long)size, what, max);
     }
-    int rerr = ferror(fp);
-    fclose(fp);
-    if (!buf)
+    char *buf = malloc((size_t)size + 1);
+    if (!buf) {
+        close(fd);
         return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory reading the file", path);
-    if (rerr) {
-        free(buf);
-        return cuzk_err(err, CUZK_ERR_IO, "%s: read error", path);
     }
+    size_t n = 0;
+    while (n < size) {
+        ssize_t got = read(fd, buf + n, (size_t)size - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            int e = got < 0 ? errno : EIO;
+            close(fd);
+            free(buf);
+            return cuzk_err(err, CUZK_ERR_IO, "%s: read error: %s", path,
+                            got < 0 ? strerror(e) : "the file shrank while it was read");
+        }
+        n += (size_t)got;
+    }
+    close(fd);
     buf[n] = 0;
     *out = buf;
     *len = n;
     return CUZK_OK;
 }
 
+/* ---- the JSON text as JavaScript's JSON.parse reads it ---------------------------
+ * snarkjs reads its files with JSON.parse(fs.readFileSync(f, "utf8")). Before
+ * cJSON builds a tree, the text is checked against the same grammar (RFC 8259:
+ * only space, tab, CR and LF as white space, strict numbers, no control
+ * characters in strings), with three refusals of ours: a UTF-8 byte-order
+ * mark (JSON.parse rejects it too: it is not white space), a NUL in a string
+ * (\u0000: cJSON would cut the string there and read "1\u0000x" as "1",
+ * where snarkjs fails on the whole string) and nesting deeper than
+ * JSON_MAX_DEPTH. Duplicate keys are valid JSON: the last one wins, as in
+ * JavaScript (obj_get). The scan counts the values, which bounds the tree. */
+
+typedef struct {
+    const char *p, *end, *start, *nm;
+    size_t values;
+    cuzk_error *err;
+} jscan;
+
+static cuzk_status js_fail(jscan *s, const char *what)
+{
+    return cuzk_err(s->err, CUZK_ERR_FORMAT, "%s: invalid JSON: %s at byte %zu", s->nm, what,
+                    (size_t)(s->p - s->start));
+}
+
+static void js_ws(jscan *s)
+{
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+        s->p++;
+}
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* A string at s->p (the opening quote). */
+static cuzk_status js_string(jscan *s)
+{
+    s->p++;
+    while (s->p < s->end) {
+        unsigned char c = (unsigned char)*s->p;
+        if (c == '"') {
+            s->p++;
+            return CUZK_OK;
+        }
+        if (c == 0)
+            return js_fail(s, "a NUL byte inside a string");
+        if (c < 0x20)
+            return js_fail(s, "a control character inside a string");
+        if (c != '\\') {
+            s->p++;
+            continue;
+        }
+        if (s->end - s->p < 2)
+            break;
+        char e = s->p[1];
+        if (e == 'u') {
+            if (s->end - s->p < 6)
+                break;
+            unsigned v = 0;
+            for (int i = 2; i < 6; i++) {
+                int h = hexval(s->p[i]);
+                if (h < 0)
+                    return js_fail(s, "a bad \\u escape");
+                v = v * 16 + (unsigned)h;
+            }
+            if (v == 0)
+                return js_fail(s, "a NUL (\\u0000) inside a string");
+            s->p += 6;
+        } else if (strchr("\"\\/bfnrt", e) && e) {
+            s->p += 2;
+        } else {
+            return js_fail(s, "a bad escape");
+        }
+    }
+    return js_fail(s, "an unterminated string");
+}
+
+static cuzk_status js_number(jscan *s)
+{
+    const char *p = s->p;
+    if (p < s->end && *p == '-')
+        p++;
+    if (p >= s->end || *p < '0' || *p > '9')
+        return js_fail(s, "a bad number");
+    if (*p == '0')
+        p++;
+    else
+        while (p < s->end && *p >= '0' && *p <= '9')
+            p++;
+    if (p < s->end && *p == '.') {
+        p++;
+        if (p >= s->end || *p < '0' || *p > '9')
+            return js_fail(s, "a bad number");
+        while (p < s->end && *p >= '0' && *p <= '9')
+            p++;
+    }
+    if (p < s->end && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < s->end && (*p == '+' || *p == '-'))
+            p++;
+        if (p >= s->end || *p < '0' || *p > '9')
+            return js_fail(s, "a bad number");
+        while (p < s->end && *p >= '0' && *p <= '9')
+            p++;
+    }
+    s->p = p;
+    return CUZK_OK;
+}
+
+static cuzk_status js_value(jscan *s, int depth)
+{
+    js_ws(s);
+    if (s->p >= s->end)
+        return js_fail(s, "unexpected end");
+    s->values++;
+    char c = *s->p;
+    if (c == '"')
+        return js_string(s);
+    if (c == '-' || (c >= '0' && c <= '9'))
+        return js_number(s);
+    static const char *const lit[] = {"true", "false", "null"};
+    for (int i = 0; i < 3; i++) {
+        size_t n = strlen(lit[i]);
+        if ((size_t)(s->end - s->p) >= n && !memcmp(s->p, lit[i], n)) {
+            s->p += n;
+            return CUZK_OK;
+        }
+    }
+    if (c != '[' && c != '{')
+        return js_fail(s, (unsigned char)c == 0xef ? "a UTF-8 byte-order mark" : "an unexpected character");
+    if (depth >= JSON_MAX_DEPTH)
+        return js_fail(s, "nesting deeper than 64 levels");
+    char close = c == '[' ? ']' : '}';
+    s->p++;
+    js_ws(s);
+    if (s->p < s->end && *s->p == close) {
+        s->p++;
+        return CUZK_OK;
+    }
+    for (;;) {
+        cuzk_status st;
+        if (close == '}') {
+            js_ws(s);
+            if (s->p >= s->end || *s->p != '"')
+                return js_fail(s, "a missing object key");
+            if ((st = js_string(s)))
+                return st;
+            js_ws(s);
+            if (s->p >= s->end || *s->p != ':')
+                return js_fail(s, "a missing ':'");
+            s->p++;
+        }
+        if ((st = js_value(s, depth + 1)))
+            return st;
+        js_ws(s);
+        if (s->p < s->end && *s->p == ',') {
+            s->p++;
+            continue;
+        }
+        if (s->p < s->end && *s->p == close) {
+            s->p++;
+            return CUZK_OK;
+        }
+        return js_fail(s, close == ']' ? "a missing ',' or ']'" : "a missing ',' or '}'");
+    }
+}
+
+/* The whole text is one JSON value (white space around it); *values counts
+ * every value, containers included. */
+static cuzk_status json_scan(const char *text, size_t len, const char *nm, size_t *values,
+                             cuzk_error *err)
+{
+    jscan s = {text, text + len, text, nm, 0, err};
+    cuzk_status st = js_value(&s, 0);
+    if (st)
+        return st;
+    js_ws(&s);
+    if (s.p != s.end)
+        return js_fail(&s, "trailing data");
+    *values = s.values;
+    return CUZK_OK;
+}
+
 static cuzk_status parse_json(cJSON **root, const char *text, size_t len, const char *nm,
                               cuzk_error *err)
 {
+    *root = NULL;
+    size_t values;
+    cuzk_status st = json_scan(text, len, nm, &values, err);
+    if (st)
+        return st;
+    /* The tree costs ~100 bytes a value: a text of tiny values (a 20 MB
+     * array of "1" would be ~800 MB of tree) is refused; snarkjs files have
+     * long decimal strings, a few times smaller as a tree than as text. */
+    if (values > len / 8 + 65536)
+        return cuzk_err(err, CUZK_ERR_FORMAT,
+                        "%s: %zu JSON values in %zu bytes: not a snarkjs file (its values are long "
+                        "decimal strings)", nm, values, len);
     const char *end = NULL;
     *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
     if (!*root) {
         size_t off = end && end >= text ? (size_t)(end - text) : 0;
-        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: invalid JSON (syntax error near byte %zu)", nm, off);
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: invalid JSON near byte %zu", nm, off);
     }
-    /* Only whitespace may follow the value. */
-    for (const char *p = end; p && p < text + len; p++)
-        if (*p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') {
-            cJSON_Delete(*root);
-            *root = NULL;
-            return cuzk_err(err, CUZK_ERR_FORMAT, "%s: invalid JSON (trailing data at byte %zu)", nm,
-                            (size_t)(p - text));
-        }
     return CUZK_OK;
+}
+
+/* Member `key` of an object; with duplicate keys the last, as in JavaScript. */
+static const cJSON *obj_get(const cJSON *o, const char *key)
+{
+    const cJSON *r = NULL;
+    for (const cJSON *c = o ? o->child : NULL; c; c = c->next)
+        if (c->string && !strcmp(c->string, key))
+            r = c;
+    return r;
 }
 
 /* Decimal string -> Fq (Montgomery), with messages. */
@@ -350,7 +559,7 @@ static cuzk_status get_g2(const fmt_ops *ops, void *out, const cJSON *v, const c
 static cuzk_status get_curve(const cJSON *root, const char *nm, cuzk_curve hint, cuzk_curve *out,
                              cuzk_error *err)
 {
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "curve");
+    const cJSON *c = obj_get(root, "curve");
     if (!c) {
         if (hint == CUZK_CURVE_NONE)
             return cuzk_err(err, CUZK_ERR_FORMAT, "%s: no \"curve\" field", nm);
@@ -370,7 +579,7 @@ static cuzk_status get_curve(const cJSON *root, const char *nm, cuzk_curve hint,
 
 static cuzk_status check_protocol(const cJSON *root, const char *nm, bool required, cuzk_error *err)
 {
-    const cJSON *p = cJSON_GetObjectItemCaseSensitive(root, "protocol");
+    const cJSON *p = obj_get(root, "protocol");
     if (!p && !required)
         return CUZK_OK;
     if (!cJSON_IsString(p) || strcmp(p->valuestring, "groth16") != 0)
@@ -396,9 +605,9 @@ cuzk_status cuzk_proof_points_read_json_buffer(cuzk_proof_points *p, const char 
     if ((st = check_protocol(root, nm, false, err)) || (st = get_curve(root, nm, curve, &p->curve, err)))
         goto out;
     const fmt_ops *ops = fmt_ops_get(p->curve);
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(root, "pi_a");
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(root, "pi_b");
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "pi_c");
+    const cJSON *a = obj_get(root, "pi_a");
+    const cJSON *b = obj_get(root, "pi_b");
+    const cJSON *c = obj_get(root, "pi_c");
     if (!a || !b || !c) {
         st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: missing %s", nm, !a ? "pi_a" : !b ? "pi_b" : "pi_c");
         goto out;
@@ -418,7 +627,7 @@ cuzk_status cuzk_proof_points_read_json(cuzk_proof_points *p, const char *path, 
     char *text;
     size_t len;
     memset(p, 0, sizeof *p);
-    cuzk_status st = read_text(path, &text, &len, err);
+    cuzk_status st = read_text(path, JSON_PROOF_MAX, "a proof", &text, &len, err);
     if (st)
         return st;
     st = cuzk_proof_points_read_json_buffer(p, text, len, path, curve, err);
@@ -486,37 +695,75 @@ cuzk_status cuzk_public_read_json_buffer(cuzk_public *pub, const char *text, siz
     const cuzk_curve_params *cp = cuzk_curve_params_get(curve);
     if (!cp)
         return cuzk_err(err, CUZK_ERR_USAGE, "%s: the curve of the public signals must be given", nm);
-    cJSON *root;
-    cuzk_status st = parse_json(&root, text, len, nm, err);
+    /* No tree: the array is read straight from the checked text, so memory
+     * is 32 bytes a signal whatever the values look like. */
+    size_t values;
+    cuzk_status st = json_scan(text, len, nm, &values, err);
     if (st)
         return st;
-    if (!cJSON_IsArray(root)) {
-        st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: not a JSON array of decimal strings", nm);
-        goto out;
-    }
-    int n = cJSON_GetArraySize(root);
+    const char *p = text, *end = text + len;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    if (*p != '[')
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: not a JSON array of decimal strings", nm);
+    if (values - 1 > UINT32_MAX)
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: more than 2^32 public signals", nm);
     pub->curve = curve;
-    pub->n = (uint32_t)n;
-    pub->values.ptr = cuzk_alloc((size_t)n, 32);
-    if (!pub->values.ptr) {
-        st = cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory", nm);
-        goto out;
-    }
+    pub->values.ptr = cuzk_alloc(values, 32);
+    if (!pub->values.ptr)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory for %zu public signals", nm, values - 1);
     uint64_t(*v)[4] = pub->values.ptr;
-    int i = 0;
-    for (const cJSON *e = root->child; e; e = e->next, i++) {
-        if (!cJSON_IsString(e) || !fmt_is_decimal(e->valuestring, 400)) {
-            st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: public signal %d is not a decimal string", nm, i);
+    uint32_t i = 0;
+    for (p++;; i++) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+            p++;
+        if (*p == ']')
+            break;
+        /* A string of decimal digits (escapes decoded, as JSON.parse does). */
+        bool ok = *p == '"', big = false;
+        size_t digits = 0;
+        memset(v[i], 0, 32);
+        const char *q = p + 1;
+        while (ok && q < end && *q != '"') {
+            unsigned c = (unsigned char)*q++;
+            if (c == '\\') {
+                if (*q == 'u') {
+                    c = (unsigned)(hexval(q[1]) << 12 | hexval(q[2]) << 8 | hexval(q[3]) << 4 | hexval(q[4]));
+                    q += 5;
+                } else {
+                    c = 0;
+                    q++;
+                }
+            }
+            if (c < '0' || c > '9') {
+                ok = false;
+                break;
+            }
+            uint64_t carry = c - '0';
+            for (int k = 0; k < 4; k++) {
+                unsigned __int128 t = (unsigned __int128)v[i][k] * 10u + carry;
+                v[i][k] = (uint64_t)t;
+                carry = (uint64_t)(t >> 64);
+            }
+            big |= carry != 0;
+            digits++;
+        }
+        if (!ok || !digits) {
+            st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: public signal %u is not a decimal string", nm, i);
             goto out;
         }
-        if (!cuzk_bn_from_dec(v[i], 4, e->valuestring) || !fmt_limbs_lt(v[i], cp->r, 4)) {
-            st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: public signal %d is >= r (value >= modulus)", nm,
-                          i);
+        if (big || !fmt_limbs_lt(v[i], cp->r, 4)) {
+            st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: public signal %u is >= r (value >= modulus)", nm, i);
             goto out;
         }
+        p = q + 1;
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+            p++;
+        if (*p == ',')
+            p++;
     }
+    pub->n = i;
 out:
-    cJSON_Delete(root);
     if (st)
         cuzk_public_free(pub);
     return st;
@@ -528,7 +775,7 @@ cuzk_status cuzk_public_read_json(cuzk_public *pub, const char *path, cuzk_curve
     char *text;
     size_t len;
     memset(pub, 0, sizeof *pub);
-    cuzk_status st = read_text(path, &text, &len, err);
+    cuzk_status st = read_text(path, JSON_PUBLIC_MAX, "a public-signals file", &text, &len, err);
     if (st)
         return st;
     st = cuzk_public_read_json_buffer(pub, text, len, path, curve, err);
@@ -612,7 +859,7 @@ cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, 
         (st = get_curve(root, nm, CUZK_CURVE_NONE, &vk->curve, err)))
         goto out;
     const fmt_ops *ops = fmt_ops_get(vk->curve);
-    const cJSON *np = cJSON_GetObjectItemCaseSensitive(root, "nPublic");
+    const cJSON *np = obj_get(root, "nPublic");
     if (!cJSON_IsNumber(np) || np->valuedouble < 0 || np->valuedouble > 4294967294.0 ||
         np->valuedouble != (double)(uint32_t)np->valuedouble) {
         st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: \"nPublic\" is missing or not a valid count", nm);
@@ -622,7 +869,7 @@ cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, 
     const char *keys[4] = {"vk_alpha_1", "vk_beta_2", "vk_gamma_2", "vk_delta_2"};
     void *dst[4] = {&vk->alpha_1, &vk->beta_2, &vk->gamma_2, &vk->delta_2};
     for (int i = 0; i < 4; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, keys[i]);
+        const cJSON *v = obj_get(root, keys[i]);
         if (!v) {
             st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: missing %s", nm, keys[i]);
             goto out;
@@ -630,7 +877,7 @@ cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, 
         if ((st = i == 0 ? get_g1(ops, dst[i], v, nm, keys[i], err) : get_g2(ops, dst[i], v, nm, keys[i], err)))
             goto out;
     }
-    const cJSON *ic = cJSON_GetObjectItemCaseSensitive(root, "IC");
+    const cJSON *ic = obj_get(root, "IC");
     if (!cJSON_IsArray(ic) || (uint64_t)cJSON_GetArraySize(ic) != (uint64_t)vk->n_public + 1) {
         st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: IC must be an array of nPublic + 1 = %llu points", nm,
                       (unsigned long long)vk->n_public + 1);
@@ -648,7 +895,7 @@ cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, 
         if ((st = get_g1(ops, (uint8_t *)vk->ic.ptr + i * ops->p->g1_size, e, nm, w, err)))
             goto out;
     }
-    const cJSON *ab = cJSON_GetObjectItemCaseSensitive(root, "vk_alphabeta_12");
+    const cJSON *ab = obj_get(root, "vk_alphabeta_12");
     if (ab) {
         size_t fq = ops->p->n8q;
         uint8_t *o = (uint8_t *)&vk->alphabeta_12;
@@ -687,7 +934,7 @@ cuzk_status cuzk_vk_read_json(cuzk_vk *vk, const char *path, cuzk_error *err)
     char *text;
     size_t len;
     memset(vk, 0, sizeof *vk);
-    cuzk_status st = read_text(path, &text, &len, err);
+    cuzk_status st = read_text(path, JSON_VK_MAX, "a verification key", &text, &len, err);
     if (st)
         return st;
     st = cuzk_vk_read_json_buffer(vk, text, len, path, err);

@@ -145,6 +145,14 @@ static cuzk_status parse(cuzk_r1cs *r, const cuzk_binfile *bf, cuzk_error *err)
                         "%s: section 2 (constraints) size mismatch: the %u constraints use %llu bytes, "
                         "the section has %llu",
                         nm, nc, (unsigned long long)pos, (unsigned long long)csz);
+    /* nWires sizes what setup and the prover allocate, so it must be backed
+     * by the file: by the wire map (8 bytes a wire), or, for a file without
+     * one (circom always writes it), by the terms that reference wires. */
+    if (!s3 && (uint64_t)r->n_wires > 1 + nnz[0] + nnz[1] + nnz[2])
+        return cuzk_err(err, CUZK_ERR_FORMAT,
+                        "%s: nWires %u but no wire map (section 3) and only %llu terms: the header "
+                        "declares wires the file does not hold",
+                        nm, r->n_wires, (unsigned long long)(nnz[0] + nnz[1] + nnz[2]));
     if (s3 && s3->size != 8 * (uint64_t)r->n_wires)
         return cuzk_err(err, CUZK_ERR_FORMAT,
                         "%s: section 3 (wire map) size mismatch: expected %llu bytes (nWires %u), got "

@@ -11,6 +11,9 @@
 #   signals     SIGTERM / SIGINT at random points of gen and prove: exit 9 or
 #               0, no temporary file, the earlier files intact or a whole new
 #               pair; a closed stdout pipe
+#   inputs      inputs that are not regular files (FIFO, /dev/zero, a
+#               directory) fail at once with exit 2 instead of hanging or
+#               reading forever
 #   concurrent  two provers writing the same proof/public pair at once: the
 #               pair left behind always verifies (belongs to one run); the
 #               publish windows rarely meet between processes, so
@@ -163,6 +166,22 @@ scen_signals() {
   note "prove to a pipe closed early -> exit ${rcs[0]}, no temporary file"
 }
 
+scen_inputs() {
+  mkfifo fifo && mkdir dir
+  local bad
+  for bad in fifo /dev/zero dir; do
+    expect 2 "prove with $bad as the zkey" "$CUZK" prove "$bad" "$W" p.json pub.json
+    expect 2 "prove with $bad as the witness" "$CUZK" prove "$Z" "$bad" p.json pub.json
+    expect 2 "verify with $bad as the key" "$CUZK" verify "$bad" "$D/mul.public.json" "$D/mul.proof.json"
+    expect 2 "verify with $bad as public.json" "$CUZK" verify "$VK" "$bad" "$D/mul.proof.json"
+    expect 2 "verify with $bad as the proof" "$CUZK" verify "$VK" "$D/mul.public.json" "$bad"
+    expect 2 "setup with $bad as the r1cs" "$CUZK" setup "$bad" out.zkey
+    expect 2 "info on $bad" "$CUZK" info "$bad"
+  done
+  [ ! -e p.json ] && [ ! -e out.zkey ] || fail "an output was written"
+  no_temps "$T"
+}
+
 scen_concurrent() {
   local V1="$D/mul.vkey.json" V2="$D/manypub.vkey.json" i bad=0
   for i in $(seq 30); do
@@ -180,7 +199,7 @@ scen_concurrent() {
 }
 
 case "$SCEN" in
-  outputs|signals|concurrent) ;;
+  outputs|signals|inputs|concurrent) ;;
   *) echo "unknown scenario $SCEN" >&2; exit 2 ;;
 esac
 [ -x "$CUZK" ] || { echo "FAIL: $CUZK not executable"; exit 1; }

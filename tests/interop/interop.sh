@@ -17,6 +17,10 @@
 #                    the exit code docs/CLI.md gives, no output file left behind
 #   gen              cuzk gen -> (cuzk setup | snarkjs setup) -> cuzk prove -> snarkjs verify
 #   info             cuzk info on each file kind
+#   json             JSON read as snarkjs reads it (JSON.parse): a byte-order mark
+#                    and a NUL inside a string rejected by both, duplicate keys
+#                    resolved by both to the last one, leading zeros and
+#                    \u escapes of digits accepted by both
 #
 # Exit 0 = pass, 1 = fail (first mismatch, with the command output), 77 = skip
 # (node or node_modules/.bin/snarkjs missing: run `npm ci` in the repo root).
@@ -301,8 +305,52 @@ scen_info() {
   grep -q '^Error: .*bad.zkey' "$ERR" || fail "cuzk info on a truncated zkey: no 'Error:' naming the file"
 }
 
+scen_json() {
+  local VK="$D/$CIRC.vkey.json" P="$D/$CIRC.proof.json" PUB="$D/$CIRC.public.json"
+  sj groth16 prove "$D/$CIRC.zkey" "$D/$CIRC.wtns" "$T/q.json" "$T/qpub.json"
+  tool bom "$VK" "$T/bom_vk.json"
+  both_reject "$T/bom_vk.json" "$PUB" "$P" "verification key with a byte-order mark" 3
+  tool bom "$PUB" "$T/bom_pub.json"
+  both_reject "$VK" "$T/bom_pub.json" "$P" "public.json with a byte-order mark" 3
+  tool bom "$P" "$T/bom_p.json"
+  both_reject "$VK" "$PUB" "$T/bom_p.json" "proof with a byte-order mark" 3
+  tool nul "$PUB" 0 "$T/nul_pub.json"
+  both_reject "$VK" "$T/nul_pub.json" "$P" "public signal <valid>\\u00001" 3
+  tool nul "$P" pi_a.0 "$T/nul_a.json"
+  both_reject "$VK" "$PUB" "$T/nul_a.json" "pi_a.x <valid>\\u00001" 3
+  tool nul "$P" pi_b.1.0 "$T/nul_b.json"
+  both_reject "$VK" "$PUB" "$T/nul_b.json" "pi_b.y.c0 <valid>\\u00001" 3
+  tool nul "$VK" vk_alpha_1.1 "$T/nul_vk.json"
+  both_reject "$T/nul_vk.json" "$PUB" "$P" "vk_alpha_1.y <valid>\\u00001" 3
+  local k
+  for k in pi_a pi_b pi_c; do
+    tool dupkey "$P" $k "$T/q.json" first "$T/dup_first_$k.json"
+    sj_accept "$VK" "$PUB" "$T/dup_first_$k.json" "duplicate $k, the valid one last"
+    cz_accept "$VK" "$PUB" "$T/dup_first_$k.json" "duplicate $k, the valid one last"
+    tool dupkey "$P" $k "$T/q.json" last "$T/dup_last_$k.json"
+    both_reject "$VK" "$PUB" "$T/dup_last_$k.json" "duplicate $k, another proof's last" 5
+  done
+  note "duplicate keys: the last one counts for both"
+  tool dupkey "$VK" vk_delta_2 "$D/nopub.vkey.json" last "$T/dup_vk.json"
+  both_reject "$T/dup_vk.json" "$PUB" "$P" "verification key with another key's vk_delta_2 last" 5
+  tool zeros "$PUB" 0 500 "$T/zeros_pub.json"
+  sj_accept "$VK" "$T/zeros_pub.json" "$P" "public signal with 500 leading zeros"
+  cz_accept "$VK" "$T/zeros_pub.json" "$P" "public signal with 500 leading zeros"
+  tool zeros "$P" pi_c.1 450 "$T/zeros_c.json"
+  sj_accept "$VK" "$PUB" "$T/zeros_c.json" "pi_c.y with 450 leading zeros"
+  cz_accept "$VK" "$PUB" "$T/zeros_c.json" "pi_c.y with 450 leading zeros"
+  note "numbers of more than 400 digits (leading zeros) accepted by both"
+  tool escape "$PUB" 0 "$T/esc_pub.json"
+  sj_accept "$VK" "$T/esc_pub.json" "$P" "public signal with a \\u escape"
+  cz_accept "$VK" "$T/esc_pub.json" "$P" "public signal with a \\u escape"
+  tool escape "$P" pi_a.1 "$T/esc_a.json"
+  sj_accept "$VK" "$PUB" "$T/esc_a.json" "pi_a.y with a \\u escape"
+  cz_accept "$VK" "$PUB" "$T/esc_a.json" "pi_a.y with a \\u escape"
+  note "\\u escapes of digits decoded by both"
+}
+
 case "$SCEN" in
-  prove|verify|setup|exportvk|tamper|malformed|gen|info) ;;
+  prove|verify|setup|exportvk|tamper|malformed|gen|info|json) ;;
   *) echo "unknown scenario $SCEN" >&2; exit 2 ;;
 esac
 START=$(date +%s.%N)

@@ -18,6 +18,13 @@
 //   node tool.mjs wtnspub W.wtns N OUT            writes w[1..N] as a public.json-style array
 //   node tool.mjs wtnsbump W.wtns IDX OUT         witness value IDX (-1 = last) := value + 1 mod prime
 //   node tool.mjs trunc FILE NBYTES OUT           first NBYTES bytes of FILE
+//   node tool.mjs bom FILE OUT                    FILE with a UTF-8 byte-order mark in front
+//   node tool.mjs nul F.json PATH OUT             the string at PATH (e.g. pi_a.0, 0) + "\u0000" + "1"
+//   node tool.mjs dupkey P.json KEY Q.json first|last OUT
+//                                                 P with a second KEY member holding Q[KEY], before
+//                                                 (first) or after (last) P's own (JSON.parse keeps the last)
+//   node tool.mjs zeros F.json PATH N OUT         the decimal string at PATH with N leading zeros
+//   node tool.mjs escape F.json PATH OUT          the string at PATH with its first digit as a \u00XX escape
 import fs from "node:fs";
 
 const CURVES = {
@@ -233,6 +240,41 @@ case "wtnsbump": {
 }
 case "trunc": {
     fs.writeFileSync(a[2], fs.readFileSync(a[0]).subarray(0, Number(a[1])));
+    break;
+}
+case "bom": {
+    fs.writeFileSync(a[1], Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), fs.readFileSync(a[0])]));
+    break;
+}
+case "nul":
+case "zeros":
+case "escape": {
+    const v = readJson(a[0]);
+    const keys = a[1].split(".");
+    let o = v;
+    for (const k of keys.slice(0, -1)) o = o[k];
+    const last = keys[keys.length - 1];
+    if (typeof o[last] !== "string") die(`${cmd}: ${a[1]} is not a string`);
+    const mark = "\u0001MARK\u0001";
+    const orig = o[last];
+    o[last] = mark;
+    let text = JSON.stringify(v, null, 1);
+    const enc = JSON.stringify(mark);
+    let rep;
+    if (cmd === "nul") rep = JSON.stringify(orig + "\u0000" + "1");
+    else if (cmd === "zeros") rep = JSON.stringify("0".repeat(Number(a[2])) + orig);
+    else rep = `"\\u00${orig.charCodeAt(0).toString(16)}${orig.slice(1)}"`;
+    text = text.replace(enc, rep);
+    fs.writeFileSync(a[cmd === "zeros" ? 3 : 2], text);
+    break;
+}
+case "dupkey": {
+    const p = readJson(a[0]), q = readJson(a[2]);
+    const extra = `${JSON.stringify(a[1])}: ${JSON.stringify(q[a[1]])}`;
+    let text = JSON.stringify(p, null, 1);
+    if (a[3] === "first") text = text.replace(/^\{/, `{\n ${extra},`);
+    else text = text.replace(/\}\s*$/, `,\n ${extra}\n}`);
+    fs.writeFileSync(a[4], text);
     break;
 }
 default:

@@ -1685,6 +1685,220 @@ static void test_json_malformed(void **state)
     }
 }
 
+/* JSON read as snarkjs reads it (JSON.parse), and inputs that are not
+ * regular files or are larger than their kind can be. */
+static char *prefix(const char *pre, const char *s)
+{
+    char *m = malloc(strlen(pre) + strlen(s) + 1);
+    assert_non_null(m);
+    strcpy(m, pre);
+    strcat(m, s);
+    return m;
+}
+
+static void test_json_as_snarkjs(void **state)
+{
+    (void)state;
+    for (size_t f = 0; f < 2; f++) {
+        size_t n;
+        char *t = text_of(fx_path(&FX[f], "proof.json"), &n);
+        cJSON *j = cJSON_Parse(t);
+        const char *ax = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "pi_a"), 0)->valuestring;
+        cuzk_proof ref, p;
+        cuzk_error e = {0};
+        assert_int_equal(cuzk_proof_read_json_buffer(&ref, t, n, "proof.json", CUZK_CURVE_NONE, &e), CUZK_OK);
+        /* Round trip: what we write reads back to the same proof. */
+        char *out;
+        size_t len;
+        assert_int_equal(cuzk_proof_to_json(&ref, CUZK_JSON_SNARKJS, &out, &len, &e), CUZK_OK);
+        assert_int_equal(cuzk_proof_read_json_buffer(&p, out, len, "rt.json", CUZK_CURVE_NONE, &e), CUZK_OK);
+        assert_memory_equal(&p, &ref, sizeof p);
+        free(out);
+        /* Byte-order mark, NUL (escaped and raw), raw control character. */
+        char *m = prefix("\xef\xbb\xbf", t);
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "byte-order mark");
+        free(m);
+        char v[300];
+        snprintf(v, sizeof v, "%s\\u00001", ax);
+        m = replace(t, ax, v);
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "NUL");
+        free(m);
+        snprintf(v, sizeof v, "%sZ1", ax);
+        m = replace(t, ax, v);
+        *strstr(m, "Z1") = 0;
+        expect_err(cuzk_proof_read_json_buffer(&p, m, strlen(t) + 2, "raw.json", CUZK_CURVE_NONE, &e), &e,
+                   CUZK_ERR_FORMAT, "raw.json", "NUL byte");
+        cuzk_err_clear(&e);
+        free(m);
+        m = replace(t, "\"protocol\"", "\"proto\x01col\"");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "control character");
+        free(m);
+        m = replace(t, "\"protocol\"", "\"pi_a\\u0000\"");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "NUL");
+        free(m);
+        /* Duplicate keys: the last one counts (JavaScript). */
+        m = replace(t, "{", "{\"pi_a\": [\"1\", \"5\", \"1\"],");
+        assert_int_equal(cuzk_proof_read_json_buffer(&p, m, strlen(m), "dup.json", CUZK_CURVE_NONE, &e), CUZK_OK);
+        assert_memory_equal(&p, &ref, sizeof p);
+        free(m);
+        m = replace(t, "\n}", ",\"pi_a\": [\"1\", \"5\", \"1\"]\n}");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_a is not on the curve");
+        free(m);
+        /* Leading zeros past 400 digits, and \u escapes of digits: the same value. */
+        char z[700];
+        memset(z, '0', 450);
+        snprintf(z + 450, sizeof z - 450, "%s", ax);
+        m = replace(t, ax, z);
+        assert_int_equal(cuzk_proof_read_json_buffer(&p, m, strlen(m), "zeros.json", CUZK_CURVE_NONE, &e), CUZK_OK);
+        assert_memory_equal(&p, &ref, sizeof p);
+        free(m);
+        snprintf(v, sizeof v, "\\u00%x%s", ax[0], ax + 1);
+        m = replace(t, ax, v);
+        assert_int_equal(cuzk_proof_read_json_buffer(&p, m, strlen(m), "esc.json", CUZK_CURVE_NONE, &e), CUZK_OK);
+        assert_memory_equal(&p, &ref, sizeof p);
+        free(m);
+        cJSON_Delete(j);
+        free(t);
+
+        /* public.json: the same rules without a tree. */
+        const cuzk_curve c = FX[f].curve;
+        cuzk_public pb;
+        const char *ok = "[\"0001\", \"\\u0032\", \"000000000000000000000000000000000000000000000000000000000000"
+                         "000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+                         "000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+                         "000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+                         "000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+                         "0000000000000000000000000000000000000000000000000000000000000000000000000000000000003\"]";
+        assert_int_equal(cuzk_public_read_json_buffer(&pb, ok, strlen(ok), "pub.json", c, &e), CUZK_OK);
+        assert_int_equal(pb.n, 3);
+        for (uint32_t i = 0; i < 3; i++) {
+            const uint64_t *x = (const uint64_t *)pb.values.ptr + 4 * i;
+            assert_true(x[0] == i + 1 && !x[1] && !x[2] && !x[3]);
+        }
+        cuzk_public_free(&pb);
+        const char *bad[] = {"\xef\xbb\xbf[\"1\"]", "[\"1\\u0000\"]", "[\"1\", \"2\\u00001\"]", "[\"1\",]",
+                             "[01]", "[\"1\"] x", "[\"\\u0031x\"]"};
+        const char *kw[] = {"byte-order mark", "NUL", "NUL", "unexpected character",
+                            "missing ','", "trailing", "signal 0 is not a decimal"};
+        for (size_t i = 0; i < CUZK_ARRAY_LEN(bad); i++) {
+            expect_err(cuzk_public_read_json_buffer(&pb, bad[i], strlen(bad[i]), "pub.json", c, &e), &e,
+                       CUZK_ERR_FORMAT, "pub.json", kw[i]);
+            cuzk_err_clear(&e);
+        }
+
+        /* verification_key.json: strict numbers, nesting, duplicate keys,
+         * and a tree bounded by the text. */
+        t = text_of(fx_path(&FX[f], "verification_key.json"), &n);
+        cuzk_vk vk, vref;
+        assert_int_equal(cuzk_vk_read_json_buffer(&vref, t, n, "vk.json", &e), CUZK_OK);
+        const char *nums[] = {"02", "2.", "+2", ".5", "2e", "0x2"};
+        for (size_t i = 0; i < CUZK_ARRAY_LEN(nums); i++) {
+            snprintf(v, sizeof v, "\"nPublic\": %s", nums[i]);
+            m = replace(t, "\"nPublic\": 2", v);
+            expect_err(cuzk_vk_read_json_buffer(&vk, m, strlen(m), "vk.json", &e), &e, CUZK_ERR_FORMAT, "vk.json",
+                       "invalid JSON");
+            cuzk_err_clear(&e);
+            free(m);
+        }
+        m = replace(t, "\"nPublic\": 2", "\"nPublic\": 2e0, \"nPublic\": 0.2e1");
+        assert_int_equal(cuzk_vk_read_json_buffer(&vk, m, strlen(m), "vk.json", &e), CUZK_OK);
+        assert_int_equal(vk.n_public, 2);
+        cuzk_vk_free(&vk);
+        free(m);
+        char deep[200];
+        memset(deep, '[', 70);
+        memset(deep + 70, ']', 70);
+        deep[140] = 0;
+        snprintf(v, sizeof v, "\"x\": %s, \"nPublic\"", deep);
+        m = replace(t, "\"nPublic\"", v);
+        expect_err(cuzk_vk_read_json_buffer(&vk, m, strlen(m), "vk.json", &e), &e, CUZK_ERR_FORMAT, "vk.json",
+                   "nesting");
+        cuzk_err_clear(&e);
+        free(m);
+        size_t nz = 300000;
+        char *many = malloc(nz * 2 + 64);
+        /* "x": [1,1,...,1] beside the key: 2 bytes a value. */
+        char *w = many + sprintf(many, "\"x\": [");
+        for (size_t i = 0; i < nz; i++, w += 2)
+            memcpy(w, i + 1 < nz ? "1," : "1]", 2);
+        strcpy(w, ", \"nPublic\"");
+        m = replace(t, "\"nPublic\"", many);
+        expect_err(cuzk_vk_read_json_buffer(&vk, m, strlen(m), "vk.json", &e), &e, CUZK_ERR_FORMAT, "vk.json",
+                   "JSON values");
+        cuzk_err_clear(&e);
+        free(m);
+        free(many);
+        cuzk_vk_free(&vref);
+        free(t);
+    }
+}
+
+static void test_inputs_not_regular(void **state)
+{
+    (void)state;
+    /* A 112-byte r1cs declaring 2^24 wires, no wire map, one empty
+     * constraint: refused before anything proportional to 2^24 exists. */
+    uint8_t b[112] = {0}, *q = b;
+    memcpy(q, "r1cs", 4);
+    fmt_wr32(q + 4, 1);
+    fmt_wr32(q + 8, 2);
+    fmt_wr32(q + 12, 1);
+    fmt_wr64(q + 16, 64);
+    fmt_wr32(q + 24, 32);
+    fmt_limbs_to_bytes(q + 28, cuzk_curve_params_get(CUZK_CURVE_BN254)->r, 32);
+    fmt_wr32(q + 60, 1u << 24);
+    fmt_wr32(q + 84, 1);     /* nConstraints */
+    fmt_wr32(q + 88, 2);     /* section 2: 3 empty term lists */
+    fmt_wr64(q + 92, 12);
+    cuzk_r1cs r1;
+    cuzk_error e1 = {0};
+    expect_err(cuzk_r1cs_read_buffer(&r1, b, sizeof b, "wires.r1cs", &e1), &e1, CUZK_ERR_FORMAT,
+               "wires.r1cs", "no wire map");
+
+    const char *fifo = tmp_path("in.fifo");
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    const char *paths[] = {fifo, "/dev/zero", tmpdir};
+    const char *kinds[] = {"a FIFO", "a character device", "a directory"};
+    for (int i = 0; i < 3; i++) {
+        cuzk_error e = {0};
+        cuzk_zkey zk;
+        cuzk_r1cs r;
+        cuzk_wtns w;
+        cuzk_vk vk;
+        cuzk_proof p;
+        cuzk_public pb;
+        expect_err(cuzk_zkey_read(&zk, paths[i], NULL, &e), &e, CUZK_ERR_IO, paths[i], kinds[i]);
+        cuzk_err_clear(&e);
+        expect_err(cuzk_r1cs_read(&r, paths[i], &e), &e, CUZK_ERR_IO, paths[i], kinds[i]);
+        cuzk_err_clear(&e);
+        expect_err(cuzk_wtns_read(&w, paths[i], &e), &e, CUZK_ERR_IO, paths[i], kinds[i]);
+        cuzk_err_clear(&e);
+        expect_err(cuzk_vk_read_json(&vk, paths[i], &e), &e, CUZK_ERR_IO, paths[i], kinds[i]);
+        cuzk_err_clear(&e);
+        expect_err(cuzk_proof_read_json(&p, paths[i], CUZK_CURVE_NONE, &e), &e, CUZK_ERR_IO, paths[i], kinds[i]);
+        cuzk_err_clear(&e);
+        expect_err(cuzk_public_read_json(&pb, paths[i], CUZK_CURVE_BN254, &e), &e, CUZK_ERR_IO, paths[i], kinds[i]);
+    }
+    unlink(fifo);
+    /* A proof file larger than a proof can be (valid JSON: white space). */
+    size_t n;
+    char *t = text_of(fx_path(&FX[0], "proof.json"), &n);
+    const char *big = tmp_path("big_proof.json");
+    FILE *fp = fopen(big, "wb");
+    assert_non_null(fp);
+    fwrite(t, 1, n, fp);
+    for (int i = 0; i < 70000; i++)
+        fputc(' ', fp);
+    fclose(fp);
+    cuzk_proof p;
+    cuzk_error e = {0};
+    expect_err(cuzk_proof_read_json(&p, big, CUZK_CURVE_NONE, &e), &e, CUZK_ERR_FORMAT, big,
+               "more than a proof can hold");
+    unlink(big);
+    free(t);
+}
+
 static void test_atomic_write(void **state)
 {
     (void)state;
@@ -1747,6 +1961,8 @@ int main(void)
         cmocka_unit_test(test_zkey_malformed),
         cmocka_unit_test(test_json_roundtrip),
         cmocka_unit_test(test_json_malformed),
+        cmocka_unit_test(test_json_as_snarkjs),
+        cmocka_unit_test(test_inputs_not_regular),
         cmocka_unit_test(test_atomic_write),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
