@@ -1704,14 +1704,14 @@ static void test_json_as_snarkjs(void **state)
         char *t = text_of(fx_path(&FX[f], "proof.json"), &n);
         cJSON *j = cJSON_Parse(t);
         const char *ax = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "pi_a"), 0)->valuestring;
-        cuzk_proof ref, p;
+        cuzk_proof_points ref, p;
         cuzk_error e = {0};
-        assert_int_equal(cuzk_proof_read_json_buffer(&ref, t, n, "proof.json", CUZK_CURVE_NONE, &e), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_read_json_buffer(&ref, t, n, "proof.json", CUZK_CURVE_NONE, &e), CUZK_OK);
         /* Round trip: what we write reads back to the same proof. */
         char *out;
         size_t len;
-        assert_int_equal(cuzk_proof_to_json(&ref, CUZK_JSON_SNARKJS, &out, &len, &e), CUZK_OK);
-        assert_int_equal(cuzk_proof_read_json_buffer(&p, out, len, "rt.json", CUZK_CURVE_NONE, &e), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_to_json(&ref, CUZK_JSON_SNARKJS, &out, &len, &e), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_read_json_buffer(&p, out, len, "rt.json", CUZK_CURVE_NONE, &e), CUZK_OK);
         assert_memory_equal(&p, &ref, sizeof p);
         free(out);
         /* Byte-order mark, NUL (escaped and raw), raw control character. */
@@ -1726,7 +1726,7 @@ static void test_json_as_snarkjs(void **state)
         snprintf(v, sizeof v, "%sZ1", ax);
         m = replace(t, ax, v);
         *strstr(m, "Z1") = 0;
-        expect_err(cuzk_proof_read_json_buffer(&p, m, strlen(t) + 2, "raw.json", CUZK_CURVE_NONE, &e), &e,
+        expect_err(cuzk_proof_points_read_json_buffer(&p, m, strlen(t) + 2, "raw.json", CUZK_CURVE_NONE, &e), &e,
                    CUZK_ERR_FORMAT, "raw.json", "NUL byte");
         cuzk_err_clear(&e);
         free(m);
@@ -1738,7 +1738,7 @@ static void test_json_as_snarkjs(void **state)
         free(m);
         /* Duplicate keys: the last one counts (JavaScript). */
         m = replace(t, "{", "{\"pi_a\": [\"1\", \"5\", \"1\"],");
-        assert_int_equal(cuzk_proof_read_json_buffer(&p, m, strlen(m), "dup.json", CUZK_CURVE_NONE, &e), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_read_json_buffer(&p, m, strlen(m), "dup.json", CUZK_CURVE_NONE, &e), CUZK_OK);
         assert_memory_equal(&p, &ref, sizeof p);
         free(m);
         m = replace(t, "\n}", ",\"pi_a\": [\"1\", \"5\", \"1\"]\n}");
@@ -1749,12 +1749,12 @@ static void test_json_as_snarkjs(void **state)
         memset(z, '0', 450);
         snprintf(z + 450, sizeof z - 450, "%s", ax);
         m = replace(t, ax, z);
-        assert_int_equal(cuzk_proof_read_json_buffer(&p, m, strlen(m), "zeros.json", CUZK_CURVE_NONE, &e), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_read_json_buffer(&p, m, strlen(m), "zeros.json", CUZK_CURVE_NONE, &e), CUZK_OK);
         assert_memory_equal(&p, &ref, sizeof p);
         free(m);
         snprintf(v, sizeof v, "\\u00%x%s", ax[0], ax + 1);
         m = replace(t, ax, v);
-        assert_int_equal(cuzk_proof_read_json_buffer(&p, m, strlen(m), "esc.json", CUZK_CURVE_NONE, &e), CUZK_OK);
+        assert_int_equal(cuzk_proof_points_read_json_buffer(&p, m, strlen(m), "esc.json", CUZK_CURVE_NONE, &e), CUZK_OK);
         assert_memory_equal(&p, &ref, sizeof p);
         free(m);
         cJSON_Delete(j);
@@ -1866,7 +1866,7 @@ static void test_inputs_not_regular(void **state)
         cuzk_r1cs r;
         cuzk_wtns w;
         cuzk_vk vk;
-        cuzk_proof p;
+        cuzk_proof_points p;
         cuzk_public pb;
         expect_err(cuzk_zkey_read(&zk, paths[i], NULL, &e), &e, CUZK_ERR_IO, paths[i], kinds[i]);
         cuzk_err_clear(&e);
@@ -1876,7 +1876,7 @@ static void test_inputs_not_regular(void **state)
         cuzk_err_clear(&e);
         expect_err(cuzk_vk_read_json(&vk, paths[i], &e), &e, CUZK_ERR_IO, paths[i], kinds[i]);
         cuzk_err_clear(&e);
-        expect_err(cuzk_proof_read_json(&p, paths[i], CUZK_CURVE_NONE, &e), &e, CUZK_ERR_IO, paths[i], kinds[i]);
+        expect_err(cuzk_proof_points_read_json(&p, paths[i], CUZK_CURVE_NONE, &e), &e, CUZK_ERR_IO, paths[i], kinds[i]);
         cuzk_err_clear(&e);
         expect_err(cuzk_public_read_json(&pb, paths[i], CUZK_CURVE_BN254, &e), &e, CUZK_ERR_IO, paths[i], kinds[i]);
     }
@@ -1891,9 +1891,9 @@ static void test_inputs_not_regular(void **state)
     for (int i = 0; i < 70000; i++)
         fputc(' ', fp);
     fclose(fp);
-    cuzk_proof p;
+    cuzk_proof_points p;
     cuzk_error e = {0};
-    expect_err(cuzk_proof_read_json(&p, big, CUZK_CURVE_NONE, &e), &e, CUZK_ERR_FORMAT, big,
+    expect_err(cuzk_proof_points_read_json(&p, big, CUZK_CURVE_NONE, &e), &e, CUZK_ERR_FORMAT, big,
                "more than a proof can hold");
     unlink(big);
     free(t);
