@@ -12,6 +12,21 @@
 
 #include "cuzk/cuzk.h"
 
+/* Largest sizes over the supported curves, for stack buffers. */
+#define CUZK_MAX_FR_BYTES 32
+#define CUZK_MAX_FQ_LIMBS 6
+#define CUZK_MAX_G1_AFFINE 96
+#define CUZK_MAX_G1_JAC 144
+#define CUZK_MAX_G2_AFFINE 192
+#define CUZK_MAX_G2_JAC 288
+#define CUZK_MAX_FQ12 576
+
+/* How cuzk_proof_to_bytes encodes a proof of the curve (cuzk.h documents both). */
+typedef enum cuzk_proof_encoding {
+    CUZK_PROOF_ENC_ZCASH_COMPRESSED = 0, /* BLS12-381: bellman / Filecoin, 192 bytes */
+    CUZK_PROOF_ENC_EVM_UNCOMPRESSED = 1  /* BN254: Solidity verifier calldata, 256 bytes */
+} cuzk_proof_encoding;
+
 typedef struct cuzk_curve_desc {
     cuzk_curve curve;
     const char *id;             /* our code prefix: "bn254" / "bls12_381" */
@@ -27,6 +42,7 @@ typedef struct cuzk_curve_desc {
     size_t g1_affine, g2_affine, g1_jac, g2_jac;
     const void *g1_generator;   /* affine, Montgomery */
     const void *g2_generator;
+    cuzk_proof_encoding proof_encoding;
 } cuzk_curve_desc;
 
 /* NULL for CUZK_CURVE_NONE or an unknown value. */

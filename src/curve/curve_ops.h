@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "curve/curve_desc.h"
 #include "util/threadpool.h"
@@ -28,12 +29,23 @@ typedef struct cuzk_coefs {
     size_t stride, vstride;
 } cuzk_coefs;
 
+/* Field f of record i (read with memcpy: no alignment assumed). */
+static inline uint32_t cuzk_coef_u32(const uint8_t *f, size_t i, size_t stride)
+{
+    uint32_t v;
+    memcpy(&v, f + i * stride, sizeof v);
+    return v;
+}
+
+/* Bytes of one CSR term: u32 signal, u32 pad, 32-byte Fr value (Fr is 4 limbs on every curve). */
+#define CUZK_ABC_TERM_SIZE 40
+
 /* How a = A·w, b = B·w are evaluated (built once per key by
  * cuzk_abc_plan_build, groth16/abc_plan.c): records sorted by constraint are
  * cut into n_chunks chunks at constraint boundaries, chunk q being records
  * [cstart[q], cstart[q+1]) that own rows [crow[q], crow[q+1]); otherwise
  * (n_chunks = 0) a CSR of A and B by row whose terms are (u32 signal, u32
- * pad, Fr value) records of term_size bytes. */
+ * pad, Fr value) records of CUZK_ABC_TERM_SIZE bytes. */
 typedef struct cuzk_abc_plan {
     cuzk_coefs co;
     size_t domain_size;
@@ -42,7 +54,6 @@ typedef struct cuzk_abc_plan {
     uint32_t *crow;
     uint32_t *row_a, *row_b; /* domain_size + 1 */
     uint8_t *terms_a, *terms_b;
-    size_t term_size;
 } cuzk_abc_plan;
 
 typedef struct cuzk_curve_ops {
@@ -53,6 +64,7 @@ typedef struct cuzk_curve_ops {
     void (*fr_mul)(void *r, const void *a, const void *b);       /* Montgomery */
     void (*fr_to_mont)(void *r, const void *raw);
     void (*fr_from_mont)(void *raw, const void *a);
+    void (*fq_from_mont)(uint64_t *raw, const void *a);          /* Fq (G1 coordinate) -> fq_limbs raw limbs */
 
     /* ---- G1 / G2 (affine "a", Jacobian "j") ---- */
     void (*g1_mul_affine)(void *j, const void *a, const uint64_t *scalar, size_t limbs);

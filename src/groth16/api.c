@@ -7,73 +7,17 @@
 
 #include "formats/formats.h"
 #include "groth16/ctx.h"
-#include "msm/msm.h"
-#include "poly/ntt.h"
-
-/* 8-lane Fr arithmetic for the h = a·b − c pass (run-time CPU check). */
-#define FP_INLINE_KEEP
-#define FP_PREFIX bn254_fr
-#define FP_LIMBS 4
-#include "field/fp_inline.h"
-#include "field/fp_ifma_inline.h"
-#define FP_PREFIX bls12_381_fr
-#define FP_LIMBS 4
-#include "field/fp_inline.h"
-#undef FP_INLINE_KEEP
-#include "field/fp_ifma_inline.h"
-
-#define G16_CURVE bn254
-#include "groth16/groth16_impl.h"
-#define G16_CURVE bn254
-#include "groth16/groth16_glue_impl.h"
-#define G16_CURVE bls12_381
-#include "groth16/groth16_impl.h"
-#define G16_CURVE bls12_381
-#include "groth16/groth16_glue_impl.h"
-
-static cuzk_status verify_dispatch(const cuzk_vk *vk, cuzk_fr_vec pub, const cuzk_proof_points *p,
-                                   cuzk_error *err)
-{
-    switch (vk->curve) {
-    case CUZK_CURVE_BN254: return bn254_g16_verify_vk(vk, pub, p, err);
-    case CUZK_CURVE_BLS12_381: return bls12_381_g16_verify_vk(vk, pub, p, err);
-    default: return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "unsupported curve");
-    }
-}
-
-static void fill_alphabeta(cuzk_vk *vk)
-{
-    if (vk->curve == CUZK_CURVE_BN254)
-        bn254_g16_fill_alphabeta(vk);
-    else
-        bls12_381_g16_fill_alphabeta(vk);
-}
+#include "groth16/prove.h"
 
 /* ---- handles ---------------------------------------------------------------- */
-
-/* The per-curve prover behind a key. */
-typedef struct g16_curve_prover {
-    cuzk_status (*attach)(const cuzk_zkey *zk, cuzk_pool *pool, void **state, uint64_t *host_bytes,
-                          cuzk_error *err);
-    void (*detach)(void *state);
-    cuzk_status (*prove)(cuzk_ctx *ctx, const void *state, const cuzk_wtns *wt, const uint8_t *r,
-                         const uint8_t *s, cuzk_proof_points *out, cuzk_error *err);
-} g16_curve_prover;
-
-static const g16_curve_prover *curve_prover(cuzk_curve c)
-{
-    static const g16_curve_prover bn = {bn254_g16_key_attach, bn254_g16_key_detach, bn254_g16_prove_key};
-    static const g16_curve_prover bls = {bls12_381_g16_key_attach, bls12_381_g16_key_detach,
-                                         bls12_381_g16_prove_key};
-    return c == CUZK_CURVE_BN254 ? &bn : c == CUZK_CURVE_BLS12_381 ? &bls : NULL;
-}
 
 struct cuzk_key {
     char *name;           /* path or caller's name, for messages */
     cuzk_zkey zk;
     cuzk_vk vk;           /* for the verification of each proof */
-    const g16_curve_prover *prover;
-    void *state;          /* the prover's prepared key */
+    const cuzk_curve_ops *ops;
+    const cuzk_g16_backend *be;
+    void *state;          /* the backend's state for the key (NULL until attached) */
     cuzk_key_info info;
 };
 
@@ -100,19 +44,19 @@ static char *dup_str(const char *s)
 /* Host bytes of the zkey's arrays that are not in its file mapping, plus the mapping. */
 static uint64_t zkey_host_bytes(const cuzk_zkey *zk)
 {
-    const cuzk_curve_params *cp = cuzk_curve_params_get(zk->curve);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(zk->curve);
     const uint8_t *m = zk->map;
     uint64_t total = zk->map_size;
     const struct {
         const void *p;
         uint64_t n;
     } arr[] = {
-        {zk->ic.ptr, ((uint64_t)zk->n_public + 1) * cp->g1_size},
-        {zk->a.ptr, (uint64_t)zk->n_vars * cp->g1_size},
-        {zk->b1.ptr, (uint64_t)zk->n_vars * cp->g1_size},
-        {zk->b2.ptr, (uint64_t)zk->n_vars * cp->g2_size},
-        {zk->c.ptr, ((uint64_t)zk->n_vars - zk->n_public - 1) * cp->g1_size},
-        {zk->h.ptr, (uint64_t)zk->domain_size * cp->g1_size},
+        {zk->ic.ptr, ((uint64_t)zk->n_public + 1) * cp->g1_affine},
+        {zk->a.ptr, (uint64_t)zk->n_vars * cp->g1_affine},
+        {zk->b1.ptr, (uint64_t)zk->n_vars * cp->g1_affine},
+        {zk->b2.ptr, (uint64_t)zk->n_vars * cp->g2_affine},
+        {zk->c.ptr, ((uint64_t)zk->n_vars - zk->n_public - 1) * cp->g1_affine},
+        {zk->h.ptr, (uint64_t)zk->domain_size * cp->g1_affine},
         {zk->coef_matrix, zk->n_coefs * 4},
         {zk->coef_constraint, zk->n_coefs * 4},
         {zk->coef_signal, zk->n_coefs * 4},
@@ -158,52 +102,73 @@ void cuzk_key_free(cuzk_key *key)
 {
     if (!key)
         return;
-    if (key->prover)
-        key->prover->detach(key->state);
+    if (key->state)
+        key->be->key_detach(key->state);
     cuzk_vk_free(&key->vk);
     cuzk_zkey_free(&key->zk);
     free(key->name);
     free(key);
 }
 
+/* Attaches the key to the backend the options ask for. AUTO takes the GPU
+ * when this build has one and it accepts the key, else the CPU. */
+static cuzk_status key_attach(cuzk_key *key, cuzk_ctx *ctx, const cuzk_key_opts *o, uint64_t *host_bytes,
+                              uint64_t *device_bytes, cuzk_error *err)
+{
+    const cuzk_g16_backend *gpu = cuzk_g16_backend_gpu();
+    if (o->backend == CUZK_BACKEND_GPU && !gpu)
+        return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "%s: this libcuzk has no GPU prover", key->name);
+    if (o->backend != CUZK_BACKEND_CPU && gpu) {
+        cuzk_error gerr = {0};
+        key->be = gpu;
+        cuzk_status st = gpu->key_attach(gpu, ctx, &key->zk, key->ops, o, &key->state, host_bytes, device_bytes,
+                                         o->backend == CUZK_BACKEND_GPU ? err : &gerr);
+        if (st == CUZK_OK || o->backend == CUZK_BACKEND_GPU || st == CUZK_ERR_CANCELLED) {
+            if (st && err && !err->code)
+                *err = gerr;
+            return st;
+        }
+        key->state = NULL;
+    }
+    key->be = cuzk_g16_backend_cpu();
+    return key->be->key_attach(key->be, ctx, &key->zk, key->ops, o, &key->state, host_bytes, device_bytes, err);
+}
+
 /* Shared by the two loaders: zk is read (owned by key), now check and prepare. */
 static cuzk_status key_finish(cuzk_key *key, cuzk_ctx *ctx, const cuzk_key_opts *o, cuzk_error *err)
 {
     cuzk_zkey *zk = &key->zk;
-    if (o->backend == CUZK_BACKEND_GPU)
-        return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "%s: this libcuzk has no GPU prover", key->name);
     if ((unsigned)o->backend > CUZK_BACKEND_AUTO)
         return cuzk_err(err, CUZK_ERR_USAGE, "%s: unknown backend %d", key->name, (int)o->backend);
-    if (zk->log_domain >= cuzk_curve_params_get(zk->curve)->fr_two_adicity)
+    key->ops = cuzk_curve_ops_get(zk->curve);
+    if (!key->ops)
+        return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "%s: unsupported curve", key->name);
+    const cuzk_curve_desc *d = key->ops->desc;
+    if (zk->log_domain >= d->fr_two_adicity)
         return cuzk_err(err, CUZK_ERR_UNSUPPORTED,
                         "%s: domain size 2^%u equals the 2-adicity of the %s scalar field; "
                         "this domain needs snarkjs's shift-25 coset, which cuzk does not support",
-                        key->name, zk->log_domain, cuzk_curve_name(zk->curve));
+                        key->name, zk->log_domain, d->snarkjs_name);
     cuzk_status st;
     if ((st = cuzk_vk_from_zkey(&key->vk, zk, err)))
         return st;
     if ((st = cuzk_check_cancel(ctx, err)))
         return st;
-    key->prover = curve_prover(zk->curve);
-    if (!key->prover)
-        return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "%s: unsupported curve", key->name);
-    uint64_t prepared = 0;
+    uint64_t host = 0, device = 0;
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_PREPARE);
-    st = key->prover->attach(zk, ctx->pool, &key->state, &prepared, err);
-    cuzk_phase_end(ctx, &ph);
-    if (st) {
-        key->prover = NULL;
+    st = key_attach(key, ctx, o, &host, &device, err);
+    if (st)
         return st;
-    }
+    cuzk_phase_end(ctx, &ph);
     cuzk_key_info *in = &key->info;
     in->curve = zk->curve;
-    in->backend = CUZK_BACKEND_CPU;
+    in->backend = key->be->kind;
     in->n_vars = zk->n_vars;
     in->n_public = zk->n_public;
     in->log_domain = zk->log_domain;
     in->n_coefs = zk->n_coefs;
-    in->host_bytes = zkey_host_bytes(zk) + prepared + sizeof *key;
-    in->device_bytes = 0;
+    in->host_bytes = zkey_host_bytes(zk) + host + sizeof *key;
+    in->device_bytes = device;
     return CUZK_OK;
 }
 
@@ -295,7 +260,7 @@ uint32_t cuzk_witness_count(const cuzk_witness *w) { return w->wt.n_witness; }
 cuzk_curve cuzk_witness_curve(const cuzk_witness *w) { return w->wt.curve; }
 
 /* A raw scalar given as n8 little-endian bytes is < r. */
-static bool scalar_below_r(const uint8_t *le, const cuzk_curve_params *cp)
+static bool scalar_below_r(const uint8_t *le, const cuzk_curve_desc *cp)
 {
     for (size_t i = cp->n8r; i-- > 0;) {
         uint8_t m = (uint8_t)(cp->r[i / 8] >> (8 * (i % 8)));
@@ -313,7 +278,7 @@ cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w
     if (opts)
         o = *opts;
     const cuzk_zkey *zk = &key->zk;
-    const cuzk_curve_params *cp = cuzk_curve_params_get(zk->curve);
+    const cuzk_curve_desc *cp = key->ops->desc;
     cuzk_status st = cuzk_zkey_check_wtns(zk, &w->wt, w->name, err);
     if (st)
         return st;
@@ -321,7 +286,7 @@ cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w
         return cuzk_err(err, CUZK_ERR_USAGE, "insecure_r and insecure_s must be given together");
     if (o.insecure_r && (!scalar_below_r(o.insecure_r, cp) || !scalar_below_r(o.insecure_s, cp)))
         return cuzk_err(err, CUZK_ERR_USAGE, "insecure_r / insecure_s must be below the %s scalar field order",
-                        cp->name);
+                        cp->snarkjs_name);
     static const uint8_t zero[64];
     const uint8_t *r = o.insecure_r, *s = o.insecure_s;
     if (o.insecure_zero_rs)
@@ -339,12 +304,11 @@ cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w
     memcpy(p->pub, (const uint8_t *)w->wt.values.ptr + cp->n8r, (size_t)zk->n_public * cp->n8r);
 
     bool own = plan_begin(ctx, PROVE_PLAN);
-    st = key->prover->prove(ctx, key->state, &w->wt, r, s, &p->pts, err);
+    st = cuzk_g16_prove(ctx, key->be, key->state, zk, key->ops, w->wt.values.ptr, r, s, &p->pts, err);
     if (!st && !o.no_verify) {
         cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_VERIFY);
-        cuzk_fr_vec pub = {.ptr = p->pub};
         cuzk_error verr = {0};
-        st = verify_dispatch(&key->vk, pub, &p->pts, &verr);
+        st = cuzk_g16_verify(key->ops, &key->vk, p->pub, &p->pts, &verr);
         cuzk_phase_end(ctx, &ph);
         if (st == CUZK_ERR_INVALID_PROOF)
             st = cuzk_err(err, CUZK_ERR_MISMATCH,
@@ -404,83 +368,80 @@ static void limbs_to_be(uint8_t *out, const uint64_t *raw, unsigned n)
             out[8 * i + b] = (uint8_t)(raw[n - 1 - i] >> (56 - 8 * b));
 }
 
-static int limbs_cmp(const uint64_t *a, const uint64_t *b, unsigned n)
+/* An Fq element (Montgomery) as big-endian bytes of its value; returns whether
+ * the value is the larger of y, q − y (zcash's sign bit; false for 0). */
+static bool fq_put_be(uint8_t *out, const cuzk_curve_ops *ops, const void *mont)
 {
-    for (unsigned i = n; i-- > 0;)
-        if (a[i] != b[i])
-            return a[i] < b[i] ? -1 : 1;
-    return 0;
+    const cuzk_curve_desc *d = ops->desc;
+    const unsigned n = d->fq_limbs;
+    uint64_t y[CUZK_MAX_FQ_LIMBS], ny[CUZK_MAX_FQ_LIMBS];
+    ops->fq_from_mont(y, mont);
+    limbs_to_be(out, y, n);
+    uint64_t borrow = 0, any = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned __int128 t = (unsigned __int128)d->q[i] - y[i] - borrow;
+        ny[i] = (uint64_t)t;
+        borrow = (uint64_t)(t >> 64) & 1;
+        any |= y[i];
+    }
+    for (unsigned i = n; any && i-- > 0;)
+        if (y[i] != ny[i])
+            return y[i] > ny[i];
+    return false;
 }
 
-/* y is the larger of y, -y (as integers): zcash's sign bit. */
-static bool bls_fp_larger(const bls12_381_fp_t *y)
+static bool all_zero(const uint8_t *p, size_t n)
 {
-    bls12_381_fp_t ny, a, b;
-    bls12_381_fp_neg(&ny, y);
-    bls12_381_fp_from_mont(&a, y);
-    bls12_381_fp_from_mont(&b, &ny);
-    return limbs_cmp(a.l, b.l, 6) > 0;
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return false;
+    return true;
 }
 
-static void bls_g1_compress(uint8_t out[48], const bls12_381_g1_affine_t *p)
+/* zcash compressed point: x (G2: x.c1 then x.c0), flags in the first byte. */
+static void put_compressed(uint8_t *out, const cuzk_curve_ops *ops, const uint8_t *pt, bool g2)
 {
-    memset(out, 0, 48);
-    if (bls12_381_fp_is_zero(&p->x) && bls12_381_fp_is_zero(&p->y)) {
+    const size_t fq = ops->desc->n8q, coords = g2 ? 2 : 1;
+    uint8_t scratch[CUZK_MAX_FQ_LIMBS * 8];
+    if (all_zero(pt, 2 * coords * fq)) { /* infinity */
+        memset(out, 0, coords * fq);
         out[0] = 0xc0;
         return;
     }
-    bls12_381_fp_t x;
-    bls12_381_fp_from_mont(&x, &p->x);
-    limbs_to_be(out, x.l, 6);
-    out[0] |= 0x80 | (bls_fp_larger(&p->y) ? 0x20 : 0);
-}
-
-static void bls_g2_compress(uint8_t out[96], const bls12_381_g2_affine_t *p)
-{
-    memset(out, 0, 96);
-    if (bls12_381_fp2_is_zero(&p->x) && bls12_381_fp2_is_zero(&p->y)) {
-        out[0] = 0xc0;
-        return;
+    bool larger;
+    if (g2) {
+        fq_put_be(out, ops, pt + fq);
+        fq_put_be(out + fq, ops, pt);
+        /* Fp2 order: c1 first, c0 when c1 = 0. */
+        bool c1_zero = all_zero(pt + 3 * fq, fq);
+        larger = fq_put_be(scratch, ops, pt + (c1_zero ? 2 : 3) * fq);
+    } else {
+        fq_put_be(out, ops, pt);
+        larger = fq_put_be(scratch, ops, pt + fq);
     }
-    bls12_381_fp_t x0, x1;
-    bls12_381_fp_from_mont(&x0, &p->x.c0);
-    bls12_381_fp_from_mont(&x1, &p->x.c1);
-    limbs_to_be(out, x1.l, 6);
-    limbs_to_be(out + 48, x0.l, 6);
-    /* Fp2 order: c1 first, c0 when c1 = 0. */
-    bool larger = bls12_381_fp_is_zero(&p->y.c1) ? bls_fp_larger(&p->y.c0) : bls_fp_larger(&p->y.c1);
     out[0] |= 0x80 | (larger ? 0x20 : 0);
-}
-
-static void bn_fp_be(uint8_t out[32], const bn254_fp_t *a)
-{
-    bn254_fp_t r;
-    bn254_fp_from_mont(&r, a);
-    limbs_to_be(out, r.l, 4);
 }
 
 cuzk_status cuzk_proof_to_bytes(const cuzk_proof *p, uint8_t *buf, size_t cap, size_t *len, cuzk_error *err)
 {
-    const cuzk_proof_points *pp = &p->pts;
-    size_t need = pp->curve == CUZK_CURVE_BLS12_381 ? 192 : 256;
+    const cuzk_curve_ops *ops = cuzk_curve_ops_get(p->pts.curve);
+    const size_t fq = ops->desc->n8q;
+    const uint8_t *a = (const uint8_t *)&p->pts.a, *b = (const uint8_t *)&p->pts.b, *c = (const uint8_t *)&p->pts.c;
+    const bool zcash = ops->desc->proof_encoding == CUZK_PROOF_ENC_ZCASH_COMPRESSED;
+    size_t need = (zcash ? 4 : 8) * fq;
     *len = need;
     if (cap < need)
         return cuzk_err(err, CUZK_ERR_USAGE, "a %s proof needs %zu bytes, the buffer has %zu",
-                        cuzk_curve_name(pp->curve), need, cap);
-    if (pp->curve == CUZK_CURVE_BLS12_381) {
-        bls_g1_compress(buf, &pp->a.bls12_381);
-        bls_g2_compress(buf + 48, &pp->b.bls12_381);
-        bls_g1_compress(buf + 144, &pp->c.bls12_381);
-    } else {
-        const bn254_g2_affine_t *b = &pp->b.bn254;
-        bn_fp_be(buf, &pp->a.bn254.x);
-        bn_fp_be(buf + 32, &pp->a.bn254.y);
-        bn_fp_be(buf + 64, &b->x.c1);
-        bn_fp_be(buf + 96, &b->x.c0);
-        bn_fp_be(buf + 128, &b->y.c1);
-        bn_fp_be(buf + 160, &b->y.c0);
-        bn_fp_be(buf + 192, &pp->c.bn254.x);
-        bn_fp_be(buf + 224, &pp->c.bn254.y);
+                        ops->desc->snarkjs_name, need, cap);
+    if (zcash) {
+        put_compressed(buf, ops, a, false);
+        put_compressed(buf + fq, ops, b, true);
+        put_compressed(buf + 3 * fq, ops, c, false);
+    } else { /* A.x A.y, B.x.c1 B.x.c0 B.y.c1 B.y.c0, C.x C.y */
+        static const unsigned order[8][2] = {{0, 0}, {0, 1}, {1, 1}, {1, 0}, {1, 3}, {1, 2}, {2, 0}, {2, 1}};
+        const uint8_t *pts[3] = {a, b, c};
+        for (int i = 0; i < 8; i++)
+            fq_put_be(buf + i * fq, ops, pts[order[i][0]] + order[i][1] * fq);
     }
     return CUZK_OK;
 }
@@ -576,7 +537,9 @@ cuzk_status cuzk_verify_files(cuzk_ctx *ctx, const char *vk_path, const char *pu
                       pub.n, vk_path, vk.n_public);
     if (!st) {
         ph = cuzk_phase_begin(ctx, CUZK_PHASE_PAIRING);
-        st = verify_dispatch(&vk, pub.values, &proof, err);
+        const cuzk_curve_ops *ops = cuzk_curve_ops_get(vk.curve);
+        st = ops ? cuzk_g16_verify(ops, &vk, pub.values.ptr, &proof, err)
+                 : cuzk_err(err, CUZK_ERR_UNSUPPORTED, "%s: unsupported curve", vk_path);
         cuzk_phase_end(ctx, &ph);
     }
     cuzk_public_free(&pub);
@@ -606,7 +569,7 @@ cuzk_status cuzk_export_vk_files(cuzk_ctx *ctx, const char *zkey_path, const cha
     if (!st)
         st = cuzk_vk_from_zkey(&vk, &zk, err);
     if (!st) {
-        fill_alphabeta(&vk);
+        cuzk_g16_fill_alphabeta(cuzk_curve_ops_get(vk.curve), &vk);
         st = cuzk_vk_to_json(&vk, &json, &len, err);
     }
     if (!st && !(st = cuzk_oset_open(&os, err))) {

@@ -21,6 +21,10 @@
 #                    and a NUL inside a string rejected by both, duplicate keys
 #                    resolved by both to the last one, leading zeros and
 #                    \u escapes of digits accepted by both
+#   keyapi           the library's key handle (cuzk-api-prove, next to the cuzk binary): one
+#                    key, three witnesses of mul computed by circom's wasm; each proof
+#                    verified by snarkjs; cuzk_proof_to_bytes equal to @noble/curves'
+#                    compressed points (BLS12-381) / snarkjs's Solidity calldata (BN254)
 #
 # Exit 0 = pass, 1 = fail (first mismatch, with the command output), 77 = skip
 # (node or node_modules/.bin/snarkjs missing: run `npm ci` in the repo root).
@@ -292,6 +296,35 @@ scen_gen() {
   note "gen -> snarkjs setup -> cuzk prove -> snarkjs verify OK"
 }
 
+scen_keyapi() {
+  local API CIRCOM VK="$D/mul.vkey.json" i
+  API="$(dirname "$CUZK")/cuzk-api-prove"
+  CIRCOM="$ROOT/node_modules/.bin/circom2"
+  [ -x "$API" ] || fail "no $API (built with the interop tests)"
+  [ -x "$CIRCOM" ] || fail "no $CIRCOM"
+  # Witnesses of the committed key's circuit (circom2 --O1, as make_fixtures.sh).
+  (cd "$ROOT/tests/circuits" && "$CIRCOM" mul.circom --wasm --O1 --prime "$CURVE" -o "$T" >"$LOG" 2>&1) ||
+    fail "circom2 mul.circom failed"
+  local inputs=('{"a":"3","b":"11","c":"5"}' '{"a":"7","b":"2","c":"9"}' '{"a":"123456789","b":"987654321","c":"3"}')
+  for i in 0 1 2; do
+    printf '%s' "${inputs[$i]}" >"$T/in$i.json"
+    sj wtns calculate "$T/mul_js/mul.wasm" "$T/in$i.json" "$T/w$i.wtns"
+  done
+  mkdir -p "$T/out"
+  ok "cuzk-api-prove" "$API" "$D/mul.zkey" "$T/out" "$T/w0.wtns" "$T/w1.wtns" "$T/w2.wtns"
+  for i in 0 1 2; do
+    sj_accept "$VK" "$T/out/$i.public.json" "$T/out/$i.proof.json" "proof $i of one loaded key"
+    if [ "$CURVE" = bn128 ]; then
+      sj zkey export soliditycalldata "$T/out/$i.public.json" "$T/out/$i.proof.json"
+      cp "$T/stdout" "$T/calldata$i"
+      tool proofbytes "$CURVE" "$T/out/$i.proof.json" "$T/out/$i.bytes" "$T/calldata$i"
+    else
+      tool proofbytes "$CURVE" "$T/out/$i.proof.json" "$T/out/$i.bytes"
+    fi
+  done
+  note "one key, 3 witnesses: snarkjs verifies each; proof bytes match $([ "$CURVE" = bn128 ] && echo "snarkjs calldata" || echo "@noble/curves")"
+}
+
 scen_info() {
   local f
   for f in "$D/mul.r1cs" "$D/mul.wtns" "$D/mul.zkey" "$D/mul.vkey.json" "$D/mul.proof.json"; do
@@ -350,7 +383,7 @@ scen_json() {
 }
 
 case "$SCEN" in
-  prove|verify|setup|exportvk|tamper|malformed|gen|info|json) ;;
+  prove|verify|setup|exportvk|tamper|malformed|gen|info|json|keyapi) ;;
   *) echo "unknown scenario $SCEN" >&2; exit 2 ;;
 esac
 START=$(date +%s.%N)

@@ -1,6 +1,6 @@
 // Small helpers for the interop scripts: JSON comparison, proof/public
-// tampering and .wtns surgery. Node built-ins only, so the tests need no
-// package beyond the pinned snarkjs/circom2 in node_modules.
+// tampering and .wtns surgery. Node built-ins only (proofbytes also loads the
+// pinned @noble/curves), so the tests need no package beyond node_modules.
 //
 //   node tool.mjs jsoneq A.json B.json           exit 0 iff deep-equal (prints first difference)
 //   node tool.mjs proofshape proof.json CURVE     snarkjs-style proof structure + canonical decimals
@@ -25,6 +25,11 @@
 //                                                 (first) or after (last) P's own (JSON.parse keeps the last)
 //   node tool.mjs zeros F.json PATH N OUT         the decimal string at PATH with N leading zeros
 //   node tool.mjs escape F.json PATH OUT          the string at PATH with its first digit as a \u00XX escape
+//   node tool.mjs proofbytes CURVE proof.json HEX [CALLDATA]
+//                                                 HEX (cuzk_proof_to_bytes) equals, for bls12381,
+//                                                 A||B||C compressed by @noble/curves (zcash format);
+//                                                 for bn128, the first 8 words of snarkjs's
+//                                                 `zkey export soliditycalldata` output in CALLDATA
 import fs from "node:fs";
 
 const CURVES = {
@@ -236,6 +241,36 @@ case "wtnsbump": {
     const v = (leToBig(w.buf.subarray(off, off + w.n8)) + 1n) % w.prime;
     bigToLe(v, w.n8).copy(w.buf, off);
     fs.writeFileSync(a[2], w.buf);
+    break;
+}
+case "proofbytes": {
+    const [curve, proofPath, hexPath, calldataPath] = a;
+    const p = readJson(proofPath);
+    const got = fs.readFileSync(hexPath, "utf8").trim();
+    let want;
+    if (curve === "bls12381") {
+        const { bls12_381 } = await import("@noble/curves/bls12-381");
+        const hex = (u8) => Buffer.from(u8).toString("hex");
+        const g1 = (v) => bls12_381.G1.ProjectivePoint.fromAffine({ x: BigInt(v[0]), y: BigInt(v[1]) });
+        const Fp2 = bls12_381.fields.Fp2;
+        const g2 = (v) => bls12_381.G2.ProjectivePoint.fromAffine({
+            x: Fp2.fromBigTuple([BigInt(v[0][0]), BigInt(v[0][1])]),
+            y: Fp2.fromBigTuple([BigInt(v[1][0]), BigInt(v[1][1])]),
+        });
+        const A = g1(p.pi_a), B = g2(p.pi_b), C = g1(p.pi_c);
+        A.assertValidity();
+        B.assertValidity();
+        C.assertValidity();
+        want = hex(A.toRawBytes(true)) + hex(B.toRawBytes(true)) + hex(C.toRawBytes(true));
+    } else if (curve === "bn128") {
+        const words = (fs.readFileSync(calldataPath, "utf8").match(/0x[0-9a-fA-F]+/g) || []).slice(0, 8);
+        if (words.length !== 8) die(`${calldataPath}: fewer than 8 calldata words`);
+        want = words.map((w) => BigInt(w).toString(16).padStart(64, "0")).join("");
+    } else die(`unknown curve ${curve}`);
+    if (got !== want) {
+        console.log(`proof bytes differ\n cuzk: ${got}\n want: ${want}`);
+        process.exit(1);
+    }
     break;
 }
 case "trunc": {

@@ -1,0 +1,80 @@
+/* The description of each supported curve (curve_desc.h). */
+#include "curve/curve_desc.h"
+
+#include "curve/bls12_381.h"
+#include "curve/bn254.h"
+
+/* Read directly only by the operations tables (curve_ops.c); everyone else
+ * goes through cuzk_curve_desc_get. */
+extern const cuzk_curve_desc bn254_curve_desc, bls12_381_curve_desc;
+
+/* The file formats and the GPU code rely on these layouts. */
+_Static_assert(sizeof(bn254_g1_affine_t) == 64 && sizeof(bn254_g2_affine_t) == 128,
+               "bn254 affine layout must match zkey points");
+_Static_assert(sizeof(bls12_381_g1_affine_t) == 96 && sizeof(bls12_381_g2_affine_t) == 192,
+               "bls12-381 affine layout must match zkey points");
+_Static_assert(sizeof(bn254_fr_t) == 32 && sizeof(bls12_381_fr_t) == 32, "Fr is 4 limbs");
+_Static_assert(sizeof(bls12_381_g1_jac_t) == CUZK_MAX_G1_JAC && sizeof(bls12_381_g2_jac_t) == CUZK_MAX_G2_JAC &&
+                   sizeof(bls12_381_g2_affine_t) == CUZK_MAX_G2_AFFINE,
+               "the largest points are BLS12-381's");
+
+static const char *const BN254_ALIASES[] = {"bn128", "bn254", "altbn128", NULL};
+static const char *const BLS12_381_ALIASES[] = {"bls12381", NULL};
+
+const cuzk_curve_desc bn254_curve_desc = {
+    .curve = CUZK_CURVE_BN254,
+    .id = "bn254",
+    .snarkjs_name = "bn128",
+    .aliases = BN254_ALIASES,
+    .n8q = 32,
+    .n8r = 32,
+    .fq_limbs = 4,
+    .fr_limbs = 4,
+    .fq_bits = 254,
+    .fr_bits = 254,
+    .q = bn254_fp_MODULUS.l,
+    .r = bn254_fr_MODULUS.l,
+    .fr_two_adicity = 28,
+    .g1_affine = sizeof(bn254_g1_affine_t),
+    .g2_affine = sizeof(bn254_g2_affine_t),
+    .g1_jac = sizeof(bn254_g1_jac_t),
+    .g2_jac = sizeof(bn254_g2_jac_t),
+    .g1_generator = &bn254_g1_GENERATOR,
+    .g2_generator = &bn254_g2_GENERATOR,
+    .proof_encoding = CUZK_PROOF_ENC_EVM_UNCOMPRESSED,
+};
+
+const cuzk_curve_desc bls12_381_curve_desc = {
+    .curve = CUZK_CURVE_BLS12_381,
+    .id = "bls12_381",
+    .snarkjs_name = "bls12381",
+    .aliases = BLS12_381_ALIASES,
+    .n8q = 48,
+    .n8r = 32,
+    .fq_limbs = 6,
+    .fr_limbs = 4,
+    .fq_bits = 381,
+    .fr_bits = 255,
+    .q = bls12_381_fp_MODULUS.l,
+    .r = bls12_381_fr_MODULUS.l,
+    .fr_two_adicity = 32,
+    .g1_affine = sizeof(bls12_381_g1_affine_t),
+    .g2_affine = sizeof(bls12_381_g2_affine_t),
+    .g1_jac = sizeof(bls12_381_g1_jac_t),
+    .g2_jac = sizeof(bls12_381_g2_jac_t),
+    .g1_generator = &bls12_381_g1_GENERATOR,
+    .g2_generator = &bls12_381_g2_GENERATOR,
+    .proof_encoding = CUZK_PROOF_ENC_ZCASH_COMPRESSED,
+};
+
+static const cuzk_curve_desc *const DESCS[] = {&bn254_curve_desc, &bls12_381_curve_desc, NULL};
+
+const cuzk_curve_desc *const *cuzk_curve_descs(void) { return DESCS; }
+
+const cuzk_curve_desc *cuzk_curve_desc_get(cuzk_curve c)
+{
+    for (const cuzk_curve_desc *const *d = DESCS; *d; d++)
+        if ((*d)->curve == c)
+            return *d;
+    return NULL;
+}

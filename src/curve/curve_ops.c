@@ -1,0 +1,38 @@
+/* The operations tables of the supported curves (curve_ops.h): one
+ * instantiation of curve_ops_impl.h per curve, and the one function that
+ * picks a table for a curve. */
+#include "curve/curve_ops.h"
+
+#include "curve/bls12_381.h"
+#include "curve/bn254.h"
+#include "msm/msm.h"
+#include "poly/ntt.h"
+
+/* 8-lane Fr arithmetic for the h = a·b − c pass (run-time CPU check). */
+#define FP_INLINE_KEEP
+#define FP_PREFIX bn254_fr
+#define FP_LIMBS 4
+#include "field/fp_inline.h"
+#include "field/fp_ifma_inline.h"
+#define FP_PREFIX bls12_381_fr
+#define FP_LIMBS 4
+#include "field/fp_inline.h"
+#undef FP_INLINE_KEEP
+#include "field/fp_ifma_inline.h"
+
+extern const cuzk_curve_desc bn254_curve_desc, bls12_381_curve_desc;
+extern const cuzk_curve_ops bn254_curve_ops, bls12_381_curve_ops;
+
+#define CURVE_OPS_CURVE bn254
+#include "curve/curve_ops_impl.h"
+#define CURVE_OPS_CURVE bls12_381
+#include "curve/curve_ops_impl.h"
+
+const cuzk_curve_ops *cuzk_curve_ops_get(cuzk_curve c)
+{
+    static const cuzk_curve_ops *const ALL[] = {&bn254_curve_ops, &bls12_381_curve_ops};
+    for (size_t i = 0; i < CUZK_ARRAY_LEN(ALL); i++)
+        if (ALL[i]->desc->curve == c)
+            return ALL[i];
+    return NULL;
+}

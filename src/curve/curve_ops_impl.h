@@ -1,0 +1,270 @@
+/* The operations table of one curve (curve_ops.h), written once and
+ * instantiated per curve by curve_ops.c:
+ *
+ *   #define CURVE_OPS_CURVE bn254      (code prefix: bn254_fr_t, bn254_g1_msm, ...)
+ *   #include "curve/curve_ops_impl.h"  (defines const cuzk_curve_ops bn254_curve_ops
+ *                                       over the description bn254_curve_desc)
+ *
+ * Everything here is either a thin typed wrapper over the curve's field,
+ * group, pairing, NTT and MSM code, or one of the two vector kernels of the
+ * CPU prover (abc_eval, h_pointwise). Include after the curve, NTT and MSM
+ * headers and the 8-lane IFMA core of the curve's Fr (field/fp_ifma_inline.h
+ * with FP_PREFIX <c>_fr). */
+
+#ifndef CURVE_OPS_CURVE
+#error "define CURVE_OPS_CURVE before including curve_ops_impl.h"
+#endif
+
+#define CO_(name) CUZK_NAME(CURVE_OPS_CURVE, name)
+
+typedef CO_(fr_t) CO_(ops_fr);
+typedef CO_(g1_affine_t) CO_(ops_g1a);
+typedef CO_(g1_jac_t) CO_(ops_g1j);
+typedef CO_(g2_affine_t) CO_(ops_g2a);
+typedef CO_(g2_jac_t) CO_(ops_g2j);
+
+static bool CO_(ops_fr_random)(void *r) { return CO_(fr_random)(r); }
+static void CO_(ops_fr_mul)(void *r, const void *a, const void *b) { CO_(fr_mul)(r, a, b); }
+static void CO_(ops_fr_to_mont)(void *r, const void *raw) { CO_(fr_to_mont)(r, raw); }
+static void CO_(ops_fr_from_mont)(void *raw, const void *a) { CO_(fr_from_mont)(raw, a); }
+static void CO_(ops_fq_from_mont)(uint64_t *raw, const void *a) { CO_(fp_from_mont)((CO_(fp_t) *)raw, a); }
+
+static void CO_(ops_g1_mul_affine)(void *j, const void *a, const uint64_t *k, size_t n) { CO_(g1_affine_mul)(j, a, k, n); }
+static void CO_(ops_g1_mul_jac)(void *j, const void *p, const uint64_t *k, size_t n) { CO_(g1_jac_mul)(j, p, k, n); }
+static void CO_(ops_g1_add)(void *j, const void *p, const void *q) { CO_(g1_jac_add)(j, p, q); }
+static void CO_(ops_g1_add_affine)(void *j, const void *p, const void *a) { CO_(g1_jac_add_affine)(j, p, a); }
+static void CO_(ops_g1_neg)(void *j, const void *p) { CO_(g1_jac_neg)(j, p); }
+static void CO_(ops_g1_from_affine)(void *j, const void *a) { CO_(g1_jac_from_affine)(j, a); }
+static void CO_(ops_g1_to_affine)(void *a, const void *j) { CO_(g1_jac_to_affine)(a, j); }
+static void CO_(ops_g1_affine_neg)(void *r, const void *a) { CO_(g1_affine_neg)(r, a); }
+static void CO_(ops_g2_mul_affine)(void *j, const void *a, const uint64_t *k, size_t n) { CO_(g2_affine_mul)(j, a, k, n); }
+static void CO_(ops_g2_add)(void *j, const void *p, const void *q) { CO_(g2_jac_add)(j, p, q); }
+static void CO_(ops_g2_add_affine)(void *j, const void *p, const void *a) { CO_(g2_jac_add_affine)(j, p, a); }
+static void CO_(ops_g2_to_affine)(void *a, const void *j) { CO_(g2_jac_to_affine)(a, j); }
+
+static bool CO_(ops_pairing_product_is_one)(const void *g1, const void *g2, size_t n)
+{
+    CO_(fp12_t) e;
+    CO_(multi_pairing)(&e, g1, g2, n);
+    return CO_(fp12_is_one)(&e);
+}
+
+static void CO_(ops_pairing)(void *fq12, const void *g1, const void *g2)
+{
+    CO_(fp12_t) e;
+    CO_(pairing)(&e, g1, g2);
+    memcpy(fq12, &e, sizeof e);
+}
+
+static cuzk_status CO_(ops_ntt_domain_create)(void **dom, unsigned log_n, cuzk_pool *pool, cuzk_error *err)
+{
+    CO_(ntt_domain) *d = NULL;
+    cuzk_status st = CO_(ntt_domain_create)(&d, log_n, pool, err);
+    *dom = d;
+    return st;
+}
+
+static void CO_(ops_ntt_domain_free)(void *dom) { CO_(ntt_domain_free)(dom); }
+
+static size_t CO_(ops_ntt_domain_bytes)(const void *dom)
+{
+    const CO_(ntt_domain) *d = dom;
+    return sizeof *d + (d->n / 2 + ((size_t)2 << d->stw_stages)) * sizeof(CO_(fr_t));
+}
+
+static cuzk_status CO_(ops_ntt_coset_odd)(const void *dom, void *a, cuzk_pool *pool, cuzk_error *err)
+{
+    return CO_(ntt_coset_odd)(dom, a, pool, err);
+}
+
+static cuzk_status CO_(ops_g1_msm)(void *j, const void *bases, const void *scalars, size_t n, cuzk_pool *pool,
+                                   cuzk_error *err)
+{
+    return CO_(g1_msm)(j, bases, scalars, n, pool, err);
+}
+
+static cuzk_status CO_(ops_g2_msm)(void *j, const void *bases, const void *scalars, size_t n, cuzk_pool *pool,
+                                   cuzk_error *err)
+{
+    return CO_(g2_msm)(j, bases, scalars, n, pool, err);
+}
+
+/* ---- h = a·b − c ---------------------------------------------------------------- */
+
+typedef struct {
+    CO_(fr_t) *a;
+    const CO_(fr_t) *b, *c;
+} CO_(h_job);
+
+#if defined(CUZK_IFMA)
+/* The same 8 at a time: a Montgomery product by the integer 1 leaves
+ * Montgomery form (a·R·1/R = a), like fr_from_mont; lanes equal the scalar
+ * results. */
+CUZK_IFMA_TARGET static size_t CO_(h_v8)(const CO_(h_job) *j, size_t lo, size_t hi)
+{
+    CO_(fr_t) one_raw;
+    CO_(fr_set_zero)(&one_raw);
+    one_raw.l[0] = 1;
+    CO_(fr_v8_t) one, x, y, z;
+    CO_(fr_v8_set1)(&one, &one_raw);
+    for (; lo + 8 <= hi; lo += 8) {
+        CO_(fr_v8_load)(&x, &j->a[lo]);
+        CO_(fr_v8_load)(&y, &j->b[lo]);
+        CO_(fr_v8_load)(&z, &j->c[lo]);
+        CO_(fr_v8_mul)(&x, &x, &y);
+        CO_(fr_v8_sub)(&x, &x, &z);
+        CO_(fr_v8_mul)(&x, &x, &one);
+        CO_(fr_v8_store)(&j->a[lo], &x);
+    }
+    return lo;
+}
+#endif
+
+static void CO_(h_range)(void *p, size_t lo, size_t hi, int worker)
+{
+    (void)worker;
+    const CO_(h_job) *j = p;
+#if defined(CUZK_IFMA)
+    if (cuzk_ifma_enabled())
+        lo = CO_(h_v8)(j, lo, hi);
+#endif
+    for (size_t i = lo; i < hi; i++) {
+        CO_(fr_t) t;
+        CO_(fr_mul)(&t, &j->a[i], &j->b[i]);
+        CO_(fr_sub)(&t, &t, &j->c[i]);
+        CO_(fr_from_mont)(&j->a[i], &t);
+    }
+}
+
+static void CO_(ops_h_pointwise)(void *a, const void *b, const void *c, size_t n, cuzk_pool *pool)
+{
+    CO_(h_job) j = {a, b, c};
+    cuzk_parallel_for(pool, n, 4096, CO_(h_range), &j);
+}
+
+/* ---- a = A·w, b = B·w, c = a∘b ----------------------------------------------------- */
+
+typedef struct {
+    const cuzk_abc_plan *k;
+    const CO_(fr_t) *w;
+    CO_(fr_t) *a, *b, *c;
+} CO_(abc_job);
+
+static inline void CO_(abc_zero)(const CO_(abc_job) *j, size_t lo, size_t hi)
+{
+    for (size_t r = lo; r < hi; r++) {
+        CO_(fr_set_zero)(&j->a[r]);
+        CO_(fr_set_zero)(&j->b[r]);
+        CO_(fr_set_zero)(&j->c[r]);
+    }
+}
+
+/* Chunks [lo, hi) of sorted records: each run of one constraint's records
+ * gives that row; rows without records are zero. Values are v·R², so one
+ * Montgomery product with the raw witness gives v·w in Montgomery form. */
+static void CO_(abc_chunks)(void *p, size_t lo, size_t hi, int worker)
+{
+    (void)worker;
+    const CO_(abc_job) *j = p;
+    const cuzk_abc_plan *k = j->k;
+    const cuzk_coefs *co = &k->co;
+    for (size_t q = lo; q < hi; q++) {
+        size_t row = k->crow[q], i = k->cstart[q], end = k->cstart[q + 1];
+        while (i < end) {
+            uint32_t r = cuzk_coef_u32(co->constraint, i, co->stride);
+            CO_(abc_zero)(j, row, r);
+            CO_(fr_t) acc[2], t, v;
+            CO_(fr_set_zero)(&acc[0]);
+            CO_(fr_set_zero)(&acc[1]);
+            do {
+                uint32_t m = cuzk_coef_u32(co->matrix, i, co->stride);
+                uint32_t sg = cuzk_coef_u32(co->signal, i, co->stride);
+                memcpy(&v, co->value + i * co->vstride, sizeof v);
+                CO_(fr_mul)(&t, &v, &j->w[sg]);
+                CO_(fr_add)(&acc[m != 0], &acc[m != 0], &t);
+            } while (++i < end && cuzk_coef_u32(co->constraint, i, co->stride) == r);
+            j->a[r] = acc[0];
+            j->b[r] = acc[1];
+            CO_(fr_mul)(&j->c[r], &acc[0], &acc[1]);
+            row = (size_t)r + 1;
+        }
+        CO_(abc_zero)(j, row, k->crow[q + 1]);
+    }
+}
+
+/* One CSR term: signal index and v·R². */
+typedef struct {
+    uint32_t signal;
+    uint32_t pad_;
+    CO_(fr_t) value;
+} CO_(abc_term);
+
+/* Rows [lo, hi) from the CSR. */
+static void CO_(abc_rows)(void *p, size_t lo, size_t hi, int worker)
+{
+    (void)worker;
+    const CO_(abc_job) *j = p;
+    const cuzk_abc_plan *k = j->k;
+    const CO_(abc_term) *ta = (const CO_(abc_term) *)k->terms_a, *tb = (const CO_(abc_term) *)k->terms_b;
+    for (size_t r = lo; r < hi; r++) {
+        CO_(fr_t) acc, t;
+        CO_(fr_set_zero)(&acc);
+        for (uint32_t i = k->row_a[r]; i < k->row_a[r + 1]; i++) {
+            CO_(fr_mul)(&t, &ta[i].value, &j->w[ta[i].signal]);
+            CO_(fr_add)(&acc, &acc, &t);
+        }
+        j->a[r] = acc;
+        CO_(fr_set_zero)(&acc);
+        for (uint32_t i = k->row_b[r]; i < k->row_b[r + 1]; i++) {
+            CO_(fr_mul)(&t, &tb[i].value, &j->w[tb[i].signal]);
+            CO_(fr_add)(&acc, &acc, &t);
+        }
+        j->b[r] = acc;
+        CO_(fr_mul)(&j->c[r], &j->a[r], &acc);
+    }
+}
+
+static void CO_(ops_abc_eval)(const cuzk_abc_plan *plan, const void *w, void *a, void *b, void *c, cuzk_pool *pool)
+{
+    _Static_assert(sizeof(CO_(abc_term)) == CUZK_ABC_TERM_SIZE, "CSR term layout");
+    CO_(abc_job) j = {plan, w, a, b, c};
+    if (plan->n_chunks)
+        cuzk_parallel_for(pool, plan->n_chunks, 1, CO_(abc_chunks), &j);
+    else
+        cuzk_parallel_for(pool, plan->domain_size, 4096, CO_(abc_rows), &j);
+}
+
+const cuzk_curve_ops CO_(curve_ops) = {
+    .desc = &CO_(curve_desc),
+    .fr_random = CO_(ops_fr_random),
+    .fr_mul = CO_(ops_fr_mul),
+    .fr_to_mont = CO_(ops_fr_to_mont),
+    .fr_from_mont = CO_(ops_fr_from_mont),
+    .fq_from_mont = CO_(ops_fq_from_mont),
+    .g1_mul_affine = CO_(ops_g1_mul_affine),
+    .g1_mul_jac = CO_(ops_g1_mul_jac),
+    .g1_add = CO_(ops_g1_add),
+    .g1_add_affine = CO_(ops_g1_add_affine),
+    .g1_neg = CO_(ops_g1_neg),
+    .g1_from_affine = CO_(ops_g1_from_affine),
+    .g1_to_affine = CO_(ops_g1_to_affine),
+    .g1_affine_neg = CO_(ops_g1_affine_neg),
+    .g2_mul_affine = CO_(ops_g2_mul_affine),
+    .g2_add = CO_(ops_g2_add),
+    .g2_add_affine = CO_(ops_g2_add_affine),
+    .g2_to_affine = CO_(ops_g2_to_affine),
+    .pairing_product_is_one = CO_(ops_pairing_product_is_one),
+    .pairing = CO_(ops_pairing),
+    .fq12_size = sizeof(CO_(fp12_t)),
+    .ntt_domain_create = CO_(ops_ntt_domain_create),
+    .ntt_domain_free = CO_(ops_ntt_domain_free),
+    .ntt_domain_bytes = CO_(ops_ntt_domain_bytes),
+    .ntt_coset_odd = CO_(ops_ntt_coset_odd),
+    .h_pointwise = CO_(ops_h_pointwise),
+    .abc_eval = CO_(ops_abc_eval),
+    .g1_msm = CO_(ops_g1_msm),
+    .g2_msm = CO_(ops_g2_msm),
+};
+
+#undef CO_
+#undef CURVE_OPS_CURVE

@@ -1,0 +1,153 @@
+/* The Groth16 prover, once for every curve and backend (prove.h).
+ *
+ * Math follows snarkjs (shared reference "snarkjs-formats" §4-§5): a, b from
+ * the zkey's A/B coefficients, c = a∘b, the three moved to the odd coset of
+ * the doubled domain, h = a·b − c, and π_H = Σ h_j·H_j needs no division by
+ * Z because the zkey's H points already carry it. Then, with random r, s:
+ *   π_A = α₁ + Σ w·A + r·δ₁
+ *   π_B = β₂ + Σ w·B₂ + s·δ₂          (and B₁ = β₁ + Σ w·B₁ + s·δ₁ in G1)
+ *   π_C = Σ w·C + π_H + s·π_A + r·B₁ − r·s·δ₁ */
+#include "groth16/prove.h"
+
+#include <string.h>
+
+/* Point buffers of the largest curve (bytes, 8-byte aligned). */
+typedef struct {
+    uint64_t l[CUZK_MAX_G1_JAC / 8];
+} g1j_buf;
+typedef struct {
+    uint64_t l[CUZK_MAX_G2_JAC / 8];
+} g2j_buf;
+
+static const cuzk_phase MSM_PHASE[CUZK_G16_MSM_COUNT] = {
+    [CUZK_G16_MSM_H] = CUZK_PHASE_MSM_H,   [CUZK_G16_MSM_A] = CUZK_PHASE_MSM_A,
+    [CUZK_G16_MSM_B1] = CUZK_PHASE_MSM_B1, [CUZK_G16_MSM_C] = CUZK_PHASE_MSM_C,
+    [CUZK_G16_MSM_B2] = CUZK_PHASE_MSM_B2,
+};
+
+/* The backend's steps: the five MSM results, as Jacobian points. */
+static cuzk_status run_backend(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void *key_state, const void *w,
+                               g1j_buf g1[CUZK_G16_MSM_COUNT], g2j_buf *b2, cuzk_error *err)
+{
+    void *job = NULL;
+    cuzk_status st = be->job_begin(key_state, ctx, w, &job, err);
+    if (st)
+        return st;
+    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_ABC);
+    if ((st = be->abc(job, err)))
+        goto out;
+    cuzk_phase_end(ctx, &ph);
+    if ((st = cuzk_check_cancel(ctx, err)))
+        goto out;
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_NTT);
+    if ((st = be->ntt_quotient(job, err)))
+        goto out;
+    cuzk_phase_end(ctx, &ph);
+    for (int m = 0; m < CUZK_G16_MSM_COUNT; m++) {
+        if ((st = cuzk_check_cancel(ctx, err)))
+            goto out;
+        ph = cuzk_phase_begin(ctx, MSM_PHASE[m]);
+        if ((st = be->msm(job, (cuzk_g16_msm)m, m == CUZK_G16_MSM_B2 ? (void *)b2 : (void *)&g1[m], err)))
+            goto out;
+        cuzk_phase_end(ctx, &ph);
+    }
+    st = cuzk_check_cancel(ctx, err);
+out:
+    be->job_end(job);
+    return st;
+}
+
+cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void *key_state, const cuzk_zkey *zk,
+                           const cuzk_curve_ops *ops, const void *w, const uint8_t *r_raw, const uint8_t *s_raw,
+                           cuzk_proof_points *out, cuzk_error *err)
+{
+    g1j_buf msm[CUZK_G16_MSM_COUNT];
+    g2j_buf msm_b2;
+    cuzk_status st = run_backend(ctx, be, key_state, w, msm, &msm_b2, err);
+    if (st)
+        return st;
+
+    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_ASSEMBLE);
+    /* r, s, r·s as raw scalars. */
+    const size_t fr = ops->desc->n8r, limbs = ops->desc->fr_limbs;
+    uint64_t r[CUZK_MAX_FR_BYTES / 8], s[CUZK_MAX_FR_BYTES / 8], rs[CUZK_MAX_FR_BYTES / 8];
+    if (r_raw && s_raw) {
+        memcpy(rs, r_raw, fr);
+        ops->fr_to_mont(r, rs);
+        memcpy(rs, s_raw, fr);
+        ops->fr_to_mont(s, rs);
+    } else if (!ops->fr_random(r) || !ops->fr_random(s)) {
+        return cuzk_err(err, CUZK_ERR_INTERNAL, "the OS random number generator failed");
+    }
+    ops->fr_mul(rs, r, s);
+    ops->fr_from_mont(r, r);
+    ops->fr_from_mont(s, s);
+    ops->fr_from_mont(rs, rs);
+
+    g1j_buf t1, pa, pb1, pc;
+    g2j_buf t2, pb;
+    /* π_A = α₁ + Σ w·A + r·δ₁ */
+    ops->g1_mul_affine(&t1, &zk->delta_1, r, limbs);
+    ops->g1_add(&pa, &msm[CUZK_G16_MSM_A], &t1);
+    ops->g1_add_affine(&pa, &pa, &zk->alpha_1);
+    /* π_B = β₂ + Σ w·B₂ + s·δ₂; B₁ likewise in G1 */
+    ops->g2_mul_affine(&t2, &zk->delta_2, s, limbs);
+    ops->g2_add(&pb, &msm_b2, &t2);
+    ops->g2_add_affine(&pb, &pb, &zk->beta_2);
+    ops->g1_mul_affine(&t1, &zk->delta_1, s, limbs);
+    ops->g1_add(&pb1, &msm[CUZK_G16_MSM_B1], &t1);
+    ops->g1_add_affine(&pb1, &pb1, &zk->beta_1);
+    /* π_C = Σ w·C + π_H + s·π_A + r·B₁ − r·s·δ₁ */
+    ops->g1_add(&pc, &msm[CUZK_G16_MSM_C], &msm[CUZK_G16_MSM_H]);
+    ops->g1_mul_jac(&t1, &pa, s, limbs);
+    ops->g1_add(&pc, &pc, &t1);
+    ops->g1_mul_jac(&t1, &pb1, r, limbs);
+    ops->g1_add(&pc, &pc, &t1);
+    ops->g1_mul_affine(&t1, &zk->delta_1, rs, limbs);
+    ops->g1_neg(&t1, &t1);
+    ops->g1_add(&pc, &pc, &t1);
+    memset(out, 0, sizeof *out);
+    out->curve = zk->curve;
+    ops->g1_to_affine(&out->a, &pa);
+    ops->g2_to_affine(&out->b, &pb);
+    ops->g1_to_affine(&out->c, &pc);
+    cuzk_phase_end(ctx, &ph);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_g16_verify(const cuzk_curve_ops *ops, const cuzk_vk *vk, const void *pub,
+                            const cuzk_proof_points *p, cuzk_error *err)
+{
+    const cuzk_curve_desc *d = ops->desc;
+    const uint8_t *ic = vk->ic.ptr, *pb = pub;
+    g1j_buf acc, t;
+    ops->g1_from_affine(&acc, ic);
+    for (uint32_t i = 0; i < vk->n_public; i++) {
+        uint64_t k[CUZK_MAX_FR_BYTES / 8];
+        memcpy(k, pb + (size_t)i * d->n8r, d->n8r);
+        ops->g1_mul_affine(&t, ic + (size_t)(i + 1) * d->g1_affine, k, d->fr_limbs);
+        ops->g1_add(&acc, &acc, &t);
+    }
+    /* e(−A, B)·e(IC(pub), γ)·e(C, δ)·e(α, β) = 1 */
+    uint64_t ps[4 * CUZK_MAX_G1_AFFINE / 8], qs[4 * CUZK_MAX_G2_AFFINE / 8];
+    uint8_t *P = (uint8_t *)ps, *Q = (uint8_t *)qs;
+    const size_t g1 = d->g1_affine, g2 = d->g2_affine;
+    ops->g1_affine_neg(P, &p->a);
+    memcpy(Q, &p->b, g2);
+    ops->g1_to_affine(P + g1, &acc);
+    memcpy(Q + g2, &vk->gamma_2, g2);
+    memcpy(P + 2 * g1, &p->c, g1);
+    memcpy(Q + 2 * g2, &vk->delta_2, g2);
+    memcpy(P + 3 * g1, &vk->alpha_1, g1);
+    memcpy(Q + 3 * g2, &vk->beta_2, g2);
+    if (!ops->pairing_product_is_one(P, Q, 4))
+        return cuzk_err(err, CUZK_ERR_INVALID_PROOF, "invalid proof: the pairing check failed");
+    return CUZK_OK;
+}
+
+void cuzk_g16_fill_alphabeta(const cuzk_curve_ops *ops, cuzk_vk *vk)
+{
+    _Static_assert(sizeof vk->alphabeta_12 == CUZK_MAX_FQ12, "fq12 layout");
+    ops->pairing(&vk->alphabeta_12, &vk->alpha_1, &vk->beta_2);
+    vk->has_alphabeta = true;
+}

@@ -1,0 +1,24 @@
+/* The Groth16 proving pipeline and verifier, written once over a backend
+ * (backend.h) and a curve's operations (curve/curve_ops.h). */
+#ifndef CUZK_GROTH16_PROVE_H
+#define CUZK_GROTH16_PROVE_H
+
+#include "groth16/backend.h"
+
+/* Proves with witness w (n_vars raw Fr values) on a key attached to `be`
+ * (key_state). r, s: raw blinding factors (n8r bytes each), or NULL for fresh
+ * random ones (anything else is for tests only). Phases abc .. assemble are
+ * timed on ctx and cancellation is checked between them. */
+cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void *key_state, const cuzk_zkey *zk,
+                           const cuzk_curve_ops *ops, const void *w, const uint8_t *r, const uint8_t *s,
+                           cuzk_proof_points *out, cuzk_error *err);
+
+/* pub: n_public raw Fr values (< r, checked by the caller). CUZK_OK if
+ * e(-A,B)·e(IC(pub),γ)·e(C,δ)·e(α,β) = 1, else CUZK_ERR_INVALID_PROOF. */
+cuzk_status cuzk_g16_verify(const cuzk_curve_ops *ops, const cuzk_vk *vk, const void *pub,
+                            const cuzk_proof_points *p, cuzk_error *err);
+
+/* vk->alphabeta_12 = e(alpha_1, beta_2), as snarkjs exports it. */
+void cuzk_g16_fill_alphabeta(const cuzk_curve_ops *ops, cuzk_vk *vk);
+
+#endif
