@@ -275,13 +275,20 @@ static eng_kentry *key_find(cuzk_engine *e, const char *id)
     return NULL;
 }
 
+/* Memory a key will take once loaded: what it took last time (remembered in
+ * the registry), else its file size. */
+static uint64_t key_estimate(const eng_kentry *k)
+{
+    return k->rec.host_bytes ? k->rec.host_bytes : k->meta.file_bytes;
+}
+
 static uint64_t keys_resident_bytes(const cuzk_engine *e)
 {
     uint64_t s = 0;
     for (size_t i = 0; i < e->n_keys; i++)
         if (e->keys[i].state != KEY_UNLOADED)
             s += e->keys[i].state == KEY_RESIDENT ? e->keys[i].host_bytes
-                                                  : e->keys[i].meta.file_bytes;
+                                                  : key_estimate(&e->keys[i]);
     return s;
 }
 
@@ -296,7 +303,7 @@ static uint64_t keys_evictable_bytes(const cuzk_engine *e, const eng_kentry *exc
 
 static uint64_t key_need(const eng_kentry *k)
 {
-    return k->state == KEY_UNLOADED ? k->meta.file_bytes : 0;
+    return k->state == KEY_UNLOADED ? key_estimate(k) : 0;
 }
 
 /* Would `need` more bytes fit if every idle key but k were evicted? */
@@ -457,6 +464,7 @@ static cuzk_status key_identify(cuzk_engine *e, const char *path, eng_kentry **o
         return st;
     if (found && rec_same_file(&rec, &known)) {
         memcpy(rec.id, known.id, sizeof rec.id);
+        rec.host_bytes = known.host_bytes;
     } else {
         if ((st = sha256_file(abs, rec.id, err)))
             return st;
@@ -470,7 +478,10 @@ static cuzk_status key_identify(cuzk_engine *e, const char *path, eng_kentry **o
     st = key_add(e, &rec, &meta, out, err);
     if (!st && !rec_same_file(&(*out)->rec, &rec) && (*out)->state == KEY_UNLOADED) {
         /* Same content at a new path or a new copy: prove from the file we just saw. */
+        uint64_t hb = (*out)->rec.host_bytes;
         (*out)->rec = rec;
+        if (!rec.host_bytes)
+            (*out)->rec.host_bytes = hb;
         memcpy((*out)->path, rec.path, sizeof rec.path);
     }
     pthread_mutex_unlock(&e->lock);
@@ -514,11 +525,19 @@ static cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, eng_worker_
     if (!st)
         st = eng_key_load(wctx, path, -1, &key, &hb, &db, err);
     pthread_mutex_lock(&e->lock);
+    int remember = 0;
+    eng_key_rec upd;
     if (!st) {
+        uint64_t estimate = key_estimate(k);
         k->key = key;
         k->host_bytes = hb;
         k->device_bytes = db;
         k->state = KEY_RESIDENT;
+        if (hb > estimate) /* bigger than planned: idle keys make up the difference */
+            make_room(e, k, 0);
+        remember = k->rec.host_bytes != hb;
+        k->rec.host_bytes = hb;
+        upd = k->rec;
         e->counters.keys_loaded++;
         elog(e, "key_loaded", "key=%s path=%s bytes=%llu ms=%.1f", k->id, path,
              (unsigned long long)hb, 1e3 * (cuzk_now() - t0));
@@ -529,6 +548,13 @@ static cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, eng_worker_
     pthread_cond_broadcast(&e->change_cv);
     pthread_cond_broadcast(&e->work_cv);
     pthread_mutex_unlock(&e->lock);
+    if (remember) { /* the next start plans with the real size */
+        cuzk_error rerr = {0};
+        pthread_mutex_lock(&e->dblock);
+        if (e->q->ops->key_put(e->q, &upd, &rerr))
+            elog(e, "journal_error", "op=key_put key=%s error=\"%s\"", upd.id, rerr.msg);
+        pthread_mutex_unlock(&e->dblock);
+    }
     return st;
 }
 
@@ -1166,11 +1192,11 @@ cuzk_status cuzk_engine_key_register(cuzk_engine *e, const char *zkey_path, int 
         return st;
     if (load) {
         pthread_mutex_lock(&e->lock);
-        if (k->state == KEY_UNLOADED && !fits(e, k, k->meta.file_bytes)) {
+        if (k->state == KEY_UNLOADED && !fits(e, k, key_need(k))) {
             pthread_mutex_unlock(&e->lock);
             return ecode(err, CUZK_ENGINE_BUSY,
                          "%s: no room to load the key (%llu bytes) within the memory budget now",
-                         zkey_path, (unsigned long long)k->meta.file_bytes);
+                         zkey_path, (unsigned long long)key_need(k));
         }
         make_room(e, k, key_need(k));
         k->users++; /* pinned while loading */

@@ -1,18 +1,19 @@
-/* Prover backend adapter over libcuzk (see prover.h). */
+/* Prover backend adapter over libcuzk's public API (see prover.h): one
+ * thread pool shared by the workers, a context per worker whose callbacks
+ * feed the worker's progress and cancel flag, keys loaded once with
+ * cuzk_key_load and proofs made with cuzk_prove (which verifies them). */
 #include "engine/prover.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "formats/formats.h"
 #include "util/common.h"
 
 struct eng_backend {
-    int threads;
+    cuzk_pool *pool;
 };
 
 struct eng_worker_ctx {
@@ -21,20 +22,25 @@ struct eng_worker_ctx {
 };
 
 struct eng_key {
-    char *path;
+    cuzk_key *key;
 };
 
 cuzk_status eng_backend_create(eng_backend **out, int threads, cuzk_error *err)
 {
-    *out = calloc(1, sizeof **out);
-    if (!*out)
-        return cuzk_err_force(err, CUZK_ERR_NOMEM, "engine: out of memory");
-    (*out)->threads = threads;
+    eng_backend *b = calloc(1, sizeof *b);
+    if (!b || !(b->pool = cuzk_pool_create(threads))) {
+        free(b);
+        return cuzk_err_force(err, CUZK_ERR_NOMEM, "engine: cannot start the thread pool");
+    }
+    *out = b;
     return CUZK_OK;
 }
 
 void eng_backend_free(eng_backend *b)
 {
+    if (!b)
+        return;
+    cuzk_pool_destroy(b->pool);
     free(b);
 }
 
@@ -55,7 +61,7 @@ static void on_timing(void *user, cuzk_phase phase, double seconds)
 static int on_cancelled(void *user)
 {
     eng_worker_ctx *w = user;
-    return atomic_load(&w->p->cancel) != 0;
+    return atomic_load(&w->p->cancel);
 }
 
 cuzk_status eng_worker_ctx_create(eng_worker_ctx **out, eng_backend *b, eng_progress *p,
@@ -65,7 +71,7 @@ cuzk_status eng_worker_ctx_create(eng_worker_ctx **out, eng_backend *b, eng_prog
     if (!w)
         return cuzk_err_force(err, CUZK_ERR_NOMEM, "engine: out of memory");
     w->p = p;
-    cuzk_ctx_opts o = {.threads = b->threads, .progress = on_progress, .timing = on_timing,
+    cuzk_ctx_opts o = {.pool = b->pool, .progress = on_progress, .timing = on_timing,
                        .cancelled = on_cancelled, .user = w};
     cuzk_status st = cuzk_ctx_create(&w->ctx, &o, err);
     if (st) {
@@ -105,18 +111,21 @@ cuzk_status eng_key_meta_read(const char *path, eng_key_meta *out, cuzk_error *e
 cuzk_status eng_key_load(eng_worker_ctx *w, const char *path, int device, eng_key **out,
                          uint64_t *host_bytes, uint64_t *device_bytes, cuzk_error *err)
 {
-    eng_key_meta m;
-    cuzk_status st = eng_key_meta_read(path, &m, err);
-    if (st)
-        return st;
     eng_key *k = calloc(1, sizeof *k);
-    if (!k || !(k->path = strdup(path))) {
-        free(k);
+    if (!k)
         return cuzk_err_force(err, CUZK_ERR_NOMEM, "%s: out of memory", path);
+    cuzk_key_opts ko = {.backend = device < 0 ? CUZK_BACKEND_CPU : CUZK_BACKEND_GPU,
+                        .device = device < 0 ? 0 : device};
+    cuzk_status st = cuzk_key_load(&k->key, w->ctx, path, &ko, err);
+    if (st) {
+        free(k);
+        return st;
     }
+    cuzk_key_info ki;
+    cuzk_key_get_info(k->key, &ki);
+    *host_bytes = ki.host_bytes;
+    *device_bytes = ki.device_bytes;
     *out = k;
-    *host_bytes = m.file_bytes;
-    *device_bytes = 0;
     return CUZK_OK;
 }
 
@@ -124,7 +133,7 @@ void eng_key_free(eng_key *k)
 {
     if (!k)
         return;
-    free(k->path);
+    cuzk_key_free(k->key);
     free(k);
 }
 
@@ -138,74 +147,44 @@ uint64_t eng_job_host_bytes(const eng_key_meta *m, uint64_t witness_bytes)
 cuzk_status eng_witness_check(const void *data, size_t len, const char *name,
                               const eng_key_meta *m, cuzk_error *err)
 {
-    cuzk_wtns w = {0};
-    cuzk_status st = cuzk_wtns_read_buffer(&w, data, len, name, err);
+    cuzk_witness *w = NULL;
+    cuzk_status st = cuzk_witness_load_buffer(&w, data, len, name, err);
     if (st)
         return st;
-    if (w.curve != m->curve)
+    if (cuzk_witness_curve(w) != m->curve)
         st = cuzk_err_force(err, CUZK_ERR_MISMATCH, "%s: a %s witness for a %s key", name,
-                            cuzk_curve_name(w.curve), cuzk_curve_name(m->curve));
-    else if (w.n_witness != m->n_vars)
+                            cuzk_curve_name(cuzk_witness_curve(w)), cuzk_curve_name(m->curve));
+    else if (cuzk_witness_count(w) != m->n_vars)
         st = cuzk_err_force(err, CUZK_ERR_MISMATCH,
                             "%s: Invalid witness length. Circuit: %u, witness: %u", name,
-                            m->n_vars, w.n_witness);
-    cuzk_wtns_free(&w);
+                            m->n_vars, cuzk_witness_count(w));
+    cuzk_witness_free(w);
     return st;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0, n;
-    char tmp[65536];
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) {
-        if (len + n + 1 > cap) {
-            cap = 2 * (len + n + 1);
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        memcpy(buf + len, tmp, n);
-        len += n;
-    }
-    fclose(f);
-    if (!buf)
-        buf = calloc(1, 1);
-    else
-        buf[len] = 0;
-    return buf;
 }
 
 cuzk_status eng_prove(eng_worker_ctx *w, const eng_key *k, const char *wtns_path,
                       const char *scratch, char **proof_json, char **public_json,
                       cuzk_error *err)
 {
+    (void)scratch;
     *proof_json = *public_json = NULL;
-    if (on_cancelled(w))
+    if (atomic_load(&w->p->cancel))
         return cuzk_err_force(err, CUZK_ERR_CANCELLED, "cancelled");
-    char proof_path[4200], public_path[4200];
-    snprintf(proof_path, sizeof proof_path, "%s/%p.proof.json", scratch, (void *)w);
-    snprintf(public_path, sizeof public_path, "%s/%p.public.json", scratch, (void *)w);
-    cuzk_prove_opts po = {0}; /* verified */
-    cuzk_status st = cuzk_prove_files(w->ctx, k->path, wtns_path, proof_path, public_path, &po, err);
-    if (st)
-        return st;
-    *proof_json = slurp(proof_path);
-    *public_json = slurp(public_path);
-    unlink(proof_path);
-    unlink(public_path);
-    if (!*proof_json || !*public_json) {
+    cuzk_witness *wt = NULL;
+    cuzk_proof *proof = NULL;
+    size_t len;
+    cuzk_status st = cuzk_witness_load(&wt, wtns_path, err);
+    if (!st)
+        st = cuzk_prove(w->ctx, k->key, wt, NULL, &proof, err);
+    if (!st)
+        st = cuzk_proof_to_json(proof, CUZK_JSON_SNARKJS, proof_json, &len, err);
+    if (!st)
+        st = cuzk_proof_public_json(proof, CUZK_JSON_SNARKJS, public_json, &len, err);
+    if (st) {
         free(*proof_json);
-        free(*public_json);
-        *proof_json = *public_json = NULL;
-        return cuzk_err_force(err, CUZK_ERR_IO, "%s: cannot read the proof back", scratch);
+        *proof_json = NULL;
     }
-    return CUZK_OK;
+    cuzk_proof_free(proof);
+    cuzk_witness_free(wt);
+    return st;
 }

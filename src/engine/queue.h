@@ -50,6 +50,7 @@ typedef struct eng_key_rec {
     uint64_t file_bytes;
     int64_t mtime_ns;
     uint64_t inode, dev;
+    uint64_t host_bytes;     /* memory it took when last loaded (0 = never loaded) */
 } eng_key_rec;
 
 typedef struct eng_queue eng_queue;

@@ -42,7 +42,7 @@ static const char SCHEMA[] =
     " created_at INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS cuzk_keys (key_id TEXT NOT NULL, path TEXT PRIMARY KEY,"
     " file_bytes INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,"
-    " dev INTEGER NOT NULL);";
+    " dev INTEGER NOT NULL, host_bytes INTEGER NOT NULL DEFAULT 0);";
 
 #define JOB_COLS                                                                               \
     "id, seq, idem_key, req_sha256, key_id, key_path, priority, state, enqueued_at,"           \
@@ -693,10 +693,10 @@ static cuzk_status sq_key_put(eng_queue *base, const eng_key_rec *k, cuzk_error 
 {
     sq_queue *q = (sq_queue *)base;
     if (run(q,
-            "INSERT OR REPLACE INTO cuzk_keys (key_id, path, file_bytes, mtime_ns, inode, dev)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            "ssiiii", k->id, k->path, (int64_t)k->file_bytes, k->mtime_ns, (int64_t)k->inode,
-            (int64_t)k->dev) < 0)
+            "INSERT OR REPLACE INTO cuzk_keys (key_id, path, file_bytes, mtime_ns, inode, dev,"
+            " host_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "ssiiiii", k->id, k->path, (int64_t)k->file_bytes, k->mtime_ns, (int64_t)k->inode,
+            (int64_t)k->dev, (int64_t)k->host_bytes) < 0)
         return db_err(q, err, "key registry");
     return CUZK_OK;
 }
@@ -710,6 +710,7 @@ static void read_key(sqlite3_stmt *s, eng_key_rec *k)
     k->mtime_ns = sqlite3_column_int64(s, 3);
     k->inode = (uint64_t)sqlite3_column_int64(s, 4);
     k->dev = (uint64_t)sqlite3_column_int64(s, 5);
+    k->host_bytes = (uint64_t)sqlite3_column_int64(s, 6);
 }
 
 static cuzk_status sq_key_by_path(eng_queue *base, const char *path, eng_key_rec *out, int *found,
@@ -718,7 +719,7 @@ static cuzk_status sq_key_by_path(eng_queue *base, const char *path, eng_key_rec
     sq_queue *q = (sq_queue *)base;
     sqlite3_stmt *s = NULL;
     *found = 0;
-    if (prep(q, &s, "SELECT key_id, path, file_bytes, mtime_ns, inode, dev FROM cuzk_keys"
+    if (prep(q, &s, "SELECT key_id, path, file_bytes, mtime_ns, inode, dev, host_bytes FROM cuzk_keys"
                     " WHERE path = ?"))
         return db_err(q, err, "key registry");
     sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
@@ -737,7 +738,7 @@ static cuzk_status sq_key_all(eng_queue *base, eng_key_rec **out, size_t *n, cuz
     sqlite3_stmt *s = NULL;
     *out = NULL;
     *n = 0;
-    if (prep(q, &s, "SELECT key_id, path, file_bytes, mtime_ns, inode, dev FROM cuzk_keys"
+    if (prep(q, &s, "SELECT key_id, path, file_bytes, mtime_ns, inode, dev, host_bytes FROM cuzk_keys"
                     " ORDER BY rowid"))
         return db_err(q, err, "key registry");
     size_t cap = 0, len = 0;

@@ -692,19 +692,24 @@ static void test_eviction(void **state)
     cuzk_engine_key_info ka, kc, kl;
     cuzk_error err = {0};
     assert_int_equal(cuzk_engine_key_register(e, FX[A].zkey, 0, &ka, &err), CUZK_OK);
-    assert_int_equal(cuzk_engine_key_register(e, FX[C].zkey, 0, &kc, &err), CUZK_OK);
-    assert_int_equal(cuzk_engine_key_register(e, FX[L].zkey, 0, &kl, &err), CUZK_OK);
-    assert_string_not_equal(ka.id, kc.id);
     assert_false(ka.resident);
+    assert_int_equal(ka.host_bytes, 0);
+    /* loaded once, each key's size is known (and remembered across restarts) */
+    assert_int_equal(cuzk_engine_key_register(e, FX[A].zkey, 1, &ka, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_key_register(e, FX[C].zkey, 1, &kc, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_key_register(e, FX[L].zkey, 1, &kl, &err), CUZK_OK);
+    assert_string_not_equal(ka.id, kc.id);
+    assert_true(ka.resident && kc.resident && kl.resident);
+    assert_true(ka.host_bytes > 0 && kc.host_bytes > 0 && kl.host_bytes > 0);
     cuzk_job_info j, info;
     submit_ok(e, L, CUZK_PRIO_NORMAL, NULL, &j); /* for its memory estimate */
-    uint64_t need_l = j.host_bytes + kl.file_bytes;
+    uint64_t need_l = j.host_bytes + kl.host_bytes;
     assert_true(j.host_bytes > 0);
     assert_int_equal(cuzk_engine_job_cancel(e, j.id, NULL, &err), CUZK_OK);
     cuzk_engine_close(e);
 
     /* A budget that holds L's job with L and C, but not A too. */
-    c.host_memory = need_l + kc.file_bytes + ka.file_bytes / 2;
+    c.host_memory = need_l + kc.host_bytes + ka.host_bytes / 2;
     snprintf(c.preload, sizeof c.preload, "%s, %s", FX[A].zkey, FX[C].zkey);
     e = open_engine(&c);
     assert_int_equal(cuzk_engine_key_get(e, ka.id, &ka, &err), CUZK_OK);
