@@ -44,8 +44,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuzk/gpu.h"
 #include "engine/prover.h"
 #include "engine/queue.h"
+#include "groth16/backend.h"
 #include "util/common.h"
 
 /* ---- names ----------------------------------------------------------------- */
@@ -96,17 +98,27 @@ int cuzk_job_state_parse(const char *s)
 enum { KEY_UNLOADED, KEY_LOADING, KEY_RESIDENT };
 enum { STOP_NONE, STOP_CANCEL, STOP_DRAIN };
 
+/* Where a key is loaded: slot 0 = the host (CPU backend), slot d + 1 = GPU d
+ * (GPU backend; the key's proofs take that GPU's lock for their device
+ * phases). A key may be resident in several slots. */
+#define ENG_MAX_DEVICES 16
+#define ENG_SLOTS (ENG_MAX_DEVICES + 1)
+
+typedef struct eng_kslot {
+    eng_key *key;
+    int state;
+    uint64_t host_bytes, device_bytes;
+    int users;
+    int64_t last_used_ms;
+} eng_kslot;
+
 typedef struct eng_kentry {
     char id[CUZK_KEY_ID_LEN + 1];
     char path[CUZK_CFG_STR_MAX];
     eng_key_meta meta;
     eng_key_rec rec;          /* identity of the file when it was hashed */
-    eng_key *key;
-    int state;
-    uint64_t host_bytes, device_bytes;
-    int users;
+    eng_kslot slot[ENG_SLOTS];
     uint64_t jobs;
-    int64_t last_used_ms;
     int preloaded;
 } eng_kentry;
 
@@ -143,6 +155,9 @@ struct cuzk_engine {
     eng_worker *workers;
     size_t n_workers;
     eng_backend *backend;
+    int n_devices;
+    int devices[ENG_MAX_DEVICES];            /* CUDA ordinals in use */
+    cuzk_device_info device_info[ENG_MAX_DEVICES];
     pthread_t housekeeper;
     int hk_started;
     cuzk_engine_counters counters;
@@ -284,59 +299,99 @@ static uint64_t key_estimate(const eng_kentry *k)
 
 static uint64_t keys_resident_bytes(const cuzk_engine *e)
 {
-    uint64_t s = 0;
+    uint64_t sum = 0;
     for (size_t i = 0; i < e->n_keys; i++)
-        if (e->keys[i].state != KEY_UNLOADED)
-            s += e->keys[i].state == KEY_RESIDENT ? e->keys[i].host_bytes
-                                                  : key_estimate(&e->keys[i]);
-    return s;
+        for (int s = 0; s < ENG_SLOTS; s++) {
+            const eng_kslot *ks = &e->keys[i].slot[s];
+            if (ks->state == KEY_RESIDENT)
+                sum += ks->host_bytes;
+            else if (ks->state == KEY_LOADING)
+                sum += key_estimate(&e->keys[i]);
+        }
+    return sum;
 }
 
-static uint64_t keys_evictable_bytes(const cuzk_engine *e, const eng_kentry *except)
+/* Idle resident keys (every slot but except/except_slot), which may be evicted. */
+static uint64_t keys_evictable_bytes(const cuzk_engine *e, const eng_kentry *except, int except_slot)
 {
-    uint64_t s = 0;
+    uint64_t sum = 0;
     for (size_t i = 0; i < e->n_keys; i++)
-        if (&e->keys[i] != except && e->keys[i].state == KEY_RESIDENT && !e->keys[i].users)
-            s += e->keys[i].host_bytes;
-    return s;
+        for (int s = 0; s < ENG_SLOTS; s++) {
+            const eng_kslot *ks = &e->keys[i].slot[s];
+            if (!(&e->keys[i] == except && s == except_slot) && ks->state == KEY_RESIDENT &&
+                !ks->users)
+                sum += ks->host_bytes;
+        }
+    return sum;
 }
 
-static uint64_t key_need(const eng_kentry *k)
+static uint64_t key_need(const eng_kentry *k, int slot)
 {
-    return k->state == KEY_UNLOADED ? key_estimate(k) : 0;
+    return k->slot[slot].state == KEY_UNLOADED ? key_estimate(k) : 0;
 }
 
-/* Would `need` more bytes fit if every idle key but k were evicted? */
-static int fits(const cuzk_engine *e, const eng_kentry *k, uint64_t need)
+static int key_users(const eng_kentry *k)
 {
-    uint64_t used = e->jobs_reserved + keys_resident_bytes(e) - keys_evictable_bytes(e, k);
-    return used + need <= e->host_budget;
+    int n = 0;
+    for (int s = 0; s < ENG_SLOTS; s++)
+        n += k->slot[s].users + (k->slot[s].state == KEY_LOADING);
+    return n;
 }
 
-static void key_unload(cuzk_engine *e, eng_kentry *k, const char *why)
+/* Would `need` more host bytes fit if every idle key but (k, slot) were
+ * evicted? On a GPU, one key is resident at a time (its plan may use the
+ * whole device): another key there must be idle, so it can be evicted. */
+static int fits(const cuzk_engine *e, const eng_kentry *k, int slot, uint64_t need)
 {
-    eng_key_free(k->key);
-    k->key = NULL;
-    k->state = KEY_UNLOADED;
-    k->host_bytes = k->device_bytes = 0;
+    uint64_t used = e->jobs_reserved + keys_resident_bytes(e) - keys_evictable_bytes(e, k, slot);
+    if (used + need > e->host_budget)
+        return 0;
+    if (slot > 0)
+        for (size_t i = 0; i < e->n_keys; i++) {
+            const eng_kslot *ks = &e->keys[i].slot[slot];
+            if (&e->keys[i] != k && (ks->state == KEY_LOADING || ks->users))
+                return 0;
+        }
+    return 1;
+}
+
+static void key_unload(cuzk_engine *e, eng_kentry *k, int slot, const char *why)
+{
+    eng_kslot *ks = &k->slot[slot];
+    eng_key_free(ks->key);
+    ks->key = NULL;
+    ks->state = KEY_UNLOADED;
+    ks->host_bytes = ks->device_bytes = 0;
     e->counters.keys_evicted++;
-    elog(e, "key_evicted", "key=%s reason=%s", k->id, why);
+    elog(e, "key_evicted", "key=%s device=%d reason=%s", k->id, slot - 1, why);
 }
 
-/* Evicts idle keys, least recently used first, until `need` more fits. */
-static void make_room(cuzk_engine *e, const eng_kentry *keep, uint64_t need)
+/* Evicts idle keys, least recently used first, until `need` more host
+ * bytes fit; on a GPU slot, also every other key resident on that GPU. */
+static void make_room(cuzk_engine *e, const eng_kentry *keep, int keep_slot, uint64_t need)
 {
-    while (e->jobs_reserved + keys_resident_bytes(e) + need > e->host_budget) {
-        eng_kentry *lru = NULL;
+    if (keep_slot > 0)
         for (size_t i = 0; i < e->n_keys; i++) {
             eng_kentry *k = &e->keys[i];
-            if (k != keep && k->state == KEY_RESIDENT && !k->users &&
-                (!lru || k->last_used_ms < lru->last_used_ms))
-                lru = k;
+            if (k != keep && k->slot[keep_slot].state == KEY_RESIDENT && !k->slot[keep_slot].users)
+                key_unload(e, k, keep_slot, "device");
         }
+    while (e->jobs_reserved + keys_resident_bytes(e) + need > e->host_budget) {
+        eng_kentry *lru = NULL;
+        int lru_slot = 0;
+        for (size_t i = 0; i < e->n_keys; i++)
+            for (int s = 0; s < ENG_SLOTS; s++) {
+                eng_kentry *k = &e->keys[i];
+                const eng_kslot *ks = &k->slot[s];
+                if (!(k == keep && s == keep_slot) && ks->state == KEY_RESIDENT && !ks->users &&
+                    (!lru || ks->last_used_ms < lru->slot[lru_slot].last_used_ms)) {
+                    lru = k;
+                    lru_slot = s;
+                }
+            }
         if (!lru)
             return;
-        key_unload(e, lru, "lru");
+        key_unload(e, lru, lru_slot, "lru");
     }
 }
 
@@ -350,15 +405,31 @@ static void key_info_fill(const cuzk_engine *e, const eng_kentry *k, cuzk_engine
     o->n_public = k->meta.n_public;
     o->domain_size = k->meta.domain_size;
     o->file_bytes = k->meta.file_bytes;
-    o->host_bytes = k->state == KEY_RESIDENT ? k->host_bytes : 0;
-    o->device_bytes = k->state == KEY_RESIDENT ? k->device_bytes : 0;
-    o->resident = k->state == KEY_RESIDENT;
     o->device = -1;
-    o->users = k->users;
+    for (int s = 0; s < ENG_SLOTS; s++) {
+        const eng_kslot *ks = &k->slot[s];
+        if (ks->state == KEY_RESIDENT) {
+            o->host_bytes += ks->host_bytes;
+            o->device_bytes += ks->device_bytes;
+            o->resident = 1;
+            if (s > 0 && o->device < 0)
+                o->device = s - 1;
+        }
+        o->users += ks->users;
+        if (ks->last_used_ms > o->last_used_ms)
+            o->last_used_ms = ks->last_used_ms;
+    }
     o->jobs = k->jobs;
-    o->last_used_ms = k->last_used_ms;
     o->preloaded = k->preloaded;
     (void)e;
+}
+
+static int key_info_resident(const eng_kentry *k)
+{
+    for (int s = 0; s < ENG_SLOTS; s++)
+        if (k->slot[s].state != KEY_UNLOADED)
+            return 1;
+    return 0;
 }
 
 static cuzk_status key_add(cuzk_engine *e, const eng_key_rec *rec, const eng_key_meta *meta,
@@ -476,7 +547,8 @@ static cuzk_status key_identify(cuzk_engine *e, const char *path, eng_kentry **o
     }
     pthread_mutex_lock(&e->lock);
     st = key_add(e, &rec, &meta, out, err);
-    if (!st && !rec_same_file(&(*out)->rec, &rec) && (*out)->state == KEY_UNLOADED) {
+    if (!st && !rec_same_file(&(*out)->rec, &rec) && !key_users(*out) &&
+        !key_info_resident(*out)) {
         /* Same content at a new path or a new copy: prove from the file we just saw. */
         uint64_t hb = (*out)->rec.host_bytes;
         (*out)->rec = rec;
@@ -488,19 +560,20 @@ static cuzk_status key_identify(cuzk_engine *e, const char *path, eng_kentry **o
     return st;
 }
 
-/* Makes k resident for a user that holds it (k->users counted). Called
- * without e->lock; one thread loads, others wait for it. */
-static cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, eng_worker_ctx *wctx,
-                                      cuzk_error *err)
+/* Makes k resident in `slot` for a user that holds it (slot's users
+ * counted). Called without e->lock; one thread loads, others wait for it. */
+static cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot,
+                                      eng_worker_ctx *wctx, cuzk_error *err)
 {
+    eng_kslot *ks = &k->slot[slot];
     pthread_mutex_lock(&e->lock);
-    while (k->state == KEY_LOADING)
+    while (ks->state == KEY_LOADING)
         pthread_cond_wait(&e->change_cv, &e->lock);
-    if (k->state == KEY_RESIDENT) {
+    if (ks->state == KEY_RESIDENT) {
         pthread_mutex_unlock(&e->lock);
         return CUZK_OK;
     }
-    k->state = KEY_LOADING;
+    ks->state = KEY_LOADING;
     char path[CUZK_CFG_STR_MAX];
     snprintf(path, sizeof path, "%s", k->path);
     eng_key_rec rec = k->rec;
@@ -523,26 +596,27 @@ static cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, eng_worker_
     uint64_t hb = 0, db = 0;
     double t0 = cuzk_now();
     if (!st)
-        st = eng_key_load(wctx, path, -1, &key, &hb, &db, err);
+        st = eng_key_load(wctx, path, slot - 1, e->cfg.device_memory, &key, &hb, &db, err);
     pthread_mutex_lock(&e->lock);
     int remember = 0;
     eng_key_rec upd;
     if (!st) {
         uint64_t estimate = key_estimate(k);
-        k->key = key;
-        k->host_bytes = hb;
-        k->device_bytes = db;
-        k->state = KEY_RESIDENT;
+        ks->key = key;
+        ks->host_bytes = hb;
+        ks->device_bytes = db;
+        ks->state = KEY_RESIDENT;
         if (hb > estimate) /* bigger than planned: idle keys make up the difference */
-            make_room(e, k, 0);
+            make_room(e, k, slot, 0);
         remember = k->rec.host_bytes != hb;
         k->rec.host_bytes = hb;
         upd = k->rec;
         e->counters.keys_loaded++;
-        elog(e, "key_loaded", "key=%s path=%s bytes=%llu ms=%.1f", k->id, path,
-             (unsigned long long)hb, 1e3 * (cuzk_now() - t0));
+        elog(e, "key_loaded", "key=%s path=%s device=%d host_bytes=%llu device_bytes=%llu ms=%.1f",
+             k->id, path, slot - 1, (unsigned long long)hb, (unsigned long long)db,
+             1e3 * (cuzk_now() - t0));
     } else {
-        k->state = KEY_UNLOADED;
+        ks->state = KEY_UNLOADED;
         elog(e, "key_load_failed", "key=%s path=%s error=\"%s\"", k->id, path, err ? err->msg : "");
     }
     pthread_cond_broadcast(&e->change_cv);
@@ -653,18 +727,19 @@ static int job_end(cuzk_engine *e, const eng_job *j, cuzk_status st, const cuzk_
 static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
 {
     cuzk_engine *e = w->e;
+    int slot = w->device + 1;
     double t0 = cuzk_now();
     elog(e, "job_started", "job=%s key=%s priority=%s attempt=%d worker=%d queue_ms=%lld", j->id,
          j->key_id, PRIO[j->priority & 3], j->attempt, w->index,
          (long long)(j->started_ms - j->enqueued_ms));
     cuzk_error err = {0};
     char *proof = NULL, *pub = NULL;
-    cuzk_status st = key_acquire_loaded(e, k, w->wctx, &err);
+    cuzk_status st = key_acquire_loaded(e, k, slot, w->wctx, &err);
     if (!st) {
         char wp[CUZK_CFG_STR_MAX + 512];
         spool_path(e, j->input, wp, sizeof wp);
         atomic_store(&w->prog.phase, "prove");
-        st = eng_prove(w->wctx, k->key, wp, e->scratch, &proof, &pub, &err);
+        st = eng_prove(w->wctx, k->slot[slot].key, wp, e->scratch, &proof, &pub, &err);
     }
     pthread_mutex_lock(&e->lock);
     int stop = w->stop;
@@ -679,9 +754,9 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
 
     pthread_mutex_lock(&e->lock);
     e->jobs_reserved -= j->host_bytes;
-    k->users--;
+    k->slot[slot].users--;
+    k->slot[slot].last_used_ms = fin;
     k->jobs++;
-    k->last_used_ms = fin;
     w->busy = 0;
     w->stop = STOP_NONE;
     w->job_id[0] = 0;
@@ -811,8 +886,9 @@ static void *worker_main(void *arg)
             fail_unclaimable(e, w, &head);
             continue;
         }
-        uint64_t need = head.host_bytes + key_need(k);
-        if (!fits(e, k, need)) {
+        int slot = w->device + 1;
+        uint64_t need = head.host_bytes + key_need(k, slot);
+        if (!fits(e, k, slot, need)) {
             /* Head of line waits for memory: a finished job or an idle key
              * wakes us. The timeout re-reads the queue (a cancelled head). */
             cond_wait_s(&e->work_cv, &e->lock, 1.0);
@@ -831,9 +907,9 @@ static void *worker_main(void *arg)
         }
         if (!claimed)
             continue;
-        make_room(e, k, need);
+        make_room(e, k, slot, need);
         e->jobs_reserved += j.host_bytes;
-        k->users++;
+        k->slot[slot].users++;
         w->busy = 1;
         w->stop = STOP_NONE;
         memcpy(w->job_id, j.id, sizeof w->job_id);
@@ -954,13 +1030,54 @@ static void spool_sweep(cuzk_engine *e)
         elog(e, "spool_swept", "removed=%zu", removed);
 }
 
+/* gpu.devices: "" = every GPU (none when this build has no GPU prover),
+ * "none" = CPU workers only, else a list of CUDA ordinals. */
+static cuzk_status pick_devices(cuzk_engine *e, cuzk_error *err)
+{
+    const char *spec = e->cfg.devices;
+    int count = cuzk_g16_backend_gpu() ? cuzk_gpu_device_count() : 0;
+    e->n_devices = 0;
+    if (!strcmp(spec, "none"))
+        return CUZK_OK;
+    if (!spec[0]) {
+        for (int d = 0; d < count && d < ENG_MAX_DEVICES; d++)
+            e->devices[e->n_devices++] = d;
+    } else {
+        char list[sizeof e->cfg.devices], *save = NULL;
+        snprintf(list, sizeof list, "%s", spec);
+        for (char *p = strtok_r(list, ", ", &save); p; p = strtok_r(NULL, ", ", &save)) {
+            char *end;
+            long d = strtol(p, &end, 10);
+            if (*end || d < 0 || d >= count || e->n_devices == ENG_MAX_DEVICES)
+                return cuzk_err_force(err, CUZK_ERR_USAGE,
+                                      "gpu.devices \"%s\": no GPU \"%s\" (%d usable%s)", spec, p,
+                                      count, cuzk_g16_backend_gpu() ? "" : ": built without the GPU prover");
+            e->devices[e->n_devices++] = (int)d;
+        }
+    }
+    for (int i = 0; i < e->n_devices; i++) {
+        cuzk_device_info *di = &e->device_info[i];
+        size_t total = 0;
+        int sms = 0;
+        cuzk_error derr = {0};
+        di->index = e->devices[i];
+        if (cuzk_gpu_device_info(di->index, di->name, sizeof di->name, &total, &sms, &derr))
+            return cuzk_err_force(err, CUZK_ERR_GPU, "GPU %d: %s", di->index, derr.msg);
+        di->memory_total = total;
+        di->memory_budget = e->cfg.device_memory ? e->cfg.device_memory : total;
+        di->workers = e->cfg.workers_per_device < 1 ? 1 : e->cfg.workers_per_device;
+    }
+    return CUZK_OK;
+}
+
 static void engine_free(cuzk_engine *e)
 {
     for (size_t i = 0; i < e->n_workers; i++)
         eng_worker_ctx_free(e->workers[i].wctx);
     free(e->workers);
     for (size_t i = 0; i < e->n_keys; i++)
-        eng_key_free(e->keys[i].key);
+        for (int s = 0; s < ENG_SLOTS; s++)
+            eng_key_free(e->keys[i].slot[s].key);
     free(e->keys);
     eng_backend_free(e->backend);
     if (e->q)
@@ -1077,9 +1194,12 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
     }
     free(recs);
 
+    if ((st = pick_devices(e, err)))
+        goto fail;
     if ((st = eng_backend_create(&e->backend, cfg->threads, err)))
         goto fail;
-    e->n_workers = (size_t)e->cfg.cpu_workers;
+    int per_device = e->cfg.workers_per_device < 1 ? 1 : e->cfg.workers_per_device;
+    e->n_workers = e->n_devices ? (size_t)(e->n_devices * per_device) : (size_t)e->cfg.cpu_workers;
     e->workers = calloc(e->n_workers, sizeof *e->workers);
     if (!e->workers) {
         st = cuzk_err_force(err, CUZK_ERR_NOMEM, "engine: out of memory");
@@ -1089,7 +1209,7 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
         eng_worker *w = &e->workers[i];
         w->e = e;
         w->index = (int)i;
-        w->device = -1;
+        w->device = e->n_devices ? e->devices[i / (size_t)per_device] : -1;
         w->prog.timing = on_phase_timing;
         w->prog.user = w;
         if ((st = eng_worker_ctx_create(&w->wctx, e->backend, &w->prog, err)))
@@ -1133,8 +1253,8 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
         goto fail;
     }
     e->hk_started = 1;
-    elog(e, "engine_started", "state_dir=%s host=%s workers=%zu budget=%llu queued=%llu",
-         dir, e->host_id, e->n_workers, (unsigned long long)e->host_budget,
+    elog(e, "engine_started", "state_dir=%s host=%s workers=%zu gpus=%d budget=%llu queued=%llu",
+         dir, e->host_id, e->n_workers, e->n_devices, (unsigned long long)e->host_budget,
          (unsigned long long)e->active_jobs);
     *out = e;
     return CUZK_OK;
@@ -1190,26 +1310,28 @@ cuzk_status cuzk_engine_key_register(cuzk_engine *e, const char *zkey_path, int 
     cuzk_status st = key_identify(e, zkey_path, &k, err);
     if (st)
         return st;
-    if (load) {
+    /* Loaded where the workers prove: the host, or every GPU in use. */
+    for (int i = 0; load && i < (e->n_devices ? e->n_devices : 1); i++) {
+        int slot = e->n_devices ? e->devices[i] + 1 : 0;
         pthread_mutex_lock(&e->lock);
-        if (k->state == KEY_UNLOADED && !fits(e, k, key_need(k))) {
+        if (!fits(e, k, slot, key_need(k, slot))) {
             pthread_mutex_unlock(&e->lock);
             return ecode(err, CUZK_ENGINE_BUSY,
                          "%s: no room to load the key (%llu bytes) within the memory budget now",
-                         zkey_path, (unsigned long long)key_need(k));
+                         zkey_path, (unsigned long long)key_need(k, slot));
         }
-        make_room(e, k, key_need(k));
-        k->users++; /* pinned while loading */
+        make_room(e, k, slot, key_need(k, slot));
+        k->slot[slot].users++; /* pinned while loading */
         pthread_mutex_unlock(&e->lock);
         eng_progress prog = {0};
         eng_worker_ctx *wctx = NULL;
         st = eng_worker_ctx_create(&wctx, e->backend, &prog, err);
         if (!st)
-            st = key_acquire_loaded(e, k, wctx, err);
+            st = key_acquire_loaded(e, k, slot, wctx, err);
         eng_worker_ctx_free(wctx);
         pthread_mutex_lock(&e->lock);
-        k->users--;
-        k->last_used_ms = now_ms();
+        k->slot[slot].users--;
+        k->slot[slot].last_used_ms = now_ms();
         pthread_cond_broadcast(&e->work_cv);
         pthread_mutex_unlock(&e->lock);
         if (st)
@@ -1257,10 +1379,12 @@ cuzk_status cuzk_engine_key_evict(cuzk_engine *e, const char *key_id, cuzk_error
     cuzk_status st = CUZK_OK;
     if (!k)
         st = ecode(err, CUZK_ENGINE_NOT_FOUND, "key %.80s: no such key", key_id ? key_id : "");
-    else if (k->users || k->state == KEY_LOADING)
-        st = ecode(err, CUZK_ENGINE_CONFLICT, "key %s: in use by %d job(s)", k->id, k->users);
-    else if (k->state == KEY_RESIDENT) {
-        key_unload(e, k, "request");
+    else if (key_users(k))
+        st = ecode(err, CUZK_ENGINE_CONFLICT, "key %s: in use by %d job(s)", k->id, key_users(k));
+    else {
+        for (int s = 0; s < ENG_SLOTS; s++)
+            if (k->slot[s].state == KEY_RESIDENT)
+                key_unload(e, k, s, "request");
         pthread_cond_broadcast(&e->work_cv);
     }
     pthread_mutex_unlock(&e->lock);
@@ -1659,7 +1783,7 @@ cuzk_status cuzk_engine_snapshot_get(cuzk_engine *e, cuzk_engine_snapshot **out,
     s->keys = calloc(e->n_keys ? e->n_keys : 1, sizeof *s->keys);
     s->timeline = calloc(e->tl_n ? e->tl_n : 1, sizeof *s->timeline);
     s->phases = calloc(e->n_phases ? e->n_phases : 1, sizeof *s->phases);
-    s->devices = calloc(1, sizeof *s->devices);
+    s->devices = calloc(e->n_devices ? (size_t)e->n_devices : 1, sizeof *s->devices);
     if (s->workers && s->keys && s->timeline && s->phases && s->devices) {
         s->n_workers = e->n_workers;
         for (size_t i = 0; i < e->n_workers; i++) {
@@ -1685,6 +1809,18 @@ cuzk_status cuzk_engine_snapshot_get(cuzk_engine *e, cuzk_engine_snapshot **out,
             s->timeline[i] = e->timeline[(first + i) % CUZK_TIMELINE_MAX];
         s->n_phases = e->n_phases;
         memcpy(s->phases, e->phases, e->n_phases * sizeof *s->phases);
+        s->n_devices = (size_t)e->n_devices;
+        for (int i = 0; i < e->n_devices; i++) {
+            s->devices[i] = e->device_info[i];
+            /* what the keys resident there planned for (the driver's free
+             * memory is the GPU backend's to read) */
+            uint64_t used = 0;
+            for (size_t k = 0; k < e->n_keys; k++)
+                used += e->keys[k].slot[e->devices[i] + 1].device_bytes;
+            s->devices[i].memory_free = used < s->devices[i].memory_budget
+                                            ? s->devices[i].memory_budget - used
+                                            : 0;
+        }
     } else {
         st = cuzk_err_force(err, CUZK_ERR_NOMEM, "status: out of memory");
     }

@@ -451,6 +451,21 @@ static void test_bad_requests(void **state)
     assert_non_null(strstr(err.msg, "locked"));
     assert_null(e2);
     cuzk_engine_close(e);
+
+    /* a GPU that is not there (CPU build, or no such ordinal) */
+    snprintf(c.devices, sizeof c.devices, "7");
+    assert_int_equal(cuzk_engine_open(&e2, &c, NULL, &err), CUZK_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "gpu.devices"));
+    assert_null(e2);
+    snprintf(c.devices, sizeof c.devices, "none");
+    e = open_engine(&c);
+    cuzk_engine_snapshot *s2;
+    assert_int_equal(cuzk_engine_snapshot_get(e, &s2, &err), CUZK_OK);
+    assert_int_equal(s2->n_devices, 0);
+    assert_int_equal(s2->n_workers, 1);
+    assert_int_equal(s2->workers[0].device, -1);
+    cuzk_engine_snapshot_free(s2);
+    cuzk_engine_close(e);
 }
 
 static void test_backpressure(void **state)
