@@ -10,6 +10,7 @@
 
 int cmd_selftest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_bench_serve(int argc, char **argv); /* cmd_bench_serve.c */
 
 static const char SELFTEST_USAGE[] =
     "Usage: cuzk selftest --gpu [--max-lg N] [--ntt-lg L] [--seed S] [--device D] [-v]\n"
@@ -115,6 +116,8 @@ static const char BENCH_USAGE[] =
 
 int cmd_bench(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "serve"))
+        return cmd_bench_serve(argc - 1, argv + 1);
     if (argc < 2 || strcmp(argv[1], "kernels") != 0) {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
             fputs(BENCH_USAGE, stdout);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_remote.h"
 #include "util/common.h"
 
 #define RUN_WITH_CTX(common, call)                                            \
@@ -38,13 +39,23 @@ int cmd_prove(int argc, char **argv)
         "  --no-verify           skip that check (saves a few ms; an invalid witness then\n"
         "                        yields an invalid proof, as with snarkjs and rapidsnark)\n"
         "  --rapidsnark          write rapidsnark's compact JSON (sorted keys, no \"curve\")\n"
-        "  --insecure-zero-rs    TEST ONLY: r = s = 0 (deterministic, not zero-knowledge)\n";
+        "  --insecure-zero-rs    TEST ONLY: r = s = 0 (deterministic, not zero-knowledge)\n"
+        "  --remote URL          prove through a `cuzk serve` daemon (http://HOST:PORT or\n"
+        "                        unix:/PATH): the witness is sent, the key is read by the\n"
+        "                        daemon from its absolute path (or give a registered key\n"
+        "                        id instead of circuit.zkey); waits across daemon restarts\n"
+        "  --token TOKEN         bearer token for --remote (default $CUZK_TOKEN)\n"
+        "  --priority P          --remote: critical, high, normal (default) or low\n";
     int verify = 0, no_verify = 0, rs = 0, zero = 0;
+    const char *remote = NULL, *token = NULL, *priority = NULL;
     const cli_opt opts[] = {
         {"verify", 0, 0, NULL, &verify},
         {"no-verify", 0, 0, NULL, &no_verify},
         {"rapidsnark", 0, 0, NULL, &rs},
         {"insecure-zero-rs", 0, 0, NULL, &zero},
+        {"remote", 0, 1, &remote, NULL},
+        {"token", 0, 1, &token, NULL},
+        {"priority", 0, 1, &priority, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
     cli_common common;
@@ -52,6 +63,13 @@ int cmd_prove(int argc, char **argv)
     int r = cli_parse_exact(argc, argv, opts, &common, pos, 4, "prove", usage);
     if (r >= 0)
         return r;
+    if (remote) { /* the daemon proves and verifies; local-only options do not apply */
+        if (no_verify || rs || zero) {
+            fprintf(stderr, "Error: --remote cannot be combined with --no-verify, --rapidsnark or --insecure-zero-rs\n");
+            return 1;
+        }
+        return cli_prove_remote(remote, token, priority, pos[0], pos[1], pos[2], pos[3], common.verbose);
+    }
     if (verify && no_verify) {
         fprintf(stderr, "Error: --verify and --no-verify contradict each other\n");
         return 1;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_remote.h"
 
 int cmd_selftest(int argc, char **argv); /* cmd_gpu.c */
 int cmd_bench(int argc, char **argv);
@@ -26,11 +27,25 @@ static const char USAGE[] =
     "  info <file>            describe a .zkey, .r1cs, .wtns or snarkjs .json file\n"
     "  selftest --gpu         check the GPU kernels against the CPU code\n"
     "  bench kernels          time the GPU kernels (NTT, G1/G2 MSM)\n"
+    "\n"
+    "Daemon (docs/API.md):\n"
+    "  serve [--listen ADDR:PORT] [--state-dir DIR] [--config FILE] [--foreground]\n"
+    "                         run the proving daemon (HTTP API, durable queue, key cache)\n"
+    "  submit <circuit.zkey|KEY_ID> <witness.wtns>\n"
+    "                         queue a proof on the daemon, print the job id\n"
+    "  await <JOB_ID> [proof.json public.json]\n"
+    "                         wait for a job (across daemon restarts), write its proof\n"
+    "  status [JOB_ID]        the daemon's or a job's status (JSON)\n"
+    "  cancel <JOB_ID>        cancel a queued or running job\n"
+    "  prove --remote URL ... prove through the daemon (same arguments as prove)\n"
+    "  bench serve --key K --witness W [-n N] [-c C]\n"
+    "                         load-test a daemon (throughput, latency percentiles)\n"
     "  version                print the version\n"
     "\n"
     "Run 'cuzk <command> --help' for the options of a command.\n"
     "Exit codes: 0 ok, 1 usage, 2 I/O, 3 malformed file, 4 inputs disagree, 5 invalid proof,\n"
-    "            6 out of memory, 7 unsupported, 8 GPU, 9 cancelled, 10 internal error.\n";
+    "            6 out of memory, 7 unsupported, 8 GPU, 9 cancelled, 10 internal error,\n"
+    "            11 the daemon refused the request.\n";
 
 int main(int argc, char **argv)
 {
@@ -46,6 +61,8 @@ int main(int argc, char **argv)
         {"prove", cmd_prove},   {"verify", cmd_verify},       {"setup", cmd_setup},
         {"gen", cmd_gen},       {"export-vk", cmd_export_vk}, {"info", cmd_info},
         {"selftest", cmd_selftest}, {"bench", cmd_bench}, /* cmd_gpu.c */
+        {"serve", cmd_serve},   {"submit", cmd_submit},       {"await", cmd_await},
+        {"status", cmd_status}, {"cancel", cmd_cancel},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))

@@ -1,0 +1,363 @@
+/* Client commands against a `cuzk serve` daemon: submit, await, status,
+ * cancel and `prove --remote`. The daemon is --url (default $CUZK_URL, else
+ * http://127.0.0.1:9820; "unix:/path" for a Unix socket) with --token
+ * (default $CUZK_TOKEN). Exit codes: a finished job's own code (0 ok, 5
+ * invalid proof, 9 cancelled, ...); 2 when the daemon cannot be reached; 11
+ * when the daemon refuses the request (unknown job or key, queue full,
+ * draining, too large, conflict). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+
+#include "cli.h"
+#include "cli_remote.h"
+#include "client/client.h"
+#include "engine/engine.h"
+#include "util/common.h"
+
+#define DEFAULT_URL "http://127.0.0.1:9820"
+
+int remote_fail(const cuzk_error *err)
+{
+    fprintf(stderr, "Error: %s\n", err->msg[0] ? err->msg : cuzk_status_name(err->code));
+    if (err->code >= 100)
+        return REMOTE_EXIT_REFUSED;
+    return err->code ? (int)err->code : 1;
+}
+
+cuzk_status remote_open(cuzk_client **c, const char *url, const char *token, cuzk_error *err)
+{
+    if (!url)
+        url = getenv("CUZK_URL");
+    if (!token)
+        token = getenv("CUZK_TOKEN");
+    return cuzk_client_open(c, url && *url ? url : DEFAULT_URL, token, 0, err);
+}
+
+cuzk_status read_file_all(const char *path, char **out, size_t *len, cuzk_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cuzk_err(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return cuzk_err(err, CUZK_ERR_IO, "%s: not a regular file", path);
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    if (!buf) {
+        fclose(f);
+        return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory (%lld bytes)", path, (long long)st.st_size);
+    }
+    size_t n = fread(buf, 1, (size_t)st.st_size, f);
+    fclose(f);
+    if (n != (size_t)st.st_size) {
+        free(buf);
+        return cuzk_err(err, CUZK_ERR_IO, "%s: read failed", path);
+    }
+    buf[n] = 0;
+    *out = buf;
+    *len = n;
+    return CUZK_OK;
+}
+
+void random_token(char *out, size_t cap)
+{
+    unsigned char b[16];
+    if (!cuzk_random_bytes(b, sizeof b)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        snprintf(out, cap, "%lx-%lx-%d", (long)ts.tv_sec, ts.tv_nsec, (int)getpid());
+        return;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof b && n + 3 < cap; i++)
+        n += (size_t)snprintf(out + n, cap - n, "%02x", b[i]);
+}
+
+/* The key argument: an existing file is sent by absolute path (the daemon
+ * reads it on the same machine); anything else is a registered key id. */
+static void key_arg(const char *arg, char *abs, size_t cap, cuzk_client_submit *req)
+{
+    if (access(arg, R_OK) == 0 && realpath(arg, abs)) {
+        req->key_path = abs;
+    } else {
+        snprintf(abs, cap, "%s", arg);
+        req->key_id = abs;
+    }
+}
+
+/* Submits with retries while the daemon is unreachable; the idempotency key
+ * makes a retry after a lost answer return the same job. */
+static cuzk_status submit_retrying(cuzk_client *c, const cuzk_client_submit *req, double timeout_s,
+                                   cuzk_client_job *job, cuzk_error *err)
+{
+    double t0 = cuzk_now(), backoff = 0.1;
+    for (;;) {
+        cuzk_error e = {0};
+        cuzk_status st = cuzk_client_submit_job(c, req, job, &e);
+        int retry = st == CUZK_ERR_IO || st == (cuzk_status)CUZK_ENGINE_DRAINING || st == (cuzk_status)CUZK_ENGINE_BUSY;
+        if (!st || !retry || (timeout_s >= 0 && cuzk_now() - t0 > timeout_s)) {
+            if (st && err)
+                *err = e;
+            return st;
+        }
+        struct timespec ts = {0, (long)(backoff * 1e9)};
+        nanosleep(&ts, NULL);
+        backoff = backoff * 2 > 0.9 ? 0.9 : backoff * 2;
+    }
+}
+
+static int job_exit(const cuzk_client_job *j)
+{
+    if (!strcmp(j->state, "done"))
+        return 0;
+    if (!strcmp(j->state, "cancelled")) {
+        fprintf(stderr, "Error: job %s was cancelled\n", j->id);
+        return CUZK_ERR_CANCELLED;
+    }
+    fprintf(stderr, "Error: job %s failed: %s\n", j->id, j->error[0] ? j->error : "(no message)");
+    return j->error_code > 0 && j->error_code < 100 ? j->error_code : REMOTE_EXIT_REFUSED;
+}
+
+int cli_prove_remote(const char *url, const char *token, const char *priority, const char *zkey,
+                     const char *wtns, const char *proof_path, const char *public_path, int verbose)
+{
+    cuzk_error err = {0};
+    char *wit;
+    size_t wlen;
+    if (read_file_all(wtns, &wit, &wlen, &err))
+        return cli_fail(&err);
+    cuzk_client *c;
+    if (remote_open(&c, url, token, &err)) {
+        free(wit);
+        return cli_fail(&err);
+    }
+    char keybuf[4096], idem[64];
+    random_token(idem, sizeof idem);
+    cuzk_client_submit req = {.witness = wit, .witness_len = wlen, .priority = priority, .idempotency_key = idem};
+    key_arg(zkey, keybuf, sizeof keybuf, &req);
+    cuzk_client_job job;
+    double t0 = cuzk_now();
+    /* A daemon restarting costs time, never the proof: submit and wait retry. */
+    cuzk_status st = submit_retrying(c, &req, 600, &job, &err);
+    free(wit);
+    int rc = 0;
+    if (st)
+        rc = remote_fail(&err);
+    else if ((st = cuzk_client_await(c, job.id, -1, &job, &err)))
+        rc = remote_fail(&err);
+    else if ((rc = job_exit(&job)) == 0) {
+        if ((st = cuzk_client_fetch_proof(c, job.id, proof_path, public_path, &err)))
+            rc = remote_fail(&err);
+    }
+    if (verbose && !rc)
+        fprintf(stderr, "CUZK_TIMING phase=queue_wait ms=%.3f\nCUZK_TIMING phase=prove ms=%.3f\n"
+                        "CUZK_TIMING phase=total ms=%.3f\n",
+                job.queue_wait_s * 1e3, job.prove_s * 1e3, (cuzk_now() - t0) * 1e3);
+    cuzk_client_free(c);
+    return rc;
+}
+
+/* ---- submit ---------------------------------------------------------------- */
+
+static const char SUBMIT_USAGE[] =
+    "Usage: cuzk submit [options] <circuit.zkey | KEY_ID> <witness.wtns>\n"
+    "\n"
+    "Queues a proof on the daemon and prints its job id. The witness is sent in the\n"
+    "request; the key is sent by absolute path (the daemon reads it on the same\n"
+    "machine) or named by a registered key id.\n"
+    "\n"
+    "  --url URL              daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
+    "  --token TOKEN          bearer token (default $CUZK_TOKEN)\n"
+    "  --priority P           critical, high, normal (default) or low\n"
+    "  --idempotency-key K    the same K returns the same job (safe retries)\n"
+    "  --witness-path         send the witness by path instead of its bytes\n";
+
+int cmd_submit(int argc, char **argv)
+{
+    const char *url = NULL, *token = NULL, *prio = NULL, *idem = NULL;
+    int by_path = 0;
+    const cli_opt opts[] = {
+        {"url", 0, 1, &url, NULL},           {"token", 0, 1, &token, NULL},
+        {"priority", 0, 1, &prio, NULL},     {"idempotency-key", 0, 1, &idem, NULL},
+        {"witness-path", 0, 0, NULL, &by_path}, {NULL, 0, 0, NULL, NULL},
+    };
+    cli_common common;
+    const char *pos[2];
+    int r = cli_parse_exact(argc, argv, opts, &common, pos, 2, "submit", SUBMIT_USAGE);
+    if (r >= 0)
+        return r;
+    cuzk_error err = {0};
+    cuzk_client_submit req = {.priority = prio, .idempotency_key = idem};
+    char keybuf[4096], wpath[4096];
+    char *wit = NULL;
+    key_arg(pos[0], keybuf, sizeof keybuf, &req);
+    if (by_path) {
+        if (!realpath(pos[1], wpath)) {
+            fprintf(stderr, "Error: %s: %s\n", pos[1], strerror(errno));
+            return CUZK_ERR_IO;
+        }
+        req.witness_path = wpath;
+    } else {
+        if (read_file_all(pos[1], &wit, &req.witness_len, &err))
+            return cli_fail(&err);
+        req.witness = wit;
+    }
+    cuzk_client *c;
+    if (remote_open(&c, url, token, &err)) {
+        free(wit);
+        return cli_fail(&err);
+    }
+    cuzk_client_job job;
+    cuzk_status st = cuzk_client_submit_job(c, &req, &job, &err);
+    free(wit);
+    cuzk_client_free(c);
+    if (st)
+        return remote_fail(&err);
+    printf("%s\n", job.id);
+    if (common.verbose)
+        fprintf(stderr, "job %s: %s, priority %s, position %ld%s\n", job.id, job.state, job.priority,
+                job.position, job.existed ? " (existing job for this idempotency key)" : "");
+    return 0;
+}
+
+/* ---- await ----------------------------------------------------------------- */
+
+static const char AWAIT_USAGE[] =
+    "Usage: cuzk await [options] <JOB_ID> [proof.json public.json]\n"
+    "\n"
+    "Waits for a job to finish (across daemon restarts) and, given the two paths,\n"
+    "writes its proof and public signals (snarkjs format). Exits with the job's\n"
+    "code: 0 done, 9 cancelled, the prover's code when it failed.\n"
+    "\n"
+    "  --url URL        daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
+    "  --token TOKEN    bearer token (default $CUZK_TOKEN)\n"
+    "  --timeout S      give up after S seconds (exit 2; default: wait forever)\n";
+
+int cmd_await(int argc, char **argv)
+{
+    const char *url = NULL, *token = NULL, *timeout = NULL;
+    const cli_opt opts[] = {
+        {"url", 0, 1, &url, NULL}, {"token", 0, 1, &token, NULL}, {"timeout", 0, 1, &timeout, NULL},
+        {NULL, 0, 0, NULL, NULL},
+    };
+    cli_common common;
+    const char *pos[3];
+    int npos;
+    int r = cli_parse(argc, argv, opts, &common, pos, 3, &npos, AWAIT_USAGE);
+    if (r)
+        return r == 2 ? 0 : 1;
+    if (npos != 1 && npos != 3) {
+        fprintf(stderr, "Error: await needs a job id and optionally proof.json and public.json\n%s", AWAIT_USAGE);
+        return 1;
+    }
+    double tmo = -1;
+    if (timeout) {
+        char *end;
+        tmo = strtod(timeout, &end);
+        if (*end || !(tmo >= 0)) {
+            fprintf(stderr, "Error: --timeout must be a number of seconds, got '%s'\n", timeout);
+            return 1;
+        }
+    }
+    cuzk_error err = {0};
+    cuzk_client *c;
+    if (remote_open(&c, url, token, &err))
+        return cli_fail(&err);
+    cuzk_client_job job;
+    int rc;
+    if (cuzk_client_await(c, pos[0], tmo, &job, &err))
+        rc = remote_fail(&err);
+    else if ((rc = job_exit(&job)) == 0 && npos == 3 && cuzk_client_fetch_proof(c, job.id, pos[1], pos[2], &err))
+        rc = remote_fail(&err);
+    if (common.verbose && !rc)
+        fprintf(stderr, "job %s: done by worker %d in %.3f s after %.3f s queued\n", job.id, job.worker,
+                job.prove_s, job.queue_wait_s);
+    cuzk_client_free(c);
+    return rc;
+}
+
+/* ---- status / cancel ------------------------------------------------------- */
+
+static const char STATUS_USAGE[] =
+    "Usage: cuzk status [options] [JOB_ID]\n"
+    "\n"
+    "Prints the daemon's status (GET /v1/status), or one job's, as JSON.\n"
+    "\n"
+    "  --url URL        daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
+    "  --token TOKEN    bearer token (default $CUZK_TOKEN)\n";
+
+static int get_and_print(const char *url, const char *token, const char *method, const char *path)
+{
+    cuzk_error err = {0};
+    cuzk_client *c;
+    if (remote_open(&c, url, token, &err))
+        return cli_fail(&err);
+    long status;
+    char *body;
+    cuzk_status st = cuzk_client_call(c, method, path, NULL, NULL, 0, &status, &body, NULL, &err);
+    cuzk_client_free(c);
+    if (st)
+        return remote_fail(&err);
+    cJSON *j = cJSON_Parse(body);
+    char *pretty = j ? cJSON_Print(j) : NULL;
+    int rc = 0;
+    if (status != 200) {
+        cJSON *e = cJSON_GetObjectItemCaseSensitive(j, "error");
+        cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "message");
+        fprintf(stderr, "Error: daemon answered %ld: %s\n", status, cJSON_IsString(m) ? m->valuestring : body);
+        rc = REMOTE_EXIT_REFUSED;
+    } else {
+        puts(pretty ? pretty : body);
+    }
+    free(pretty);
+    cJSON_Delete(j);
+    free(body);
+    return rc;
+}
+
+int cmd_status(int argc, char **argv)
+{
+    const char *url = NULL, *token = NULL;
+    const cli_opt opts[] = {{"url", 0, 1, &url, NULL}, {"token", 0, 1, &token, NULL}, {NULL, 0, 0, NULL, NULL}};
+    cli_common common;
+    const char *pos[1];
+    int npos;
+    int r = cli_parse(argc, argv, opts, &common, pos, 1, &npos, STATUS_USAGE);
+    if (r)
+        return r == 2 ? 0 : 1;
+    char path[256] = "/v1/status";
+    if (npos == 1)
+        snprintf(path, sizeof path, "/v1/jobs/%s", pos[0]);
+    return get_and_print(url, token, "GET", path);
+}
+
+static const char CANCEL_USAGE[] =
+    "Usage: cuzk cancel [options] <JOB_ID>\n"
+    "\n"
+    "Cancels a job: a queued one is removed, a running one stops at its next phase\n"
+    "boundary. Prints the job (JSON). A finished job is left as it is.\n"
+    "\n"
+    "  --url URL        daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
+    "  --token TOKEN    bearer token (default $CUZK_TOKEN)\n";
+
+int cmd_cancel(int argc, char **argv)
+{
+    const char *url = NULL, *token = NULL;
+    const cli_opt opts[] = {{"url", 0, 1, &url, NULL}, {"token", 0, 1, &token, NULL}, {NULL, 0, 0, NULL, NULL}};
+    cli_common common;
+    const char *pos[1];
+    int r = cli_parse_exact(argc, argv, opts, &common, pos, 1, "cancel", CANCEL_USAGE);
+    if (r >= 0)
+        return r;
+    char path[256];
+    snprintf(path, sizeof path, "/v1/jobs/%s/cancel", pos[0]);
+    return get_and_print(url, token, "POST", path);
+}

@@ -1,0 +1,250 @@
+/* cuzk serve: the proving daemon (engine + HTTP server) in one process.
+ *
+ * Settings: defaults, then --config FILE (INI), then flags; every setting of
+ * the engine's table is also a flag (--listen, --state-dir, ...). Logs one
+ * structured line per event on stderr: `ts=<UTC> event=<name> k=v ...`.
+ * SIGTERM / SIGINT drain: new jobs are refused (503), running jobs get
+ * engine.drain_timeout to finish, queued ones stay journaled for the next
+ * start; then the process exits 0. Without --foreground the daemon detaches
+ * once it listens (logging to <state_dir>/cuzk.log) and the command prints
+ * its URL and pid. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "engine/engine.h"
+#include "server/server.h"
+
+static void log_line(void *user, const char *event, const char *fields)
+{
+    (void)user;
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    struct tm tm;
+    gmtime_r(&tv.tv_sec, &tm);
+    char ts[40];
+    strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%S", &tm);
+    /* One fprintf per line: stdio locks the stream, so lines never interleave. */
+    fprintf(stderr, "ts=%s.%03dZ event=%s%s%s\n", ts, (int)(tv.tv_usec / 1000), event,
+            fields && *fields ? " " : "", fields ? fields : "");
+}
+
+static void print_settings_help(void)
+{
+    size_t n;
+    const cuzk_setting *t = cuzk_config_settings(&n);
+    static const char *types[] = {"TEXT", "N", "BOOL", "SIZE", "DURATION"};
+    const char *section = "";
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(section, t[i].section)) {
+            section = t[i].section;
+            printf("\n[%s]\n", section);
+        }
+        char flag[96];
+        snprintf(flag, sizeof flag, "--%s %s", t[i].flag, types[t[i].type]);
+        printf("  %-30s %s (default: %s)\n", flag, t[i].help, t[i].def[0] ? t[i].def : "\"\"");
+    }
+}
+
+static const char USAGE[] =
+    "Usage: cuzk serve [--foreground] [--config FILE] [--SETTING VALUE ...]\n"
+    "\n"
+    "Runs the proving daemon: keys kept resident, a durable priority queue, workers,\n"
+    "and the HTTP API (docs/API.md). With no options it listens on 127.0.0.1:9820\n"
+    "and keeps its state in ./cuzk-state. Settings come from the defaults, then the\n"
+    "config file (INI: [section] then name = value), then these flags.\n"
+    "\n"
+    "  --foreground       stay attached and log to stderr (for systemd, containers)\n"
+    "                     (without it the daemon detaches once it listens and logs to\n"
+    "                     <state_dir>/cuzk.log)\n"
+    "  --config FILE      read settings from FILE\n"
+    "  --print-config     print the effective settings as INI and exit\n"
+    "\n"
+    "Settings (also config-file names):\n";
+
+/* Detaches: the parent waits until the child reports it listens (or why it
+ * could not), prints that and exits. Returns the pipe's write end in the
+ * child, or -1 in the parent after printing (ret_code set). */
+static int detach(const char *log_path, int *ret_code)
+{
+    int p[2];
+    if (pipe(p)) {
+        fprintf(stderr, "Error: pipe: %s\n", strerror(errno));
+        *ret_code = 2;
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "Error: fork: %s\n", strerror(errno));
+        *ret_code = 2;
+        return -1;
+    }
+    if (pid > 0) {
+        close(p[1]);
+        char buf[1024];
+        ssize_t n, tot = 0;
+        while (tot < (ssize_t)sizeof buf - 1 && (n = read(p[0], buf + tot, sizeof buf - 1 - (size_t)tot)) > 0)
+            tot += n;
+        buf[tot > 0 ? tot : 0] = 0;
+        close(p[0]);
+        if (!strncmp(buf, "ok ", 3)) {
+            printf("cuzk serve: %s (pid %d, log %s)\n", buf + 3, (int)pid, log_path);
+            *ret_code = 0;
+        } else if (buf[0] == 'E') { /* "E<code> <message>" from the child */
+            char *msg = strchr(buf, ' ');
+            fprintf(stderr, "Error: %s", msg ? msg + 1 : buf);
+            *ret_code = atoi(buf + 1) > 0 ? atoi(buf + 1) : 2;
+        } else {
+            fprintf(stderr, "Error: the daemon exited during start (see %s)\n", log_path);
+            *ret_code = 2;
+        }
+        return -1;
+    }
+    close(p[0]);
+    setsid();
+    int nul = open("/dev/null", O_RDWR);
+    int lf = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0640);
+    if (nul >= 0) {
+        dup2(nul, 0);
+        dup2(nul, 1);
+    }
+    if (lf >= 0)
+        dup2(lf, 2);
+    if (nul > 2)
+        close(nul);
+    if (lf > 2)
+        close(lf);
+    return p[1];
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    cuzk_config cfg;
+    cuzk_config_init(&cfg);
+    int foreground = 0, print_config = 0;
+    /* The config file first, so flags override it wherever they appear. */
+    for (int i = 1; i < argc; i++) {
+        const char *path = NULL;
+        if (!strcmp(argv[i], "--config") && i + 1 < argc)
+            path = argv[i + 1];
+        else if (!strncmp(argv[i], "--config=", 9))
+            path = argv[i] + 9;
+        if (path) {
+            cuzk_error err = {0};
+            if (cuzk_config_load(&cfg, path, &err))
+                return cli_fail(&err);
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(USAGE, stdout);
+            print_settings_help();
+            return 0;
+        }
+        if (!strcmp(a, "--foreground")) {
+            foreground = 1;
+            continue;
+        }
+        if (!strcmp(a, "--print-config")) {
+            print_config = 1;
+            continue;
+        }
+        if (!strcmp(a, "--config")) {
+            i++;
+            continue;
+        }
+        if (!strncmp(a, "--config=", 9))
+            continue;
+        if (strncmp(a, "--", 2) || !a[2]) {
+            fprintf(stderr, "Error: unexpected argument '%s' (settings are --name value)\n", a);
+            return 1;
+        }
+        char name[128];
+        const char *eq = strchr(a, '='), *value;
+        if (eq) {
+            snprintf(name, sizeof name, "%.*s", (int)(eq - a - 2), a + 2);
+            value = eq + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", a + 2);
+            if (i + 1 >= argc) {
+                fprintf(stderr, "Error: option '%s' needs a value\n", a);
+                return 1;
+            }
+            value = argv[++i];
+        }
+        cuzk_error err = {0};
+        if (cuzk_config_set(&cfg, name, value, &err))
+            return cli_fail(&err);
+    }
+    if (print_config) {
+        char *text = cuzk_config_format(&cfg);
+        if (text)
+            fputs(text, stdout);
+        free(text);
+        return 0;
+    }
+
+    int ready_fd = -1;
+    if (!foreground) {
+        if (mkdir(cfg.state_dir, 0750) && errno != EEXIST) {
+            fprintf(stderr, "Error: %s: cannot create the state directory: %s\n", cfg.state_dir, strerror(errno));
+            return 2;
+        }
+        char log_path[CUZK_CFG_STR_MAX + 16];
+        snprintf(log_path, sizeof log_path, "%s/cuzk.log", cfg.state_dir);
+        int rc;
+        if ((ready_fd = detach(log_path, &rc)) < 0)
+            return rc;
+    }
+
+    /* Signals are taken by sigwait below: block them before any thread starts. */
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    cuzk_engine_hooks hooks = {.log = log_line, .user = NULL};
+    cuzk_engine *eng = NULL;
+    cuzk_server *srv = NULL;
+    cuzk_error err = {0};
+    if (cuzk_engine_open(&eng, &cfg, &hooks, &err) || cuzk_server_start(&srv, eng, &cfg, &hooks, &err)) {
+        cuzk_engine_close(eng);
+        if (ready_fd >= 0) {
+            dprintf(ready_fd, "E%d %s\n", (int)err.code, err.msg);
+            close(ready_fd);
+        }
+        log_line(NULL, "start_failed", err.msg);
+        return cli_fail(&err);
+    }
+    log_line(NULL, "ready", "");
+    if (ready_fd >= 0) {
+        dprintf(ready_fd, "ok %s", cuzk_server_url(srv));
+        close(ready_fd);
+    }
+    int sig = 0;
+    do
+        sigwait(&sigs, &sig);
+    while (sig == SIGHUP); /* no reload: settings are read once */
+    char f[64];
+    snprintf(f, sizeof f, "signal=%s", sig == SIGTERM ? "TERM" : "INT");
+    log_line(NULL, "draining", f);
+    /* The API stays up while running jobs finish, so waiting clients get them. */
+    cuzk_engine_drain(eng, -1);
+    cuzk_server_stop(srv);
+    cuzk_engine_close(eng);
+    log_line(NULL, "stopped", "");
+    return 0;
+}

@@ -1,0 +1,798 @@
+/* HTTP server of `cuzk serve` (libmicrohttpd).
+ *
+ * DESIGN
+ * - One MHD daemon per listening socket (TCP, optional Unix socket), each with
+ *   a thread per connection: a long-poll simply blocks its own thread (in
+ *   one-second slices, so stop is prompt), and the connection limit bounds the
+ *   threads. Every handler is a plain synchronous call into the engine.
+ * - A request's body is read into memory up to max_request_bytes; a larger
+ *   Content-Length is refused before the body is read (413), and a chunked
+ *   body that grows past the limit is discarded and answered 413. A client
+ *   that stops mid-request is dropped after request_timeout_s and whatever it
+ *   sent is freed; nothing reaches the engine.
+ * - Rate limit: a token bucket per client address (rate_limit requests/s,
+ *   burst of 2 s worth) in a fixed open-addressed table, so memory stays
+ *   bounded whatever the number of clients. Exceeding it answers 429 with
+ *   Retry-After.
+ * - Auth: with a token configured, every request needs
+ *   "Authorization: Bearer <token>" (compared in constant time), else 401.
+ *   Listening on a non-loopback address without a token refuses to start.
+ * - Routes: see docs/API.md. Errors are JSON {"error":{code,status,message}}
+ *   with the HTTP status mapped from the engine code (http_status_for). */
+#include "server/server.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "server/server_internal.h"
+#include "util/common.h"
+
+enum { RATE_SLOTS = 4096, RATE_PROBE = 16 };
+#define LONG_POLL_MAX_S 300.0
+
+typedef struct rate_slot {
+    unsigned char addr[16];
+    int used;
+    double tokens, last;
+} rate_slot;
+
+struct cuzk_server {
+    cuzk_engine *engine;
+    cuzk_config cfg;
+    cuzk_engine_hooks log;
+    struct MHD_Daemon *tcp, *unix_d;
+    char url[300];
+    char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+    atomic_int stopping;
+    server_counters counters;
+    pthread_mutex_t rate_mu;
+    rate_slot *rate;
+};
+
+/* Per-request state, from the first handler call to the completion callback. */
+typedef struct request {
+    char *body;
+    size_t len, cap;
+    int too_large;
+    double t0;
+    unsigned status;
+    char method[8];
+    char path[120];
+} request;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void slog(cuzk_server *s, const char *event, const char *fmt, ...) CUZK_PRINTF(3, 4);
+static void slog(cuzk_server *s, const char *event, const char *fmt, ...)
+{
+    if (!s->log.log)
+        return;
+    char fields[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(fields, sizeof fields, fmt, ap);
+    va_end(ap);
+    s->log.log(s->log.user, event, fields);
+}
+
+/* ---- responses ------------------------------------------------------------ */
+
+static enum MHD_Result send_text(cuzk_server *s, struct MHD_Connection *c, request *r, unsigned status,
+                                 const char *ctype, char *text, size_t len, int owned)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(
+        len, text, owned ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+    if (!resp) {
+        if (owned)
+            free(text);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, "Content-Type", ctype);
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    if (status == MHD_HTTP_TOO_MANY_REQUESTS)
+        MHD_add_response_header(resp, "Retry-After", "1");
+    if (status == MHD_HTTP_UNAUTHORIZED)
+        MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
+    enum MHD_Result ret = MHD_queue_response(c, status, resp);
+    MHD_destroy_response(resp);
+    if (r)
+        r->status = status;
+    unsigned cls = status / 100;
+    if (cls < 6)
+        atomic_fetch_add(&s->counters.by_class[cls], 1);
+    return ret;
+}
+
+static enum MHD_Result send_json(cuzk_server *s, struct MHD_Connection *c, request *r, unsigned status,
+                                 cJSON *j)
+{
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    cJSON_Delete(j);
+    if (!text)
+        return MHD_NO;
+    size_t n = strlen(text);
+    text[n] = 0;
+    return send_text(s, c, r, status, "application/json", text, n, 1);
+}
+
+static enum MHD_Result send_error(cuzk_server *s, struct MHD_Connection *c, request *r, int code,
+                                  const char *fmt, ...) CUZK_PRINTF(5, 6);
+static enum MHD_Result send_error(cuzk_server *s, struct MHD_Connection *c, request *r, int code,
+                                  const char *fmt, ...)
+{
+    char msg[CUZK_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return send_json(s, c, r, http_status_for(code), json_error(code, msg));
+}
+
+static enum MHD_Result send_engine_error(cuzk_server *s, struct MHD_Connection *c, request *r,
+                                         const cuzk_error *err)
+{
+    return send_error(s, c, r, err->code ? (int)err->code : CUZK_ERR_INTERNAL, "%s", err->msg);
+}
+
+/* ---- rate limit ----------------------------------------------------------- */
+
+static int rate_allow(cuzk_server *s, struct MHD_Connection *c)
+{
+    if (s->cfg.rate_limit <= 0)
+        return 1;
+    unsigned char key[16] = {0};
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (ci && ci->client_addr) {
+        const struct sockaddr *sa = ci->client_addr;
+        if (sa->sa_family == AF_INET)
+            memcpy(key, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+        else if (sa->sa_family == AF_INET6)
+            memcpy(key, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+    }
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < 16; i++)
+        h = (h ^ key[i]) * 1099511628211ull;
+    double rate = s->cfg.rate_limit, burst = 2.0 * rate, t = now_s();
+    int ok;
+    pthread_mutex_lock(&s->rate_mu);
+    rate_slot *slot = NULL, *oldest = NULL;
+    for (int p = 0; p < RATE_PROBE; p++) {
+        rate_slot *q = &s->rate[(h + (uint64_t)p) % RATE_SLOTS];
+        if (q->used && !memcmp(q->addr, key, 16)) {
+            slot = q;
+            break;
+        }
+        if (!oldest || !q->used || (oldest->used && q->last < oldest->last))
+            oldest = q;
+    }
+    if (!slot) { /* new client: take a free or the least recently seen slot */
+        slot = oldest;
+        memcpy(slot->addr, key, 16);
+        slot->used = 1;
+        slot->tokens = burst;
+        slot->last = t;
+    }
+    slot->tokens = fmin(burst, slot->tokens + (t - slot->last) * rate);
+    slot->last = t;
+    ok = slot->tokens >= 1.0;
+    if (ok)
+        slot->tokens -= 1.0;
+    pthread_mutex_unlock(&s->rate_mu);
+    return ok;
+}
+
+/* ---- auth ----------------------------------------------------------------- */
+
+static int auth_ok(cuzk_server *s, struct MHD_Connection *c)
+{
+    if (!s->cfg.token[0])
+        return 1;
+    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
+    if (!h || strncmp(h, "Bearer ", 7))
+        return 0;
+    h += 7;
+    size_t a = strlen(h), b = strlen(s->cfg.token);
+    unsigned char diff = (unsigned char)(a != b);
+    for (size_t i = 0; i < b; i++)
+        diff |= (unsigned char)(h[i < a ? i : 0] ^ s->cfg.token[i]);
+    return diff == 0;
+}
+
+/* ---- handlers ------------------------------------------------------------- */
+
+static const char *query(struct MHD_Connection *c, const char *name)
+{
+    const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, name);
+    return v && *v ? v : NULL;
+}
+
+/* Reads ?wait=SECONDS (bounded); -1 if malformed. */
+static double wait_arg(struct MHD_Connection *c)
+{
+    const char *w = query(c, "wait");
+    if (!w)
+        return 0;
+    char *end;
+    double v = strtod(w, &end);
+    if (*end || !(v >= 0) || !isfinite(v))
+        return -1;
+    return fmin(v, LONG_POLL_MAX_S);
+}
+
+/* Long-poll in one-second slices so a stopping server is not held up. */
+static cuzk_status wait_job(cuzk_server *s, const char *id, double wait_s, cuzk_job_info *ji,
+                            cuzk_error *err)
+{
+    double deadline = now_s() + wait_s;
+    for (;;) {
+        double left = deadline - now_s();
+        double slice = left > 1.0 ? 1.0 : (left > 0 ? left : 0);
+        cuzk_status st = cuzk_engine_job_wait(s->engine, id, slice, ji, err);
+        if (st || cuzk_job_state_terminal(ji->state) || slice <= 0 || atomic_load(&s->stopping) ||
+            now_s() >= deadline)
+            return st;
+    }
+}
+
+static enum MHD_Result h_status(cuzk_server *s, struct MHD_Connection *c, request *r, int metrics)
+{
+    cuzk_engine_snapshot *snap;
+    cuzk_error err = {0};
+    if (cuzk_engine_snapshot_get(s->engine, &snap, &err))
+        return send_engine_error(s, c, r, &err);
+    enum MHD_Result ret;
+    if (metrics) {
+        char *text = metrics_text(snap, &s->counters);
+        ret = text ? send_text(s, c, r, 200, "text/plain; version=0.0.4; charset=utf-8", text, strlen(text), 1)
+                   : MHD_NO;
+    } else {
+        cJSON *j = json_snapshot(snap);
+        cJSON_AddStringToObject(j, "version", cuzk_version());
+        ret = send_json(s, c, r, 200, j);
+    }
+    cuzk_engine_snapshot_free(snap);
+    return ret;
+}
+
+static cJSON *parse_body(request *r)
+{
+    if (!r->body)
+        return NULL;
+    return cJSON_ParseWithLength(r->body, r->len);
+}
+
+static const char *jstr(cJSON *o, const char *name)
+{
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
+}
+
+static enum MHD_Result h_key_register(cuzk_server *s, struct MHD_Connection *c, request *r)
+{
+    cJSON *body = parse_body(r);
+    if (!cJSON_IsObject(body)) {
+        cJSON_Delete(body);
+        return send_error(s, c, r, CUZK_ERR_USAGE, "request body: expected a JSON object {\"path\": ...}");
+    }
+    const char *path = jstr(body, "path");
+    cJSON *load = cJSON_GetObjectItemCaseSensitive(body, "load");
+    if (!path) {
+        cJSON_Delete(body);
+        return send_error(s, c, r, CUZK_ERR_USAGE, "request body: \"path\" (a .zkey path) is required");
+    }
+    cuzk_engine_key_info ki;
+    cuzk_error err = {0};
+    cuzk_status st = cuzk_engine_key_register(s->engine, path, !load || cJSON_IsTrue(load), &ki, &err);
+    cJSON_Delete(body);
+    if (st)
+        return send_engine_error(s, c, r, &err);
+    return send_json(s, c, r, 200, json_key(&ki));
+}
+
+static enum MHD_Result h_key_list(cuzk_server *s, struct MHD_Connection *c, request *r)
+{
+    cuzk_engine_key_info *keys;
+    size_t n;
+    cuzk_error err = {0};
+    if (cuzk_engine_key_list(s->engine, &keys, &n, &err))
+        return send_engine_error(s, c, r, &err);
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(arr, json_key(&keys[i]));
+    free(keys);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddItemToObject(j, "keys", arr);
+    return send_json(s, c, r, 200, j);
+}
+
+static enum MHD_Result h_job_submit(cuzk_server *s, struct MHD_Connection *c, request *r)
+{
+    cuzk_job_request req = {.priority = CUZK_PRIO_NORMAL};
+    const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+    const char *prio = query(c, "priority");
+    cJSON *body = NULL;
+    req.idempotency_key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key");
+    if (ctype && !strncmp(ctype, "application/json", 16)) {
+        /* JSON form: every field in the body, the witness by path. */
+        body = parse_body(r);
+        if (!cJSON_IsObject(body)) {
+            cJSON_Delete(body);
+            return send_error(s, c, r, CUZK_ERR_USAGE, "request body: malformed JSON (expected an object)");
+        }
+        req.key_id = jstr(body, "key");
+        req.key_path = jstr(body, "key_path");
+        req.witness_path = jstr(body, "witness_path");
+        if (jstr(body, "priority"))
+            prio = jstr(body, "priority");
+        if (jstr(body, "idempotency_key"))
+            req.idempotency_key = jstr(body, "idempotency_key");
+        if (!req.witness_path) {
+            cJSON_Delete(body);
+            return send_error(s, c, r, CUZK_ERR_USAGE,
+                              "request body: \"witness_path\" is required (or send the .wtns bytes as the body)");
+        }
+    } else {
+        /* Binary form: the body is the .wtns; the rest in the query. */
+        req.key_id = query(c, "key");
+        req.key_path = query(c, "key_path");
+        if (query(c, "idempotency_key"))
+            req.idempotency_key = query(c, "idempotency_key");
+        if (!r->len)
+            return send_error(s, c, r, CUZK_ERR_USAGE, "request body: empty (expected the .wtns bytes)");
+        req.witness = r->body;
+        req.witness_len = r->len;
+    }
+    if (!req.key_id && !req.key_path) {
+        cJSON_Delete(body);
+        return send_error(s, c, r, CUZK_ERR_USAGE, "a key is required: \"key\" (id) or \"key_path\"");
+    }
+    if (prio) {
+        int p = cuzk_priority_parse(prio);
+        if (p < 0) {
+            enum MHD_Result ret = send_error(s, c, r, CUZK_ERR_USAGE,
+                                             "priority '%.64s': expected critical, high, normal or low", prio);
+            cJSON_Delete(body);
+            return ret;
+        }
+        req.priority = (cuzk_priority)p;
+    }
+    if (req.idempotency_key && !req.idempotency_key[0])
+        req.idempotency_key = NULL;
+    cuzk_job_info ji;
+    int existed = 0;
+    cuzk_error err = {0};
+    cuzk_status st = cuzk_engine_submit(s->engine, &req, &ji, &existed, &err);
+    cJSON_Delete(body);
+    if (st)
+        return send_engine_error(s, c, r, &err);
+    slog(s, "job_accepted", "job=%s key=%.16s priority=%s position=%llu existed=%d", ji.id, ji.key_id,
+         cuzk_priority_name(ji.priority), (unsigned long long)ji.queue_position, existed);
+    return send_json(s, c, r, existed ? 200 : 201, json_job(&ji));
+}
+
+static enum MHD_Result h_job_list(cuzk_server *s, struct MHD_Connection *c, request *r)
+{
+    cuzk_job_filter f = {.state = -1, .limit = 100};
+    const char *st = query(c, "state"), *lim = query(c, "limit");
+    if (st && (f.state = cuzk_job_state_parse(st)) < 0)
+        return send_error(s, c, r, CUZK_ERR_USAGE, "state '%.64s': expected queued, running, done, failed or cancelled", st);
+    if (lim) {
+        char *end;
+        unsigned long v = strtoul(lim, &end, 10);
+        if (*end || !v || v > 100000)
+            return send_error(s, c, r, CUZK_ERR_USAGE, "limit '%.32s': expected 1..100000", lim);
+        f.limit = v;
+    }
+    cuzk_job_info *jobs;
+    size_t n;
+    cuzk_error err = {0};
+    if (cuzk_engine_job_list(s->engine, &f, &jobs, &n, &err))
+        return send_engine_error(s, c, r, &err);
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(arr, json_job(&jobs[i]));
+    free(jobs);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddItemToObject(j, "jobs", arr);
+    return send_json(s, c, r, 200, j);
+}
+
+static enum MHD_Result h_job_get(cuzk_server *s, struct MHD_Connection *c, request *r, const char *id,
+                                 int want_proof)
+{
+    double w = wait_arg(c);
+    if (w < 0)
+        return send_error(s, c, r, CUZK_ERR_USAGE, "wait: expected a number of seconds >= 0");
+    cuzk_job_info ji;
+    cuzk_error err = {0};
+    if (wait_job(s, id, w, &ji, &err))
+        return send_engine_error(s, c, r, &err);
+    if (!want_proof)
+        return send_json(s, c, r, 200, json_job(&ji));
+    if (ji.state != CUZK_JOB_DONE) {
+        if (!cuzk_job_state_terminal(ji.state)) /* not yet: the job, with 202 */
+            return send_json(s, c, r, 202, json_job(&ji));
+        return send_error(s, c, r, CUZK_ENGINE_CONFLICT, "job %s is %s%s%s: no proof", ji.id,
+                          cuzk_job_state_name(ji.state), ji.error[0] ? ": " : "", ji.error);
+    }
+    char *proof, *pub;
+    if (cuzk_engine_job_result(s->engine, id, &proof, &pub, &err))
+        return send_engine_error(s, c, r, &err);
+    /* Both are JSON documents already: splice them in as they are. */
+    size_t n = strlen(proof) + strlen(pub) + 128;
+    char *text = malloc(n);
+    if (text)
+        n = (size_t)snprintf(text, n, "{\"id\":\"%s\",\"state\":\"done\",\"proof\":%s,\"public\":%s}", ji.id,
+                             proof, pub);
+    free(proof);
+    free(pub);
+    if (!text)
+        return send_error(s, c, r, CUZK_ERR_NOMEM, "out of memory");
+    return send_text(s, c, r, 200, "application/json", text, n, 1);
+}
+
+static enum MHD_Result h_job_cancel(cuzk_server *s, struct MHD_Connection *c, request *r, const char *id)
+{
+    cuzk_job_info ji;
+    cuzk_error err = {0};
+    if (cuzk_engine_job_cancel(s->engine, id, &ji, &err))
+        return send_engine_error(s, c, r, &err);
+    slog(s, "job_cancel", "job=%s state=%s", ji.id, cuzk_job_state_name(ji.state));
+    return send_json(s, c, r, 200, json_job(&ji));
+}
+
+/* Splits "/v1/jobs/<id>[/<tail>]" style paths. */
+static int path_id(const char *url, const char *prefix, char *id, size_t cap, const char **tail)
+{
+    size_t pl = strlen(prefix);
+    if (strncmp(url, prefix, pl) || !url[pl])
+        return 0;
+    const char *p = url + pl, *slash = strchr(p, '/');
+    size_t n = slash ? (size_t)(slash - p) : strlen(p);
+    if (!n || n >= cap)
+        return 0;
+    memcpy(id, p, n);
+    id[n] = 0;
+    *tail = slash ? slash : "";
+    return 1;
+}
+
+static enum MHD_Result route(cuzk_server *s, struct MHD_Connection *c, request *r, const char *url,
+                             const char *m)
+{
+    int get = !strcmp(m, "GET") || !strcmp(m, "HEAD"), post = !strcmp(m, "POST"), del = !strcmp(m, "DELETE");
+    char id[CUZK_KEY_ID_LEN + 8];
+    const char *tail;
+    if (!strcmp(url, "/") && get)
+        return send_text(s, c, r, 200, "text/html; charset=utf-8", (char *)status_page_html,
+                         strlen(status_page_html), 0);
+    if (!strcmp(url, "/metrics") && get)
+        return h_status(s, c, r, 1);
+    if (!strcmp(url, "/v1/status") && get)
+        return h_status(s, c, r, 0);
+    if (!strcmp(url, "/v1/keys")) {
+        if (get)
+            return h_key_list(s, c, r);
+        if (post)
+            return h_key_register(s, c, r);
+    } else if (path_id(url, "/v1/keys/", id, sizeof id, &tail) && !*tail) {
+        cuzk_engine_key_info ki;
+        cuzk_error err = {0};
+        if (get) {
+            if (cuzk_engine_key_get(s->engine, id, &ki, &err))
+                return send_engine_error(s, c, r, &err);
+            return send_json(s, c, r, 200, json_key(&ki));
+        }
+        if (del) {
+            if (cuzk_engine_key_evict(s->engine, id, &err) || cuzk_engine_key_get(s->engine, id, &ki, &err))
+                return send_engine_error(s, c, r, &err);
+            slog(s, "key_evict", "key=%.16s", id);
+            return send_json(s, c, r, 200, json_key(&ki));
+        }
+    } else if (!strcmp(url, "/v1/jobs")) {
+        if (get)
+            return h_job_list(s, c, r);
+        if (post)
+            return h_job_submit(s, c, r);
+    } else if (path_id(url, "/v1/jobs/", id, sizeof id, &tail)) {
+        if (!*tail && get)
+            return h_job_get(s, c, r, id, 0);
+        if (!*tail && del)
+            return h_job_cancel(s, c, r, id);
+        if (!strcmp(tail, "/proof") && get)
+            return h_job_get(s, c, r, id, 1);
+        if (!strcmp(tail, "/cancel") && post)
+            return h_job_cancel(s, c, r, id);
+        if (*tail && strcmp(tail, "/proof") && strcmp(tail, "/cancel"))
+            return send_error(s, c, r, CUZK_ENGINE_NOT_FOUND, "%s: no such endpoint", url);
+    } else {
+        return send_error(s, c, r, CUZK_ENGINE_NOT_FOUND, "%s: no such endpoint", url);
+    }
+    r->status = 405;
+    return send_json(s, c, r, 405, json_error(CUZK_ERR_USAGE, "method not allowed for this endpoint"));
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                  const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+    cuzk_server *s = cls;
+    request *r = *con_cls;
+    if (!r) {
+        /* First call: headers only. Refuse early what needs no body. */
+        if (!(r = calloc(1, sizeof *r)))
+            return MHD_NO;
+        r->t0 = now_s();
+        snprintf(r->method, sizeof r->method, "%s", method);
+        snprintf(r->path, sizeof r->path, "%s", url);
+        *con_cls = r;
+        if (!auth_ok(s, c))
+            return send_error(s, c, r, 401, "missing or wrong bearer token (Authorization: Bearer ...)");
+        if (!rate_allow(s, c)) {
+            atomic_fetch_add(&s->counters.rate_limited, 1);
+            return send_error(s, c, r, CUZK_ENGINE_BUSY, "rate limit exceeded (%d requests/s): retry later",
+                              s->cfg.rate_limit);
+        }
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+        if (cl && strtoull(cl, NULL, 10) > s->cfg.max_request_bytes) {
+            atomic_fetch_add(&s->counters.too_large, 1);
+            return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE, "request body of %s bytes is over the limit of %llu",
+                              cl, (unsigned long long)s->cfg.max_request_bytes);
+        }
+        return MHD_YES;
+    }
+    if (r->status) { /* already answered (refused early): drop any body */
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        size_t n = *upload_size;
+        *upload_size = 0;
+        if (r->too_large || r->len + n > s->cfg.max_request_bytes) {
+            r->too_large = 1;
+            free(r->body);
+            r->body = NULL;
+            r->len = r->cap = 0;
+            return MHD_YES;
+        }
+        if (r->len + n + 1 > r->cap) {
+            size_t cap = r->cap ? r->cap : 65536;
+            while (cap < r->len + n + 1)
+                cap *= 2;
+            char *nb = realloc(r->body, cap);
+            if (!nb)
+                return MHD_NO;
+            r->body = nb;
+            r->cap = cap;
+        }
+        memcpy(r->body + r->len, upload, n);
+        r->len += n;
+        r->body[r->len] = 0;
+        return MHD_YES;
+    }
+    if (r->too_large) {
+        atomic_fetch_add(&s->counters.too_large, 1);
+        return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE, "request body is over the limit of %llu bytes",
+                          (unsigned long long)s->cfg.max_request_bytes);
+    }
+    return route(s, c, r, url, method);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+    cuzk_server *s = cls;
+    request *r = *con_cls;
+    if (!r)
+        return;
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    char addr[INET6_ADDRSTRLEN] = "unix";
+    if (ci && ci->client_addr) {
+        const struct sockaddr *sa = ci->client_addr;
+        if (sa->sa_family == AF_INET)
+            inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, addr, sizeof addr);
+        else if (sa->sa_family == AF_INET6)
+            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, addr, sizeof addr);
+    }
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK) {
+        atomic_fetch_add(&s->counters.aborted, 1);
+        slog(s, "http_aborted", "client=%s method=%s path=%s bytes_in=%zu reason=%d", addr, r->method, r->path,
+             r->len, (int)toe);
+    } else {
+        slog(s, "http", "client=%s method=%s path=%s status=%u bytes_in=%zu ms=%.2f", addr, r->method, r->path,
+             r->status, r->len,
+             (now_s() - r->t0) * 1e3);
+    }
+    free(r->body);
+    free(r);
+    *con_cls = NULL;
+}
+
+/* ---- start / stop --------------------------------------------------------- */
+
+/* Parses "HOST:PORT" / "[V6]:PORT" into a socket address; *loopback says
+ * whether it is a local-only address. */
+static cuzk_status parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t *len, int *loopback,
+                                cuzk_error *err)
+{
+    char host[256];
+    const char *colon = strrchr(spec, ':');
+    if (!colon || colon == spec || !colon[1])
+        return cuzk_err(err, CUZK_ERR_USAGE, "listen '%s': expected ADDRESS:PORT", spec);
+    size_t hl = (size_t)(colon - spec);
+    if (spec[0] == '[' && hl >= 2 && spec[hl - 1] == ']') {
+        spec++;
+        hl -= 2;
+    }
+    if (hl >= sizeof host)
+        return cuzk_err(err, CUZK_ERR_USAGE, "listen '%s': address too long", spec);
+    memcpy(host, spec, hl);
+    host[hl] = 0;
+    char *end;
+    unsigned long port = strtoul(colon + 1, &end, 10);
+    if (*end || port > 65535)
+        return cuzk_err(err, CUZK_ERR_USAGE, "listen '%s': bad port", spec);
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE}, *ai;
+    int rc = getaddrinfo(host, NULL, &hints, &ai);
+    if (rc)
+        return cuzk_err(err, CUZK_ERR_USAGE, "listen '%s': %s", spec, gai_strerror(rc));
+    memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+    *len = ai->ai_addrlen;
+    freeaddrinfo(ai);
+    if (ss->ss_family == AF_INET) {
+        struct sockaddr_in *in = (struct sockaddr_in *)ss;
+        in->sin_port = htons((uint16_t)port);
+        *loopback = (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+    } else {
+        struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+        in6->sin6_port = htons((uint16_t)port);
+        *loopback = IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+    }
+    return CUZK_OK;
+}
+
+static struct MHD_Daemon *start_mhd(cuzk_server *s, int fd, const struct sockaddr *sa)
+{
+    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
+                     MHD_USE_ERROR_LOG;
+    if (sa && sa->sa_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    unsigned timeout = s->cfg.request_timeout_s > 0 ? (unsigned)ceil(s->cfg.request_timeout_s) : 0;
+    unsigned limit = s->cfg.max_connections > 0 ? (unsigned)s->cfg.max_connections : 1024;
+    if (fd >= 0)
+        return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, fd,
+                                MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_CONNECTION_LIMIT, limit,
+                                MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+    return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, sa,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_CONNECTION_LIMIT, limit,
+                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_LISTEN_BACKLOG_SIZE,
+                            (unsigned)512, MHD_OPTION_END);
+}
+
+static cuzk_status open_unix(cuzk_server *s, const char *path, int *fd_out, cuzk_error *err)
+{
+    struct sockaddr_un un = {.sun_family = AF_UNIX};
+    if (strlen(path) >= sizeof un.sun_path)
+        return cuzk_err(err, CUZK_ERR_USAGE, "socket '%s': path too long (max %zu bytes)", path,
+                        sizeof un.sun_path - 1);
+    strcpy(un.sun_path, path);
+    struct stat st;
+    /* A stale socket from a crashed daemon is replaced; any other file is not. */
+    if (lstat(path, &st) == 0) {
+        if (!S_ISSOCK(st.st_mode))
+            return cuzk_err(err, CUZK_ERR_IO, "socket '%s': exists and is not a socket", path);
+        int probe = socket(AF_UNIX, SOCK_STREAM, 0);
+        int live = probe >= 0 && connect(probe, (struct sockaddr *)&un, sizeof un) == 0;
+        if (probe >= 0)
+            close(probe);
+        if (live)
+            return cuzk_err(err, CUZK_ERR_IO, "socket '%s': another daemon is listening there", path);
+        unlink(path);
+    }
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&un, sizeof un) || chmod(path, 0660) || listen(fd, 512)) {
+        cuzk_err(err, CUZK_ERR_IO, "socket '%s': %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return CUZK_ERR_IO;
+    }
+    strcpy(s->unix_path, path);
+    *fd_out = fd;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_config *cfg,
+                              const cuzk_engine_hooks *log, cuzk_error *err)
+{
+    *out = NULL;
+    struct sockaddr_storage ss;
+    socklen_t sl;
+    int loopback = 0;
+    cuzk_status st = parse_listen(cfg->listen, &ss, &sl, &loopback, err);
+    if (st)
+        return st;
+    if (!loopback && !cfg->token[0])
+        return cuzk_err(err, CUZK_ERR_USAGE,
+                        "listen '%s': a bearer token is required beyond localhost (set server.token / --token)",
+                        cfg->listen);
+    cuzk_server *s = calloc(1, sizeof *s);
+    if (!s || !(s->rate = calloc(RATE_SLOTS, sizeof *s->rate))) {
+        free(s);
+        return cuzk_err(err, CUZK_ERR_NOMEM, "server: out of memory");
+    }
+    s->engine = e;
+    s->cfg = *cfg;
+    if (log)
+        s->log = *log;
+    pthread_mutex_init(&s->rate_mu, NULL);
+    s->tcp = start_mhd(s, -1, (struct sockaddr *)&ss);
+    if (!s->tcp) {
+        cuzk_err(err, CUZK_ERR_IO, "listen '%s': cannot bind (in use or not a local address?)", cfg->listen);
+        goto fail;
+    }
+    const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->tcp, MHD_DAEMON_INFO_BIND_PORT);
+    char host[INET6_ADDRSTRLEN] = "127.0.0.1";
+    if (ss.ss_family == AF_INET)
+        inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, host, sizeof host);
+    else
+        inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, host, sizeof host);
+    snprintf(s->url, sizeof s->url, ss.ss_family == AF_INET6 ? "http://[%s]:%u" : "http://%s:%u", host,
+             di ? (unsigned)di->port : 0);
+    if (cfg->socket[0]) {
+        int fd = -1;
+        if (open_unix(s, cfg->socket, &fd, err))
+            goto fail;
+        if (!(s->unix_d = start_mhd(s, fd, NULL))) {
+            close(fd);
+            cuzk_err(err, CUZK_ERR_IO, "socket '%s': cannot serve", cfg->socket);
+            goto fail;
+        }
+    }
+    slog(s, "listening", "url=%s socket=%s auth=%s max_request_bytes=%llu rate_limit=%d", s->url,
+         cfg->socket[0] ? cfg->socket : "-", cfg->token[0] ? "bearer" : "none",
+         (unsigned long long)cfg->max_request_bytes, cfg->rate_limit);
+    *out = s;
+    return CUZK_OK;
+fail:
+    cuzk_server_stop(s);
+    return err ? err->code : CUZK_ERR_IO;
+}
+
+const char *cuzk_server_url(const cuzk_server *s)
+{
+    return s->url;
+}
+
+void cuzk_server_stop(cuzk_server *s)
+{
+    if (!s)
+        return;
+    atomic_store(&s->stopping, 1);
+    if (s->tcp)
+        MHD_stop_daemon(s->tcp);
+    if (s->unix_d)
+        MHD_stop_daemon(s->unix_d);
+    if (s->unix_path[0])
+        unlink(s->unix_path);
+    pthread_mutex_destroy(&s->rate_mu);
+    free(s->rate);
+    free(s);
+}

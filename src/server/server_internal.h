@@ -1,0 +1,37 @@
+/* Internal pieces of the HTTP server: the JSON renderings of engine objects,
+ * the Prometheus text, the status page and the request counters they share. */
+#ifndef CUZK_SERVER_INTERNAL_H
+#define CUZK_SERVER_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <cJSON.h>
+
+#include "engine/engine.h"
+
+/* Responses by status class, for /metrics. */
+typedef struct server_counters {
+    atomic_uint_fast64_t by_class[6]; /* index status/100 (1xx..5xx) */
+    atomic_uint_fast64_t rate_limited;
+    atomic_uint_fast64_t too_large;
+    atomic_uint_fast64_t aborted;     /* clients gone before the response */
+} server_counters;
+
+/* HTTP status for an engine or library error code. */
+unsigned http_status_for(int code);
+
+/* {"error":{"code":"busy","status":102,"message":"..."}} */
+cJSON *json_error(int code, const char *msg);
+cJSON *json_key(const cuzk_engine_key_info *k);
+cJSON *json_job(const cuzk_job_info *j);
+cJSON *json_snapshot(const cuzk_engine_snapshot *s);
+
+/* Prometheus text exposition of a snapshot and the server's counters
+ * (malloc'd; free()). */
+char *metrics_text(const cuzk_engine_snapshot *s, const server_counters *c);
+
+/* The status page (static HTML + script that polls /v1/status). */
+extern const char status_page_html[];
+
+#endif
