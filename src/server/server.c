@@ -544,6 +544,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         r->t0 = now_s();
         snprintf(r->method, sizeof r->method, "%s", method);
         snprintf(r->path, sizeof r->path, "%s", url);
+        for (char *p = r->path; *p; p++) /* log fields hold no spaces or quotes */
+            if ((unsigned char)*p <= ' ' || *p == '"')
+                *p = '_';
         *con_cls = r;
         if (!auth_ok(s, c))
             return send_error(s, c, r, 401, "missing or wrong bearer token (Authorization: Bearer ...)");
