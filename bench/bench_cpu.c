@@ -64,7 +64,6 @@ typedef struct {
 #define FP_INLINE_KEEP
 #define FP_IFMA_KEEP
 #define FP_PREFIX bn254_fp
-#define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
 #include "field/fp_inv_vt.h"
@@ -72,7 +71,6 @@ typedef struct {
 #define BFF_LIMBS 4
 #include "bench_field_impl.h"
 #define FP_PREFIX bn254_fr
-#define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
 #include "field/fp_inv_vt.h"
@@ -80,7 +78,6 @@ typedef struct {
 #define BFF_LIMBS 4
 #include "bench_field_impl.h"
 #define FP_PREFIX bls12_381_fp
-#define FP_LIMBS 6
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
 #include "field/fp_inv_vt.h"
@@ -88,7 +85,6 @@ typedef struct {
 #define BFF_LIMBS 6
 #include "bench_field_impl.h"
 #define FP_PREFIX bls12_381_fr
-#define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
 #include "field/fp_inv_vt.h"

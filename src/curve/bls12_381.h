@@ -8,15 +8,12 @@
 #define CUZK_CURVE_BLS12_381_H
 
 #define FP_PREFIX bls12_381_fp
-#define FP_LIMBS 6
 #include "field/fp_decl.h"
 
 #define FP_PREFIX bls12_381_fr
-#define FP_LIMBS 4
 #include "field/fp_decl.h"
 
 #define FP2_PREFIX bls12_381_fp2
-#define FP2_BASE bls12_381_fp
 #include "field/fp2_decl.h"
 
 #define EC_PREFIX bls12_381_g1

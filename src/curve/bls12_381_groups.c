@@ -9,11 +9,9 @@
 #include "curve/bls12_381.h"
 
 #define FP_PREFIX bls12_381_fp
-#define FP_LIMBS 6
 #include "field/fp_inline.h"
 
 #define FP2_PREFIX bls12_381_fp2
-#define FP2_BASE bls12_381_fp
 #include "field/fp2_inline.h"
 
 #define EC_PREFIX bls12_381_g1

@@ -53,8 +53,6 @@ static const bls12_381_fp2_t BLS12_381_FROB_GAMMA[3][5] = {
 };
 
 #define TW_CURVE bls12_381
-#define TW_XI_C0 1
-#define TW_FROB BLS12_381_FROB_GAMMA
 #include "field/tower_impl.h"
 
 #define PAIRING_CURVE bls12_381
@@ -64,6 +62,3 @@ static const bls12_381_fp2_t BLS12_381_FROB_GAMMA[3][5] = {
 #define PAIRING_X_NEG 1
 #include "curve/pairing_impl.h"
 
-#undef TW_CURVE
-#undef TW_XI_C0
-#undef TW_FROB

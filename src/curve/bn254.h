@@ -8,15 +8,12 @@
 #define CUZK_CURVE_BN254_H
 
 #define FP_PREFIX bn254_fp
-#define FP_LIMBS 4
 #include "field/fp_decl.h"
 
 #define FP_PREFIX bn254_fr
-#define FP_LIMBS 4
 #include "field/fp_decl.h"
 
 #define FP2_PREFIX bn254_fp2
-#define FP2_BASE bn254_fp
 #include "field/fp2_decl.h"
 
 #define EC_PREFIX bn254_g1

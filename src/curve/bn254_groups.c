@@ -9,11 +9,9 @@
 #include "curve/bn254.h"
 
 #define FP_PREFIX bn254_fp
-#define FP_LIMBS 4
 #include "field/fp_inline.h"
 
 #define FP2_PREFIX bn254_fp2
-#define FP2_BASE bn254_fp
 #include "field/fp2_inline.h"
 
 #define EC_PREFIX bn254_g1

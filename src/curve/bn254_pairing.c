@@ -53,8 +53,6 @@ static const bn254_fp2_t BN254_FROB_GAMMA[3][5] = {
 };
 
 #define TW_CURVE bn254
-#define TW_XI_C0 9
-#define TW_FROB BN254_FROB_GAMMA
 #include "field/tower_impl.h"
 
 #define PAIRING_CURVE bn254
@@ -64,6 +62,3 @@ static const bn254_fp2_t BN254_FROB_GAMMA[3][5] = {
 #define PAIRING_X_NEG 0
 #include "curve/pairing_impl.h"
 
-#undef TW_CURVE
-#undef TW_XI_C0
-#undef TW_FROB

@@ -1,7 +1,7 @@
 /* Definition "template" for the optimal-ate pairing (pairing_decl.h).
  *
  * Instantiate in the curve's .c file right after tower_impl.h (it uses the
- * tower's inline helpers and TW_FROB):
+ * tower's inline helpers and its Frobenius table):
  *   #define PAIRING_CURVE   bn254
  *   #define PAIRING_FAMILY_BN 1        (or PAIRING_FAMILY_BLS12 1)
  *   #define PAIRING_TWIST_D 1          (D-type twist E': y^2 = x^3 + b/xi;
@@ -207,11 +207,11 @@ static void PN_(miller_chunk)(P12_(t) *f, PN_(ml_pair_t) *st, size_t m)
     for (size_t k = 0; k < m; k++) {
         P2_(t) x1, y1, x2;
         P2_(tw_conj_inl)(&x1, &st[k].qx);
-        P2_(mul)(&x1, &x1, &TW_FROB[0][1]);
+        P2_(mul)(&x1, &x1, &P12_(P_FROB)[0][1]);
         P2_(tw_conj_inl)(&y1, &st[k].qy);
-        P2_(mul)(&y1, &y1, &TW_FROB[0][2]);
+        P2_(mul)(&y1, &y1, &P12_(P_FROB)[0][2]);
         PN_(add_step)(f, &st[k], &x1, &y1);
-        P2_(mul_fp)(&x2, &st[k].qx, &TW_FROB[1][1].c0);
+        P2_(mul_fp)(&x2, &st[k].qx, &P12_(P_FROB)[1][1].c0);
         PN_(add_step)(f, &st[k], &x2, &st[k].qy); /* -pi^2(Q) = (x'γ22, y') */
     }
 #endif

@@ -1,4 +1,5 @@
-/* Instantiates the bls12_381 prime fields (and Fp2) from the generic templates. */
+/* Instantiates the bls12_381 prime fields and Fp2 listed in field/instances.h from
+ * the generic templates (field/fp_impl.h, field/fp2_impl.h). */
 
 /* GCC's SLP vectoriser spends most of the compile time on the unrolled
  * multiprecision code and finds nothing to vectorise in it. */
@@ -8,14 +9,11 @@
 #include "curve/bls12_381.h"
 
 #define FP_PREFIX bls12_381_fp
-#define FP_LIMBS 6
 #include "field/fp_impl.h"
 
 #define FP_PREFIX bls12_381_fr
-#define FP_LIMBS 4
 #include "field/fp_impl.h"
 
 /* Fp2 after Fp: it uses the base field's inline core defined above. */
 #define FP2_PREFIX bls12_381_fp2
-#define FP2_BASE bls12_381_fp
 #include "field/fp2_impl.h"

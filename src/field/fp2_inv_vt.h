@@ -3,35 +3,51 @@
  * code whose timing already depends on the data).
  *
  * Include after fp_inv_vt.h for the base and fp2_inline.h:
- *   #define FP2_PREFIX bn254_fp2
- *   #define FP2_BASE   bn254_fp
+ *   #define FP2_PREFIX bn254_fp2   (an Fp2 listed in field/instances.h)
  *   #include "field/fp2_inv_vt.h"
  * Defines static (out of line: big, and it must not be inlined into the
- * register-hungry IFMA kernels) <prefix>_inv_vt(r, a) (0 -> 0). Both macros are
- * #undef'd at the end. */
+ * register-hungry IFMA kernels) <prefix>_inv_vt(r, a) (0 -> 0). FP2_PREFIX is
+ * #undef'd at the end.
+ */
 
-#if defined(__GNUC__)
-#define CUZK_IVT_FN static __attribute__((noinline, unused))
-#else
-#define CUZK_IVT_FN static
+#include "field/instances.h"
+#include "util/common.h"
+#include "util/templates.h"
+
+#define FP2_(name) CUZK_NAME(FP2_PREFIX, name)
+#define FP2_P_(name) CUZK_NAME(FP2_PREFIX, CUZK_CAT2(P_, name))
+#define FP2_B_(name) CUZK_NAME(FP2_P_(BASE), name)
+#if !FP2_B_(P_LIMBS)
+#error "fp2_inv_vt.h: FP2_PREFIX must name an Fp2 listed in field/instances.h"
 #endif
-#define F2IV_(name) CUZK_NAME(FP2_PREFIX, name)
-#define F2IVB_(name) CUZK_NAME(FP2_BASE, name)
+#if defined(__GNUC__)
+#define FP2_OUTLINE static __attribute__((noinline, unused))
+#else
+#define FP2_OUTLINE static
+#endif
 
-CUZK_IVT_FN void F2IV_(inv_vt)(F2IV_(t) *r, const F2IV_(t) *a)
+#define CUZK_TMPL_ONCE CUZK_TMPL_SLOT(CUZK_TMPL_FP2_INV_VT, FP2_P_(ID))
+#include "util/tmpl_once.h"
+#ifdef CUZK_TMPL_SEEN
+#undef CUZK_TMPL_SEEN
+#else
+
+FP2_OUTLINE void FP2_(inv_vt)(FP2_(t) *r, const FP2_(t) *a)
 {
-    F2IVB_(t) n, t;
-    F2IVB_(mul_inl)(&n, &a->c0, &a->c0);
-    F2IVB_(mul_inl)(&t, &a->c1, &a->c1);
-    F2IVB_(add_inl)(&n, &n, &t); /* norm: u^2 = -1 */
-    F2IVB_(inv_vt)(&n, &n);
-    F2IVB_(mul_inl)(&r->c0, &a->c0, &n);
-    F2IVB_(mul_inl)(&t, &a->c1, &n);
-    F2IVB_(neg_inl)(&r->c1, &t);
+    FP2_B_(t) n, t;
+    FP2_B_(mul_inl)(&n, &a->c0, &a->c0);
+    FP2_B_(mul_inl)(&t, &a->c1, &a->c1);
+    FP2_B_(add_inl)(&n, &n, &t); /* norm: u^2 = -1 */
+    FP2_B_(inv_vt)(&n, &n);
+    FP2_B_(mul_inl)(&r->c0, &a->c0, &n);
+    FP2_B_(mul_inl)(&t, &a->c1, &n);
+    FP2_B_(neg_inl)(&r->c1, &t);
 }
 
-#undef CUZK_IVT_FN
-#undef F2IV_
-#undef F2IVB_
+#endif /* per-instance guard */
+
+#undef FP2_OUTLINE
+#undef FP2_
+#undef FP2_B_
+#undef FP2_P_
 #undef FP2_PREFIX
-#undef FP2_BASE

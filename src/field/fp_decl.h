@@ -1,14 +1,16 @@
 /* Declaration "template" for a prime field in Montgomery form.
  *
  * Include with:
- *   #define FP_PREFIX bn254_fr   (names become bn254_fr_t, bn254_fr_mul, ...)
- *   #define FP_LIMBS  4          (64-bit limbs, little-endian limb order)
+ *   #define FP_PREFIX bn254_fr   (a prime field listed in field/instances.h)
  *   #include "field/fp_decl.h"
- * The header #undefs both at the end, so it can be included once per field.
+ * Declares, for FP_PREFIX f: the type f_t; the constants f_MODULUS, f_ONE,
+ * f_R2, f_INV, f_BITS and the enum constant f_LIMBS (= f_P_LIMBS, the 64-bit
+ * limbs of field/instances.h); the functions f_set_zero ... f_random below.
+ * FP_PREFIX is #undef'd at the end (conventions: util/templates.h).
  *
  * Representation (shared with the GPU code and with snarkjs files):
- *   - an element is uint64_t l[FP_LIMBS], least significant limb first;
- *   - "mont" values are a·R mod p with R = 2^(64·FP_LIMBS). For BLS12-381 Fp
+ *   - an element is uint64_t l[f_P_LIMBS], least significant limb first;
+ *   - "mont" values are a·R mod p with R = 2^(64·f_P_LIMBS). For BLS12-381 Fp
  *     (6 limbs) R = 2^384 and for every 4-limb field R = 2^256 — exactly the
  *     Montgomery convention of zkey/ptau points, so zkey bytes are our limbs;
  *   - "raw" values are the standard integer (canonical, < p) in the same limbs:
@@ -20,63 +22,77 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "field/instances.h"
 #include "util/common.h"
+#include "util/templates.h"
 
-#define FPN_(name) CUZK_NAME(FP_PREFIX, name)
+#if !CUZK_NAME(FP_PREFIX, P_LIMBS)
+#error "fp_decl.h: FP_PREFIX must name a prime field listed in field/instances.h"
+#endif
+#define FP_(name) CUZK_NAME(FP_PREFIX, name)
+#define FP_P_(name) CUZK_NAME(FP_PREFIX, CUZK_CAT2(P_, name))
+
+#define CUZK_TMPL_ONCE CUZK_TMPL_SLOT(CUZK_TMPL_FP_DECL, FP_P_(ID))
+#include "util/tmpl_once.h"
+#ifdef CUZK_TMPL_SEEN
+#undef CUZK_TMPL_SEEN
+#else
 
 typedef struct {
-    uint64_t l[FP_LIMBS];
-} FPN_(t);
+    uint64_t l[FP_P_(LIMBS)];
+} FP_(t);
 
 /* Constants (Montgomery form unless noted). */
-extern const FPN_(t) FPN_(MODULUS);  /* p, raw */
-extern const FPN_(t) FPN_(ONE);      /* R mod p */
-extern const FPN_(t) FPN_(R2);       /* R^2 mod p (raw limbs) */
-extern const uint64_t FPN_(INV);     /* -p^-1 mod 2^64 */
-enum { CUZK_CAT2(FP_PREFIX, _LIMBS) = FP_LIMBS };
-extern const unsigned FPN_(BITS);    /* bit length of p */
+extern const FP_(t) FP_(MODULUS); /* p, raw */
+extern const FP_(t) FP_(ONE); /* R mod p */
+extern const FP_(t) FP_(R2); /* R^2 mod p (raw limbs) */
+extern const uint64_t FP_(INV); /* -p^-1 mod 2^64 */
+enum { CUZK_CAT2(FP_PREFIX, _LIMBS) = FP_P_(LIMBS) };
+extern const unsigned FP_(BITS); /* bit length of p */
 
-void FPN_(set_zero)(FPN_(t) *r);
-void FPN_(set_one)(FPN_(t) *r);
-bool FPN_(is_zero)(const FPN_(t) *a);
-bool FPN_(is_one)(const FPN_(t) *a);
-bool FPN_(eq)(const FPN_(t) *a, const FPN_(t) *b);
+void FP_(set_zero)(FP_(t) *r);
+void FP_(set_one)(FP_(t) *r);
+bool FP_(is_zero)(const FP_(t) *a);
+bool FP_(is_one)(const FP_(t) *a);
+bool FP_(eq)(const FP_(t) *a, const FP_(t) *b);
 
-void FPN_(add)(FPN_(t) *r, const FPN_(t) *a, const FPN_(t) *b);
-void FPN_(sub)(FPN_(t) *r, const FPN_(t) *a, const FPN_(t) *b);
-void FPN_(dbl)(FPN_(t) *r, const FPN_(t) *a);
-void FPN_(neg)(FPN_(t) *r, const FPN_(t) *a);
-void FPN_(half)(FPN_(t) *r, const FPN_(t) *a);
-void FPN_(mul)(FPN_(t) *r, const FPN_(t) *a, const FPN_(t) *b);
-void FPN_(sqr)(FPN_(t) *r, const FPN_(t) *a);
+void FP_(add)(FP_(t) *r, const FP_(t) *a, const FP_(t) *b);
+void FP_(sub)(FP_(t) *r, const FP_(t) *a, const FP_(t) *b);
+void FP_(dbl)(FP_(t) *r, const FP_(t) *a);
+void FP_(neg)(FP_(t) *r, const FP_(t) *a);
+void FP_(half)(FP_(t) *r, const FP_(t) *a);
+void FP_(mul)(FP_(t) *r, const FP_(t) *a, const FP_(t) *b);
+void FP_(sqr)(FP_(t) *r, const FP_(t) *a);
 /* r = a^e, e given as little-endian limbs (raw integer). */
-void FPN_(pow)(FPN_(t) *r, const FPN_(t) *a, const uint64_t *e, size_t e_limbs);
+void FP_(pow)(FP_(t) *r, const FP_(t) *a, const uint64_t *e, size_t e_limbs);
 /* r = a^-1; inverse of 0 is 0. */
-void FPN_(inv)(FPN_(t) *r, const FPN_(t) *a);
+void FP_(inv)(FP_(t) *r, const FP_(t) *a);
 /* out[i] = in[i]^-1 for all i (zeros stay zero). out may equal in.
  * scratch must hold n elements (NULL: allocated internally). */
-void FPN_(batch_inv)(FPN_(t) *out, const FPN_(t) *in, size_t n, FPN_(t) *scratch);
+void FP_(batch_inv)(FP_(t) *out, const FP_(t) *in, size_t n, FP_(t) *scratch);
 /* Square root: returns false if a is not a square (r unspecified). */
-bool FPN_(sqrt)(FPN_(t) *r, const FPN_(t) *a);
+bool FP_(sqrt)(FP_(t) *r, const FP_(t) *a);
 /* Legendre symbol: 0, 1, or -1. */
-int FPN_(legendre)(const FPN_(t) *a);
+int FP_(legendre)(const FP_(t) *a);
 
 /* Conversions. */
-void FPN_(from_u64)(FPN_(t) *r, uint64_t v);            /* -> mont */
-void FPN_(to_mont)(FPN_(t) *r, const FPN_(t) *raw);     /* raw (< p) -> mont */
-void FPN_(from_mont)(FPN_(t) *raw, const FPN_(t) *a);   /* mont -> raw */
-bool FPN_(raw_is_canonical)(const FPN_(t) *raw);         /* raw < p ? */
-/* Little-endian bytes (FP_LIMBS*8 of them) <-> limbs (no form change). */
-void FPN_(from_bytes_le)(FPN_(t) *r, const uint8_t *bytes);
-void FPN_(to_bytes_le)(uint8_t *bytes, const FPN_(t) *a);
+void FP_(from_u64)(FP_(t) *r, uint64_t v); /* -> mont */
+void FP_(to_mont)(FP_(t) *r, const FP_(t) *raw); /* raw (< p) -> mont */
+void FP_(from_mont)(FP_(t) *raw, const FP_(t) *a); /* mont -> raw */
+bool FP_(raw_is_canonical)(const FP_(t) *raw); /* raw < p ? */
+/* Little-endian bytes (8·f_P_LIMBS of them) <-> limbs (no form change). */
+void FP_(from_bytes_le)(FP_(t) *r, const uint8_t *bytes);
+void FP_(to_bytes_le)(uint8_t *bytes, const FP_(t) *a);
 /* Decimal string of the standard value of mont a. Returns length, or -1 if
  * cap is too small (cap >= 120 always suffices). */
-int FPN_(to_dec)(char *buf, size_t cap, const FPN_(t) *a);
+int FP_(to_dec)(char *buf, size_t cap, const FP_(t) *a);
 /* Parse a decimal string (no sign, value < p) into mont form. */
-bool FPN_(from_dec)(FPN_(t) *r, const char *s);
+bool FP_(from_dec)(FP_(t) *r, const char *s);
 /* Uniform random element from the OS CSPRNG (rejection sampling). */
-bool FPN_(random)(FPN_(t) *r);
+bool FP_(random)(FP_(t) *r);
 
-#undef FPN_
+#endif /* per-instance guard */
+
+#undef FP_
+#undef FP_P_
 #undef FP_PREFIX
-#undef FP_LIMBS

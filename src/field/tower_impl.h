@@ -1,14 +1,18 @@
 /* Definition "template" for the Fp6/Fp12 tower declared by tower_decl.h.
  *
- * Instantiate once per curve in a .c file, after the curve's declarations and
- * after the inline cores of its Fp (fp_inline.h) and Fp2 (fp2_inline.h):
- *   #define TW_CURVE   bn254
- *   #define TW_XI_C0   9              (xi = TW_XI_C0 + u)
- *   #define TW_FROB    BN254_FROB_GAMMA (const <c>_fp2_t [3][5]:
- *                                      [k-1][i-1] = xi^(i(p^k-1)/6))
+ * Instantiate once per curve in a .c file, after the curve's declarations,
+ * the inline cores of its Fp (fp_inline.h) and Fp2 (fp2_inline.h) and the
+ * Frobenius table named by c_fp12_P_FROB:
+ *   #define TW_CURVE bn254       (a tower listed in field/instances.h)
  *   #include "field/tower_impl.h"
- * The macros stay defined (pairing_impl.h, included next, uses the helpers
- * defined here); the .c file #undefs them.
+ * Reads xi = c_fp12_P_XI_C0 + u and the Frobenius coefficients c_fp12_P_FROB
+ * (field/instances.h). Defines, for TW_CURVE c: every c_fp6_* and c_fp12_* of
+ * tower_decl.h, plus static helpers the pairing (included next) uses:
+ * c_fp2_tw_mul_xi_inl, c_fp2_tw_conj_inl, c_fp6_add_inl, c_fp6_sub_inl,
+ * c_fp6_neg_inl, c_fp6_mul_by_v_inl, c_fp6_mul_impl, c_fp6_sqr_impl,
+ * c_fp6_mul_by_01, c_fp6_mul_by_1, c_fp6_mul_fp2, c_fp12_mul_impl,
+ * c_fp12_sqr_impl, c_fp12_cyclotomic_sqr_impl and smaller c_*_tw_* helpers. TW_CURVE is #undef'd at
+ * the end.
  *
  * Formulas: Karatsuba for Fp6 (6 Fp2 mul) and Fp12 (3 Fp6 mul), "complex"
  * squaring for Fp12, Chung–Hasan SQR2 for Fp6, Granger–Scott squaring in the
@@ -20,73 +24,85 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "field/instances.h"
 #include "util/common.h"
+#include "util/templates.h"
 
-#define TWF_(n) CUZK_NAME(CUZK_CAT2(TW_CURVE, _fp), n)
-#define TW2_(n) CUZK_NAME(CUZK_CAT2(TW_CURVE, _fp2), n)
-#define TW6_(n) CUZK_NAME(CUZK_CAT2(TW_CURVE, _fp6), n)
-#define TW12_(n) CUZK_NAME(CUZK_CAT2(TW_CURVE, _fp12), n)
+#define TW_FP_(n) CUZK_NAME(CUZK_CAT2(TW_CURVE, _fp), n)
+#define TW_FP2_(n) CUZK_NAME(CUZK_CAT2(TW_CURVE, _fp2), n)
+#define TW_FP6_(n) CUZK_NAME(CUZK_CAT2(TW_CURVE, _fp6), n)
+#define TW_FP12_(n) CUZK_NAME(CUZK_CAT2(TW_CURVE, _fp12), n)
+#define TW_P_(n) TW_FP12_(CUZK_CAT2(P_, n))
+#if !TW_P_(XI_C0)
+#error "tower_impl.h: TW_CURVE must name a tower listed in field/instances.h"
+#endif
+
+#define CUZK_TMPL_ONCE CUZK_TMPL_SLOT(CUZK_TMPL_TOWER_IMPL, TW_P_(ID))
+#include "util/tmpl_once.h"
+#ifdef CUZK_TMPL_SEEN
+#undef CUZK_TMPL_SEEN
+#else
 
 /* ---- Fp2 helpers --------------------------------------------------------- */
 
-/* r = a·xi, xi = TW_XI_C0 + u: (k·a0 - a1) + (k·a1 + a0)u with k = 1 or 9. */
-CUZK_INLINE void TW2_(tw_mul_xi_inl)(TW2_(t) *r, const TW2_(t) *a)
+/* r = a·xi, xi = c_fp12_P_XI_C0 + u: (k·a0 - a1) + (k·a1 + a0)u with k = 1 or 9. */
+CUZK_INLINE void TW_FP2_(tw_mul_xi_inl)(TW_FP2_(t) *r, const TW_FP2_(t) *a)
 {
-    TWF_(t) k0, k1, c0;
-#if TW_XI_C0 == 1
+    TW_FP_(t) k0, k1, c0;
+#if TW_P_(XI_C0) == 1
     k0 = a->c0;
     k1 = a->c1;
-#elif TW_XI_C0 == 9
-    TWF_(dbl_inl)(&k0, &a->c0);
-    TWF_(dbl_inl)(&k0, &k0);
-    TWF_(dbl_inl)(&k0, &k0);
-    TWF_(add_inl)(&k0, &k0, &a->c0);
-    TWF_(dbl_inl)(&k1, &a->c1);
-    TWF_(dbl_inl)(&k1, &k1);
-    TWF_(dbl_inl)(&k1, &k1);
-    TWF_(add_inl)(&k1, &k1, &a->c1);
+#elif TW_P_(XI_C0) == 9
+    TW_FP_(dbl_inl)(&k0, &a->c0);
+    TW_FP_(dbl_inl)(&k0, &k0);
+    TW_FP_(dbl_inl)(&k0, &k0);
+    TW_FP_(add_inl)(&k0, &k0, &a->c0);
+    TW_FP_(dbl_inl)(&k1, &a->c1);
+    TW_FP_(dbl_inl)(&k1, &k1);
+    TW_FP_(dbl_inl)(&k1, &k1);
+    TW_FP_(add_inl)(&k1, &k1, &a->c1);
 #else
-#error "tower_impl.h: TW_XI_C0 must be 1 or 9"
+#error "tower_impl.h: c_fp12_P_XI_C0 must be 1 or 9"
 #endif
-    TWF_(sub_inl)(&c0, &k0, &a->c1);
-    TWF_(add_inl)(&r->c1, &k1, &a->c0);
+    TW_FP_(sub_inl)(&c0, &k0, &a->c1);
+    TW_FP_(add_inl)(&r->c1, &k1, &a->c0);
     r->c0 = c0;
 }
 
-CUZK_INLINE void TW2_(tw_conj_inl)(TW2_(t) *r, const TW2_(t) *a)
+CUZK_INLINE void TW_FP2_(tw_conj_inl)(TW_FP2_(t) *r, const TW_FP2_(t) *a)
 {
     r->c0 = a->c0;
-    TWF_(neg_inl)(&r->c1, &a->c1);
+    TW_FP_(neg_inl)(&r->c1, &a->c1);
 }
 
 /* ---- Fp6 ----------------------------------------------------------------- */
 
-CUZK_INLINE void TW6_(add_inl)(TW6_(t) *r, const TW6_(t) *a, const TW6_(t) *b)
+CUZK_INLINE void TW_FP6_(add_inl)(TW_FP6_(t) *r, const TW_FP6_(t) *a, const TW_FP6_(t) *b)
 {
-    TW2_(add_inl)(&r->c0, &a->c0, &b->c0);
-    TW2_(add_inl)(&r->c1, &a->c1, &b->c1);
-    TW2_(add_inl)(&r->c2, &a->c2, &b->c2);
+    TW_FP2_(add_inl)(&r->c0, &a->c0, &b->c0);
+    TW_FP2_(add_inl)(&r->c1, &a->c1, &b->c1);
+    TW_FP2_(add_inl)(&r->c2, &a->c2, &b->c2);
 }
 
-CUZK_INLINE void TW6_(sub_inl)(TW6_(t) *r, const TW6_(t) *a, const TW6_(t) *b)
+CUZK_INLINE void TW_FP6_(sub_inl)(TW_FP6_(t) *r, const TW_FP6_(t) *a, const TW_FP6_(t) *b)
 {
-    TW2_(sub_inl)(&r->c0, &a->c0, &b->c0);
-    TW2_(sub_inl)(&r->c1, &a->c1, &b->c1);
-    TW2_(sub_inl)(&r->c2, &a->c2, &b->c2);
+    TW_FP2_(sub_inl)(&r->c0, &a->c0, &b->c0);
+    TW_FP2_(sub_inl)(&r->c1, &a->c1, &b->c1);
+    TW_FP2_(sub_inl)(&r->c2, &a->c2, &b->c2);
 }
 
-CUZK_INLINE void TW6_(neg_inl)(TW6_(t) *r, const TW6_(t) *a)
+CUZK_INLINE void TW_FP6_(neg_inl)(TW_FP6_(t) *r, const TW_FP6_(t) *a)
 {
-    TW2_(neg_inl)(&r->c0, &a->c0);
-    TW2_(neg_inl)(&r->c1, &a->c1);
-    TW2_(neg_inl)(&r->c2, &a->c2);
+    TW_FP2_(neg_inl)(&r->c0, &a->c0);
+    TW_FP2_(neg_inl)(&r->c1, &a->c1);
+    TW_FP2_(neg_inl)(&r->c2, &a->c2);
 }
 
 /* a·v = xi·a2 + a0·v + a1·v^2 */
-CUZK_INLINE void TW6_(mul_by_v_inl)(TW6_(t) *r, const TW6_(t) *a)
+CUZK_INLINE void TW_FP6_(mul_by_v_inl)(TW_FP6_(t) *r, const TW_FP6_(t) *a)
 {
-    TW2_(t) t;
-    TW2_(tw_mul_xi_inl)(&t, &a->c2);
+    TW_FP2_(t) t;
+    TW_FP2_(tw_mul_xi_inl)(&t, &a->c2);
     r->c2 = a->c1;
     r->c1 = a->c0;
     r->c0 = t;
@@ -96,194 +112,206 @@ CUZK_INLINE void TW6_(mul_by_v_inl)(TW6_(t) *r, const TW6_(t) *a)
  *   c0 = a0b0 + xi((a1+a2)(b1+b2) - a1b1 - a2b2)
  *   c1 = (a0+a1)(b0+b1) - a0b0 - a1b1 + xi·a2b2
  *   c2 = (a0+a2)(b0+b2) - a0b0 - a2b2 + a1b1 */
-static void TW6_(mul_impl)(TW6_(t) *r, const TW6_(t) *a, const TW6_(t) *b)
+static void TW_FP6_(mul_impl)(TW_FP6_(t) *r, const TW_FP6_(t) *a, const TW_FP6_(t) *b)
 {
-    TW2_(t) v0, v1, v2, s, t, c0, c1, c2;
-    TW2_(mul)(&v0, &a->c0, &b->c0);
-    TW2_(mul)(&v1, &a->c1, &b->c1);
-    TW2_(mul)(&v2, &a->c2, &b->c2);
+    TW_FP2_(t) v0, v1, v2, s, t, c0, c1, c2;
+    TW_FP2_(mul)(&v0, &a->c0, &b->c0);
+    TW_FP2_(mul)(&v1, &a->c1, &b->c1);
+    TW_FP2_(mul)(&v2, &a->c2, &b->c2);
 
-    TW2_(add_inl)(&s, &a->c1, &a->c2);
-    TW2_(add_inl)(&t, &b->c1, &b->c2);
-    TW2_(mul)(&c0, &s, &t);
-    TW2_(sub_inl)(&c0, &c0, &v1);
-    TW2_(sub_inl)(&c0, &c0, &v2);
-    TW2_(tw_mul_xi_inl)(&c0, &c0);
-    TW2_(add_inl)(&c0, &c0, &v0);
+    TW_FP2_(add_inl)(&s, &a->c1, &a->c2);
+    TW_FP2_(add_inl)(&t, &b->c1, &b->c2);
+    TW_FP2_(mul)(&c0, &s, &t);
+    TW_FP2_(sub_inl)(&c0, &c0, &v1);
+    TW_FP2_(sub_inl)(&c0, &c0, &v2);
+    TW_FP2_(tw_mul_xi_inl)(&c0, &c0);
+    TW_FP2_(add_inl)(&c0, &c0, &v0);
 
-    TW2_(add_inl)(&s, &a->c0, &a->c1);
-    TW2_(add_inl)(&t, &b->c0, &b->c1);
-    TW2_(mul)(&c1, &s, &t);
-    TW2_(sub_inl)(&c1, &c1, &v0);
-    TW2_(sub_inl)(&c1, &c1, &v1);
-    TW2_(tw_mul_xi_inl)(&s, &v2);
-    TW2_(add_inl)(&c1, &c1, &s);
+    TW_FP2_(add_inl)(&s, &a->c0, &a->c1);
+    TW_FP2_(add_inl)(&t, &b->c0, &b->c1);
+    TW_FP2_(mul)(&c1, &s, &t);
+    TW_FP2_(sub_inl)(&c1, &c1, &v0);
+    TW_FP2_(sub_inl)(&c1, &c1, &v1);
+    TW_FP2_(tw_mul_xi_inl)(&s, &v2);
+    TW_FP2_(add_inl)(&c1, &c1, &s);
 
-    TW2_(add_inl)(&s, &a->c0, &a->c2);
-    TW2_(add_inl)(&t, &b->c0, &b->c2);
-    TW2_(mul)(&c2, &s, &t);
-    TW2_(sub_inl)(&c2, &c2, &v0);
-    TW2_(sub_inl)(&c2, &c2, &v2);
-    TW2_(add_inl)(&r->c2, &c2, &v1);
+    TW_FP2_(add_inl)(&s, &a->c0, &a->c2);
+    TW_FP2_(add_inl)(&t, &b->c0, &b->c2);
+    TW_FP2_(mul)(&c2, &s, &t);
+    TW_FP2_(sub_inl)(&c2, &c2, &v0);
+    TW_FP2_(sub_inl)(&c2, &c2, &v2);
+    TW_FP2_(add_inl)(&r->c2, &c2, &v1);
     r->c0 = c0;
     r->c1 = c1;
 }
 
 /* Chung–Hasan SQR2: s0 = a0^2, s1 = 2a0a1, s2 = (a0-a1+a2)^2, s3 = 2a1a2,
  * s4 = a2^2; c0 = s0 + xi·s3, c1 = s1 + xi·s4, c2 = s1 + s2 + s3 - s0 - s4. */
-static void TW6_(sqr_impl)(TW6_(t) *r, const TW6_(t) *a)
+static void TW_FP6_(sqr_impl)(TW_FP6_(t) *r, const TW_FP6_(t) *a)
 {
-    TW2_(t) s0, s1, s2, s3, s4, t;
-    TW2_(sqr)(&s0, &a->c0);
-    TW2_(mul)(&s1, &a->c0, &a->c1);
-    TW2_(dbl_inl)(&s1, &s1);
-    TW2_(sub_inl)(&t, &a->c0, &a->c1);
-    TW2_(add_inl)(&t, &t, &a->c2);
-    TW2_(sqr)(&s2, &t);
-    TW2_(mul)(&s3, &a->c1, &a->c2);
-    TW2_(dbl_inl)(&s3, &s3);
-    TW2_(sqr)(&s4, &a->c2);
+    TW_FP2_(t) s0, s1, s2, s3, s4, t;
+    TW_FP2_(sqr)(&s0, &a->c0);
+    TW_FP2_(mul)(&s1, &a->c0, &a->c1);
+    TW_FP2_(dbl_inl)(&s1, &s1);
+    TW_FP2_(sub_inl)(&t, &a->c0, &a->c1);
+    TW_FP2_(add_inl)(&t, &t, &a->c2);
+    TW_FP2_(sqr)(&s2, &t);
+    TW_FP2_(mul)(&s3, &a->c1, &a->c2);
+    TW_FP2_(dbl_inl)(&s3, &s3);
+    TW_FP2_(sqr)(&s4, &a->c2);
 
-    TW2_(add_inl)(&t, &s1, &s2);
-    TW2_(add_inl)(&t, &t, &s3);
-    TW2_(sub_inl)(&t, &t, &s0);
-    TW2_(sub_inl)(&r->c2, &t, &s4);
-    TW2_(tw_mul_xi_inl)(&t, &s3);
-    TW2_(add_inl)(&r->c0, &s0, &t);
-    TW2_(tw_mul_xi_inl)(&t, &s4);
-    TW2_(add_inl)(&r->c1, &s1, &t);
+    TW_FP2_(add_inl)(&t, &s1, &s2);
+    TW_FP2_(add_inl)(&t, &t, &s3);
+    TW_FP2_(sub_inl)(&t, &t, &s0);
+    TW_FP2_(sub_inl)(&r->c2, &t, &s4);
+    TW_FP2_(tw_mul_xi_inl)(&t, &s3);
+    TW_FP2_(add_inl)(&r->c0, &s0, &t);
+    TW_FP2_(tw_mul_xi_inl)(&t, &s4);
+    TW_FP2_(add_inl)(&r->c1, &s1, &t);
 }
 
 /* a·(b0 + b1·v), 5 Fp2 multiplications:
  * c0 = a0b0 + xi·a2b1, c1 = (a0+a1)(b0+b1) - a0b0 - a1b1, c2 = a1b1 + a2b0 */
-static void TW6_(mul_by_01)(TW6_(t) *r, const TW6_(t) *a, const TW2_(t) *b0, const TW2_(t) *b1)
+static void TW_FP6_(mul_by_01)(TW_FP6_(t) *r, const TW_FP6_(t) *a, const TW_FP2_(t) *b0,
+                               const TW_FP2_(t) *b1)
 {
-    TW2_(t) t0, t1, s, u, c0, c1, c2;
-    TW2_(mul)(&t0, &a->c0, b0);
-    TW2_(mul)(&t1, &a->c1, b1);
-    TW2_(mul)(&c0, &a->c2, b1);
-    TW2_(tw_mul_xi_inl)(&c0, &c0);
-    TW2_(add_inl)(&c0, &c0, &t0);
-    TW2_(add_inl)(&s, &a->c0, &a->c1);
-    TW2_(add_inl)(&u, b0, b1);
-    TW2_(mul)(&c1, &s, &u);
-    TW2_(sub_inl)(&c1, &c1, &t0);
-    TW2_(sub_inl)(&c1, &c1, &t1);
-    TW2_(mul)(&c2, &a->c2, b0);
-    TW2_(add_inl)(&r->c2, &c2, &t1);
+    TW_FP2_(t) t0, t1, s, u, c0, c1, c2;
+    TW_FP2_(mul)(&t0, &a->c0, b0);
+    TW_FP2_(mul)(&t1, &a->c1, b1);
+    TW_FP2_(mul)(&c0, &a->c2, b1);
+    TW_FP2_(tw_mul_xi_inl)(&c0, &c0);
+    TW_FP2_(add_inl)(&c0, &c0, &t0);
+    TW_FP2_(add_inl)(&s, &a->c0, &a->c1);
+    TW_FP2_(add_inl)(&u, b0, b1);
+    TW_FP2_(mul)(&c1, &s, &u);
+    TW_FP2_(sub_inl)(&c1, &c1, &t0);
+    TW_FP2_(sub_inl)(&c1, &c1, &t1);
+    TW_FP2_(mul)(&c2, &a->c2, b0);
+    TW_FP2_(add_inl)(&r->c2, &c2, &t1);
     r->c0 = c0;
     r->c1 = c1;
 }
 
 /* a·(b1·v) = xi·a2b1 + a0b1·v + a1b1·v^2 */
-static void TW6_(mul_by_1)(TW6_(t) *r, const TW6_(t) *a, const TW2_(t) *b1)
+static void TW_FP6_(mul_by_1)(TW_FP6_(t) *r, const TW_FP6_(t) *a, const TW_FP2_(t) *b1)
 {
-    TW2_(t) c0;
-    TW2_(mul)(&c0, &a->c2, b1);
-    TW2_(tw_mul_xi_inl)(&c0, &c0);
-    TW2_(mul)(&r->c2, &a->c1, b1);
-    TW2_(mul)(&r->c1, &a->c0, b1);
+    TW_FP2_(t) c0;
+    TW_FP2_(mul)(&c0, &a->c2, b1);
+    TW_FP2_(tw_mul_xi_inl)(&c0, &c0);
+    TW_FP2_(mul)(&r->c2, &a->c1, b1);
+    TW_FP2_(mul)(&r->c1, &a->c0, b1);
     r->c0 = c0;
 }
 
 /* a·b for b in Fp2 */
-static void TW6_(mul_fp2)(TW6_(t) *r, const TW6_(t) *a, const TW2_(t) *b)
+static void TW_FP6_(mul_fp2)(TW_FP6_(t) *r, const TW_FP6_(t) *a, const TW_FP2_(t) *b)
 {
-    TW2_(mul)(&r->c0, &a->c0, b);
-    TW2_(mul)(&r->c1, &a->c1, b);
-    TW2_(mul)(&r->c2, &a->c2, b);
+    TW_FP2_(mul)(&r->c0, &a->c0, b);
+    TW_FP2_(mul)(&r->c1, &a->c1, b);
+    TW_FP2_(mul)(&r->c2, &a->c2, b);
 }
 
-void TW6_(set_zero)(TW6_(t) *r) { memset(r, 0, sizeof *r); }
-void TW6_(set_one)(TW6_(t) *r)
+void TW_FP6_(set_zero)(TW_FP6_(t) *r) { memset(r, 0, sizeof *r); }
+void TW_FP6_(set_one)(TW_FP6_(t) *r)
 {
     memset(r, 0, sizeof *r);
-    TW2_(set_one)(&r->c0);
+    TW_FP2_(set_one)(&r->c0);
 }
-bool TW6_(is_zero)(const TW6_(t) *a)
+bool TW_FP6_(is_zero)(const TW_FP6_(t) *a)
 {
-    return TW2_(is_zero_inl)(&a->c0) && TW2_(is_zero_inl)(&a->c1) && TW2_(is_zero_inl)(&a->c2);
+    return TW_FP2_(is_zero_inl)(&a->c0) && TW_FP2_(is_zero_inl)(&a->c1) &&
+           TW_FP2_(is_zero_inl)(&a->c2);
 }
-bool TW6_(is_one)(const TW6_(t) *a)
+bool TW_FP6_(is_one)(const TW_FP6_(t) *a)
 {
-    return TW2_(is_one)(&a->c0) && TW2_(is_zero_inl)(&a->c1) && TW2_(is_zero_inl)(&a->c2);
+    return TW_FP2_(is_one)(&a->c0) && TW_FP2_(is_zero_inl)(&a->c1) && TW_FP2_(is_zero_inl)(&a->c2);
 }
-bool TW6_(eq)(const TW6_(t) *a, const TW6_(t) *b)
+bool TW_FP6_(eq)(const TW_FP6_(t) *a, const TW_FP6_(t) *b)
 {
-    return TW2_(eq_inl)(&a->c0, &b->c0) && TW2_(eq_inl)(&a->c1, &b->c1) &&
-           TW2_(eq_inl)(&a->c2, &b->c2);
+    return TW_FP2_(eq_inl)(&a->c0, &b->c0) && TW_FP2_(eq_inl)(&a->c1, &b->c1) &&
+           TW_FP2_(eq_inl)(&a->c2, &b->c2);
 }
-void TW6_(add)(TW6_(t) *r, const TW6_(t) *a, const TW6_(t) *b) { TW6_(add_inl)(r, a, b); }
-void TW6_(sub)(TW6_(t) *r, const TW6_(t) *a, const TW6_(t) *b) { TW6_(sub_inl)(r, a, b); }
-void TW6_(neg)(TW6_(t) *r, const TW6_(t) *a) { TW6_(neg_inl)(r, a); }
-void TW6_(mul)(TW6_(t) *r, const TW6_(t) *a, const TW6_(t) *b) { TW6_(mul_impl)(r, a, b); }
-void TW6_(sqr)(TW6_(t) *r, const TW6_(t) *a) { TW6_(sqr_impl)(r, a); }
-void TW6_(mul_by_v)(TW6_(t) *r, const TW6_(t) *a) { TW6_(mul_by_v_inl)(r, a); }
+void TW_FP6_(add)(TW_FP6_(t) *r, const TW_FP6_(t) *a, const TW_FP6_(t) *b)
+{
+    TW_FP6_(add_inl)(r, a, b);
+}
+void TW_FP6_(sub)(TW_FP6_(t) *r, const TW_FP6_(t) *a, const TW_FP6_(t) *b)
+{
+    TW_FP6_(sub_inl)(r, a, b);
+}
+void TW_FP6_(neg)(TW_FP6_(t) *r, const TW_FP6_(t) *a) { TW_FP6_(neg_inl)(r, a); }
+void TW_FP6_(mul)(TW_FP6_(t) *r, const TW_FP6_(t) *a, const TW_FP6_(t) *b)
+{
+    TW_FP6_(mul_impl)(r, a, b);
+}
+void TW_FP6_(sqr)(TW_FP6_(t) *r, const TW_FP6_(t) *a) { TW_FP6_(sqr_impl)(r, a); }
+void TW_FP6_(mul_by_v)(TW_FP6_(t) *r, const TW_FP6_(t) *a) { TW_FP6_(mul_by_v_inl)(r, a); }
 
 /* 1/a = (t0 + t1·v + t2·v^2)/d with t0 = a0^2 - xi·a1a2, t1 = xi·a2^2 - a0a1,
  * t2 = a1^2 - a0a2 and d = a0t0 + xi(a2t1 + a1t2) (the norm down to Fp2). */
-void TW6_(inv)(TW6_(t) *r, const TW6_(t) *a)
+void TW_FP6_(inv)(TW_FP6_(t) *r, const TW_FP6_(t) *a)
 {
-    TW2_(t) t0, t1, t2, s, d;
-    TW2_(sqr)(&t0, &a->c0);
-    TW2_(mul)(&s, &a->c1, &a->c2);
-    TW2_(tw_mul_xi_inl)(&s, &s);
-    TW2_(sub_inl)(&t0, &t0, &s);
+    TW_FP2_(t) t0, t1, t2, s, d;
+    TW_FP2_(sqr)(&t0, &a->c0);
+    TW_FP2_(mul)(&s, &a->c1, &a->c2);
+    TW_FP2_(tw_mul_xi_inl)(&s, &s);
+    TW_FP2_(sub_inl)(&t0, &t0, &s);
 
-    TW2_(sqr)(&t1, &a->c2);
-    TW2_(tw_mul_xi_inl)(&t1, &t1);
-    TW2_(mul)(&s, &a->c0, &a->c1);
-    TW2_(sub_inl)(&t1, &t1, &s);
+    TW_FP2_(sqr)(&t1, &a->c2);
+    TW_FP2_(tw_mul_xi_inl)(&t1, &t1);
+    TW_FP2_(mul)(&s, &a->c0, &a->c1);
+    TW_FP2_(sub_inl)(&t1, &t1, &s);
 
-    TW2_(sqr)(&t2, &a->c1);
-    TW2_(mul)(&s, &a->c0, &a->c2);
-    TW2_(sub_inl)(&t2, &t2, &s);
+    TW_FP2_(sqr)(&t2, &a->c1);
+    TW_FP2_(mul)(&s, &a->c0, &a->c2);
+    TW_FP2_(sub_inl)(&t2, &t2, &s);
 
-    TW2_(mul)(&d, &a->c2, &t1);
-    TW2_(mul)(&s, &a->c1, &t2);
-    TW2_(add_inl)(&d, &d, &s);
-    TW2_(tw_mul_xi_inl)(&d, &d);
-    TW2_(mul)(&s, &a->c0, &t0);
-    TW2_(add_inl)(&d, &d, &s);
-    TW2_(inv)(&d, &d); /* 0 -> 0, so inv(0) = 0 */
+    TW_FP2_(mul)(&d, &a->c2, &t1);
+    TW_FP2_(mul)(&s, &a->c1, &t2);
+    TW_FP2_(add_inl)(&d, &d, &s);
+    TW_FP2_(tw_mul_xi_inl)(&d, &d);
+    TW_FP2_(mul)(&s, &a->c0, &t0);
+    TW_FP2_(add_inl)(&d, &d, &s);
+    TW_FP2_(inv)(&d, &d); /* 0 -> 0, so inv(0) = 0 */
 
-    TW2_(mul)(&r->c0, &t0, &d);
-    TW2_(mul)(&r->c1, &t1, &d);
-    TW2_(mul)(&r->c2, &t2, &d);
+    TW_FP2_(mul)(&r->c0, &t0, &d);
+    TW_FP2_(mul)(&r->c1, &t1, &d);
+    TW_FP2_(mul)(&r->c2, &t2, &d);
 }
 
 /* x·gamma for gamma = xi^(i(p^k-1)/6); for k = 2 gamma lies in Fp. */
-CUZK_INLINE void TW2_(tw_mul_gamma_inl)(TW2_(t) *r, const TW2_(t) *x, unsigned k, unsigned i)
+CUZK_INLINE void TW_FP2_(tw_mul_gamma_inl)(TW_FP2_(t) *r, const TW_FP2_(t) *x, unsigned k,
+                                           unsigned i)
 {
-    const TW2_(t) *g = &TW_FROB[k - 1][i - 1];
+    const TW_FP2_(t) *g = &TW_P_(FROB)[k - 1][i - 1];
     if (k == 2)
-        TW2_(mul_fp)(r, x, &g->c0);
+        TW_FP2_(mul_fp)(r, x, &g->c0);
     else
-        TW2_(mul)(r, x, g);
+        TW_FP2_(mul)(r, x, g);
 }
 
 /* a^(p^k) for k in 1..3: the Fp2 coefficient of w^i (v^j = w^(2j)) maps to
  * conj^k(coef)·xi^(i(p^k-1)/6), since w^(p^k) = w·(w^6)^((p^k-1)/6). */
-static void TW6_(frob_step)(TW6_(t) *r, const TW6_(t) *a, unsigned k)
+static void TW_FP6_(frob_step)(TW_FP6_(t) *r, const TW_FP6_(t) *a, unsigned k)
 {
-    TW6_(t) t = *a;
+    TW_FP6_(t) t = *a;
     if (k & 1) {
-        TW2_(tw_conj_inl)(&t.c0, &t.c0);
-        TW2_(tw_conj_inl)(&t.c1, &t.c1);
-        TW2_(tw_conj_inl)(&t.c2, &t.c2);
+        TW_FP2_(tw_conj_inl)(&t.c0, &t.c0);
+        TW_FP2_(tw_conj_inl)(&t.c1, &t.c1);
+        TW_FP2_(tw_conj_inl)(&t.c2, &t.c2);
     }
     r->c0 = t.c0;
-    TW2_(tw_mul_gamma_inl)(&r->c1, &t.c1, k, 2);
-    TW2_(tw_mul_gamma_inl)(&r->c2, &t.c2, k, 4);
+    TW_FP2_(tw_mul_gamma_inl)(&r->c1, &t.c1, k, 2);
+    TW_FP2_(tw_mul_gamma_inl)(&r->c2, &t.c2, k, 4);
 }
 
-void TW6_(frobenius)(TW6_(t) *r, const TW6_(t) *a, unsigned k)
+void TW_FP6_(frobenius)(TW_FP6_(t) *r, const TW_FP6_(t) *a, unsigned k)
 {
     k %= 6; /* Fp6 has degree 6 over Fp */
     *r = *a;
     while (k > 0) {
         unsigned s = k >= 3 ? 3 : k;
-        TW6_(frob_step)(r, r, s);
+        TW_FP6_(frob_step)(r, r, s);
         k -= s;
     }
 }
@@ -292,134 +320,146 @@ void TW6_(frobenius)(TW6_(t) *r, const TW6_(t) *a, unsigned k)
 
 /* Karatsuba over Fp6: (a0 + a1w)(b0 + b1w) = a0b0 + v·a1b1
  *   + ((a0+a1)(b0+b1) - a0b0 - a1b1)w */
-static void TW12_(mul_impl)(TW12_(t) *r, const TW12_(t) *a, const TW12_(t) *b)
+static void TW_FP12_(mul_impl)(TW_FP12_(t) *r, const TW_FP12_(t) *a, const TW_FP12_(t) *b)
 {
-    TW6_(t) v0, v1, s, t;
-    TW6_(mul_impl)(&v0, &a->c0, &b->c0);
-    TW6_(mul_impl)(&v1, &a->c1, &b->c1);
-    TW6_(add_inl)(&s, &a->c0, &a->c1);
-    TW6_(add_inl)(&t, &b->c0, &b->c1);
-    TW6_(mul_impl)(&s, &s, &t);
-    TW6_(sub_inl)(&s, &s, &v0);
-    TW6_(sub_inl)(&r->c1, &s, &v1);
-    TW6_(mul_by_v_inl)(&v1, &v1);
-    TW6_(add_inl)(&r->c0, &v0, &v1);
+    TW_FP6_(t) v0, v1, s, t;
+    TW_FP6_(mul_impl)(&v0, &a->c0, &b->c0);
+    TW_FP6_(mul_impl)(&v1, &a->c1, &b->c1);
+    TW_FP6_(add_inl)(&s, &a->c0, &a->c1);
+    TW_FP6_(add_inl)(&t, &b->c0, &b->c1);
+    TW_FP6_(mul_impl)(&s, &s, &t);
+    TW_FP6_(sub_inl)(&s, &s, &v0);
+    TW_FP6_(sub_inl)(&r->c1, &s, &v1);
+    TW_FP6_(mul_by_v_inl)(&v1, &v1);
+    TW_FP6_(add_inl)(&r->c0, &v0, &v1);
 }
 
 /* Complex squaring: with m = a0a1,
  * c0 = (a0 + a1)(a0 + v·a1) - m - v·m, c1 = 2m (2 Fp6 multiplications). */
-static void TW12_(sqr_impl)(TW12_(t) *r, const TW12_(t) *a)
+static void TW_FP12_(sqr_impl)(TW_FP12_(t) *r, const TW_FP12_(t) *a)
 {
-    TW6_(t) m, s, t;
-    TW6_(mul_impl)(&m, &a->c0, &a->c1);
-    TW6_(add_inl)(&s, &a->c0, &a->c1);
-    TW6_(mul_by_v_inl)(&t, &a->c1);
-    TW6_(add_inl)(&t, &t, &a->c0);
-    TW6_(mul_impl)(&s, &s, &t);
-    TW6_(sub_inl)(&s, &s, &m);
-    TW6_(mul_by_v_inl)(&t, &m);
-    TW6_(sub_inl)(&r->c0, &s, &t);
-    TW6_(add_inl)(&r->c1, &m, &m);
+    TW_FP6_(t) m, s, t;
+    TW_FP6_(mul_impl)(&m, &a->c0, &a->c1);
+    TW_FP6_(add_inl)(&s, &a->c0, &a->c1);
+    TW_FP6_(mul_by_v_inl)(&t, &a->c1);
+    TW_FP6_(add_inl)(&t, &t, &a->c0);
+    TW_FP6_(mul_impl)(&s, &s, &t);
+    TW_FP6_(sub_inl)(&s, &s, &m);
+    TW_FP6_(mul_by_v_inl)(&t, &m);
+    TW_FP6_(sub_inl)(&r->c0, &s, &t);
+    TW_FP6_(add_inl)(&r->c1, &m, &m);
 }
 
-void TW12_(set_zero)(TW12_(t) *r) { memset(r, 0, sizeof *r); }
-void TW12_(set_one)(TW12_(t) *r)
+void TW_FP12_(set_zero)(TW_FP12_(t) *r) { memset(r, 0, sizeof *r); }
+void TW_FP12_(set_one)(TW_FP12_(t) *r)
 {
     memset(r, 0, sizeof *r);
-    TW2_(set_one)(&r->c0.c0);
+    TW_FP2_(set_one)(&r->c0.c0);
 }
-bool TW12_(is_zero)(const TW12_(t) *a) { return TW6_(is_zero)(&a->c0) && TW6_(is_zero)(&a->c1); }
-bool TW12_(is_one)(const TW12_(t) *a) { return TW6_(is_one)(&a->c0) && TW6_(is_zero)(&a->c1); }
-bool TW12_(eq)(const TW12_(t) *a, const TW12_(t) *b)
+bool TW_FP12_(is_zero)(const TW_FP12_(t) *a)
 {
-    return TW6_(eq)(&a->c0, &b->c0) && TW6_(eq)(&a->c1, &b->c1);
+    return TW_FP6_(is_zero)(&a->c0) && TW_FP6_(is_zero)(&a->c1);
 }
-void TW12_(add)(TW12_(t) *r, const TW12_(t) *a, const TW12_(t) *b)
+bool TW_FP12_(is_one)(const TW_FP12_(t) *a)
 {
-    TW6_(add_inl)(&r->c0, &a->c0, &b->c0);
-    TW6_(add_inl)(&r->c1, &a->c1, &b->c1);
+    return TW_FP6_(is_one)(&a->c0) && TW_FP6_(is_zero)(&a->c1);
 }
-void TW12_(sub)(TW12_(t) *r, const TW12_(t) *a, const TW12_(t) *b)
+bool TW_FP12_(eq)(const TW_FP12_(t) *a, const TW_FP12_(t) *b)
 {
-    TW6_(sub_inl)(&r->c0, &a->c0, &b->c0);
-    TW6_(sub_inl)(&r->c1, &a->c1, &b->c1);
+    return TW_FP6_(eq)(&a->c0, &b->c0) && TW_FP6_(eq)(&a->c1, &b->c1);
 }
-void TW12_(mul)(TW12_(t) *r, const TW12_(t) *a, const TW12_(t) *b) { TW12_(mul_impl)(r, a, b); }
-void TW12_(sqr)(TW12_(t) *r, const TW12_(t) *a) { TW12_(sqr_impl)(r, a); }
+void TW_FP12_(add)(TW_FP12_(t) *r, const TW_FP12_(t) *a, const TW_FP12_(t) *b)
+{
+    TW_FP6_(add_inl)(&r->c0, &a->c0, &b->c0);
+    TW_FP6_(add_inl)(&r->c1, &a->c1, &b->c1);
+}
+void TW_FP12_(sub)(TW_FP12_(t) *r, const TW_FP12_(t) *a, const TW_FP12_(t) *b)
+{
+    TW_FP6_(sub_inl)(&r->c0, &a->c0, &b->c0);
+    TW_FP6_(sub_inl)(&r->c1, &a->c1, &b->c1);
+}
+void TW_FP12_(mul)(TW_FP12_(t) *r, const TW_FP12_(t) *a, const TW_FP12_(t) *b)
+{
+    TW_FP12_(mul_impl)(r, a, b);
+}
+void TW_FP12_(sqr)(TW_FP12_(t) *r, const TW_FP12_(t) *a) { TW_FP12_(sqr_impl)(r, a); }
 
-void TW12_(conj)(TW12_(t) *r, const TW12_(t) *a)
+void TW_FP12_(conj)(TW_FP12_(t) *r, const TW_FP12_(t) *a)
 {
     r->c0 = a->c0;
-    TW6_(neg_inl)(&r->c1, &a->c1);
+    TW_FP6_(neg_inl)(&r->c1, &a->c1);
 }
 
 /* 1/(a0 + a1w) = (a0 - a1w)/(a0^2 - v·a1^2) */
-void TW12_(inv)(TW12_(t) *r, const TW12_(t) *a)
+void TW_FP12_(inv)(TW_FP12_(t) *r, const TW_FP12_(t) *a)
 {
-    TW6_(t) t0, t1;
-    TW6_(sqr_impl)(&t0, &a->c0);
-    TW6_(sqr_impl)(&t1, &a->c1);
-    TW6_(mul_by_v_inl)(&t1, &t1);
-    TW6_(sub_inl)(&t0, &t0, &t1);
-    TW6_(inv)(&t0, &t0);
-    TW6_(mul_impl)(&r->c0, &a->c0, &t0);
-    TW6_(mul_impl)(&r->c1, &a->c1, &t0);
-    TW6_(neg_inl)(&r->c1, &r->c1);
+    TW_FP6_(t) t0, t1;
+    TW_FP6_(sqr_impl)(&t0, &a->c0);
+    TW_FP6_(sqr_impl)(&t1, &a->c1);
+    TW_FP6_(mul_by_v_inl)(&t1, &t1);
+    TW_FP6_(sub_inl)(&t0, &t0, &t1);
+    TW_FP6_(inv)(&t0, &t0);
+    TW_FP6_(mul_impl)(&r->c0, &a->c0, &t0);
+    TW_FP6_(mul_impl)(&r->c1, &a->c1, &t0);
+    TW_FP6_(neg_inl)(&r->c1, &r->c1);
 }
 
-static void TW12_(frob_step)(TW12_(t) *r, const TW12_(t) *a, unsigned k)
+static void TW_FP12_(frob_step)(TW_FP12_(t) *r, const TW_FP12_(t) *a, unsigned k)
 {
-    TW6_(t) t = a->c1;
-    TW6_(frob_step)(&r->c0, &a->c0, k); /* w^0, w^2, w^4 */
+    TW_FP6_(t) t = a->c1;
+    TW_FP6_(frob_step)(&r->c0, &a->c0, k); /* w^0, w^2, w^4 */
     if (k & 1) {
-        TW2_(tw_conj_inl)(&t.c0, &t.c0);
-        TW2_(tw_conj_inl)(&t.c1, &t.c1);
-        TW2_(tw_conj_inl)(&t.c2, &t.c2);
+        TW_FP2_(tw_conj_inl)(&t.c0, &t.c0);
+        TW_FP2_(tw_conj_inl)(&t.c1, &t.c1);
+        TW_FP2_(tw_conj_inl)(&t.c2, &t.c2);
     }
-    TW2_(tw_mul_gamma_inl)(&r->c1.c0, &t.c0, k, 1); /* w^1 */
-    TW2_(tw_mul_gamma_inl)(&r->c1.c1, &t.c1, k, 3); /* w^3 */
-    TW2_(tw_mul_gamma_inl)(&r->c1.c2, &t.c2, k, 5); /* w^5 */
+    TW_FP2_(tw_mul_gamma_inl)(&r->c1.c0, &t.c0, k, 1); /* w^1 */
+    TW_FP2_(tw_mul_gamma_inl)(&r->c1.c1, &t.c1, k, 3); /* w^3 */
+    TW_FP2_(tw_mul_gamma_inl)(&r->c1.c2, &t.c2, k, 5); /* w^5 */
 }
 
-void TW12_(frobenius)(TW12_(t) *r, const TW12_(t) *a, unsigned k)
+void TW_FP12_(frobenius)(TW_FP12_(t) *r, const TW_FP12_(t) *a, unsigned k)
 {
     k %= 12;
     *r = *a;
     while (k > 0) {
         unsigned s = k >= 3 ? 3 : k;
-        TW12_(frob_step)(r, r, s);
+        TW_FP12_(frob_step)(r, r, s);
         k -= s;
     }
 }
 
 /* (a + b·s)^2 in Fp4 = Fp2[s]/(s^2 - xi): (a^2 + xi·b^2) + ((a+b)^2 - a^2 - b^2)s */
-CUZK_INLINE void TW2_(tw_fp4_sqr_inl)(TW2_(t) *r0, TW2_(t) *r1, const TW2_(t) *a, const TW2_(t) *b)
+CUZK_INLINE void TW_FP2_(tw_fp4_sqr_inl)(TW_FP2_(t) *r0, TW_FP2_(t) *r1, const TW_FP2_(t) *a,
+                                         const TW_FP2_(t) *b)
 {
-    TW2_(t) a2, b2, s;
-    TW2_(sqr)(&a2, a);
-    TW2_(sqr)(&b2, b);
-    TW2_(add_inl)(&s, a, b);
-    TW2_(sqr)(&s, &s);
-    TW2_(sub_inl)(&s, &s, &a2);
-    TW2_(sub_inl)(r1, &s, &b2);
-    TW2_(tw_mul_xi_inl)(&b2, &b2);
-    TW2_(add_inl)(r0, &a2, &b2);
+    TW_FP2_(t) a2, b2, s;
+    TW_FP2_(sqr)(&a2, a);
+    TW_FP2_(sqr)(&b2, b);
+    TW_FP2_(add_inl)(&s, a, b);
+    TW_FP2_(sqr)(&s, &s);
+    TW_FP2_(sub_inl)(&s, &s, &a2);
+    TW_FP2_(sub_inl)(r1, &s, &b2);
+    TW_FP2_(tw_mul_xi_inl)(&b2, &b2);
+    TW_FP2_(add_inl)(r0, &a2, &b2);
 }
 
 /* 3x - 2y and 3x + 2y as 2(x ∓ y) + x */
-CUZK_INLINE void TW2_(tw_three_minus_two_inl)(TW2_(t) *r, const TW2_(t) *x, const TW2_(t) *y)
+CUZK_INLINE void TW_FP2_(tw_three_minus_two_inl)(TW_FP2_(t) *r, const TW_FP2_(t) *x,
+                                                 const TW_FP2_(t) *y)
 {
-    TW2_(t) t;
-    TW2_(sub_inl)(&t, x, y);
-    TW2_(dbl_inl)(&t, &t);
-    TW2_(add_inl)(r, &t, x);
+    TW_FP2_(t) t;
+    TW_FP2_(sub_inl)(&t, x, y);
+    TW_FP2_(dbl_inl)(&t, &t);
+    TW_FP2_(add_inl)(r, &t, x);
 }
-CUZK_INLINE void TW2_(tw_three_plus_two_inl)(TW2_(t) *r, const TW2_(t) *x, const TW2_(t) *y)
+CUZK_INLINE void TW_FP2_(tw_three_plus_two_inl)(TW_FP2_(t) *r, const TW_FP2_(t) *x,
+                                                const TW_FP2_(t) *y)
 {
-    TW2_(t) t;
-    TW2_(add_inl)(&t, x, y);
-    TW2_(dbl_inl)(&t, &t);
-    TW2_(add_inl)(r, &t, x);
+    TW_FP2_(t) t;
+    TW_FP2_(add_inl)(&t, x, y);
+    TW_FP2_(dbl_inl)(&t, &t);
+    TW_FP2_(add_inl)(r, &t, x);
 }
 
 /* Granger–Scott. View Fp12 = Fp4[w]/(w^3 - s) with Fp4 = Fp2[s]/(s^2 - xi),
@@ -427,28 +467,31 @@ CUZK_INLINE void TW2_(tw_three_plus_two_inl)(TW2_(t) *r, const TW2_(t) *x, const
  * A2 = (c0.c1, c1.c2) as (Fp2 part, s part). For a in the cyclotomic subgroup
  *   a^2 = (3A0^2 - 2·conj(A0)) + (3s·A2^2 + 2·conj(A1))w + (3A1^2 - 2·conj(A2))w^2
  * where conj(x + y·s) = x - y·s: 9 Fp2 squarings instead of 12 Fp2 mults. */
-static void TW12_(cyclotomic_sqr_impl)(TW12_(t) *r, const TW12_(t) *a)
+static void TW_FP12_(cyclotomic_sqr_impl)(TW_FP12_(t) *r, const TW_FP12_(t) *a)
 {
-    TW2_(t) t0, t1, t2, t3, t4, t5;
-    TW2_(tw_fp4_sqr_inl)(&t0, &t1, &a->c0.c0, &a->c1.c1); /* A0^2 */
-    TW2_(tw_fp4_sqr_inl)(&t2, &t3, &a->c1.c0, &a->c0.c2); /* A1^2 */
-    TW2_(tw_fp4_sqr_inl)(&t4, &t5, &a->c0.c1, &a->c1.c2); /* A2^2 */
-    TW2_(tw_mul_xi_inl)(&t5, &t5);                        /* s·A2^2 = (xi·t5, t4) */
+    TW_FP2_(t) t0, t1, t2, t3, t4, t5;
+    TW_FP2_(tw_fp4_sqr_inl)(&t0, &t1, &a->c0.c0, &a->c1.c1); /* A0^2 */
+    TW_FP2_(tw_fp4_sqr_inl)(&t2, &t3, &a->c1.c0, &a->c0.c2); /* A1^2 */
+    TW_FP2_(tw_fp4_sqr_inl)(&t4, &t5, &a->c0.c1, &a->c1.c2); /* A2^2 */
+    TW_FP2_(tw_mul_xi_inl)(&t5, &t5); /* s·A2^2 = (xi·t5, t4) */
 
-    TW2_(tw_three_minus_two_inl)(&r->c0.c0, &t0, &a->c0.c0);
-    TW2_(tw_three_plus_two_inl)(&r->c1.c1, &t1, &a->c1.c1);
-    TW2_(tw_three_plus_two_inl)(&r->c1.c0, &t5, &a->c1.c0);
-    TW2_(tw_three_minus_two_inl)(&r->c0.c2, &t4, &a->c0.c2);
-    TW2_(tw_three_minus_two_inl)(&r->c0.c1, &t2, &a->c0.c1);
-    TW2_(tw_three_plus_two_inl)(&r->c1.c2, &t3, &a->c1.c2);
+    TW_FP2_(tw_three_minus_two_inl)(&r->c0.c0, &t0, &a->c0.c0);
+    TW_FP2_(tw_three_plus_two_inl)(&r->c1.c1, &t1, &a->c1.c1);
+    TW_FP2_(tw_three_plus_two_inl)(&r->c1.c0, &t5, &a->c1.c0);
+    TW_FP2_(tw_three_minus_two_inl)(&r->c0.c2, &t4, &a->c0.c2);
+    TW_FP2_(tw_three_minus_two_inl)(&r->c0.c1, &t2, &a->c0.c1);
+    TW_FP2_(tw_three_plus_two_inl)(&r->c1.c2, &t3, &a->c1.c2);
 }
 
-void TW12_(cyclotomic_sqr)(TW12_(t) *r, const TW12_(t) *a) { TW12_(cyclotomic_sqr_impl)(r, a); }
+void TW_FP12_(cyclotomic_sqr)(TW_FP12_(t) *r, const TW_FP12_(t) *a)
+{
+    TW_FP12_(cyclotomic_sqr_impl)(r, a);
+}
 
 /* Non-adjacent form of the 128-bit integer hi·2^64 + lo, least significant
  * digit first (digits in {-1, 0, 1}, no two adjacent non-zero); returns the
  * number of digits (at most cap; 66 suffice below 2^65). */
-static int TW12_(naf)(int8_t *d, int cap, uint64_t lo, uint64_t hi)
+static int TW_FP12_(naf)(int8_t *d, int cap, uint64_t lo, uint64_t hi)
 {
     int n = 0;
     while ((lo | hi) != 0 && n < cap) {
@@ -469,35 +512,35 @@ static int TW12_(naf)(int8_t *d, int cap, uint64_t lo, uint64_t hi)
     return n;
 }
 
-void TW12_(cyclotomic_exp)(TW12_(t) *r, const TW12_(t) *a, uint64_t e)
+void TW_FP12_(cyclotomic_exp)(TW_FP12_(t) *r, const TW_FP12_(t) *a, uint64_t e)
 {
     int8_t d[66];
-    int n = TW12_(naf)(d, 66, e, 0);
+    int n = TW_FP12_(naf)(d, 66, e, 0);
     if (n == 0) {
-        TW12_(set_one)(r);
+        TW_FP12_(set_one)(r);
         return;
     }
-    TW12_(t) base = *a, inv, acc = *a; /* top NAF digit is always 1 */
-    TW12_(conj)(&inv, &base);
+    TW_FP12_(t) base = *a, inv, acc = *a; /* top NAF digit is always 1 */
+    TW_FP12_(conj)(&inv, &base);
     for (int i = n - 2; i >= 0; i--) {
-        TW12_(cyclotomic_sqr_impl)(&acc, &acc);
+        TW_FP12_(cyclotomic_sqr_impl)(&acc, &acc);
         if (d[i] == 1)
-            TW12_(mul_impl)(&acc, &acc, &base);
+            TW_FP12_(mul_impl)(&acc, &acc, &base);
         else if (d[i] == -1)
-            TW12_(mul_impl)(&acc, &acc, &inv);
+            TW_FP12_(mul_impl)(&acc, &acc, &inv);
     }
     *r = acc;
 }
 
-void TW12_(pow)(TW12_(t) *r, const TW12_(t) *a, const uint64_t *e, size_t e_limbs)
+void TW_FP12_(pow)(TW_FP12_(t) *r, const TW_FP12_(t) *a, const uint64_t *e, size_t e_limbs)
 {
-    TW12_(t) acc, base = *a;
-    TW12_(set_one)(&acc);
+    TW_FP12_(t) acc, base = *a;
+    TW_FP12_(set_one)(&acc);
     for (size_t i = e_limbs; i-- > 0;) {
         for (int b = 63; b >= 0; b--) {
-            TW12_(sqr_impl)(&acc, &acc);
+            TW_FP12_(sqr_impl)(&acc, &acc);
             if ((e[i] >> b) & 1)
-                TW12_(mul_impl)(&acc, &acc, &base);
+                TW_FP12_(mul_impl)(&acc, &acc, &base);
         }
     }
     *r = acc;
@@ -505,67 +548,73 @@ void TW12_(pow)(TW12_(t) *r, const TW12_(t) *a, const uint64_t *e, size_t e_limb
 
 /* f·(d0 + d3·w + d4·w^3) = f·(L0 + L1·w) with L0 = d0 (in Fp2), L1 = d3 + d4·v:
  * Karatsuba with a = f0·L0 (3 mults), b = f1·L1 (5), (f0+f1)(L0+L1) (5). */
-void TW12_(mul_by_034)(TW12_(t) *f, const TW2_(t) *d0, const TW2_(t) *d3, const TW2_(t) *d4)
+void TW_FP12_(mul_by_034)(TW_FP12_(t) *f, const TW_FP2_(t) *d0, const TW_FP2_(t) *d3,
+                          const TW_FP2_(t) *d4)
 {
-    TW6_(t) a, b, s;
-    TW2_(t) e0;
-    TW6_(mul_fp2)(&a, &f->c0, d0);
-    TW6_(mul_by_01)(&b, &f->c1, d3, d4);
-    TW6_(add_inl)(&s, &f->c0, &f->c1);
-    TW2_(add_inl)(&e0, d0, d3);
-    TW6_(mul_by_01)(&s, &s, &e0, d4);
-    TW6_(sub_inl)(&s, &s, &a);
-    TW6_(sub_inl)(&f->c1, &s, &b);
-    TW6_(mul_by_v_inl)(&b, &b);
-    TW6_(add_inl)(&f->c0, &a, &b);
+    TW_FP6_(t) a, b, s;
+    TW_FP2_(t) e0;
+    TW_FP6_(mul_fp2)(&a, &f->c0, d0);
+    TW_FP6_(mul_by_01)(&b, &f->c1, d3, d4);
+    TW_FP6_(add_inl)(&s, &f->c0, &f->c1);
+    TW_FP2_(add_inl)(&e0, d0, d3);
+    TW_FP6_(mul_by_01)(&s, &s, &e0, d4);
+    TW_FP6_(sub_inl)(&s, &s, &a);
+    TW_FP6_(sub_inl)(&f->c1, &s, &b);
+    TW_FP6_(mul_by_v_inl)(&b, &b);
+    TW_FP6_(add_inl)(&f->c0, &a, &b);
 }
 
 /* f·(d0 + d1·w^2 + d4·w^3) = f·(L0 + L1·w) with L0 = d0 + d1·v, L1 = d4·v. */
-void TW12_(mul_by_014)(TW12_(t) *f, const TW2_(t) *d0, const TW2_(t) *d1, const TW2_(t) *d4)
+void TW_FP12_(mul_by_014)(TW_FP12_(t) *f, const TW_FP2_(t) *d0, const TW_FP2_(t) *d1,
+                          const TW_FP2_(t) *d4)
 {
-    TW6_(t) a, b, s;
-    TW2_(t) e1;
-    TW6_(mul_by_01)(&a, &f->c0, d0, d1);
-    TW6_(mul_by_1)(&b, &f->c1, d4);
-    TW6_(add_inl)(&s, &f->c0, &f->c1);
-    TW2_(add_inl)(&e1, d1, d4);
-    TW6_(mul_by_01)(&s, &s, d0, &e1);
-    TW6_(sub_inl)(&s, &s, &a);
-    TW6_(sub_inl)(&f->c1, &s, &b);
-    TW6_(mul_by_v_inl)(&b, &b);
-    TW6_(add_inl)(&f->c0, &a, &b);
+    TW_FP6_(t) a, b, s;
+    TW_FP2_(t) e1;
+    TW_FP6_(mul_by_01)(&a, &f->c0, d0, d1);
+    TW_FP6_(mul_by_1)(&b, &f->c1, d4);
+    TW_FP6_(add_inl)(&s, &f->c0, &f->c1);
+    TW_FP2_(add_inl)(&e1, d1, d4);
+    TW_FP6_(mul_by_01)(&s, &s, d0, &e1);
+    TW_FP6_(sub_inl)(&s, &s, &a);
+    TW_FP6_(sub_inl)(&f->c1, &s, &b);
+    TW_FP6_(mul_by_v_inl)(&b, &b);
+    TW_FP6_(add_inl)(&f->c0, &a, &b);
 }
 
 /* Coefficient k = 6i + 2j + l of the snarkjs flattening. */
-static TWF_(t) *TW12_(coef)(TW12_(t) *a, int k)
+static TW_FP_(t) *TW_FP12_(coef)(TW_FP12_(t) *a, int k)
 {
-    TW6_(t) *h = (k / 6) ? &a->c1 : &a->c0;
+    TW_FP6_(t) *h = (k / 6) ? &a->c1 : &a->c0;
     int j = (k % 6) / 2;
-    TW2_(t) *c = j == 0 ? &h->c0 : j == 1 ? &h->c1 : &h->c2;
+    TW_FP2_(t) *c = j == 0 ? &h->c0 : j == 1 ? &h->c1 : &h->c2;
     return (k & 1) ? &c->c1 : &c->c0;
 }
 
-void TW12_(to_dec_array)(char out[12][128], const TW12_(t) *a)
+void TW_FP12_(to_dec_array)(char out[12][128], const TW_FP12_(t) *a)
 {
-    TW12_(t) t = *a;
+    TW_FP12_(t) t = *a;
     for (int k = 0; k < 12; k++) {
-        if (TWF_(to_dec)(out[k], 128, TW12_(coef)(&t, k)) < 0)
+        if (TW_FP_(to_dec)(out[k], 128, TW_FP12_(coef)(&t, k)) < 0)
             out[k][0] = '\0'; /* cannot happen: 128 >= 120 */
     }
 }
 
-bool TW12_(from_dec_array)(TW12_(t) *r, const char *const in[12])
+bool TW_FP12_(from_dec_array)(TW_FP12_(t) *r, const char *const in[12])
 {
-    TW12_(t) t;
+    TW_FP12_(t) t;
     for (int k = 0; k < 12; k++) {
-        if (!in[k] || !TWF_(from_dec)(TW12_(coef)(&t, k), in[k]))
+        if (!in[k] || !TW_FP_(from_dec)(TW_FP12_(coef)(&t, k), in[k]))
             return false;
     }
     *r = t;
     return true;
 }
 
-#undef TWF_
-#undef TW2_
-#undef TW6_
-#undef TW12_
+#endif /* per-instance guard */
+
+#undef TW_FP_
+#undef TW_FP2_
+#undef TW_FP6_
+#undef TW_FP12_
+#undef TW_P_
+#undef TW_CURVE

@@ -41,24 +41,19 @@ _Static_assert(sizeof(bn254_fr_t) == 32 && sizeof(bls12_381_fr_t) == 32, "Fr is 
 #define FP_INLINE_KEEP
 #define FP2_INLINE_KEEP
 #define FP_PREFIX bn254_fp
-#define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
 #define FP2_PREFIX bn254_fp2
-#define FP2_BASE bn254_fp
 #include "field/fp2_inline.h"
 #undef FP2_INLINE_KEEP
 #include "field/fp2_ifma_inline.h"
 #undef FP_PREFIX
-#undef FP_LIMBS
 #define FP2_INLINE_KEEP
 #define FP_PREFIX bls12_381_fp
-#define FP_LIMBS 6
 #include "field/fp_inline.h"
 #undef FP_INLINE_KEEP
 #include "field/fp_ifma_inline.h"
 #define FP2_PREFIX bls12_381_fp2
-#define FP2_BASE bls12_381_fp
 #include "field/fp2_inline.h"
 #undef FP2_INLINE_KEEP
 #include "field/fp2_ifma_inline.h"

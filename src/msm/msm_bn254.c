@@ -7,7 +7,6 @@
 #define FP_INLINE_KEEP
 #define FP_IFMA_KEEP
 #define FP_PREFIX bn254_fp
-#define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
 #undef FP_INLINE_KEEP
@@ -17,7 +16,6 @@
 #define FP2_INLINE_KEEP
 #define FP2_IFMA_KEEP
 #define FP2_PREFIX bn254_fp2
-#define FP2_BASE bn254_fp
 #include "field/fp2_inline.h"
 #include "field/fp2_ifma_inline.h"
 #undef FP2_INLINE_KEEP

@@ -3,7 +3,6 @@
 
 #define FP_INLINE_KEEP
 #define FP_PREFIX bls12_381_fr
-#define FP_LIMBS 4
 #include "field/fp_inline.h"
 #undef FP_INLINE_KEEP
 #include "field/fp_ifma_inline.h" /* 8-lane butterflies (run-time CPU check) */

@@ -29,22 +29,18 @@
 #define FP_INLINE_KEEP
 #define FP_IFMA_KEEP
 #define FP_PREFIX bn254_fp
-#define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
 #include "field/fp_inv_vt.h"
 #define FP_PREFIX bn254_fr
-#define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
 #include "field/fp_inv_vt.h"
 #define FP_PREFIX bls12_381_fp
-#define FP_LIMBS 6
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
 #include "field/fp_inv_vt.h"
 #define FP_PREFIX bls12_381_fr
-#define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
 #include "field/fp_inv_vt.h"
@@ -54,12 +50,10 @@
 #define FP2_INLINE_KEEP
 #define FP2_IFMA_KEEP
 #define FP2_PREFIX bn254_fp2
-#define FP2_BASE bn254_fp
 #include "field/fp2_inline.h"
 #include "field/fp2_ifma_inline.h"
 #include "field/fp2_inv_vt.h"
 #define FP2_PREFIX bls12_381_fp2
-#define FP2_BASE bls12_381_fp
 #include "field/fp2_inline.h"
 #include "field/fp2_ifma_inline.h"
 #include "field/fp2_inv_vt.h"
