@@ -34,6 +34,13 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, cli_common *common,
 int cli_parse_exact(int argc, char **argv, const cli_opt *opts, cli_common *common,
                     const char **pos, int n, const char *cmd, const char *usage);
 
+/* Prints a usage error as one line with a hint to --help; returns 1. */
+int cli_usage_error(const char *usage, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* Creates a context wired to the progress bar / timing lines. */
 cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *err);
 /* Prints "Error: <msg>" and returns the exit code for err. */

@@ -1,4 +1,5 @@
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,27 @@ static const char COMMON_HELP[] =
     "  -v, --verbose     print per-phase timing lines (CUZK_TIMING ...) on stderr\n"
     "  -q, --quiet       no progress bar\n"
     "  -h, --help        this help\n";
+
+/* "Error: <msg> (see 'cuzk <command> --help')": one line, the command taken
+ * from the usage text ("Usage: cuzk <command> ..."). Returns 1. */
+int cli_usage_error(const char *usage, const char *fmt, ...)
+{
+    char cmd[32] = "";
+    const char *u = usage ? strstr(usage, "cuzk ") : NULL;
+    if (u) {
+        u += 5;
+        size_t n = strcspn(u, " \n");
+        if (n < sizeof cmd && u[0] != '<' && u[0] != '[')
+            memcpy(cmd, u, n), cmd[n] = 0;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("Error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see 'cuzk %s%s--help')\n", cmd, cmd[0] ? " " : "");
+    return 1;
+}
 
 static int match_long(const char *arg, const char *name, const char **inline_val)
 {
@@ -51,8 +73,7 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, cli_common *common,
         const char *a = argv[i];
         if (only_pos || a[0] != '-' || a[1] == 0) {
             if (*npos >= max_pos) {
-                fprintf(stderr, "Error: too many arguments (unexpected '%s')\n%s", a, usage);
-                return 1;
+                return cli_usage_error(usage, "too many arguments (unexpected '%s')", a);
             }
             pos[(*npos)++] = a;
             continue;
@@ -74,22 +95,19 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, cli_common *common,
             }
         }
         if (!hit) {
-            fprintf(stderr, "Error: unknown option '%s'\n%s", a, usage);
-            return 1;
+            return cli_usage_error(usage, "unknown option '%s'", a);
         }
         if (hit->takes_value) {
             if (!inline_val) {
                 if (i + 1 >= argc) {
-                    fprintf(stderr, "Error: option '%s' needs a value\n%s", a, usage);
-                    return 1;
+                    return cli_usage_error(usage, "option '%s' needs a value", a);
                 }
                 inline_val = argv[++i];
             }
             *hit->value = inline_val;
         } else {
             if (inline_val) {
-                fprintf(stderr, "Error: option '%s' takes no value\n%s", a, usage);
-                return 1;
+                return cli_usage_error(usage, "option '%s' takes no value", a);
             }
             *hit->flag = 1;
         }
@@ -106,8 +124,7 @@ int cli_parse(int argc, char **argv, const cli_opt *opts, cli_common *common,
         char *end;
         long t = strtol(threads_val, &end, 10);
         if (*end || t < 1 || t > 4096) {
-            fprintf(stderr, "Error: --threads must be a number from 1 to 4096, got '%s'\n", threads_val);
-            return 1;
+            return cli_usage_error(usage, "--threads must be a number from 1 to 4096, got '%s'", threads_val);
         }
         common->threads = (int)t;
     }
@@ -121,8 +138,7 @@ int cli_parse_exact(int argc, char **argv, const cli_opt *opts, cli_common *comm
     if (r)
         return r == 2 ? 0 : 1;
     if (npos != n) {
-        fprintf(stderr, "Error: %s needs %d argument%s, got %d\n%s", cmd, n, n == 1 ? "" : "s", npos, usage);
-        return 1;
+        return cli_usage_error(usage, "%s needs %d argument%s, got %d", cmd, n, n == 1 ? "" : "s", npos);
     }
     return -1;
 }

@@ -32,8 +32,7 @@ static int parse_uint(const char *s, const char *what, unsigned long long max, u
     char *end;
     unsigned long long v = strtoull(s, &end, 10);
     if (!*s || *end || v > max) {
-        fprintf(stderr, "Error: %s must be a number from 0 to %llu, got '%s'\n", what, max, s);
-        return 1;
+        return cli_usage_error(NULL, "%s must be a number from 0 to %llu, got '%s'", what, max, s);
     }
     *out = v;
     return 0;
@@ -64,11 +63,11 @@ int cmd_selftest(int argc, char **argv)
     int rc = cli_parse(argc, argv, opts, &common, pos, 0, &npos, SELFTEST_USAGE);
     if (rc) return rc == 2 ? 0 : 1;
     if (!gpu) {
-        fprintf(stderr, "Error: nothing to test: use --gpu\n%s", SELFTEST_USAGE);
+        cli_usage_error(SELFTEST_USAGE, "nothing to test: use --gpu");
         return 1;
     }
     cuzk_gpu_selftest_opts o = {0};
-    unsigned long long v;
+    unsigned long long v = 0;
     if (max_lg) {
         if (parse_uint(max_lg, "--max-lg", 27, &v)) return 1;
         o.max_lg = v ? (unsigned)v : 24;
@@ -123,8 +122,7 @@ int cmd_bench(int argc, char **argv)
             fputs(BENCH_USAGE, stdout);
             return 0;
         }
-        fprintf(stderr, "Error: unknown benchmark%s%s\n%s", argc >= 2 ? " " : "", argc >= 2 ? argv[1] : "",
-                BENCH_USAGE);
+        cli_usage_error(BENCH_USAGE, "unknown benchmark%s%s", argc >= 2 ? " " : "", argc >= 2 ? argv[1] : "");
         return 1;
     }
     const char *mn = NULL, *mx = NULL, *reps = NULL, *curve = NULL, *only = NULL, *window = NULL, *device = NULL;
@@ -142,7 +140,7 @@ int cmd_bench(int argc, char **argv)
     int rc = cli_parse(argc - 1, argv + 1, opts, &common, pos, 0, &npos, BENCH_USAGE);
     if (rc) return rc == 2 ? 0 : 1;
     cuzk_gpu_bench_opts o = {0};
-    unsigned long long v;
+    unsigned long long v = 0;
     if (mn) {
         if (parse_uint(mn, "--min", 30, &v)) return 1;
         o.min_lg = (unsigned)v;
@@ -172,7 +170,7 @@ int cmd_bench(int argc, char **argv)
         else if (cuzk_curve_from_name(curve) == CUZK_CURVE_BN254) o.curves = 1;
         else if (cuzk_curve_from_name(curve) == CUZK_CURVE_BLS12_381) o.curves = 2;
         else {
-            fprintf(stderr, "Error: unknown curve '%s'\n%s", curve, BENCH_USAGE);
+            cli_usage_error(BENCH_USAGE, "unknown curve '%s'", curve);
             return 1;
         }
     }
@@ -180,7 +178,7 @@ int cmd_bench(int argc, char **argv)
         if (!strcmp(only, "msm")) o.do_msm = 1;
         else if (!strcmp(only, "ntt")) o.do_ntt = 1;
         else {
-            fprintf(stderr, "Error: --only takes msm or ntt, got '%s'\n%s", only, BENCH_USAGE);
+            cli_usage_error(BENCH_USAGE, "--only takes msm or ntt, got '%s'", only);
             return 1;
         }
     }

@@ -71,8 +71,7 @@ int cmd_prove(int argc, char **argv)
         return cli_prove_remote(remote, token, priority, pos[0], pos[1], pos[2], pos[3], common.verbose);
     }
     if (verify && no_verify) {
-        fprintf(stderr, "Error: --verify and --no-verify contradict each other\n");
-        return 1;
+        return cli_usage_error(usage, "--verify and --no-verify contradict each other");
     }
     cuzk_prove_opts po = {.no_verify = no_verify, .rapidsnark_json = rs, .insecure_zero_rs = zero};
     RUN_WITH_CTX(common, cuzk_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], &po, &err_));
@@ -85,7 +84,9 @@ int cmd_verify(int argc, char **argv)
         "Usage: cuzk verify [options] <verification_key.json> <public.json> <proof.json>\n"
         "\n"
         "Checks a Groth16 proof (snarkjs or rapidsnark JSON). Prints \"OK!\" and exits 0\n"
-        "when it is valid; prints \"Invalid proof\" and exits 5 when it is not.\n";
+        "when it is valid; prints \"Invalid proof\" and exits 5 when it is not (the\n"
+        "pairing check fails, or a proof point is not a valid group element), with the\n"
+        "reason on stderr. A malformed file exits 3.\n";
     cli_common common;
     const char *pos[3];
     int r = cli_parse_exact(argc, argv, NULL, &common, pos, 3, "verify", usage);
@@ -103,6 +104,9 @@ int cmd_verify(int argc, char **argv)
     }
     if (st == CUZK_ERR_INVALID_PROOF) {
         printf("Invalid proof\n");
+        fflush(stdout);
+        if (err.msg[0])
+            fprintf(stderr, "Error: %s\n", err.msg);
         return (int)st;
     }
     return cli_fail(&err);
@@ -175,36 +179,27 @@ int cmd_gen(int argc, char **argv)
     cuzk_gen_opts go = {0};
     go.curve = cuzk_curve_from_name(curve);
     if (go.curve == CUZK_CURVE_NONE) {
-        fprintf(stderr, "Error: unknown curve '%s' (use bn128 or bls12381)\n", curve);
-        return 1;
+        return cli_usage_error(usage, "unknown curve '%s' (use bn128 or bls12381)", curve);
     }
     char *end;
     if (!strncmp(cons, "2^", 2)) {
         long k = strtol(cons + 2, &end, 10);
-        if (*end || k < 0 || k > 27) {
-            fprintf(stderr, "Error: --constraints 2^K needs K in 0..27, got '%s'\n", cons);
-            return 1;
-        }
+        if (cons[2] < '0' || cons[2] > '9' || *end || k < 0 || k > 27)
+            return cli_usage_error(usage, "--constraints 2^K needs K in 0..27, got '%s'", cons);
         go.constraints = 1ull << k;
     } else {
         unsigned long long v = strtoull(cons, &end, 10);
-        if (*end || v < 1 || v > (1ull << 27)) {
-            fprintf(stderr, "Error: --constraints must be 1..134217728, got '%s'\n", cons);
-            return 1;
-        }
+        if (cons[0] < '0' || cons[0] > '9' || *end || v < 1 || v > (1ull << 27))
+            return cli_usage_error(usage, "--constraints must be 1..134217728 or 2^K, got '%s'", cons);
         go.constraints = v;
     }
     unsigned long long p = strtoull(pub, &end, 10);
-    if (*end || p > 1000000) {
-        fprintf(stderr, "Error: --public must be a number 0..1000000, got '%s'\n", pub);
-        return 1;
-    }
+    if (pub[0] < '0' || pub[0] > '9' || *end || p > 1000000)
+        return cli_usage_error(usage, "--public must be a number 0..1000000, got '%s'", pub);
     go.public_inputs = (uint32_t)p;
     go.seed = strtoull(seed, &end, 10);
-    if (*end) {
-        fprintf(stderr, "Error: --seed must be a number, got '%s'\n", seed);
-        return 1;
-    }
+    if (seed[0] < '0' || seed[0] > '9' || *end)
+        return cli_usage_error(usage, "--seed must be a number, got '%s'", seed);
     RUN_WITH_CTX(common, cuzk_gen_files(ctx, &go, pos[0], pos[1], &err_));
     return 0;
 }

@@ -115,8 +115,13 @@ static int info_json(const char *path)
             return 0;
         }
     }
-    if (e2.code == CUZK_ERR_IO)
-        return cli_fail(&e2);
+    /* Only "not this kind of file" (malformed) lets the next kind be tried;
+     * any other failure (I/O, out of memory, an invalid proof) is the answer. */
+    const cuzk_error *tried[3] = {&err, &e2, &e3};
+    for (int i = 0; i < 3; i++)
+        if (tried[i]->code != CUZK_OK && tried[i]->code != CUZK_ERR_FORMAT &&
+            tried[i]->code != CUZK_ERR_UNSUPPORTED && tried[i]->code != CUZK_ERR_MISMATCH)
+            return cli_fail(tried[i]);
     cuzk_error e = {0};
     cuzk_err(&e, CUZK_ERR_FORMAT, "%s: not a verification key, proof or public-signals file (%s)", path,
              err.msg);

@@ -49,10 +49,8 @@ static const char USAGE[] =
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fputs(USAGE, stderr);
-        return 1;
-    }
+    if (argc < 2)
+        return cli_usage_error(NULL, "no command given");
     const char *cmd = argv[1];
     static const struct {
         const char *name;
@@ -75,6 +73,5 @@ int main(int argc, char **argv)
         printf("cuzk %s\n", cuzk_version());
         return 0;
     }
-    fprintf(stderr, "Error: unknown command '%s'\n\n%s", cmd, USAGE);
-    return 1;
+    return cli_usage_error(NULL, "unknown command '%s'", cmd);
 }

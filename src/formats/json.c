@@ -462,7 +462,7 @@ static const cJSON *obj_get(const cJSON *o, const char *key)
 
 /* Decimal string -> Fq (Montgomery), with messages. */
 static cuzk_status get_fq(const fmt_ops *ops, void *out, const cJSON *v, const char *nm,
-                          const char *what, cuzk_error *err)
+                          const char *what, cuzk_status bad, cuzk_error *err)
 {
     if (!cJSON_IsString(v))
         return cuzk_err(err, CUZK_ERR_FORMAT, "%s: %s is not a decimal string", nm, what);
@@ -471,7 +471,7 @@ static cuzk_status get_fq(const fmt_ops *ops, void *out, const cJSON *v, const c
     case FMT_DEC_SYNTAX:
         return cuzk_err(err, CUZK_ERR_FORMAT, "%s: %s is not a decimal string", nm, what);
     default:
-        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: %s is >= q (value >= modulus)", nm, what);
+        return cuzk_err(err, bad, "%s: %s is >= q (value >= modulus)", nm, what);
     }
 }
 
@@ -490,7 +490,7 @@ static int z_value(const cJSON *v)
 static bool is_array_n(const cJSON *v, int n) { return cJSON_IsArray(v) && cJSON_GetArraySize(v) == n; }
 
 static cuzk_status get_g1(const fmt_ops *ops, void *out, const cJSON *v, const char *nm,
-                          const char *what, cuzk_error *err)
+                          const char *what, cuzk_status bad, cuzk_error *err)
 {
     char w[96];
     if (!is_array_n(v, 3))
@@ -503,10 +503,10 @@ static cuzk_status get_g1(const fmt_ops *ops, void *out, const cJSON *v, const c
     size_t fq = ops->p->n8q;
     cuzk_status st;
     snprintf(w, sizeof w, "%s.x", what);
-    if ((st = get_fq(ops, b, cJSON_GetArrayItem(v, 0), nm, w, err)))
+    if ((st = get_fq(ops, b, cJSON_GetArrayItem(v, 0), nm, w, bad, err)))
         return st;
     snprintf(w, sizeof w, "%s.y", what);
-    if ((st = get_fq(ops, b + fq, cJSON_GetArrayItem(v, 1), nm, w, err)))
+    if ((st = get_fq(ops, b + fq, cJSON_GetArrayItem(v, 1), nm, w, bad, err)))
         return st;
     if (z == 0) {
         memset(out, 0, ops->p->g1_size);
@@ -515,12 +515,12 @@ static cuzk_status get_g1(const fmt_ops *ops, void *out, const cJSON *v, const c
     /* (0, 0) is our infinity encoding but not a curve point. */
     int why = all_zero(out, ops->p->g1_size) ? FMT_PT_CURVE : ops->g1_check(out, true);
     if (why)
-        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: point %s %s", nm, what, fmt_pt_reason(why));
+        return cuzk_err(err, bad, "%s: point %s %s", nm, what, fmt_pt_reason(why));
     return CUZK_OK;
 }
 
 static cuzk_status get_g2(const fmt_ops *ops, void *out, const cJSON *v, const char *nm,
-                          const char *what, cuzk_error *err)
+                          const char *what, cuzk_status bad, cuzk_error *err)
 {
     char w[96];
     if (!is_array_n(v, 3))
@@ -542,7 +542,7 @@ static cuzk_status get_g2(const fmt_ops *ops, void *out, const cJSON *v, const c
         for (int k = 0; k < 2; k++) {
             cuzk_status st;
             snprintf(w, sizeof w, "%s.%c.c%d", what, c ? 'y' : 'x', k);
-            if ((st = get_fq(ops, b + (2 * c + k) * fq, cJSON_GetArrayItem(co, k), nm, w, err)))
+            if ((st = get_fq(ops, b + (2 * c + k) * fq, cJSON_GetArrayItem(co, k), nm, w, bad, err)))
                 return st;
         }
     }
@@ -552,7 +552,7 @@ static cuzk_status get_g2(const fmt_ops *ops, void *out, const cJSON *v, const c
     }
     int why = all_zero(out, ops->p->g2_size) ? FMT_PT_CURVE : ops->g2_check(out, true);
     if (why)
-        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: point %s %s", nm, what, fmt_pt_reason(why));
+        return cuzk_err(err, bad, "%s: point %s %s", nm, what, fmt_pt_reason(why));
     return CUZK_OK;
 }
 
@@ -612,8 +612,11 @@ cuzk_status cuzk_proof_points_read_json_buffer(cuzk_proof_points *p, const char 
         st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: missing %s", nm, !a ? "pi_a" : !b ? "pi_b" : "pi_c");
         goto out;
     }
-    if ((st = get_g1(ops, &p->a, a, nm, "pi_a", err)) || (st = get_g2(ops, &p->b, b, nm, "pi_b", err)) ||
-        (st = get_g1(ops, &p->c, c, nm, "pi_c", err)))
+    /* A point that is not a valid group element makes an invalid proof,
+     * as for snarkjs (isWellConstructed -> "Invalid proof"). */
+    const cuzk_status bad = CUZK_ERR_INVALID_PROOF;
+    if ((st = get_g1(ops, &p->a, a, nm, "pi_a", bad, err)) || (st = get_g2(ops, &p->b, b, nm, "pi_b", bad, err)) ||
+        (st = get_g1(ops, &p->c, c, nm, "pi_c", bad, err)))
         goto out;
 out:
     cJSON_Delete(root);
@@ -874,7 +877,8 @@ cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, 
             st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: missing %s", nm, keys[i]);
             goto out;
         }
-        if ((st = i == 0 ? get_g1(ops, dst[i], v, nm, keys[i], err) : get_g2(ops, dst[i], v, nm, keys[i], err)))
+        if ((st = i == 0 ? get_g1(ops, dst[i], v, nm, keys[i], CUZK_ERR_FORMAT, err)
+                   : get_g2(ops, dst[i], v, nm, keys[i], CUZK_ERR_FORMAT, err)))
             goto out;
     }
     const cJSON *ic = obj_get(root, "IC");
@@ -892,7 +896,7 @@ cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, 
     for (const cJSON *e = ic->child; e; e = e->next, i++) {
         char w[32];
         snprintf(w, sizeof w, "IC[%zu]", i);
-        if ((st = get_g1(ops, (uint8_t *)vk->ic.ptr + i * ops->p->g1_size, e, nm, w, err)))
+        if ((st = get_g1(ops, (uint8_t *)vk->ic.ptr + i * ops->p->g1_size, e, nm, w, CUZK_ERR_FORMAT, err)))
             goto out;
     }
     const cJSON *ab = obj_get(root, "vk_alphabeta_12");
@@ -915,7 +919,7 @@ cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, 
                     char w[64];
                     snprintf(w, sizeof w, "vk_alphabeta_12[%d][%d][%d]", a, b, c);
                     if ((st = get_fq(ops, o + (size_t)(a * 6 + b * 2 + c) * fq, cJSON_GetArrayItem(y, c),
-                                     nm, w, err)))
+                                     nm, w, CUZK_ERR_FORMAT, err)))
                         goto out;
                 }
             }

@@ -79,10 +79,11 @@ static cuzk_status parse(cuzk_r1cs *r, const cuzk_binfile *bf, cuzk_error *err)
     if (r->curve == CUZK_CURVE_NONE || n8 != 32) {
         char dec[200];
         prime_dec(dec, sizeof dec, h + 4, n8);
-        return cuzk_err(err, CUZK_ERR_UNSUPPORTED,
-                        "%s: unsupported field: prime %s (n8 = %u) is the scalar field of neither "
-                        "bn128 nor bls12381",
-                        nm, dec, n8);
+        /* 32-byte elements are ours: an unknown prime there is damage (a flipped
+         * bit), other sizes are fields cuzk does not support. */
+        return cuzk_err(err, n8 == 32 ? CUZK_ERR_FORMAT : CUZK_ERR_UNSUPPORTED,
+                        "%s: prime %s (n8 = %u) is the scalar field of neither bn128 nor bls12381%s",
+                        nm, dec, n8, n8 == 32 ? " (a corrupt file, or a field cuzk does not support)" : "");
     }
     const cuzk_curve_params *cp = cuzk_curve_params_get(r->curve);
     r->n8 = n8;

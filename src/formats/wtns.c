@@ -52,10 +52,11 @@ static cuzk_status parse(cuzk_wtns *w, const cuzk_binfile *bf, cuzk_error *err)
         fmt_bytes_to_limbs(l, h + 4, n8);
         if (cuzk_bn_to_dec(dec, sizeof dec, l, 8) < 0)
             snprintf(dec, sizeof dec, "?");
-        return cuzk_err(err, CUZK_ERR_UNSUPPORTED,
-                        "%s: unsupported field: prime %s (n8 = %u) is the scalar field of neither "
-                        "bn128 nor bls12381",
-                        nm, dec, n8);
+        /* 32-byte elements are ours: an unknown prime there is damage (a flipped
+         * bit), other sizes are fields cuzk does not support. */
+        return cuzk_err(err, n8 == 32 ? CUZK_ERR_FORMAT : CUZK_ERR_UNSUPPORTED,
+                        "%s: prime %s (n8 = %u) is the scalar field of neither bn128 nor bls12381%s",
+                        nm, dec, n8, n8 == 32 ? " (a corrupt file, or a field cuzk does not support)" : "");
     }
     const cuzk_curve_params *cp = cuzk_curve_params_get(w->curve);
     w->n8 = n8;

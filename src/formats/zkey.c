@@ -130,8 +130,11 @@ cuzk_status cuzk_zkey_alloc(cuzk_zkey *zk, cuzk_error *err)
         zk->log_domain++;
     zk->header_only = false;
     if (alloc_arrays(zk, false, NULL)) {
+        /* The message before the free, which zeroes the sizes. */
+        cuzk_status st = cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for a zkey of %u wires and domain %u",
+                                  zk->n_vars, zk->domain_size);
         cuzk_zkey_free(zk);
-        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for a zkey of %u wires", zk->n_vars);
+        return st;
     }
     return CUZK_OK;
 }
@@ -205,12 +208,14 @@ static cuzk_status parse_layout(cuzk_zkey *zk, const cuzk_binfile *bf, zsecs *zs
     if (cq == CUZK_CURVE_NONE && cr == CUZK_CURVE_NONE) {
         char dq[200];
         le_dec(dq, sizeof dq, q, n8q);
-        return cuzk_err(err, CUZK_ERR_UNSUPPORTED,
-                        "%s: wrong curve: q = %s is the base field of neither bn128 nor bls12381", nm,
-                        dq);
+        /* With the sizes of a supported curve, an unknown prime is damage. */
+        bool known_sizes = (n8q == 32 || n8q == 48) && n8r == 32;
+        return cuzk_err(err, known_sizes ? CUZK_ERR_FORMAT : CUZK_ERR_UNSUPPORTED,
+                        "%s: wrong curve: q = %s is the base field of neither bn128 nor bls12381%s", nm,
+                        dq, known_sizes ? " (a corrupt file, or a curve cuzk does not support)" : "");
     }
-    if (cq != cr)
-        return cuzk_err(err, CUZK_ERR_MISMATCH,
+    if (cq != cr) /* one file, two curves: malformed */
+        return cuzk_err(err, CUZK_ERR_FORMAT,
                         "%s: wrong curve: q is %s but r is %s (the primes of the header disagree)", nm,
                         cq ? cuzk_curve_name(cq) : "unknown", cr ? cuzk_curve_name(cr) : "unknown");
     zk->curve = cq;

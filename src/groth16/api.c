@@ -312,7 +312,9 @@ cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w
         cuzk_phase_end(ctx, &ph);
         if (st == CUZK_ERR_INVALID_PROOF)
             st = cuzk_err(err, CUZK_ERR_MISMATCH,
-                          "%s: the witness does not satisfy the circuit of %s (the proof fails verification)",
+                          "%s: the proof fails verification: the witness does not satisfy the circuit "
+                          "of %s, or the key's proving sections are corrupt (its points are all on the "
+                          "curve, which is all a key can be checked for)",
                           w->name, key->name);
         else if (st)
             cuzk_err(err, verr.code, "%s", verr.msg);

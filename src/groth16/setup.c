@@ -7,6 +7,7 @@
  * Reads an r1cs of either curve, builds the whole key in memory and writes it
  * through the output writer (temporary file + rename), so a failure leaves no
  * partial file. */
+#include <stdio.h>
 #include <string.h>
 
 #include "curve/bls12_381.h"
@@ -96,8 +97,15 @@ cuzk_status cuzk_setup_files_with_toxic(cuzk_ctx *ctx, const char *r1cs_path, co
     if ((st = cuzk_r1cs_read(&r, r1cs_path, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
-    if ((st = cuzk_setup_build(ctx, &r, toxic, &zk, err)))
+    if ((st = cuzk_setup_build(ctx, &r, toxic, &zk, err))) {
+        /* Messages from the build name no file: say which circuit. */
+        if (err && strncmp(err->msg, r1cs_path, strlen(r1cs_path)) != 0) {
+            char msg[CUZK_ERROR_MSG_MAX];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            cuzk_err_force(err, st, "%s: %s", r1cs_path, msg);
+        }
         goto out;
+    }
     cuzk_r1cs_free(&r);
     ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_WRITE);
     if ((st = cuzk_oset_open(&os, err)) || (st = cuzk_zkey_write_to(&zk, fo, err)) ||

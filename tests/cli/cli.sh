@@ -14,6 +14,9 @@
 #   inputs      inputs that are not regular files (FIFO, /dev/zero, a
 #               directory) fail at once with exit 2 instead of hanging or
 #               reading forever
+#   messages    usage errors are one line with a hint to --help; errors are
+#               one line naming the file (setup prints its warning only after
+#               success); out of memory is exit 6 (info under a ulimit)
 #   concurrent  two provers writing the same proof/public pair at once: the
 #               pair left behind always verifies (belongs to one run); the
 #               publish windows rarely meet between processes, so
@@ -122,6 +125,17 @@ scen_outputs() {
 interrupt() {
   local sig=$1 delay=$2; shift 2
   "$@" >"$LOG" 2>&1 & local pid=$!
+  # The delay counts from the moment the command catches the signal (SigCgt
+  # bit 15 for SIGTERM, 2 for SIGINT): before that it is still starting up
+  # and the default action would apply.
+  local bit=$([ "$sig" = TERM ] && echo 14 || echo 1) i
+  for i in $(seq 500); do
+    local cgt
+    cgt=$(sed -n 's/^SigCgt:\s*//p' /proc/$pid/status 2>/dev/null) || break
+    [ -n "$cgt" ] || break
+    (( (16#$cgt >> bit) & 1 )) && break
+    sleep 0.01
+  done
   sleep "$delay"; kill -s "$sig" $pid 2>/dev/null; wait $pid; RC=$?
   [ "$RC" = 9 ] || [ "$RC" = 0 ] || fail "$* after SIG$sig at ${delay}s: exit $RC (expected 9 or 0)"
   if [ "$RC" = 9 ]; then grep -q '^Error: .*cancel' "$LOG" || fail "exit 9 without an 'Error: ... cancelled' line"; fi
@@ -182,6 +196,33 @@ scen_inputs() {
   no_temps "$T"
 }
 
+scen_messages() {
+  local cmdline
+  for cmdline in "" "nope" "prove a b" "prove --nope $Z $W p q" "verify --threads x a b c" "gen --constraints 2^ a b" \
+      "gen --constraints 2^28 a b" "gen --constraints x a b" "gen --public -1 a b" "gen --seed 12x a b" \
+      "setup a" "info" "export-vk a b c" "prove --verify --no-verify $Z $W p q"; do
+    # shellcheck disable=SC2086
+    run "$CUZK" $cmdline
+    [ "$RC" = 1 ] || fail "cuzk $cmdline: exit $RC, expected 1 (usage)"
+    [ "$(grep -c . "$LOG")" = 1 ] || fail "cuzk $cmdline: $(grep -c . "$LOG") lines, expected one"
+    grep -q "^Error: .*--help')\$" "$LOG" || fail "cuzk $cmdline: no 'Error: ... (see ... --help)' line"
+  done
+  note "usage errors: one line with a hint to --help ($(head -n1 "$LOG"))"
+  [ ! -e a ] && [ ! -e p ] || fail "a usage error wrote a file"
+  expect 2 "setup on a missing r1cs (no warning line)" "$CUZK" setup missing.r1cs out.zkey
+  cp "$D/mul.r1cs" m.r1cs
+  run "$CUZK" setup m.r1cs m.zkey
+  [ "$RC" = 0 ] && grep -q '^WARNING: m.zkey is an INSECURE' "$LOG" || fail "setup: no warning after success"
+  # Out of memory: exit 6, one line naming the file (20 MB of "1" needs
+  # 160 MB of values: more than the address space allowed here).
+  node -e 'process.stdout.write("[" + Array(5000000).fill("\"1\"").join(",") + "]")' >big.json 2>/dev/null \
+    || python3 -c 'print("[" + ",".join(["\"1\""] * 5000000) + "]")' >big.json
+  (ulimit -v 120000; "$CUZK" info big.json >"$LOG" 2>&1); RC=$?
+  [ "$RC" = 6 ] || fail "info under a 120 MB ulimit: exit $RC, expected 6 (out of memory)"
+  grep -q '^Error: big.json: out of memory' "$LOG" || fail "info: no 'Error: big.json: out of memory' line"
+  note "info out of memory -> 6: $(head -n1 "$LOG")"
+}
+
 scen_concurrent() {
   local V1="$D/mul.vkey.json" V2="$D/manypub.vkey.json" i bad=0
   for i in $(seq 30); do
@@ -199,7 +240,7 @@ scen_concurrent() {
 }
 
 case "$SCEN" in
-  outputs|signals|inputs|concurrent) ;;
+  outputs|signals|inputs|messages|concurrent) ;;
   *) echo "unknown scenario $SCEN" >&2; exit 2 ;;
 esac
 [ -x "$CUZK" ] || { echo "FAIL: $CUZK not executable"; exit 1; }

@@ -90,8 +90,9 @@ cz_accept() {
 }
 # Rejection: non-zero exit, and not a crash (signal / timeout). cuzk must use
 # the exit code docs/CLI.md gives for the case (CODE): 5 and "Invalid proof"
-# for a well-formed but wrong proof, 3 for a malformed input (point not on the
-# curve, value >= modulus), 4 for inputs that disagree (public count).
+# for a well-formed but wrong proof (its points included: off the curve, out
+# of the subgroup), 3 for a malformed input (bad JSON, a public value >=
+# modulus), 4 for inputs that disagree (public count).
 sj_reject() {
   run "$SNARKJS" groth16 verify "$1" "$2" "$3"
   [ $RC != 0 ] || fail "snarkjs groth16 verify ACCEPTED $4"
@@ -103,7 +104,7 @@ cz_reject() {   # VK PUB PROOF DESC CODE
   [ $RC -lt 124 ] || fail "cuzk verify crashed or timed out on $4 (exit $RC)"
   ! grep -q 'OK!' "$LOG" || fail "cuzk verify printed OK! for $4"
   [ $RC = "$5" ] || fail "cuzk verify: exit $RC for $4, docs/CLI.md says $5"
-  if [ "$5" = 5 ]; then grep -q 'Invalid proof' "$LOG" || fail "cuzk verify: no 'Invalid proof' for $4"
+  if [ "$5" = 5 ]; then grep -q '^Invalid proof' "$T/stdout" || fail "cuzk verify: no 'Invalid proof' for $4"
   else grep -q '^Error: ' "$ERR" || fail "cuzk verify: no 'Error: ' line on stderr for $4"; fi
 }
 both_reject() { sj_reject "$@"; cz_reject "$@"; note "rejected by both: $4"; }
@@ -195,14 +196,17 @@ scen_tamper() {
   both_reject "$VK" "$T/pub_first.json" "$P" "public[0] + 1" 5
   tool pubadd "$PUB" -1 1 "$T/pub_last.json"
   both_reject "$VK" "$T/pub_last.json" "$P" "public[last] + 1" 5
-  # Malformed rather than merely wrong.
+  # Points that are not group elements: an invalid proof for both (snarkjs:
+  # isWellConstructed fails -> "Invalid proof").
   tool offcurve "$P" pi_a "$T/off_a.json"
-  both_reject "$VK" "$PUB" "$T/off_a.json" "pi_a off the curve" 3
+  both_reject "$VK" "$PUB" "$T/off_a.json" "pi_a off the curve" 5
+  tool offcurve "$P" pi_c "$T/off_c.json"
+  both_reject "$VK" "$PUB" "$T/off_c.json" "pi_c off the curve" 5
   tool nonsubgroup "$P" pi_b "$CURVE" "$T/sub_b.json"
-  both_reject "$VK" "$PUB" "$T/sub_b.json" "pi_b on the curve, outside the subgroup" 3
+  both_reject "$VK" "$PUB" "$T/sub_b.json" "pi_b on the curve, outside the subgroup" 5
   if [ "$CURVE" = bls12381 ]; then   # BN254 G1 has cofactor 1
     tool nonsubgroup "$P" pi_a "$CURVE" "$T/sub_a.json"
-    both_reject "$VK" "$PUB" "$T/sub_a.json" "pi_a on the curve, outside the subgroup" 3
+    both_reject "$VK" "$PUB" "$T/sub_a.json" "pi_a on the curve, outside the subgroup" 5
   fi
   r=$(node -e "console.log({bn128: '21888242871839275222246405745257275088548364400416034343698204186575808495617', bls12381: '52435875175126190479447740508185965837690552500527637822603658699938581184513'}['$CURVE'])")
   tool pubadd "$PUB" 0 "$r" "$T/pub_r.json"

@@ -545,10 +545,10 @@ static void test_r1cs_malformed(void **state)
     RESET();
     wr32(b + 4, 2);
     expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "version");
-    /* Another prime: unsupported field. */
+    /* A flipped bit of the prime: malformed (a 32-byte field that is not ours). */
     RESET();
     b[h + 4] ^= 1;
-    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_UNSUPPORTED, "mutant.r1cs", "prime");
+    expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "corrupt file");
     /* nWires too small for the inputs. */
     RESET();
     wr32(b + h + 36, 2);
@@ -805,7 +805,7 @@ static void test_wtns_malformed(void **state)
     expect_err(wtns_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.wtns", "version 3");
     memcpy(b, orig, n);
     b[h + 4 + 31] ^= 0x40;
-    expect_err(wtns_buf(b, n, &e), &e, CUZK_ERR_UNSUPPORTED, "mutant.wtns", "prime");
+    expect_err(wtns_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.wtns", "corrupt file");
     /* A value >= r. */
     memcpy(b, orig, n);
     memset(b + v + 32 * 3, 0xff, 32);
@@ -1249,18 +1249,19 @@ static void test_zkey_malformed(void **state)
         RESET();
         wr32(b + o1, 7);
         expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "not a Groth16 zkey");
-        /* Primes: q changed (r still known) -> mismatch; both -> unknown. */
+        /* Primes: q changed (r still known) -> the header disagrees with
+         * itself; both changed (sizes still ours) -> corrupt: malformed. */
         RESET();
         b[h + 4] ^= 2;
-        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_MISMATCH, "mutant.zkey", "wrong curve");
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "disagree");
         b[h + 8 + n8q] ^= 2;
-        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_UNSUPPORTED, "mutant.zkey", "wrong curve");
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "corrupt file");
         /* Swap in the other curve's r. */
         RESET();
         const cuzk_curve_params *other = cuzk_curve_params_get(f == 0 ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254);
         for (int i = 0; i < 32; i++)
             b[h + 8 + n8q + i] = (uint8_t)(other->r[i / 8] >> (8 * (i % 8)));
-        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_MISMATCH, "mutant.zkey", other->name);
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", other->name);
         /* Header values. */
         size_t hv = h + 8 + n8q + 32;
         RESET();
@@ -1542,16 +1543,16 @@ static void test_json_malformed(void **state)
         const char *bx1 = cJSON_GetArrayItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "pi_b"), 0), 1)->valuestring;
         char *m;
         m = bump_last_digit(t, ax);
-        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_a is not on the curve");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_INVALID_PROOF, "pi_a is not on the curve");
         free(m);
         m = bump_last_digit(t, bx1);
-        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_b is not on the curve");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_INVALID_PROOF, "pi_b is not on the curve");
         free(m);
         const cuzk_curve_params *cp = cuzk_curve_params_get(FX[f].curve);
         char q[200];
         limbs_dec(q, sizeof q, cp->q, cp->fq_limbs);
         m = replace(t, ax, q);
-        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_a.x is >= q");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_INVALID_PROOF, "pi_a.x is >= q");
         free(m);
         m = replace(t, ax, "12a4");
         expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_a.x is not a decimal string");
@@ -1605,7 +1606,7 @@ static void test_json_malformed(void **state)
         free(it);
         cJSON_ReplaceItemInObject(inf, "pi_a", cJSON_CreateStringArray((const char *[]){"0", "0", "1"}, 3));
         it = cJSON_Print(inf);
-        expect_proof_err(it, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_a is not on the curve");
+        expect_proof_err(it, CUZK_CURVE_NONE, CUZK_ERR_INVALID_PROOF, "pi_a is not on the curve");
         free(it);
         cJSON_Delete(inf);
         cJSON_Delete(j);
@@ -1742,7 +1743,7 @@ static void test_json_as_snarkjs(void **state)
         assert_memory_equal(&p, &ref, sizeof p);
         free(m);
         m = replace(t, "\n}", ",\"pi_a\": [\"1\", \"5\", \"1\"]\n}");
-        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_a is not on the curve");
+        expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_INVALID_PROOF, "pi_a is not on the curve");
         free(m);
         /* Leading zeros past 400 digits, and \u escapes of digits: the same value. */
         char z[700];
