@@ -175,7 +175,9 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
 void cuzk_engine_drain(cuzk_engine *e, double timeout_s);
 
 /* Drains with the configured timeout (if not done yet), stops every thread
- * and frees everything. NULL is a no-op. */
+ * and frees everything. No other call on e may be in progress or start
+ * (stop the server's threads first; a job_wait in progress returns early
+ * once the drain is done, but must have returned). NULL is a no-op. */
 void cuzk_engine_close(cuzk_engine *e);
 
 /* ---- Keys ------------------------------------------------------------------ */
@@ -192,8 +194,8 @@ typedef struct cuzk_engine_key_info {
     uint64_t file_bytes;
     uint64_t host_bytes;      /* memory the loaded key takes (0 while not resident) */
     uint64_t device_bytes;    /* on its device (0 on the CPU backend) */
-    int resident;             /* loaded now */
-    int device;               /* where it is resident: -1 host only */
+    int resident;             /* loaded now (on the host or on some GPU) */
+    int device;               /* first GPU it is resident on; -1 = host only */
     int users;                /* jobs proving with it now */
     uint64_t jobs;            /* proofs made with it since start */
     int64_t last_used_ms;     /* unix ms, 0 = never */
