@@ -150,7 +150,7 @@ struct cuzk_engine {
     int draining, drained, stopping;
     uint64_t host_budget, jobs_reserved;
     uint64_t active_jobs, spool_bytes; /* queued + running, for BUSY */
-    eng_kentry *keys;
+    eng_kentry **keys;        /* entries never move: workers hold pointers unlocked */
     size_t n_keys, cap_keys;
     eng_worker *workers;
     size_t n_workers;
@@ -285,8 +285,8 @@ static void spool_remove(cuzk_engine *e, const eng_job *j)
 static eng_kentry *key_find(cuzk_engine *e, const char *id)
 {
     for (size_t i = 0; i < e->n_keys; i++)
-        if (!strcmp(e->keys[i].id, id))
-            return &e->keys[i];
+        if (!strcmp(e->keys[i]->id, id))
+            return e->keys[i];
     return NULL;
 }
 
@@ -302,11 +302,11 @@ static uint64_t keys_resident_bytes(const cuzk_engine *e)
     uint64_t sum = 0;
     for (size_t i = 0; i < e->n_keys; i++)
         for (int s = 0; s < ENG_SLOTS; s++) {
-            const eng_kslot *ks = &e->keys[i].slot[s];
+            const eng_kslot *ks = &e->keys[i]->slot[s];
             if (ks->state == KEY_RESIDENT)
                 sum += ks->host_bytes;
             else if (ks->state == KEY_LOADING)
-                sum += key_estimate(&e->keys[i]);
+                sum += key_estimate(e->keys[i]);
         }
     return sum;
 }
@@ -317,8 +317,8 @@ static uint64_t keys_evictable_bytes(const cuzk_engine *e, const eng_kentry *exc
     uint64_t sum = 0;
     for (size_t i = 0; i < e->n_keys; i++)
         for (int s = 0; s < ENG_SLOTS; s++) {
-            const eng_kslot *ks = &e->keys[i].slot[s];
-            if (!(&e->keys[i] == except && s == except_slot) && ks->state == KEY_RESIDENT &&
+            const eng_kslot *ks = &e->keys[i]->slot[s];
+            if (!(e->keys[i] == except && s == except_slot) && ks->state == KEY_RESIDENT &&
                 !ks->users)
                 sum += ks->host_bytes;
         }
@@ -348,8 +348,8 @@ static int fits(const cuzk_engine *e, const eng_kentry *k, int slot, uint64_t ne
         return 0;
     if (slot > 0)
         for (size_t i = 0; i < e->n_keys; i++) {
-            const eng_kslot *ks = &e->keys[i].slot[slot];
-            if (&e->keys[i] != k && (ks->state == KEY_LOADING || ks->users))
+            const eng_kslot *ks = &e->keys[i]->slot[slot];
+            if (e->keys[i] != k && (ks->state == KEY_LOADING || ks->users))
                 return 0;
         }
     return 1;
@@ -372,7 +372,7 @@ static void make_room(cuzk_engine *e, const eng_kentry *keep, int keep_slot, uin
 {
     if (keep_slot > 0)
         for (size_t i = 0; i < e->n_keys; i++) {
-            eng_kentry *k = &e->keys[i];
+            eng_kentry *k = e->keys[i];
             if (k != keep && k->slot[keep_slot].state == KEY_RESIDENT && !k->slot[keep_slot].users)
                 key_unload(e, k, keep_slot, "device");
         }
@@ -381,7 +381,7 @@ static void make_room(cuzk_engine *e, const eng_kentry *keep, int keep_slot, uin
         int lru_slot = 0;
         for (size_t i = 0; i < e->n_keys; i++)
             for (int s = 0; s < ENG_SLOTS; s++) {
-                eng_kentry *k = &e->keys[i];
+                eng_kentry *k = e->keys[i];
                 const eng_kslot *ks = &k->slot[s];
                 if (!(k == keep && s == keep_slot) && ks->state == KEY_RESIDENT && !ks->users &&
                     (!lru || ks->last_used_ms < lru->slot[lru_slot].last_used_ms)) {
@@ -439,14 +439,15 @@ static cuzk_status key_add(cuzk_engine *e, const eng_key_rec *rec, const eng_key
     if (!k) {
         if (e->n_keys == e->cap_keys) {
             size_t cap = e->cap_keys ? 2 * e->cap_keys : 8;
-            eng_kentry *nk = realloc(e->keys, cap * sizeof *nk);
+            eng_kentry **nk = realloc(e->keys, cap * sizeof *nk);
             if (!nk)
                 return cuzk_err_force(err, CUZK_ERR_NOMEM, "%s: out of memory", rec->path);
             e->keys = nk;
             e->cap_keys = cap;
         }
-        k = &e->keys[e->n_keys++];
-        memset(k, 0, sizeof *k);
+        if (!(k = calloc(1, sizeof *k)))
+            return cuzk_err_force(err, CUZK_ERR_NOMEM, "%s: out of memory", rec->path);
+        e->keys[e->n_keys++] = k;
         memcpy(k->id, rec->id, sizeof k->id);
         snprintf(k->path, sizeof k->path, "%s", rec->path);
         k->meta = *meta;
@@ -1076,8 +1077,11 @@ static void engine_free(cuzk_engine *e)
         eng_worker_ctx_free(e->workers[i].wctx);
     free(e->workers);
     for (size_t i = 0; i < e->n_keys; i++)
+    {
         for (int s = 0; s < ENG_SLOTS; s++)
-            eng_key_free(e->keys[i].slot[s].key);
+            eng_key_free(e->keys[i]->slot[s].key);
+        free(e->keys[i]);
+    }
     free(e->keys);
     eng_backend_free(e->backend);
     if (e->q)
@@ -1363,7 +1367,7 @@ cuzk_status cuzk_engine_key_list(cuzk_engine *e, cuzk_engine_key_info **out, siz
     *out = calloc(e->n_keys ? e->n_keys : 1, sizeof **out);
     if (*out)
         for (size_t i = 0; i < e->n_keys; i++)
-            key_info_fill(e, &e->keys[i], &(*out)[i]);
+            key_info_fill(e, e->keys[i], &(*out)[i]);
     pthread_mutex_unlock(&e->lock);
     if (!*out) {
         *n = 0;
@@ -1802,7 +1806,7 @@ cuzk_status cuzk_engine_snapshot_get(cuzk_engine *e, cuzk_engine_snapshot **out,
         }
         s->n_keys = e->n_keys;
         for (size_t i = 0; i < e->n_keys; i++)
-            key_info_fill(e, &e->keys[i], &s->keys[i]);
+            key_info_fill(e, e->keys[i], &s->keys[i]);
         s->n_timeline = e->tl_n;
         size_t first = (e->tl_next + CUZK_TIMELINE_MAX - e->tl_n) % CUZK_TIMELINE_MAX;
         for (size_t i = 0; i < e->tl_n; i++)
@@ -1816,7 +1820,7 @@ cuzk_status cuzk_engine_snapshot_get(cuzk_engine *e, cuzk_engine_snapshot **out,
              * memory is the GPU backend's to read) */
             uint64_t used = 0;
             for (size_t k = 0; k < e->n_keys; k++)
-                used += e->keys[k].slot[e->devices[i] + 1].device_bytes;
+                used += e->keys[k]->slot[e->devices[i] + 1].device_bytes;
             s->devices[i].memory_free = used < s->devices[i].memory_budget
                                             ? s->devices[i].memory_budget - used
                                             : 0;
