@@ -5,9 +5,9 @@
  *    Each transition commits before the engine reports it, so a crash loses
  *    nothing that was acknowledged; at start, jobs left running are requeued
  *    (rescue) and spool files without a live job are removed.
- *  - the spool directory: one witness file per queued/running job, written
- *    and fsynced (file and directory) before the job is journaled, removed
- *    when the job reaches a terminal state.
+ *  - the witness of each queued/running job: up to 1 MiB in the queue with
+ *    the job (one commit), else a spool file written and fsynced (file and
+ *    directory) before the job is journaled; deleted when the job ends.
  *  - memory, under e->lock: the key cache, the workers, counters, the
  *    timeline and the memory reservations.
  *
@@ -96,6 +96,9 @@ int cuzk_job_state_parse(const char *s)
 /* ---- engine state ---------------------------------------------------------- */
 
 enum { KEY_UNLOADED, KEY_LOADING, KEY_RESIDENT };
+/* Witnesses up to this size are stored in the journal with their job (as the
+ * scale-out design keeps small inputs in the database). */
+#define ENG_INLINE_MAX (1u << 20)
 enum { STOP_NONE, STOP_CANCEL, STOP_DRAIN };
 
 /* Where a key is loaded: slot 0 = the host (CPU backend), slot d + 1 = GPU d
@@ -139,7 +142,7 @@ typedef struct eng_worker {
 struct cuzk_engine {
     cuzk_config cfg;
     cuzk_engine_hooks hooks;
-    char spool[CUZK_CFG_STR_MAX + 16], scratch[CUZK_CFG_STR_MAX + 16];
+    char spool[CUZK_CFG_STR_MAX + 16];
     int lockfd;
     eng_queue *q;
     pthread_mutex_t dblock;
@@ -275,6 +278,8 @@ static void spool_path(const cuzk_engine *e, const char *name, char *out, size_t
 
 static void spool_remove(cuzk_engine *e, const eng_job *j)
 {
+    if (!j->input[0]) /* stored in the queue: deleted with the job's end */
+        return;
     char p[CUZK_CFG_STR_MAX + 512];
     spool_path(e, j->input, p, sizeof p);
     unlink(p);
@@ -738,9 +743,20 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
     cuzk_status st = key_acquire_loaded(e, k, slot, w->wctx, &err);
     if (!st) {
         char wp[CUZK_CFG_STR_MAX + 512];
-        spool_path(e, j->input, wp, sizeof wp);
+        void *body = NULL;
+        size_t len = 0;
+        if (j->input[0]) {
+            spool_path(e, j->input, wp, sizeof wp);
+        } else {
+            pthread_mutex_lock(&e->dblock);
+            st = e->q->ops->input(e->q, j->id, &body, &len, &err);
+            pthread_mutex_unlock(&e->dblock);
+        }
         atomic_store(&w->prog.phase, "prove");
-        st = eng_prove(w->wctx, k->slot[slot].key, wp, e->scratch, &proof, &pub, &err);
+        if (!st)
+            st = eng_prove(w->wctx, k->slot[slot].key, j->input[0] ? wp : NULL, body, len, &proof,
+                           &pub, &err);
+        free(body);
     }
     pthread_mutex_lock(&e->lock);
     int stop = w->stop;
@@ -1139,8 +1155,7 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
     if (e->cfg.max_attempts < 1)
         e->cfg.max_attempts = 1;
     snprintf(e->spool, sizeof e->spool, "%s/spool", dir);
-    snprintf(e->scratch, sizeof e->scratch, "%s/tmp", dir);
-    if ((st = mkdir_p(dir, err)) || (st = mkdir_p(e->spool, err)) || (st = mkdir_p(e->scratch, err)))
+    if ((st = mkdir_p(dir, err)) || (st = mkdir_p(e->spool, err)))
         goto fail;
     char lockpath[CUZK_CFG_STR_MAX + 16];
     snprintf(lockpath, sizeof lockpath, "%s/lock", dir);
@@ -1618,19 +1633,23 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     j.priority = req->priority;
     j.enqueued_ms = now_ms();
     j.max_attempts = e->cfg.max_attempts;
-    snprintf(j.input, sizeof j.input, "%s.wtns", j.id);
+    /* Small witnesses go into the journal with the job (one fsync); larger
+     * ones to a spool file (its fsyncs, then the journal's). */
+    int inline_body = wl <= ENG_INLINE_MAX;
+    if (!inline_body)
+        snprintf(j.input, sizeof j.input, "%s.wtns", j.id);
     j.input_bytes = wl;
     j.host_bytes = host_bytes;
     j.worker = j.device = -1;
-    st = write_durable(e->spool, j.input, wd, wl, err);
-    free(owned);
+    st = inline_body ? CUZK_OK : write_durable(e->spool, j.input, wd, wl, err);
     eng_job saved;
     int dup = 0;
     if (!st) {
         pthread_mutex_lock(&e->dblock);
-        st = e->q->ops->submit(e->q, &j, &saved, &dup, err);
+        st = e->q->ops->submit(e->q, &j, inline_body ? wd : NULL, wl, &saved, &dup, err);
         pthread_mutex_unlock(&e->dblock);
     }
+    free(owned);
     if (st || dup) {
         spool_remove(e, &j);
         pthread_mutex_lock(&e->lock);

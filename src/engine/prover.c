@@ -165,17 +165,17 @@ cuzk_status eng_witness_check(const void *data, size_t len, const char *name,
 }
 
 cuzk_status eng_prove(eng_worker_ctx *w, const eng_key *k, const char *wtns_path,
-                      const char *scratch, char **proof_json, char **public_json,
+                      const void *wtns, size_t wtns_len, char **proof_json, char **public_json,
                       cuzk_error *err)
 {
-    (void)scratch;
     *proof_json = *public_json = NULL;
     if (atomic_load(&w->p->cancel))
         return cuzk_err_force(err, CUZK_ERR_CANCELLED, "cancelled");
     cuzk_witness *wt = NULL;
     cuzk_proof *proof = NULL;
     size_t len;
-    cuzk_status st = cuzk_witness_load(&wt, wtns_path, err);
+    cuzk_status st = wtns_path ? cuzk_witness_load(&wt, wtns_path, err)
+                               : cuzk_witness_load_buffer(&wt, wtns, wtns_len, "witness", err);
     if (!st)
         st = cuzk_prove(w->ctx, k->key, wt, NULL, &proof, err);
     if (!st)

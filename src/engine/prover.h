@@ -56,10 +56,10 @@ uint64_t eng_job_host_bytes(const eng_key_meta *m, uint64_t witness_bytes);
 cuzk_status eng_witness_check(const void *data, size_t len, const char *name,
                               const eng_key_meta *m, cuzk_error *err);
 
-/* Proves and verifies; proof/public JSON malloc'd. `scratch` is a directory
- * the backend may use for temporary files. */
+/* Proves and verifies the witness (a .wtns file, or its bytes when
+ * wtns_path is NULL); proof/public JSON malloc'd. */
 cuzk_status eng_prove(eng_worker_ctx *w, const eng_key *k, const char *wtns_path,
-                      const char *scratch, char **proof_json, char **public_json,
+                      const void *wtns, size_t wtns_len, char **proof_json, char **public_json,
                       cuzk_error *err);
 
 #endif

@@ -34,7 +34,7 @@ typedef struct eng_job {
     int attempt, max_attempts;
     char owner[256];
     int cancel_requested;
-    char input[256];                   /* spool file name of the witness */
+    char input[256];                   /* spool file of the witness; "" = stored in the queue */
     uint64_t input_bytes;
     uint64_t host_bytes, device_bytes; /* admission estimates */
     int worker, device;
@@ -61,9 +61,11 @@ typedef struct eng_queue_ops {
     cuzk_status (*open)(eng_queue **out, const char *where, cuzk_error *err);
     void (*close)(eng_queue *q);
     /* Inserts j (state queued) unless j->idem_key is set and known: then
-     * *existed = 1 and *out is the existing job (the caller compares hashes). */
-    cuzk_status (*submit)(eng_queue *q, const eng_job *j, eng_job *out, int *existed,
-                          cuzk_error *err);
+     * *existed = 1 and *out is the existing job (the caller compares hashes).
+     * body (may be NULL: the witness is in the spool file j->input) is the
+     * witness stored in the queue itself, in the same transaction. */
+    cuzk_status (*submit)(eng_queue *q, const eng_job *j, const void *body, size_t body_len,
+                          eng_job *out, int *existed, cuzk_error *err);
     /* The next job to run (lowest priority value, then seq): *found = 0 if none. */
     cuzk_status (*peek)(eng_queue *q, eng_job *out, int *found, cuzk_error *err);
     /* queued -> running for this owner, attempt + 1, attempt row opened.
@@ -105,6 +107,8 @@ typedef struct eng_queue_ops {
      * results and attempts); their ids in *ids (malloc'd, free()). */
     cuzk_status (*expire)(eng_queue *q, int64_t before_ms, size_t max, eng_job **ids, size_t *n,
                           cuzk_error *err);
+    /* A witness stored in the queue (malloc'd). Deleted with the job's end. */
+    cuzk_status (*input)(eng_queue *q, const char *id, void **body, size_t *len, cuzk_error *err);
     /* Spool files of queued / running jobs (to find orphans at start). */
     cuzk_status (*live_inputs)(eng_queue *q, char ***names, size_t *n, cuzk_error *err);
     /* Key registry. */

@@ -40,6 +40,7 @@ static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS cuzk_results (job_id TEXT PRIMARY KEY, attempt INTEGER NOT NULL,"
     " proof TEXT NOT NULL, public_json TEXT NOT NULL, verified INTEGER NOT NULL,"
     " created_at INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS cuzk_inputs (job_id TEXT PRIMARY KEY, body BLOB NOT NULL);"
     "CREATE TABLE IF NOT EXISTS cuzk_keys (key_id TEXT NOT NULL, path TEXT PRIMARY KEY,"
     " file_bytes INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,"
     " dev INTEGER NOT NULL, host_bytes INTEGER NOT NULL DEFAULT 0);";
@@ -180,8 +181,8 @@ static void rollback(sq_queue *q)
     exec(q, "ROLLBACK");
 }
 
-static cuzk_status sq_submit(eng_queue *base, const eng_job *j, eng_job *out, int *existed,
-                             cuzk_error *err)
+static cuzk_status sq_submit(eng_queue *base, const eng_job *j, const void *body, size_t body_len,
+                             eng_job *out, int *existed, cuzk_error *err)
 {
     sq_queue *q = (sq_queue *)base;
     *existed = 0;
@@ -237,6 +238,20 @@ static cuzk_status sq_submit(eng_queue *base, const eng_job *j, eng_job *out, in
     }
     sqlite3_finalize(s);
     s = NULL;
+    if (body) {
+        if (prep(q, &s, "INSERT INTO cuzk_inputs (job_id, body) VALUES (?, ?)")) {
+            st = db_err(q, err, "submit");
+            goto out;
+        }
+        sqlite3_bind_text(s, 1, j->id, -1, SQLITE_STATIC);
+        sqlite3_bind_blob64(s, 2, body, body_len, SQLITE_STATIC);
+        if (sqlite3_step(s) != SQLITE_DONE) {
+            st = db_err(q, err, "submit");
+            goto out;
+        }
+        sqlite3_finalize(s);
+        s = NULL;
+    }
     if (exec(q, "COMMIT")) {
         st = db_err(q, err, "submit (commit)");
         goto out;
@@ -299,12 +314,30 @@ static int run(sq_queue *q, const char *sql, const char *types, ...)
     return rc == SQLITE_DONE ? sqlite3_changes(q->db) : -1;
 }
 
+static cuzk_status claim_tx(sq_queue *q, const char *id, const char *owner, int worker,
+                            int device, int64_t now_ms, int *claimed, cuzk_error *err);
+
 static cuzk_status sq_claim(eng_queue *base, const char *id, const char *owner, int worker,
                             int device, int64_t now_ms, eng_job *out, int *claimed,
                             cuzk_error *err)
 {
     sq_queue *q = (sq_queue *)base;
     *claimed = 0;
+    /* A claim is not fsynced (WAL, synchronous=NORMAL: it survives a crash
+     * of the process, and the next synchronous commit makes it durable): a
+     * claim lost with the machine only leaves the job queued, as a rescue
+     * would. It is on every job's path, an fsync is not. */
+    exec(q, "PRAGMA synchronous=NORMAL");
+    cuzk_status st = claim_tx(q, id, owner, worker, device, now_ms, claimed, err);
+    exec(q, "PRAGMA synchronous=FULL");
+    if (st || !*claimed)
+        return st;
+    return get_job(q, id, out, err);
+}
+
+static cuzk_status claim_tx(sq_queue *q, const char *id, const char *owner, int worker,
+                            int device, int64_t now_ms, int *claimed, cuzk_error *err)
+{
     if (exec(q, "BEGIN IMMEDIATE"))
         return db_err(q, err, "claim");
     int n = run(q,
@@ -325,7 +358,7 @@ static cuzk_status sq_claim(eng_queue *base, const char *id, const char *owner, 
     if (exec(q, "COMMIT"))
         goto fail;
     *claimed = 1;
-    return get_job(q, id, out, err);
+    return CUZK_OK;
 fail:;
     cuzk_status st = db_err(q, err, "claim");
     rollback(q);
@@ -351,7 +384,8 @@ static cuzk_status sq_complete(eng_queue *base, const char *id, int attempt, con
         *fenced = 1;
         return CUZK_OK;
     }
-    if (run(q,
+    if (run(q, "DELETE FROM cuzk_inputs WHERE job_id = ?", "s", id) < 0 ||
+        run(q,
             "INSERT INTO cuzk_results (job_id, attempt, proof, public_json, verified, created_at)"
             " VALUES (?, ?, ?, ?, 1, ?)",
             "sissi", id, (int64_t)attempt, proof_json, public_json, now_ms) < 0 ||
@@ -400,6 +434,10 @@ static cuzk_status sq_finish(eng_queue *base, const char *id, int attempt, const
     }
     if (run(q, "UPDATE cuzk_attempts SET ended_at = ?, outcome = ? WHERE job_id = ? AND attempt = ?",
             "issi", now_ms, state == CUZK_JOB_QUEUED ? "requeued" : name, id, (int64_t)attempt) < 0 ||
+        run(q,
+            "DELETE FROM cuzk_inputs WHERE job_id = ? AND job_id IN"
+            " (SELECT id FROM cuzk_jobs WHERE id = ? AND state IN ('done', 'failed', 'cancelled'))",
+            "ss", id, id) < 0 ||
         exec(q, "COMMIT"))
         goto fail;
     return CUZK_OK;
@@ -420,7 +458,7 @@ static cuzk_status sq_cancel(eng_queue *base, const char *id, int64_t now_ms, en
                 "UPDATE cuzk_jobs SET state = 'cancelled', finished_at = ?, error_code = ?,"
                 " error = 'cancelled while queued' WHERE id = ? AND state = 'queued'",
                 "iis", now_ms, (int64_t)CUZK_ERR_CANCELLED, id);
-    if (n < 0 ||
+    if (n < 0 || (n > 0 && run(q, "DELETE FROM cuzk_inputs WHERE job_id = ?", "s", id) < 0) ||
         run(q, "UPDATE cuzk_jobs SET cancel_requested = 1 WHERE id = ? AND state = 'running'",
             "s", id) < 0 ||
         exec(q, "COMMIT")) {
@@ -635,6 +673,7 @@ static cuzk_status sq_expire(eng_queue *base, int64_t before_ms, size_t max, eng
     }
     for (size_t i = 0; i < len; i++)
         if (run(q, "DELETE FROM cuzk_results WHERE job_id = ?", "s", v[i].id) < 0 ||
+            run(q, "DELETE FROM cuzk_inputs WHERE job_id = ?", "s", v[i].id) < 0 ||
             run(q, "DELETE FROM cuzk_attempts WHERE job_id = ?", "s", v[i].id) < 0 ||
             run(q, "DELETE FROM cuzk_jobs WHERE id = ?", "s", v[i].id) < 0) {
             st = db_err(q, err, "expire");
@@ -659,7 +698,7 @@ static cuzk_status sq_live_inputs(eng_queue *base, char ***names, size_t *n, cuz
     sqlite3_stmt *s = NULL;
     *names = NULL;
     *n = 0;
-    if (prep(q, &s, "SELECT input_uri FROM cuzk_jobs WHERE state IN ('queued', 'running')"))
+    if (prep(q, &s, "SELECT input_uri FROM cuzk_jobs WHERE state IN ('queued', 'running') AND input_uri != ''"))
         return db_err(q, err, "spool scan");
     size_t cap = 0, len = 0;
     char **v = NULL;
@@ -687,6 +726,35 @@ static cuzk_status sq_live_inputs(eng_queue *base, char ***names, size_t *n, cuz
     *names = v;
     *n = len;
     return CUZK_OK;
+}
+
+static cuzk_status sq_input(eng_queue *base, const char *id, void **body, size_t *len,
+                            cuzk_error *err)
+{
+    sq_queue *q = (sq_queue *)base;
+    sqlite3_stmt *s = NULL;
+    *body = NULL;
+    *len = 0;
+    if (prep(q, &s, "SELECT body FROM cuzk_inputs WHERE job_id = ?"))
+        return db_err(q, err, "input");
+    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    cuzk_status st = CUZK_OK;
+    if (rc == SQLITE_ROW) {
+        size_t n = (size_t)sqlite3_column_bytes(s, 0);
+        if (!(*body = malloc(n ? n : 1)))
+            st = cuzk_err_force(err, CUZK_ERR_NOMEM, "job %s: out of memory", id);
+        else {
+            memcpy(*body, sqlite3_column_blob(s, 0), n);
+            *len = n;
+        }
+    } else if (rc == SQLITE_DONE) {
+        st = cuzk_err_force(err, (cuzk_status)CUZK_ENGINE_NOT_FOUND, "job %s: no witness", id);
+    } else {
+        st = db_err(q, err, "input");
+    }
+    sqlite3_finalize(s);
+    return st;
 }
 
 static cuzk_status sq_key_put(eng_queue *base, const eng_key_rec *k, cuzk_error *err)
@@ -786,6 +854,7 @@ const eng_queue_ops eng_queue_sqlite = {
     .stats = sq_stats,
     .expire = sq_expire,
     .live_inputs = sq_live_inputs,
+    .input = sq_input,
     .key_put = sq_key_put,
     .key_by_path = sq_key_by_path,
     .key_all = sq_key_all,
