@@ -17,11 +17,9 @@
 #include "field/fp2_decl.h"
 
 #define EC_PREFIX bls12_381_g1
-#define EC_F bls12_381_fp
 #include "curve/ec_decl.h"
 
 #define EC_PREFIX bls12_381_g2
-#define EC_F bls12_381_fp2
 #include "curve/ec_decl.h"
 
 #include "curve/bls12_381_pairing.h"

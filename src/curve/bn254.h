@@ -17,11 +17,9 @@
 #include "field/fp2_decl.h"
 
 #define EC_PREFIX bn254_g1
-#define EC_F bn254_fp
 #include "curve/ec_decl.h"
 
 #define EC_PREFIX bn254_g2
-#define EC_F bn254_fp2
 #include "curve/ec_decl.h"
 
 #include "curve/bn254_pairing.h"

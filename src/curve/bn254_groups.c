@@ -1,5 +1,5 @@
-/* Instantiates the bn254 G1 and G2 groups from curve/ec_impl.h, with the
- * field cores inlined into the point formulas. */
+/* Instantiates the bn254 G1 and G2 groups listed in curve/instances.h from
+ * curve/ec_impl.h, with the field cores inlined into the point formulas. */
 
 /* GCC's SLP vectoriser spends most of the compile time on the unrolled
  * multiprecision code and finds nothing to vectorise in it. */
@@ -15,14 +15,7 @@
 #include "field/fp2_inline.h"
 
 #define EC_PREFIX bn254_g1
-#define EC_F bn254_fp
-#define EC_ORDER bn254_fr_MODULUS.l
-#define EC_ORDER_LIMBS 4
-#define EC_COFACTOR_ONE 1  /* E(Fp) has prime order r */
 #include "curve/ec_impl.h"
 
 #define EC_PREFIX bn254_g2
-#define EC_F bn254_fp2
-#define EC_ORDER bn254_fr_MODULUS.l
-#define EC_ORDER_LIMBS 4
 #include "curve/ec_impl.h"

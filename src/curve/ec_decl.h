@@ -1,11 +1,12 @@
 /* Declaration "template" for an elliptic-curve group y^2 = x^3 + b over a
  * field F (Fp for G1, Fp2 for G2).
  *
- * Include with:
- *   #define EC_PREFIX bn254_g1    (names become bn254_g1_affine_t, bn254_g1_jac_add, ...)
- *   #define EC_F      bn254_fp    (field prefix: EC_F_t, EC_F_mul, ... must be declared)
+ * Include with (after the declarations of its coordinate field):
+ *   #define EC_PREFIX bn254_g1    (a group listed in curve/instances.h)
  *   #include "curve/ec_decl.h"
- * The header #undefs both at the end.
+ * Declares, for EC_PREFIX g over the field F = g_C_F: the types g_affine_t,
+ * g_jac_t, g_xyzz_t, the constants g_GENERATOR and g_B, and the functions
+ * g_affine_*, g_jac_*, g_xyzz_* below. EC_PREFIX is #undef'd at the end.
  *
  * Representations (coordinates in Montgomery form):
  *   affine: (x, y); the point at infinity is x = y = 0, the snarkjs/zkey
@@ -19,60 +20,79 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "curve/instances.h"
+#include "field/instances.h"
 #include "util/common.h"
+#include "util/templates.h"
 
-#define ECN_(name) CUZK_NAME(EC_PREFIX, name)
-#define ECF_(name) CUZK_NAME(EC_F, name)
+#define EC_(name) CUZK_NAME(EC_PREFIX, name)
+#define EC_P_(name) CUZK_NAME(EC_PREFIX, CUZK_CAT2(C_, name))
+#define EC_F_(name) CUZK_NAME(EC_P_(F), name)
+#define EC_FR_(name) CUZK_NAME(EC_P_(FR), name)
+#if !EC_FR_(P_LIMBS)
+#error "ec_decl.h: EC_PREFIX must name a group listed in curve/instances.h"
+#endif
+
+#define CUZK_TMPL_ONCE CUZK_TMPL_SLOT(CUZK_TMPL_EC_DECL, EC_P_(ID))
+#include "util/tmpl_once.h"
+#ifdef CUZK_TMPL_SEEN
+#undef CUZK_TMPL_SEEN
+#else
 
 typedef struct {
-    ECF_(t) x, y;
-} ECN_(affine_t);
+    EC_F_(t) x, y;
+} EC_(affine_t);
 
 typedef struct {
-    ECF_(t) x, y, z;
-} ECN_(jac_t);
+    EC_F_(t) x, y, z;
+} EC_(jac_t);
 
 typedef struct {
-    ECF_(t) x, y, zz, zzz;
-} ECN_(xyzz_t);
+    EC_F_(t) x, y, zz, zzz;
+} EC_(xyzz_t);
 
-extern const ECN_(affine_t) ECN_(GENERATOR);
-extern const ECF_(t) ECN_(B);  /* curve constant b (Montgomery) */
+extern const EC_(affine_t) EC_(GENERATOR);
+extern const EC_F_(t) EC_(B); /* curve constant b (Montgomery) */
 
 /* Affine. */
-void ECN_(affine_set_inf)(ECN_(affine_t) *p);
-bool ECN_(affine_is_inf)(const ECN_(affine_t) *p);
-bool ECN_(affine_is_on_curve)(const ECN_(affine_t) *p);   /* infinity counts as on-curve */
-bool ECN_(affine_in_subgroup)(const ECN_(affine_t) *p);   /* r·P == O (fast check where available) */
-bool ECN_(affine_eq)(const ECN_(affine_t) *a, const ECN_(affine_t) *b);
-void ECN_(affine_neg)(ECN_(affine_t) *r, const ECN_(affine_t) *a);
+void EC_(affine_set_inf)(EC_(affine_t) *p);
+bool EC_(affine_is_inf)(const EC_(affine_t) *p);
+bool EC_(affine_is_on_curve)(const EC_(affine_t) *p); /* infinity counts as on-curve */
+bool EC_(affine_in_subgroup)(const EC_(affine_t) *p); /* r·P == O (fast check where available) */
+bool EC_(affine_eq)(const EC_(affine_t) *a, const EC_(affine_t) *b);
+void EC_(affine_neg)(EC_(affine_t) *r, const EC_(affine_t) *a);
 
 /* Jacobian. */
-void ECN_(jac_set_inf)(ECN_(jac_t) *p);
-bool ECN_(jac_is_inf)(const ECN_(jac_t) *p);
-void ECN_(jac_from_affine)(ECN_(jac_t) *r, const ECN_(affine_t) *a);
-void ECN_(jac_to_affine)(ECN_(affine_t) *r, const ECN_(jac_t) *a);
+void EC_(jac_set_inf)(EC_(jac_t) *p);
+bool EC_(jac_is_inf)(const EC_(jac_t) *p);
+void EC_(jac_from_affine)(EC_(jac_t) *r, const EC_(affine_t) *a);
+void EC_(jac_to_affine)(EC_(affine_t) *r, const EC_(jac_t) *a);
 /* Normalise n points with one inversion (Montgomery's trick). */
-void ECN_(jac_batch_to_affine)(ECN_(affine_t) *out, const ECN_(jac_t) *in, size_t n);
-bool ECN_(jac_eq)(const ECN_(jac_t) *a, const ECN_(jac_t) *b);
-void ECN_(jac_neg)(ECN_(jac_t) *r, const ECN_(jac_t) *a);
-void ECN_(jac_dbl)(ECN_(jac_t) *r, const ECN_(jac_t) *a);
-void ECN_(jac_add)(ECN_(jac_t) *r, const ECN_(jac_t) *a, const ECN_(jac_t) *b);      /* complete: handles inf, a==b, a==-b */
-void ECN_(jac_add_affine)(ECN_(jac_t) *r, const ECN_(jac_t) *a, const ECN_(affine_t) *b); /* mixed, complete */
+void EC_(jac_batch_to_affine)(EC_(affine_t) *out, const EC_(jac_t) *in, size_t n);
+bool EC_(jac_eq)(const EC_(jac_t) *a, const EC_(jac_t) *b);
+void EC_(jac_neg)(EC_(jac_t) *r, const EC_(jac_t) *a);
+void EC_(jac_dbl)(EC_(jac_t) *r, const EC_(jac_t) *a);
+void EC_(jac_add)(EC_(jac_t) *r, const EC_(jac_t) *a,
+                  const EC_(jac_t) *b); /* complete: handles inf, a==b, a==-b */
+void EC_(jac_add_affine)(EC_(jac_t) *r, const EC_(jac_t) *a,
+                         const EC_(affine_t) *b); /* mixed, complete */
 /* r = k·P, k raw little-endian limbs (any length, not reduced). */
-void ECN_(jac_mul)(ECN_(jac_t) *r, const ECN_(jac_t) *p, const uint64_t *k, size_t k_limbs);
-void ECN_(affine_mul)(ECN_(jac_t) *r, const ECN_(affine_t) *p, const uint64_t *k, size_t k_limbs);
+void EC_(jac_mul)(EC_(jac_t) *r, const EC_(jac_t) *p, const uint64_t *k, size_t k_limbs);
+void EC_(affine_mul)(EC_(jac_t) *r, const EC_(affine_t) *p, const uint64_t *k, size_t k_limbs);
 
 /* XYZZ (bucket accumulators in MSM). All complete (handle inf / doubling). */
-void ECN_(xyzz_set_inf)(ECN_(xyzz_t) *p);
-bool ECN_(xyzz_is_inf)(const ECN_(xyzz_t) *p);
-void ECN_(xyzz_add_affine)(ECN_(xyzz_t) *r, const ECN_(xyzz_t) *a, const ECN_(affine_t) *b);
-void ECN_(xyzz_sub_affine)(ECN_(xyzz_t) *r, const ECN_(xyzz_t) *a, const ECN_(affine_t) *b);
-void ECN_(xyzz_add)(ECN_(xyzz_t) *r, const ECN_(xyzz_t) *a, const ECN_(xyzz_t) *b);
-void ECN_(xyzz_dbl)(ECN_(xyzz_t) *r, const ECN_(xyzz_t) *a);
-void ECN_(xyzz_to_jac)(ECN_(jac_t) *r, const ECN_(xyzz_t) *a);
+void EC_(xyzz_set_inf)(EC_(xyzz_t) *p);
+bool EC_(xyzz_is_inf)(const EC_(xyzz_t) *p);
+void EC_(xyzz_add_affine)(EC_(xyzz_t) *r, const EC_(xyzz_t) *a, const EC_(affine_t) *b);
+void EC_(xyzz_sub_affine)(EC_(xyzz_t) *r, const EC_(xyzz_t) *a, const EC_(affine_t) *b);
+void EC_(xyzz_add)(EC_(xyzz_t) *r, const EC_(xyzz_t) *a, const EC_(xyzz_t) *b);
+void EC_(xyzz_dbl)(EC_(xyzz_t) *r, const EC_(xyzz_t) *a);
+void EC_(xyzz_to_jac)(EC_(jac_t) *r, const EC_(xyzz_t) *a);
 
-#undef ECN_
-#undef ECF_
+#endif /* per-instance guard */
+
+#undef EC_
+#undef EC_P_
+#undef EC_F_
+#undef EC_FR_
 #undef EC_PREFIX
-#undef EC_F

@@ -1,9 +1,10 @@
 /* Declaration "template" for the optimal-ate pairing of one curve.
  *
  * Include with (after the curve's Fp12 and G1/G2 declarations):
- *   #define PAIRING_CURVE bn254
+ *   #define PAIRING_CURVE bn254    (a pairing listed in curve/instances.h)
  *   #include "curve/pairing_decl.h"
- * PAIRING_CURVE is #undef'd at the end.
+ * Declares, for PAIRING_CURVE c: c_miller_loop, c_final_exp, c_pairing,
+ * c_multi_pairing. PAIRING_CURVE is #undef'd at the end.
  *
  * Values agree with snarkjs (ffjavascript) and @noble/curves, which do NOT
  * return the reduced pairing f^((p^12-1)/r) itself but a fixed power of it
@@ -18,21 +19,49 @@
 
 #include <stddef.h>
 
+#include "curve/instances.h"
+#include "field/instances.h"
 #include "util/common.h"
+#include "util/templates.h"
 
-#define PD_(n) CUZK_NAME(PAIRING_CURVE, n)
+#define PR_(n) CUZK_NAME(PAIRING_CURVE, n)
+#define PR_P_(n) CUZK_NAME(PAIRING_CURVE, CUZK_CAT2(C_, n))
+#define PR_FP_(n) CUZK_NAME(CUZK_CAT2(PAIRING_CURVE, _fp), n)
+#define PR_FP2_(n) CUZK_NAME(CUZK_CAT2(PAIRING_CURVE, _fp2), n)
+#define PR_FP6_(n) CUZK_NAME(CUZK_CAT2(PAIRING_CURVE, _fp6), n)
+#define PR_FP12_(n) CUZK_NAME(CUZK_CAT2(PAIRING_CURVE, _fp12), n)
+#define PR_G1_(n) CUZK_NAME(CUZK_CAT2(PAIRING_CURVE, _g1), n)
+#define PR_G2_(n) CUZK_NAME(CUZK_CAT2(PAIRING_CURVE, _g2), n)
+#if !PR_P_(X_ABS)
+#error "pairing_decl.h: PAIRING_CURVE must name a pairing listed in curve/instances.h"
+#endif
+
+#define CUZK_TMPL_ONCE CUZK_TMPL_SLOT(CUZK_TMPL_PAIRING_DECL, PR_P_(ID))
+#include "util/tmpl_once.h"
+#ifdef CUZK_TMPL_SEEN
+#undef CUZK_TMPL_SEEN
+#else
 
 /* r = product over i < n of the Miller loop f_{P_i,Q_i} (no final exp). The
  * squarings are shared between the pairs. */
-void PD_(miller_loop)(PD_(fp12_t) *r, const PD_(g1_affine_t) *ps, const PD_(g2_affine_t) *qs,
+void PR_(miller_loop)(PR_(fp12_t) *r, const PR_(g1_affine_t) *ps, const PR_(g2_affine_t) *qs,
                       size_t n);
 /* r = f^((p^12-1)/r · c) with c as described above. */
-void PD_(final_exp)(PD_(fp12_t) *r, const PD_(fp12_t) *f);
+void PR_(final_exp)(PR_(fp12_t) *r, const PR_(fp12_t) *f);
 /* r = e(p, q). */
-void PD_(pairing)(PD_(fp12_t) *r, const PD_(g1_affine_t) *p, const PD_(g2_affine_t) *q);
+void PR_(pairing)(PR_(fp12_t) *r, const PR_(g1_affine_t) *p, const PR_(g2_affine_t) *q);
 /* r = prod e(ps[i], qs[i]): n Miller loops, one final exponentiation. */
-void PD_(multi_pairing)(PD_(fp12_t) *r, const PD_(g1_affine_t) *ps, const PD_(g2_affine_t) *qs,
+void PR_(multi_pairing)(PR_(fp12_t) *r, const PR_(g1_affine_t) *ps, const PR_(g2_affine_t) *qs,
                         size_t n);
 
-#undef PD_
+#endif /* per-instance guard */
+
+#undef PR_
+#undef PR_P_
+#undef PR_FP_
+#undef PR_FP2_
+#undef PR_FP6_
+#undef PR_FP12_
+#undef PR_G1_
+#undef PR_G2_
 #undef PAIRING_CURVE

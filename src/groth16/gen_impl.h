@@ -1,7 +1,8 @@
 /* Synthetic circuit generator, written once and instantiated per curve.
  *
  * Include from gen.c (after the curve's umbrella header and gen.c's shared
- * helpers) with `#define GEN_CURVE bn254` (or bls12_381). Defines
+ * helpers) with `#define GEN_CURVE bn254` (a curve listed in
+ * curve/instances.h); GEN_CURVE is #undef'd at the end. Defines, for c:
  *   <c>_gen_run(ctx, opts, seed, r1cs_path, wtns_path, err)
  *
  * Profile (Filecoin-PoRep-like: SHA-256 style bit logic plus packing and some
@@ -27,68 +28,79 @@
 
 #include <string.h>
 
+#include "curve/instances.h"
 #include "groth16/ctx.h"
 #include "util/common.h"
+#include "util/templates.h"
 
-#define G_(name) CUZK_NAME(GEN_CURVE, name)
+#define GEN_(name) CUZK_NAME(GEN_CURVE, name)
+#if !CUZK_NAME(GEN_CURVE, C_X_ABS)
+#error "gen_impl.h: GEN_CURVE must name a curve listed in curve/instances.h"
+#endif
+
+#define CUZK_TMPL_ONCE CUZK_TMPL_SLOT(CUZK_TMPL_GEN_IMPL, CUZK_NAME(GEN_CURVE, C_ID))
+#include "util/tmpl_once.h"
+#ifdef CUZK_TMPL_SEEN
+#undef CUZK_TMPL_SEEN
+#else
 
 typedef struct {
     uint64_t seed;
     uint64_t m;          /* constraints */
     uint32_t n_pub;
-    const G_(fr_t) *pub; /* Montgomery values of wires 1..n_pub */
-    G_(fr_t) pow2_raw[64], pow2_mont[64];
-    G_(fr_t) one_raw, two_raw, minus_one_raw;
-} G_(gen_shared);
+    const GEN_(fr_t) *pub; /* Montgomery values of wires 1..n_pub */
+    GEN_(fr_t) pow2_raw[64], pow2_mont[64];
+    GEN_(fr_t) one_raw, two_raw, minus_one_raw;
+} GEN_(gen_shared);
 
 typedef struct {
-    const G_(gen_shared) *sh;
+    const GEN_(gen_shared) *sh;
     uint64_t chunk;
     bool count_only;
     uint64_t r1cs_bytes; /* out: section-2 bytes of this chunk */
     uint64_t n_bits;     /* out: values that are 0 or 1 */
     uint8_t *r1cs;       /* out (unless count_only) */
     uint8_t *wtns;       /* out (unless count_only): GEN_N8 bytes per constraint */
-} G_(gen_chunk_job);
+} GEN_(gen_chunk_job);
 
 typedef struct {
     uint32_t wire;
-    const G_(fr_t) *coef; /* raw */
-} G_(gen_term);
+    const GEN_(fr_t) *coef; /* raw */
+} GEN_(gen_term);
 
-static uint8_t *G_(gen_put_lc)(uint8_t *o, G_(gen_term) *t, unsigned n)
+static uint8_t *GEN_(gen_put_lc)(uint8_t *o, GEN_(gen_term) *t, unsigned n)
 {
     /* Factors sorted by wire id, as the r1cs spec asks (insertion sort of <= 4). */
     for (unsigned i = 1; i < n; i++)
         for (unsigned j = i; j > 0 && t[j - 1].wire > t[j].wire; j--) {
-            G_(gen_term) x = t[j];
+            GEN_(gen_term) x = t[j];
             t[j] = t[j - 1];
             t[j - 1] = x;
         }
     o = gen_put32(o, n);
     for (unsigned i = 0; i < n; i++) {
         o = gen_put32(o, t[i].wire);
-        G_(fr_to_bytes_le)(o, t[i].coef);
+        GEN_(fr_to_bytes_le)(o, t[i].coef);
         o += GEN_N8;
     }
     return o;
 }
 
-static void G_(gen_random_raw)(G_(fr_t) *r, gen_rng *g)
+static void GEN_(gen_random_raw)(GEN_(fr_t) *r, gen_rng *g)
 {
     /* Rejection sampling below r: mask to the bit length first. */
-    unsigned top = G_(fr_BITS) - 64 * (G_(fr_LIMBS) - 1);
+    unsigned top = GEN_(fr_BITS) - 64 * (GEN_(fr_LIMBS) - 1);
     uint64_t mask = top >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << top) - 1;
     do {
-        for (int i = 0; i < G_(fr_LIMBS); i++)
+        for (int i = 0; i < GEN_(fr_LIMBS); i++)
             r->l[i] = gen_rng_next(g);
-        r->l[G_(fr_LIMBS) - 1] &= mask;
-    } while (!G_(fr_raw_is_canonical)(r));
+        r->l[GEN_(fr_LIMBS) - 1] &= mask;
+    } while (!GEN_(fr_raw_is_canonical)(r));
 }
 
-static void G_(gen_chunk)(G_(gen_chunk_job) *j)
+static void GEN_(gen_chunk)(GEN_(gen_chunk_job) *j)
 {
-    const G_(gen_shared) *sh = j->sh;
+    const GEN_(gen_shared) *sh = j->sh;
     const bool cnt = j->count_only;
     uint64_t k0 = j->chunk * GEN_CHUNK, k1 = CUZK_MIN(sh->m, k0 + GEN_CHUNK);
     gen_rng rs, rv;
@@ -100,20 +112,20 @@ static void G_(gen_chunk)(G_(gen_chunk_job) *j)
     uint8_t bv[GEN_BIT_RING];
     unsigned nb = 0, bh = 0;
     uint32_t fw[GEN_FIELD_RING];
-    G_(fr_t) fv[GEN_FIELD_RING];
+    GEN_(fr_t) fv[GEN_FIELD_RING];
     unsigned nf = 0, fh = 0;
     /* Packing chain in progress. */
     bool pk = false;
     uint32_t pw = 0;
     unsigned pbit = 0;
-    G_(fr_t) pv;
-    G_(fr_set_zero)(&pv);
+    GEN_(fr_t) pv;
+    GEN_(fr_set_zero)(&pv);
 
-    G_(fr_t) zero, one, c1, c2;
-    G_(fr_set_zero)(&zero);
-    G_(fr_set_one)(&one);
-    G_(fr_set_zero)(&c1);
-    G_(fr_set_zero)(&c2);
+    GEN_(fr_t) zero, one, c1, c2;
+    GEN_(fr_set_zero)(&zero);
+    GEN_(fr_set_one)(&one);
+    GEN_(fr_set_zero)(&c1);
+    GEN_(fr_set_zero)(&c2);
     uint8_t *o = j->r1cs, *ow = j->wtns;
     uint64_t bytes = 0, nbits = 0;
 
@@ -128,18 +140,18 @@ static void G_(gen_chunk)(G_(gen_chunk_job) *j)
         if (kind == GEN_K_MUL && nf == 0 && sh->n_pub == 0 && nb == 0)
             kind = GEN_K_BIT;
 
-        G_(gen_term) ta[4], tb[2], tc[3];
+        GEN_(gen_term) ta[4], tb[2], tc[3];
         unsigned na = 0, nbt = 0, nc = 0;
-        G_(fr_t) val; /* Montgomery value of the new wire */
+        GEN_(fr_t) val; /* Montgomery value of the new wire */
         int newbit = -1; /* 0/1 if the new wire is a bit */
-        G_(fr_set_zero)(&val);
+        GEN_(fr_set_zero)(&val);
 
         switch (kind) {
         case GEN_K_BIT: {
             newbit = (int)(gen_rng_next(&rv) >> 63);
-            ta[na++] = (G_(gen_term)){wn, &sh->one_raw};
-            tb[nbt++] = (G_(gen_term)){0, &sh->minus_one_raw};
-            tb[nbt++] = (G_(gen_term)){wn, &sh->one_raw};
+            ta[na++] = (GEN_(gen_term)){wn, &sh->one_raw};
+            tb[nbt++] = (GEN_(gen_term)){0, &sh->minus_one_raw};
+            tb[nbt++] = (GEN_(gen_term)){wn, &sh->one_raw};
             break;
         }
         case GEN_K_XOR:
@@ -150,16 +162,16 @@ static void G_(gen_chunk)(G_(gen_chunk_job) *j)
             ib = (bh + GEN_BIT_RING - 1 - ib) % GEN_BIT_RING;
             if (kind == GEN_K_XOR) {
                 newbit = bv[ia] ^ bv[ib];
-                ta[na++] = (G_(gen_term)){bw[ia], &sh->two_raw};
-                tb[nbt++] = (G_(gen_term)){bw[ib], &sh->one_raw};
-                tc[nc++] = (G_(gen_term)){bw[ia], &sh->one_raw};
-                tc[nc++] = (G_(gen_term)){bw[ib], &sh->one_raw};
-                tc[nc++] = (G_(gen_term)){wn, &sh->minus_one_raw};
+                ta[na++] = (GEN_(gen_term)){bw[ia], &sh->two_raw};
+                tb[nbt++] = (GEN_(gen_term)){bw[ib], &sh->one_raw};
+                tc[nc++] = (GEN_(gen_term)){bw[ia], &sh->one_raw};
+                tc[nc++] = (GEN_(gen_term)){bw[ib], &sh->one_raw};
+                tc[nc++] = (GEN_(gen_term)){wn, &sh->minus_one_raw};
             } else {
                 newbit = bv[ia] & bv[ib];
-                ta[na++] = (G_(gen_term)){bw[ia], &sh->one_raw};
-                tb[nbt++] = (G_(gen_term)){bw[ib], &sh->one_raw};
-                tc[nc++] = (G_(gen_term)){wn, &sh->one_raw};
+                ta[na++] = (GEN_(gen_term)){bw[ia], &sh->one_raw};
+                tb[nbt++] = (GEN_(gen_term)){bw[ib], &sh->one_raw};
+                tc[nc++] = (GEN_(gen_term)){wn, &sh->one_raw};
             }
             break;
         }
@@ -179,19 +191,19 @@ static void G_(gen_chunk)(G_(gen_chunk_job) *j)
             }
             if (!pk) {
                 pbit = 0;
-                G_(fr_set_zero)(&pv);
+                GEN_(fr_set_zero)(&pv);
             } else {
-                ta[na++] = (G_(gen_term)){pw, &sh->one_raw};
+                ta[na++] = (GEN_(gen_term)){pw, &sh->one_raw};
             }
             val = pv;
             for (unsigned t = 0; t < 3; t++) {
                 unsigned s = (bh + GEN_BIT_RING - 1 - idx[t]) % GEN_BIT_RING;
-                ta[na++] = (G_(gen_term)){bw[s], &sh->pow2_raw[pbit + t]};
+                ta[na++] = (GEN_(gen_term)){bw[s], &sh->pow2_raw[pbit + t]};
                 if (!cnt && bv[s])
-                    G_(fr_add)(&val, &val, &sh->pow2_mont[pbit + t]);
+                    GEN_(fr_add)(&val, &val, &sh->pow2_mont[pbit + t]);
             }
-            tb[nbt++] = (G_(gen_term)){0, &sh->one_raw};
-            tc[nc++] = (G_(gen_term)){wn, &sh->one_raw};
+            tb[nbt++] = (GEN_(gen_term)){0, &sh->one_raw};
+            tc[nc++] = (GEN_(gen_term)){wn, &sh->one_raw};
             pbit += 3;
             pk = pbit + 3 <= 63;
             pw = wn;
@@ -206,7 +218,7 @@ static void G_(gen_chunk)(G_(gen_chunk_job) *j)
         }
         default: { /* GEN_K_MUL */
             uint32_t xw[2];
-            G_(fr_t) xv[2];
+            GEN_(fr_t) xv[2];
             for (int t = 0; t < 2; t++) {
                 unsigned sel = gen_rng_below(&rs, 8);
                 if (nf > 0 && (sel < 5 || (sh->n_pub == 0 && nb == 0))) {
@@ -224,20 +236,20 @@ static void G_(gen_chunk)(G_(gen_chunk_job) *j)
                 }
             }
             if (!cnt) {
-                G_(gen_random_raw)(&c1, &rv);
-                G_(gen_random_raw)(&c2, &rv);
-                G_(fr_t) m1, m2;
-                G_(fr_to_mont)(&m1, &c1);
-                G_(fr_to_mont)(&m2, &c2);
-                G_(fr_add)(&m1, &m1, &xv[0]);
-                G_(fr_add)(&m2, &m2, &xv[1]);
-                G_(fr_mul)(&val, &m1, &m2);
+                GEN_(gen_random_raw)(&c1, &rv);
+                GEN_(gen_random_raw)(&c2, &rv);
+                GEN_(fr_t) m1, m2;
+                GEN_(fr_to_mont)(&m1, &c1);
+                GEN_(fr_to_mont)(&m2, &c2);
+                GEN_(fr_add)(&m1, &m1, &xv[0]);
+                GEN_(fr_add)(&m2, &m2, &xv[1]);
+                GEN_(fr_mul)(&val, &m1, &m2);
             }
-            ta[na++] = (G_(gen_term)){0, &c1};
-            ta[na++] = (G_(gen_term)){xw[0], &sh->one_raw};
-            tb[nbt++] = (G_(gen_term)){0, &c2};
-            tb[nbt++] = (G_(gen_term)){xw[1], &sh->one_raw};
-            tc[nc++] = (G_(gen_term)){wn, &sh->one_raw};
+            ta[na++] = (GEN_(gen_term)){0, &c1};
+            ta[na++] = (GEN_(gen_term)){xw[0], &sh->one_raw};
+            tb[nbt++] = (GEN_(gen_term)){0, &c2};
+            tb[nbt++] = (GEN_(gen_term)){xw[1], &sh->one_raw};
+            tc[nc++] = (GEN_(gen_term)){wn, &sh->one_raw};
             fw[fh] = wn;
             fv[fh] = val;
             fh = (fh + 1) % GEN_FIELD_RING;
@@ -255,16 +267,16 @@ static void G_(gen_chunk)(G_(gen_chunk_job) *j)
         bytes += 12 + (uint64_t)(na + nbt + nc) * (4 + GEN_N8);
         if (cnt)
             continue;
-        o = G_(gen_put_lc)(o, ta, na);
-        o = G_(gen_put_lc)(o, tb, nbt);
-        o = G_(gen_put_lc)(o, tc, nc);
+        o = GEN_(gen_put_lc)(o, ta, na);
+        o = GEN_(gen_put_lc)(o, tb, nbt);
+        o = GEN_(gen_put_lc)(o, tc, nc);
         if (newbit >= 0) {
             memset(ow, 0, GEN_N8);
             ow[0] = (uint8_t)newbit;
         } else {
-            G_(fr_t) raw;
-            G_(fr_from_mont)(&raw, &val);
-            G_(fr_to_bytes_le)(ow, &raw);
+            GEN_(fr_t) raw;
+            GEN_(fr_from_mont)(&raw, &val);
+            GEN_(fr_to_bytes_le)(ow, &raw);
         }
         ow += GEN_N8;
     }
@@ -272,16 +284,16 @@ static void G_(gen_chunk)(G_(gen_chunk_job) *j)
     j->n_bits = nbits;
 }
 
-static void G_(gen_chunk_range)(void *p, size_t lo, size_t hi, int worker)
+static void GEN_(gen_chunk_range)(void *p, size_t lo, size_t hi, int worker)
 {
     (void)worker;
-    G_(gen_chunk_job) *jobs = p;
+    GEN_(gen_chunk_job) *jobs = p;
     for (size_t i = lo; i < hi; i++)
-        G_(gen_chunk)(&jobs[i]);
+        GEN_(gen_chunk)(&jobs[i]);
 }
 
-static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_t seed,
-                               const char *r1cs_path, const char *wtns_path, cuzk_error *err)
+static cuzk_status GEN_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_t seed,
+                                 const char *r1cs_path, const char *wtns_path, cuzk_error *err)
 {
     cuzk_status st = CUZK_OK;
     const uint64_t m = opts->constraints;
@@ -295,23 +307,23 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
      * buffers (~8.5 MB per chunk) stay small on many-core machines. */
     const size_t batch = (size_t)CUZK_MIN(2 * cuzk_pool_size(ctx->pool), GEN_MAX_BATCH);
 
-    G_(gen_shared) sh;
+    GEN_(gen_shared) sh;
     memset(&sh, 0, sizeof sh);
     sh.seed = seed;
     sh.m = m;
     sh.n_pub = n_pub;
     for (int i = 0; i < 64; i++) {
-        G_(fr_set_zero)(&sh.pow2_raw[i]);
+        GEN_(fr_set_zero)(&sh.pow2_raw[i]);
         sh.pow2_raw[i].l[0] = (uint64_t)1 << i;
-        G_(fr_to_mont)(&sh.pow2_mont[i], &sh.pow2_raw[i]);
+        GEN_(fr_to_mont)(&sh.pow2_mont[i], &sh.pow2_raw[i]);
     }
     sh.one_raw = sh.pow2_raw[0];
     sh.two_raw = sh.pow2_raw[1];
-    sh.minus_one_raw = G_(fr_MODULUS);
+    sh.minus_one_raw = GEN_(fr_MODULUS);
     sh.minus_one_raw.l[0] -= 1; /* r is odd: no borrow */
 
-    G_(fr_t) *pub = NULL;
-    G_(gen_chunk_job) *jobs = NULL;
+    GEN_(fr_t) *pub = NULL;
+    GEN_(gen_chunk_job) *jobs = NULL;
     uint8_t *bufs = NULL, *lbuf = NULL;
     cuzk_oset os;
     cuzk_afile *fr1 = NULL, *fw = NULL;
@@ -335,9 +347,9 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
         gen_rng rp;
         gen_rng_seed(&rp, seed, UINT64_MAX, 2);
         for (uint32_t i = 0; i < n_pub; i++) {
-            G_(fr_t) raw;
-            G_(gen_random_raw)(&raw, &rp);
-            G_(fr_to_mont)(&pub[i], &raw);
+            GEN_(fr_t) raw;
+            GEN_(gen_random_raw)(&raw, &rp);
+            GEN_(fr_to_mont)(&pub[i], &raw);
         }
         sh.pub = pub;
     }
@@ -348,8 +360,8 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
     for (uint64_t c0 = 0; c0 < n_chunks; c0 += batch) {
         size_t nb = (size_t)CUZK_MIN((uint64_t)batch, n_chunks - c0);
         for (size_t i = 0; i < nb; i++)
-            jobs[i] = (G_(gen_chunk_job)){.sh = &sh, .chunk = c0 + i, .count_only = true};
-        cuzk_parallel_for(ctx->pool, nb, 1, G_(gen_chunk_range), jobs);
+            jobs[i] = (GEN_(gen_chunk_job)){.sh = &sh, .chunk = c0 + i, .count_only = true};
+        cuzk_parallel_for(ctx->pool, nb, 1, GEN_(gen_chunk_range), jobs);
         for (size_t i = 0; i < nb; i++)
             sec2 += jobs[i].r1cs_bytes;
         cuzk_progress(ctx, CUZK_PHASE_GEN_COUNT, (double)(c0 + nb) / (double)n_chunks);
@@ -371,7 +383,7 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
         p = gen_put32(p, 1);
         p = gen_put64(p, GEN_R1CS_HEADER_SIZE);
         p = gen_put32(p, GEN_N8);
-        G_(fr_to_bytes_le)(p, &G_(fr_MODULUS));
+        GEN_(fr_to_bytes_le)(p, &GEN_(fr_MODULUS));
         p += GEN_N8;
         p = gen_put32(p, (uint32_t)n_wires);
         p = gen_put32(p, 0);     /* nPubOut */
@@ -391,18 +403,18 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
         p = gen_put32(p, 1);
         p = gen_put64(p, 4 + GEN_N8 + 4);
         p = gen_put32(p, GEN_N8);
-        G_(fr_to_bytes_le)(p, &G_(fr_MODULUS));
+        GEN_(fr_to_bytes_le)(p, &GEN_(fr_MODULUS));
         p += GEN_N8;
         p = gen_put32(p, (uint32_t)n_wires);
         p = gen_put32(p, 2);
         p = gen_put64(p, n_wires * GEN_N8);
-        G_(fr_t) v = sh.one_raw;
-        G_(fr_to_bytes_le)(p, &v);
+        GEN_(fr_t) v = sh.one_raw;
+        GEN_(fr_to_bytes_le)(p, &v);
         p += GEN_N8;
         cuzk_afile_write(fw, h, (size_t)(p - h));
         for (uint32_t i = 0; i < n_pub; i++) {
-            G_(fr_from_mont)(&v, &pub[i]);
-            G_(fr_to_bytes_le)(h, &v);
+            GEN_(fr_from_mont)(&v, &pub[i]);
+            GEN_(fr_to_bytes_le)(h, &v);
             cuzk_afile_write(fw, h, GEN_N8);
         }
     }
@@ -411,9 +423,10 @@ static cuzk_status G_(gen_run)(cuzk_ctx *ctx, const cuzk_gen_opts *opts, uint64_
         size_t nb = (size_t)CUZK_MIN((uint64_t)batch, n_chunks - c0);
         for (size_t i = 0; i < nb; i++) {
             uint8_t *b = bufs + i * (r1cs_cap + wtns_cap);
-            jobs[i] = (G_(gen_chunk_job)){.sh = &sh, .chunk = c0 + i, .r1cs = b, .wtns = b + r1cs_cap};
+            jobs[i] =
+                (GEN_(gen_chunk_job)){.sh = &sh, .chunk = c0 + i, .r1cs = b, .wtns = b + r1cs_cap};
         }
-        cuzk_parallel_for(ctx->pool, nb, 1, G_(gen_chunk_range), jobs);
+        cuzk_parallel_for(ctx->pool, nb, 1, GEN_(gen_chunk_range), jobs);
         for (size_t i = 0; i < nb; i++) {
             uint64_t cnt = CUZK_MIN((uint64_t)GEN_CHUNK, m - (c0 + i) * GEN_CHUNK);
             cuzk_afile_write(fr1, jobs[i].r1cs, (size_t)jobs[i].r1cs_bytes);
@@ -454,5 +467,7 @@ out:
     return st;
 }
 
-#undef G_
+#endif /* per-instance guard */
+
+#undef GEN_
 #undef GEN_CURVE

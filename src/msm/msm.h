@@ -75,19 +75,15 @@ void cuzk_msm_plan_fixed(cuzk_msm_plan *p, size_t n, unsigned scalar_bits, int t
 
 /* Per-group declarations. */
 #define MSM_G bn254_g1
-#define MSM_FR bn254_fr
 #include "msm/msm_decl.h"
 
 #define MSM_G bn254_g2
-#define MSM_FR bn254_fr
 #include "msm/msm_decl.h"
 
 #define MSM_G bls12_381_g1
-#define MSM_FR bls12_381_fr
 #include "msm/msm_decl.h"
 
 #define MSM_G bls12_381_g2
-#define MSM_FR bls12_381_fr
 #include "msm/msm_decl.h"
 
 #endif

@@ -23,11 +23,7 @@
 #include "field/fp2_inv_vt.h"
 
 #define MSM_G bls12_381_g1
-#define MSM_FR bls12_381_fr
-#define MSM_F bls12_381_fp
 #include "msm/msm_impl.h"
 
 #define MSM_G bls12_381_g2
-#define MSM_FR bls12_381_fr
-#define MSM_F bls12_381_fp2
 #include "msm/msm_impl.h"

@@ -23,11 +23,7 @@
 #include "field/fp2_inv_vt.h"
 
 #define MSM_G bn254_g1
-#define MSM_FR bn254_fr
-#define MSM_F bn254_fp
 #include "msm/msm_impl.h"
 
 #define MSM_G bn254_g2
-#define MSM_FR bn254_fr
-#define MSM_F bn254_fp2
 #include "msm/msm_impl.h"

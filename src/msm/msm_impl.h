@@ -2,12 +2,14 @@
  *
  * Instantiate once per group:
  *   #include "msm/msm.h"
- *   #define MSM_G  bn254_g1
- *   #define MSM_FR bn254_fr
- *   #define MSM_F  bn254_fp     (coordinate field: bn254_fp2 for G2)
+ *   #define MSM_G bn254_g1    (a group listed in curve/instances.h)
  *   #include "msm/msm_impl.h"
- * after including the coordinate field's inline core (field/fp_inline.h,
- * and field/fp2_inline.h for G2): the batch-affine kernel uses <F>_*_inl.
+ * after including the inline cores of the coordinate field F = g_C_F
+ * (field/fp_inline.h, fp_ifma_inline.h, fp_inv_vt.h; the fp2_* ones too for
+ * G2): the batch-affine kernel uses F_*_inl, F_v8_* and F_inv_vt.
+ * Defines, for MSM_G g: everything msm_decl.h declares, plus the static
+ * kernels g_msmi_* (classification, Pippenger tasks, batch-affine buckets,
+ * fixed-base tables) and their context types. MSM_G is #undef'd at the end.
  *
  * Pipeline of <g>_msm:
  *  1. classify (parallel, one pass): scalar 0 -> skipped; scalar 1 -> added
@@ -36,22 +38,29 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "curve/instances.h"
 #include "field/fp_ifma.h"
+#include "field/instances.h"
 #include "util/common.h"
+#include "util/templates.h"
 #include "util/threadpool.h"
 
-#define G_(name) CUZK_NAME(MSM_G, name)
-#define F_(name) CUZK_NAME(MSM_FR, name)
-#define MI_(name) CUZK_NAME(MSM_G, CUZK_CAT2(msmi_, name))
-#define AFF_T G_(affine_t)
-#define JAC_T G_(jac_t)
-#define XYZZ_T G_(xyzz_t)
-#define SC_T F_(t)
+#define MSM_(name) CUZK_NAME(MSM_G, name)
+#define MSM_P_(name) CUZK_NAME(MSM_G, CUZK_CAT2(C_, name))
+#define MSM_FR_(name) CUZK_NAME(MSM_P_(FR), name)
+#define MSM_F_(name) CUZK_NAME(MSM_P_(F), name)
+#define MSM_I_(name) CUZK_NAME(MSM_G, CUZK_CAT2(msmi_, name))
+#if !MSM_FR_(P_LIMBS)
+#error "msm_impl.h: MSM_G must name a group listed in curve/instances.h"
+#endif
 
-#define MF_(name) CUZK_NAME(MSM_F, name)
-#define FE_T MF_(t)
+#define CUZK_TMPL_ONCE CUZK_TMPL_SLOT(CUZK_TMPL_MSM_IMPL, MSM_P_(ID))
+#include "util/tmpl_once.h"
+#ifdef CUZK_TMPL_SEEN
+#undef CUZK_TMPL_SEEN
+#else
 
-enum { MI_(NL) = (int)(sizeof(SC_T) / sizeof(uint64_t)) };
+enum { MSM_I_(NL) = (int)(sizeof(MSM_FR_(t)) / sizeof(uint64_t)) };
 
 #define MSM_CLASSIFY_CHUNK ((size_t)1 << 13)
 #define MSM_BATCH 64
@@ -69,13 +78,13 @@ enum { MI_(NL) = (int)(sizeof(SC_T) / sizeof(uint64_t)) };
 #define MSM_AFFINE_MAX_GROUP 16
 
 /* len (<= 32) bits of the raw scalar starting at bit o; 0 beyond the limbs. */
-CUZK_INLINE uint64_t MI_(bits)(const uint64_t *s, unsigned o, unsigned len)
+CUZK_INLINE uint64_t MSM_I_(bits)(const uint64_t *s, unsigned o, unsigned len)
 {
     unsigned li = o >> 6, sh = o & 63;
-    if (li >= (unsigned)MI_(NL))
+    if (li >= (unsigned)MSM_I_(NL))
         return 0;
     uint64_t x = s[li] >> sh;
-    if (sh + len > 64 && li + 1 < (unsigned)MI_(NL))
+    if (sh + len > 64 && li + 1 < (unsigned)MSM_I_(NL))
         x |= s[li + 1] << (64 - sh);
     return x & (((uint64_t)1 << len) - 1);
 }
@@ -83,59 +92,59 @@ CUZK_INLINE uint64_t MI_(bits)(const uint64_t *s, unsigned o, unsigned len)
 /* Signed digit w of width c: d = v - 2^c·top(v) + top(previous window), with
  * v the c-bit window; sum_w d_w 2^(wc) equals the scalar as long as the top
  * window leaves a spare bit (windows = ceil((bits+1)/c)). |d| <= 2^(c-1). */
-CUZK_INLINE int MI_(digit)(const uint64_t *s, unsigned w, unsigned c)
+CUZK_INLINE int MSM_I_(digit)(const uint64_t *s, unsigned w, unsigned c)
 {
     unsigned o = w * c;
-    int64_t v = (int64_t)MI_(bits)(s, o, c);
-    int64_t carry_in = o ? (int64_t)MI_(bits)(s, o - 1, 1) : 0;
+    int64_t v = (int64_t)MSM_I_(bits)(s, o, c);
+    int64_t carry_in = o ? (int64_t)MSM_I_(bits)(s, o - 1, 1) : 0;
     return (int)(v - ((v >> (c - 1)) << c) + carry_in);
 }
 
-CUZK_INLINE void MI_(prefetch_obj)(const void *p, size_t size)
+CUZK_INLINE void MSM_I_(prefetch_obj)(const void *p, size_t size)
 {
     const char *c = p;
     for (size_t off = 0; off < size; off += 64)
         __builtin_prefetch(c + off, 1, 3);
 }
 
-void G_(msm_plan)(cuzk_msm_plan *p, size_t n, int threads)
+void MSM_(msm_plan)(cuzk_msm_plan *p, size_t n, int threads)
 {
-    cuzk_msm_plan_make(p, n, F_(BITS), threads, sizeof(XYZZ_T));
+    cuzk_msm_plan_make(p, n, MSM_FR_(BITS), threads, sizeof(MSM_(xyzz_t)));
 }
 
 /* ---- step 1: classification ------------------------------------------------ */
 
 typedef struct {
-    const AFF_T *bases;
-    const SC_T *scalars;
+    const MSM_(affine_t) *bases;
+    const MSM_FR_(t) *scalars;
     size_t n;
     uint32_t *idx;   /* chunk q writes its big-scalar list at idx[q*CHUNK ...] */
     uint32_t *sidx;  /* ... and its small-scalar (< 2^64) list at sidx[q*CHUNK ...] */
     size_t *count;   /* per chunk: big */
     size_t *scount;  /* per chunk: small */
-    XYZZ_T *ones;    /* per chunk */
-} MI_(cls_ctx);
+    MSM_(xyzz_t) *ones; /* per chunk */
+} MSM_I_(cls_ctx);
 
 /* Affine infinity test, inline (the curve's is out of line). */
-CUZK_INLINE bool MI_(aff_inf)(const AFF_T *p)
+CUZK_INLINE bool MSM_I_(aff_inf)(const MSM_(affine_t) *p)
 {
-    return MF_(is_zero_inl)(&p->x) && MF_(is_zero_inl)(&p->y);
+    return MSM_F_(is_zero_inl)(&p->x) && MSM_F_(is_zero_inl)(&p->y);
 }
 
-static void MI_(cls_task)(void *vctx, size_t begin, size_t end, int worker)
+static void MSM_I_(cls_task)(void *vctx, size_t begin, size_t end, int worker)
 {
     (void)worker;
-    MI_(cls_ctx) *c = vctx;
+    MSM_I_(cls_ctx) *c = vctx;
     for (size_t q = begin; q < end; q++) {
         size_t lo = q * MSM_CLASSIFY_CHUNK, hi = CUZK_MIN(c->n, lo + MSM_CLASSIFY_CHUNK);
         size_t cnt = 0, scnt = 0;
-        XYZZ_T acc;
-        G_(xyzz_set_inf)(&acc);
+        MSM_(xyzz_t) acc;
+        MSM_(xyzz_set_inf)(&acc);
         uint32_t *out = c->idx + lo, *sout = c->sidx + lo;
         for (size_t i = lo; i < hi; i++) {
             const uint64_t *s = c->scalars[i].l;
             uint64_t high = 0;
-            for (int k = 1; k < MI_(NL); k++)
+            for (int k = 1; k < MSM_I_(NL); k++)
                 high |= s[k];
             if (high) {
                 out[cnt++] = (uint32_t)i;
@@ -144,8 +153,8 @@ static void MI_(cls_task)(void *vctx, size_t begin, size_t end, int worker)
             } else if (s[0] == 1) {
                 if (i + 8 < hi)
                     __builtin_prefetch(&c->bases[i + 8], 0, 3);
-                if (!MI_(aff_inf)(&c->bases[i]))
-                    G_(xyzz_add_affine)(&acc, &acc, &c->bases[i]);
+                if (!MSM_I_(aff_inf)(&c->bases[i]))
+                    MSM_(xyzz_add_affine)(&acc, &acc, &c->bases[i]);
             }
         }
         c->count[q] = cnt;
@@ -160,57 +169,56 @@ static void MI_(cls_task)(void *vctx, size_t begin, size_t end, int worker)
 typedef struct {
     uint32_t b;
     uint32_t neg;
-    const AFF_T *p;
-} MI_(aff_op);
+    const MSM_(affine_t) *p;
+} MSM_I_(aff_op);
 
 /* Per-worker state of the batch-affine kernel. */
 typedef struct {
-    AFF_T *bk;         /* buckets (affine) */
+    MSM_(affine_t) *bk; /* buckets (affine) */
     uint8_t *occ;      /* bucket holds a point (else infinity) */
     uint32_t *tag;     /* == batch id: bucket already has an addition queued */
     uint32_t batch_id;
     size_t nb, bmax;
     /* current batch */
     size_t n;
-    MI_(aff_op) *op;
-    FE_T *den, *pref;
+    MSM_I_(aff_op) *op;
+    MSM_F_(t) *den, *pref;
     /* FIFO of additions deferred by a conflict */
     size_t ph, pn;
-    MI_(aff_op) pend[MSM_AFFINE_PEND];
+    MSM_I_(aff_op) pend[MSM_AFFINE_PEND];
     /* Additions left over at the end of a task (all hitting buckets that were
      * busy): they are added into the running sum instead of the buckets, so
      * the tail of a task needs no tiny batches (one inversion each). */
     size_t ln, lcap;
-    MI_(aff_op) *left;
+    MSM_I_(aff_op) *left;
     /* 8-lane IFMA kernel: per group of 8 additions, denominators and prefix
      * products (<F>_v8_t each) and the lanes needing the exact formula;
      * vec is false (and these NULL) on the scalar path. */
     bool vec;
     void *vden, *vpref;
     uint8_t *vspec;
-} MI_(aff_state);
+} MSM_I_(aff_state);
 
 /* Rare exact cases: bucket == ±point. */
-static void MI_(aff_special)(MI_(aff_state) *a, uint32_t b, const AFF_T *p, bool neg)
+static void MSM_I_(aff_special)(MSM_I_(aff_state) *a, uint32_t b, const MSM_(affine_t) *p, bool neg)
 {
-    AFF_T q = *p;
+    MSM_(affine_t) q = *p;
     if (neg)
-        G_(affine_neg)(&q, p);
-    XYZZ_T x;
-    G_(xyzz_set_inf)(&x);
-    G_(xyzz_add_affine)(&x, &x, &a->bk[b]);
-    G_(xyzz_add_affine)(&x, &x, &q); /* doubling or cancellation, complete */
-    if (G_(xyzz_is_inf)(&x)) {
+        MSM_(affine_neg)(&q, p);
+    MSM_(xyzz_t) x;
+    MSM_(xyzz_set_inf)(&x);
+    MSM_(xyzz_add_affine)(&x, &x, &a->bk[b]);
+    MSM_(xyzz_add_affine)(&x, &x, &q); /* doubling or cancellation, complete */
+    if (MSM_(xyzz_is_inf)(&x)) {
         a->occ[b] = 0;
         return;
     }
-    JAC_T j;
-    G_(xyzz_to_jac)(&j, &x);
-    G_(jac_to_affine)(&a->bk[b], &j);
+    MSM_(jac_t) j;
+    MSM_(xyzz_to_jac)(&j, &x);
+    MSM_(jac_to_affine)(&a->bk[b], &j);
 }
 
 #if defined(CUZK_IFMA)
-#define MV_T MF_(v8_t)
 /* aff_flush with 8 additions per vector: addition 8g + k is lane k of group
  * g. The same operations as the scalar kernel on the same canonical values,
  * so buckets come out bit-identical: a forward pass of 8 interleaved prefix
@@ -218,12 +226,12 @@ static void MI_(aff_special)(MI_(aff_state) *a, uint32_t b, const AFF_T *p, bool
  * with the slope and the new bucket. Lanes with x_P == x_bucket take the
  * exact scalar formula; missing lanes of the last group repeat lane 0 and
  * are not stored. */
-static CUZK_IFMA_TARGET void MI_(aff_flush_v8)(MI_(aff_state) *a)
+static CUZK_IFMA_TARGET void MSM_I_(aff_flush_v8)(MSM_I_(aff_state) *a)
 {
     const size_t n = a->n, G = (n + 7) / 8;
-    MV_T *den = a->vden, *pref = a->vpref, acc;
+    MSM_F_(v8_t) *den = a->vden, *pref = a->vpref, acc;
     memset(&acc, 0, sizeof acc);
-    MF_(v8_set_one_mask)(&acc, 0xff);
+    MSM_F_(v8_set_one_mask)(&acc, 0xff);
     for (size_t g = 0; g < G; g++) {
         const void *pp[8], *qq[8];
         unsigned valid = 0;
@@ -233,34 +241,34 @@ static CUZK_IFMA_TARGET void MI_(aff_flush_v8)(MI_(aff_state) *a)
             pp[k] = a->op[i].p;
             qq[k] = &a->bk[a->op[i].b];
         }
-        MV_T px, qx, d;
-        MF_(v8_gather)(&px, pp, offsetof(AFF_T, x));
-        MF_(v8_gather)(&qx, qq, offsetof(AFF_T, x));
-        MF_(v8_sub)(&d, &px, &qx);
-        __mmask8 z = (__mmask8)(MF_(v8_is_zero)(&d) | (__mmask8)~valid);
-        MF_(v8_set_one_mask)(&d, z); /* keep the product invertible */
+        MSM_F_(v8_t) px, qx, d;
+        MSM_F_(v8_gather)(&px, pp, offsetof(MSM_(affine_t), x));
+        MSM_F_(v8_gather)(&qx, qq, offsetof(MSM_(affine_t), x));
+        MSM_F_(v8_sub)(&d, &px, &qx);
+        __mmask8 z = (__mmask8)(MSM_F_(v8_is_zero)(&d) | (__mmask8)~valid);
+        MSM_F_(v8_set_one_mask)(&d, z); /* keep the product invertible */
         a->vspec[g] = (uint8_t)(z & valid);
         den[g] = d;
         pref[g] = acc;
-        MF_(v8_mul)(&acc, &acc, &d);
+        MSM_F_(v8_mul)(&acc, &acc, &d);
     }
     /* invert the 8 lane products (all non-zero) with one inversion; out of
      * line products: the inline asm one runs out of registers here under
      * ASan, and these are 24 per batch */
-    FE_T lane[8], pre[8], t;
-    MF_(v8_to_array)(lane, &acc);
-    MF_(set_one)(&t);
+    MSM_F_(t) lane[8], pre[8], t;
+    MSM_F_(v8_to_array)(lane, &acc);
+    MSM_F_(set_one)(&t);
     for (int k = 0; k < 8; k++) {
         pre[k] = t;
-        MF_(mul)(&t, &t, &lane[k]);
+        MSM_F_(mul)(&t, &t, &lane[k]);
     }
-    MF_(inv_vt)(&t, &t);
+    MSM_F_(inv_vt)(&t, &t);
     for (int k = 8; k-- > 0;) {
-        FE_T x = lane[k];
-        MF_(mul)(&lane[k], &t, &pre[k]);
-        MF_(mul)(&t, &t, &x);
+        MSM_F_(t) x = lane[k];
+        MSM_F_(mul)(&lane[k], &t, &pre[k]);
+        MSM_F_(mul)(&t, &t, &x);
     }
-    MF_(v8_from_array)(&acc, lane);
+    MSM_F_(v8_from_array)(&acc, lane);
     for (size_t g = G; g-- > 0;) {
         const void *pp[8];
         void *qq[8];
@@ -272,92 +280,91 @@ static CUZK_IFMA_TARGET void MI_(aff_flush_v8)(MI_(aff_state) *a)
             pp[k] = a->op[i].p;
             qq[k] = &a->bk[a->op[i].b];
         }
-        MV_T dinv, px, qx, py, qy, npy, lam, x3, t3;
-        MF_(v8_mul)(&dinv, &acc, &pref[g]); /* 1/den */
-        MF_(v8_mul)(&acc, &acc, &den[g]);
-        MF_(v8_gather)(&px, pp, offsetof(AFF_T, x));
-        MF_(v8_gather)(&py, pp, offsetof(AFF_T, y));
-        MF_(v8_gather)(&qx, (const void *const *)qq, offsetof(AFF_T, x));
-        MF_(v8_gather)(&qy, (const void *const *)qq, offsetof(AFF_T, y));
+        MSM_F_(v8_t) dinv, px, qx, py, qy, npy, lam, x3, t3;
+        MSM_F_(v8_mul)(&dinv, &acc, &pref[g]); /* 1/den */
+        MSM_F_(v8_mul)(&acc, &acc, &den[g]);
+        MSM_F_(v8_gather)(&px, pp, offsetof(MSM_(affine_t), x));
+        MSM_F_(v8_gather)(&py, pp, offsetof(MSM_(affine_t), y));
+        MSM_F_(v8_gather)(&qx, (const void *const *)qq, offsetof(MSM_(affine_t), x));
+        MSM_F_(v8_gather)(&qy, (const void *const *)qq, offsetof(MSM_(affine_t), y));
         /* numerator y_p' - y_q with y_p' = ±y_p */
-        MF_(v8_neg)(&npy, &py);
-        MF_(v8_blend)(&py, (__mmask8)neg, &npy);
-        MF_(v8_sub)(&t3, &py, &qy);
-        MF_(v8_mul)(&lam, &t3, &dinv);
-        MF_(v8_sqr)(&x3, &lam);
-        MF_(v8_sub)(&x3, &x3, &qx);
-        MF_(v8_sub)(&x3, &x3, &px);
-        MF_(v8_sub)(&t3, &qx, &x3);
-        MF_(v8_mul)(&t3, &lam, &t3);
-        MF_(v8_sub)(&t3, &t3, &qy);
+        MSM_F_(v8_neg)(&npy, &py);
+        MSM_F_(v8_blend)(&py, (__mmask8)neg, &npy);
+        MSM_F_(v8_sub)(&t3, &py, &qy);
+        MSM_F_(v8_mul)(&lam, &t3, &dinv);
+        MSM_F_(v8_sqr)(&x3, &lam);
+        MSM_F_(v8_sub)(&x3, &x3, &qx);
+        MSM_F_(v8_sub)(&x3, &x3, &px);
+        MSM_F_(v8_sub)(&t3, &qx, &x3);
+        MSM_F_(v8_mul)(&t3, &lam, &t3);
+        MSM_F_(v8_sub)(&t3, &t3, &qy);
         unsigned spec = a->vspec[g], st = valid & ~spec;
-        MF_(v8_scatter)(qq, offsetof(AFF_T, x), &x3, st);
-        MF_(v8_scatter)(qq, offsetof(AFF_T, y), &t3, st);
+        MSM_F_(v8_scatter)(qq, offsetof(MSM_(affine_t), x), &x3, st);
+        MSM_F_(v8_scatter)(qq, offsetof(MSM_(affine_t), y), &t3, st);
         for (unsigned k = 0; spec; k++, spec >>= 1)
             if (spec & 1) {
-                const MI_(aff_op) *o = &a->op[8 * g + k];
-                MI_(aff_special)(a, o->b, o->p, o->neg);
+                const MSM_I_(aff_op) *o = &a->op[8 * g + k];
+                MSM_I_(aff_special)(a, o->b, o->p, o->neg);
             }
     }
     a->n = 0;
     a->batch_id++;
 }
-#undef MV_T
 #endif
 
 /* Apply the queued additions: bucket[b] += ±P for distinct buckets. */
-static void MI_(aff_flush)(MI_(aff_state) *a)
+static void MSM_I_(aff_flush)(MSM_I_(aff_state) *a)
 {
     size_t n = a->n;
     if (n == 0)
         return;
 #if defined(CUZK_IFMA)
     if (a->vec && n >= 8) {
-        MI_(aff_flush_v8)(a);
+        MSM_I_(aff_flush_v8)(a);
         return;
     }
 #endif
-    FE_T acc;
-    MF_(set_one)(&acc);
+    MSM_F_(t) acc;
+    MSM_F_(set_one)(&acc);
     for (size_t i = 0; i < n; i++) {
-        const AFF_T *p = a->op[i].p;
-        const AFF_T *q = &a->bk[a->op[i].b];
-        MF_(sub_inl)(&a->den[i], &p->x, &q->x);
-        if (CUZK_UNLIKELY(MF_(is_zero_inl)(&a->den[i])))
-            MF_(set_one)(&a->den[i]); /* handled apart; keep the product invertible */
+        const MSM_(affine_t) *p = a->op[i].p;
+        const MSM_(affine_t) *q = &a->bk[a->op[i].b];
+        MSM_F_(sub_inl)(&a->den[i], &p->x, &q->x);
+        if (CUZK_UNLIKELY(MSM_F_(is_zero_inl)(&a->den[i])))
+            MSM_F_(set_one)(&a->den[i]); /* handled apart; keep the product invertible */
         a->pref[i] = acc;
-        MF_(mul_inl)(&acc, &acc, &a->den[i]);
+        MSM_F_(mul_inl)(&acc, &acc, &a->den[i]);
     }
-    MF_(inv_vt)(&acc, &acc);
+    MSM_F_(inv_vt)(&acc, &acc);
     for (size_t i = n; i-- > 0;) {
         if (i >= 2)
-            MI_(prefetch_obj)(&a->bk[a->op[i - 2].b], sizeof(AFF_T));
-        FE_T dinv;
-        MF_(mul_inl)(&dinv, &acc, &a->pref[i]); /* 1/den[i] */
-        MF_(mul_inl)(&acc, &acc, &a->den[i]);
-        const AFF_T *p = a->op[i].p;
+            MSM_I_(prefetch_obj)(&a->bk[a->op[i - 2].b], sizeof(MSM_(affine_t)));
+        MSM_F_(t) dinv;
+        MSM_F_(mul_inl)(&dinv, &acc, &a->pref[i]); /* 1/den[i] */
+        MSM_F_(mul_inl)(&acc, &acc, &a->den[i]);
+        const MSM_(affine_t) *p = a->op[i].p;
         uint32_t b = a->op[i].b;
-        AFF_T *q = &a->bk[b];
-        if (CUZK_UNLIKELY(MF_(eq_inl)(&p->x, &q->x))) {
-            MI_(aff_special)(a, b, p, a->op[i].neg);
+        MSM_(affine_t) *q = &a->bk[b];
+        if (CUZK_UNLIKELY(MSM_F_(eq_inl)(&p->x, &q->x))) {
+            MSM_I_(aff_special)(a, b, p, a->op[i].neg);
             continue;
         }
         /* slope (y_p' - y_q)/(x_p - x_q) with y_p' = ±y_p; for -P the
          * numerator is -(y_p + y_q) */
-        FE_T lam, t, x3;
+        MSM_F_(t) lam, t, x3;
         if (a->op[i].neg) {
-            MF_(add_inl)(&t, &q->y, &p->y);
-            MF_(neg_inl)(&t, &t);
+            MSM_F_(add_inl)(&t, &q->y, &p->y);
+            MSM_F_(neg_inl)(&t, &t);
         } else {
-            MF_(sub_inl)(&t, &p->y, &q->y);
+            MSM_F_(sub_inl)(&t, &p->y, &q->y);
         }
-        MF_(mul_inl)(&lam, &t, &dinv);
-        MF_(sqr_inl)(&x3, &lam);
-        MF_(sub_inl)(&x3, &x3, &q->x);
-        MF_(sub_inl)(&x3, &x3, &p->x);
-        MF_(sub_inl)(&t, &q->x, &x3);
-        MF_(mul_inl)(&t, &lam, &t);
-        MF_(sub_inl)(&q->y, &t, &q->y);
+        MSM_F_(mul_inl)(&lam, &t, &dinv);
+        MSM_F_(sqr_inl)(&x3, &lam);
+        MSM_F_(sub_inl)(&x3, &x3, &q->x);
+        MSM_F_(sub_inl)(&x3, &x3, &p->x);
+        MSM_F_(sub_inl)(&t, &q->x, &x3);
+        MSM_F_(mul_inl)(&t, &lam, &t);
+        MSM_F_(sub_inl)(&q->y, &t, &q->y);
         q->x = x3;
     }
     a->n = 0;
@@ -366,11 +373,12 @@ static void MI_(aff_flush)(MI_(aff_state) *a)
 
 /* Queue bucket[b] += ±P, or place it directly; false if the bucket already
  * has an addition in this batch (the caller defers it). */
-CUZK_INLINE bool MI_(aff_place)(MI_(aff_state) *a, uint32_t b, const AFF_T *p, uint32_t neg)
+CUZK_INLINE bool MSM_I_(aff_place)(MSM_I_(aff_state) *a, uint32_t b, const MSM_(affine_t) *p,
+                                   uint32_t neg)
 {
     if (!a->occ[b]) {
         if (neg)
-            G_(affine_neg)(&a->bk[b], p);
+            MSM_(affine_neg)(&a->bk[b], p);
         else
             a->bk[b] = *p;
         a->occ[b] = 1;
@@ -379,7 +387,7 @@ CUZK_INLINE bool MI_(aff_place)(MI_(aff_state) *a, uint32_t b, const AFF_T *p, u
     if (a->tag[b] == a->batch_id)
         return false;
     a->tag[b] = a->batch_id;
-    MI_(aff_op) *o = &a->op[a->n++];
+    MSM_I_(aff_op) *o = &a->op[a->n++];
     o->b = b;
     o->neg = neg;
     o->p = p;
@@ -388,17 +396,17 @@ CUZK_INLINE bool MI_(aff_place)(MI_(aff_state) *a, uint32_t b, const AFF_T *p, u
 
 /* Flush the batch, then retry every deferred addition once (they go into
  * the next batch, which is flushed whenever it fills up). */
-static void MI_(aff_flush_retry)(MI_(aff_state) *a)
+static void MSM_I_(aff_flush_retry)(MSM_I_(aff_state) *a)
 {
-    MI_(aff_flush)(a);
+    MSM_I_(aff_flush)(a);
     size_t cnt = a->pn;
     for (size_t k = 0; k < cnt; k++) {
-        MI_(aff_op) o = a->pend[a->ph];
+        MSM_I_(aff_op) o = a->pend[a->ph];
         a->ph = (a->ph + 1) % MSM_AFFINE_PEND;
         a->pn--;
-        if (MI_(aff_place)(a, o.b, o.p, o.neg)) {
+        if (MSM_I_(aff_place)(a, o.b, o.p, o.neg)) {
             if (a->n == a->bmax)
-                MI_(aff_flush)(a);
+                MSM_I_(aff_flush)(a);
         } else {
             a->pend[(a->ph + a->pn) % MSM_AFFINE_PEND] = o;
             a->pn++;
@@ -406,28 +414,29 @@ static void MI_(aff_flush_retry)(MI_(aff_state) *a)
     }
 }
 
-CUZK_INLINE void MI_(aff_add)(MI_(aff_state) *a, uint32_t b, const AFF_T *p, uint32_t neg)
+CUZK_INLINE void MSM_I_(aff_add)(MSM_I_(aff_state) *a, uint32_t b, const MSM_(affine_t) *p,
+                                 uint32_t neg)
 {
-    if (MI_(aff_place)(a, b, p, neg)) {
+    if (MSM_I_(aff_place)(a, b, p, neg)) {
         if (a->n == a->bmax)
-            MI_(aff_flush_retry)(a);
+            MSM_I_(aff_flush_retry)(a);
         return;
     }
     /* Deferred; a full FIFO is drained first. The loop only repeats when
      * every deferred addition targets one bucket (degenerate inputs). */
     while (a->pn == MSM_AFFINE_PEND)
-        MI_(aff_flush_retry)(a);
-    a->pend[(a->ph + a->pn) % MSM_AFFINE_PEND] = (MI_(aff_op)){b, neg, p};
+        MSM_I_(aff_flush_retry)(a);
+    a->pend[(a->ph + a->pn) % MSM_AFFINE_PEND] = (MSM_I_(aff_op)){b, neg, p};
     a->pn++;
 }
 
 /* End of a task: apply everything, except a small remainder of mutually
  * conflicting additions, which goes to the leftover list. */
-static void MI_(aff_drain)(MI_(aff_state) *a)
+static void MSM_I_(aff_drain)(MSM_I_(aff_state) *a)
 {
     a->ln = 0;
     for (;;) {
-        MI_(aff_flush_retry)(a);
+        MSM_I_(aff_flush_retry)(a);
         /* Now the batch holds at most one addition per bucket and the FIFO
          * the ones conflicting with it. A batch too small to be worth an
          * inversion joins the leftovers, as does the FIFO, if they fit. */
@@ -444,25 +453,25 @@ static void MI_(aff_drain)(MI_(aff_state) *a)
 }
 
 typedef struct {
-    const AFF_T *bases;
-    const SC_T *scalars;
+    const MSM_(affine_t) *bases;
+    const MSM_FR_(t) *scalars;
     const uint32_t *idx; /* NULL: identity */
     size_t m;
     unsigned c, splits, windows;
     unsigned bits;       /* scalars are below 2^bits */
     unsigned group;      /* windows per batch-affine task (one shared batch) */
     size_t nbuckets;
-    XYZZ_T *buckets;     /* threads x nbuckets (XYZZ kernel) */
-    MI_(aff_state) *aff; /* threads (batch-affine kernel), else NULL */
-    XYZZ_T *results;     /* windows x splits */
-} MI_(pip_ctx);
+    MSM_(xyzz_t) *buckets; /* threads x nbuckets (XYZZ kernel) */
+    MSM_I_(aff_state) *aff; /* threads (batch-affine kernel), else NULL */
+    MSM_(xyzz_t) *results; /* windows x splits */
+} MSM_I_(pip_ctx);
 
 /* Batch-affine accumulation of windows [w0, w0 + gw) over points [lo, hi),
  * then one running sum per window. The windows share one batch (bucket
  * index = local window · 2^(c-1) + |digit| - 1), so small windows still get
  * batches large enough to amortise the inversion. */
-static void MI_(pip_task_affine)(MI_(pip_ctx) *c, MI_(aff_state) *a, unsigned w0, unsigned gw,
-                                 size_t lo, size_t hi, size_t part)
+static void MSM_I_(pip_task_affine)(MSM_I_(pip_ctx) *c, MSM_I_(aff_state) *a, unsigned w0,
+                                    unsigned gw, size_t lo, size_t hi, size_t part)
 {
     const unsigned cb = c->c;
     const size_t nb1 = c->nbuckets, nbt = nb1 * gw;
@@ -495,23 +504,22 @@ static void MI_(pip_task_affine)(MI_(pip_ctx) *c, MI_(aff_state) *a, unsigned w0
             size_t i = c->idx ? c->idx[k0 + j] : k0 + j;
             ix[j] = i;
             for (unsigned g = 0; g < gw; g++)
-                dg[j][g] = MI_(digit)(c->scalars[i].l, w0 + g, cb);
+                dg[j][g] = MSM_I_(digit)(c->scalars[i].l, w0 + g, cb);
         }
         for (size_t j = 0; j < np; j++) {
             if (j + MSM_PREFETCH < np) {
                 const size_t jn = j + MSM_PREFETCH;
-                MI_(prefetch_obj)(&c->bases[ix[jn]], sizeof(AFF_T));
+                MSM_I_(prefetch_obj)(&c->bases[ix[jn]], sizeof(MSM_(affine_t)));
                 for (unsigned g = 0; g < gw; g++) {
                     int dn = dg[jn][g];
                     if (dn)
-                        MI_(prefetch_obj)(
-                            &a->bk[g * nb1 + (size_t)(dn > 0 ? dn : -dn) - 1 +
-                                   (g == top_g ? (k0 + jn) % K * R : 0)],
-                            sizeof(AFF_T));
+                        MSM_I_(prefetch_obj)(&a->bk[g * nb1 + (size_t)(dn > 0 ? dn : -dn) - 1 +
+                                                    (g == top_g ? (k0 + jn) % K * R : 0)],
+                                             sizeof(MSM_(affine_t)));
                 }
             }
-            const AFF_T *p = &c->bases[ix[j]];
-            if (CUZK_UNLIKELY(MI_(aff_inf)(p)))
+            const MSM_(affine_t) *p = &c->bases[ix[j]];
+            if (CUZK_UNLIKELY(MSM_I_(aff_inf)(p)))
                 continue;
             for (unsigned g = 0; g < gw; g++) {
                 int d = dg[j][g];
@@ -520,22 +528,22 @@ static void MI_(pip_task_affine)(MI_(pip_ctx) *c, MI_(aff_state) *a, unsigned w0
                 size_t bi = g * nb1 + (size_t)(d > 0 ? d : -d) - 1;
                 if (g == top_g)
                     bi += (k0 + j) % K * R;
-                MI_(aff_add)(a, (uint32_t)bi, p, d < 0);
+                MSM_I_(aff_add)(a, (uint32_t)bi, p, d < 0);
             }
         }
     }
-    MI_(aff_drain)(a);
+    MSM_I_(aff_drain)(a);
 
     /* Leftovers sorted by bucket, descending, to merge into the running sums
      * (a point added to acc at bucket b counts (b+1) times, as if it were in
      * the bucket). */
-    MI_(aff_op) *lf = a->left;
+    MSM_I_(aff_op) *lf = a->left;
     size_t ln = a->ln;
     for (size_t i = 0; i < ln && top_g != (size_t)-1; i++)
         if (lf[i].b >= top_g * nb1) /* replica -> its bucket */
             lf[i].b = (uint32_t)(top_g * nb1 + (lf[i].b - top_g * nb1) % R);
     for (size_t i = 1; i < ln; i++) {
-        MI_(aff_op) o = lf[i];
+        MSM_I_(aff_op) o = lf[i];
         size_t j = i;
         while (j > 0 && lf[j - 1].b < o.b) {
             lf[j] = lf[j - 1];
@@ -545,30 +553,30 @@ static void MI_(pip_task_affine)(MI_(pip_ctx) *c, MI_(aff_state) *a, unsigned w0
     }
     size_t li = 0;
     for (unsigned g = gw; g-- > 0;) {
-        XYZZ_T acc, sum;
-        G_(xyzz_set_inf)(&acc);
-        G_(xyzz_set_inf)(&sum);
+        MSM_(xyzz_t) acc, sum;
+        MSM_(xyzz_set_inf)(&acc);
+        MSM_(xyzz_set_inf)(&sum);
         const size_t nbw = g == top_g ? R : nb1, reps = g == top_g ? K : 1;
         for (size_t b = nbw; b-- > 0;) {
             size_t gb = g * nb1 + b;
             for (size_t r = 0; r < reps; r++)
                 if (a->occ[gb + r * R])
-                    G_(xyzz_add_affine)(&acc, &acc, &a->bk[gb + r * R]);
+                    MSM_(xyzz_add_affine)(&acc, &acc, &a->bk[gb + r * R]);
             for (; li < ln && lf[li].b == gb; li++) {
                 if (lf[li].neg)
-                    G_(xyzz_sub_affine)(&acc, &acc, lf[li].p);
+                    MSM_(xyzz_sub_affine)(&acc, &acc, lf[li].p);
                 else
-                    G_(xyzz_add_affine)(&acc, &acc, lf[li].p);
+                    MSM_(xyzz_add_affine)(&acc, &acc, lf[li].p);
             }
-            G_(xyzz_add)(&sum, &sum, &acc);
+            MSM_(xyzz_add)(&sum, &sum, &acc);
         }
         c->results[(size_t)(w0 + g) * c->splits + part] = sum;
     }
 }
 
-static void MI_(pip_task)(void *vctx, size_t begin, size_t end, int worker)
+static void MSM_I_(pip_task)(void *vctx, size_t begin, size_t end, int worker)
 {
-    MI_(pip_ctx) *c = vctx;
+    MSM_I_(pip_ctx) *c = vctx;
     const unsigned cb = c->c;
     for (size_t t = begin; t < end; t++) {
         unsigned w = (unsigned)(t / c->splits);
@@ -577,11 +585,11 @@ static void MI_(pip_task)(void *vctx, size_t begin, size_t end, int worker)
         size_t hi = lo + c->m / c->splits + (part < c->m % c->splits ? 1 : 0);
         if (c->aff) {
             unsigned w0 = w * c->group;
-            MI_(pip_task_affine)(c, &c->aff[worker], w0, CUZK_MIN(c->group, c->windows - w0), lo,
-                                 hi, part);
+            MSM_I_(pip_task_affine)(c, &c->aff[worker], w0, CUZK_MIN(c->group, c->windows - w0), lo,
+                                    hi, part);
             continue;
         }
-        XYZZ_T *bk = c->buckets + (size_t)worker * c->nbuckets;
+        MSM_(xyzz_t) *bk = c->buckets + (size_t)worker * c->nbuckets;
         memset(bk, 0, c->nbuckets * sizeof *bk); /* zz = 0: all at infinity */
 
         int dg[MSM_BATCH];
@@ -591,62 +599,65 @@ static void MI_(pip_task)(void *vctx, size_t begin, size_t end, int worker)
             for (size_t j = 0; j < nb; j++) {
                 size_t i = c->idx ? c->idx[k0 + j] : k0 + j;
                 ix[j] = i;
-                dg[j] = MI_(digit)(c->scalars[i].l, w, cb);
+                dg[j] = MSM_I_(digit)(c->scalars[i].l, w, cb);
             }
             for (size_t j = 0; j < MSM_PREFETCH && j < nb; j++)
                 if (dg[j]) {
-                    MI_(prefetch_obj)(&bk[(dg[j] > 0 ? dg[j] : -dg[j]) - 1], sizeof(XYZZ_T));
+                    MSM_I_(prefetch_obj)(&bk[(dg[j] > 0 ? dg[j] : -dg[j]) - 1],
+                                         sizeof(MSM_(xyzz_t)));
                     __builtin_prefetch(&c->bases[ix[j]], 0, 3);
                 }
             for (size_t j = 0; j < nb; j++) {
                 if (j + MSM_PREFETCH < nb) {
                     int dn = dg[j + MSM_PREFETCH];
                     if (dn) {
-                        MI_(prefetch_obj)(&bk[(dn > 0 ? dn : -dn) - 1], sizeof(XYZZ_T));
-                        MI_(prefetch_obj)(&c->bases[ix[j + MSM_PREFETCH]], sizeof(AFF_T));
+                        MSM_I_(prefetch_obj)(&bk[(dn > 0 ? dn : -dn) - 1], sizeof(MSM_(xyzz_t)));
+                        MSM_I_(prefetch_obj)(&c->bases[ix[j + MSM_PREFETCH]],
+                                             sizeof(MSM_(affine_t)));
                     }
                 }
                 int d = dg[j];
                 if (d > 0)
-                    G_(xyzz_add_affine)(&bk[d - 1], &bk[d - 1], &c->bases[ix[j]]);
+                    MSM_(xyzz_add_affine)(&bk[d - 1], &bk[d - 1], &c->bases[ix[j]]);
                 else if (d < 0)
-                    G_(xyzz_sub_affine)(&bk[-d - 1], &bk[-d - 1], &c->bases[ix[j]]);
+                    MSM_(xyzz_sub_affine)(&bk[-d - 1], &bk[-d - 1], &c->bases[ix[j]]);
             }
         }
 
         /* sum_b (b+1)·bucket[b] by a running sum from the top. */
-        XYZZ_T acc, sum;
-        G_(xyzz_set_inf)(&acc);
-        G_(xyzz_set_inf)(&sum);
+        MSM_(xyzz_t) acc, sum;
+        MSM_(xyzz_set_inf)(&acc);
+        MSM_(xyzz_set_inf)(&sum);
         for (size_t b = c->nbuckets; b-- > 0;) {
-            if (!G_(xyzz_is_inf)(&bk[b]))
-                G_(xyzz_add)(&acc, &acc, &bk[b]);
-            G_(xyzz_add)(&sum, &sum, &acc);
+            if (!MSM_(xyzz_is_inf)(&bk[b]))
+                MSM_(xyzz_add)(&acc, &acc, &bk[b]);
+            MSM_(xyzz_add)(&sum, &sum, &acc);
         }
         c->results[t] = sum;
     }
 }
 
 /* Pippenger over m points (bases[idx[k]], scalars[idx[k]]) -> *res. */
-/* Scalars below 2^bits (bits = F_(BITS), or 64 for the small-scalar list). */
-static cuzk_status MI_(pippenger)(XYZZ_T *res, const AFF_T *bases, const SC_T *scalars,
-                                  const uint32_t *idx, size_t m, unsigned bits,
-                                  const cuzk_msm_opts *opts, cuzk_pool *pool, cuzk_error *e)
+/* Scalars below 2^bits (bits = MSM_FR_(BITS), or 64 for the small-scalar list). */
+static cuzk_status MSM_I_(pippenger)(MSM_(xyzz_t) *res, const MSM_(affine_t) *bases,
+                                     const MSM_FR_(t) *scalars, const uint32_t *idx, size_t m,
+                                     unsigned bits, const cuzk_msm_opts *opts, cuzk_pool *pool,
+                                     cuzk_error *e)
 {
-    G_(xyzz_set_inf)(res);
+    MSM_(xyzz_set_inf)(res);
     if (m == 0)
         return CUZK_OK;
     int T = cuzk_pool_size(pool);
     cuzk_msm_plan plan;
     if (opts && opts->c)
-        cuzk_msm_plan_fixed(&plan, m, bits, T, sizeof(XYZZ_T), opts->c,
+        cuzk_msm_plan_fixed(&plan, m, bits, T, sizeof(MSM_(xyzz_t)), opts->c,
                             opts->splits ? opts->splits : 1);
     else
-        cuzk_msm_plan_make(&plan, m, bits, T, sizeof(XYZZ_T));
+        cuzk_msm_plan_make(&plan, m, bits, T, sizeof(MSM_(xyzz_t)));
     if (opts && opts->splits && !opts->c)
-        cuzk_msm_plan_fixed(&plan, m, bits, T, sizeof(XYZZ_T), plan.c, opts->splits);
+        cuzk_msm_plan_fixed(&plan, m, bits, T, sizeof(MSM_(xyzz_t)), plan.c, opts->splits);
 
-    MI_(pip_ctx) c;
+    MSM_I_(pip_ctx) c;
     c.bases = bases;
     c.scalars = scalars;
     c.idx = idx;
@@ -659,7 +670,7 @@ static cuzk_status MI_(pippenger)(XYZZ_T *res, const AFF_T *bases, const SC_T *s
     c.windows = plan.windows;
     c.bits = bits;
     c.group = 1;
-    c.results = cuzk_alloc(plan.tasks, sizeof(XYZZ_T));
+    c.results = cuzk_alloc(plan.tasks, sizeof(MSM_(xyzz_t)));
     bool affine = plan.c >= MSM_AFFINE_MIN_C && !(opts && opts->no_affine);
     bool ok = c.results != NULL;
     size_t ntasks = plan.tasks;
@@ -679,7 +690,7 @@ static cuzk_status MI_(pippenger)(XYZZ_T *res, const AFF_T *bases, const SC_T *s
         c.aff = cuzk_calloc((size_t)T, sizeof *c.aff);
         ok = c.aff != NULL;
         for (int i = 0; ok && i < T; i++) {
-            MI_(aff_state) *a = &c.aff[i];
+            MSM_I_(aff_state) *a = &c.aff[i];
             a->nb = plan.buckets * c.group;
             a->bmax = CUZK_MIN((size_t)MSM_AFFINE_BATCH, a->nb / 4);
             a->bk = cuzk_alloc(a->nb, sizeof *a->bk);
@@ -694,8 +705,8 @@ static cuzk_status MI_(pippenger)(XYZZ_T *res, const AFF_T *bases, const SC_T *s
 #if defined(CUZK_IFMA)
             if (ok && cuzk_ifma_enabled()) {
                 size_t groups = (a->bmax + 7) / 8;
-                a->vden = cuzk_alloc(groups, sizeof(MF_(v8_t)));
-                a->vpref = cuzk_alloc(groups, sizeof(MF_(v8_t)));
+                a->vden = cuzk_alloc(groups, sizeof(MSM_F_(v8_t)));
+                a->vpref = cuzk_alloc(groups, sizeof(MSM_F_(v8_t)));
                 a->vspec = cuzk_alloc(groups, 1);
                 ok = a->vden && a->vpref && a->vspec;
                 a->vec = ok;
@@ -703,14 +714,14 @@ static cuzk_status MI_(pippenger)(XYZZ_T *res, const AFF_T *bases, const SC_T *s
 #endif
         }
     } else if (ok) {
-        c.buckets = cuzk_alloc((size_t)T * plan.buckets, sizeof(XYZZ_T));
+        c.buckets = cuzk_alloc((size_t)T * plan.buckets, sizeof(MSM_(xyzz_t)));
         ok = c.buckets != NULL;
     }
     if (ok)
-        cuzk_parallel_for(pool, ntasks, 1, MI_(pip_task), &c);
+        cuzk_parallel_for(pool, ntasks, 1, MSM_I_(pip_task), &c);
     if (c.aff) {
         for (int i = 0; i < T; i++) {
-            MI_(aff_state) *a = &c.aff[i];
+            MSM_I_(aff_state) *a = &c.aff[i];
             cuzk_free(a->bk);
             cuzk_free(a->occ);
             cuzk_free(a->tag);
@@ -732,14 +743,14 @@ static cuzk_status MI_(pippenger)(XYZZ_T *res, const AFF_T *bases, const SC_T *s
     }
 
     /* Horner over windows, most significant first. */
-    XYZZ_T total;
-    G_(xyzz_set_inf)(&total);
+    MSM_(xyzz_t) total;
+    MSM_(xyzz_set_inf)(&total);
     for (unsigned w = plan.windows; w-- > 0;) {
-        if (!G_(xyzz_is_inf)(&total))
+        if (!MSM_(xyzz_is_inf)(&total))
             for (unsigned i = 0; i < plan.c; i++)
-                G_(xyzz_dbl)(&total, &total);
+                MSM_(xyzz_dbl)(&total, &total);
         for (unsigned p = 0; p < plan.splits; p++)
-            G_(xyzz_add)(&total, &total, &c.results[(size_t)w * plan.splits + p]);
+            MSM_(xyzz_add)(&total, &total, &c.results[(size_t)w * plan.splits + p]);
     }
     *res = total;
     cuzk_free(c.buckets);
@@ -747,23 +758,23 @@ static cuzk_status MI_(pippenger)(XYZZ_T *res, const AFF_T *bases, const SC_T *s
     return CUZK_OK;
 }
 
-cuzk_status G_(msm_opts)(JAC_T *out, const AFF_T *bases, const SC_T *scalars, size_t n,
-                         const cuzk_msm_opts *opts, cuzk_pool *pool, cuzk_error *e)
+cuzk_status MSM_(msm_opts)(MSM_(jac_t) *out, const MSM_(affine_t) *bases, const MSM_FR_(t) *scalars,
+                           size_t n, const cuzk_msm_opts *opts, cuzk_pool *pool, cuzk_error *e)
 {
-    G_(jac_set_inf)(out);
+    MSM_(jac_set_inf)(out);
     if (n == 0)
         return CUZK_OK;
     if (!bases || !scalars)
         return cuzk_err(e, CUZK_ERR_USAGE, "msm: NULL bases or scalars");
 
     bool fast01 = !(opts && opts->no_fast01) && n <= (size_t)UINT32_MAX;
-    XYZZ_T total, part;
+    MSM_(xyzz_t) total, part;
     cuzk_status st;
     if (!fast01) {
-        st = MI_(pippenger)(&total, bases, scalars, NULL, n, F_(BITS), opts, pool, e);
+        st = MSM_I_(pippenger)(&total, bases, scalars, NULL, n, MSM_FR_(BITS), opts, pool, e);
         if (st != CUZK_OK)
             return st;
-        G_(xyzz_to_jac)(out, &total);
+        MSM_(xyzz_to_jac)(out, &total);
         return CUZK_OK;
     }
 
@@ -771,7 +782,7 @@ cuzk_status G_(msm_opts)(JAC_T *out, const AFF_T *bases, const SC_T *scalars, si
      * (skipped), one (summed directly), small (< 2^64: Pippenger over 65
      * bits, a quarter of the windows) and big. */
     size_t nch = (n + MSM_CLASSIFY_CHUNK - 1) / MSM_CLASSIFY_CHUNK;
-    MI_(cls_ctx) cc;
+    MSM_I_(cls_ctx) cc;
     cc.bases = bases;
     cc.scalars = scalars;
     cc.n = n;
@@ -779,7 +790,7 @@ cuzk_status G_(msm_opts)(JAC_T *out, const AFF_T *bases, const SC_T *scalars, si
     cc.sidx = cuzk_alloc(n, sizeof(uint32_t));
     cc.count = cuzk_alloc(nch, sizeof(size_t));
     cc.scount = cuzk_alloc(nch, sizeof(size_t));
-    cc.ones = cuzk_alloc(nch, sizeof(XYZZ_T));
+    cc.ones = cuzk_alloc(nch, sizeof(MSM_(xyzz_t)));
     if (!cc.idx || !cc.sidx || !cc.count || !cc.scount || !cc.ones) {
         cuzk_free(cc.idx);
         cuzk_free(cc.sidx);
@@ -788,11 +799,11 @@ cuzk_status G_(msm_opts)(JAC_T *out, const AFF_T *bases, const SC_T *scalars, si
         cuzk_free(cc.ones);
         return cuzk_err(e, CUZK_ERR_NOMEM, "msm: out of memory (index list of %zu)", n);
     }
-    cuzk_parallel_for(pool, nch, 1, MI_(cls_task), &cc);
+    cuzk_parallel_for(pool, nch, 1, MSM_I_(cls_task), &cc);
 
     /* Compact the per-chunk lists and add up the 1-scalar sums. */
     size_t m = 0, ms = 0;
-    G_(xyzz_set_inf)(&total);
+    MSM_(xyzz_set_inf)(&total);
     for (size_t q = 0; q < nch; q++) {
         if (m != q * MSM_CLASSIFY_CHUNK)
             memmove(cc.idx + m, cc.idx + q * MSM_CLASSIFY_CHUNK, cc.count[q] * sizeof(uint32_t));
@@ -800,13 +811,15 @@ cuzk_status G_(msm_opts)(JAC_T *out, const AFF_T *bases, const SC_T *scalars, si
             memmove(cc.sidx + ms, cc.sidx + q * MSM_CLASSIFY_CHUNK, cc.scount[q] * sizeof(uint32_t));
         m += cc.count[q];
         ms += cc.scount[q];
-        G_(xyzz_add)(&total, &total, &cc.ones[q]);
+        MSM_(xyzz_add)(&total, &total, &cc.ones[q]);
     }
     /* All scalars big: the list is the identity, skip the indirection. */
-    st = MI_(pippenger)(&part, bases, scalars, m == n ? NULL : cc.idx, m, F_(BITS), opts, pool, e);
+    st = MSM_I_(pippenger)(&part, bases, scalars, m == n ? NULL : cc.idx, m, MSM_FR_(BITS), opts,
+                           pool, e);
     if (st == CUZK_OK) {
-        G_(xyzz_add)(&total, &total, &part);
-        st = MI_(pippenger)(&part, bases, scalars, ms == n ? NULL : cc.sidx, ms, 64, opts, pool, e);
+        MSM_(xyzz_add)(&total, &total, &part);
+        st = MSM_I_(pippenger)(&part, bases, scalars, ms == n ? NULL : cc.sidx, ms, 64, opts, pool,
+                               e);
     }
     cuzk_free(cc.idx);
     cuzk_free(cc.sidx);
@@ -815,71 +828,72 @@ cuzk_status G_(msm_opts)(JAC_T *out, const AFF_T *bases, const SC_T *scalars, si
     cuzk_free(cc.ones);
     if (st != CUZK_OK)
         return st;
-    G_(xyzz_add)(&total, &total, &part);
-    G_(xyzz_to_jac)(out, &total);
+    MSM_(xyzz_add)(&total, &total, &part);
+    MSM_(xyzz_to_jac)(out, &total);
     return CUZK_OK;
 }
 
-cuzk_status G_(msm)(JAC_T *out, const AFF_T *bases, const SC_T *scalars, size_t n,
-                    cuzk_pool *pool, cuzk_error *e)
+cuzk_status MSM_(msm)(MSM_(jac_t) *out, const MSM_(affine_t) *bases, const MSM_FR_(t) *scalars,
+                      size_t n, cuzk_pool *pool, cuzk_error *e)
 {
-    return G_(msm_opts)(out, bases, scalars, n, NULL, pool, e);
+    return MSM_(msm_opts)(out, bases, scalars, n, NULL, pool, e);
 }
 
 /* ---- fixed-base batch multiplication --------------------------------------- */
 
 typedef struct {
-    const AFF_T *table; /* windows x 2^(C-1): table[w][k-1] = k·2^(Cw)·base */
+    const MSM_(affine_t) *table; /* windows x 2^(C-1): table[w][k-1] = k·2^(Cw)·base */
     unsigned windows;
-    const SC_T *scalars;
-    AFF_T *out;
+    const MSM_FR_(t) *scalars;
+    MSM_(affine_t) *out;
     size_t n;
-    JAC_T *scratch;     /* threads x MSM_FIXED_SUB */
-} MI_(fix_ctx);
+    MSM_(jac_t) *scratch; /* threads x MSM_FIXED_SUB */
+} MSM_I_(fix_ctx);
 
-static void MI_(fix_task)(void *vctx, size_t begin, size_t end, int worker)
+static void MSM_I_(fix_task)(void *vctx, size_t begin, size_t end, int worker)
 {
-    MI_(fix_ctx) *c = vctx;
+    MSM_I_(fix_ctx) *c = vctx;
     const size_t nb = (size_t)1 << (MSM_FIXED_C - 1);
-    JAC_T *jac = c->scratch + (size_t)worker * MSM_FIXED_SUB;
+    MSM_(jac_t) *jac = c->scratch + (size_t)worker * MSM_FIXED_SUB;
     for (size_t s0 = begin; s0 < end; s0 += MSM_FIXED_SUB) {
         size_t len = CUZK_MIN((size_t)MSM_FIXED_SUB, end - s0);
         for (size_t j = 0; j < len; j++) {
-            XYZZ_T acc;
-            G_(xyzz_set_inf)(&acc);
+            MSM_(xyzz_t) acc;
+            MSM_(xyzz_set_inf)(&acc);
             const uint64_t *s = c->scalars[s0 + j].l;
             for (unsigned w = 0; w < c->windows; w++) {
-                int d = MI_(digit)(s, w, MSM_FIXED_C);
+                int d = MSM_I_(digit)(s, w, MSM_FIXED_C);
                 if (d > 0)
-                    G_(xyzz_add_affine)(&acc, &acc, &c->table[w * nb + (size_t)(d - 1)]);
+                    MSM_(xyzz_add_affine)(&acc, &acc, &c->table[w * nb + (size_t)(d - 1)]);
                 else if (d < 0)
-                    G_(xyzz_sub_affine)(&acc, &acc, &c->table[w * nb + (size_t)(-d - 1)]);
+                    MSM_(xyzz_sub_affine)(&acc, &acc, &c->table[w * nb + (size_t)(-d - 1)]);
             }
-            G_(xyzz_to_jac)(&jac[j], &acc);
+            MSM_(xyzz_to_jac)(&jac[j], &acc);
         }
-        G_(jac_batch_to_affine)(c->out + s0, jac, len);
+        MSM_(jac_batch_to_affine)(c->out + s0, jac, len);
     }
 }
 
-cuzk_status G_(batch_mul_fixed)(AFF_T *out, const AFF_T *base, const SC_T *scalars, size_t n,
-                                cuzk_pool *pool, cuzk_error *e)
+cuzk_status MSM_(batch_mul_fixed)(MSM_(affine_t) *out, const MSM_(affine_t) *base,
+                                  const MSM_FR_(t) *scalars, size_t n, cuzk_pool *pool,
+                                  cuzk_error *e)
 {
     if (n == 0)
         return CUZK_OK;
     if (!out || !base || !scalars)
         return cuzk_err(e, CUZK_ERR_USAGE, "batch_mul_fixed: NULL argument");
-    if (G_(affine_is_inf)(base)) {
+    if (MSM_(affine_is_inf)(base)) {
         for (size_t i = 0; i < n; i++)
-            G_(affine_set_inf)(&out[i]);
+            MSM_(affine_set_inf)(&out[i]);
         return CUZK_OK;
     }
-    const unsigned windows = (F_(BITS) + 1 + MSM_FIXED_C - 1) / MSM_FIXED_C;
+    const unsigned windows = (MSM_FR_(BITS) + 1 + MSM_FIXED_C - 1) / MSM_FIXED_C;
     const size_t nb = (size_t)1 << (MSM_FIXED_C - 1);
     const size_t tn = windows * nb;
     int T = cuzk_pool_size(pool);
-    AFF_T *table = cuzk_alloc(tn, sizeof(AFF_T));
-    JAC_T *tj = cuzk_alloc(tn, sizeof(JAC_T));
-    JAC_T *scratch = cuzk_alloc((size_t)T * MSM_FIXED_SUB, sizeof(JAC_T));
+    MSM_(affine_t) *table = cuzk_alloc(tn, sizeof(MSM_(affine_t)));
+    MSM_(jac_t) *tj = cuzk_alloc(tn, sizeof(MSM_(jac_t)));
+    MSM_(jac_t) *scratch = cuzk_alloc((size_t)T * MSM_FIXED_SUB, sizeof(MSM_(jac_t)));
     if (!table || !tj || !scratch) {
         cuzk_free(table);
         cuzk_free(tj);
@@ -887,33 +901,26 @@ cuzk_status G_(batch_mul_fixed)(AFF_T *out, const AFF_T *base, const SC_T *scala
         return cuzk_err(e, CUZK_ERR_NOMEM, "batch_mul_fixed: out of memory");
     }
     /* table[w][k-1] = k·P_w, P_w = 2^(Cw)·base. */
-    JAC_T pw;
-    G_(jac_from_affine)(&pw, base);
+    MSM_(jac_t) pw;
+    MSM_(jac_from_affine)(&pw, base);
     for (unsigned w = 0; w < windows; w++) {
-        JAC_T *row = tj + (size_t)w * nb;
+        MSM_(jac_t) *row = tj + (size_t)w * nb;
         row[0] = pw;
         for (size_t k = 1; k < nb; k++)
-            G_(jac_add)(&row[k], &row[k - 1], &pw);
+            MSM_(jac_add)(&row[k], &row[k - 1], &pw);
         for (unsigned i = 0; i < MSM_FIXED_C; i++)
-            G_(jac_dbl)(&pw, &pw);
+            MSM_(jac_dbl)(&pw, &pw);
     }
-    G_(jac_batch_to_affine)(table, tj, tn);
+    MSM_(jac_batch_to_affine)(table, tj, tn);
     cuzk_free(tj);
 
-    MI_(fix_ctx) c = {table, windows, scalars, out, n, scratch};
-    cuzk_parallel_for(pool, n, MSM_FIXED_SUB, MI_(fix_task), &c);
+    MSM_I_(fix_ctx) c = {table, windows, scalars, out, n, scratch};
+    cuzk_parallel_for(pool, n, MSM_FIXED_SUB, MSM_I_(fix_task), &c);
     cuzk_free(table);
     cuzk_free(scratch);
     return CUZK_OK;
 }
 
-#undef G_
-#undef F_
-#undef MI_
-#undef AFF_T
-#undef JAC_T
-#undef XYZZ_T
-#undef SC_T
 #undef MSM_CLASSIFY_CHUNK
 #undef MSM_BATCH
 #undef MSM_PREFETCH
@@ -924,8 +931,12 @@ cuzk_status G_(batch_mul_fixed)(AFF_T *out, const AFF_T *base, const SC_T *scala
 #undef MSM_AFFINE_PEND
 #undef MSM_AFFINE_GROUP_BUCKETS
 #undef MSM_AFFINE_MAX_GROUP
-#undef MF_
-#undef FE_T
+
+#endif /* per-instance guard */
+
+#undef MSM_
+#undef MSM_P_
+#undef MSM_I_
+#undef MSM_FR_
+#undef MSM_F_
 #undef MSM_G
-#undef MSM_FR
-#undef MSM_F

@@ -6,11 +6,9 @@
 #include "curve/bn254.h"
 
 #define NTT_CURVE bn254
-#define NTT_FR bn254_fr
 #include "poly/ntt_decl.h"
 
 #define NTT_CURVE bls12_381
-#define NTT_FR bls12_381_fr
 #include "poly/ntt_decl.h"
 
 #endif

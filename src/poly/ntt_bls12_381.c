@@ -8,5 +8,4 @@
 #include "field/fp_ifma_inline.h" /* 8-lane butterflies (run-time CPU check) */
 
 #define NTT_CURVE bls12_381
-#define NTT_FR bls12_381_fr
 #include "poly/ntt_impl.h"

@@ -8,5 +8,4 @@
 #include "field/fp_ifma_inline.h" /* 8-lane butterflies (run-time CPU check) */
 
 #define NTT_CURVE bn254
-#define NTT_FR bn254_fr
 #include "poly/ntt_impl.h"

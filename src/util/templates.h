@@ -39,4 +39,20 @@
 #define CUZK_TMPL_TOWER_DECL 10
 #define CUZK_TMPL_TOWER_IMPL 11
 
+/* curve/ (instances: curve/instances.h) */
+#define CUZK_TMPL_EC_DECL 12
+#define CUZK_TMPL_EC_IMPL 13
+#define CUZK_TMPL_PAIRING_DECL 14
+#define CUZK_TMPL_PAIRING_IMPL 15
+
+/* poly/ and msm/ (instances: curve/instances.h) */
+#define CUZK_TMPL_NTT_DECL 16
+#define CUZK_TMPL_NTT_IMPL 17
+#define CUZK_TMPL_MSM_DECL 18
+#define CUZK_TMPL_MSM_IMPL 19
+
+/* groth16/ development tools (instances: the curves of curve/instances.h) */
+#define CUZK_TMPL_SETUP_IMPL 20
+#define CUZK_TMPL_GEN_IMPL 21
+
 #endif

@@ -1,7 +1,8 @@
 /* The template conventions (util/templates.h): every template included twice
  * for the same instance compiles (the per-instance guard of util/tmpl_once.h
  * makes the second inclusion empty), the instance descriptions of
- * field/instances.h agree with what the templates generated, and the inline
+ * field/instances.h and curve/instances.h agree with what the templates
+ * generated, and the inline
  * cores included here compute what the library's extern functions compute. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -58,10 +59,26 @@
 #include "field/fp2_inline.h"
 #define TW_CURVE bn254
 #include "field/tower_decl.h"
+#define EC_PREFIX bn254_g2
+#include "curve/ec_decl.h"
+#define EC_PREFIX bls12_381_g1
+#include "curve/ec_decl.h"
+#define PAIRING_CURVE bls12_381
+#include "curve/pairing_decl.h"
+
+#include "msm/msm.h"
+#include "poly/ntt.h"
+#define MSM_G bn254_g1
+#include "msm/msm_decl.h"
+#define MSM_G bls12_381_g2
+#include "msm/msm_decl.h"
+#define NTT_CURVE bls12_381
+#include "poly/ntt_decl.h"
 
 /* The parameters are #undef'd by the templates. */
-#if defined(FP_PREFIX) || defined(FP2_PREFIX) || defined(TW_CURVE)
-#error "a field template left its parameter defined"
+#if defined(FP_PREFIX) || defined(FP2_PREFIX) || defined(TW_CURVE) || defined(EC_PREFIX) ||    \
+    defined(PAIRING_CURVE) || defined(MSM_G) || defined(NTT_CURVE)
+#error "a template left its parameter defined"
 #endif
 
 static void descriptions(void **state)
@@ -77,6 +94,13 @@ static void descriptions(void **state)
     assert_int_equal(sizeof(bls12_381_fp2_t), 2 * sizeof(bls12_381_fp_t));
     assert_int_equal(bn254_fp_BITS, 254);
     assert_int_equal(bls12_381_fp_BITS, 381);
+    /* groups: coordinates over g_C_F, scalars of g_C_FR */
+    assert_int_equal(sizeof(bn254_g1_affine_t), 2 * sizeof(bn254_fp_t));
+    assert_int_equal(sizeof(bn254_g2_affine_t), 2 * sizeof(bn254_fp2_t));
+    assert_int_equal(sizeof(bls12_381_g1_affine_t), 2 * sizeof(bls12_381_fp_t));
+    assert_int_equal(sizeof(bls12_381_g2_xyzz_t), 4 * sizeof(bls12_381_fp2_t));
+    assert_true(bn254_g1_affine_is_on_curve(&bn254_g1_GENERATOR));
+    assert_true(bls12_381_g2_affine_in_subgroup(&bls12_381_g2_GENERATOR));
 }
 
 /* The inline cores and inversions included (twice) above against the
