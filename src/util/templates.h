@@ -55,4 +55,14 @@
 #define CUZK_TMPL_SETUP_IMPL 20
 #define CUZK_TMPL_GEN_IMPL 21
 
+/* tests/unit/<layer>_test_impl.h (instances: those of field/ and curve/) */
+#define CUZK_TMPL_TEST_FIELD 22
+#define CUZK_TMPL_TEST_FP2 23
+#define CUZK_TMPL_TEST_IFMA 24
+#define CUZK_TMPL_TEST_EC 25
+#define CUZK_TMPL_TEST_MSM 26
+#define CUZK_TMPL_TEST_NTT 27
+#define CUZK_TMPL_TEST_PAIRING 28
+#define CUZK_TMPL_TEST_SETUP 29
+
 #endif

@@ -5,32 +5,39 @@
  * p-1, p-2, (p±1)/2, values with all-ones / all-zero 52-bit limbs). The
  * vector code requires canonical inputs (< p), so no redundant forms. */
 
-#define ITN_(name) CUZK_NAME(IT, name)
-#define ITT_(name) CUZK_NAME(IT, CUZK_CAT2(it_, name))
+#define IT_(name) CUZK_NAME(IT, name)
+#define IT_T_(name) CUZK_NAME(IT, CUZK_CAT2(it_, name))
+
+#include "util/templates.h"
+#define CUZK_TMPL_ONCE CUZK_TMPL_SLOT(CUZK_TMPL_TEST_IFMA, CUZK_NAME(IT, P_ID))
+#include "util/tmpl_once.h"
+#ifdef CUZK_TMPL_SEEN
+#undef CUZK_TMPL_SEEN
+#else
 
 /* Raw value -> Montgomery element (raw < p). */
-static void ITT_(from_raw)(ITN_(t) *r, const uint64_t *raw)
+static void IT_T_(from_raw)(IT_(t) *r, const uint64_t *raw)
 {
-    ITN_(t) x;
+    IT_(t) x;
     memcpy(x.l, raw, sizeof x.l);
-    assert_true(ITN_(raw_is_canonical)(&x));
-    ITN_(to_mont)(r, &x);
+    assert_true(IT_(raw_is_canonical)(&x));
+    IT_(to_mont)(r, &x);
 }
 
 /* Pool of test values: edge cases first, then random ones. Elements are
  * stored as they are (a Montgomery-form element IS the integer in l[]), so
  * "edge" applies to the stored integer, which is what the vector code sees. */
-static size_t ITT_(values)(ITN_(t) *v, size_t cap, test_rng *g)
+static size_t IT_T_(values)(IT_(t) *v, size_t cap, test_rng *g)
 {
     size_t n = 0;
-    const ITN_(t) *p = &ITN_(MODULUS);
+    const IT_(t) *p = &IT_(MODULUS);
     memset(&v[n++], 0, sizeof *v);                         /* 0 */
-    v[n] = ITN_(ONE), n++;                                  /* R mod p */
+    v[n] = IT_(ONE), n++;                                  /* R mod p */
     memset(&v[n], 0, sizeof *v), v[n].l[0] = 1, n++;       /* integer 1 */
     memset(&v[n], 0, sizeof *v), v[n].l[0] = 2, n++;       /* integer 2 */
     v[n] = *p, v[n].l[0] -= 1, n++;                         /* p - 1 */
     v[n] = *p, v[n].l[0] -= 2, n++;                         /* p - 2 */
-    ITN_(t) h = *p;                                         /* (p - 1)/2, (p + 1)/2 */
+    IT_(t) h = *p;                                         /* (p - 1)/2, (p + 1)/2 */
     for (int i = 0; i < IT_LIMBS - 1; i++)
         h.l[i] = (h.l[i] >> 1) | (h.l[i + 1] << 63);
     h.l[IT_LIMBS - 1] >>= 1;
@@ -38,14 +45,14 @@ static size_t ITT_(values)(ITN_(t) *v, size_t cap, test_rng *g)
     h.l[0] += 1;
     v[n++] = h;
     /* integers with all-ones 52-bit limbs below p: 2^(52k) - 1 */
-    for (int k = 1; 52 * k < (int)ITN_(BITS); k++) {
+    for (int k = 1; 52 * k < (int)IT_(BITS); k++) {
         memset(&v[n], 0, sizeof *v);
         for (int b = 0; b < 52 * k; b++)
             v[n].l[b / 64] |= (uint64_t)1 << (b % 64);
         n++;
     }
     /* powers 2^(52k) (a single set bit at a limb boundary) */
-    for (int k = 1; 52 * k < (int)ITN_(BITS); k++) {
+    for (int k = 1; 52 * k < (int)IT_(BITS); k++) {
         memset(&v[n], 0, sizeof *v);
         v[n].l[(52 * k) / 64] = (uint64_t)1 << ((52 * k) % 64);
         n++;
@@ -54,19 +61,19 @@ static size_t ITT_(values)(ITN_(t) *v, size_t cap, test_rng *g)
     for (uint64_t s = 1; s <= 3; s++) {
         uint64_t raw[IT_LIMBS] = {0};
         raw[0] = s;
-        ITT_(from_raw)(&v[n++], raw);
+        IT_T_(from_raw)(&v[n++], raw);
     }
-    ITN_(neg)(&v[n], &ITN_(ONE));
+    IT_(neg)(&v[n], &IT_(ONE));
     n++;
     while (n < cap) {
         uint64_t raw[IT_LIMBS];
         for (;;) {
             for (int i = 0; i < IT_LIMBS; i++)
                 raw[i] = rng_next(g);
-            raw[IT_LIMBS - 1] &= (ITN_(BITS) % 64) ? ((1ULL << (ITN_(BITS) % 64)) - 1) : ~0ULL;
-            ITN_(t) x;
+            raw[IT_LIMBS - 1] &= (IT_(BITS) % 64) ? ((1ULL << (IT_(BITS) % 64)) - 1) : ~0ULL;
+            IT_(t) x;
             memcpy(x.l, raw, sizeof raw);
-            if (ITN_(raw_is_canonical)(&x))
+            if (IT_(raw_is_canonical)(&x))
                 break;
         }
         memcpy(v[n].l, raw, sizeof raw);
@@ -75,7 +82,7 @@ static size_t ITT_(values)(ITN_(t) *v, size_t cap, test_rng *g)
     return n;
 }
 
-static void ITT_(check8)(const ITN_(t) *got, const ITN_(t) *want, const char *op, size_t at)
+static void IT_T_(check8)(const IT_(t) *got, const IT_(t) *want, const char *op, size_t at)
 {
     for (int k = 0; k < 8; k++) {
         if (memcmp(&got[k], &want[k], sizeof got[k]) != 0) {
@@ -86,16 +93,16 @@ static void ITT_(check8)(const ITN_(t) *got, const ITN_(t) *want, const char *op
     }
 }
 
-CUZK_IFMA_TARGET static void ITT_(run)(void)
+CUZK_IFMA_TARGET static void IT_T_(run)(void)
 {
     enum { NV = 512 };
-    static ITN_(t) v[NV];
-    test_rng g = {0x1f2e3d4c5b6a7988ULL ^ (uint64_t)ITN_(BITS)};
-    size_t nv = ITT_(values)(v, NV, &g);
+    static IT_(t) v[NV];
+    test_rng g = {0x1f2e3d4c5b6a7988ULL ^ (uint64_t)IT_(BITS)};
+    size_t nv = IT_T_(values)(v, NV, &g);
     size_t nedge = 40; /* every edge value meets every other one as a and b */
     /* index pairs: all edge x edge combinations, then random pairs */
     for (size_t round = 0; round < 2 * NV + nedge * nedge / 8 + 8; round++) {
-        ITN_(t) a[8], b[8], want[8], got[8];
+        IT_(t) a[8], b[8], want[8], got[8];
         for (int k = 0; k < 8; k++) {
             size_t e = round * 8 + (size_t)k;
             size_t ia, ib;
@@ -109,110 +116,112 @@ CUZK_IFMA_TARGET static void ITT_(run)(void)
             a[k] = v[ia];
             b[k] = v[ib];
         }
-        ITN_(v8_t) va, vb, vr;
-        ITN_(v8_from_array)(&va, a);
-        ITN_(v8_from_array)(&vb, b);
+        IT_(v8_t) va, vb, vr;
+        IT_(v8_from_array)(&va, a);
+        IT_(v8_from_array)(&vb, b);
         /* round trip */
-        ITN_(v8_to_array)(got, &va);
-        ITT_(check8)(got, a, "roundtrip", round * 8);
+        IT_(v8_to_array)(got, &va);
+        IT_T_(check8)(got, a, "roundtrip", round * 8);
 
-        ITN_(v8_mul)(&vr, &va, &vb);
-        ITN_(v8_to_array)(got, &vr);
+        IT_(v8_mul)(&vr, &va, &vb);
+        IT_(v8_to_array)(got, &vr);
         for (int k = 0; k < 8; k++)
-            ITN_(mul_inl)(&want[k], &a[k], &b[k]);
-        ITT_(check8)(got, want, "mul", round * 8);
+            IT_(mul_inl)(&want[k], &a[k], &b[k]);
+        IT_T_(check8)(got, want, "mul", round * 8);
 
-        ITN_(v8_sqr)(&vr, &va);
-        ITN_(v8_to_array)(got, &vr);
+        IT_(v8_sqr)(&vr, &va);
+        IT_(v8_to_array)(got, &vr);
         for (int k = 0; k < 8; k++)
-            ITN_(sqr_inl)(&want[k], &a[k]);
-        ITT_(check8)(got, want, "sqr", round * 8);
+            IT_(sqr_inl)(&want[k], &a[k]);
+        IT_T_(check8)(got, want, "sqr", round * 8);
 
-        ITN_(v8_add)(&vr, &va, &vb);
-        ITN_(v8_to_array)(got, &vr);
+        IT_(v8_add)(&vr, &va, &vb);
+        IT_(v8_to_array)(got, &vr);
         for (int k = 0; k < 8; k++)
-            ITN_(add_inl)(&want[k], &a[k], &b[k]);
-        ITT_(check8)(got, want, "add", round * 8);
+            IT_(add_inl)(&want[k], &a[k], &b[k]);
+        IT_T_(check8)(got, want, "add", round * 8);
 
-        ITN_(v8_sub)(&vr, &va, &vb);
-        ITN_(v8_to_array)(got, &vr);
+        IT_(v8_sub)(&vr, &va, &vb);
+        IT_(v8_to_array)(got, &vr);
         for (int k = 0; k < 8; k++)
-            ITN_(sub_inl)(&want[k], &a[k], &b[k]);
-        ITT_(check8)(got, want, "sub", round * 8);
+            IT_(sub_inl)(&want[k], &a[k], &b[k]);
+        IT_T_(check8)(got, want, "sub", round * 8);
 
-        ITN_(v8_neg)(&vr, &va);
-        ITN_(v8_to_array)(got, &vr);
+        IT_(v8_neg)(&vr, &va);
+        IT_(v8_to_array)(got, &vr);
         for (int k = 0; k < 8; k++)
-            ITN_(neg_inl)(&want[k], &a[k]);
-        ITT_(check8)(got, want, "neg", round * 8);
+            IT_(neg_inl)(&want[k], &a[k]);
+        IT_T_(check8)(got, want, "neg", round * 8);
 
-        __mmask8 z = ITN_(v8_is_zero)(&va);
+        __mmask8 z = IT_(v8_is_zero)(&va);
         for (int k = 0; k < 8; k++)
-            assert_int_equal((z >> k) & 1, ITN_(is_zero_inl)(&a[k]));
+            assert_int_equal((z >> k) & 1, IT_(is_zero_inl)(&a[k]));
 
         /* masked one / blend */
         vr = va;
-        ITN_(v8_set_one_mask)(&vr, 0x5a);
-        ITN_(v8_blend)(&vr, 0x81, &vb);
-        ITN_(v8_to_array)(got, &vr);
+        IT_(v8_set_one_mask)(&vr, 0x5a);
+        IT_(v8_blend)(&vr, 0x81, &vb);
+        IT_(v8_to_array)(got, &vr);
         for (int k = 0; k < 8; k++)
-            want[k] = (0x81 >> k) & 1 ? b[k] : (0x5a >> k) & 1 ? ITN_(ONE) : a[k];
-        ITT_(check8)(got, want, "set_one_mask/blend", round * 8);
+            want[k] = (0x81 >> k) & 1 ? b[k] : (0x5a >> k) & 1 ? IT_(ONE) : a[k];
+        IT_T_(check8)(got, want, "set_one_mask/blend", round * 8);
     }
 
     /* contiguous load/store, strided and reversed-stride loads, masked scatter */
-    ITN_(t) arr[64], back[64];
+    IT_(t) arr[64], back[64];
     for (int i = 0; i < 64; i++)
         arr[i] = v[(size_t)i * 7 % nv];
-    ITN_(v8_t) x;
-    ITN_(v8_load)(&x, &arr[3]);
-    ITN_(v8_store)(&back[0], &x);
-    ITT_(check8)(back, &arr[3], "load/store", 3);
-    ITN_(t) want[8], got[8];
-    ITN_(v8_load_stride)(&x, &arr[1], 7);
-    ITN_(v8_to_array)(got, &x);
+    IT_(v8_t) x;
+    IT_(v8_load)(&x, &arr[3]);
+    IT_(v8_store)(&back[0], &x);
+    IT_T_(check8)(back, &arr[3], "load/store", 3);
+    IT_(t) want[8], got[8];
+    IT_(v8_load_stride)(&x, &arr[1], 7);
+    IT_(v8_to_array)(got, &x);
     for (int k = 0; k < 8; k++)
         want[k] = arr[1 + 7 * k];
-    ITT_(check8)(got, want, "load_stride", 1);
-    ITN_(v8_load_rstride)(&x, &arr[63], 5);
-    ITN_(v8_to_array)(got, &x);
+    IT_T_(check8)(got, want, "load_stride", 1);
+    IT_(v8_load_rstride)(&x, &arr[63], 5);
+    IT_(v8_to_array)(got, &x);
     for (int k = 0; k < 8; k++)
         want[k] = arr[63 - 5 * k];
-    ITT_(check8)(got, want, "load_rstride", 63);
-    ITN_(v8_load_rstride_mask)(&x, &arr[40], 5, 0xb6);
-    ITN_(v8_to_array)(got, &x);
+    IT_T_(check8)(got, want, "load_rstride", 63);
+    IT_(v8_load_rstride_mask)(&x, &arr[40], 5, 0xb6);
+    IT_(v8_to_array)(got, &x);
     for (int k = 0; k < 8; k++) {
         memset(&want[k], 0, sizeof want[k]);
         if ((0xb6 >> k) & 1)
             want[k] = arr[40 - 5 * k];
     }
-    ITT_(check8)(got, want, "load_rstride_mask", 40);
-    ITN_(v8_set1)(&x, &arr[5]);
-    ITN_(v8_to_array)(got, &x);
+    IT_T_(check8)(got, want, "load_rstride_mask", 40);
+    IT_(v8_set1)(&x, &arr[5]);
+    IT_(v8_to_array)(got, &x);
     for (int k = 0; k < 8; k++)
         want[k] = arr[5];
-    ITT_(check8)(got, want, "set1", 5);
+    IT_T_(check8)(got, want, "set1", 5);
     void *ptr[8];
     for (int k = 0; k < 8; k++) {
         back[k] = v[0];
         ptr[k] = &back[7 - k];
     }
-    ITN_(v8_load)(&x, &arr[8]);
-    ITN_(v8_scatter)(ptr, 0, &x, 0x6d);
+    IT_(v8_load)(&x, &arr[8]);
+    IT_(v8_scatter)(ptr, 0, &x, 0x6d);
     for (int k = 0; k < 8; k++)
         want[7 - k] = (0x6d >> k) & 1 ? arr[8 + k] : v[0];
-    ITT_(check8)(back, want, "scatter", 8);
+    IT_T_(check8)(back, want, "scatter", 8);
 }
 
-static void ITT_(ops)(void **state)
+static void IT_T_(ops)(void **state)
 {
     (void)state;
     if (!cuzk_ifma_supported())
         skip();
-    ITT_(run)();
+    IT_T_(run)();
 }
 
-#undef ITN_
-#undef ITT_
+#endif /* per-instance guard */
+
+#undef IT_
+#undef IT_T_
 #undef IT
 #undef IT_LIMBS

@@ -6,16 +6,23 @@
  * verification key written by snarkjs, and algebraic identities checked with
  * the plain (non-tower-specific) pow and group arithmetic. */
 
-#define T_(name) CUZK_NAME(TC, name)
-#define TF_(name) CUZK_NAME(CUZK_CAT2(TC, _fp), name)
-#define T2_(name) CUZK_NAME(CUZK_CAT2(TC, _fp2), name)
-#define T6_(name) CUZK_NAME(CUZK_CAT2(TC, _fp6), name)
-#define T12_(name) CUZK_NAME(CUZK_CAT2(TC, _fp12), name)
-#define TG1_(name) CUZK_NAME(CUZK_CAT2(TC, _g1), name)
-#define TG2_(name) CUZK_NAME(CUZK_CAT2(TC, _g2), name)
-#define TR_(name) CUZK_NAME(CUZK_CAT2(TC, _fr), name)
+#define TC_(name) CUZK_NAME(TC, name)
+#define TC_FP_(name) CUZK_NAME(CUZK_CAT2(TC, _fp), name)
+#define TC_FP2_(name) CUZK_NAME(CUZK_CAT2(TC, _fp2), name)
+#define TC_FP6_(name) CUZK_NAME(CUZK_CAT2(TC, _fp6), name)
+#define TC_FP12_(name) CUZK_NAME(CUZK_CAT2(TC, _fp12), name)
+#define TC_G1_(name) CUZK_NAME(CUZK_CAT2(TC, _g1), name)
+#define TC_G2_(name) CUZK_NAME(CUZK_CAT2(TC, _g2), name)
+#define TC_FR_(name) CUZK_NAME(CUZK_CAT2(TC, _fr), name)
 
-static void T_(f12_json)(T12_(t) *r, const cJSON *arr)
+#include "util/templates.h"
+#define CUZK_TMPL_ONCE CUZK_TMPL_SLOT(CUZK_TMPL_TEST_PAIRING, CUZK_NAME(TC, C_ID))
+#include "util/tmpl_once.h"
+#ifdef CUZK_TMPL_SEEN
+#undef CUZK_TMPL_SEEN
+#else
+
+static void TC_(f12_json)(TC_FP12_(t) *r, const cJSON *arr)
 {
     const char *s[12];
     assert_int_equal(cJSON_GetArraySize(arr), 12);
@@ -23,41 +30,41 @@ static void T_(f12_json)(T12_(t) *r, const cJSON *arr)
         s[k] = cJSON_GetStringValue(cJSON_GetArrayItem(arr, k));
         assert_non_null(s[k]);
     }
-    assert_true(T12_(from_dec_array)(r, s));
+    assert_true(TC_FP12_(from_dec_array)(r, s));
 }
 
-static void T_(fp_json)(TF_(t) *r, const cJSON *v)
+static void TC_(fp_json)(TC_FP_(t) *r, const cJSON *v)
 {
     const char *s = cJSON_GetStringValue(v);
     assert_non_null(s);
-    assert_true(TF_(from_dec)(r, s));
+    assert_true(TC_FP_(from_dec)(r, s));
 }
 
-static void T_(g1_json)(TG1_(affine_t) *p, const cJSON *arr)
+static void TC_(g1_json)(TC_G1_(affine_t) *p, const cJSON *arr)
 {
-    T_(fp_json)(&p->x, cJSON_GetArrayItem(arr, 0));
-    T_(fp_json)(&p->y, cJSON_GetArrayItem(arr, 1));
-    assert_true(TG1_(affine_is_on_curve)(p));
+    TC_(fp_json)(&p->x, cJSON_GetArrayItem(arr, 0));
+    TC_(fp_json)(&p->y, cJSON_GetArrayItem(arr, 1));
+    assert_true(TC_G1_(affine_is_on_curve)(p));
 }
 
-static void T_(g2_json)(TG2_(affine_t) *q, const cJSON *arr)
+static void TC_(g2_json)(TC_G2_(affine_t) *q, const cJSON *arr)
 {
     const cJSON *x = cJSON_GetArrayItem(arr, 0), *y = cJSON_GetArrayItem(arr, 1);
-    T_(fp_json)(&q->x.c0, cJSON_GetArrayItem(x, 0));
-    T_(fp_json)(&q->x.c1, cJSON_GetArrayItem(x, 1));
-    T_(fp_json)(&q->y.c0, cJSON_GetArrayItem(y, 0));
-    T_(fp_json)(&q->y.c1, cJSON_GetArrayItem(y, 1));
-    assert_true(TG2_(affine_is_on_curve)(q));
+    TC_(fp_json)(&q->x.c0, cJSON_GetArrayItem(x, 0));
+    TC_(fp_json)(&q->x.c1, cJSON_GetArrayItem(x, 1));
+    TC_(fp_json)(&q->y.c0, cJSON_GetArrayItem(y, 0));
+    TC_(fp_json)(&q->y.c1, cJSON_GetArrayItem(y, 1));
+    assert_true(TC_G2_(affine_is_on_curve)(q));
 }
 
 /* Compare with a 12-string vector; on mismatch print both sides. */
-static void T_(expect_f12)(const T12_(t) *got, const cJSON *arr, const char *what)
+static void TC_(expect_f12)(const TC_FP12_(t) *got, const cJSON *arr, const char *what)
 {
-    T12_(t) want;
-    T_(f12_json)(&want, arr);
-    if (!T12_(eq)(got, &want)) {
+    TC_FP12_(t) want;
+    TC_(f12_json)(&want, arr);
+    if (!TC_FP12_(eq)(got, &want)) {
         char out[12][128];
-        T12_(to_dec_array)(out, got);
+        TC_FP12_(to_dec_array)(out, got);
         for (int k = 0; k < 12; k++)
             print_error("%s[%d]: got %s want %s\n", what, k, out[k],
                         cJSON_GetStringValue(cJSON_GetArrayItem(arr, k)));
@@ -65,69 +72,69 @@ static void T_(expect_f12)(const T12_(t) *got, const cJSON *arr, const char *wha
     }
 }
 
-static void T_(rnd_fp)(TF_(t) *r, uint64_t *st)
+static void TC_(rnd_fp)(TC_FP_(t) *r, uint64_t *st)
 {
-    TF_(t) raw;
+    TC_FP_(t) raw;
     for (int i = 0; i < (int)(sizeof raw.l / sizeof raw.l[0]); i++)
         raw.l[i] = cuzk_splitmix64(st);
     raw.l[sizeof raw.l / sizeof raw.l[0] - 1] &= 0x0fffffffffffffffULL; /* < p */
-    TF_(to_mont)(r, &raw);
+    TC_FP_(to_mont)(r, &raw);
 }
 
-static void T_(rnd_f12)(T12_(t) *r, uint64_t *st)
+static void TC_(rnd_f12)(TC_FP12_(t) *r, uint64_t *st)
 {
-    TF_(t) *c = (TF_(t) *)r;
+    TC_FP_(t) *c = (TC_FP_(t) *)r;
     for (int k = 0; k < 12; k++)
-        T_(rnd_fp)(&c[k], st);
+        TC_(rnd_fp)(&c[k], st);
 }
 
 /* The easy part of the final exponentiation, done with generic operations. */
-static void T_(to_cyclotomic)(T12_(t) *m, const T12_(t) *a)
+static void TC_(to_cyclotomic)(TC_FP12_(t) *m, const TC_FP12_(t) *a)
 {
-    T12_(t) t;
-    T12_(inv)(&t, a);
-    T12_(conj)(m, a);
-    T12_(mul)(m, m, &t);
-    T12_(frobenius)(&t, m, 2);
-    T12_(mul)(m, m, &t);
+    TC_FP12_(t) t;
+    TC_FP12_(inv)(&t, a);
+    TC_FP12_(conj)(m, a);
+    TC_FP12_(mul)(m, m, &t);
+    TC_FP12_(frobenius)(&t, m, 2);
+    TC_FP12_(mul)(m, m, &t);
 }
 
 /* p = MODULUS of Fp as an exponent. */
-static void T_(test_frobenius_vs_pow)(void **state)
+static void TC_(test_frobenius_vs_pow)(void **state)
 {
     (void)state;
     uint64_t st = 0x1234;
-    const size_t L = sizeof(TF_(MODULUS).l) / sizeof(uint64_t);
+    const size_t L = sizeof(TC_FP_(MODULUS).l) / sizeof(uint64_t);
     for (int it = 0; it < 2; it++) {
-        T12_(t) a, want, got;
-        T_(rnd_f12)(&a, &st);
+        TC_FP12_(t) a, want, got;
+        TC_(rnd_f12)(&a, &st);
         want = a;
         for (unsigned k = 1; k <= 4; k++) {
-            T12_(pow)(&want, &want, TF_(MODULUS).l, L); /* a^(p^k) */
-            T12_(frobenius)(&got, &a, k);
-            assert_true(T12_(eq)(&got, &want));
+            TC_FP12_(pow)(&want, &want, TC_FP_(MODULUS).l, L); /* a^(p^k) */
+            TC_FP12_(frobenius)(&got, &a, k);
+            assert_true(TC_FP12_(eq)(&got, &want));
             /* Fp6 Frobenius agrees with the Fp12 one on Fp6 elements */
-            T6_(t) g6;
-            T6_(frobenius)(&g6, &a.c0, k);
-            T12_(t) e;
-            T12_(set_zero)(&e);
+            TC_FP6_(t) g6;
+            TC_FP6_(frobenius)(&g6, &a.c0, k);
+            TC_FP12_(t) e;
+            TC_FP12_(set_zero)(&e);
             e.c0 = a.c0;
-            T12_(frobenius)(&e, &e, k);
-            assert_true(T6_(eq)(&g6, &e.c0));
+            TC_FP12_(frobenius)(&e, &e, k);
+            assert_true(TC_FP6_(eq)(&g6, &e.c0));
         }
-        T12_(frobenius)(&got, &a, 12);
-        assert_true(T12_(eq)(&got, &a));
-        T6_(t) g6;
-        T6_(frobenius)(&g6, &a.c1, 6);
-        assert_true(T6_(eq)(&g6, &a.c1));
+        TC_FP12_(frobenius)(&got, &a, 12);
+        assert_true(TC_FP12_(eq)(&got, &a));
+        TC_FP6_(t) g6;
+        TC_FP6_(frobenius)(&g6, &a.c1, 6);
+        assert_true(TC_FP6_(eq)(&g6, &a.c1));
         /* a^(p^6) is the conjugate */
-        T12_(frobenius)(&got, &a, 6);
-        T12_(conj)(&want, &a);
-        assert_true(T12_(eq)(&got, &want));
+        TC_FP12_(frobenius)(&got, &a, 6);
+        TC_FP12_(conj)(&want, &a);
+        assert_true(TC_FP12_(eq)(&got, &want));
     }
 }
 
-static void T_(test_tower_kat)(void **state)
+static void TC_(test_tower_kat)(void **state)
 {
     cJSON *j = load_json(TC_KAT);
     const cJSON *tw = cJSON_GetObjectItem(j, "tower");
@@ -135,119 +142,119 @@ static void T_(test_tower_kat)(void **state)
     const cJSON *v;
     cJSON_ArrayForEach(v, tw)
     {
-        T12_(t) a, b, r, one;
-        T_(f12_json)(&a, cJSON_GetObjectItem(v, "a"));
-        T_(f12_json)(&b, cJSON_GetObjectItem(v, "b"));
-        T12_(mul)(&r, &a, &b);
-        T_(expect_f12)(&r, cJSON_GetObjectItem(v, "mul"), "mul");
-        T12_(sqr)(&r, &a);
-        T_(expect_f12)(&r, cJSON_GetObjectItem(v, "sqr"), "sqr");
-        T12_(inv)(&r, &a);
-        T_(expect_f12)(&r, cJSON_GetObjectItem(v, "inv"), "inv");
-        T12_(mul)(&r, &r, &a);
-        assert_true(T12_(is_one)(&r));
-        T12_(frobenius)(&r, &a, 1);
-        T_(expect_f12)(&r, cJSON_GetObjectItem(v, "frob1"), "frob1");
-        T12_(frobenius)(&r, &a, 2);
-        T_(expect_f12)(&r, cJSON_GetObjectItem(v, "frob2"), "frob2");
-        T12_(frobenius)(&r, &a, 3);
-        T_(expect_f12)(&r, cJSON_GetObjectItem(v, "frob3"), "frob3");
-        T_(final_exp)(&r, &a);
-        T_(expect_f12)(&r, cJSON_GetObjectItem(v, "final_exp"), "final_exp");
+        TC_FP12_(t) a, b, r, one;
+        TC_(f12_json)(&a, cJSON_GetObjectItem(v, "a"));
+        TC_(f12_json)(&b, cJSON_GetObjectItem(v, "b"));
+        TC_FP12_(mul)(&r, &a, &b);
+        TC_(expect_f12)(&r, cJSON_GetObjectItem(v, "mul"), "mul");
+        TC_FP12_(sqr)(&r, &a);
+        TC_(expect_f12)(&r, cJSON_GetObjectItem(v, "sqr"), "sqr");
+        TC_FP12_(inv)(&r, &a);
+        TC_(expect_f12)(&r, cJSON_GetObjectItem(v, "inv"), "inv");
+        TC_FP12_(mul)(&r, &r, &a);
+        assert_true(TC_FP12_(is_one)(&r));
+        TC_FP12_(frobenius)(&r, &a, 1);
+        TC_(expect_f12)(&r, cJSON_GetObjectItem(v, "frob1"), "frob1");
+        TC_FP12_(frobenius)(&r, &a, 2);
+        TC_(expect_f12)(&r, cJSON_GetObjectItem(v, "frob2"), "frob2");
+        TC_FP12_(frobenius)(&r, &a, 3);
+        TC_(expect_f12)(&r, cJSON_GetObjectItem(v, "frob3"), "frob3");
+        TC_(final_exp)(&r, &a);
+        TC_(expect_f12)(&r, cJSON_GetObjectItem(v, "final_exp"), "final_exp");
         /* add/sub and the Fp6 inverse */
-        T12_(add)(&r, &a, &b);
-        T12_(sub)(&r, &r, &b);
-        assert_true(T12_(eq)(&r, &a));
-        T6_(t) i6;
-        T6_(inv)(&i6, &a.c1);
-        T6_(mul)(&i6, &i6, &a.c1);
-        assert_true(T6_(is_one)(&i6));
-        T6_(t) s6, m6;
-        T6_(sqr)(&s6, &a.c0);
-        T6_(mul)(&m6, &a.c0, &a.c0);
-        assert_true(T6_(eq)(&s6, &m6));
-        T12_(set_one)(&one);
-        assert_true(T12_(is_one)(&one));
-        assert_false(T12_(is_one)(&a));
+        TC_FP12_(add)(&r, &a, &b);
+        TC_FP12_(sub)(&r, &r, &b);
+        assert_true(TC_FP12_(eq)(&r, &a));
+        TC_FP6_(t) i6;
+        TC_FP6_(inv)(&i6, &a.c1);
+        TC_FP6_(mul)(&i6, &i6, &a.c1);
+        assert_true(TC_FP6_(is_one)(&i6));
+        TC_FP6_(t) s6, m6;
+        TC_FP6_(sqr)(&s6, &a.c0);
+        TC_FP6_(mul)(&m6, &a.c0, &a.c0);
+        assert_true(TC_FP6_(eq)(&s6, &m6));
+        TC_FP12_(set_one)(&one);
+        assert_true(TC_FP12_(is_one)(&one));
+        assert_false(TC_FP12_(is_one)(&a));
         /* decimal round trip */
         char out[12][128];
         const char *ptr[12];
-        T12_(to_dec_array)(out, &a);
+        TC_FP12_(to_dec_array)(out, &a);
         for (int k = 0; k < 12; k++) {
             ptr[k] = out[k];
             assert_string_equal(out[k], cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItem(v, "a"), k)));
         }
-        assert_true(T12_(from_dec_array)(&r, ptr));
-        assert_true(T12_(eq)(&r, &a));
+        assert_true(TC_FP12_(from_dec_array)(&r, ptr));
+        assert_true(TC_FP12_(eq)(&r, &a));
     }
     /* zero inverts to zero */
-    T12_(t) z, r;
-    T12_(set_zero)(&z);
-    T12_(inv)(&r, &z);
-    assert_true(T12_(is_zero)(&r));
+    TC_FP12_(t) z, r;
+    TC_FP12_(set_zero)(&z);
+    TC_FP12_(inv)(&r, &z);
+    assert_true(TC_FP12_(is_zero)(&r));
     cJSON_Delete(j);
     (void)state;
 }
 
-static void T_(test_sparse_mul)(void **state)
+static void TC_(test_sparse_mul)(void **state)
 {
     (void)state;
     uint64_t st = 0x5151;
-    T12_(t) f, g, l, want;
-    T_(rnd_f12)(&f, &st);
-    T_(rnd_f12)(&g, &st); /* the three Fp2 line coefficients come from g */
+    TC_FP12_(t) f, g, l, want;
+    TC_(rnd_f12)(&f, &st);
+    TC_(rnd_f12)(&g, &st); /* the three Fp2 line coefficients come from g */
     /* 034: d0 at c0.c0, d3 at c1.c0, d4 at c1.c1 */
-    T12_(set_zero)(&l);
+    TC_FP12_(set_zero)(&l);
     l.c0.c0 = g.c0.c0;
     l.c1.c0 = g.c0.c1;
     l.c1.c1 = g.c0.c2;
-    T12_(mul)(&want, &f, &l);
-    T12_(t) r = f;
-    T12_(mul_by_034)(&r, &g.c0.c0, &g.c0.c1, &g.c0.c2);
-    assert_true(T12_(eq)(&r, &want));
+    TC_FP12_(mul)(&want, &f, &l);
+    TC_FP12_(t) r = f;
+    TC_FP12_(mul_by_034)(&r, &g.c0.c0, &g.c0.c1, &g.c0.c2);
+    assert_true(TC_FP12_(eq)(&r, &want));
     /* 014: d0 at c0.c0, d1 at c0.c1, d4 at c1.c1 */
-    T12_(set_zero)(&l);
+    TC_FP12_(set_zero)(&l);
     l.c0.c0 = g.c1.c0;
     l.c0.c1 = g.c1.c1;
     l.c1.c1 = g.c1.c2;
-    T12_(mul)(&want, &f, &l);
+    TC_FP12_(mul)(&want, &f, &l);
     r = f;
-    T12_(mul_by_014)(&r, &g.c1.c0, &g.c1.c1, &g.c1.c2);
-    assert_true(T12_(eq)(&r, &want));
+    TC_FP12_(mul_by_014)(&r, &g.c1.c0, &g.c1.c1, &g.c1.c2);
+    assert_true(TC_FP12_(eq)(&r, &want));
     /* mul_by_v */
-    T6_(t) v6, a6;
-    T6_(set_zero)(&v6);
-    T2_(set_one)(&v6.c1);
-    T6_(mul)(&a6, &f.c0, &v6);
-    T6_(mul_by_v)(&v6, &f.c0);
-    assert_true(T6_(eq)(&a6, &v6));
+    TC_FP6_(t) v6, a6;
+    TC_FP6_(set_zero)(&v6);
+    TC_FP2_(set_one)(&v6.c1);
+    TC_FP6_(mul)(&a6, &f.c0, &v6);
+    TC_FP6_(mul_by_v)(&v6, &f.c0);
+    assert_true(TC_FP6_(eq)(&a6, &v6));
 }
 
-static void T_(test_cyclotomic)(void **state)
+static void TC_(test_cyclotomic)(void **state)
 {
     (void)state;
     uint64_t st = 0xc1c1;
     for (int it = 0; it < 3; it++) {
-        T12_(t) a, m, r, want;
-        T_(rnd_f12)(&a, &st);
-        T_(to_cyclotomic)(&m, &a);
-        T12_(conj)(&r, &m);
-        T12_(mul)(&r, &r, &m);
-        assert_true(T12_(is_one)(&r)); /* conj is the inverse */
-        T12_(cyclotomic_sqr)(&r, &m);
-        T12_(sqr)(&want, &m);
-        assert_true(T12_(eq)(&r, &want));
+        TC_FP12_(t) a, m, r, want;
+        TC_(rnd_f12)(&a, &st);
+        TC_(to_cyclotomic)(&m, &a);
+        TC_FP12_(conj)(&r, &m);
+        TC_FP12_(mul)(&r, &r, &m);
+        assert_true(TC_FP12_(is_one)(&r)); /* conj is the inverse */
+        TC_FP12_(cyclotomic_sqr)(&r, &m);
+        TC_FP12_(sqr)(&want, &m);
+        assert_true(TC_FP12_(eq)(&r, &want));
         const uint64_t es[] = {0, 1, 2, 3, 5, 0xd201000000010000ULL, 4965661367192848881ULL,
                                0xffffffffffffffffULL, 0xaaaaaaaaaaaaaaabULL, cuzk_splitmix64(&st)};
         for (size_t i = 0; i < sizeof es / sizeof es[0]; i++) {
-            T12_(cyclotomic_exp)(&r, &m, es[i]);
-            T12_(pow)(&want, &m, &es[i], 1);
-            assert_true(T12_(eq)(&r, &want));
+            TC_FP12_(cyclotomic_exp)(&r, &m, es[i]);
+            TC_FP12_(pow)(&want, &m, &es[i], 1);
+            assert_true(TC_FP12_(eq)(&r, &want));
         }
     }
 }
 
-static void T_(test_pairing_kat)(void **state)
+static void TC_(test_pairing_kat)(void **state)
 {
     (void)state;
     cJSON *j = load_json(TC_KAT);
@@ -255,22 +262,22 @@ static void T_(test_pairing_kat)(void **state)
     int n = 0;
     cJSON_ArrayForEach(v, cJSON_GetObjectItem(j, "pairings"))
     {
-        TG1_(affine_t) p;
-        TG2_(affine_t) q;
-        T12_(t) e;
-        T_(g1_json)(&p, cJSON_GetObjectItem(v, "p"));
-        T_(g2_json)(&q, cJSON_GetObjectItem(v, "q"));
+        TC_G1_(affine_t) p;
+        TC_G2_(affine_t) q;
+        TC_FP12_(t) e;
+        TC_(g1_json)(&p, cJSON_GetObjectItem(v, "p"));
+        TC_(g2_json)(&q, cJSON_GetObjectItem(v, "q"));
         if (n == 0) { /* the first vector is e(G1, G2) */
-            assert_true(TG1_(affine_eq)(&p, &TG1_(GENERATOR)));
-            assert_true(TG2_(affine_eq)(&q, &TG2_(GENERATOR)));
+            assert_true(TC_G1_(affine_eq)(&p, &TC_G1_(GENERATOR)));
+            assert_true(TC_G2_(affine_eq)(&q, &TC_G2_(GENERATOR)));
         }
-        T_(pairing)(&e, &p, &q);
-        T_(expect_f12)(&e, cJSON_GetObjectItem(v, "e"), "pairing");
+        TC_(pairing)(&e, &p, &q);
+        TC_(expect_f12)(&e, cJSON_GetObjectItem(v, "e"), "pairing");
         /* miller_loop + final_exp is the same thing */
-        T12_(t) f;
-        T_(miller_loop)(&f, &p, &q, 1);
-        T_(final_exp)(&f, &f);
-        assert_true(T12_(eq)(&f, &e));
+        TC_FP12_(t) f;
+        TC_(miller_loop)(&f, &p, &q, 1);
+        TC_(final_exp)(&f, &f);
+        assert_true(TC_FP12_(eq)(&f, &e));
         n++;
     }
     assert_true(n >= 3);
@@ -279,185 +286,185 @@ static void T_(test_pairing_kat)(void **state)
     const cJSON *pa = cJSON_GetObjectItem(mv, "ps"), *qa = cJSON_GetObjectItem(mv, "qs");
     int m = cJSON_GetArraySize(pa);
     assert_true(m >= 2 && m <= 8);
-    TG1_(affine_t) ps[8];
-    TG2_(affine_t) qs[8];
+    TC_G1_(affine_t) ps[8];
+    TC_G2_(affine_t) qs[8];
     for (int i = 0; i < m; i++) {
-        T_(g1_json)(&ps[i], cJSON_GetArrayItem(pa, i));
-        T_(g2_json)(&qs[i], cJSON_GetArrayItem(qa, i));
+        TC_(g1_json)(&ps[i], cJSON_GetArrayItem(pa, i));
+        TC_(g2_json)(&qs[i], cJSON_GetArrayItem(qa, i));
     }
-    T12_(t) e;
-    T_(multi_pairing)(&e, ps, qs, (size_t)m);
-    T_(expect_f12)(&e, cJSON_GetObjectItem(mv, "e"), "multi_pairing");
+    TC_FP12_(t) e;
+    TC_(multi_pairing)(&e, ps, qs, (size_t)m);
+    TC_(expect_f12)(&e, cJSON_GetObjectItem(mv, "e"), "multi_pairing");
     cJSON_Delete(j);
 }
 
-static void T_(g1_mul)(TG1_(affine_t) *r, const TG1_(affine_t) *p, const uint64_t *k, size_t n)
+static void TC_(g1_mul)(TC_G1_(affine_t) *r, const TC_G1_(affine_t) *p, const uint64_t *k, size_t n)
 {
-    TG1_(jac_t) t;
-    TG1_(affine_mul)(&t, p, k, n);
-    TG1_(jac_to_affine)(r, &t);
+    TC_G1_(jac_t) t;
+    TC_G1_(affine_mul)(&t, p, k, n);
+    TC_G1_(jac_to_affine)(r, &t);
 }
 
-static void T_(g2_mul)(TG2_(affine_t) *r, const TG2_(affine_t) *q, const uint64_t *k, size_t n)
+static void TC_(g2_mul)(TC_G2_(affine_t) *r, const TC_G2_(affine_t) *q, const uint64_t *k, size_t n)
 {
-    TG2_(jac_t) t;
-    TG2_(affine_mul)(&t, q, k, n);
-    TG2_(jac_to_affine)(r, &t);
+    TC_G2_(jac_t) t;
+    TC_G2_(affine_mul)(&t, q, k, n);
+    TC_G2_(jac_to_affine)(r, &t);
 }
 
-static void T_(test_bilinear)(void **state)
+static void TC_(test_bilinear)(void **state)
 {
     (void)state;
     uint64_t st = 0xb111;
-    TG1_(affine_t) P = TG1_(GENERATOR), aP;
-    TG2_(affine_t) Q = TG2_(GENERATOR), bQ, aQ;
-    T12_(t) e, lhs, rhs, tmp;
+    TC_G1_(affine_t) P = TC_G1_(GENERATOR), aP;
+    TC_G2_(affine_t) Q = TC_G2_(GENERATOR), bQ, aQ;
+    TC_FP12_(t) e, lhs, rhs, tmp;
     /* start from non-generator points */
     uint64_t s0 = cuzk_splitmix64(&st), s1 = cuzk_splitmix64(&st);
-    T_(g1_mul)(&P, &P, &s0, 1);
-    T_(g2_mul)(&Q, &Q, &s1, 1);
-    T_(pairing)(&e, &P, &Q);
+    TC_(g1_mul)(&P, &P, &s0, 1);
+    TC_(g2_mul)(&Q, &Q, &s1, 1);
+    TC_(pairing)(&e, &P, &Q);
     for (int it = 0; it < 2; it++) {
         uint64_t a = cuzk_splitmix64(&st), b = cuzk_splitmix64(&st), ab[2];
         ab[0] = cuzk_mul_wide(a, b, &ab[1]);
-        T_(g1_mul)(&aP, &P, &a, 1);
-        T_(g2_mul)(&bQ, &Q, &b, 1);
-        T_(pairing)(&lhs, &aP, &bQ);
-        T12_(pow)(&rhs, &e, ab, 2);
-        assert_true(T12_(eq)(&lhs, &rhs));
+        TC_(g1_mul)(&aP, &P, &a, 1);
+        TC_(g2_mul)(&bQ, &Q, &b, 1);
+        TC_(pairing)(&lhs, &aP, &bQ);
+        TC_FP12_(pow)(&rhs, &e, ab, 2);
+        assert_true(TC_FP12_(eq)(&lhs, &rhs));
         /* e(aP, Q) = e(P, aQ) = e(P, Q)^a */
-        T_(g2_mul)(&aQ, &Q, &a, 1);
-        T_(pairing)(&lhs, &aP, &Q);
-        T_(pairing)(&rhs, &P, &aQ);
-        assert_true(T12_(eq)(&lhs, &rhs));
-        T12_(pow)(&tmp, &e, &a, 1);
-        assert_true(T12_(eq)(&lhs, &tmp));
+        TC_(g2_mul)(&aQ, &Q, &a, 1);
+        TC_(pairing)(&lhs, &aP, &Q);
+        TC_(pairing)(&rhs, &P, &aQ);
+        assert_true(TC_FP12_(eq)(&lhs, &rhs));
+        TC_FP12_(pow)(&tmp, &e, &a, 1);
+        assert_true(TC_FP12_(eq)(&lhs, &tmp));
     }
     /* e(P1 + P2, Q) = e(P1, Q)·e(P2, Q) */
-    TG1_(jac_t) j;
-    TG1_(affine_t) P2, S;
+    TC_G1_(jac_t) j;
+    TC_G1_(affine_t) P2, S;
     uint64_t k = 7;
-    T_(g1_mul)(&P2, &P, &k, 1);
-    TG1_(jac_from_affine)(&j, &P);
-    TG1_(jac_add_affine)(&j, &j, &P2);
-    TG1_(jac_to_affine)(&S, &j);
-    T_(pairing)(&lhs, &S, &Q);
-    T_(pairing)(&rhs, &P2, &Q);
-    T12_(mul)(&rhs, &rhs, &e);
-    assert_true(T12_(eq)(&lhs, &rhs));
+    TC_(g1_mul)(&P2, &P, &k, 1);
+    TC_G1_(jac_from_affine)(&j, &P);
+    TC_G1_(jac_add_affine)(&j, &j, &P2);
+    TC_G1_(jac_to_affine)(&S, &j);
+    TC_(pairing)(&lhs, &S, &Q);
+    TC_(pairing)(&rhs, &P2, &Q);
+    TC_FP12_(mul)(&rhs, &rhs, &e);
+    assert_true(TC_FP12_(eq)(&lhs, &rhs));
 }
 
-static void T_(test_nondegenerate_order)(void **state)
+static void TC_(test_nondegenerate_order)(void **state)
 {
     (void)state;
-    T12_(t) e, r;
-    T_(pairing)(&e, &TG1_(GENERATOR), &TG2_(GENERATOR));
-    assert_false(T12_(is_one)(&e));
+    TC_FP12_(t) e, r;
+    TC_(pairing)(&e, &TC_G1_(GENERATOR), &TC_G2_(GENERATOR));
+    assert_false(TC_FP12_(is_one)(&e));
     /* e has order r: e^r = 1, and e^((r-1)/2), e^((r-1)/3) != 1 is implied by
      * checking e^(r/q) != 1 for the small factors q = 2 and 3 of r - 1. */
-    const size_t L = sizeof(TR_(MODULUS).l) / sizeof(uint64_t);
-    T12_(pow)(&r, &e, TR_(MODULUS).l, L);
-    assert_true(T12_(is_one)(&r));
-    uint64_t h[sizeof(TR_(MODULUS).l) / sizeof(uint64_t)];
-    memcpy(h, TR_(MODULUS).l, sizeof h);
+    const size_t L = sizeof(TC_FR_(MODULUS).l) / sizeof(uint64_t);
+    TC_FP12_(pow)(&r, &e, TC_FR_(MODULUS).l, L);
+    assert_true(TC_FP12_(is_one)(&r));
+    uint64_t h[sizeof(TC_FR_(MODULUS).l) / sizeof(uint64_t)];
+    memcpy(h, TC_FR_(MODULUS).l, sizeof h);
     h[0] -= 1;
     for (size_t i = 0; i + 1 < L; i++) /* (r-1)/2 */
         h[i] = (h[i] >> 1) | (h[i + 1] << 63);
     h[L - 1] >>= 1;
-    T12_(pow)(&r, &e, h, L);
-    assert_false(T12_(is_one)(&r));
+    TC_FP12_(pow)(&r, &e, h, L);
+    assert_false(TC_FP12_(is_one)(&r));
 }
 
-static void T_(test_infinity)(void **state)
+static void TC_(test_infinity)(void **state)
 {
     (void)state;
-    TG1_(affine_t) O1, ps[3];
-    TG2_(affine_t) O2, qs[3];
-    T12_(t) e, ref;
-    TG1_(affine_set_inf)(&O1);
-    TG2_(affine_set_inf)(&O2);
-    T_(pairing)(&e, &O1, &TG2_(GENERATOR));
-    assert_true(T12_(is_one)(&e));
-    T_(pairing)(&e, &TG1_(GENERATOR), &O2);
-    assert_true(T12_(is_one)(&e));
-    T_(pairing)(&e, &O1, &O2);
-    assert_true(T12_(is_one)(&e));
-    T_(multi_pairing)(&e, ps, qs, 0);
-    assert_true(T12_(is_one)(&e));
+    TC_G1_(affine_t) O1, ps[3];
+    TC_G2_(affine_t) O2, qs[3];
+    TC_FP12_(t) e, ref;
+    TC_G1_(affine_set_inf)(&O1);
+    TC_G2_(affine_set_inf)(&O2);
+    TC_(pairing)(&e, &O1, &TC_G2_(GENERATOR));
+    assert_true(TC_FP12_(is_one)(&e));
+    TC_(pairing)(&e, &TC_G1_(GENERATOR), &O2);
+    assert_true(TC_FP12_(is_one)(&e));
+    TC_(pairing)(&e, &O1, &O2);
+    assert_true(TC_FP12_(is_one)(&e));
+    TC_(multi_pairing)(&e, ps, qs, 0);
+    assert_true(TC_FP12_(is_one)(&e));
     /* infinity pairs anywhere in a product are skipped */
     ps[0] = O1;
-    qs[0] = TG2_(GENERATOR);
-    ps[1] = TG1_(GENERATOR);
-    qs[1] = TG2_(GENERATOR);
-    ps[2] = TG1_(GENERATOR);
+    qs[0] = TC_G2_(GENERATOR);
+    ps[1] = TC_G1_(GENERATOR);
+    qs[1] = TC_G2_(GENERATOR);
+    ps[2] = TC_G1_(GENERATOR);
     qs[2] = O2;
-    T_(pairing)(&ref, &TG1_(GENERATOR), &TG2_(GENERATOR));
-    T_(multi_pairing)(&e, ps, qs, 3);
-    assert_true(T12_(eq)(&e, &ref));
+    TC_(pairing)(&ref, &TC_G1_(GENERATOR), &TC_G2_(GENERATOR));
+    TC_(multi_pairing)(&e, ps, qs, 3);
+    assert_true(TC_FP12_(eq)(&e, &ref));
 }
 
-static void T_(test_multi)(void **state)
+static void TC_(test_multi)(void **state)
 {
     (void)state;
     uint64_t st = 0x3317;
-    TG1_(affine_t) P = TG1_(GENERATOR), ps[11];
-    TG2_(affine_t) Q = TG2_(GENERATOR), qs[11];
-    T12_(t) e, prod, t;
+    TC_G1_(affine_t) P = TC_G1_(GENERATOR), ps[11];
+    TC_G2_(affine_t) Q = TC_G2_(GENERATOR), qs[11];
+    TC_FP12_(t) e, prod, t;
     /* e(-aP, Q)·e(P, aQ) = 1 */
     uint64_t a = cuzk_splitmix64(&st);
-    T_(g1_mul)(&ps[0], &P, &a, 1);
-    TG1_(affine_neg)(&ps[0], &ps[0]);
+    TC_(g1_mul)(&ps[0], &P, &a, 1);
+    TC_G1_(affine_neg)(&ps[0], &ps[0]);
     qs[0] = Q;
     ps[1] = P;
-    T_(g2_mul)(&qs[1], &Q, &a, 1);
-    T_(multi_pairing)(&e, ps, qs, 2);
-    assert_true(T12_(is_one)(&e));
+    TC_(g2_mul)(&qs[1], &Q, &a, 1);
+    TC_(multi_pairing)(&e, ps, qs, 2);
+    assert_true(TC_FP12_(is_one)(&e));
     /* the two factors alone are not 1 */
-    T_(pairing)(&e, &ps[0], &qs[0]);
-    assert_false(T12_(is_one)(&e));
+    TC_(pairing)(&e, &ps[0], &qs[0]);
+    assert_false(TC_FP12_(is_one)(&e));
     /* Groth16-shaped: 4 pairs with product 1, e(-a b P, Q)·e(aP, bQ)·e(cP, -Q)·e(P, cQ) */
     uint64_t b = cuzk_splitmix64(&st) >> 1, c = cuzk_splitmix64(&st), ab[2];
     ab[0] = cuzk_mul_wide(a, b, &ab[1]);
-    T_(g1_mul)(&ps[0], &P, ab, 2);
-    TG1_(affine_neg)(&ps[0], &ps[0]);
+    TC_(g1_mul)(&ps[0], &P, ab, 2);
+    TC_G1_(affine_neg)(&ps[0], &ps[0]);
     qs[0] = Q;
-    T_(g1_mul)(&ps[1], &P, &a, 1);
-    T_(g2_mul)(&qs[1], &Q, &b, 1);
-    T_(g1_mul)(&ps[2], &P, &c, 1);
-    TG2_(affine_neg)(&qs[2], &Q);
+    TC_(g1_mul)(&ps[1], &P, &a, 1);
+    TC_(g2_mul)(&qs[1], &Q, &b, 1);
+    TC_(g1_mul)(&ps[2], &P, &c, 1);
+    TC_G2_(affine_neg)(&qs[2], &Q);
     ps[3] = P;
-    T_(g2_mul)(&qs[3], &Q, &c, 1);
-    T_(multi_pairing)(&e, ps, qs, 4);
-    assert_true(T12_(is_one)(&e));
+    TC_(g2_mul)(&qs[3], &Q, &c, 1);
+    TC_(multi_pairing)(&e, ps, qs, 4);
+    assert_true(TC_FP12_(is_one)(&e));
     /* 11 pairs (more than one Miller-loop chunk, and an infinity last) vs the
      * product of single pairings */
-    T12_(set_one)(&prod);
+    TC_FP12_(set_one)(&prod);
     for (int i = 0; i < 11; i++) {
         uint64_t x = cuzk_splitmix64(&st), y = cuzk_splitmix64(&st);
-        T_(g1_mul)(&ps[i], &P, &x, 1);
-        T_(g2_mul)(&qs[i], &Q, &y, 1);
+        TC_(g1_mul)(&ps[i], &P, &x, 1);
+        TC_(g2_mul)(&qs[i], &Q, &y, 1);
         if (i == 10)
-            TG1_(affine_set_inf)(&ps[i]);
-        T_(pairing)(&t, &ps[i], &qs[i]);
-        T12_(mul)(&prod, &prod, &t);
+            TC_G1_(affine_set_inf)(&ps[i]);
+        TC_(pairing)(&t, &ps[i], &qs[i]);
+        TC_FP12_(mul)(&prod, &prod, &t);
     }
-    T_(multi_pairing)(&e, ps, qs, 11);
-    assert_true(T12_(eq)(&e, &prod));
-    T_(multi_pairing)(&e, ps, qs, 9);
-    T_(multi_pairing)(&t, ps + 9, qs + 9, 2);
-    T12_(mul)(&e, &e, &t);
-    assert_true(T12_(eq)(&e, &prod));
+    TC_(multi_pairing)(&e, ps, qs, 11);
+    assert_true(TC_FP12_(eq)(&e, &prod));
+    TC_(multi_pairing)(&e, ps, qs, 9);
+    TC_(multi_pairing)(&t, ps + 9, qs + 9, 2);
+    TC_FP12_(mul)(&e, &e, &t);
+    assert_true(TC_FP12_(eq)(&e, &prod));
 }
 
 /* e(vk_alpha_1, vk_beta_2) must equal the vk_alphabeta_12 snarkjs wrote. */
-static void T_(test_snarkjs_alphabeta)(void **state)
+static void TC_(test_snarkjs_alphabeta)(void **state)
 {
     (void)state;
     cJSON *vk = load_json(TC_VK);
-    TG1_(affine_t) alpha;
-    TG2_(affine_t) beta;
-    T_(g1_json)(&alpha, cJSON_GetObjectItem(vk, "vk_alpha_1"));
-    T_(g2_json)(&beta, cJSON_GetObjectItem(vk, "vk_beta_2"));
+    TC_G1_(affine_t) alpha;
+    TC_G2_(affine_t) beta;
+    TC_(g1_json)(&alpha, cJSON_GetObjectItem(vk, "vk_alpha_1"));
+    TC_(g2_json)(&beta, cJSON_GetObjectItem(vk, "vk_beta_2"));
     /* flatten [[[c,c],[c,c],[c,c]],[[c,c],[c,c],[c,c]]] in order */
     const cJSON *ab = cJSON_GetObjectItem(vk, "vk_alphabeta_12");
     cJSON *flat = cJSON_CreateArray();
@@ -472,29 +479,29 @@ static void T_(test_snarkjs_alphabeta)(void **state)
                 cJSON_AddItemToArray(flat, cJSON_CreateString(cJSON_GetStringValue(cJSON_GetArrayItem(c, l))));
         }
     }
-    T12_(t) e;
-    T_(pairing)(&e, &alpha, &beta);
-    T_(expect_f12)(&e, flat, "vk_alphabeta_12");
+    TC_FP12_(t) e;
+    TC_(pairing)(&e, &alpha, &beta);
+    TC_(expect_f12)(&e, flat, "vk_alphabeta_12");
     char out[12][128];
-    T12_(to_dec_array)(out, &e);
+    TC_FP12_(to_dec_array)(out, &e);
     for (int k = 0; k < 12; k++)
         assert_string_equal(out[k], cJSON_GetStringValue(cJSON_GetArrayItem(flat, k)));
     cJSON_Delete(flat);
     cJSON_Delete(vk);
 }
 
-static void T_(test_bench)(void **state)
+static void TC_(test_bench)(void **state)
 {
     (void)state;
-    TG1_(affine_t) ps[4];
-    TG2_(affine_t) qs[4];
+    TC_G1_(affine_t) ps[4];
+    TC_G2_(affine_t) qs[4];
     uint64_t st = 0xbe4c;
     for (int i = 0; i < 4; i++) {
         uint64_t x = cuzk_splitmix64(&st), y = cuzk_splitmix64(&st);
-        T_(g1_mul)(&ps[i], &TG1_(GENERATOR), &x, 1);
-        T_(g2_mul)(&qs[i], &TG2_(GENERATOR), &y, 1);
+        TC_(g1_mul)(&ps[i], &TC_G1_(GENERATOR), &x, 1);
+        TC_(g2_mul)(&qs[i], &TC_G2_(GENERATOR), &y, 1);
     }
-    T12_(t) e, f;
+    TC_FP12_(t) e, f;
 #if defined(__SANITIZE_ADDRESS__) || !defined(__OPTIMIZE__)
     const int iters = 2; /* timings are meaningless there; keep the run short */
 #else
@@ -502,16 +509,16 @@ static void T_(test_bench)(void **state)
 #endif
     double t0 = cuzk_now();
     for (int i = 0; i < iters; i++)
-        T_(pairing)(&e, &ps[i & 3], &qs[i & 3]);
+        TC_(pairing)(&e, &ps[i & 3], &qs[i & 3]);
     double t1 = cuzk_now();
     for (int i = 0; i < iters; i++)
-        T_(miller_loop)(&f, &ps[i & 3], &qs[i & 3], 1);
+        TC_(miller_loop)(&f, &ps[i & 3], &qs[i & 3], 1);
     double t2 = cuzk_now();
     for (int i = 0; i < iters; i++)
-        T_(final_exp)(&e, &f);
+        TC_(final_exp)(&e, &f);
     double t3 = cuzk_now();
     for (int i = 0; i < iters; i++)
-        T_(multi_pairing)(&e, ps, qs, 4);
+        TC_(multi_pairing)(&e, ps, qs, 4);
     double t4 = cuzk_now();
     print_message("%s: pairing %.0f ns, miller loop %.0f ns, final exp %.0f ns, "
                   "multi_pairing(4) %.0f ns\n",
@@ -519,14 +526,16 @@ static void T_(test_bench)(void **state)
                   (t3 - t2) / iters * 1e9, (t4 - t3) / iters * 1e9);
 }
 
-#undef T_
-#undef TF_
-#undef T2_
-#undef T6_
-#undef T12_
-#undef TG1_
-#undef TG2_
-#undef TR_
+#endif /* per-instance guard */
+
+#undef TC_
+#undef TC_FP_
+#undef TC_FP2_
+#undef TC_FP6_
+#undef TC_FP12_
+#undef TC_G1_
+#undef TC_G2_
+#undef TC_FR_
 #undef TC
 #undef TC_KAT
 #undef TC_VK
