@@ -169,6 +169,11 @@ typedef struct cuzk_key_opts {
     cuzk_backend backend;    /* zero: CPU */
     int device;              /* CUDA device index (GPU / AUTO) */
     uint64_t device_budget;  /* device bytes the key and its proofs may use; 0: free memory minus a margin */
+    int map_in_place;        /* use the file's mapping for the point sections and coefficient records
+                                instead of a copy (faster load, the page cache holds the key once);
+                                the file must then never be truncated or rewritten in place while the
+                                key is loaded: that ends the process with SIGBUS. 0: the key owns a copy
+                                read with pread, and a changed file cannot hurt a loaded key. */
 } cuzk_key_opts;
 
 typedef struct cuzk_key_info {
@@ -182,9 +187,10 @@ typedef struct cuzk_key_info {
     uint64_t device_bytes;   /* device memory it needs (0 on the CPU backend) */
 } cuzk_key_info;
 
-/* Loads a .zkey (opts may be NULL: CPU). The file is mapped and its point
- * sections used in place: replace it by a rename, never rewrite it in place,
- * while the key is loaded. Reports the phases load_zkey and prepare on ctx.
+/* Loads a .zkey (opts may be NULL: CPU). The key holds its own copy, read
+ * with pread: truncating or rewriting the file later cannot affect it, and
+ * doing so during the load is an I/O or format error (opts.map_in_place
+ * trades that for a faster load). Reports the phases load_zkey and prepare on ctx.
  * Errors name the file: CUZK_ERR_IO, _FORMAT, _UNSUPPORTED (e.g. a domain as
  * large as the field's 2-adicity, or a backend that is not built), _NOMEM. */
 cuzk_status cuzk_key_load(cuzk_key **out, cuzk_ctx *ctx, const char *zkey_path, const cuzk_key_opts *opts,
@@ -226,6 +232,8 @@ typedef struct cuzk_prove_opts {
      * little-endian bytes each, < r), so that proofs of two backends can be
      * compared bit for bit. Both or neither. */
     const uint8_t *insecure_r, *insecure_s;
+    int map_key_in_place; /* cuzk_prove_files: load the key with cuzk_key_opts.map_in_place (for a
+                             one-shot process that handles SIGBUS itself, like the cuzk command) */
 } cuzk_prove_opts;
 
 /* A proof with its public signals. */

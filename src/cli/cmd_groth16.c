@@ -1,7 +1,9 @@
 /* prove / verify / export-vk / setup commands. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_remote.h"
@@ -22,6 +24,25 @@
         if (st_ != CUZK_OK)                                                   \
             return cli_fail(&err_);                                           \
     } while (0)
+
+/* cuzk prove maps the key in place (the faster load); a file truncated or
+ * rewritten under the mapping raises SIGBUS at the next touch of a page.
+ * Outputs are only created after the proof is computed, when the mapping is
+ * no longer read, so there is nothing to clean: report and exit 2. */
+static const char *g_zkey_path;
+
+static void on_sigbus(int sig)
+{
+    (void)sig;
+    static const char a[] = "Error: ", b[] = ": the file changed while it was read (truncated or "
+                                             "rewritten in place); nothing written\n";
+    ssize_t r = write(STDERR_FILENO, a, sizeof a - 1);
+    if (g_zkey_path)
+        r = write(STDERR_FILENO, g_zkey_path, strlen(g_zkey_path));
+    r = write(STDERR_FILENO, b, sizeof b - 1);
+    (void)r;
+    _exit(CUZK_ERR_IO);
+}
 
 int cmd_prove(int argc, char **argv)
 {
@@ -74,6 +95,13 @@ int cmd_prove(int argc, char **argv)
         return cli_usage_error(usage, "--verify and --no-verify contradict each other");
     }
     cuzk_prove_opts po = {.no_verify = no_verify, .rapidsnark_json = rs, .insecure_zero_rs = zero};
+    po.map_key_in_place = 1;
+    g_zkey_path = pos[0];
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigbus;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
     RUN_WITH_CTX(common, cuzk_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], &po, &err_));
     return 0;
 }

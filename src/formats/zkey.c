@@ -347,7 +347,8 @@ static cuzk_status load_points(const cuzk_binfile *bf, const cuzk_zkey *zk, cons
 }
 
 typedef struct {
-    const uint8_t *src;
+    const uint8_t *src; /* record 0 of this pass */
+    size_t base;        /* its index in the section */
     cuzk_zkey *zk;
     const uint64_t *r;
 } coef_job;
@@ -359,6 +360,7 @@ static int coef_item(void *p, size_t i)
 {
     const coef_job *j = p;
     const uint8_t *rec = j->src + i * 44;
+    i += j->base;
     cuzk_zkey *zk = j->zk;
     uint32_t m = fmt_rd32(rec), c = fmt_rd32(rec + 4), s = fmt_rd32(rec + 8);
     uint64_t v[4];
@@ -384,16 +386,49 @@ static int coef_item(void *p, size_t i)
 static cuzk_status load_coefs(const cuzk_binfile *bf, cuzk_zkey *zk, const zsecs *zs,
                               const cuzk_zkey_read_opts *o, cuzk_error *err)
 {
-    coef_job j = {bf->data + zs->s[SEC_COEFS]->offset + 4, zk, cuzk_curve_params_get(zk->curve)->r};
-    size_t bad;
-    int why;
-    fmt_par_scan(o->pool, (size_t)zk->n_coefs, 4096, coef_item, &j, &bad, &why);
+    const uint64_t off = zs->s[SEC_COEFS]->offset + 4;
+    coef_job j = {bf->data + off, 0, zk, cuzk_curve_params_get(zk->curve)->r};
+    size_t bad = zk->n_coefs;
+    int why = 0;
+    if (zk->coef_raw || !bf->own_fd) {
+        fmt_par_scan(o->pool, (size_t)zk->n_coefs, 4096, coef_item, &j, &bad, &why);
+    } else {
+        /* Copied into the key: read with pread in passes, never through the
+         * mapping, so a file truncated meanwhile is an I/O error, not a
+         * SIGBUS. */
+        const size_t pass = (size_t)1 << 18; /* records (11 MiB) */
+        uint8_t *buf = cuzk_alloc(CUZK_MIN(pass, (size_t)zk->n_coefs) + 1, 44);
+        if (!buf)
+            return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory reading section 4", bf->name);
+        for (size_t b0 = 0; b0 < zk->n_coefs && bad == zk->n_coefs; b0 += pass) {
+            size_t cnt = (size_t)CUZK_MIN((uint64_t)pass, zk->n_coefs - b0);
+            cuzk_status st = fmt_binfile_copy(bf, off + (uint64_t)b0 * 44, buf, cnt * 44, o->pool, err);
+            if (st) {
+                cuzk_free(buf);
+                return st;
+            }
+            j.src = buf;
+            j.base = b0;
+            size_t b;
+            fmt_par_scan(o->pool, cnt, 4096, coef_item, &j, &b, &why);
+            if (b < cnt)
+                bad = b0 + b;
+        }
+        cuzk_free(buf);
+        if (bad < zk->n_coefs) /* re-read the bad record for the message */
+            j.src = NULL;
+    }
     if (!zk->coef_raw)
         fmt_binfile_drop(bf, zs->s[SEC_COEFS]->offset, zs->s[SEC_COEFS]->size);
     if (bad >= zk->n_coefs)
         return CUZK_OK;
+    uint8_t one[44];
+    const uint8_t *rec = one;
+    if (j.src)
+        rec = j.src + bad * 44;
+    else if (fmt_binfile_copy(bf, off + (uint64_t)bad * 44, one, 44, NULL, err))
+        return CUZK_ERR_IO;
     const char *nm = bf->name;
-    const uint8_t *rec = j.src + bad * 44;
     switch (why) {
     case COEF_MATRIX:
         return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section 4 (coefficients): entry %zu: matrix %u is not 0 (A) or 1 (B)",

@@ -186,8 +186,10 @@ static cuzk_status key_load(cuzk_key **out, cuzk_ctx *ctx, const char *path, con
     }
     bool own = plan_begin(ctx, KEY_PLAN);
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_LOAD_KEY);
-    /* The prover reads section 4 straight from the mapping. */
-    cuzk_zkey_read_opts ro = {.pool = ctx->pool, .coefs_in_place = true};
+    /* A copy by default (a daemon keeps keys for hours: a file truncated
+     * under a mapping would kill it); in place on request. */
+    cuzk_zkey_read_opts ro = {.pool = ctx->pool, .coefs_in_place = o.map_in_place != 0,
+                              .copy_points = !o.map_in_place};
     cuzk_status st = path ? cuzk_zkey_read(&key->zk, path, &ro, err)
                           : cuzk_zkey_read_buffer(&key->zk, data, size, key->name, &ro, err);
     cuzk_phase_end(ctx, &ph);
@@ -499,7 +501,8 @@ cuzk_status cuzk_prove_files(cuzk_ctx *ctx, const char *zkey_path, const char *w
         (st = cuzk_oset_output(&os, proof_path, &fp, err)) ||
         (st = cuzk_oset_output(&os, public_path, &fpub, err)))
         goto out;
-    if ((st = cuzk_key_load(&key, ctx, zkey_path, NULL, err)))
+    cuzk_key_opts ko = {.map_in_place = opts && opts->map_key_in_place};
+    if ((st = cuzk_key_load(&key, ctx, zkey_path, &ko, err)))
         goto out;
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_LOAD_WITNESS);
     st = cuzk_witness_load(&w, wtns_path, err);

@@ -17,6 +17,9 @@
 #   messages    usage errors are one line with a hint to --help; errors are
 #               one line naming the file (setup prints its warning only after
 #               success); out of memory is exit 6 (info under a ulimit)
+#   truncate    the zkey truncated while `cuzk prove` reads it: exit 0 with a
+#               proof that verifies, or exit 2 with one line naming the key;
+#               never a crash (SIGBUS) and never an output
 #   concurrent  two provers writing the same proof/public pair at once: the
 #               pair left behind always verifies (belongs to one run); the
 #               publish windows rarely meet between processes, so
@@ -223,6 +226,28 @@ scen_messages() {
   note "info out of memory -> 6: $(head -n1 "$LOG")"
 }
 
+scen_truncate() {
+  "$CUZK" gen --constraints 2^13 --seed 3 t.r1cs t.wtns >"$LOG" 2>&1 && "$CUZK" setup t.r1cs orig.zkey >"$LOG" 2>&1 \
+    && "$CUZK" export-vk orig.zkey t.vk.json >"$LOG" 2>&1 || fail "making a 2^13 key failed"
+  local d size ok=0 err=0
+  size=$(stat -c %s orig.zkey)
+  for d in 0 0.02 0.05 0.1 0.2 0.3 0.5 0.8 1.5 3; do
+    cp orig.zkey k.zkey; rm -f p.json pub.json
+    "$CUZK" prove -t 1 k.zkey t.wtns p.json pub.json >"$LOG" 2>&1 & local pid=$!
+    sleep $d; truncate -s $((size / 3)) k.zkey
+    wait $pid; RC=$?
+    case $RC in
+      0) verifies t.vk.json pub.json p.json; ok=$((ok + 1)) ;;
+      2|3) [ "$(grep -c . "$LOG")" = 1 ] && grep -q '^Error: k.zkey' "$LOG" || fail "exit $RC without one 'Error: k.zkey' line"
+           [ ! -e p.json ] && [ ! -e pub.json ] || fail "exit $RC but an output was written"
+           err=$((err + 1)) ;;
+      *) fail "prove with the key truncated after ${d}s: exit $RC (a crash?)" ;;
+    esac
+  done
+  no_temps "$T"
+  note "key truncated during prove: $ok proofs that verify, $err one-line errors, no crash"
+}
+
 scen_concurrent() {
   local V1="$D/mul.vkey.json" V2="$D/manypub.vkey.json" i bad=0
   for i in $(seq 30); do
@@ -240,7 +265,7 @@ scen_concurrent() {
 }
 
 case "$SCEN" in
-  outputs|signals|inputs|messages|concurrent) ;;
+  outputs|signals|inputs|messages|truncate|concurrent) ;;
   *) echo "unknown scenario $SCEN" >&2; exit 2 ;;
 esac
 [ -x "$CUZK" ] || { echo "FAIL: $CUZK not executable"; exit 1; }
