@@ -81,15 +81,27 @@ void random_token(char *out, size_t cap)
         n += (size_t)snprintf(out + n, cap - n, "%02x", b[i]);
 }
 
-/* The key argument: an existing file is sent by absolute path (the daemon
- * reads it on the same machine); anything else is a registered key id. */
+/* The key argument: 64 hex digits name a registered key; anything else is a
+ * .zkey path, sent absolute (the daemon reads it on the same machine), so a
+ * missing file is reported like `cuzk prove` reports it. */
+static int is_key_id(const char *s)
+{
+    size_t n = 0;
+    for (; s[n]; n++)
+        if (!strchr("0123456789abcdefABCDEF", s[n]))
+            return 0;
+    return n == 64;
+}
+
 static void key_arg(const char *arg, char *abs, size_t cap, cuzk_client_submit *req)
 {
-    if (access(arg, R_OK) == 0 && realpath(arg, abs)) {
-        req->key_path = abs;
-    } else {
+    if (is_key_id(arg) && access(arg, F_OK) != 0) {
         snprintf(abs, cap, "%s", arg);
         req->key_id = abs;
+    } else {
+        if (!realpath(arg, abs))
+            snprintf(abs, cap, "%s", arg);
+        req->key_path = abs;
     }
 }
 
@@ -99,15 +111,18 @@ static cuzk_status submit_retrying(cuzk_client *c, const cuzk_client_submit *req
                                    cuzk_client_job *job, cuzk_error *err)
 {
     double t0 = cuzk_now(), backoff = 0.1;
-    for (;;) {
+    for (int tries = 0;; tries++) {
         cuzk_error e = {0};
         cuzk_status st = cuzk_client_submit_job(c, req, job, &e);
-        int retry = st == CUZK_ERR_IO || st == (cuzk_status)CUZK_ENGINE_DRAINING || st == (cuzk_status)CUZK_ENGINE_BUSY;
+        long hs = cuzk_client_last_status(c); /* 0: no answer (daemon down) */
+        int retry = st && (hs == 0 || hs == 429 || hs == 503);
         if (!st || !retry || (timeout_s >= 0 && cuzk_now() - t0 > timeout_s)) {
             if (st && err)
                 *err = e;
             return st;
         }
+        if (tries == 0)
+            fprintf(stderr, "cuzk: %s; retrying for up to %.0f s\n", e.msg, timeout_s);
         struct timespec ts = {0, (long)(backoff * 1e9)};
         nanosleep(&ts, NULL);
         backoff = backoff * 2 > 0.9 ? 0.9 : backoff * 2;

@@ -22,8 +22,14 @@ struct cuzk_client {
     char base[512];
     char auth[1100];
     double timeout_s;
+    long last_status;
     char errbuf[CURL_ERROR_SIZE];
 };
+
+long cuzk_client_last_status(const cuzk_client *c)
+{
+    return c->last_status;
+}
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 static void curl_init(void)
@@ -140,6 +146,7 @@ static cuzk_status call_t(cuzk_client *c, const char *method, const char *path, 
         curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, method);
     }
     c->errbuf[0] = 0;
+    c->last_status = 0;
     CURLcode rc = curl_easy_perform(e);
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, NULL);
     curl_slist_free_all(h);
@@ -147,9 +154,13 @@ static cuzk_status call_t(cuzk_client *c, const char *method, const char *path, 
         free(r.b);
         if (r.oom)
             return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory reading the response", url);
+        char *q = strchr(url, '?'); /* name the endpoint, not the query */
+        if (q)
+            *q = 0;
         return cuzk_err(err, CUZK_ERR_IO, "%s: %s", url, c->errbuf[0] ? c->errbuf : curl_easy_strerror(rc));
     }
     curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, status);
+    c->last_status = *status;
     if (!r.b && !(r.b = calloc(1, 1)))
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
     *resp = r.b;
@@ -326,10 +337,11 @@ cuzk_status cuzk_client_await(cuzk_client *c, const char *id, double timeout_s, 
                 return CUZK_OK;
             continue;
         }
-        /* Daemon unreachable, draining or rate-limiting: it is restarting or busy;
-         * the job is in its journal, so wait and ask again.
-         * Anything else (unknown job, bad token) is final. */
-        if (st != CUZK_ERR_IO && st != (cuzk_status)CUZK_ENGINE_DRAINING && st != (cuzk_status)CUZK_ENGINE_BUSY) {
+        /* Daemon unreachable, draining (503) or rate-limiting (429): it is
+         * restarting or busy; the job is in its journal, so wait and ask
+         * again. Anything else (unknown job, bad token) is final. */
+        long hs = c->last_status;
+        if (hs != 0 && hs != 429 && hs != 503) {
             if (err)
                 *err = e;
             return st;

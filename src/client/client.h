@@ -26,6 +26,10 @@ cuzk_status cuzk_client_open(cuzk_client **out, const char *url, const char *tok
                              cuzk_error *err);
 void cuzk_client_free(cuzk_client *c);
 
+/* HTTP status of the last request's answer; 0 when the daemon could not be
+ * reached (connection refused or reset, timeout): the case to retry. */
+long cuzk_client_last_status(const cuzk_client *c);
+
 /* One request. body may be NULL. On success (any HTTP status) *status gets the
  * HTTP status and *resp a malloc'd NUL-terminated body (free()), *resp_len its
  * length (may be NULL). CUZK_ERR_IO when the daemon cannot be reached. */

@@ -71,10 +71,12 @@ start_daemon() {
   PIDS+=("$DPID")
   URL=""
   for _ in $(seq 1 200); do
-    URL=$(grep -o 'event=listening url=[^ ]*' "$log" 2>/dev/null | tail -n 1 | sed 's/.*url=//')
-    # A restart on the same log: take the line written by this process.
-    if [ -n "$URL" ] && [ "$(grep -c 'event=listening' "$log")" -ge "${EXPECT_STARTS:-1}" ]; then break; fi
-    URL=""
+    # A restart on the same log: wait for this process's line (count first,
+    # then read, so the URL cannot be the previous daemon's).
+    if [ "$(grep -c 'event=listening' "$log" 2>/dev/null)" -ge "${EXPECT_STARTS:-1}" ]; then
+      URL=$(grep -o 'event=listening url=[^ ]*' "$log" | tail -n 1 | sed 's/.*url=//')
+      break
+    fi
     kill -0 "$DPID" 2>/dev/null || fail "daemon $name exited during start"
     sleep 0.05
   done
@@ -92,7 +94,7 @@ stop_daemon() {   # SIGTERM and wait; the exit code must be 0
 # http METHOD PATH [curl args...]: sets CODE and BODY.
 http() {
   local m=$1 p=$2; shift 2
-  BODY=$(curl -s -o - -w '\n%{http_code}' -X "$m" "$URL$p" "$@")
+  BODY=$(curl -sS -o - -w '\n%{http_code}' -X "$m" "$URL$p" "$@")
   CODE=${BODY##*$'\n'}
   BODY=${BODY%$'\n'*}
 }
@@ -274,7 +276,7 @@ drain)
   wait "$DPID"; rc=$?
   [ $rc = 0 ] || fail "daemon exit $rc after SIGTERM"
   EXPECT_STARTS=2 start_daemon main --cpu-workers 1 --threads 1
-  http GET "/v1/jobs/$RUN"; [ "$(echo "$BODY" | jget state)" = done ] || fail "running job did not finish during the drain: $BODY"
+  http GET "/v1/jobs/$RUN"; [ "$(echo "$BODY" | jget state)" = done ] || fail "running job did not finish during the drain: HTTP $CODE $BODY"
   [ "$(echo "$BODY" | jget attempt)" = 1 ] || fail "the drained job ran twice: $BODY"
   ok "queued job after restart" "$CUZK" await --timeout 60 "$Q"
   note "drain: running job finished, queued job kept and done after restart, submissions refused with 503"
