@@ -1571,6 +1571,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     memcpy(key_id, k->id, sizeof key_id);
     memcpy(key_path, k->path, sizeof key_path);
     meta = k->meta;
+    uint64_t key_bytes = key_estimate(k);
     pthread_mutex_unlock(&e->lock);
 
     /* The witness: read, checked against the key, hashed. */
@@ -1588,12 +1589,12 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         return invalid(e, st);
     }
     uint64_t host_bytes = eng_job_host_bytes(&meta, wl);
-    if (host_bytes + meta.file_bytes > e->host_budget) {
+    if (host_bytes + key_bytes > e->host_budget) {
         free(owned);
         return invalid(e, ecode(err, CUZK_ENGINE_TOO_LARGE,
                                 "%s: the job needs about %llu bytes with its key, more than the "
                                 "memory budget (%llu)",
-                                wname, (unsigned long long)(host_bytes + meta.file_bytes),
+                                wname, (unsigned long long)(host_bytes + key_bytes),
                                 (unsigned long long)e->host_budget));
     }
     eng_job j;
