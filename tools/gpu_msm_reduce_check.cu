@@ -1,11 +1,11 @@
-/* Host check of the MSM bucket-reduction plan (red_plan, red_l0) and the
+/* Host check of the MSM bucket-reduction plan (gpu_msm_red_plan, gpu/plan.c) and the
  * level combination of msm_run_t: the reduce_level_kernel loop (both the
  * out-of-line and the inlined-alternating variant) is emulated on the CPU
  * for BN254 G1 buckets k_j G, and each window's result is compared with
  * (sum_j (j+1) k_j) G. No GPU needed (tuning aid for changes to the plan).
  *
  * build: nvcc -O2 -std=c++17 --expt-relaxed-constexpr -arch=sm_90 -Iinclude -Isrc \
- *            tools/gpu_msm_reduce_check.cu -o /tmp/reduce_check && /tmp/reduce_check */
+ *            tools/gpu_msm_reduce_check.cu src/gpu/plan.c src/util/common.c -o /tmp/reduce_check && /tmp/reduce_check */
 #include "gpu/msm_impl.cuh"
 #include <vector>
 using F = bn254_fp;
@@ -51,7 +51,7 @@ int main()
         const uint32_t B = 1u << (c - 1); const unsigned W = 3;
         std::vector<X> bk((size_t)W * B); std::vector<uint64_t> k((size_t)W * B);
         for (size_t i = 0; i < bk.size(); i++) { seed = seed * 6364136223846793005ULL + 1442695040888963407ULL; k[i] = (seed >> 33) % 64; if ((seed >> 20) % 5 == 0) k[i] = 0; bk[i] = mult[k[i]]; }
-        const red_levels rl = red_plan(W, B, red_l0(W, B, want));
+        const red_levels rl = gpu_msm_red_plan(W, B, gpu_msm_red_l0(W, B, want));
         std::vector<X> A(rl.total), Rb(rl.total);
         for (unsigned l = 0; l < rl.n; l++) {
             const X *in = l ? Rb.data() + rl.off[l - 1] : bk.data();

@@ -70,7 +70,8 @@ typedef enum cuzk_gpu_ntt_op {
 typedef struct cuzk_gpu_ntt cuzk_gpu_ntt;
 
 /* Device memory the NTT tables need for sizes up to 2^max_lg (the data
- * buffer itself, n * 32 bytes, is the caller's). */
+ * buffer itself, n * 32 bytes, is the caller's); computed on the host, in
+ * every build. 0 for an unknown curve or max_lg > 28. */
 size_t cuzk_gpu_ntt_device_bytes(cuzk_curve curve, unsigned max_lg);
 /* Builds the twiddle tables on `device` for sizes 2^0 .. 2^max_lg (<= 28). */
 cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned max_lg, int device,
@@ -134,16 +135,29 @@ typedef struct cuzk_gpu_msm_plan {
     size_t budget;           /* the budget the plan was made for */
 } cuzk_gpu_msm_plan;
 
-/* Device memory of a handle for npoints bases (bases + all workspaces,
- * including the scalar staging buffer used for host scalars). cfg may be
- * NULL (defaults). With cfg->device_budget != 0 this is the plan's figure
- * for that budget, else the resident figure; both for a device with 132
- * SMs (cuzk_gpu_msm_plan_for gives the exact figure for a given device). */
-size_t cuzk_gpu_msm_device_bytes(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
-                                 const cuzk_gpu_msm_config *cfg);
+/* The plan cuzk_gpu_msm_create makes, computed on the host without a device
+ * (every build, also without CUDA): for a GPU with sm_count SMs
+ * (cuzk_gpu_device_info reports it; the ones-sum workspace scales with it)
+ * and a device budget of `budget` bytes (SIZE_MAX: no limit, the resident
+ * plan). cfg may be NULL (defaults); its device_budget is not read here.
+ * CUZK_ERR_NOMEM when nothing fits the budget, CUZK_ERR_USAGE for a bad
+ * curve, group, size, SM count or window, CUZK_ERR_UNSUPPORTED past 2^31-1
+ * points (precomputed copies included). On error *out is zeroed. */
+cuzk_status cuzk_gpu_msm_plan_make(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
+                                   const cuzk_gpu_msm_config *cfg, int sm_count, size_t budget,
+                                   cuzk_gpu_msm_plan *out, cuzk_error *e);
 
-/* The plan create would make on `device` now (reads the free memory when
- * cfg->device_budget is 0). CUZK_ERR_NOMEM when nothing fits. */
+/* Device memory of a handle for npoints bases (bases + all workspaces,
+ * including the staging of host scalars) on a GPU with sm_count SMs: the
+ * device_bytes of cuzk_gpu_msm_plan_make with budget = cfg->device_budget
+ * (0 or cfg NULL: no limit, the resident figure). 0 when the arguments are
+ * bad or nothing fits. */
+size_t cuzk_gpu_msm_device_bytes(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
+                                 const cuzk_gpu_msm_config *cfg, int sm_count);
+
+/* The plan create would make on `device` now: its SM count, and the free
+ * memory minus the margin when cfg->device_budget is 0. CUZK_ERR_NOMEM
+ * when nothing fits; CUZK_ERR_UNSUPPORTED without CUDA. */
 cuzk_status cuzk_gpu_msm_plan_for(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
                                   const cuzk_gpu_msm_config *cfg, int device, cuzk_gpu_msm_plan *out,
                                   cuzk_error *e);

@@ -26,6 +26,7 @@ typedef struct {
     const cuzk_gpu_bench_opts *o;
     char (*rows)[160];
     int nrows, cap;
+    int sms; /* SM count of the device (memory plans) */
 } bench_ctx;
 
 static void say(const cuzk_gpu_bench_opts *o, const char *fmt, ...) CUZK_PRINTF(2, 3);
@@ -303,7 +304,7 @@ streamed:
     cfg.batch_points = n / 16;
     {
         cuzk_gpu_msm_plan pl;
-        size_t lo = 1, hi = cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg) * 2;
+        size_t lo = 1, hi = cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg, b->sms) * 2;
         while (hi - lo > 1) {
             size_t mid = lo + (hi - lo) / 2;
             cfg.device_budget = mid;
@@ -368,7 +369,7 @@ static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_erro
                 memcpy(bases + i * g->aff, distinct, k * g->aff);
             }
             cuzk_gpu_msm_config cfg = {.window_bits = o->window, .precompute = o->precompute};
-            size_t need = cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg);
+            size_t need = cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg, b->sms);
             const double tc0 = cuzk_now();
             TRY(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, o->device, &cfg, e));
             const double create_ms = (cuzk_now() - tc0) * 1e3;
@@ -435,7 +436,7 @@ cuzk_status cuzk_gpu_bench(const cuzk_gpu_bench_opts *opts, cuzk_error *e)
     cudaRuntimeGetVersion(&rt);
     say(&o, "device: %s, %d SMs, %.1f GiB, driver API %d.%d, runtime %d.%d; sizes 2^%u..2^%u, median of %u runs after 1 warm-up",
         dev, sms, mem / 1073741824.0, drv / 1000, drv % 1000 / 10, rt / 1000, rt % 1000 / 10, o.min_lg, o.max_lg, o.reps);
-    bench_ctx b = {&o, NULL, 0, 4096};
+    bench_ctx b = {&o, NULL, 0, 4096, sms};
     b.rows = cuzk_alloc((size_t)b.cap, sizeof *b.rows);
     double *t = cuzk_alloc(o.reps, sizeof *t);
     cuzk_pool *pool = cuzk_pool_create(0);

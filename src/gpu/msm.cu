@@ -1,135 +1,22 @@
-/* GPU MSM: the C API (handles, memory planning). The pipeline is in
- * msm_impl.cuh. */
+/* GPU MSM: the C API (handles). The pipeline is in msm_impl.cuh, the memory
+ * plan in plan.c. */
 #include "gpu/msm_impl.cuh"
 
 namespace {
 
-size_t aff_size_of(cuzk_curve c, cuzk_gpu_group g)
-{
-    size_t f = c == CUZK_CURVE_BN254 ? 32 : 48;
-    return 2 * f * (g == CUZK_GPU_G2 ? 2 : 1);
-}
-
-unsigned scalar_bits(cuzk_curve c) { return c == CUZK_CURVE_BN254 ? 254 : 255; }
-
-/* Workspaces independent of how the bases are held (xz: XYZZ point size). */
-size_t ws_bytes(const msm_plan &p, size_t xz)
-{
-    size_t ntiles = (p.NBmax + SCAN_TILE - 1) / SCAN_TILE + 1;
-    size_t red = p.red_max > p.ones_threads ? p.red_max : p.ones_threads;
-    return 16                                         /* counters */
-           + (2 * p.NBmax + 1) * 4 + ntiles * 4       /* offsets, cursor, tiles */
-           + p.cap_entries * 4                        /* sorted entries */
-           + p.cap_entries * 8                        /* coarse-sorted pairs */
-           + (p.ncoarse_max + 1) * 4                  /* bin cursors + flag */
-           + p.NBmax * xz                             /* buckets */
-           + 2 * p.nseg_max * (xz + 4)                /* partials + keys */
-           + 2 * red * xz;                            /* reduction ping-pong */
-}
-
-/* Resident: all bases (and their precomputed copies), the ones list and the
- * staging of host scalars for npoints. */
-size_t resident_bytes(const msm_plan &p, size_t npoints, size_t aff)
-{
-    return npoints * aff * p.pre_t + npoints * 32 + npoints * 4 + ws_bytes(p, 2 * aff);
-}
-
-/* Streamed with chunks of `chunk` points and `res` resident bases: two
- * chunk buffers of bases (none when all are resident) and of host scalars,
- * the ones list of a chunk, one ones partial sum per batch. */
-size_t streamed_bytes(const msm_plan &p, unsigned bits, size_t npoints, size_t chunk, size_t res, size_t aff)
-{
-    return res * aff + (res < npoints ? 2 * chunk * aff : 0) + 2 * chunk * 32 + chunk * 4 +
-           msm_max_batches(p, bits, npoints, res) * 2 * aff + ws_bytes(p, 2 * aff);
-}
-
-struct full_plan {
-    msm_plan p;
-    cuzk_gpu_msm_plan mp;
-    size_t nbatch;
-};
-
-/* The memory plan (gpu.h, "Memory plan"): resident if it fits, else the
- * largest chunk (halving from the batch size, down to 1024 points) whose
- * chunk buffers take at most half of what the fixed workspaces leave, then
- * as many whole chunks of resident bases as the rest holds. */
-cuzk_status plan_memory(full_plan *fp, cuzk_curve curve, cuzk_gpu_group group, size_t npoints, const cuzk_gpu_msm_config *cfg,
-                        int sm_count, size_t budget, cuzk_error *e)
-{
-    const unsigned bits = scalar_bits(curve);
-    const size_t aff = aff_size_of(curve, group);
-    memset(&fp->mp, 0, sizeof fp->mp);
-    fp->mp.budget = budget;
-    fp->p = make_plan(bits, npoints, cfg, sm_count);
-    const size_t rb = resident_bytes(fp->p, npoints, aff);
-    if (rb <= budget) {
-        fp->mp.streamed = 0;
-        fp->mp.chunk_points = fp->p.batch;
-        fp->mp.resident_points = npoints;
-        fp->mp.device_bytes = rb;
-        fp->nbatch = 1;
-        return CUZK_OK;
-    }
-    if (fp->p.pre_t > 1)
-        return cuzk_err(e, CUZK_ERR_NOMEM,
-                        "gpu msm: %zu bases x %u precomputed copies need %zu bytes resident, the budget is %zu (the "
-                        "precomputed mode is not streamed)",
-                        npoints, fp->p.pre_t, rb, budget);
-    cuzk_gpu_msm_config c2;
-    if (cfg) c2 = *cfg;
-    else memset(&c2, 0, sizeof c2);
-    size_t chunk = c2.batch_points ? c2.batch_points : ((size_t)1 << 24);
-    if (chunk > npoints) chunk = npoints;
-    const size_t minc = npoints < 1024 ? npoints : (chunk < 1024 ? chunk : 1024);
-    /* workspaces that do not shrink with the chunk (buckets, reduction):
-     * the plan at the smallest chunk */
-    c2.batch_points = minc;
-    fp->p = make_plan(bits, npoints, &c2, sm_count);
-    const size_t fixed0 = streamed_bytes(fp->p, bits, npoints, minc, 0, aff);
-    if (fixed0 > budget)
-        return cuzk_err(e, CUZK_ERR_NOMEM,
-                        "gpu msm: %zu bases of %zu bytes do not fit a device budget of %zu bytes, not even streamed "
-                        "in chunks of %zu points with no resident base (needs %zu bytes)",
-                        npoints, aff, budget, minc, fixed0);
-    /* the largest chunk whose buffers take at most half of the rest (the
-     * other half holds resident bases) */
-    size_t fixed = fixed0;
-    for (;;) {
-        c2.batch_points = chunk;
-        fp->p = make_plan(bits, npoints, &c2, sm_count);
-        fixed = streamed_bytes(fp->p, bits, npoints, chunk, 0, aff);
-        if (chunk <= minc || fixed <= fixed0 || (fixed <= budget && fixed - fixed0 <= (budget - fixed0) / 2)) break;
-        chunk = chunk / 2 > minc ? chunk / 2 : minc;
-    }
-    /* resident prefix: whole chunks (one ones slot more at most) */
-    size_t res = 0;
-    const size_t avail = budget - fixed;
-    if (avail > 2 * aff) res = (avail - 2 * aff) / aff / chunk * chunk;
-    if (res > npoints) res = npoints;
-    while (res > 0 && streamed_bytes(fp->p, bits, npoints, chunk, res, aff) > budget) res -= res >= chunk ? chunk : res;
-    fp->mp.streamed = 1;
-    fp->mp.chunk_points = chunk;
-    fp->mp.resident_points = res;
-    fp->mp.device_bytes = streamed_bytes(fp->p, bits, npoints, chunk, res, aff);
-    fp->nbatch = msm_max_batches(fp->p, bits, npoints, res);
-    return CUZK_OK;
-}
-
-/* Free memory minus max(256 MiB, 2 % of the device); 0 if less. */
+/* Free memory minus the margin (gpu_default_budget). */
 cuzk_status default_budget(size_t *budget, cuzk_error *e)
 {
     size_t fr = 0, tot = 0;
     CUZK_CU(cudaMemGetInfo(&fr, &tot));
-    size_t margin = tot / 50 > ((size_t)256 << 20) ? tot / 50 : ((size_t)256 << 20);
-    *budget = fr > margin ? fr - margin : 0;
+    *budget = gpu_default_budget(fr, tot);
     return CUZK_OK;
 }
 
-int device_sm_count(int device)
+cuzk_status device_sm_count(int device, int *sm_count, cuzk_error *e)
 {
-    int v = 0;
-    if (cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) v = 132;
-    return v;
+    CUZK_CU(cudaDeviceGetAttribute(sm_count, cudaDevAttrMultiProcessorCount, device));
+    return CUZK_OK;
 }
 
 bool valid_group(cuzk_curve curve, cuzk_gpu_group group)
@@ -153,20 +40,6 @@ void drivers(const cuzk_gpu_msm *m, issue_fn *is, finish_fn *fi)
 
 } /* namespace */
 
-extern "C" size_t cuzk_gpu_msm_device_bytes(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
-                                            const cuzk_gpu_msm_config *cfg)
-{
-    if (!valid_group(curve, group) || npoints == 0) return 0;
-    if (cfg && cfg->device_budget) {
-        full_plan fp;
-        cuzk_error e = {};
-        if (plan_memory(&fp, curve, group, npoints, cfg, 132, cfg->device_budget, &e) != CUZK_OK) return 0;
-        return fp.mp.device_bytes;
-    }
-    msm_plan p = make_plan(scalar_bits(curve), npoints, cfg, 132);
-    return resident_bytes(p, npoints, aff_size_of(curve, group));
-}
-
 extern "C" cuzk_status cuzk_gpu_msm_plan_for(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
                                              const cuzk_gpu_msm_config *cfg, int device, cuzk_gpu_msm_plan *out,
                                              cuzk_error *e)
@@ -179,11 +52,10 @@ extern "C" cuzk_status cuzk_gpu_msm_plan_for(cuzk_curve curve, cuzk_gpu_group gr
         cuzk_status sb = default_budget(&budget, e);
         if (sb != CUZK_OK) return sb;
     }
-    full_plan fp;
-    cuzk_status st = plan_memory(&fp, curve, group, npoints, cfg, device_sm_count(device), budget, e);
+    int sms = 0;
+    cuzk_status st = device_sm_count(device, &sms, e);
     if (st != CUZK_OK) return st;
-    *out = fp.mp;
-    return CUZK_OK;
+    return cuzk_gpu_msm_plan_make(curve, group, npoints, cfg, sms, budget, out, e);
 }
 
 extern "C" void cuzk_gpu_msm_get_plan(const cuzk_gpu_msm *m, cuzk_gpu_msm_plan *out)
@@ -229,23 +101,19 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: unknown group %d", (int)group);
     if (npoints == 0 || !bases) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: no bases");
     if (npoints >= ((size_t)1 << 31)) return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu msm: at most 2^31-1 points");
-    if (cfg && cfg->window_bits && (cfg->window_bits < MSM_C_MIN || cfg->window_bits > 22))
-        return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: window_bits %u outside [%u, 22]", cfg->window_bits, MSM_C_MIN);
     CUZK_DEVICE_GUARD(device);
     size_t budget = cfg ? cfg->device_budget : 0;
     if (!budget) {
         cuzk_status sb = default_budget(&budget, e);
         if (sb != CUZK_OK) return sb;
     }
-    const int sm_count = device_sm_count(device);
-    full_plan fp;
+    int sm_count = 0;
+    gpu_msm_full_plan fp;
     {
-        cuzk_status sp = plan_memory(&fp, curve, group, npoints, cfg, sm_count, budget, e);
+        cuzk_status sp = device_sm_count(device, &sm_count, e);
+        if (sp == CUZK_OK) sp = gpu_msm_plan_full(&fp, curve, group, npoints, cfg, sm_count, budget, e);
         if (sp != CUZK_OK) return sp;
     }
-    if (npoints * fp.p.pre_t >= ((size_t)1 << 31))
-        return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu msm: %zu points x %u precomputed copies: at most 2^31-1 in all", npoints,
-                        fp.p.pre_t);
     cuzk_gpu_msm *m = (cuzk_gpu_msm *)cuzk_calloc(1, sizeof *m);
     if (!m) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu msm: out of host memory");
     cuzk_status st = CUZK_OK;
@@ -253,13 +121,13 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
     m->group = group;
     m->device = device;
     m->npoints = npoints;
-    m->bits = scalar_bits(curve);
+    m->bits = gpu_scalar_bits(curve);
     if (cfg) m->cfg = *cfg;
     m->sm_count = sm_count;
     m->plan = fp.p;
     m->mem = fp.mp;
     m->nbatch_max = fp.nbatch;
-    m->aff_size = aff_size_of(curve, group);
+    m->aff_size = gpu_affine_bytes(curve, group);
     m->xyzz_size = 2 * m->aff_size;
     {
         const msm_plan &p = m->plan;

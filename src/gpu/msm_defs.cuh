@@ -10,20 +10,16 @@
 
 #include "gpu/gpu_common.cuh"
 #include "gpu/gpu_ec.cuh"
+#include "gpu/plan.h"
 
 using namespace cuzk_gpu;
 
 namespace {
 
-constexpr unsigned MSM_SEG = 64;           /* entries per accumulate thread (H200: 64 and 128 beat 32 by 4-6 %; see msm_seg_len) */
-constexpr unsigned MSM_RED_SEG = 32;       /* buckets per reduction thread (level 0, see red_l0) */
-constexpr unsigned MSM_RED_UP = 4;         /* inputs per thread on the levels above 0 (short serial chains) */
+/* The constants the memory plan also needs (MSM_SEG, SCAN_TILE, EC_THREADS,
+ * ...) are in gpu/plan.h. */
 constexpr unsigned MSM_RED_FAN = 8;        /* fan-in of the sum kernels */
-constexpr unsigned MSM_C_MAX = 20;
-constexpr unsigned MSM_C_MIN = 4;
 constexpr uint32_t KEY_NONE = 0xffffffffu;
-constexpr unsigned SCAN_TILE = 2048;       /* 256 threads x 8 */
-constexpr unsigned EC_THREADS = 128;
 
 /* ---- scalar helpers ----------------------------------------------------- */
 

@@ -50,110 +50,12 @@
 
 namespace {
 
-/* ---- host-side planning --------------------------------------------------- */
+/* ---- host-side planning: gpu/plan.h (plain C, also in CPU-only builds) ---- */
 
-unsigned windows_for(unsigned bits, unsigned c) { return (bits + 1 + c - 1) / c; }
+typedef gpu_msm_layout msm_plan;
 
-/* Window size c minimising the entries plus the reduction: n W(c) + 4 Wg
- * 2^(c-1), Wg = ceil(W/t) bucket sets. t = 1: no precomputed bases; with t
- * shifted copies (copy j = 2^(j c Wg) P) the n W entries land in Wg sets, the
- * reduction shrinks by t and the best c is larger. */
-unsigned choose_window_pre(size_t m, unsigned bits, unsigned t, unsigned cmax)
-{
-    unsigned best = MSM_C_MIN;
-    double best_cost = 1e300;
-    for (unsigned c = MSM_C_MIN; c <= cmax; c++) {
-        const unsigned W = windows_for(bits, c), Wg = (W + t - 1) / t;
-        double cost = (double)m * W + 4.0 * Wg * (double)(1u << (c - 1));
-        if (cost < best_cost) {
-            best_cost = cost;
-            best = c;
-        }
-    }
-    return best;
-}
-
-unsigned choose_window(size_t m, unsigned bits, unsigned cmax) { return choose_window_pre(m, bits, 1, cmax); }
-
-struct msm_plan {
-    unsigned cmax, Wmax;
-    unsigned pre_t, pre_wg;   /* precomputed copies (1: off) and bucket sets (windows per copy) */
-    size_t NBmax;          /* buckets: max over c <= cmax of W(c) * 2^(c-1) */
-    size_t batch;          /* points per batch at cmax */
-    size_t cap_entries;    /* entries buffer = batch * Wmax */
-    size_t nseg_max;       /* accumulate threads */
-    size_t ncoarse_max;    /* coarse sort bins: max over c <= cmax */
-    size_t red_max;        /* reduction outputs */
-    size_t ones_threads;
-};
-
-msm_plan make_plan(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg, int sm_count)
-{
-    msm_plan p;
-    unsigned fixed = cfg ? cfg->window_bits : 0;
-    const unsigned tq = cfg && cfg->precompute > 1 ? cfg->precompute : 1;
-    if (fixed) {
-        p.cmax = fixed < MSM_C_MIN ? MSM_C_MIN : (fixed > 22 ? 22 : fixed);
-    } else if (tq > 1) {
-        p.cmax = choose_window_pre(npoints ? npoints : 1, bits, tq, 22);
-    } else {
-        p.cmax = choose_window(npoints ? npoints : 1, bits, MSM_C_MAX);
-    }
-    p.Wmax = windows_for(bits, p.cmax);
-    p.pre_t = 1;
-    p.pre_wg = p.Wmax;
-    if (tq > 1) {
-        /* c is fixed: the copies are shifted by c Wg bits */
-        p.pre_wg = (p.Wmax + tq - 1) / tq;
-        p.pre_t = (p.Wmax + p.pre_wg - 1) / p.pre_wg;
-    }
-    /* smallest c whose buckets are planned (the run picks c <= cmax;
-     * with precomputed bases only cmax) */
-    const unsigned cmin = p.pre_t > 1 ? p.cmax : MSM_C_MIN;
-    p.NBmax = 0;
-    for (unsigned c = cmin; c <= p.cmax; c++) {
-        size_t nb = (size_t)(p.pre_t > 1 ? p.pre_wg : windows_for(bits, c)) << (c - 1);
-        if (nb > p.NBmax) p.NBmax = nb;
-    }
-    size_t batch = cfg && cfg->batch_points ? cfg->batch_points : ((size_t)1 << 24);
-    if (batch > npoints) batch = npoints ? npoints : 1;
-    p.batch = batch;
-    p.cap_entries = batch * p.Wmax;
-    p.nseg_max = (p.cap_entries + MSM_SEG - 1) / MSM_SEG;
-    p.ncoarse_max = 0;
-    for (unsigned c = cmin; c <= p.cmax; c++) {
-        size_t nc = sort_ncoarse(c, p.pre_t > 1 ? p.pre_wg : windows_for(bits, c));
-        if (nc > p.ncoarse_max) p.ncoarse_max = nc;
-    }
-    p.red_max = 0;
-    for (unsigned c = cmin; c <= p.cmax; c++) {
-        uint32_t B = 1u << (c - 1);
-        const unsigned W = p.pre_t > 1 ? p.pre_wg : windows_for(bits, c);
-        size_t r = red_plan(W, B, red_l0(W, B, 0)).total;
-        if (r > p.red_max) p.red_max = r;
-    }
-    p.ones_threads = (size_t)(sm_count > 0 ? sm_count : 132) * 4 * EC_THREADS;
-    return p;
-}
-
-/* Upper bound of the sort batches of one run (the ones partial sums of a
- * streamed run have one slot each): the smallest batch is cap_entries over
- * the most windows (c = MSM_C_MIN); the resident prefix and the streamed
- * rest are cut separately. */
-inline size_t msm_max_batches(const msm_plan &p, unsigned bits, size_t npoints, size_t res)
-{
-    size_t step = p.cap_entries / windows_for(bits, p.cmax > MSM_C_MIN ? MSM_C_MIN : p.cmax);
-    if (step == 0) step = 1;
-    const size_t rest = npoints - res;
-    return (res + step - 1) / step + (rest + step - 1) / step + 1;
-}
-
-/* Host slot capacity (points) of one issued MSM: the level sums of every
- * window (at most 24 levels) and the ones partial sums. */
-inline size_t msm_slot_points(unsigned bits, size_t nbatch)
-{
-    return (size_t)windows_for(bits, MSM_C_MIN) * 24 + nbatch + 1;
-}
+inline unsigned windows_for(unsigned bits, unsigned c) { return gpu_msm_windows(bits, c); }
+inline unsigned choose_window(size_t m, unsigned bits, unsigned cmax) { return gpu_msm_choose_window(m, bits, 1, cmax); }
 
 } /* namespace */
 
@@ -191,7 +93,7 @@ struct cuzk_gpu_msm {
     cudaStream_t copy_st;
     cudaEvent_t ev_up[2], ev_done[2], ev_start;
     cudaEvent_t ev_res[2]; /* window sums of slot i on the host */
-    void *h_slot[2];       /* pinned, msm_slot_points each */
+    void *h_slot[2];       /* pinned, gpu_msm_slot_points each */
     int events_made;
     unsigned last_c;
 };
@@ -213,7 +115,7 @@ namespace {
 inline cuzk_status msm_ensure_events(cuzk_gpu_msm *m, cuzk_error *e)
 {
     if (m->events_made) return CUZK_OK;
-    const size_t bytes = msm_slot_points(m->bits, m->nbatch_max) * m->xyzz_size;
+    const size_t bytes = gpu_msm_slot_points(m->bits, m->nbatch_max) * m->xyzz_size;
     for (int i = 0; i < 2; i++) {
         CUZK_CU(cudaEventCreateWithFlags(&m->ev_up[i], cudaEventDisableTiming));
         CUZK_CU(cudaEventCreateWithFlags(&m->ev_done[i], cudaEventDisableTiming));
@@ -371,7 +273,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             pd->pip = true;
             pd->c = c;
             pd->W = Wg; /* windows to reduce and combine: the bucket sets */
-            pd->rl = red_plan(Wg, B, red_l0(Wg, B, red_seg));
+            pd->rl = gpu_msm_red_plan(Wg, B, gpu_msm_red_l0(Wg, B, red_seg));
         }
         /* the ones sum follows the level sums in the slot */
         pd->nones = 1;
@@ -469,7 +371,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
         pd->pip = true;
         pd->c = c;
         pd->W = W;
-        pd->rl = red_plan(W, B, red_l0(W, B, red_seg));
+        pd->rl = gpu_msm_red_plan(W, B, gpu_msm_red_l0(W, B, red_seg));
         pd->nones = nb;
         if (nb)
             CUZK_CU(cudaMemcpyAsync(hs + (size_t)W * pd->rl.n, m->d_ones_acc, nb * sizeof(X), cudaMemcpyDeviceToHost, st));

@@ -67,54 +67,13 @@ __global__ void __launch_bounds__(EC_THREADS) sum_kernel(const xyzz<F> *in, uint
 }
 
 
-/* Levels of the bucket reduction (reduce_level_kernel): level k has G[k]
- * segments of L[k] (= 2^lg[k]) per row over M[k] inputs; its T and R
- * outputs (W * G[k] each) lie at off[k] in the two reduction buffers.
- * Level 0 takes L0 buckets a thread; the levels above are small, so their
- * serial chains (2 L additions a thread, on few threads) are kept short
- * with L = MSM_RED_UP. A larger L0 gives fewer outputs, so buffers sized
- * with red_l0's choice cover the larger ones. */
-struct red_levels {
-    unsigned n;
-    uint32_t M[24], G[24], L[24], lg[24];
-    size_t off[24];
-    size_t total;
-};
-
-red_levels red_plan(unsigned W, uint32_t B, uint32_t L0)
-{
-    red_levels r;
-    r.n = 0;
-    r.total = 0;
-    uint32_t M = B, L = L0;
-    for (;;) { /* L >= 2 on levels >= 1 and G[0] <= 2^18: at most ~10 levels */
-        uint32_t G = (M + L - 1) / L, lg = 0;
-        while ((1u << lg) < L) lg++;
-        r.M[r.n] = M;
-        r.G[r.n] = G;
-        r.L[r.n] = L;
-        r.lg[r.n] = lg;
-        r.off[r.n] = r.total;
-        r.total += (size_t)W * G;
-        r.n++;
-        if (G <= 1) break;
-        M = G - 1;
-        L = MSM_RED_UP;
-    }
-    return r;
-}
-
-/* Level-0 segment: MSM_RED_SEG buckets, halved when that leaves fewer than
- * 2^17 threads (c <= 19: the chains of 2 L additions set the time, e.g.
- * G2 witness-like MSMs at c = 16); `want` (a power of two, 0 = none) may
- * ask for more. */
-uint32_t red_l0(unsigned W, uint32_t B, uint32_t want)
-{
-    uint32_t L = (size_t)W * B / MSM_RED_SEG >= ((size_t)1 << 17) ? MSM_RED_SEG : MSM_RED_SEG / 2;
-    if (want > L) L = want;
-    return B < L ? B : L;
-}
-
+/* The levels of the reduction (gpu_red_levels: segments of L[k] inputs per
+ * thread on level k) are planned by gpu_msm_red_plan / gpu_msm_red_l0
+ * (gpu/plan.h): level 0 takes L0 buckets a thread; the levels above are
+ * small, so their serial chains are kept short with L = MSM_RED_UP. A
+ * larger L0 gives fewer outputs, so buffers sized with red_l0's choice cover
+ * the larger ones. */
+typedef gpu_red_levels red_levels;
 
 /* Level-0 buckets per reduction thread asked for by CUZK_GPU_MSM_RED_SEG (a
  * power of two up to 4096; only values above red_l0's choice take effect,

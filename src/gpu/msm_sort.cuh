@@ -238,21 +238,10 @@ __global__ void scan_add_kernel(uint32_t *a, size_t NB, const uint32_t *tile_sum
 
 /* ---- two-pass placement (see the header comment) ------------------------- */
 
-constexpr unsigned SORT_LO = 9;         /* a coarse bin is 2^9 buckets when c - 1 >= 9 ... */
-constexpr unsigned SORT_HI_MAX = 10;    /* ... and at most 2^10 bins per window (c = 21, 22: larger bins) */
+/* SORT_LO, SORT_HI_MAX and the bin count (gpu_msm_sort_shift,
+ * gpu_msm_sort_ncoarse) are in gpu/plan.h. */
 constexpr unsigned SORT_THREADS = 512;
 constexpr uint32_t SORT_CAP = 24576;    /* pairs a fine block stages (96 KiB; 2^24 uniform c = 20: ~16.4 K a bin) */
-
-/* log2 of the buckets per coarse bin for window size c. */
-__host__ __device__ inline unsigned sort_shift(unsigned c)
-{
-    unsigned s = c - 1 < SORT_LO ? c - 1 : SORT_LO;
-    if (c - 1 > s + SORT_HI_MAX) s = c - 1 - SORT_HI_MAX;
-    return s;
-}
-
-/* Coarse bins of a sort with W windows of 2^(c-1) buckets (<= 13312). */
-inline size_t sort_ncoarse(unsigned c, unsigned W) { return ((size_t)W << (c - 1)) >> sort_shift(c); }
 
 /* One block per coarse bin; dynamic shared memory: 2^s cursors + cap
  * staged entries. A bin of more than `cap` pairs is left to
@@ -465,8 +454,8 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
         CUZK_LAUNCHED("digits_scatter");
         return CUZK_OK;
     }
-    const unsigned s = sort_shift(c);
-    const uint32_t nc = (uint32_t)sort_ncoarse(c, Wg);
+    const unsigned s = gpu_msm_sort_shift(c);
+    const uint32_t nc = (uint32_t)gpu_msm_sort_ncoarse(c, Wg);
     uint32_t *flag = gcur + nc;
     const uint32_t cap = mode == SORT_REST ? 0 : SORT_CAP;
     CUZK_CU(cudaMemsetAsync(gcur, 0, ((size_t)nc + 1) * sizeof(uint32_t), st));

@@ -37,14 +37,16 @@
 #include "gpu/gpu_common.cuh"
 #include "gpu/gpu_field.cuh"
 #include "gpu/ntt_shoup.cuh"
+#include "gpu/plan.h"
 
 using namespace cuzk_gpu;
 
 namespace {
 
+/* NTT_INNER, NTT_STAGED and the table sizes (gpu_ntt_tables_for) are in
+ * gpu/plan.h. */
 constexpr unsigned NTT_MAX_STAGES = 10;       /* stages per pass */
 constexpr unsigned NTT_BLOCK_ELEMS = 2048;    /* elements per block (64 KiB) */
-constexpr unsigned NTT_INNER = 512;           /* w_1024^j, j < 512 */
 
 enum scale_mode : int {
     SCALE_NONE = 0,
@@ -72,7 +74,6 @@ template <class F> using shoup_t = typename shoup_of<F>::type;
  * c * 1024), so the lanes of a warp that read consecutive k read consecutive
  * 16-byte words (4 L1 wavefronts per plane instead of 20 for 80-byte
  * records). */
-constexpr unsigned NTT_STAGED = 1024;
 template <class F> struct sh_tables {
     const uint4 *staged;
     const shoup_t<F> *lo;
@@ -420,22 +421,8 @@ template <class P> fp<P> fr_inv(const fp<P> &a)
     return fp_pow(a, e, 4);
 }
 
-unsigned table_T(unsigned S, unsigned max_lg)
-{
-    unsigned T = max_lg + 1 < S ? max_lg + 1 : S;
-    return T < 10 ? 10 : T;
-}
-
-/* The direct table serves inter-pass twiddles of passes with h + s <= D:
- * the first boundary of 3-pass sizes up to 2^27 (9 + 9: 2^18 entries, 20 MiB
- * per direction in Shoup form). */
-unsigned direct_D(unsigned T) { return T < 18 ? T : 18; }
-
-size_t table_elems(unsigned T)
-{
-    unsigned L = (T + 1) / 2;
-    return 2 * ((size_t)NTT_INNER + ((size_t)1 << L) + ((size_t)1 << (T - L)));
-}
+static_assert(sizeof(shoup_tw<bn254_fr_p>) == NTT_SHOUP_BYTES && sizeof(shoup_tw<bls12_381_fr_p>) == NTT_SHOUP_BYTES,
+              "gpu/plan.h: NTT_SHOUP_BYTES");
 
 } /* namespace */
 
@@ -814,14 +801,6 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
 
 } /* namespace */
 
-extern "C" size_t cuzk_gpu_ntt_device_bytes(cuzk_curve curve, unsigned max_lg)
-{
-    unsigned S = curve == CUZK_CURVE_BN254 ? 28 : 32;
-    const unsigned T = table_T(S, max_lg);
-    const size_t sh = sizeof(cuzk_gpu::shoup_tw<cuzk_gpu::bn254_fr_p>);
-    return table_elems(T) * (32 + sh) + 2 * (((size_t)1 << direct_D(T)) + NTT_STAGED) * sh;
-}
-
 extern "C" cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned max_lg, int device,
                                            cuzk_error *e)
 {
@@ -829,17 +808,18 @@ extern "C" cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve,
     *out = NULL;
     if (curve != CUZK_CURVE_BN254 && curve != CUZK_CURVE_BLS12_381)
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu ntt: unknown curve %d", (int)curve);
-    if (max_lg > 28) return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu ntt: sizes above 2^28 are not supported");
+    if (max_lg > NTT_MAX_LG) return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu ntt: sizes above 2^28 are not supported");
     CUZK_DEVICE_GUARD(device);
     cuzk_gpu_ntt *t = (cuzk_gpu_ntt *)cuzk_calloc(1, sizeof *t);
     if (!t) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu ntt: out of host memory");
     t->curve = curve;
     t->device = device;
     t->max_lg = max_lg;
-    t->S = curve == CUZK_CURVE_BN254 ? 28 : 32;
-    t->T = table_T(t->S, max_lg);
-    t->L = (t->T + 1) / 2;
-    t->D = direct_D(t->T);
+    t->S = gpu_fr_two_adicity(curve);
+    const gpu_ntt_tables tb = gpu_ntt_tables_for(t->S, max_lg);
+    t->T = tb.T;
+    t->L = tb.L;
+    t->D = tb.D;
     cuzk_status st = curve == CUZK_CURVE_BN254 ? ntt_build_tables<bn254_fr_p>(t, e)
                                                : ntt_build_tables<bls12_381_fr_p>(t, e);
     if (st) {

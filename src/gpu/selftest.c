@@ -24,6 +24,7 @@ typedef struct st_ctx {
     cuzk_gpu_selftest_result *r;
     cuzk_pool *pool;
     uint64_t rng;
+    int sms; /* SM count of the device (memory plans) */
 } st_ctx;
 
 static void st_log(const st_ctx *x, const char *fmt, ...) CUZK_PRINTF(2, 3);
@@ -343,7 +344,7 @@ ST_NTT(bls12_381, CUZK_CURVE_BLS12_381)
         /* streamed bases: a budget short of half the bases, chunks of */                          \
         /* 1/16 of them (a resident prefix, the rest uploaded) */                                   \
         cuzk_gpu_msm_config cfg = {.batch_points = nmax / 16 > 1024 ? nmax / 16 : 1024};            \
-        cfg.device_budget = cuzk_gpu_msm_device_bytes(CURVE, GROUP, nmax, &cfg) -                   \
+        cfg.device_budget = cuzk_gpu_msm_device_bytes(CURVE, GROUP, nmax, &cfg, x->sms) -                \
                             nmax / 2 * sizeof(G##_affine_t);                                        \
         st = G##_st_init(x, &s, nmax, nmax < 4096 ? nmax : 4096, &cfg, e);                          \
         if (!st) {                                                                                  \
@@ -387,6 +388,7 @@ cuzk_status cuzk_gpu_selftest(const cuzk_gpu_selftest_opts *opts, cuzk_gpu_selft
     size_t mem = 0;
     int sms = 0;
     cuzk_status st = cuzk_gpu_device_info(o.device, dev, sizeof dev, &mem, &sms, e);
+    x.sms = sms;
     if (!st) st_log(&x, "GPU self-test on %s (%d SMs), sizes up to 2^%u, seed %llu", dev, sms, max_lg,
                     (unsigned long long)r->seed);
     unsigned ntt_lg = max_lg > 27 ? 27 : max_lg; /* BN254 coset sizes need lg + 1 <= 28 */

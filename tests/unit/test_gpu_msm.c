@@ -281,7 +281,7 @@ static int device_sms(void)
  * (the workspaces, fixed cost at small sizes, stay in the budget). */
 static size_t half_resident_budget(const group_ops *g, size_t n, const cuzk_gpu_msm_config *cfg)
 {
-    return cuzk_gpu_msm_device_bytes(g->curve, g->group, n, cfg) - n / 2 * g->aff;
+    return cuzk_gpu_msm_device_bytes(g->curve, g->group, n, cfg, device_sms()) - n / 2 * g->aff;
 }
 
 /* Streamed handles (bases larger than the budget): chunks of 1024 points,
@@ -331,8 +331,7 @@ static void run_streamed(const group_ops *g, size_t nmax, uint64_t seed)
         cuzk_gpu_msm_get_plan(m, &pl);
         assert_int_equal(pl.streamed, 1);
         assert_true(pl.device_bytes <= budgets[bi]);
-        if (device_sms() == 132) /* device_bytes assumes 132 SMs (the ones workspace) */
-            assert_int_equal(pl.device_bytes, cuzk_gpu_msm_device_bytes(g->curve, g->group, nmax, &cfg));
+        assert_int_equal(pl.device_bytes, cuzk_gpu_msm_device_bytes(g->curve, g->group, nmax, &cfg, device_sms()));
         assert_true(pl.chunk_points <= 1024);
         if (bi == 0) assert_int_equal(pl.resident_points, 0);
         if (bi == 1) assert_true(pl.resident_points > 0 && pl.resident_points < nmax);
@@ -506,7 +505,7 @@ static void test_precompute(void **state)
             for (int k = 0; k < 2; k++) {
                 cuzk_gpu_msm_config cfg = {.window_bits = k ? 7 : 0, .batch_points = k ? 1000 : 0, .no_split_ones = k, .precompute = ts[ti]};
                 /* the copies are in the estimate (t = 64 is clamped to W >= 12) */
-                assert_true(cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg) >= (ti ? 12 : 2) * n * g->aff);
+                assert_true(cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg, device_sms()) >= (ti ? 12 : 2) * n * g->aff);
                 cuzk_error e = {0};
                 cuzk_gpu_msm *m = NULL;
                 cuzk_status st = cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, 0, &cfg, &e);
@@ -569,7 +568,7 @@ static void test_errors(void **state)
     assert_int_equal(cuzk_gpu_msm_run(m, &r, sc, 5, 0, NULL, &e), CUZK_ERR_USAGE); /* n > npoints */
     assert_true(strlen(e.msg) > 0);
     cuzk_gpu_msm_destroy(m);
-    assert_true(cuzk_gpu_msm_device_bytes(CUZK_CURVE_BLS12_381, CUZK_GPU_G1, (size_t)1 << 24, NULL) > ((size_t)1 << 24) * 96);
+    assert_true(cuzk_gpu_msm_device_bytes(CUZK_CURVE_BLS12_381, CUZK_GPU_G1, (size_t)1 << 24, NULL, device_sms()) > ((size_t)1 << 24) * 96);
 }
 
 int main(void)

@@ -16,8 +16,6 @@ cuzk_status cuzk_gpu_device_info(int device, char *name, size_t name_cap, size_t
     return NO_CUDA(e);
 }
 
-size_t cuzk_gpu_ntt_device_bytes(cuzk_curve curve, unsigned max_lg) { return 0; }
-
 cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned max_lg, int device, cuzk_error *e)
 {
     if (out) *out = NULL;
@@ -30,12 +28,6 @@ cuzk_status cuzk_gpu_ntt_run(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gp
                              cuzk_error *e)
 {
     return NO_CUDA(e);
-}
-
-size_t cuzk_gpu_msm_device_bytes(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
-                                 const cuzk_gpu_msm_config *cfg)
-{
-    return 0;
 }
 
 cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve, cuzk_gpu_group group, const void *bases,
