@@ -6,7 +6,7 @@
  *
  * Bases are distinct points (a random walk P_i+1 = P_i + Q, normalised to
  * affine in one batch). Witness-like scalars: 50 % zero, 40 % one, 10 %
- * uniform (as in performance-anchors.md).
+ * uniform.
  *
  * --only field: ns per field multiplication, scalar vs 8-lane AVX-512 IFMA,
  * and per inversion, Fermat vs variable-time (single thread; not in "all").
@@ -115,6 +115,9 @@ static unsigned arg_u(const char *s)
 int main(int argc, char **argv)
 {
     bench_opts o = {2, 10, 20, 10, 20, 3, 1, 1, 1, 1, 1, 0, 1, 0};
+    const char *no_ifma = getenv("CUZK_NO_IFMA");
+    if (no_ifma && *no_ifma && strcmp(no_ifma, "0") != 0)
+        cuzk_ifma_set(false);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v && strcmp(a, "--help") != 0) {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/gpu.h"
+#include "cuzk/dev.h"
 
 int main(int argc, char **argv)
 {

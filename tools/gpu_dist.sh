@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # Builds the GPU binaries here (Release, sm_90) and gathers them in
-# build-gpu2/dist for tools/gpu_run.sh on the device machine (carry
+# build-gpu2/dist for tools/gpu_final.sh on the device machine (carry
 # build-gpu2/dist and .gpu-deps): device time is not spent compiling.
-# The micro-benchmark is built twice (default arithmetic, and squaring as
-# a product, -DCUZK_GPU_SQR_MUL) so the XYZZ addition rates compare.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD:-$ROOT/build-gpu2}
@@ -15,7 +13,6 @@ rm -rf "$D"
 mkdir -p "$D"
 cp "$B/tests/test_gpu_ntt" "$B/tests/test_gpu_msm" "$B/bench/bench_gpu" "$B/cuzk" "$D/"
 NV="nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I$ROOT/include -I$ROOT/src"
-$NV "$ROOT/tools/gpu_micro.cu" -o "$D/micro_eo"
-$NV -DCUZK_GPU_SQR_MUL "$ROOT/tools/gpu_micro.cu" -o "$D/micro_sqrmul"
+$NV "$ROOT/tools/gpu_micro.cu" -o "$D/micro"
 (cd "$ROOT" && git rev-parse --short HEAD && git status --short src include | head -20) > "$D/COMMIT"
 du -sh "$D"

@@ -1,13 +1,12 @@
 /* GPU arithmetic micro-benchmark (tuning aid, not part of the library):
- * field multiplication rate of each Montgomery variant (single carry chain,
- * split even/odd accumulators, portable 64-bit), checked against each other,
+ * field multiplication rate (split even/odd accumulators, portable 64-bit),
+ * checked against each other,
  * and the XYZZ mixed-addition rate with the build's default multiplication,
  * squaring (fp_sqr_eo) against the product a * a,
  * against the IMAD ceiling of performance-anchors.md §5 (H200: 61.5 G/s for
  * 8 limbs, 27.9 G/s for 12).
  *
- * build: nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Isrc tools/gpu_micro.cu -o gpu_micro
- *        (add -DCUZK_GPU_MUL_CHAIN for the single-chain default) */
+ * build: nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Iinclude -Isrc tools/gpu_micro.cu -o gpu_micro */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +24,12 @@ using namespace cuzk_gpu;
         }                                                                                           \
     } while (0)
 
-enum { V_CHAIN = 0, V_EO = 1, V_PORT = 2, V_SQR = 3, V_SQRMUL = 4 };
+enum { V_EO = 1, V_PORT = 2, V_SQR = 3, V_SQRMUL = 4 };
 
 template <class P, int V> __device__ __forceinline__ fp<P> mulv(const fp<P> &a, const fp<P> &b)
 {
     fp<P> r;
-    if (V == V_CHAIN) fp_mul_chain<P>(r.v, a.v, b.v);
-    else if (V == V_EO) fp_mul_eo<P>(r.v, a.v, b.v);
+    if (V == V_EO) fp_mul_eo<P>(r.v, a.v, b.v);
     else if (V == V_SQR) fp_sqr_eo<P>(r.v, a.v); /* squaring: x <- x^2 (b unused) */
     else if (V == V_SQRMUL) fp_mul_eo<P>(r.v, a.v, a.v);
     else fp_mul_portable<P>(r.v, a.v, b.v);
@@ -113,11 +111,10 @@ template <class P, int V> static double run_mul(const char *name, const char *vn
 
 template <class P> static void mul_suite(const char *name)
 {
-    fp<P> c0[64], c1[64], c2[64];
-    run_mul<P, V_CHAIN>(name, "chain", c0);
-    run_mul<P, V_EO>(name, "eo", c1);
-    run_mul<P, V_PORT>(name, "portable", c2);
-    bool same = !memcmp(c0, c1, sizeof c0) && !memcmp(c0, c2, sizeof c0);
+    fp<P> c0[64], c1[64];
+    run_mul<P, V_EO>(name, "eo", c0);
+    run_mul<P, V_PORT>(name, "portable", c1);
+    bool same = !memcmp(c0, c1, sizeof c0);
     printf("mul  %-10s variants agree: %s\n", name, same ? "yes" : "NO (BUG)");
     /* squaring chains x <- x^2: fp_sqr_eo against the product a * a */
     run_mul<P, V_SQR>(name, "sqr-eo", c0);
@@ -166,11 +163,6 @@ template <class F> static void madd_suite(const char *name, int threads)
 int main(void)
 {
     CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, 0));
-#ifdef CUZK_GPU_MUL_CHAIN
-    printf("default multiplication: chain\n");
-#else
-    printf("default multiplication: eo\n");
-#endif
     mul_suite<bn254_fr_p>("fr256");
     mul_suite<bls12_381_fp_p>("fp381");
     for (int th = 64; th <= 256; th *= 2) {

@@ -18,6 +18,15 @@ extern "C" {
 #define CUZK_VERSION_PATCH 0
 #define CUZK_VERSION_STRING "0.1.0"
 
+/* Marks the functions of the public headers: the library is built with
+ * hidden visibility, so these are the only symbols the shared library
+ * exports (tests/CMakeLists.txt: exported_symbols checks it). */
+#if defined(__GNUC__) || defined(__clang__)
+#define CUZK_API __attribute__((visibility("default")))
+#else
+#define CUZK_API
+#endif
+
 /* Status codes. Also used as CLI exit codes (see docs/CLI.md). */
 typedef enum cuzk_status {
     CUZK_OK = 0,
@@ -49,12 +58,12 @@ typedef enum cuzk_curve {
 } cuzk_curve;
 
 /* "bn128" / "bls12381" — the names snarkjs writes into JSON files. */
-const char *cuzk_curve_name(cuzk_curve c);
+CUZK_API const char *cuzk_curve_name(cuzk_curve c);
 /* Accepts bn128/bn254/altbn128/bls12381/bls12-381 (case/punctuation-insensitive). */
-cuzk_curve cuzk_curve_from_name(const char *name);
+CUZK_API cuzk_curve cuzk_curve_from_name(const char *name);
 
-const char *cuzk_status_name(cuzk_status s);
-const char *cuzk_version(void);
+CUZK_API const char *cuzk_status_name(cuzk_status s);
+CUZK_API const char *cuzk_version(void);
 
 
 /* ---- Thread pool ---------------------------------------------------------
@@ -68,12 +77,12 @@ typedef struct cuzk_pool cuzk_pool;
 /* Starts a pool of `threads` threads, the calling thread of each parallel loop
  * included (<= 0: one per online CPU). Returns NULL when the threads cannot be
  * started or memory is short. */
-cuzk_pool *cuzk_pool_create(int threads);
+CUZK_API cuzk_pool *cuzk_pool_create(int threads);
 /* Stops and joins the workers. The pool must not be in use (no context that
  * borrows it may be running an operation). NULL is a no-op. */
-void cuzk_pool_destroy(cuzk_pool *pool);
+CUZK_API void cuzk_pool_destroy(cuzk_pool *pool);
 /* Degree of parallelism of the pool (1 for NULL). */
-int cuzk_pool_size(const cuzk_pool *pool);
+CUZK_API int cuzk_pool_size(const cuzk_pool *pool);
 
 /* ---- Phases ----------------------------------------------------------------
  * The steps of an operation, reported to the progress and timing callbacks.
@@ -116,7 +125,7 @@ typedef enum cuzk_phase {
 
 /* The phase's name ("abc", "msm_h", ...): a static string; "unknown" for a
  * value outside the enum. */
-const char *cuzk_phase_name(cuzk_phase phase);
+CUZK_API const char *cuzk_phase_name(cuzk_phase phase);
 
 /* ---- Context -------------------------------------------------------------
  * A context holds a thread pool (its own or a borrowed one) and the caller's
@@ -147,11 +156,11 @@ typedef struct cuzk_ctx_opts {
 
 /* Creates a context (opts may be NULL: defaults). CUZK_ERR_NOMEM when the
  * pool's threads cannot be started. */
-cuzk_status cuzk_ctx_create(cuzk_ctx **out, const cuzk_ctx_opts *opts, cuzk_error *err);
+CUZK_API cuzk_status cuzk_ctx_create(cuzk_ctx **out, const cuzk_ctx_opts *opts, cuzk_error *err);
 /* Frees the context and its own pool (a borrowed pool is left alone). NULL is a no-op. */
-void cuzk_ctx_free(cuzk_ctx *ctx);
+CUZK_API void cuzk_ctx_free(cuzk_ctx *ctx);
 /* Degree of parallelism of the context's pool. */
-int cuzk_ctx_threads(const cuzk_ctx *ctx);
+CUZK_API int cuzk_ctx_threads(const cuzk_ctx *ctx);
 
 /* ---- Proving key -----------------------------------------------------------
  * A Groth16 proving key (.zkey) loaded, checked and prepared once for one
@@ -193,29 +202,29 @@ typedef struct cuzk_key_info {
  * trades that for a faster load). Reports the phases load_zkey and prepare on ctx.
  * Errors name the file: CUZK_ERR_IO, _FORMAT, _UNSUPPORTED (e.g. a domain as
  * large as the field's 2-adicity, or a backend that is not built), _NOMEM. */
-cuzk_status cuzk_key_load(cuzk_key **out, cuzk_ctx *ctx, const char *zkey_path, const cuzk_key_opts *opts,
-                          cuzk_error *err);
+CUZK_API cuzk_status cuzk_key_load(cuzk_key **out, cuzk_ctx *ctx, const char *zkey_path, const cuzk_key_opts *opts,
+                                   cuzk_error *err);
 /* The same from a caller's buffer (copied: it may be freed on return);
  * `name` stands for the file in messages. */
-cuzk_status cuzk_key_load_buffer(cuzk_key **out, cuzk_ctx *ctx, const void *data, size_t size,
-                                 const char *name, const cuzk_key_opts *opts, cuzk_error *err);
+CUZK_API cuzk_status cuzk_key_load_buffer(cuzk_key **out, cuzk_ctx *ctx, const void *data, size_t size,
+                                          const char *name, const cuzk_key_opts *opts, cuzk_error *err);
 /* Frees the key (no proof may be running with it). NULL is a no-op. */
-void cuzk_key_free(cuzk_key *key);
+CUZK_API void cuzk_key_free(cuzk_key *key);
 /* Sizes and memory of the key. */
-void cuzk_key_get_info(const cuzk_key *key, cuzk_key_info *info);
+CUZK_API void cuzk_key_get_info(const cuzk_key *key, cuzk_key_info *info);
 
 /* ---- Witness ---------------------------------------------------------------- */
 typedef struct cuzk_witness cuzk_witness;
 
 /* Reads a .wtns file (every value checked < r). */
-cuzk_status cuzk_witness_load(cuzk_witness **out, const char *wtns_path, cuzk_error *err);
+CUZK_API cuzk_status cuzk_witness_load(cuzk_witness **out, const char *wtns_path, cuzk_error *err);
 /* The same from a caller's buffer (copied); `name` stands for the file in messages. */
-cuzk_status cuzk_witness_load_buffer(cuzk_witness **out, const void *data, size_t size, const char *name,
-                                     cuzk_error *err);
-void cuzk_witness_free(cuzk_witness *w);
+CUZK_API cuzk_status cuzk_witness_load_buffer(cuzk_witness **out, const void *data, size_t size, const char *name,
+                                              cuzk_error *err);
+CUZK_API void cuzk_witness_free(cuzk_witness *w);
 /* Number of values (wires, ONE included). */
-uint32_t cuzk_witness_count(const cuzk_witness *w);
-cuzk_curve cuzk_witness_curve(const cuzk_witness *w);
+CUZK_API uint32_t cuzk_witness_count(const cuzk_witness *w);
+CUZK_API cuzk_curve cuzk_witness_curve(const cuzk_witness *w);
 
 /* ---- Proving ---------------------------------------------------------------- */
 
@@ -245,18 +254,18 @@ typedef struct cuzk_proof cuzk_proof;
  * is checked before it is returned: a witness that does not satisfy the
  * circuit gives CUZK_ERR_MISMATCH naming the witness and the key. On success
  * *out is a new proof (cuzk_proof_free). */
-cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w,
-                       const cuzk_prove_opts *opts, cuzk_proof **out, cuzk_error *err);
+CUZK_API cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w,
+                                const cuzk_prove_opts *opts, cuzk_proof **out, cuzk_error *err);
 
-void cuzk_proof_free(cuzk_proof *p);
-cuzk_curve cuzk_proof_curve(const cuzk_proof *p);
+CUZK_API void cuzk_proof_free(cuzk_proof *p);
+CUZK_API cuzk_curve cuzk_proof_curve(const cuzk_proof *p);
 /* proof.json text in `style` (exactly snarkjs's / rapidsnark's bytes) as a
  * malloc'd NUL-terminated string of *len bytes; release it with free(). */
-cuzk_status cuzk_proof_to_json(const cuzk_proof *p, cuzk_json_style style, char **out, size_t *len,
-                               cuzk_error *err);
+CUZK_API cuzk_status cuzk_proof_to_json(const cuzk_proof *p, cuzk_json_style style, char **out, size_t *len,
+                                        cuzk_error *err);
 /* public.json text (the public signals w[1..n_public]), like cuzk_proof_to_json. */
-cuzk_status cuzk_proof_public_json(const cuzk_proof *p, cuzk_json_style style, char **out, size_t *len,
-                                   cuzk_error *err);
+CUZK_API cuzk_status cuzk_proof_public_json(const cuzk_proof *p, cuzk_json_style style, char **out, size_t *len,
+                                            cuzk_error *err);
 /* Binary encoding, into buf of cap bytes (*len = bytes written):
  *  - BLS12-381: 192 bytes, A || B || C compressed as zcash/bellman (and
  *    Filecoin) write them: big-endian x (G2: x.c1 then x.c0) with flag bits
@@ -266,43 +275,30 @@ cuzk_status cuzk_proof_public_json(const cuzk_proof *p, cuzk_json_style style, c
  *    (Solidity verifier calldata) order: A.x A.y, B.x.c1 B.x.c0 B.y.c1 B.y.c0,
  *    C.x C.y; infinity is all zeros.
  * CUZK_ERR_USAGE when cap is too small (*len then says how much is needed). */
-cuzk_status cuzk_proof_to_bytes(const cuzk_proof *p, uint8_t *buf, size_t cap, size_t *len, cuzk_error *err);
+CUZK_API cuzk_status cuzk_proof_to_bytes(const cuzk_proof *p, uint8_t *buf, size_t cap, size_t *len, cuzk_error *err);
 /* Writes proof.json and public.json together: both appear or neither (an
  * existing file of either name is left as it was on failure). */
-cuzk_status cuzk_proof_write_files(const cuzk_proof *p, const char *proof_path, const char *public_path,
-                                   cuzk_json_style style, cuzk_error *err);
+CUZK_API cuzk_status cuzk_proof_write_files(const cuzk_proof *p, const char *proof_path, const char *public_path,
+                                            cuzk_json_style style, cuzk_error *err);
 
 /* Loads the key and the witness, proves and writes proof.json and
  * public.json (opts->rapidsnark_json picks the style): cuzk_key_load +
  * cuzk_witness_load + cuzk_prove + cuzk_proof_write_files. On error nothing
  * is written. */
-cuzk_status cuzk_prove_files(cuzk_ctx *ctx, const char *zkey_path, const char *wtns_path,
-                             const char *proof_path, const char *public_path,
-                             const cuzk_prove_opts *opts, cuzk_error *err);
+CUZK_API cuzk_status cuzk_prove_files(cuzk_ctx *ctx, const char *zkey_path, const char *wtns_path,
+                                      const char *proof_path, const char *public_path,
+                                      const cuzk_prove_opts *opts, cuzk_error *err);
 
 /* Verify: CUZK_OK if valid, CUZK_ERR_INVALID_PROOF if the pairing check fails,
  * another code if an input is malformed. */
-cuzk_status cuzk_verify_files(cuzk_ctx *ctx, const char *vk_path, const char *public_path,
-                              const char *proof_path, cuzk_error *err);
+CUZK_API cuzk_status cuzk_verify_files(cuzk_ctx *ctx, const char *vk_path, const char *public_path,
+                                       const char *proof_path, cuzk_error *err);
 
 /* Export the verification key of a zkey (like `snarkjs zkey export verificationkey`). */
-cuzk_status cuzk_export_vk_files(cuzk_ctx *ctx, const char *zkey_path, const char *vk_path,
-                                 cuzk_error *err);
+CUZK_API cuzk_status cuzk_export_vk_files(cuzk_ctx *ctx, const char *zkey_path, const char *vk_path,
+                                          cuzk_error *err);
 
-/* INSECURE development setup: random toxic waste that is known while the
- * function runs. Never use its keys for anything of value. */
-cuzk_status cuzk_setup_files(cuzk_ctx *ctx, const char *r1cs_path, const char *zkey_path,
-                             cuzk_error *err);
-
-/* Synthetic circuit generator with a Filecoin-PoRep-like profile. */
-typedef struct cuzk_gen_opts {
-    cuzk_curve curve;
-    uint64_t constraints;   /* number of constraints (>= 1, <= 2^27) */
-    uint32_t public_inputs; /* number of public signals */
-    uint64_t seed;          /* 0: random */
-} cuzk_gen_opts;
-cuzk_status cuzk_gen_files(cuzk_ctx *ctx, const cuzk_gen_opts *opts, const char *r1cs_path,
-                           const char *wtns_path, cuzk_error *err);
+/* INSECURE setup and the synthetic circuit generator: include/cuzk/dev.h. */
 
 #ifdef __cplusplus
 }

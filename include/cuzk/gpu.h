@@ -27,11 +27,11 @@ extern "C" {
 #endif
 
 /* Number of usable CUDA devices; 0 without CUDA, driver or device. */
-int cuzk_gpu_device_count(void);
+CUZK_API int cuzk_gpu_device_count(void);
 
 /* Name, memory and SM count of a device. */
-cuzk_status cuzk_gpu_device_info(int device, char *name, size_t name_cap, size_t *total_mem,
-                                 int *sm_count, cuzk_error *e);
+CUZK_API cuzk_status cuzk_gpu_device_info(int device, char *name, size_t name_cap, size_t *total_mem,
+                                          int *sm_count, cuzk_error *e);
 
 /* ---- NTT over Fr --------------------------------------------------------
  * Size n = 2^lg, in place on a device buffer of n Montgomery Fr elements
@@ -72,13 +72,13 @@ typedef struct cuzk_gpu_ntt cuzk_gpu_ntt;
 /* Device memory the NTT tables need for sizes up to 2^max_lg (the data
  * buffer itself, n * 32 bytes, is the caller's); computed on the host, in
  * every build. 0 for an unknown curve or max_lg > 28. */
-size_t cuzk_gpu_ntt_device_bytes(cuzk_curve curve, unsigned max_lg);
+CUZK_API size_t cuzk_gpu_ntt_device_bytes(cuzk_curve curve, unsigned max_lg);
 /* Builds the twiddle tables on `device` for sizes 2^0 .. 2^max_lg (<= 28). */
-cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned max_lg, int device,
-                                cuzk_error *e);
-void cuzk_gpu_ntt_destroy(cuzk_gpu_ntt *t);
-cuzk_status cuzk_gpu_ntt_run(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_op op,
-                             void *stream, cuzk_error *e);
+CUZK_API cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned max_lg, int device,
+                                         cuzk_error *e);
+CUZK_API void cuzk_gpu_ntt_destroy(cuzk_gpu_ntt *t);
+CUZK_API cuzk_status cuzk_gpu_ntt_run(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_op op,
+                                      void *stream, cuzk_error *e);
 
 /* ---- MSM ----------------------------------------------------------------
  * sum_i k_i * P_i with the bases uploaded once and kept resident in the
@@ -88,6 +88,16 @@ cuzk_status cuzk_gpu_ntt_run(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gp
  * so only the remaining ("significant") scalars go through Pippenger, and the
  * window size is chosen for their count. */
 typedef enum cuzk_gpu_group { CUZK_GPU_G1 = 1, CUZK_GPU_G2 = 2 } cuzk_gpu_group;
+
+/* Placement path of the bucket sort. Every path gives the same result; the
+ * automatic choice is the fast one, the others exist so tests can check each
+ * path against the CPU. */
+typedef enum cuzk_gpu_msm_sort {
+    CUZK_GPU_MSM_SORT_AUTO = 0,     /* WINDOW when at least half the scalars are significant, else SCATTER */
+    CUZK_GPU_MSM_SORT_WINDOW = 1,   /* window-major coarse bins, then a shared-memory pass per bin */
+    CUZK_GPU_MSM_SORT_SCATTER = 2,  /* one pass with global cursors */
+    CUZK_GPU_MSM_SORT_OVERFLOW = 3  /* WINDOW with every bin through its overflow pass */
+} cuzk_gpu_msm_sort;
 
 typedef struct cuzk_gpu_msm_config {
     unsigned window_bits;  /* 0 = automatic; else fixed c in [4, 22] */
@@ -105,6 +115,7 @@ typedef struct cuzk_gpu_msm_config {
     unsigned precompute;   /* t >= 2: t shifted copies of the bases (t x the base memory) so only
                             * ceil(W/t) bucket sets are accumulated and reduced; the window is then
                             * fixed at create. 0/1: off. Clamped to the window count. */
+    cuzk_gpu_msm_sort sort; /* bucket-sort path (0: automatic) */
 } cuzk_gpu_msm_config;
 
 typedef struct cuzk_gpu_msm cuzk_gpu_msm;
@@ -143,43 +154,43 @@ typedef struct cuzk_gpu_msm_plan {
  * CUZK_ERR_NOMEM when nothing fits the budget, CUZK_ERR_USAGE for a bad
  * curve, group, size, SM count or window, CUZK_ERR_UNSUPPORTED past 2^31-1
  * points (precomputed copies included). On error *out is zeroed. */
-cuzk_status cuzk_gpu_msm_plan_make(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
-                                   const cuzk_gpu_msm_config *cfg, int sm_count, size_t budget,
-                                   cuzk_gpu_msm_plan *out, cuzk_error *e);
+CUZK_API cuzk_status cuzk_gpu_msm_plan_make(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
+                                            const cuzk_gpu_msm_config *cfg, int sm_count, size_t budget,
+                                            cuzk_gpu_msm_plan *out, cuzk_error *e);
 
 /* Device memory of a handle for npoints bases (bases + all workspaces,
  * including the staging of host scalars) on a GPU with sm_count SMs: the
  * device_bytes of cuzk_gpu_msm_plan_make with budget = cfg->device_budget
  * (0 or cfg NULL: no limit, the resident figure). 0 when the arguments are
  * bad or nothing fits. */
-size_t cuzk_gpu_msm_device_bytes(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
-                                 const cuzk_gpu_msm_config *cfg, int sm_count);
+CUZK_API size_t cuzk_gpu_msm_device_bytes(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
+                                          const cuzk_gpu_msm_config *cfg, int sm_count);
 
 /* The plan create would make on `device` now: its SM count, and the free
  * memory minus the margin when cfg->device_budget is 0. CUZK_ERR_NOMEM
  * when nothing fits; CUZK_ERR_UNSUPPORTED without CUDA. */
-cuzk_status cuzk_gpu_msm_plan_for(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
-                                  const cuzk_gpu_msm_config *cfg, int device, cuzk_gpu_msm_plan *out,
-                                  cuzk_error *e);
+CUZK_API cuzk_status cuzk_gpu_msm_plan_for(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
+                                           const cuzk_gpu_msm_config *cfg, int device, cuzk_gpu_msm_plan *out,
+                                           cuzk_error *e);
 /* The plan of a handle. */
-void cuzk_gpu_msm_get_plan(const cuzk_gpu_msm *m, cuzk_gpu_msm_plan *out);
+CUZK_API void cuzk_gpu_msm_get_plan(const cuzk_gpu_msm *m, cuzk_gpu_msm_plan *out);
 
 /* bases: npoints affine points of the curve's G1/G2 affine type (e.g.
  * bls12_381_g1_affine_t), in host memory (bases_on_device = 0) or device
  * memory (copied when resident; streamed handles read them at every run,
  * see the memory plan). */
-cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve, cuzk_gpu_group group,
-                                const void *bases, size_t npoints, int bases_on_device, int device,
-                                const cuzk_gpu_msm_config *cfg, cuzk_error *e);
-void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m);
+CUZK_API cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve, cuzk_gpu_group group,
+                                         const void *bases, size_t npoints, int bases_on_device, int device,
+                                         const cuzk_gpu_msm_config *cfg, cuzk_error *e);
+CUZK_API void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m);
 
 /* result: one Jacobian point of the curve/group's jac type (e.g.
  * bls12_381_g1_jac_t). scalars: n <= npoints raw 4 x u64 scalars (< r), in
  * host memory (pinned is fastest) or device memory (scalars_on_device != 0);
  * they pair with bases[0 .. n). Runs on `stream` and waits for it before
  * returning (the result is on the host). */
-cuzk_status cuzk_gpu_msm_run(cuzk_gpu_msm *m, void *result, const uint64_t *scalars, size_t n,
-                             int scalars_on_device, void *stream, cuzk_error *e);
+CUZK_API cuzk_status cuzk_gpu_msm_run(cuzk_gpu_msm *m, void *result, const uint64_t *scalars, size_t n,
+                                      int scalars_on_device, void *stream, cuzk_error *e);
 
 /* count MSMs against the same bases: results[i] (count consecutive jac
  * points) = sum_j scalars[i][j] * P_j, j < n[i]. The window sums of MSM i
@@ -187,86 +198,29 @@ cuzk_status cuzk_gpu_msm_run(cuzk_gpu_msm *m, void *result, const uint64_t *scal
  * combined on the host while the GPU already runs MSM i+1, so the GPU does
  * not wait for the host between them. Results are the same points as
  * count run() calls. Waits for `stream` before returning. */
-cuzk_status cuzk_gpu_msm_run_many(cuzk_gpu_msm *m, void *results, const uint64_t *const *scalars,
-                                  const size_t *n, size_t count, int scalars_on_device, void *stream,
-                                  cuzk_error *e);
+CUZK_API cuzk_status cuzk_gpu_msm_run_many(cuzk_gpu_msm *m, void *results, const uint64_t *const *scalars,
+                                           const size_t *n, size_t count, int scalars_on_device, void *stream,
+                                           cuzk_error *e);
 
 /* Window size the last run used (for benchmarks), 0 before any run. */
-unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m);
+CUZK_API unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m);
 
 /* ---- memory and streams (thin wrappers so C callers need no CUDA headers)
  * Streams are cudaStream_t passed as void*; NULL is the legacy default. */
 /* Pinned host memory (fast, asynchronous uploads). */
-cuzk_status cuzk_gpu_host_alloc(void **p, size_t bytes, cuzk_error *e);
-void cuzk_gpu_host_free(void *p);
+CUZK_API cuzk_status cuzk_gpu_host_alloc(void **p, size_t bytes, cuzk_error *e);
+CUZK_API void cuzk_gpu_host_free(void *p);
 /* Free and total device memory (cudaMemGetInfo) of `device`. */
-cuzk_status cuzk_gpu_mem_info(int device, size_t *free_bytes, size_t *total_bytes, cuzk_error *e);
+CUZK_API cuzk_status cuzk_gpu_mem_info(int device, size_t *free_bytes, size_t *total_bytes, cuzk_error *e);
 /* Device memory on `device`. */
-cuzk_status cuzk_gpu_dev_alloc(void **p, size_t bytes, int device, cuzk_error *e);
-void cuzk_gpu_dev_free(void *p, int device);
+CUZK_API cuzk_status cuzk_gpu_dev_alloc(void **p, size_t bytes, int device, cuzk_error *e);
+CUZK_API void cuzk_gpu_dev_free(void *p, int device);
 /* Copy in any direction (unified addressing), queued on `stream`. */
-cuzk_status cuzk_gpu_copy(void *dst, const void *src, size_t bytes, void *stream, cuzk_error *e);
-cuzk_status cuzk_gpu_stream_create(void **stream, int device, cuzk_error *e);
-void cuzk_gpu_stream_destroy(void *stream);
+CUZK_API cuzk_status cuzk_gpu_copy(void *dst, const void *src, size_t bytes, void *stream, cuzk_error *e);
+CUZK_API cuzk_status cuzk_gpu_stream_create(void **stream, int device, cuzk_error *e);
+CUZK_API void cuzk_gpu_stream_destroy(void *stream);
 /* Waits for the stream; reports any asynchronous kernel error. */
-cuzk_status cuzk_gpu_stream_sync(void *stream, cuzk_error *e);
-
-/* ---- self-test and kernel benchmark (cuzk selftest --gpu, cuzk bench
- * kernels). Both write their lines through `log` (NULL: stdout). */
-typedef void (*cuzk_gpu_log_fn)(void *arg, const char *line);
-
-typedef struct cuzk_gpu_selftest_opts {
-    unsigned max_lg;      /* largest size 2^max_lg, NTT and MSM (0 = 24) */
-    uint64_t seed;        /* 0 = from the clock (fresh inputs every run) */
-    int device;
-    int threads;          /* CPU threads for the references (0 = all cores) */
-    int verbose;          /* nonzero: one line per check, not only failures */
-    cuzk_gpu_log_fn log;
-    void *log_arg;
-    unsigned ntt_big_lg;  /* nonzero: also the forward and inverse NTT at 2^ntt_big_lg alone (<= 28; the
-                             CPU reference at that size takes minutes and 3 x 32 x 2^lg host bytes) */
-} cuzk_gpu_selftest_opts;
-
-typedef struct cuzk_gpu_selftest_result {
-    unsigned checks, failures;
-    double seconds;
-    uint64_t seed;        /* the seed used (to reproduce a failure) */
-} cuzk_gpu_selftest_result;
-
-/* GPU against CPU, bit-exact, on fresh random inputs:
- *  NTT: all five operations, both curves, every size 2^0..2^max_lg
- *       (compared with the CPU NTT byte for byte), and with ntt_big_lg the
- *       natural-order forward and inverse at that one size (up to 2^28);
- *  MSM: G1 and G2 of both curves, n = 2^0..2^max_lg and non-powers of two,
- *       uniform and witness-like scalars, and the edge cases: all scalars 0,
- *       all 1, all r-1, n = 1, one base repeated n times, infinity among the
- *       bases. Bases are P_i = k_i G with known k_i, so every result is also
- *       checked against (sum s_i k_i) G; small ones against the CPU MSM too.
- * Returns CUZK_OK when every check passed, CUZK_ERR_GPU when some failed
- * (the counts are in *res), CUZK_ERR_UNSUPPORTED without CUDA or device. */
-cuzk_status cuzk_gpu_selftest(const cuzk_gpu_selftest_opts *opts, cuzk_gpu_selftest_result *res,
-                              cuzk_error *e);
-
-typedef struct cuzk_gpu_bench_opts {
-    unsigned min_lg, max_lg;  /* sizes 2^min_lg..2^max_lg (defaults 20, 26) */
-    unsigned reps;            /* timed runs per figure, median reported (>= 5 advised) */
-    int curves;               /* bit 0: BN254, bit 1: BLS12-381 (0 = both) */
-    int do_msm, do_ntt;       /* both 0: both */
-    int no_g2;                /* nonzero: MSM over G1 only */
-    unsigned window;          /* MSM window (0 = automatic) */
-    unsigned precompute;      /* MSM precomputed-bases factor (cuzk_gpu_msm_config.precompute) */
-    int device;
-    cuzk_gpu_log_fn log;
-    void *log_arg;
-} cuzk_gpu_bench_opts;
-
-/* Times the kernels: Fr NTT (forward, inverse, odd coset) and G1/G2 MSM
- * (uniform and witness-like scalars, device-resident; uniform from pinned
- * host memory too), bases resident on the device, one warm-up then `reps`
- * runs, median and minimum. NTT by CUDA events; MSM by wall time of the call
- * (it returns with the result on the host). Prints one line per figure,
- * then the table. */
-cuzk_status cuzk_gpu_bench(const cuzk_gpu_bench_opts *opts, cuzk_error *e);
+CUZK_API cuzk_status cuzk_gpu_stream_sync(void *stream, cuzk_error *e);
 
 #ifdef __cplusplus
 }

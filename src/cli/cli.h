@@ -46,6 +46,8 @@ cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *e
 /* Prints "Error: <msg>" and returns the exit code for err. */
 int cli_fail(const cuzk_error *err);
 void cli_progress_done(void);
+/* Monotonic wall clock, seconds. */
+double cli_now(void);
 
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

@@ -7,7 +7,13 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "util/common.h"
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static const char COMMON_HELP[] =
     "Common options:\n"
@@ -170,7 +176,7 @@ static void ui_progress(void *user, cuzk_phase ph, double frac)
     if (!g_ui.bar)
         return;
     /* Only long work gets a bar: nothing in the first second. */
-    if (cuzk_now() - g_ui.t_start < 1.0)
+    if (cli_now() - g_ui.t_start < 1.0)
         return;
     if (frac >= 1.0) {
         ui_clear();
@@ -178,7 +184,7 @@ static void ui_progress(void *user, cuzk_phase ph, double frac)
     }
     /* Redraw at most every 50 ms, and whenever a new phase starts. */
     static double last;
-    double now = cuzk_now();
+    double now = cli_now();
     if (now - last < 0.05 && g_ui.drawn && !strcmp(g_ui.phase, phase))
         return;
     last = now;
@@ -189,7 +195,7 @@ static void ui_progress(void *user, cuzk_phase ph, double frac)
         bar[i] = i < fill ? '#' : '.';
     bar[width] = 0;
     fprintf(stderr, "\r\033[K%-12s [%s] %3d%%  %.1fs", phase, bar, (int)(frac * 100 + 0.5),
-            cuzk_now() - g_ui.t_start);
+            cli_now() - g_ui.t_start);
     fflush(stderr);
     g_ui.drawn = 1;
 }
@@ -242,7 +248,7 @@ cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *e
     install_signals();
     g_ui.verbose = common->verbose;
     g_ui.bar = !common->quiet && isatty(STDERR_FILENO);
-    g_ui.t_start = cuzk_now();
+    g_ui.t_start = cli_now();
     cuzk_ctx_opts o = {0};
     o.threads = common->threads;
     o.progress = ui_progress;

@@ -1,12 +1,12 @@
 /* cuzk selftest --gpu, cuzk bench kernels: thin wrappers over the library's
- * cuzk_gpu_selftest / cuzk_gpu_bench (include/cuzk/gpu.h). Without CUDA or a
+ * cuzk_gpu_selftest / cuzk_gpu_bench (include/cuzk/dev.h). Without CUDA or a
  * device both report it and exit 7 (unsupported). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "cuzk/gpu.h"
+#include "cuzk/dev.h"
 
 int cmd_selftest(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "cli_remote.h"
-#include "util/common.h"
+#include "cuzk/dev.h"
 
 #define RUN_WITH_CTX(common, call)                                            \
     do {                                                                      \
@@ -15,11 +15,11 @@
         cuzk_ctx *ctx = NULL;                                                 \
         if (cli_make_ctx(&ctx, &(common), &err_) != CUZK_OK)                  \
             return cli_fail(&err_);                                           \
-        double t0_ = cuzk_now();                                              \
+        double t0_ = cli_now();                                              \
         cuzk_status st_ = (call);                                             \
         cli_progress_done();                                                  \
         if ((common).verbose)                                                 \
-            fprintf(stderr, "CUZK_TIMING phase=total ms=%.3f\n", (cuzk_now() - t0_) * 1e3); \
+            fprintf(stderr, "CUZK_TIMING phase=total ms=%.3f\n", (cli_now() - t0_) * 1e3); \
         cuzk_ctx_free(ctx);                                                   \
         if (st_ != CUZK_OK)                                                   \
             return cli_fail(&err_);                                           \

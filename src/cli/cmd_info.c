@@ -5,6 +5,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+/* The one internal header of the CLI: `info` shows what the format readers
+ * parsed (section counts, sizes, the share of 0/1 witness values), so it
+ * reads the files with them. A public inspection API would freeze those
+ * reader structures for little gain; the CLI links the static library. */
 #include "formats/formats.h"
 
 static int info_zkey(const char *path, int full)

@@ -1,9 +1,11 @@
 /* cuzk — command-line entry point: dispatches to one command per verb. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_remote.h"
+#include "cuzk/dev.h"
 
 int cmd_selftest(int argc, char **argv); /* cmd_gpu.c */
 int cmd_bench(int argc, char **argv);
@@ -52,6 +54,11 @@ int main(int argc, char **argv)
     if (argc < 2)
         return cli_usage_error(NULL, "no command given");
     const char *cmd = argv[1];
+    /* CUZK_NO_IFMA=1: the CPU code's scalar path instead of AVX-512 IFMA
+     * (same results; for comparisons) */
+    const char *no_ifma = getenv("CUZK_NO_IFMA");
+    if (no_ifma && *no_ifma && strcmp(no_ifma, "0") != 0)
+        cuzk_dev_set_ifma(0);
     static const struct {
         const char *name;
         int (*fn)(int, char **);

@@ -5,8 +5,8 @@
  * whenever the compiler can target x86-64 AVX-512 (GCC/Clang, not
  * CUZK_PORTABLE), but only in functions marked CUZK_IFMA_TARGET, so the
  * default build still runs on any x86-64: callers test cuzk_ifma_enabled()
- * at run time and keep their scalar path otherwise. CUZK_NO_IFMA=1 in the
- * environment forces the scalar path. */
+ * at run time and keep their scalar path otherwise. cuzk_ifma_set (the
+ * CLI's CUZK_NO_IFMA=1) forces the scalar path. */
 #ifndef CUZK_FIELD_FP_IFMA_H
 #define CUZK_FIELD_FP_IFMA_H
 
@@ -35,9 +35,9 @@ CUZK_INLINE uint64_t cuzk_r52_limb(const uint64_t *x, int nl, int j)
 #endif
 
 /* True when the CPU and OS support AVX-512F + IFMA, the library was built
- * with the vector code, and CUZK_NO_IFMA is unset (or "0"). Cached. */
+ * with the vector code, and cuzk_ifma_set(false) was not called. Cached. */
 bool cuzk_ifma_enabled(void);
-/* CPU/OS support only (ignores the environment switch). */
+/* CPU/OS support only (ignores cuzk_ifma_set). */
 bool cuzk_ifma_supported(void);
 /* Tests and benchmarks: force the scalar path (on = false) or the vector
  * path where supported (on = true). Not thread-safe against running work. */

@@ -36,18 +36,13 @@ template <class F> CUZK_HD void xyzz_set_inf(xyzz<F> &p)
 }
 
 /* 2*(x, y) for an affine point (mdbl-2008-s-1); y != 0 on our curves.
- * With CUZK_GPU_EC_BYVAL (gpu_field.cuh) operands and result go by value:
- * a reference passes the address of the caller's accumulator to an
- * out-of-line function, and the compiler then keeps that accumulator in
- * local memory for the whole kernel (G1 and G2 accumulate kernels). */
-#if defined(CUZK_GPU_EC_BYVAL)
+ * Operands and result go by value: a reference passes the address of the
+ * caller's accumulator to an out-of-line function, and the compiler then
+ * keeps that accumulator in local memory for the whole kernel (G1 and G2
+ * accumulate kernels). */
 template <class F> CUZK_HD_NOINLINE xyzz<F> xyzz_dbl_affine(F x, F y)
 {
     xyzz<F> r;
-#else
-template <class F> CUZK_HD_NOINLINE void xyzz_dbl_affine(xyzz<F> &r, const F &x, const F &y)
-{
-#endif
     F u = f_dbl(y);
     F v = f_sqr(u);
     F w = u * v;
@@ -60,9 +55,7 @@ template <class F> CUZK_HD_NOINLINE void xyzz_dbl_affine(xyzz<F> &r, const F &x,
     r.y = y3;
     r.zz = v;
     r.zzz = w;
-#if defined(CUZK_GPU_EC_BYVAL)
     return r;
-#endif
 }
 
 /* r = 2*p (dbl-2008-s-1). */
@@ -104,11 +97,7 @@ template <class F> CUZK_HD void xyzz_add_affine(xyzz<F> &acc, const affine<F> &q
     F r = s2 - acc.y;
     if (f_is_zero(p)) {
         if (f_is_zero(r)) {
-#if defined(CUZK_GPU_EC_BYVAL)
             acc = xyzz_dbl_affine(q.x, qy);
-#else
-            xyzz_dbl_affine(acc, q.x, qy);
-#endif
         } else {
             xyzz_set_inf(acc);
         }

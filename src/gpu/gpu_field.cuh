@@ -6,9 +6,9 @@
  * N64 64-bit limbs, so buffers are copied bit-for-bit between CPU and GPU.
  *
  * Multiplication is CIOS Montgomery on 32-bit limbs. On the device it uses
- * inline PTX carry chains (mad.lo.cc / madc.hi.cc); on the host (and when
- * CUZK_GPU_PORTABLE_FIELD is defined) a portable version with 64-bit
- * accumulators, which is what the host-side tests check against Python.
+ * inline PTX carry chains (mad.lo.cc / madc.hi.cc); on the host a portable
+ * version with 64-bit accumulators, against which the host tests check the
+ * chain code (tests/unit/host_gpu_field.cpp).
  *
  * Every modulus here has at least one spare top bit (p < R/2), so sums of two
  * reduced values never overflow N limbs and CIOS stays < 2p without an extra
@@ -49,7 +49,7 @@
 #define CUZK_HD_NOINLINE inline
 #endif
 
-#if defined(__CUDA_ARCH__) && !defined(CUZK_GPU_PORTABLE_FIELD)
+#if defined(__CUDA_ARCH__)
 #define CUZK_GPU_USE_PTX 1
 #else
 #define CUZK_GPU_USE_PTX 0
@@ -131,7 +131,7 @@ CUZK_UNROLL
  * chain (the 64-bit borrow emulation costs several instructions a limb). */
 template <class P> CUZK_HD void fp_reduce_once(uint32_t *t)
 {
-#if CUZK_GPU_USE_PTX && !defined(CUZK_GPU_PORTABLE_REDUCE)
+#if CUZK_GPU_USE_PTX
     uint32_t s[P::N], keep;
     asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(t[0]), "r"(P::mod(0)));
 CUZK_UNROLL
@@ -220,7 +220,7 @@ template <class P> CUZK_HD fp<P> fp_neg(const fp<P> &a)
 {
     /* p - a, and 0 stays 0. */
     fp<P> r;
-#if CUZK_GPU_USE_PTX && !defined(CUZK_GPU_PORTABLE_REDUCE)
+#if CUZK_GPU_USE_PTX
     asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(P::mod(0)), "r"(a.v[0]));
 CUZK_UNROLL
     for (int i = 1; i < P::N; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(P::mod(i)), "r"(a.v[i]));
@@ -262,8 +262,8 @@ CUZK_UNROLL
 
 /* Carry-chain primitives. On the device they are single PTX instructions that
  * read/write the hardware carry flag; on the host they emulate that flag in
- * `cf`, so the exact same chain code (fp_mul_chain) is unit-tested on the host
- * against Python. On the device `cf` is dead and optimised away.
+ * `cf`, so the exact same chain code (fp_mul_eo, fp_sqr_eo) is unit-tested on
+ * the host against the portable product (tests/unit/host_gpu_field.cpp). On the device `cf` is dead and optimised away.
  * Like sppark, the device chains rely on nothing between consecutive
  * asm volatile statements touching the carry flag (the compiler emits no .cc
  * instructions of its own). */
@@ -316,52 +316,6 @@ CUZK_HD void c_add_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &cf)
     cf = (uint32_t)(s >> 32);
 }
 #endif
-
-/* CIOS Montgomery multiplication written as carry chains (device: PTX).
- * t holds N+2 words. Each outer step i:
- *   t += a * b[i]   (lo halves into t[j], hi halves into t[j+1]: two chains)
- *   m = t[0] * m0
- *   t = (t + m * p) / 2^32
- * With a spare modulus bit t stays < 2p, so t[N+1] ends each step at 0. */
-template <class P> CUZK_HD void fp_mul_chain(uint32_t *r, const uint32_t *a, const uint32_t *b)
-{
-    constexpr int N = P::N;
-    uint32_t t[N + 2];
-    uint32_t cf = 0;
-CUZK_UNROLL
-    for (int i = 0; i < N + 2; i++) t[i] = 0;
-
-CUZK_UNROLL
-    for (int i = 0; i < N; i++) {
-        const uint32_t bi = b[i];
-        c_mad_lo_cc(t[0], a[0], bi, t[0], cf);
-CUZK_UNROLL
-        for (int j = 1; j < N; j++) c_madc_lo_cc(t[j], a[j], bi, t[j], cf);
-        c_addc_cc(t[N], t[N], 0, cf);
-        c_addc(t[N + 1], 0, 0, cf);
-        c_mad_hi_cc(t[1], a[0], bi, t[1], cf);
-CUZK_UNROLL
-        for (int j = 1; j < N; j++) c_madc_hi_cc(t[j + 1], a[j], bi, t[j + 1], cf);
-        c_addc(t[N + 1], t[N + 1], 0, cf);
-
-        const uint32_t m = t[0] * P::m0();
-        c_mad_lo_cc(t[0], m, P::mod(0), t[0], cf);
-CUZK_UNROLL
-        for (int j = 1; j < N; j++) c_madc_lo_cc(t[j], m, P::mod(j), t[j], cf);
-        c_addc_cc(t[N], t[N], 0, cf);
-        c_addc(t[N + 1], t[N + 1], 0, cf);
-        c_mad_hi_cc(t[1], m, P::mod(0), t[1], cf);
-CUZK_UNROLL
-        for (int j = 1; j < N; j++) c_madc_hi_cc(t[j + 1], m, P::mod(j), t[j + 1], cf);
-        c_addc(t[N + 1], t[N + 1], 0, cf);
-CUZK_UNROLL
-        for (int j = 0; j < N + 1; j++) t[j] = t[j + 1];
-        t[N + 1] = 0;
-    }
-CUZK_UNROLL
-    for (int i = 0; i < N; i++) r[i] = t[i];
-    fp_reduce_once<P>(r);
-}
 
 /* CIOS with the accumulator split in two, so that each row is two
  * independent carry chains instead of one long one (more instruction-level
@@ -456,10 +410,9 @@ CUZK_UNROLL
     fp_reduce_once<P>(r);
 }
 
-/* Squaring in the shape of fp_mul_eo (the chains ptxas turns into wide
- * multiply-adds; a separated-operand-scanning squaring with lo and hi
- * chains compiled to 1.5x the instructions and ran 12 % slower than a * a on
- * the H200). a^2 = sum_i a_i 2^(32i) U_i with
+/* Squaring in the shape of fp_mul_eo, whose interleaved chains ptxas turns
+ * into wide multiply-adds (separate lo and hi chains compile to about 1.5x
+ * the instructions). a^2 = sum_i a_i 2^(32i) U_i with
  *   U_i = a_i 2^(32i) + 2 sum_{j>i} a_j 2^(32j),
  * whose words (sqr_word) are a_i at word i, a_{i+1} << 1 at word i+1 and
  * the words of 2a above (2a < 2^(32N): spare modulus bit). So CIOS row i
@@ -576,26 +529,24 @@ CUZK_UNROLL
     fp_reduce_once<P>(r);
 }
 
-/* Device multiplication: the split-accumulator CIOS (fp_mul_eo) unless
- * CUZK_GPU_MUL_CHAIN selects the single-chain one (kept for comparison). */
+/* Multiplication: the split-accumulator CIOS on the device, the portable
+ * 64-bit product on the host (host code: tables, tests). */
 template <class P> CUZK_HD fp<P> operator*(const fp<P> &a, const fp<P> &b)
 {
     fp<P> r;
-#if (CUZK_GPU_USE_PTX && !defined(CUZK_GPU_MUL_CHAIN)) || defined(CUZK_GPU_HOST_EO)
+#if CUZK_GPU_USE_PTX
     fp_mul_eo<P>(r.v, a.v, b.v);
-#elif CUZK_GPU_USE_PTX || defined(CUZK_GPU_HOST_CHAIN)
-    fp_mul_chain<P>(r.v, a.v, b.v);
 #else
     fp_mul_portable<P>(r.v, a.v, b.v);
 #endif
     return r;
 }
 
-/* Device squaring: fp_sqr_eo, unless CUZK_GPU_SQR_MUL keeps a * a (for
- * comparison). */
+/* Squaring: fp_sqr_eo on the device (78 instead of 144 product pairs for
+ * BLS12-381 Fp), a * a on the host. */
 template <class P> CUZK_HD fp<P> fp_sqr(const fp<P> &a)
 {
-#if CUZK_GPU_USE_PTX && !defined(CUZK_GPU_SQR_MUL) && !defined(CUZK_GPU_MUL_CHAIN)
+#if CUZK_GPU_USE_PTX
     fp<P> r;
     fp_sqr_eo<P>(r.v, a.v);
     return r;
@@ -638,41 +589,19 @@ template <class P> struct fp2 {
     fp<P> c0, c1;
 };
 
-/* Where the Fp2 products are compiled (CUZK_GPU_FP2_MODE; a tuning switch,
- * every mode computes the same values):
- *   0  out of line, operands by reference: each call site stores
- *      both operands to local memory, and passing the address of a live
- *      value (the accumulator) makes the compiler keep it in local memory;
- *   1  out of line, operands by value: passed in registers (default: H200,
- *      G2 MSM 2^24 uniform BLS12-381 546.6 -> 438.9 ms, BN254 232.1 -> 200.5
- *      against mode 0);
- *   2  Fp2 formulas inline, the base-field product out of line with its
- *      operands by value: one copy of the product, small calls;
- *   3  all inline (CUZK_GPU_FP2_INLINE): large code, slow on the H200.
- * Modes 1..3 also pass the curve code's out-of-line doubling its operands
- * by value (CUZK_GPU_EC_BYVAL, gpu_ec.cuh). */
-#if defined(CUZK_GPU_FP2_INLINE) && !defined(CUZK_GPU_FP2_MODE)
-#define CUZK_GPU_FP2_MODE 3
-#endif
-#ifndef CUZK_GPU_FP2_MODE
-#define CUZK_GPU_FP2_MODE 1
-#endif
-#if CUZK_GPU_FP2_MODE < 0 || CUZK_GPU_FP2_MODE > 3
-#error "CUZK_GPU_FP2_MODE must be 0..3"
-#endif
-#if CUZK_GPU_FP2_MODE != 0
-#define CUZK_GPU_EC_BYVAL 1
-#endif
+/* The Fp2 products are compiled out of line with their operands passed by
+ * value, in registers: by reference, each call site would store both
+ * operands to local memory, and passing the address of a live value (the
+ * accumulator) makes the compiler keep it in local memory for the whole
+ * kernel. The curve code's out-of-line doubling does the same (gpu_ec.cuh).
+ * The alternatives measured (by reference, inline formulas) are in
+ * docs/PERFORMANCE.md. */
 
 template <class P> CUZK_HD fp2<P> operator+(const fp2<P> &a, const fp2<P> &b) { return {a.c0 + b.c0, a.c1 + b.c1}; }
 template <class P> CUZK_HD fp2<P> operator-(const fp2<P> &a, const fp2<P> &b) { return {a.c0 - b.c0, a.c1 - b.c1}; }
 
 /* The base-field product inside the Fp2 formulas. */
-#if CUZK_GPU_FP2_MODE == 2
-template <class P> CUZK_HD_NOINLINE fp<P> fp2_base_mul(fp<P> a, fp<P> b) { return a * b; }
-#else
 template <class P> CUZK_HD fp<P> fp2_base_mul(const fp<P> &a, const fp<P> &b) { return a * b; }
-#endif
 
 template <class P> CUZK_HD fp2<P> fp2_mul_body(const fp2<P> &a, const fp2<P> &b)
 {
@@ -689,16 +618,8 @@ template <class P> CUZK_HD fp2<P> fp2_sqr_body(const fp2<P> &a)
     return {fp2_base_mul(a.c0 + a.c1, a.c0 - a.c1), t + t};
 }
 
-#if CUZK_GPU_FP2_MODE == 0
-template <class P> CUZK_HD_NOINLINE fp2<P> fp2_mul_call(const fp2<P> &a, const fp2<P> &b) { return fp2_mul_body(a, b); }
-template <class P> CUZK_HD_NOINLINE fp2<P> fp2_sqr_call(const fp2<P> &a) { return fp2_sqr_body(a); }
-#elif CUZK_GPU_FP2_MODE == 1
 template <class P> CUZK_HD_NOINLINE fp2<P> fp2_mul_call(fp2<P> a, fp2<P> b) { return fp2_mul_body(a, b); }
 template <class P> CUZK_HD_NOINLINE fp2<P> fp2_sqr_call(fp2<P> a) { return fp2_sqr_body(a); }
-#else
-template <class P> CUZK_HD fp2<P> fp2_mul_call(const fp2<P> &a, const fp2<P> &b) { return fp2_mul_body(a, b); }
-template <class P> CUZK_HD fp2<P> fp2_sqr_call(const fp2<P> &a) { return fp2_sqr_body(a); }
-#endif
 
 template <class P> CUZK_HD fp2<P> operator*(const fp2<P> &a, const fp2<P> &b) { return fp2_mul_call(a, b); }
 

@@ -117,16 +117,9 @@ __global__ void __launch_bounds__(EC_THREADS) ones_kernel(const uint32_t *ones, 
 }
 
 /* Entries per accumulate thread: MSM_SEG, doubled for batches of at least
- * 2^27 entries (H200, 2^24 uniform: 1 % faster, half the fix-up; smaller
- * MSMs need the threads), or CUZK_GPU_MSM_SEG (>= MSM_SEG, for tuning
- * experiments; the partial-sum workspaces are sized for MSM_SEG). */
-inline uint32_t msm_seg_len(size_t entries)
-{
-    const char *v = getenv("CUZK_GPU_MSM_SEG");
-    long x = v ? strtol(v, NULL, 10) : 0;
-    if (x >= (long)MSM_SEG && x <= 4096) return (uint32_t)x;
-    return entries >= ((size_t)1 << 27) ? 2 * MSM_SEG : MSM_SEG;
-}
+ * 2^27 entries (fewer partial sums to fix up; smaller MSMs need the
+ * threads). The partial-sum workspaces are sized for MSM_SEG. */
+inline uint32_t msm_seg_len(size_t entries) { return entries >= ((size_t)1 << 27) ? 2 * MSM_SEG : MSM_SEG; }
 
 /* Sum of the points listed in `ones` (count counters[0], read on the
  * device): `nthreads` partial sums, then 8-to-1 sums; the result is left in
@@ -160,7 +153,7 @@ cuzk_status msm_ones_sum(cudaStream_t st, const uint32_t *ones, const uint32_t *
 template <class F>
 cuzk_status msm_accumulate_batch(cudaStream_t st, const uint32_t *entries, const uint32_t *offsets, size_t NB,
                                  size_t sig_entries, size_t nentries, const affine<F> *bases, xyzz<F> *buckets, void *part,
-                                 uint32_t *part_key, size_t nseg_max, msm_prof &prof, cuzk_error *e)
+                                 uint32_t *part_key, size_t nseg_max, cuzk_error *e)
 {
     typedef xyzz<F> X;
     const uint32_t seg = msm_seg_len(sig_entries);
@@ -170,7 +163,6 @@ cuzk_status msm_accumulate_batch(cudaStream_t st, const uint32_t *entries, const
     accumulate_kernel<F><<<ceil_div_u(nseg, EC_THREADS), EC_THREADS, 0, st>>>(entries, offsets, (uint32_t)NB, nseg, seg, bases,
                                                                                 buckets, head, head_key, tail, tail_key);
     CUZK_LAUNCHED("accumulate");
-    prof.mark(st, 2);
     for (size_t d = 1; d < nseg; d *= 2) {
         const size_t nthr = (nseg + 2 * d - 1) / (2 * d);
         fixup_tree_kernel<F><<<ceil_div_u(nthr, EC_THREADS), EC_THREADS, 0, st>>>(nseg, (uint32_t)d, head, head_key);

@@ -1,6 +1,6 @@
 /* MSM building blocks shared by the stage headers (msm_sort.cuh,
- * msm_accumulate.cuh, msm_reduce.cuh) and the driver (msm_impl.cuh): tuning
- * constants, scalar and affine loads, the optional phase profiler. */
+ * msm_accumulate.cuh, msm_reduce.cuh) and the driver (msm_impl.cuh):
+ * constants, scalar and affine loads. */
 #ifndef CUZK_GPU_MSM_DEFS_CUH
 #define CUZK_GPU_MSM_DEFS_CUH
 
@@ -69,67 +69,6 @@ template <class F> struct is_fp2 {
 };
 template <class P> struct is_fp2<fp2<P>> {
     static constexpr bool value = true;
-};
-
-/* Phase timing for tuning (CUZK_GPU_MSM_PROFILE=1): CUDA events between the
- * pipeline stages, summed over batches, printed on stderr. Off by default:
- * no events are created. */
-enum { PROF_SLOTS = 11 };
-struct msm_prof {
-    bool on;
-    cudaEvent_t ev[PROF_SLOTS][64];
-    unsigned cnt[PROF_SLOTS];
-    void init()
-    {
-        on = getenv("CUZK_GPU_MSM_PROFILE") != NULL;
-        for (int i = 0; i < PROF_SLOTS; i++) cnt[i] = 0;
-    }
-    void mark(cudaStream_t st, int slot)
-    {
-        if (!on || cnt[slot] >= 64) return;
-        cudaEvent_t e;
-        if (cudaEventCreate(&e) != cudaSuccess) return;
-        cudaEventRecord(e, st);
-        ev[slot][cnt[slot]++] = e;
-    }
-    float span(int a, int b, unsigned i)
-    {
-        float ms = 0;
-        if (i < cnt[a] && i < cnt[b]) cudaEventElapsedTime(&ms, ev[a][i], ev[b][i]);
-        return ms;
-    }
-    void destroy()
-    {
-        for (int s = 0; s < PROF_SLOTS; s++)
-            for (unsigned i = 0; i < cnt[s]; i++) cudaEventDestroy(ev[s][i]);
-        on = false;
-    }
-    /* slots: 6..7 classify+ones; per batch 0 sort start, 8 histogram done,
-     * 9 scan done, 10 coarse pass done (two-pass placement), 1 placement done, 2 accumulate done, 3 fix-up done; 4..5
-     * reduction. */
-    void report(size_t n, size_t nsig, unsigned c)
-    {
-        if (!on) return;
-        cudaEventSynchronize(ev[5][0]);
-        float sort = 0, hist = 0, scan = 0, coarse = 0, acc = 0, fix = 0;
-        for (unsigned i = 0; i < cnt[0]; i++) {
-            sort += span(0, 1, i);
-            hist += span(0, 8, i);
-            scan += span(8, 9, i);
-            coarse += span(9, 10, i);
-            acc += span(1, 2, i);
-            fix += span(2, 3, i);
-        }
-        fprintf(stderr,
-                "msm-prof n=%zu sig=%zu c=%u batches=%u: classify+ones %.3f | sort %.3f (hist %.3f scan %.3f scatter %.3f "
-                "[coarse %.3f]) | accumulate %.3f | fixup %.3f | reduce %.3f ms\n",
-                n, nsig, c, cnt[0], span(6, 7, 0), sort, hist, scan, sort - hist - scan, coarse, acc, fix, span(4, 5, 0));
-        destroy();
-    }
-    ~msm_prof()
-    {
-        if (on) destroy();
-    }
 };
 
 } /* namespace */

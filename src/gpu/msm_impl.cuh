@@ -211,15 +211,11 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
     X *buckets = (X *)m->d_buckets;
     X *red_a = (X *)m->d_red_a, *red_b = (X *)m->d_red_b;
     const unsigned grid_sc = (unsigned)(m->sm_count * 8);
-    const uint32_t red_seg = msm_red_seg_len();
     X *hs = (X *)m->h_slot[slot];
     pd->slot = slot;
     pd->pip = false;
     pd->c = pd->W = 0;
     pd->nones = 0;
-    msm_prof prof;
-    prof.init();
-    prof.mark(st, 6);
 
     if (!streamed) {
         /* ---- resident: all bases on the device, scalars staged whole ---- */
@@ -240,7 +236,6 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
         uint32_t counts[2];
         CUZK_CU(cudaMemcpyAsync(&ones_sum, red_b, sizeof(X), cudaMemcpyDeviceToHost, st));
         CUZK_CU(cudaMemcpyAsync(counts, m->d_counters, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
-        prof.mark(st, 7);
         CUZK_CU(cudaStreamSynchronize(st));
         const size_t nsig = counts[1];
         if (nsig > 0) {
@@ -260,20 +255,17 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             CUZK_CU(cudaMemsetAsync(buckets, 0, NB * sizeof(X), st)); /* ZZ = 0: infinity */
             for (size_t b0 = 0; b0 < n; b0 += batch) {
                 const size_t b1 = b0 + batch < n ? b0 + batch : n;
-                prof.mark(st, 0);
-                cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, c, W, Wg, m->npoints, dense, grid_sc, m->d_offsets,
-                                                m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, prof, e);
+                cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, c, W, Wg, m->npoints, dense, m->cfg.sort, grid_sc, m->d_offsets,
+                                                m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, e);
                 if (rs != CUZK_OK) return rs;
-                prof.mark(st, 1);
                 rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (nsig < b1 - b0 ? nsig : b1 - b0) * W,
-                                             (b1 - b0) * W, bases, buckets, m->d_part, m->d_part_key, pl.nseg_max, prof, e);
+                                             (b1 - b0) * W, bases, buckets, m->d_part, m->d_part_key, pl.nseg_max, e);
                 if (rs != CUZK_OK) return rs;
-                prof.mark(st, 3);
             }
             pd->pip = true;
             pd->c = c;
             pd->W = Wg; /* windows to reduce and combine: the bucket sets */
-            pd->rl = gpu_msm_red_plan(Wg, B, gpu_msm_red_l0(Wg, B, red_seg));
+            pd->rl = gpu_msm_red_plan(Wg, B, gpu_msm_red_l0(Wg, B, 0));
         }
         /* the ones sum follows the level sums in the slot */
         pd->nones = 1;
@@ -347,7 +339,6 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             const uint64_t *sp = up_s ? m->d_scalars + (size_t)s * chunk * 4 : scalars + b0 * 4;
             const affine<F> *bases_g = (const affine<F> *)(uintptr_t)((uintptr_t)bp - b0 * aff);
             const uint64_t *sc_g = (const uint64_t *)(uintptr_t)((uintptr_t)sp - b0 * 32);
-            prof.mark(st, 0);
             /* classify and ones of this batch (indices relative to b0) */
             CUZK_CU(cudaMemsetAsync(m->d_counters, 0, 4 * sizeof(uint32_t), st));
             classify_kernel<<<grid_sc, 256, 0, st>>>(sp, b1 - b0, split, m->d_ones, m->d_counters);
@@ -358,20 +349,18 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             CUZK_CU(cudaMemcpyAsync((X *)m->d_ones_acc + k, red_b, sizeof(X), cudaMemcpyDeviceToDevice, st));
             /* the dense-scalar sort path (the count of significant
              * scalars is not read back in streamed runs) */
-            cuzk_status rs = msm_sort_batch(st, sc_g, b0, b1, split, c, W, W, 0, true, grid_sc, m->d_offsets, m->d_tiles,
-                                            m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, prof, e);
+            cuzk_status rs = msm_sort_batch(st, sc_g, b0, b1, split, c, W, W, 0, true, m->cfg.sort, grid_sc, m->d_offsets, m->d_tiles,
+                                            m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, e);
             if (rs != CUZK_OK) return rs;
-            prof.mark(st, 1);
             rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (b1 - b0) * W, (b1 - b0) * W, bases_g, buckets,
-                                         m->d_part, m->d_part_key, pl.nseg_max, prof, e);
+                                         m->d_part, m->d_part_key, pl.nseg_max, e);
             if (rs != CUZK_OK) return rs;
-            prof.mark(st, 3);
             CUZK_CU(cudaEventRecord(m->ev_done[s], st));
         }
         pd->pip = true;
         pd->c = c;
         pd->W = W;
-        pd->rl = gpu_msm_red_plan(W, B, gpu_msm_red_l0(W, B, red_seg));
+        pd->rl = gpu_msm_red_plan(W, B, gpu_msm_red_l0(W, B, 0));
         pd->nones = nb;
         if (nb)
             CUZK_CU(cudaMemcpyAsync(hs + (size_t)W * pd->rl.n, m->d_ones_acc, nb * sizeof(X), cudaMemcpyDeviceToHost, st));
@@ -379,17 +368,11 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
     if (pd->pip) {
         /* 4. reduce (levels, see reduce_level_kernel): per window and level,
          * the level sums go to the host slot */
-        prof.mark(st, 4);
         cuzk_status rr = msm_reduce_windows<F>(st, buckets, pd->W, 1u << (pd->c - 1), pd->rl, red_a, red_b, hs, e, false);
         if (rr != CUZK_OK) return rr;
-        prof.mark(st, 5);
     }
     CUZK_CU(cudaEventRecord(m->ev_res[slot], st));
     m->last_c = pd->c;
-    if (prof.on) {
-        CUZK_CU(cudaEventSynchronize(m->ev_res[slot]));
-        prof.report(n, n, pd->c);
-    }
     return CUZK_OK;
 }
 

@@ -75,16 +75,6 @@ __global__ void __launch_bounds__(EC_THREADS) sum_kernel(const xyzz<F> *in, uint
  * the larger ones. */
 typedef gpu_red_levels red_levels;
 
-/* Level-0 buckets per reduction thread asked for by CUZK_GPU_MSM_RED_SEG (a
- * power of two up to 4096; only values above red_l0's choice take effect,
- * fewer outputs than the buffers hold), 0 if unset. */
-inline uint32_t msm_red_seg_len()
-{
-    const char *v = getenv("CUZK_GPU_MSM_RED_SEG");
-    long x = v ? strtol(v, NULL, 10) : 0;
-    return x > 0 && x <= 4096 && (x & (x - 1)) == 0 ? (uint32_t)x : 0;
-}
-
 /* Reduces the W rows of B buckets by the levels of `rl`; wins (host, W *
  * rl.n points) receives, per level k and window w, wins[k * W + w] = the
  * sum of that level's T row. Synchronises the stream unless sync is
@@ -95,15 +85,13 @@ cuzk_status msm_reduce_windows(cudaStream_t st, const xyzz<F> *buckets, unsigned
                                xyzz<F> *red_a, xyzz<F> *red_b, xyzz<F> *wins, cuzk_error *e, bool sync = true)
 {
     typedef xyzz<F> X;
-    const char *red_env = getenv("CUZK_GPU_MSM_RED_INLINE"); /* tuning: 1 / 0 forces the choice */
-    /* default: the inlined addition for G1 (H200 2^24: BN254 reduce 6.7 ->
-     * 5.8 ms, BLS12-381 G1 -3 ms), the out-of-line one for G2 (inlining
-     * it there was 2-3 % slower overall) */
-    const bool red_inl = red_env ? red_env[0] == '1' : !is_fp2<F>::value;
+    /* the inlined addition for G1, the out-of-line one for G2 (the faster
+     * of the two for each on the H200; docs/PERFORMANCE.md) */
+    constexpr bool red_inl = !is_fp2<F>::value;
     for (unsigned k = 0; k < rl.n; k++) {
         const X *in = k ? red_b + rl.off[k - 1] : buckets;
         const uint32_t stride = k ? rl.G[k - 1] : B;
-        if (red_inl)
+        if constexpr (red_inl)
             reduce_level_kernel<F, true><<<ceil_div_u((size_t)W * rl.G[k], EC_THREADS), EC_THREADS, 0, st>>>(
                 in, stride, k ? 1u : 0u, rl.M[k], rl.L[k], rl.G[k], W, red_a + rl.off[k], red_b + rl.off[k]);
         else

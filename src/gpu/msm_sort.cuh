@@ -20,15 +20,12 @@
  *    aggregated per key.
  * Sparse batches keep the one-pass scatter with global cursors (it skips the
  * zero scalars; the window-major digits do not).
- * H200, 2^24 uniform, c = 20 (median of 5): sort 19.6 ms (scatter) ->
- * 14.0 ms (hist+store 2.4, coarse 8.9, fine 2.7); 2^26: 56.6 ms. The
- * one-pass scatter's cost is its random 4-byte writes over the whole entries
- * array and its value-returning global atomics (17 of the 20 ms). A coarse
- * pass binning all windows at once (13312 open runs a block; commit 83b76c7)
- * took 17.6 ms; the coarse pass is timed at sort_win_coarse_kernel.
- * Commit 46c4308's fine pass wrote into 2^11-bucket bins directly
- * (~260 KB each, more than the L2 holds over all resident blocks) and was
- * slower; the staging copy here makes every fine-pass write coalesced. */
+ * Why two passes: the one-pass scatter's cost on dense scalars is its random
+ * 4-byte writes over the whole entries array and its value-returning global
+ * atomics. The coarse pass takes one window at a time so a block has few
+ * open runs, and the fine pass stages its bin so every write is coalesced
+ * (bins written in place are larger than the L2 holds over all resident
+ * blocks). The timings behind these choices are in docs/PERFORMANCE.md. */
 #ifndef CUZK_GPU_MSM_SORT_CUH
 #define CUZK_GPU_MSM_SORT_CUH
 
@@ -343,12 +340,10 @@ __global__ void digits_store_kernel(const uint64_t *scalars, size_t b0, size_t b
  * reserves one run per bin in the bin's output range (one global atomic a
  * bin), stages the pairs in shared memory in bin order and writes them out
  * in that order: consecutive threads write consecutive addresses of a run,
- * so the sectors are written whole. One window at a time keeps the runs
- * few (the all-window coarse pass of commit 83b76c7 had 13312 a block).
- * History (H200, BN254 2^24 uniform, c = 20): pairs scattered straight from
- * the shared-atomic ranks, one load at a time, 8.94 ms (ncu: 73 % of warp
- * cycles waiting on L1TEX, DRAM 20 % busy moving ~4x the pair bytes:
- * partial-sector writes); 8 loads in flight 7.37 ms. */
+ * so the sectors are written whole (pairs scattered straight from the
+ * ranks are partial-sector writes, ~4x the pair bytes of DRAM traffic).
+ * One window at a time keeps the runs few: at most 2^10 a block. Each
+ * thread loads all its digits before any atomic, so the loads overlap. */
 constexpr unsigned SORT_WTILE = 8192;                        /* digits a block stages (64 KiB of pairs) */
 constexpr unsigned SORT_PER = SORT_WTILE / SORT_THREADS;     /* digits a thread, loaded before any atomic */
 static_assert(2 * SORT_THREADS == (1u << SORT_HI_MAX), "two coarse bins a thread in the tile scan");
@@ -400,22 +395,6 @@ CUZK_UNROLL
     }
 }
 
-/* CUZK_GPU_MSM_SORT: unset = automatic ("win" when at least half the
- * scalars are significant, else "scatter": for sparse scalars the one pass
- * skips the zero scalars, the window-major digits do not); "win" the
- * window-major two-pass placement, "scatter" the one-pass reference, "rest" = "win" with every bin through
- * sort_rest_kernel (tests). */
-enum { SORT_AUTO = 0, SORT_WIN, SORT_SCATTER, SORT_REST };
-inline int msm_sort_mode()
-{
-    const char *v = getenv("CUZK_GPU_MSM_SORT");
-    if (!v || !*v) return SORT_AUTO;
-    if (!strcmp(v, "win")) return SORT_WIN;
-    if (!strcmp(v, "scatter")) return SORT_SCATTER;
-    if (!strcmp(v, "rest")) return SORT_REST;
-    return SORT_AUTO;
-}
-
 /* Sort of one batch of points [b0, b1): the entries of every (bucket set,
  * bucket) end up contiguous in `entries` (point index | sign << 31), bucket k
  * of the Wg * 2^(c-1) owning entries[offsets[k] .. offsets[k+1]); `cursor`,
@@ -423,16 +402,18 @@ inline int msm_sort_mode()
  * with them window w goes to bucket set w mod Wg as point index + (w / Wg) *
  * stride. */
 cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
-                           unsigned Wg, size_t stride, bool dense, unsigned grid, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
-                           uint2 *pairs, uint32_t *gcur, msm_prof &prof, cuzk_error *e)
+                           unsigned Wg, size_t stride, bool dense, cuzk_gpu_msm_sort mode, unsigned grid, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
+                           uint2 *pairs, uint32_t *gcur, cuzk_error *e)
 {
     const uint32_t B = 1u << (c - 1);
     const size_t NB = (size_t)Wg * B;
     const size_t ntiles = (NB + SCAN_TILE - 1) / SCAN_TILE;
-    int mode = msm_sort_mode();
-    if (mode == SORT_AUTO) mode = dense ? SORT_WIN : SORT_SCATTER;
+    /* automatic: window-major two-pass placement for dense scalars; for
+     * sparse ones the one pass skips the zero scalars, the window-major
+     * digits do not */
+    if (mode == CUZK_GPU_MSM_SORT_AUTO) mode = dense ? CUZK_GPU_MSM_SORT_WINDOW : CUZK_GPU_MSM_SORT_SCATTER;
     CUZK_CU(cudaMemsetAsync(offsets, 0, (NB + 1) * sizeof(uint32_t), st));
-    if (mode != SORT_SCATTER) {
+    if (mode != CUZK_GPU_MSM_SORT_SCATTER) {
         /* the digits live in `entries` until the fine pass writes it */
         digits_store_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, Wg, B, offsets, entries);
         CUZK_LAUNCHED("digits_store");
@@ -440,15 +421,13 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
         digits_hist_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, Wg, B, offsets);
         CUZK_LAUNCHED("digits_hist");
     }
-    prof.mark(st, 8);
     scan_tiles_kernel<<<(unsigned)ntiles, 256, 0, st>>>(offsets, NB, tiles);
     CUZK_LAUNCHED("scan_tiles");
     scan_sums_kernel<<<1, 1024, 0, st>>>(tiles, ntiles, offsets, NB);
     CUZK_LAUNCHED("scan_sums");
     scan_add_kernel<<<ceil_div_u(NB, 256), 256, 0, st>>>(offsets, NB, tiles, cursor);
     CUZK_LAUNCHED("scan_add");
-    prof.mark(st, 9);
-    if (mode == SORT_SCATTER) {
+    if (mode == CUZK_GPU_MSM_SORT_SCATTER) {
         /* One pass with global cursors (reference path). */
         digits_scatter_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, Wg, stride, B, cursor, entries);
         CUZK_LAUNCHED("digits_scatter");
@@ -457,7 +436,7 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
     const unsigned s = gpu_msm_sort_shift(c);
     const uint32_t nc = (uint32_t)gpu_msm_sort_ncoarse(c, Wg);
     uint32_t *flag = gcur + nc;
-    const uint32_t cap = mode == SORT_REST ? 0 : SORT_CAP;
+    const uint32_t cap = mode == CUZK_GPU_MSM_SORT_OVERFLOW ? 0 : SORT_CAP;
     CUZK_CU(cudaMemsetAsync(gcur, 0, ((size_t)nc + 1) * sizeof(uint32_t), st));
     /* one block per (tile of SORT_WTILE digits, window): runs of ~8 pairs
      * a block and bin at 2^24 (c = 20), 26624 blocks x <= 1024 reservation
@@ -468,7 +447,6 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
     sort_win_coarse_kernel<<<dim3((unsigned)((nb + SORT_WTILE - 1) / SORT_WTILE), W), SORT_THREADS, sh1, st>>>(
         entries, nb, b0, Wg, stride, B, s, offsets, gcur, pairs);
     CUZK_LAUNCHED("sort_win_coarse");
-    prof.mark(st, 10);
     const size_t sh2 = (((size_t)1 << s) + SORT_CAP) * sizeof(uint32_t);
     CUZK_CU(cudaFuncSetAttribute(sort_fine_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh2));
     sort_fine_kernel<<<nc, SORT_THREADS, sh2, st>>>(pairs, offsets, s, cap, entries, flag);

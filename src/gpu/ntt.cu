@@ -27,9 +27,7 @@
  * the natural-order transforms moves 256-byte runs (lg >= 6): a warp loads
  * the 8x8 tiles of a middle index and of its reverse (coalesced) and writes
  * them back transposed, 3-bit-reversed inside; smaller sizes swap pairs.
- * History (H200, forward NN, BN254, ms): the first kernel (Montgomery
- * products, pairwise bit reversal; removed) 2^24 7.06, 2^27 61.0; this one
- * 4.65 / 41.49 (what each piece gave: see the variants below). */
+ * What each of these choices gained on the H200 is in docs/PERFORMANCE.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +44,16 @@ namespace {
 /* NTT_INNER, NTT_STAGED and the table sizes (gpu_ntt_tables_for) are in
  * gpu/plan.h. */
 constexpr unsigned NTT_MAX_STAGES = 10;       /* stages per pass */
-constexpr unsigned NTT_BLOCK_ELEMS = 2048;    /* elements per block (64 KiB) */
+
+/* Launch geometry of the pass kernel: blocks of NTT_PASS_ELEMS elements,
+ * NTT_PASS_THREADS threads, NTT_PASS_MINB blocks per SM (32 warps at 64
+ * registers), and the first product of each x * lo * hi left unreduced
+ * (NTT_LAZY): the fastest of the geometries measured on the H200
+ * (docs/PERFORMANCE.md). */
+constexpr unsigned NTT_PASS_ELEMS = 1024;
+constexpr int NTT_PASS_THREADS = 256;
+constexpr int NTT_PASS_MINB = 4;
+constexpr bool NTT_LAZY = true;
 
 enum scale_mode : int {
     SCALE_NONE = 0,
@@ -175,8 +182,8 @@ CUZK_UNROLL
     return r;
 }
 
-/* A product whose result only feeds another Shoup product: LZ (variants
- * v3*l) leaves it unreduced (< 2^(32N), ntt_shoup.cuh), saving two
+/* A product whose result only feeds another Shoup product: LZ leaves it
+ * unreduced (< 2^(32N), ntt_shoup.cuh), saving two
  * conditional subtractions. */
 template <bool LZ, class F> __device__ __forceinline__ F smul_in(const F &x, const shoup_t<F> &t)
 {
@@ -255,11 +262,9 @@ __device__ __forceinline__ void radix2_stage(const ntt_args<F> &a, uint32_t *sm,
     }
 }
 
-/* TPB x MINB: the register budget (65536 / (TPB MINB) per thread): 256 x 3
- * (<= 85, 80 used, 24 warps per SM; 64 KiB blocks of 2048 elements: 3 fit;
- * variants v3, v3l); 256 x 4 with 1024-element blocks (v3o, v3ol: the
- * default) and 512 x 2 with 2048-element blocks (v3O, v3Ol) give 32 warps per
- * SM at 64 registers. */
+/* One pass (see the top of the file). TPB x MINB sets the register budget,
+ * 65536 / (TPB MINB) per thread: 256 x 4 (NTT_PASS_*) gives 32 warps per SM
+ * at 64 registers. */
 template <class F, bool DIF, int TPB, int MINB, bool LZ>
 __global__ void __launch_bounds__(TPB, MINB) ntt_pass_kernel(ntt_args<F> a)
 {
@@ -515,13 +520,7 @@ template <class P> cuzk_status ntt_build_tables(cuzk_gpu_ntt *t, cuzk_error *e)
     cuzk_free(hd);
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: table upload: %s", cudaGetErrorString(rc));
-    const int smem = (int)(NTT_BLOCK_ELEMS * sizeof(F));
-    rc = set_smem<F, 256, 3, false>(smem);
-    if (rc == cudaSuccess) rc = set_smem<F, 256, 3, true>(smem);
-    if (rc == cudaSuccess) rc = set_smem<F, 256, 4, false>(smem);
-    if (rc == cudaSuccess) rc = set_smem<F, 256, 4, true>(smem);
-    if (rc == cudaSuccess) rc = set_smem<F, 512, 2, false>(smem);
-    if (rc == cudaSuccess) rc = set_smem<F, 512, 2, true>(smem);
+    rc = set_smem<F, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY>((int)(NTT_PASS_ELEMS * sizeof(F)));
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: shared memory attribute: %s", cudaGetErrorString(rc));
     return CUZK_OK;
@@ -553,97 +552,6 @@ template <class F> const shoup_t<F> *direct_of(const cuzk_gpu_ntt *t, int invers
     return (const shoup_t<F> *)t->d_direct + (inverse ? ((size_t)1 << t->D) : 0);
 }
 
-/* Kernel variants (env CUZK_GPU_NTT_KERNEL, read per call so one process
- * can compare them): launch geometries of the one pass kernel, "v3" + flags:
- * o = 256 threads x 4 blocks of 1024 elements, O = 512 x 2 of 2048 (both 32
- * warps per SM at 64 registers; without: 256 x 3 of 2048, 80 registers, 24
- * warps), l = the first product of each x * lo * hi left unreduced. Unset,
- * "default" or any other value: v3ol. CUZK_GPU_NTT_BLOCK=1024 and
- * CUZK_GPU_NTT_THREADS=64/128 change the geometry of the 256 x 3 ones.
- * What each piece gave (H200, forward NN 2^27 BN254, same binary, ms): tiled
- * bit reversal 57.4 -> 54.4 (the permutation 6.2 -> 3.1), direct table 56.6
- * -> 54.4, staged twiddles 52.8 -> 50.1 (against 80-byte records),
- * column-parity Shoup product 50.1 -> 42.1 (against the row layout). Radix-4
- * stage pairs in registers were slower: 1-16 % at 2^21..2^24 with Montgomery
- * products (~110 registers, 2 blocks per SM instead of 3), 3-6 % with Shoup
- * products (128-136 registers); removed. Blocks of 1024 elements or 128
- * threads were 1-3 % slower (with 80 registers). v3ol became the default
- * (H200, session 3, median of 5, ms, BN254 / BLS12-381): forward NN 2^27
- * 42.23 / 42.50 -> 41.49 / 42.22, NR 38.52 / 39.13 -> 37.94 / 38.44, odd
- * coset 83.19 / 84.22 -> 81.94 / 83.11, 2^24 NN 4.81 / 4.85 -> 4.65 / 4.74
- * (against v3); v3o was within 1 %, v3Ol 3-5 % slower. */
-struct ntt_variant {
-    unsigned block_elems, threads; /* tuning: CUZK_GPU_NTT_BLOCK (1024/2048), CUZK_GPU_NTT_THREADS (64..256) */
-    int occ;                       /* pass kernel launch bounds: 3 = 256 x 3, 4 = 256 x 4, 2 = 512 x 2 */
-    bool lazy;                     /* unreduced first product of x * lo * hi */
-};
-
-ntt_variant variant_from_env()
-{
-    const char *k = getenv("CUZK_GPU_NTT_KERNEL");
-    if (!k || strncmp(k, "v3", 2) != 0) k = "v3ol";
-    ntt_variant v;
-    const char *b = getenv("CUZK_GPU_NTT_BLOCK"), *th = getenv("CUZK_GPU_NTT_THREADS");
-    v.block_elems = b && atoi(b) == 1024 ? 1024 : NTT_BLOCK_ELEMS;
-    v.threads = 256;
-    if (th && (atoi(th) == 64 || atoi(th) == 128)) v.threads = (unsigned)atoi(th);
-    v.occ = 3;
-    v.lazy = false;
-    for (const char *f = k + 2; *f; f++) {
-        if (*f == 'o') {
-            v.occ = 4;
-            v.block_elems = 1024;
-            v.threads = 256;
-        } else if (*f == 'O') {
-            v.occ = 2;
-            v.block_elems = NTT_BLOCK_ELEMS;
-            v.threads = 512;
-        } else if (*f == 'l') {
-            v.lazy = true;
-        }
-    }
-    return v;
-}
-
-/* CUZK_GPU_NTT_PROF=1: time every kernel of a call with events and print
- * the phases on stderr (synchronises the stream; tuning aid only). */
-struct ntt_prof {
-    bool on;
-    int n;
-    cudaEvent_t ev[12];
-    const char *name[12];
-    cudaStream_t st;
-    explicit ntt_prof(cudaStream_t s) : on(getenv("CUZK_GPU_NTT_PROF") != NULL), n(0), st(s)
-    {
-        if (on && cudaEventCreate(&ev[0]) == cudaSuccess) {
-            cudaEventRecord(ev[0], st);
-            n = 1;
-        } else {
-            on = false;
-        }
-    }
-    void mark(const char *what)
-    {
-        if (!on || n >= 12 || cudaEventCreate(&ev[n]) != cudaSuccess) return;
-        cudaEventRecord(ev[n], st);
-        name[n++] = what;
-    }
-    ~ntt_prof()
-    {
-        if (!on) return;
-        cudaEventSynchronize(ev[n - 1]);
-        char line[512];
-        int len = snprintf(line, sizeof line, "ntt-prof");
-        for (int i = 1; i < n; i++) {
-            float ms = 0;
-            cudaEventElapsedTime(&ms, ev[i - 1], ev[i]);
-            if (len < (int)sizeof line) len += snprintf(line + len, sizeof line - len, " %s=%.3f", name[i], ms);
-        }
-        fprintf(stderr, "%s\n", line);
-        for (int i = 0; i < n; i++) cudaEventDestroy(ev[i]);
-    }
-};
-
 /* Split lg into passes of <= NTT_MAX_STAGES, as even as possible. */
 unsigned plan_passes(unsigned lg, unsigned s[4])
 {
@@ -652,32 +560,19 @@ unsigned plan_passes(unsigned lg, unsigned s[4])
     return np;
 }
 
-template <class F, bool DIF>
-cuzk_status launch_pass(ntt_args<F> a, const ntt_variant &v, cudaStream_t st, cuzk_error *e)
+template <class F, bool DIF> cuzk_status launch_pass(ntt_args<F> a, cudaStream_t st, cuzk_error *e)
 {
     unsigned E0 = 1u << a.s;
-    unsigned maxcols = E0 >= v.block_elems ? 1 : v.block_elems / E0;
+    unsigned maxcols = E0 >= NTT_PASS_ELEMS ? 1 : NTT_PASS_ELEMS / E0;
     unsigned cols = 1u << a.h < maxcols ? 1u << a.h : maxcols;
     unsigned lgc = 0;
     while ((1u << lgc) < cols) lgc++;
     a.lgcols = lgc;
     unsigned E = E0 << lgc;
     size_t nblocks = ((size_t)1 << a.lg) / E;
-    unsigned threads = E / 2 < v.threads ? (E / 2 < 32 ? 32 : E / 2) : v.threads;
+    unsigned threads = E / 2 < (unsigned)NTT_PASS_THREADS ? (E / 2 < 32 ? 32 : E / 2) : (unsigned)NTT_PASS_THREADS;
     size_t smem = (size_t)E * sizeof(F);
-    const unsigned nb = (unsigned)nblocks;
-#define NTT_L(TPB, MINB, LZ) ntt_pass_kernel<F, DIF, TPB, MINB, LZ><<<nb, threads, smem, st>>>(a)
-    if (v.occ == 4) {
-        if (v.lazy) NTT_L(256, 4, true);
-        else NTT_L(256, 4, false);
-    } else if (v.occ == 2) {
-        if (v.lazy) NTT_L(512, 2, true);
-        else NTT_L(512, 2, false);
-    } else {
-        if (v.lazy) NTT_L(256, 3, true);
-        else NTT_L(256, 3, false);
-    }
-#undef NTT_L
+    ntt_pass_kernel<F, DIF, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY><<<(unsigned)nblocks, threads, smem, st>>>(a);
     CUZK_LAUNCHED("ntt_pass");
     return CUZK_OK;
 }
@@ -716,8 +611,6 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
     const shoup_tw<P> ninv_s = shoup_make<P>(ninv);
 
     const sh_tables<F> fwd_s = sh_tables_of<F>(t, 0), inv_s = sh_tables_of<F>(t, 1);
-    const ntt_variant var = variant_from_env();
-    ntt_prof prof(st);
     const unsigned grid_br = (unsigned)((n + 255) / 256 < 65535 * 16 ? (n + 255) / 256 : 65535 * 16);
 
     /* DIF chain (natural in, bit-reversed out): passes in reverse order, the
@@ -736,9 +629,8 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
                 a.scale = scale;
                 a.c_s = c_s;
             }
-            cuzk_status rc = launch_pass<F, true>(a, var, st, e);
+            cuzk_status rc = launch_pass<F, true>(a, st, e);
             if (rc) return rc;
-            prof.mark("dif");
         }
         a.scale = SCALE_NONE;
         return CUZK_OK;
@@ -757,9 +649,8 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
                 a.scale = scale;
                 a.c_s = c_s;
             }
-            cuzk_status rc = launch_pass<F, false>(a, var, st, e);
+            cuzk_status rc = launch_pass<F, false>(a, st, e);
             if (rc) return rc;
-            prof.mark("dit");
             h += s[i];
         }
         a.scale = SCALE_NONE;
@@ -794,7 +685,6 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
                                                       t->T, t->L);
         CUZK_LAUNCHED("ntt_bitrev");
     }
-    prof.mark("bitrev");
     if (!inverse) return dit_chain(false, SCALE_NONE, one_s);
     return dit_chain(true, op == CUZK_GPU_NTT_COSET_INVERSE ? SCALE_POW_INV_NAT : SCALE_CONST, ninv_s);
 }

@@ -15,10 +15,10 @@
  * NTT is bound by. Each row of a sum is two carry chains for
  * instruction-level parallelism, and the x*w rows do not depend on q~, so
  * they overlap with it. shoup_mul splits the chains by the parity of the
- * column where each 64-bit partial product starts (shoup_mul_par); splitting
- * them by the parity of the limb instead (a "row layout", removed) cost ~1400
- * register moves per NTT pass kernel on sm_90 and 17 % of the NTT time
- * (H200, 2^24..2^27).
+ * column where each 64-bit partial product starts (shoup_mul_par), so every
+ * chain into an accumulator pairs the same registers; splitting them by the
+ * parity of the limb would alternate the pairing between rows and cost
+ * register moves (docs/PERFORMANCE.md has the measurement).
  *
  * Written with gpu_field.cuh's carry-chain primitives, so the same code runs
  * on the host (emulated carries) and is checked there against the Montgomery

@@ -201,6 +201,8 @@ cuzk_status gpu_msm_plan_full(gpu_msm_full_plan *fp, cuzk_curve curve, cuzk_gpu_
     if (cfg && cfg->window_bits && (cfg->window_bits < MSM_C_MIN || cfg->window_bits > MSM_C_FIXED_MAX))
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: window_bits %u outside [%u, %u]", cfg->window_bits, MSM_C_MIN,
                         MSM_C_FIXED_MAX);
+    if (cfg && ((int)cfg->sort < CUZK_GPU_MSM_SORT_AUTO || cfg->sort > CUZK_GPU_MSM_SORT_OVERFLOW))
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: unknown sort path %d", (int)cfg->sort);
     fp->mp.budget = budget;
     fp->p = gpu_msm_layout_for(bits, npoints, cfg, sm_count);
     if (npoints * fp->p.pre_t >= ((size_t)1 << 31))

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "cuzk/dev.h"
 #include "curve/bls12_381.h"
 #include "curve/bn254.h"
 #include "formats/formats.h"

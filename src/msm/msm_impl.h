@@ -26,7 +26,7 @@
  *         and 3M per point), then each costs 2M + 1S — about 6M per point
  *         instead of 10M. A point whose bucket is already in the batch waits
  *         in a small FIFO for the next batch;
- *         With AVX-512 IFMA (run-time check, CUZK_NO_IFMA=1 to disable) a
+ *         With AVX-512 IFMA (run-time check, cuzk_ifma_set(false) to disable) a
  *         batch is applied 8 additions per vector (aff_flush_v8);
  *       - XYZZ mixed additions (8M + 2S) for small windows, where too few
  *         buckets exist to fill a batch;

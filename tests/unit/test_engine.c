@@ -27,6 +27,7 @@
 #include <sqlite3.h>
 
 #include "cuzk/cuzk.h"
+#include "cuzk/dev.h"
 #include "engine/engine.h"
 
 static char fx[256];  /* fixtures: keys, witnesses, vks */

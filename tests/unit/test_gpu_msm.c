@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 #include "msm/msm.h"
 #include "util/threadpool.h"
@@ -230,36 +231,37 @@ static void test_large_g1(void **state)
     }
 }
 
-/* Every placement path of the bucket sort (CUZK_GPU_MSM_SORT: window-major
- * coarse bins then shared-memory staging, all bins through
- * the global-cursor pass, the one-pass reference scatter) against the CPU, for the distributions
- * that fill bins evenly, sparsely and all in a few buckets, with one batch
- * and with many. */
+/* Every placement path of the bucket sort (cuzk_gpu_msm_config.sort:
+ * window-major coarse bins then shared-memory staging, all bins through the
+ * overflow pass, the one-pass scatter) against the CPU, for the
+ * distributions that fill bins evenly, sparsely and all in a few buckets,
+ * with one batch and with many. */
 static void test_sort_paths(void **state)
 {
     (void)state;
-    static const char *modes[] = {"win", "rest", "scatter"};
+    static const cuzk_gpu_msm_sort modes[] = {CUZK_GPU_MSM_SORT_WINDOW, CUZK_GPU_MSM_SORT_OVERFLOW,
+                                              CUZK_GPU_MSM_SORT_SCATTER};
+    static const char *mode_names[] = {"window", "overflow", "scatter"};
     for (int gi = 0; gi < 4; gi += 2) {
         const group_ops *g = &GROUPS[gi];
         size_t n = cap(16);
         uint8_t *bases, *sc;
         new_inputs(g, n, 41 + gi, &bases, &sc);
         for (int bi = 0; bi < 2; bi++) {
-            cuzk_gpu_msm_config cfg = {.batch_points = bi ? 3000 : 0, .no_split_ones = bi};
-            cuzk_error e = {0};
-            cuzk_gpu_msm *m = NULL;
-            assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, 0, &cfg, &e), CUZK_OK);
-            for (int d = 0; d < 4; d++) {
-                g->scalars(sc, n, (enum dist)d, 77 + d);
-                for (int mi = 0; mi < 3; mi++) {
+            for (int mi = 0; mi < 3; mi++) {
+                cuzk_gpu_msm_config cfg = {.batch_points = bi ? 3000 : 0, .no_split_ones = bi, .sort = modes[mi]};
+                cuzk_error e = {0};
+                cuzk_gpu_msm *m = NULL;
+                assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, 0, &cfg, &e), CUZK_OK);
+                for (int d = 0; d < 4; d++) {
                     char what[96];
-                    setenv("CUZK_GPU_MSM_SORT", modes[mi], 1);
-                    snprintf(what, sizeof what, "sort=%s batch=%zu no_split=%d %s", modes[mi], cfg.batch_points, bi, DIST_NAMES[d]);
+                    g->scalars(sc, n, (enum dist)d, 77 + d);
+                    snprintf(what, sizeof what, "sort=%s batch=%zu no_split=%d %s", mode_names[mi], cfg.batch_points,
+                             bi, DIST_NAMES[d]);
                     check_run(g, m, bases, sc, n, d & 1, what);
                 }
+                cuzk_gpu_msm_destroy(m);
             }
-            unsetenv("CUZK_GPU_MSM_SORT");
-            cuzk_gpu_msm_destroy(m);
         }
         free(bases);
         free(sc);
@@ -561,6 +563,9 @@ static void test_errors(void **state)
     memset(&e, 0, sizeof e);
     cuzk_gpu_msm_config bad = {.window_bits = 30};
     assert_int_equal(cuzk_gpu_msm_create(&m, CUZK_CURVE_BN254, CUZK_GPU_G1, b, 4, 0, 0, &bad, &e), CUZK_ERR_USAGE);
+    memset(&e, 0, sizeof e);
+    cuzk_gpu_msm_config bad_sort = {.sort = (cuzk_gpu_msm_sort)7};
+    assert_int_equal(cuzk_gpu_msm_create(&m, CUZK_CURVE_BN254, CUZK_GPU_G1, b, 4, 0, 0, &bad_sort, &e), CUZK_ERR_USAGE);
     memset(&e, 0, sizeof e);
     assert_int_equal(cuzk_gpu_msm_create(&m, CUZK_CURVE_BN254, CUZK_GPU_G1, b, 4, 0, 0, NULL, &e), CUZK_OK);
     uint64_t sc[5 * 4] = {0};

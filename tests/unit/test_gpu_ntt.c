@@ -96,32 +96,7 @@ static const curve_ops CURVES[] = {
 static const char *OP_NAMES[] = {"forward", "inverse", "coset_forward", "coset_inverse", "odd_coset", "forward_nr",
                                   "inverse_rn"};
 
-/* Kernel variants (CUZK_GPU_NTT_KERNEL, read by every cuzk_gpu_ntt_run):
- * each must match the CPU byte for byte. NULL = the default (v3ol); the
- * others cover every other pass kernel instantiation (see variant_from_env
- * in src/gpu/ntt.cu). */
-static const char *VARIANTS[] = {NULL, "v3", "v3l", "v3o", "v3O", "v3Ol"};
-#define NVARIANTS (sizeof VARIANTS / sizeof VARIANTS[0])
-
-/* CUZK_GPU_TEST_VARIANTS=",default,v3o," limits the variants (quicker runs
- * under compute-sanitizer); unset: all. */
-static int variant_enabled(const char *v)
-{
-    const char *only = getenv("CUZK_GPU_TEST_VARIANTS");
-    if (!only) return 1;
-    char key[32];
-    snprintf(key, sizeof key, ",%s,", v ? v : "default");
-    return strstr(only, key) != NULL;
-}
-
-static void set_variant(const char *v)
-{
-    if (v) setenv("CUZK_GPU_NTT_KERNEL", v, 1);
-    else unsetenv("CUZK_GPU_NTT_KERNEL");
-}
-
-/* Runs op on the GPU (every kernel variant) and the CPU from the same input
- * and compares bytes. */
+/* Runs op on the GPU and the CPU from the same input and compares bytes. */
 static void check_one(const curve_ops *c, cuzk_gpu_ntt *t, void *stream, unsigned lg, cuzk_gpu_ntt_op op, uint64_t seed)
 {
     size_t n = (size_t)1 << lg, bytes = n * 32;
@@ -145,9 +120,7 @@ static void check_one(const curve_ops *c, cuzk_gpu_ntt *t, void *stream, unsigne
     cuzk_error e = {0};
     void *d = NULL;
     assert_int_equal(cuzk_gpu_dev_alloc(&d, bytes, 0, &e), CUZK_OK);
-    for (size_t vi = 0; vi < NVARIANTS; vi++) {
-        if (!variant_enabled(VARIANTS[vi])) continue;
-        set_variant(VARIANTS[vi]);
+    {
         memset(got, 0xa5, bytes);
         assert_int_equal(cuzk_gpu_copy(d, in, bytes, stream, &e), CUZK_OK);
         cuzk_status st = cuzk_gpu_ntt_run(t, d, lg, op, stream, &e);
@@ -159,15 +132,14 @@ static void check_one(const curve_ops *c, cuzk_gpu_ntt *t, void *stream, unsigne
         assert_int_equal(st, CUZK_OK);
         if (memcmp(got, ref, bytes) != 0) {
             /* Recorded, not fatal at once: one run shows every failing
-             * (variant, op, size); the test fails at its end. */
+             * (op, size); the test fails at its end. */
             size_t i = 0;
             while (memcmp(got + 32 * i, ref + 32 * i, 32) == 0) i++;
-            fprintf(stderr, "MISMATCH %s lg=%u %s kernel %s: first mismatch at element %zu\n",
-                    cuzk_curve_name(c->curve), lg, OP_NAMES[op], VARIANTS[vi] ? VARIANTS[vi] : "default", i);
+            fprintf(stderr, "MISMATCH %s lg=%u %s: first mismatch at element %zu\n", cuzk_curve_name(c->curve), lg,
+                    OP_NAMES[op], i);
             g_mismatches++;
         }
     }
-    set_variant(NULL);
     cuzk_gpu_dev_free(d, 0);
     free(in);
     free(ref);
@@ -218,7 +190,7 @@ static void test_ntt_default_stream(void **state)
 }
 
 /* INVERSE_RN undoes FORWARD_NR with no permutation in between (the pair a
- * caller uses around pointwise work); both curves, every kernel variant. */
+ * caller uses around pointwise work); both curves. */
 static void test_ntt_nr_rn_roundtrip(void **state)
 {
     (void)state;
@@ -235,9 +207,7 @@ static void test_ntt_nr_rn_roundtrip(void **state)
         void *d = NULL;
         assert_int_equal(cuzk_gpu_dev_alloc(&d, bytes, 0, &e), CUZK_OK);
         CURVES[ci].fill(in, n, 99 + ci);
-        for (size_t vi = 0; vi < NVARIANTS; vi++) {
-            if (!variant_enabled(VARIANTS[vi])) continue;
-            set_variant(VARIANTS[vi]);
+        {
             assert_int_equal(cuzk_gpu_copy(d, in, bytes, NULL, &e), CUZK_OK);
             assert_int_equal(cuzk_gpu_ntt_run(t, d, lg, CUZK_GPU_NTT_FORWARD_NR, NULL, &e), CUZK_OK);
             assert_int_equal(cuzk_gpu_ntt_run(t, d, lg, CUZK_GPU_NTT_INVERSE_RN, NULL, &e), CUZK_OK);
@@ -245,12 +215,11 @@ static void test_ntt_nr_rn_roundtrip(void **state)
             assert_int_equal(cuzk_gpu_copy(got, d, bytes, NULL, &e), CUZK_OK);
             assert_int_equal(cuzk_gpu_stream_sync(NULL, &e), CUZK_OK);
             if (memcmp(got, in, bytes) != 0) {
-                fprintf(stderr, "MISMATCH %s lg=%u kernel %s: INVERSE_RN(FORWARD_NR(x)) != x\n",
-                        cuzk_curve_name(CURVES[ci].curve), lg, VARIANTS[vi] ? VARIANTS[vi] : "default");
+                fprintf(stderr, "MISMATCH %s lg=%u: INVERSE_RN(FORWARD_NR(x)) != x\n", cuzk_curve_name(CURVES[ci].curve),
+                        lg);
                 g_mismatches++;
             }
         }
-        set_variant(NULL);
         cuzk_gpu_dev_free(d, 0);
         cuzk_gpu_ntt_destroy(t);
     }

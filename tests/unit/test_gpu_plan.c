@@ -229,6 +229,8 @@ static void test_errors(void **state)
     assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, 10, &w3, 132, SIZE_MAX, &pl), CUZK_ERR_USAGE);
     assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, 10, &w23, 132, SIZE_MAX, &pl), CUZK_ERR_USAGE);
     assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, 10, &w22, 132, SIZE_MAX, &pl), CUZK_OK);
+    const cuzk_gpu_msm_config sort7 = {.sort = (cuzk_gpu_msm_sort)7};
+    assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, 10, &sort7, 132, SIZE_MAX, &pl), CUZK_ERR_USAGE);
     assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, (size_t)1 << 31, NULL, 132, SIZE_MAX, &pl),
                      CUZK_ERR_UNSUPPORTED);
     const cuzk_gpu_msm_config pre = {.precompute = 4};

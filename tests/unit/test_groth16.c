@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "cuzk/cuzk.h"
+#include "cuzk/dev.h"
 #include "field/fp_ifma.h"
 #include "formats/formats.h"
 

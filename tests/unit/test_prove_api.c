@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "cuzk/cuzk.h"
+#include "cuzk/dev.h"
 #include "formats/formats.h"
 
 #define FX_DIR CUZK_TEST_DATA_DIR "/formats"

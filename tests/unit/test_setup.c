@@ -18,6 +18,7 @@
 #include "curve/bls12_381.h"
 #include "curve/bn254.h"
 #include "cuzk/cuzk.h"
+#include "cuzk/dev.h"
 #include "formats/formats.h"
 #include "groth16/setup.h"
 

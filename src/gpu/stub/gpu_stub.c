@@ -100,15 +100,3 @@ cuzk_status cuzk_gpu_stream_create(void **stream, int device, cuzk_error *e)
 void cuzk_gpu_stream_destroy(void *stream) {}
 
 cuzk_status cuzk_gpu_stream_sync(void *stream, cuzk_error *e) { return NO_CUDA(e); }
-
-cuzk_status cuzk_gpu_selftest(const cuzk_gpu_selftest_opts *opts, cuzk_gpu_selftest_result *res, cuzk_error *e)
-{
-    if (res) {
-        res->checks = res->failures = 0;
-        res->seconds = 0;
-        res->seed = 0;
-    }
-    return NO_CUDA(e);
-}
-
-cuzk_status cuzk_gpu_bench(const cuzk_gpu_bench_opts *opts, cuzk_error *e) { return NO_CUDA(e); }

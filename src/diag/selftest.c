@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
@@ -379,7 +380,7 @@ cuzk_status cuzk_gpu_selftest(const cuzk_gpu_selftest_opts *opts, cuzk_gpu_selft
     if (max_lg > 27) return cuzk_err(e, CUZK_ERR_USAGE, "selftest: sizes up to 2^27");
     if (o.ntt_big_lg > 28) return cuzk_err(e, CUZK_ERR_USAGE, "selftest: the large NTT is at most 2^28");
     if (cuzk_gpu_device_count() <= o.device) return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "no CUDA device");
-    st_ctx x = {&o, r, NULL, o.seed ? o.seed : (uint64_t)(cuzk_now() * 1e6)};
+    st_ctx x = {&o, r, NULL, o.seed ? o.seed : (uint64_t)(cuzk_now() * 1e6), 0};
     r->seed = x.rng;
     x.pool = cuzk_pool_create(o.threads);
     if (!x.pool) return cuzk_err(e, CUZK_ERR_NOMEM, "selftest: cannot create the thread pool");

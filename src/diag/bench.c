@@ -7,7 +7,8 @@
  * on the host), NTT by CUDA events.
  *
  * Bases: 2^16 distinct random multiples of the generator, repeated up to n
- * (as in performance-anchors.md §1; L2 hits may flatter gathers slightly).
+ * (the convention of the published GPU MSM figures it is compared with;
+ * L2 hits may flatter gathers slightly).
  * Witness-like scalars: 50 % zero, 40 % one, 10 % uniform. */
 #include <cuda_runtime_api.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 #include "field/field_params.h"
 #include "msm/msm.h"
@@ -261,19 +263,10 @@ static cuzk_status bench_msm_more(bench_ctx *b, double *t, const grp *g, cuzk_gp
     cuzk_gpu_msm *m2 = NULL;
     unsigned lg = (unsigned)__builtin_ctzll(n);
     double mn, med;
-    /* CUZK_GPU_BENCH_STREAM_ONLY=1: the streamed rows only (short device runs) */
-    const char *so = getenv("CUZK_GPU_BENCH_STREAM_ONLY");
-    const int stream_only = so && so[0] == '1';
     cuzk_gpu_msm_config cfg = {.window_bits = o->window, .batch_points = n / 16};
     make_scalars(hs, n, 0, g->r, 1000 + lg * 2);
     TRY(cuzk_gpu_copy(ds, hs, n * 32, NULL, e));
     TRY(cuzk_gpu_stream_sync(NULL, e));
-    if (stream_only) {
-        med = time_run(b, t, m, (const uint64_t *)ds, n, 1, &mn, e, &st);
-        if (st) goto out;
-        row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   resident (reference)", "msm", g->name, "uniform", lg, med, mn);
-        goto streamed;
-    }
     {
         enum { K = 4 };
         const uint64_t *v[K];
@@ -299,7 +292,6 @@ static cuzk_status bench_msm_more(bench_ctx *b, double *t, const grp *g, cuzk_gp
     row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   resident, batch n/16", "msm batch/16", g->name, "uniform", lg, med, mn);
     cuzk_gpu_msm_destroy(m2);
     m2 = NULL;
-streamed:
     /* smallest budget that keeps >= n/4 bases resident */
     cfg.batch_points = n / 16;
     {
@@ -375,8 +367,7 @@ static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_erro
             const double create_ms = (cuzk_now() - tc0) * 1e3;
             char pre[64] = "";
             if (o->precompute > 1) snprintf(pre, sizeof pre, " pre=%u create=%.0fms", o->precompute, create_ms);
-            const char *so = getenv("CUZK_GPU_BENCH_STREAM_ONLY");
-            for (int dist = 0; dist < 2 && !(so && so[0] == '1'); dist++) {
+            for (int dist = 0; dist < 2; dist++) {
                 make_scalars(hs, n, dist, g->r, 1000 + lg * 2 + dist);
                 TRY(cuzk_gpu_copy(ds, hs, n * 32, NULL, e));
                 TRY(cuzk_gpu_stream_sync(NULL, e));
