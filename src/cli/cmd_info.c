@@ -18,7 +18,7 @@ static int info_zkey(const char *path, int full)
     cuzk_zkey_read_opts ro = {.full_subgroup_check = full != 0};
     if (cuzk_zkey_read(&zk, path, &ro, &err))
         return cli_fail(&err);
-    const cuzk_curve_params *cp = cuzk_curve_params_get(zk.curve);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(zk.curve);
     uint64_t n_a = 0, n_b = 0;
     for (uint64_t i = 0; i < zk.n_coefs; i++)
         if (zk.coef_matrix[i])
@@ -26,7 +26,7 @@ static int info_zkey(const char *path, int full)
         else
             n_a++;
     printf("%s: Groth16 proving key (.zkey)\n", path);
-    printf("  curve            %s\n", cp->name);
+    printf("  curve            %s\n", cp->snarkjs_name);
     printf("  wires (nVars)    %u\n", zk.n_vars);
     printf("  public signals   %u\n", zk.n_public);
     printf("  domain size      %u (2^%u)\n", zk.domain_size, zk.log_domain);
@@ -71,7 +71,7 @@ static int info_wtns(const char *path)
     if (cuzk_wtns_read(&w, path, &err))
         return cli_fail(&err);
     size_t zeros = 0, ones = 0;
-    const cuzk_curve_params *cp = cuzk_curve_params_get(w.curve);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(w.curve);
     for (uint32_t i = 0; i < w.n_witness; i++) {
         const uint64_t *v = (const uint64_t *)((const uint8_t *)w.values.ptr + (size_t)i * cp->n8r);
         int hi = (v[1] | v[2] | v[3]) != 0;
@@ -110,11 +110,11 @@ static int info_json(const char *path)
     }
     cuzk_error e3 = {0};
     cuzk_public pub = {0};
-    for (int c = CUZK_CURVE_BN254; c <= CUZK_CURVE_BLS12_381; c++) {
+    for (const cuzk_curve_desc *const *d = cuzk_curve_descs(); *d; d++) {
         cuzk_err_clear(&e3);
-        if (cuzk_public_read_json(&pub, path, (cuzk_curve)c, &e3) == CUZK_OK) {
+        if (cuzk_public_read_json(&pub, path, (*d)->curve, &e3) == CUZK_OK) {
             printf("%s: public signals (JSON array)\n", path);
-            printf("  values           %u (each < r of %s)\n", pub.n, cuzk_curve_name((cuzk_curve)c));
+            printf("  values           %u (each < r of %s)\n", pub.n, (*d)->snarkjs_name);
             cuzk_public_free(&pub);
             return 0;
         }

@@ -1,6 +1,8 @@
 /* The description of each supported curve (curve_desc.h). */
 #include "curve/curve_desc.h"
 
+#include <string.h>
+
 #include "curve/bls12_381.h"
 #include "curve/bn254.h"
 
@@ -77,4 +79,30 @@ const cuzk_curve_desc *cuzk_curve_desc_get(cuzk_curve c)
         if ((*d)->curve == c)
             return *d;
     return NULL;
+}
+
+const char *cuzk_curve_name(cuzk_curve c)
+{
+    const cuzk_curve_desc *d = cuzk_curve_desc_get(c);
+    return d ? d->snarkjs_name : "unknown";
+}
+
+cuzk_curve cuzk_curve_from_name(const char *name)
+{
+    /* Lower case, letters and digits only: "BLS12-381" -> "bls12381". */
+    char buf[32];
+    size_t k = 0;
+    for (const char *p = name; *p && k + 1 < sizeof buf; p++) {
+        char c = *p;
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+            buf[k++] = c;
+    }
+    buf[k] = 0;
+    for (const cuzk_curve_desc *const *d = DESCS; *d; d++)
+        for (const char *const *a = (*d)->aliases; *a; a++)
+            if (!strcmp(buf, *a))
+                return (*d)->curve;
+    return CUZK_CURVE_NONE;
 }

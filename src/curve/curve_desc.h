@@ -12,6 +12,10 @@
 
 #include "cuzk/cuzk.h"
 
+#ifdef __cplusplus
+extern "C" { /* also read by the CUDA code */
+#endif
+
 /* Largest sizes over the supported curves, for stack buffers. */
 #define CUZK_MAX_FR_BYTES 32
 #define CUZK_MAX_FQ_LIMBS 6
@@ -49,5 +53,9 @@ typedef struct cuzk_curve_desc {
 const cuzk_curve_desc *cuzk_curve_desc_get(cuzk_curve c);
 /* Every supported curve, in enum order, ended by NULL. */
 const cuzk_curve_desc *const *cuzk_curve_descs(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

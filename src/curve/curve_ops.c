@@ -11,11 +11,9 @@
 /* 8-lane Fr arithmetic for the h = a·b − c pass (run-time CPU check). */
 #define FP_INLINE_KEEP
 #define FP_PREFIX bn254_fr
-#define FP_LIMBS 4
 #include "field/fp_inline.h"
 #include "field/fp_ifma_inline.h"
 #define FP_PREFIX bls12_381_fr
-#define FP_LIMBS 4
 #include "field/fp_inline.h"
 #undef FP_INLINE_KEEP
 #include "field/fp_ifma_inline.h"

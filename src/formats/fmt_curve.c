@@ -1,41 +1,11 @@
-/* Curve parameters as seen by the file formats, the per-curve operation
- * table, and small shared helpers of the formats layer. */
+/* The per-curve operation table of the formats layer (over the curve
+ * descriptions of curve/curve_desc.c), and small shared helpers. */
 #include <stdatomic.h>
 
 #include "formats/fmt_internal.h"
 
-static const cuzk_curve_params params_bn254 = {
-    .curve = CUZK_CURVE_BN254,
-    .name = "bn128",
-    .n8q = 32,
-    .n8r = 32,
-    .fq_limbs = 4,
-    .g1_size = sizeof(bn254_g1_affine_t),
-    .g2_size = sizeof(bn254_g2_affine_t),
-    .q = bn254_fp_MODULUS.l,
-    .r = bn254_fr_MODULUS.l,
-    .fr_two_adicity = 28,
-};
-
-static const cuzk_curve_params params_bls12_381 = {
-    .curve = CUZK_CURVE_BLS12_381,
-    .name = "bls12381",
-    .n8q = 48,
-    .n8r = 32,
-    .fq_limbs = 6,
-    .g1_size = sizeof(bls12_381_g1_affine_t),
-    .g2_size = sizeof(bls12_381_g2_affine_t),
-    .q = bls12_381_fp_MODULUS.l,
-    .r = bls12_381_fr_MODULUS.l,
-    .fr_two_adicity = 32,
-};
-
-/* The file layouts rely on our point types being exactly the zkey bytes. */
-_Static_assert(sizeof(bn254_g1_affine_t) == 64 && sizeof(bn254_g2_affine_t) == 128,
-               "bn254 affine layout must match zkey points");
-_Static_assert(sizeof(bls12_381_g1_affine_t) == 96 && sizeof(bls12_381_g2_affine_t) == 192,
-               "bls12-381 affine layout must match zkey points");
-_Static_assert(sizeof(bn254_fr_t) == 32 && sizeof(bls12_381_fr_t) == 32, "Fr is 4 limbs");
+/* The descriptions (curve/curve_desc.c) the two tables point to. */
+extern const cuzk_curve_desc bn254_curve_desc, bls12_381_curve_desc;
 
 /* 8-lane IFMA field cores for the vectorised on-curve checks. */
 #define FP_INLINE_KEEP
@@ -59,29 +29,20 @@ _Static_assert(sizeof(bn254_fr_t) == 32 && sizeof(bls12_381_fr_t) == 32, "Fr is 
 #include "field/fp2_ifma_inline.h"
 
 #define FC_CURVE bn254
-#define FC_PARAMS (&params_bn254)
+#define FC_DESC (&bn254_curve_desc)
 #include "formats/fmt_curve_impl.h"
 
 #define FC_CURVE bls12_381
-#define FC_PARAMS (&params_bls12_381)
+#define FC_DESC (&bls12_381_curve_desc)
 #include "formats/fmt_curve_impl.h"
-
-const cuzk_curve_params *cuzk_curve_params_get(cuzk_curve c)
-{
-    switch (c) {
-    case CUZK_CURVE_BN254: return &params_bn254;
-    case CUZK_CURVE_BLS12_381: return &params_bls12_381;
-    default: return NULL;
-    }
-}
 
 const fmt_ops *fmt_ops_get(cuzk_curve c)
 {
-    switch (c) {
-    case CUZK_CURVE_BN254: return &bn254_fmt_ops;
-    case CUZK_CURVE_BLS12_381: return &bls12_381_fmt_ops;
-    default: return NULL;
-    }
+    static const fmt_ops *const ALL[] = {&bn254_fmt_ops, &bls12_381_fmt_ops};
+    for (size_t i = 0; i < CUZK_ARRAY_LEN(ALL); i++)
+        if (ALL[i]->desc->curve == c)
+            return ALL[i];
+    return NULL;
 }
 
 /* Integer equality of an n8-byte LE string with a modulus of `limbs` limbs
@@ -99,19 +60,17 @@ static bool bytes_eq_limbs(const uint8_t *le, size_t n8, const uint64_t *m, size
 
 cuzk_curve cuzk_curve_from_r_bytes(const uint8_t *le, size_t n8)
 {
-    if (bytes_eq_limbs(le, n8, params_bn254.r, 4))
-        return CUZK_CURVE_BN254;
-    if (bytes_eq_limbs(le, n8, params_bls12_381.r, 4))
-        return CUZK_CURVE_BLS12_381;
+    for (const cuzk_curve_desc *const *d = cuzk_curve_descs(); *d; d++)
+        if (bytes_eq_limbs(le, n8, (*d)->r, (*d)->fr_limbs))
+            return (*d)->curve;
     return CUZK_CURVE_NONE;
 }
 
 cuzk_curve cuzk_curve_from_q_bytes(const uint8_t *le, size_t n8)
 {
-    if (bytes_eq_limbs(le, n8, params_bn254.q, 4))
-        return CUZK_CURVE_BN254;
-    if (bytes_eq_limbs(le, n8, params_bls12_381.q, 6))
-        return CUZK_CURVE_BLS12_381;
+    for (const cuzk_curve_desc *const *d = cuzk_curve_descs(); *d; d++)
+        if (bytes_eq_limbs(le, n8, (*d)->q, (*d)->fq_limbs))
+            return (*d)->curve;
     return CUZK_CURVE_NONE;
 }
 

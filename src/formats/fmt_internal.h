@@ -70,7 +70,7 @@ const char *fmt_pt_reason(int why);
 enum { FMT_DEC_OK = 0, FMT_DEC_SYNTAX = 1, FMT_DEC_RANGE = 2 };
 
 typedef struct fmt_ops {
-    const cuzk_curve_params *p;
+    const cuzk_curve_desc *desc;
     /* Points in our affine layout (Montgomery): FMT_PT_*. */
     int (*g1_check)(const void *pt, bool subgroup);
     int (*g2_check)(const void *pt, bool subgroup);

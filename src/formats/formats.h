@@ -40,6 +40,7 @@
 
 #include "curve/bls12_381.h"
 #include "curve/bn254.h"
+#include "curve/curve_desc.h"
 #include "util/common.h"
 #include "util/threadpool.h"
 
@@ -75,20 +76,10 @@ typedef union cuzk_g2_point {
     bls12_381_g2_affine_t bls12_381;
 } cuzk_g2_point;
 
-/* ---- curve parameters as the files see them ------------------------------ */
+/* ---- curves ---------------------------------------------------------------- */
+/* Sizes, moduli and names come from the curve description
+ * (curve/curve_desc.h: cuzk_curve_desc_get). */
 
-typedef struct cuzk_curve_params {
-    cuzk_curve curve;
-    const char *name;          /* snarkjs name: "bn128" / "bls12381" */
-    uint32_t n8q, n8r;         /* bytes of an Fq / Fr element in the files (32|48, 32) */
-    uint32_t fq_limbs;         /* 4 or 6 */
-    size_t g1_size, g2_size;   /* bytes of an affine G1 / G2 point (2·n8q, 4·n8q) */
-    const uint64_t *q, *r;     /* moduli, LE limbs */
-    uint32_t fr_two_adicity;   /* 28 (BN254) / 32 (BLS12-381): domain limit 2^s */
-} cuzk_curve_params;
-
-/* NULL for CUZK_CURVE_NONE or an unknown value. */
-const cuzk_curve_params *cuzk_curve_params_get(cuzk_curve c);
 /* Curve whose scalar field r (resp. base field q) equals the n8-byte LE
  * integer; CUZK_CURVE_NONE if none. */
 cuzk_curve cuzk_curve_from_r_bytes(const uint8_t *le, size_t n8);

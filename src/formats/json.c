@@ -156,9 +156,9 @@ static bool all_zero(const void *p, size_t n)
 /* snarkjs toObject: projective with z = 1, infinity = (0, 1, 0). */
 static void jw_g1(jw *w, const fmt_ops *ops, const void *pt)
 {
-    size_t fq = ops->p->n8q;
+    size_t fq = ops->desc->n8q;
     jw_open(w, '[');
-    if (all_zero(pt, ops->p->g1_size)) {
+    if (all_zero(pt, ops->desc->g1_affine)) {
         jw_str(w, "0");
         jw_str(w, "1");
         jw_str(w, "0");
@@ -172,9 +172,9 @@ static void jw_g1(jw *w, const fmt_ops *ops, const void *pt)
 
 static void jw_g2(jw *w, const fmt_ops *ops, const void *pt)
 {
-    size_t fq = ops->p->n8q;
+    size_t fq = ops->desc->n8q;
     const uint8_t *b = pt;
-    bool inf = all_zero(pt, ops->p->g2_size);
+    bool inf = all_zero(pt, ops->desc->g2_affine);
     jw_open(w, '[');
     for (int c = 0; c < 2; c++) {
         jw_open(w, '[');
@@ -500,7 +500,7 @@ static cuzk_status get_g1(const fmt_ops *ops, void *out, const cJSON *v, const c
         return cuzk_err(err, CUZK_ERR_FORMAT, "%s: %s: z must be \"1\" (affine) or \"0\" (infinity)",
                         nm, what);
     uint8_t *b = out;
-    size_t fq = ops->p->n8q;
+    size_t fq = ops->desc->n8q;
     cuzk_status st;
     snprintf(w, sizeof w, "%s.x", what);
     if ((st = get_fq(ops, b, cJSON_GetArrayItem(v, 0), nm, w, bad, err)))
@@ -509,11 +509,11 @@ static cuzk_status get_g1(const fmt_ops *ops, void *out, const cJSON *v, const c
     if ((st = get_fq(ops, b + fq, cJSON_GetArrayItem(v, 1), nm, w, bad, err)))
         return st;
     if (z == 0) {
-        memset(out, 0, ops->p->g1_size);
+        memset(out, 0, ops->desc->g1_affine);
         return CUZK_OK;
     }
     /* (0, 0) is our infinity encoding but not a curve point. */
-    int why = all_zero(out, ops->p->g1_size) ? FMT_PT_CURVE : ops->g1_check(out, true);
+    int why = all_zero(out, ops->desc->g1_affine) ? FMT_PT_CURVE : ops->g1_check(out, true);
     if (why)
         return cuzk_err(err, bad, "%s: point %s %s", nm, what, fmt_pt_reason(why));
     return CUZK_OK;
@@ -533,7 +533,7 @@ static cuzk_status get_g2(const fmt_ops *ops, void *out, const cJSON *v, const c
                         "%s: %s: z must be [\"1\", \"0\"] (affine) or [\"0\", \"0\"] (infinity)", nm,
                         what);
     uint8_t *b = out;
-    size_t fq = ops->p->n8q;
+    size_t fq = ops->desc->n8q;
     for (int c = 0; c < 2; c++) {
         const cJSON *co = cJSON_GetArrayItem(v, c);
         if (!is_array_n(co, 2))
@@ -547,10 +547,10 @@ static cuzk_status get_g2(const fmt_ops *ops, void *out, const cJSON *v, const c
         }
     }
     if (z0 == 0) {
-        memset(out, 0, ops->p->g2_size);
+        memset(out, 0, ops->desc->g2_affine);
         return CUZK_OK;
     }
-    int why = all_zero(out, ops->p->g2_size) ? FMT_PT_CURVE : ops->g2_check(out, true);
+    int why = all_zero(out, ops->desc->g2_affine) ? FMT_PT_CURVE : ops->g2_check(out, true);
     if (why)
         return cuzk_err(err, bad, "%s: point %s %s", nm, what, fmt_pt_reason(why));
     return CUZK_OK;
@@ -656,7 +656,7 @@ cuzk_status cuzk_proof_points_to_json(const cuzk_proof_points *p, int style, cha
     jw_str(&w, "groth16");
     if (style != CUZK_JSON_RAPIDSNARK) {
         jw_key(&w, "curve");
-        jw_str(&w, ops->p->name);
+        jw_str(&w, ops->desc->snarkjs_name);
     }
     jw_close(&w, '}');
     return jw_finish(&w, out, len, err);
@@ -695,7 +695,7 @@ cuzk_status cuzk_public_read_json_buffer(cuzk_public *pub, const char *text, siz
 {
     memset(pub, 0, sizeof *pub);
     const char *nm = name ? name : "public";
-    const cuzk_curve_params *cp = cuzk_curve_params_get(curve);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(curve);
     if (!cp)
         return cuzk_err(err, CUZK_ERR_USAGE, "%s: the curve of the public signals must be given", nm);
     /* No tree: the array is read straight from the checked text, so memory
@@ -789,7 +789,7 @@ cuzk_status cuzk_public_read_json(cuzk_public *pub, const char *path, cuzk_curve
 cuzk_status cuzk_public_to_json(cuzk_curve curve, const void *values, size_t n, int style,
                                 char **out, size_t *len, cuzk_error *err)
 {
-    const cuzk_curve_params *cp = cuzk_curve_params_get(curve);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(curve);
     if (!cp)
         return cuzk_err(err, CUZK_ERR_USAGE, "public signals have no supported curve");
     const uint64_t(*v)[4] = values;
@@ -829,7 +829,7 @@ void cuzk_vk_free(cuzk_vk *vk)
 cuzk_status cuzk_vk_from_zkey(cuzk_vk *vk, const cuzk_zkey *zk, cuzk_error *err)
 {
     memset(vk, 0, sizeof *vk);
-    const cuzk_curve_params *cp = cuzk_curve_params_get(zk->curve);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(zk->curve);
     if (!cp || !zk->ic.ptr)
         return cuzk_err(err, CUZK_ERR_USAGE, "zkey not loaded");
     vk->curve = zk->curve;
@@ -838,10 +838,10 @@ cuzk_status cuzk_vk_from_zkey(cuzk_vk *vk, const cuzk_zkey *zk, cuzk_error *err)
     vk->beta_2 = zk->beta_2;
     vk->gamma_2 = zk->gamma_2;
     vk->delta_2 = zk->delta_2;
-    vk->ic.ptr = cuzk_alloc((size_t)zk->n_public + 1, cp->g1_size);
+    vk->ic.ptr = cuzk_alloc((size_t)zk->n_public + 1, cp->g1_affine);
     if (!vk->ic.ptr)
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
-    memcpy(vk->ic.ptr, zk->ic.ptr, ((size_t)zk->n_public + 1) * cp->g1_size);
+    memcpy(vk->ic.ptr, zk->ic.ptr, ((size_t)zk->n_public + 1) * cp->g1_affine);
     return CUZK_OK;
 }
 
@@ -887,7 +887,7 @@ cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, 
                       (unsigned long long)vk->n_public + 1);
         goto out;
     }
-    vk->ic.ptr = cuzk_alloc((size_t)vk->n_public + 1, ops->p->g1_size);
+    vk->ic.ptr = cuzk_alloc((size_t)vk->n_public + 1, ops->desc->g1_affine);
     if (!vk->ic.ptr) {
         st = cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory", nm);
         goto out;
@@ -896,12 +896,12 @@ cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, 
     for (const cJSON *e = ic->child; e; e = e->next, i++) {
         char w[32];
         snprintf(w, sizeof w, "IC[%zu]", i);
-        if ((st = get_g1(ops, (uint8_t *)vk->ic.ptr + i * ops->p->g1_size, e, nm, w, CUZK_ERR_FORMAT, err)))
+        if ((st = get_g1(ops, (uint8_t *)vk->ic.ptr + i * ops->desc->g1_affine, e, nm, w, CUZK_ERR_FORMAT, err)))
             goto out;
     }
     const cJSON *ab = obj_get(root, "vk_alphabeta_12");
     if (ab) {
-        size_t fq = ops->p->n8q;
+        size_t fq = ops->desc->n8q;
         uint8_t *o = (uint8_t *)&vk->alphabeta_12;
         if (!is_array_n(ab, 2)) {
             st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: vk_alphabeta_12 is not an Fq12 [2][3][2]", nm);
@@ -958,7 +958,7 @@ cuzk_status cuzk_vk_to_json(const cuzk_vk *vk, char **out, size_t *len, cuzk_err
     jw_key(&w, "protocol");
     jw_str(&w, "groth16");
     jw_key(&w, "curve");
-    jw_str(&w, ops->p->name);
+    jw_str(&w, ops->desc->snarkjs_name);
     jw_key(&w, "nPublic");
     jw_uint(&w, vk->n_public);
     jw_key(&w, "vk_alpha_1");
@@ -971,7 +971,7 @@ cuzk_status cuzk_vk_to_json(const cuzk_vk *vk, char **out, size_t *len, cuzk_err
     jw_g2(&w, ops, &vk->delta_2);
     jw_key(&w, "vk_alphabeta_12");
     const uint8_t *ab = (const uint8_t *)&vk->alphabeta_12;
-    size_t fq = ops->p->n8q;
+    size_t fq = ops->desc->n8q;
     jw_open(&w, '[');
     for (int a = 0; a < 2; a++) {
         jw_open(&w, '[');
@@ -987,7 +987,7 @@ cuzk_status cuzk_vk_to_json(const cuzk_vk *vk, char **out, size_t *len, cuzk_err
     jw_key(&w, "IC");
     jw_open(&w, '[');
     for (size_t i = 0; i <= vk->n_public; i++)
-        jw_g1(&w, ops, (const uint8_t *)vk->ic.ptr + i * ops->p->g1_size);
+        jw_g1(&w, ops, (const uint8_t *)vk->ic.ptr + i * ops->desc->g1_affine);
     jw_close(&w, ']');
     jw_close(&w, '}');
     return jw_finish(&w, out, len, err);

@@ -85,7 +85,7 @@ static cuzk_status parse(cuzk_r1cs *r, const cuzk_binfile *bf, cuzk_error *err)
                         "%s: prime %s (n8 = %u) is the scalar field of neither bn128 nor bls12381%s",
                         nm, dec, n8, n8 == 32 ? " (a corrupt file, or a field cuzk does not support)" : "");
     }
-    const cuzk_curve_params *cp = cuzk_curve_params_get(r->curve);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(r->curve);
     r->n8 = n8;
     const uint8_t *p = h + 4 + n8;
     r->n_wires = fmt_rd32(p);
@@ -240,7 +240,7 @@ static void put64(cuzk_afile *f, uint64_t v)
 
 cuzk_status cuzk_r1cs_write(const cuzk_r1cs *r, const char *path, cuzk_error *err)
 {
-    const cuzk_curve_params *cp = cuzk_curve_params_get(r->curve);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(r->curve);
     if (!cp)
         return cuzk_err(err, CUZK_ERR_USAGE, "%s: r1cs has no supported curve", path);
     if (r->n_wires == 0 ||

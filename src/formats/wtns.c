@@ -58,7 +58,7 @@ static cuzk_status parse(cuzk_wtns *w, const cuzk_binfile *bf, cuzk_error *err)
                         "%s: prime %s (n8 = %u) is the scalar field of neither bn128 nor bls12381%s",
                         nm, dec, n8, n8 == 32 ? " (a corrupt file, or a field cuzk does not support)" : "");
     }
-    const cuzk_curve_params *cp = cuzk_curve_params_get(w->curve);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(w->curve);
     w->n8 = n8;
     w->n_witness = fmt_rd32(h + 4 + n8);
     uint64_t need = (uint64_t)w->n_witness * n8;
@@ -119,7 +119,7 @@ cuzk_status cuzk_wtns_read_buffer(cuzk_wtns *w, const void *data, size_t size, c
 
 cuzk_status cuzk_wtns_write(const cuzk_wtns *w, const char *path, cuzk_error *err)
 {
-    const cuzk_curve_params *cp = cuzk_curve_params_get(w->curve);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(w->curve);
     if (!cp)
         return cuzk_err(err, CUZK_ERR_USAGE, "%s: witness has no supported curve", path);
     const uint64_t (*vals)[4] = w->values.ptr;

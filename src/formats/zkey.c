@@ -79,8 +79,8 @@ static size_t n_private(const cuzk_zkey *zk) { return (size_t)zk->n_vars - zk->n
  * the array is allocated. */
 static cuzk_status alloc_arrays(cuzk_zkey *zk, bool header_only, const uint8_t *const *in_place)
 {
-    const cuzk_curve_params *cp = cuzk_curve_params_get(zk->curve);
-    zk->ic.ptr = cuzk_alloc((size_t)zk->n_public + 1, cp->g1_size);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(zk->curve);
+    zk->ic.ptr = cuzk_alloc((size_t)zk->n_public + 1, cp->g1_affine);
     if (!zk->ic.ptr)
         return CUZK_ERR_NOMEM;
     if (header_only)
@@ -100,11 +100,11 @@ static cuzk_status alloc_arrays(cuzk_zkey *zk, bool header_only, const uint8_t *
         int id;
         void **ptr;
         size_t n, size;
-    } pts[] = {{SEC_A, &zk->a.ptr, zk->n_vars, cp->g1_size},
-               {SEC_B1, &zk->b1.ptr, zk->n_vars, cp->g1_size},
-               {SEC_B2, &zk->b2.ptr, zk->n_vars, cp->g2_size},
-               {SEC_C, &zk->c.ptr, n_private(zk), cp->g1_size},
-               {SEC_H, &zk->h.ptr, zk->domain_size, cp->g1_size}};
+    } pts[] = {{SEC_A, &zk->a.ptr, zk->n_vars, cp->g1_affine},
+               {SEC_B1, &zk->b1.ptr, zk->n_vars, cp->g1_affine},
+               {SEC_B2, &zk->b2.ptr, zk->n_vars, cp->g2_affine},
+               {SEC_C, &zk->c.ptr, n_private(zk), cp->g1_affine},
+               {SEC_H, &zk->h.ptr, zk->domain_size, cp->g1_affine}};
     for (size_t i = 0; i < CUZK_ARRAY_LEN(pts); i++) {
         const uint8_t *p = in_place ? in_place[pts[i].id] : NULL;
         /* The mapping is read-only; the cast only drops const for the
@@ -117,7 +117,7 @@ static cuzk_status alloc_arrays(cuzk_zkey *zk, bool header_only, const uint8_t *
 
 cuzk_status cuzk_zkey_alloc(cuzk_zkey *zk, cuzk_error *err)
 {
-    const cuzk_curve_params *cp = cuzk_curve_params_get(zk->curve);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(zk->curve);
     if (!cp)
         return cuzk_err(err, CUZK_ERR_USAGE, "zkey alloc: unsupported curve");
     if (zk->n_vars < (uint64_t)zk->n_public + 1 || zk->domain_size == 0 ||
@@ -219,13 +219,13 @@ static cuzk_status parse_layout(cuzk_zkey *zk, const cuzk_binfile *bf, zsecs *zs
                         "%s: wrong curve: q is %s but r is %s (the primes of the header disagree)", nm,
                         cq ? cuzk_curve_name(cq) : "unknown", cr ? cuzk_curve_name(cr) : "unknown");
     zk->curve = cq;
-    const cuzk_curve_params *cp = cuzk_curve_params_get(cq);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(cq);
     if (n8q != cp->n8q || n8r != cp->n8r)
         return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section 2 (header): n8q = %u, n8r = %u, but %s has %u, %u",
-                        nm, n8q, n8r, cp->name, cp->n8q, cp->n8r);
+                        nm, n8q, n8r, cp->snarkjs_name, cp->n8q, cp->n8r);
     zk->n8q = n8q;
     zk->n8r = n8r;
-    const size_t g1 = cp->g1_size, g2 = cp->g2_size;
+    const size_t g1 = cp->g1_affine, g2 = cp->g2_affine;
     uint64_t want = 4 + n8q + 4 + n8r + 12 + 3 * (uint64_t)g1 + 3 * (uint64_t)g2;
     if ((st = size_check(bf, zk, zs, SEC_HEADER, want, "n8q, q, n8r, r, sizes, 3 G1 + 3 G2", err)))
         return st;
@@ -251,7 +251,7 @@ static cuzk_status parse_layout(cuzk_zkey *zk, const cuzk_binfile *bf, zsecs *zs
     if (zk->log_domain > cp->fr_two_adicity)
         return cuzk_err(err, CUZK_ERR_FORMAT,
                         "%s: section 2 (header): domainSize 2^%u exceeds the 2^%u roots of unity of %s",
-                        nm, zk->log_domain, cp->fr_two_adicity, cp->name);
+                        nm, zk->log_domain, cp->fr_two_adicity, cp->snarkjs_name);
     p += 12;
     memcpy(&zk->alpha_1, p, g1), p += g1;
     memcpy(&zk->beta_1, p, g1), p += g1;
@@ -270,7 +270,7 @@ static cuzk_status parse_layout(cuzk_zkey *zk, const cuzk_binfile *bf, zsecs *zs
         return cuzk_err(err, CUZK_ERR_FORMAT,
                         "%s: section 4 (coefficients) size mismatch for %s: expected at least 4 bytes, "
                         "got %llu",
-                        nm, cp->name, (unsigned long long)s4->size);
+                        nm, cp->snarkjs_name, (unsigned long long)s4->size);
     zk->n_coefs = fmt_rd32(bf->data + s4->offset);
     snprintf(how, sizeof how, "4 + nCoefs %llu x %u", (unsigned long long)zk->n_coefs, 12 + n8r);
     if ((st = size_check(bf, zk, zs, SEC_COEFS, 4 + zk->n_coefs * (12 + n8r), how, err)))
@@ -319,7 +319,7 @@ static cuzk_status load_points(const cuzk_binfile *bf, const cuzk_zkey *zk, cons
                                const cuzk_zkey_read_opts *o, cuzk_error *err)
 {
     const fmt_ops *ops = fmt_ops_get(zk->curve);
-    const size_t sz = g2 ? ops->p->g2_size : ops->p->g1_size;
+    const size_t sz = g2 ? ops->desc->g2_affine : ops->desc->g1_affine;
     /* dst == the section's bytes: used in place (see parse), only checked. */
     if ((const uint8_t *)dst != bf->data + zs->s[id]->offset) {
         cuzk_status st = fmt_binfile_copy(bf, zs->s[id]->offset, dst, n * sz, o->pool, err);
@@ -387,7 +387,7 @@ static cuzk_status load_coefs(const cuzk_binfile *bf, cuzk_zkey *zk, const zsecs
                               const cuzk_zkey_read_opts *o, cuzk_error *err)
 {
     const uint64_t off = zs->s[SEC_COEFS]->offset + 4;
-    coef_job j = {bf->data + off, 0, zk, cuzk_curve_params_get(zk->curve)->r};
+    coef_job j = {bf->data + off, 0, zk, cuzk_curve_desc_get(zk->curve)->r};
     size_t bad = zk->n_coefs;
     int why = 0;
     if (zk->coef_raw || !bf->own_fd) {
@@ -570,7 +570,7 @@ cuzk_status cuzk_zkey_write(const cuzk_zkey *zk, const char *path, cuzk_error *e
 cuzk_status cuzk_zkey_write_to(const cuzk_zkey *zk, cuzk_afile *out, cuzk_error *err)
 {
     const char *path = out->name;
-    const cuzk_curve_params *cp = cuzk_curve_params_get(zk->curve);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(zk->curve);
     if (!cp || zk->header_only || !zk->a.ptr)
         return cuzk_err(err, CUZK_ERR_USAGE, "%s: incomplete zkey (no curve or header-only)", path);
     if (zk->n_vars < (uint64_t)zk->n_public + 1 || zk->domain_size == 0 ||
@@ -582,7 +582,7 @@ cuzk_status cuzk_zkey_write_to(const cuzk_zkey *zk, cuzk_afile *out, cuzk_error 
             zk->coef_signal[i] >= zk->n_vars || !fmt_limbs_lt(val[i], cp->r, 4))
             return cuzk_err(err, CUZK_ERR_USAGE, "%s: coefficient entry %llu is out of range", path,
                             (unsigned long long)i);
-    const size_t g1 = cp->g1_size, g2 = cp->g2_size;
+    const size_t g1 = cp->g1_affine, g2 = cp->g2_affine;
     const uint32_t n8q = cp->n8q, n8r = cp->n8r;
 
     cuzk_afile *f = out;

@@ -34,49 +34,21 @@ static void setup_wipe(void *p, size_t n)
 #define SETUP_CURVE bls12_381
 #include "groth16/setup_impl.h"
 
-/* Raw limbs -> Montgomery toxic waste; false if a value is not < r. */
-#define SETUP_TOXIC_FROM_RAW(C, out, in)                                                          \
-    do {                                                                                          \
-        const uint64_t *src_[4] = {(in)->tau, (in)->alpha, (in)->beta, (in)->delta};             \
-        C##_fr_t *dst_[4] = {&(out)->tau, &(out)->alpha, &(out)->beta, &(out)->delta};           \
-        for (int i_ = 0; i_ < 4; i_++) {                                                          \
-            C##_fr_t raw_;                                                                        \
-            memcpy(raw_.l, src_[i_], sizeof raw_.l);                                              \
-            if (!C##_fr_raw_is_canonical(&raw_))                                                  \
-                ok_ = false;                                                                      \
-            C##_fr_to_mont(dst_[i_], &raw_);                                                      \
-            setup_wipe(&raw_, sizeof raw_);                                                       \
-        }                                                                                         \
-    } while (0)
+/* The instantiations above, by curve description id. */
+static const struct {
+    const char *id;
+    cuzk_status (*build)(cuzk_ctx *, const cuzk_r1cs *, const cuzk_setup_toxic *, cuzk_zkey *, cuzk_error *);
+} SETUP_CURVES[] = {{"bn254", bn254_setup_build_raw}, {"bls12_381", bls12_381_setup_build_raw}};
 
 cuzk_status cuzk_setup_build(cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_setup_toxic *toxic,
                              cuzk_zkey *zk, cuzk_error *err)
 {
-    cuzk_status st;
-    bool ok_ = true;
     memset(zk, 0, sizeof *zk);
-    switch (r->curve) {
-    case CUZK_CURVE_BN254: {
-        bn254_setup_toxic_t tx;
-        if (toxic)
-            SETUP_TOXIC_FROM_RAW(bn254, &tx, toxic);
-        st = ok_ ? bn254_setup_build(ctx, r, toxic ? &tx : NULL, zk, err)
-                 : cuzk_err(err, CUZK_ERR_USAGE, "setup: toxic waste not below r");
-        setup_wipe(&tx, sizeof tx);
-        return st;
-    }
-    case CUZK_CURVE_BLS12_381: {
-        bls12_381_setup_toxic_t tx;
-        if (toxic)
-            SETUP_TOXIC_FROM_RAW(bls12_381, &tx, toxic);
-        st = ok_ ? bls12_381_setup_build(ctx, r, toxic ? &tx : NULL, zk, err)
-                 : cuzk_err(err, CUZK_ERR_USAGE, "setup: toxic waste not below r");
-        setup_wipe(&tx, sizeof tx);
-        return st;
-    }
-    default:
-        return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "setup: unsupported curve %d", (int)r->curve);
-    }
+    const cuzk_curve_desc *d = cuzk_curve_desc_get(r->curve);
+    for (size_t i = 0; d && i < CUZK_ARRAY_LEN(SETUP_CURVES); i++)
+        if (!strcmp(SETUP_CURVES[i].id, d->id))
+            return SETUP_CURVES[i].build(ctx, r, toxic, zk, err);
+    return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "setup: unsupported curve %d", (int)r->curve);
 }
 
 cuzk_status cuzk_setup_files_with_toxic(cuzk_ctx *ctx, const char *r1cs_path, const char *zkey_path,

@@ -314,7 +314,7 @@ static cuzk_status SETUP_(setup_build)(cuzk_ctx *ctx, const cuzk_r1cs *r,
     SETUP_(fr_t) secret[6]; /* scale_n, scale_2n, delta_inv, omega, omega_2n, one */
     memset(zk, 0, sizeof *zk);
     zk->curve = r->curve;
-    const cuzk_curve_params *cp = cuzk_curve_params_get(r->curve);
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(r->curve);
     zk->n8q = cp->n8q;
     zk->n8r = cp->n8r;
     zk->n_vars = nv;
@@ -458,6 +458,30 @@ out:
     cuzk_free(u);
     cuzk_free(v);
     cuzk_free(w);
+    return st;
+}
+
+/* setup_build with toxic waste given as raw limbs (NULL: random). */
+static cuzk_status SETUP_(setup_build_raw)(cuzk_ctx *ctx, const cuzk_r1cs *r,
+                                           const cuzk_setup_toxic *toxic,
+                                           cuzk_zkey *zk, cuzk_error *err)
+{
+    if (!toxic)
+        return SETUP_(setup_build)(ctx, r, NULL, zk, err);
+    SETUP_(setup_toxic_t) tx;
+    const uint64_t *src[4] = {toxic->tau, toxic->alpha, toxic->beta, toxic->delta};
+    SETUP_(fr_t) *dst[4] = {&tx.tau, &tx.alpha, &tx.beta, &tx.delta};
+    bool canonical = true;
+    for (int i = 0; i < 4; i++) {
+        SETUP_(fr_t) raw;
+        memcpy(raw.l, src[i], sizeof raw.l);
+        canonical = canonical && SETUP_(fr_raw_is_canonical)(&raw);
+        SETUP_(fr_to_mont)(dst[i], &raw);
+        setup_wipe(&raw, sizeof raw);
+    }
+    cuzk_status st = canonical ? SETUP_(setup_build)(ctx, r, &tx, zk, err)
+                               : cuzk_err(err, CUZK_ERR_USAGE, "setup: toxic waste not below r");
+    setup_wipe(&tx, sizeof tx);
     return st;
 }
 

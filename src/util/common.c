@@ -113,34 +113,6 @@ bool cuzk_random_bytes(void *buf, size_t n)
     return true;
 }
 
-const char *cuzk_curve_name(cuzk_curve c)
-{
-    switch (c) {
-    case CUZK_CURVE_BN254: return "bn128";
-    case CUZK_CURVE_BLS12_381: return "bls12381";
-    default: return "unknown";
-    }
-}
-
-cuzk_curve cuzk_curve_from_name(const char *name)
-{
-    char buf[32];
-    size_t k = 0;
-    for (const char *p = name; *p && k + 1 < sizeof buf; p++) {
-        char c = *p;
-        if (c >= 'A' && c <= 'Z')
-            c = (char)(c - 'A' + 'a');
-        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
-            buf[k++] = c;
-    }
-    buf[k] = 0;
-    if (!strcmp(buf, "bn128") || !strcmp(buf, "bn254") || !strcmp(buf, "altbn128"))
-        return CUZK_CURVE_BN254;
-    if (!strcmp(buf, "bls12381"))
-        return CUZK_CURVE_BLS12_381;
-    return CUZK_CURVE_NONE;
-}
-
 const char *cuzk_status_name(cuzk_status s)
 {
     switch (s) {

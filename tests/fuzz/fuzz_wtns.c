@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cuzk_status st = cuzk_wtns_read_buffer(&w, data, size, "fuzz.wtns", &e);
     fuzz_check_error(st, &e, "fuzz.wtns");
     if (st == CUZK_OK) {
-        const cuzk_curve_params *cp = cuzk_curve_params_get(w.curve);
+        const cuzk_curve_desc *cp = cuzk_curve_desc_get(w.curve);
         FUZZ_ASSERT(cp != NULL);
         FUZZ_ASSERT((uint64_t)w.n_witness * 32 <= size);
         cuzk_wtns_free(&w);

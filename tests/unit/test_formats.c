@@ -156,7 +156,7 @@ static void check_g1(const fmt_ops *ops, const void *pt, const cJSON *j)
     assert_true(cJSON_IsArray(j) && cJSON_GetArraySize(j) == 3);
     const uint8_t *b = pt;
     bool inf = true;
-    for (size_t i = 0; i < ops->p->g1_size; i++)
+    for (size_t i = 0; i < ops->desc->g1_affine; i++)
         inf &= b[i] == 0;
     if (inf) {
         assert_string_equal(cJSON_GetArrayItem(j, 0)->valuestring, "0");
@@ -166,7 +166,7 @@ static void check_g1(const fmt_ops *ops, const void *pt, const cJSON *j)
     }
     char d[200];
     for (int k = 0; k < 2; k++) {
-        assert_true(ops->fq_to_dec(d, sizeof d, b + k * ops->p->n8q) > 0);
+        assert_true(ops->fq_to_dec(d, sizeof d, b + k * ops->desc->n8q) > 0);
         assert_string_equal(d, cJSON_GetArrayItem(j, k)->valuestring);
     }
     assert_string_equal(cJSON_GetArrayItem(j, 2)->valuestring, "1");
@@ -177,7 +177,7 @@ static void check_g2(const fmt_ops *ops, const void *pt, const cJSON *j)
     assert_true(cJSON_IsArray(j) && cJSON_GetArraySize(j) == 3);
     const uint8_t *b = pt;
     bool inf = true;
-    for (size_t i = 0; i < ops->p->g2_size; i++)
+    for (size_t i = 0; i < ops->desc->g2_affine; i++)
         inf &= b[i] == 0;
     char d[200];
     for (int c = 0; c < 3; c++) {
@@ -188,7 +188,7 @@ static void check_g2(const fmt_ops *ops, const void *pt, const cJSON *j)
                 const char *exp = (inf ? (c == 1 && k == 0) : (k == 0)) ? "1" : "0";
                 assert_string_equal(want, exp);
             } else {
-                assert_true(ops->fq_to_dec(d, sizeof d, b + (2 * c + k) * ops->p->n8q) > 0);
+                assert_true(ops->fq_to_dec(d, sizeof d, b + (2 * c + k) * ops->desc->n8q) > 0);
                 assert_string_equal(d, want);
             }
         }
@@ -270,7 +270,7 @@ static void test_curve_params(void **state)
     /* Moduli against the decimal primes snarkjs printed into the fixtures. */
     for (size_t f = 0; f < 2; f++) {
         cJSON *z = load_json(fx_path(&FX[f], "zkey.export.json"));
-        const cuzk_curve_params *cp = cuzk_curve_params_get(FX[f].curve);
+        const cuzk_curve_desc *cp = cuzk_curve_desc_get(FX[f].curve);
         assert_non_null(cp);
         char d[200];
         limbs_dec(d, sizeof d, cp->q, cp->fq_limbs);
@@ -279,8 +279,8 @@ static void test_curve_params(void **state)
         assert_string_equal(d, jstr(z, "r"));
         assert_int_equal(cp->n8q, (int)jnum(z, "n8q"));
         assert_int_equal(cp->n8r, (int)jnum(z, "n8r"));
-        assert_int_equal(cp->g1_size, 2 * cp->n8q);
-        assert_int_equal(cp->g2_size, 4 * cp->n8q);
+        assert_int_equal(cp->g1_affine, 2 * cp->n8q);
+        assert_int_equal(cp->g2_affine, 4 * cp->n8q);
         uint8_t le[48];
         for (uint32_t i = 0; i < cp->n8q / 8; i++)
             wr64(le + 8 * i, cp->q[i]);
@@ -288,7 +288,7 @@ static void test_curve_params(void **state)
         assert_int_equal(cuzk_curve_from_r_bytes(le, cp->n8q), CUZK_CURVE_NONE);
         cJSON_Delete(z);
     }
-    assert_null(cuzk_curve_params_get(CUZK_CURVE_NONE));
+    assert_null(cuzk_curve_desc_get(CUZK_CURVE_NONE));
 }
 
 /* ---- binfile -------------------------------------------------------------------- */
@@ -452,7 +452,7 @@ static void check_r1cs_against_export(const fixture *f, const cuzk_r1cs *r)
     assert_int_equal(r->curve, f->curve);
     assert_int_equal(r->n8, (int)jnum(j, "n8"));
     char d[200];
-    limbs_dec(d, sizeof d, cuzk_curve_params_get(r->curve)->r, 4);
+    limbs_dec(d, sizeof d, cuzk_curve_desc_get(r->curve)->r, 4);
     assert_string_equal(d, jstr(j, "prime"));
     assert_int_equal(r->n_wires, (int)jnum(j, "nVars"));
     assert_int_equal(r->n_pub_out, (int)jnum(j, "nOutputs"));
@@ -573,7 +573,7 @@ static void test_r1cs_malformed(void **state)
     expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", "wire 1000");
     RESET();
     for (int i = 0; i < 32; i++)
-        b[c + 8 + i] = (uint8_t)(cuzk_curve_params_get(CUZK_CURVE_BN254)->r[i / 8] >> (8 * (i % 8)));
+        b[c + 8 + i] = (uint8_t)(cuzk_curve_desc_get(CUZK_CURVE_BN254)->r[i / 8] >> (8 * (i % 8)));
     expect_err(r1cs_buf(b, n, &e), &e, CUZK_ERR_FORMAT, "mutant.r1cs", ">= r");
     /* Term count too large for the section. */
     RESET();
@@ -672,7 +672,7 @@ static void test_r1cs_writer(void **state)
     cuzk_err_clear(&e);
     assert_int_equal(access(tmp_path("bad.r1cs"), F_OK), -1);
     wv = w.values.ptr;
-    memcpy(wv[2], cuzk_curve_params_get(CUZK_CURVE_BLS12_381)->r, 32);
+    memcpy(wv[2], cuzk_curve_desc_get(CUZK_CURVE_BLS12_381)->r, 32);
     expect_err(cuzk_wtns_write(&w, tmp_path("bad.wtns"), &e), &e, CUZK_ERR_USAGE, "bad.wtns", ">= r");
     cuzk_err_clear(&e);
     assert_int_equal(access(tmp_path("bad.wtns"), F_OK), -1);
@@ -851,7 +851,7 @@ static void check_zkey_against_export(const fixture *f, const cuzk_zkey *zk)
     check_g2(ops, &zk->gamma_2, cJSON_GetObjectItem(j, "vk_gamma_2"));
     check_g1(ops, &zk->delta_1, cJSON_GetObjectItem(j, "vk_delta_1"));
     check_g2(ops, &zk->delta_2, cJSON_GetObjectItem(j, "vk_delta_2"));
-    const size_t g1 = ops->p->g1_size, g2 = ops->p->g2_size;
+    const size_t g1 = ops->desc->g1_affine, g2 = ops->desc->g2_affine;
     g = cJSON_GetObjectItem(j, "IC");
     assert_int_equal(cJSON_GetArraySize(g), (int)zk->n_public + 1);
     for (uint32_t i = 0; i <= zk->n_public; i++)
@@ -966,14 +966,14 @@ static void test_zkey_fixtures(void **state)
             assert_non_null(zp.map);
             assert_non_null(zp.coef_raw);
             assert_null(zp.coef_matrix);
-            const cuzk_curve_params *cp = cuzk_curve_params_get(zc.curve);
+            const cuzk_curve_desc *cp = cuzk_curve_desc_get(zc.curve);
             size_t npriv = zc.n_vars - zc.n_public - 1;
-            assert_memory_equal(zc.a.ptr, zp.a.ptr, zc.n_vars * cp->g1_size);
-            assert_memory_equal(zc.b1.ptr, zp.b1.ptr, zc.n_vars * cp->g1_size);
-            assert_memory_equal(zc.b2.ptr, zp.b2.ptr, zc.n_vars * cp->g2_size);
+            assert_memory_equal(zc.a.ptr, zp.a.ptr, zc.n_vars * cp->g1_affine);
+            assert_memory_equal(zc.b1.ptr, zp.b1.ptr, zc.n_vars * cp->g1_affine);
+            assert_memory_equal(zc.b2.ptr, zp.b2.ptr, zc.n_vars * cp->g2_affine);
             if (npriv)
-                assert_memory_equal(zc.c.ptr, zp.c.ptr, npriv * cp->g1_size);
-            assert_memory_equal(zc.h.ptr, zp.h.ptr, zc.domain_size * cp->g1_size);
+                assert_memory_equal(zc.c.ptr, zp.c.ptr, npriv * cp->g1_affine);
+            assert_memory_equal(zc.h.ptr, zp.h.ptr, zc.domain_size * cp->g1_affine);
             const uint64_t(*val)[4] = zc.coef_value.ptr;
             for (uint64_t i = 0; i < zc.n_coefs; i++) {
                 const uint8_t *r = zp.coef_raw + i * 44;
@@ -1054,9 +1054,9 @@ static void test_point_check_blocks(void **state)
         cuzk_zkey_read_opts o = {.copy_points = true};
         assert_int_equal(cuzk_zkey_read(&zk, fx_path(&FX[f], "zkey"), &o, &e), CUZK_OK);
         const fmt_ops *ops = fmt_ops_get(zk.curve);
-        const cuzk_curve_params *cp = ops->p;
+        const cuzk_curve_desc *cp = ops->desc;
         for (int g2 = 0; g2 < 2; g2++) {
-            const size_t sz = g2 ? cp->g2_size : cp->g1_size, nsrc = g2 ? zk.n_vars : zk.domain_size;
+            const size_t sz = g2 ? cp->g2_affine : cp->g1_affine, nsrc = g2 ? zk.n_vars : zk.domain_size;
             const uint8_t *src = g2 ? zk.b2.ptr : zk.h.ptr;
             const size_t n = 40;
             uint8_t *pts = malloc(n * sz);
@@ -1228,8 +1228,8 @@ static void test_zkey_malformed(void **state)
         size_t n;
         uint8_t *orig = slurp(fx_path(&FX[f], "zkey"), &n);
         uint8_t *b = malloc(n + 256);
-        const cuzk_curve_params *cp = cuzk_curve_params_get(FX[f].curve);
-        const size_t g1 = cp->g1_size, n8q = cp->n8q;
+        const cuzk_curve_desc *cp = cuzk_curve_desc_get(FX[f].curve);
+        const size_t g1 = cp->g1_affine, n8q = cp->n8q;
         uint64_t hs, s4, s5;
         size_t h = sec_off(orig, n, 2, &hs), o4 = sec_off(orig, n, 4, &s4), o5 = sec_off(orig, n, 5, &s5);
         size_t o1 = sec_off(orig, n, 1, NULL);
@@ -1258,10 +1258,10 @@ static void test_zkey_malformed(void **state)
         expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "corrupt file");
         /* Swap in the other curve's r. */
         RESET();
-        const cuzk_curve_params *other = cuzk_curve_params_get(f == 0 ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254);
+        const cuzk_curve_desc *other = cuzk_curve_desc_get(f == 0 ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254);
         for (int i = 0; i < 32; i++)
             b[h + 8 + n8q + i] = (uint8_t)(other->r[i / 8] >> (8 * (i % 8)));
-        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", other->name);
+        expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", other->snarkjs_name);
         /* Header values. */
         size_t hv = h + 8 + n8q + 32;
         RESET();
@@ -1273,7 +1273,7 @@ static void test_zkey_malformed(void **state)
         RESET();
         wr32(b + hv + 8, 32); /* domain doubled: section 9 no longer fits */
         expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 9 (H points) size mismatch");
-        assert_non_null(strstr(e.msg, cp->name));
+        assert_non_null(strstr(e.msg, cp->snarkjs_name));
         RESET();
         wr32(b + hv, rd32(b + hv) + 1); /* nVars + 1 */
         expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 5 (A points) size mismatch");
@@ -1328,7 +1328,7 @@ static void test_zkey_malformed(void **state)
             b[pts + i] = (uint8_t)(cp->q[i / 8] >> (8 * (i % 8)));
         expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "alpha_1 has a coordinate >= q");
         RESET();
-        size_t delta2 = pts + 2 * g1 + 2 * cp->g2_size + g1;
+        size_t delta2 = pts + 2 * g1 + 2 * cp->g2_affine + g1;
         b[delta2 + 3 * n8q] ^= 1;
         expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "delta_2 is not on the curve");
         /* Section 9 (H), last point, in parallel: index named. */
@@ -1350,7 +1350,7 @@ static void test_zkey_malformed(void **state)
         uint64_t s7;
         size_t o7 = sec_off(orig, n, 7, &s7);
         RESET();
-        memset(b + o7, 0, cp->g2_size);
+        memset(b + o7, 0, cp->g2_affine);
         assert_int_equal(zkey_buf(b, n, &par, &e), CUZK_OK);
         b[o7] = 1;
         expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 7 (B2 points): point 0");
@@ -1363,7 +1363,7 @@ static void test_zkey_malformed(void **state)
             memcpy(b + pts, &p1, g1);
             expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "alpha_1 is not in the prime-order subgroup");
             RESET();
-            memcpy(b + pts + 2 * g1 + cp->g2_size, &p2, cp->g2_size); /* gamma_2 */
+            memcpy(b + pts + 2 * g1 + cp->g2_affine, &p2, cp->g2_affine); /* gamma_2 */
             expect_err(zkey_buf(b, n, &par, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "gamma_2 is not in the prime-order subgroup");
             RESET();
             memcpy(b + sec_off(orig, n, 3, NULL) + g1, &p1, g1); /* IC[1] */
@@ -1375,7 +1375,7 @@ static void test_zkey_malformed(void **state)
             cuzk_zkey_read_opts full = {.pool = pool, .full_subgroup_check = true};
             expect_err(zkey_buf(b, n, &full, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 5 (A points): point 2 is not in the prime-order subgroup");
             RESET();
-            memcpy(b + o7 + cp->g2_size, &p2, cp->g2_size);
+            memcpy(b + o7 + cp->g2_affine, &p2, cp->g2_affine);
             assert_int_equal(zkey_buf(b, n, &par, &e), CUZK_OK);
             expect_err(zkey_buf(b, n, &full, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", "section 7 (B2 points): point 1 is not in the prime-order subgroup");
         }
@@ -1548,7 +1548,7 @@ static void test_json_malformed(void **state)
         m = bump_last_digit(t, bx1);
         expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_INVALID_PROOF, "pi_b is not on the curve");
         free(m);
-        const cuzk_curve_params *cp = cuzk_curve_params_get(FX[f].curve);
+        const cuzk_curve_desc *cp = cuzk_curve_desc_get(FX[f].curve);
         char q[200];
         limbs_dec(q, sizeof q, cp->q, cp->fq_limbs);
         m = replace(t, ax, q);
@@ -1568,7 +1568,7 @@ static void test_json_malformed(void **state)
         expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_FORMAT, "pi_a: z must be");
         free(m);
         /* Curve: unknown name, mismatch with the caller's expectation. */
-        m = replace(t, cp->name, "secp256k1");
+        m = replace(t, cp->snarkjs_name, "secp256k1");
         expect_proof_err(m, CUZK_CURVE_NONE, CUZK_ERR_UNSUPPORTED, "wrong curve");
         free(m);
         expect_proof_err(t, f == 0 ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254, CUZK_ERR_MISMATCH, "wrong curve");
@@ -1597,7 +1597,7 @@ static void test_json_malformed(void **state)
         cuzk_error e = {0};
         assert_int_equal(cuzk_proof_points_read_json_buffer(&p, it, strlen(it), "inf.json", CUZK_CURVE_NONE, &e), CUZK_OK);
         uint8_t zero[96] = {0};
-        assert_memory_equal(&p.a, zero, cp->g1_size);
+        assert_memory_equal(&p.a, zero, cp->g1_affine);
         char *out;
         size_t len;
         assert_int_equal(cuzk_proof_points_to_json(&p, CUZK_JSON_SNARKJS, &out, &len, &e), CUZK_OK);
@@ -1846,7 +1846,7 @@ static void test_inputs_not_regular(void **state)
     fmt_wr32(q + 12, 1);
     fmt_wr64(q + 16, 64);
     fmt_wr32(q + 24, 32);
-    fmt_limbs_to_bytes(q + 28, cuzk_curve_params_get(CUZK_CURVE_BN254)->r, 32);
+    fmt_limbs_to_bytes(q + 28, cuzk_curve_desc_get(CUZK_CURVE_BN254)->r, 32);
     fmt_wr32(q + 60, 1u << 24);
     fmt_wr32(q + 84, 1);     /* nConstraints */
     fmt_wr32(q + 88, 2);     /* section 2: 3 empty term lists */

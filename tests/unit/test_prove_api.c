@@ -22,6 +22,7 @@
 
 #include "cuzk/cuzk.h"
 #include "cuzk/dev.h"
+#include "curve/curve_ops.h"
 #include "formats/formats.h"
 
 #define FX_DIR CUZK_TEST_DATA_DIR "/formats"
@@ -438,10 +439,59 @@ static void test_wrong_witness(void **state)
     cuzk_ctx_free(ctx);
 }
 
+/* The curve descriptions and operations tables agree with each other and
+ * with the public names; sizes follow from the moduli. */
+static void test_curve_tables(void **state)
+{
+    (void)state;
+    int n = 0;
+    for (const cuzk_curve_desc *const *dp = cuzk_curve_descs(); *dp; dp++, n++) {
+        const cuzk_curve_desc *d = *dp;
+        assert_ptr_equal(cuzk_curve_desc_get(d->curve), d);
+        const cuzk_curve_ops *ops = cuzk_curve_ops_get(d->curve);
+        assert_non_null(ops);
+        assert_ptr_equal(ops->desc, d);
+        assert_string_equal(cuzk_curve_name(d->curve), d->snarkjs_name);
+        for (const char *const *a = d->aliases; *a; a++)
+            assert_int_equal(cuzk_curve_from_name(*a), d->curve);
+        assert_int_equal(cuzk_curve_from_name(d->snarkjs_name), d->curve);
+        assert_int_equal(d->n8q, 8 * d->fq_limbs);
+        assert_int_equal(d->g1_affine, 2 * d->n8q);
+        assert_int_equal(d->g2_affine, 4 * d->n8q);
+        assert_int_equal(d->g1_jac, 3 * d->n8q);
+        assert_int_equal(d->g2_jac, 6 * d->n8q);
+        /* bit lengths of the moduli */
+        unsigned qb = 64 * d->fq_limbs, rb = 64 * d->fr_limbs;
+        while (!(d->q[(qb - 1) / 64] >> ((qb - 1) % 64) & 1))
+            qb--;
+        while (!(d->r[(rb - 1) / 64] >> ((rb - 1) % 64) & 1))
+            rb--;
+        assert_int_equal(qb, d->fq_bits);
+        assert_int_equal(rb, d->fr_bits);
+        /* 2^s divides r - 1 exactly (r is odd: r - 1 clears bit 0 only). */
+        unsigned s2 = 1;
+        while (!(d->r[s2 / 64] >> (s2 % 64) & 1))
+            s2++;
+        assert_int_equal(s2, d->fr_two_adicity);
+        /* Fr round trip through the ops table. */
+        uint8_t raw[32] = {5, 4, 3, 2, 1}, mont[32], back[32];
+        ops->fr_to_mont(mont, raw);
+        ops->fr_from_mont(back, mont);
+        assert_memory_equal(raw, back, 32);
+    }
+    assert_int_equal(n, 2);
+    assert_null(cuzk_curve_desc_get(CUZK_CURVE_NONE));
+    assert_null(cuzk_curve_ops_get(CUZK_CURVE_NONE));
+    assert_int_equal(cuzk_curve_from_name("BLS12-381"), CUZK_CURVE_BLS12_381);
+    assert_int_equal(cuzk_curve_from_name("alt_bn128"), CUZK_CURVE_BN254);
+    assert_int_equal(cuzk_curve_from_name("secp256k1"), CUZK_CURVE_NONE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_phase_names),
+        cmocka_unit_test(test_curve_tables),
         cmocka_unit_test(test_one_key_many_witnesses),
         cmocka_unit_test(test_fixed_rs),
         cmocka_unit_test(test_shared_key_and_pool),

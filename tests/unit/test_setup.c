@@ -209,16 +209,16 @@ static void test_file_roundtrip(void **s)
         ro.full_subgroup_check = true;
         if (cuzk_setup_build(ctx, &r, &TOXIC, &mem, &e) || cuzk_zkey_read(&file, zp, &ro, &e))
             fail_msg("%s", e.msg);
-        const cuzk_curve_params *cp = cuzk_curve_params_get(go.curve);
+        const cuzk_curve_desc *cp = cuzk_curve_desc_get(go.curve);
         assert_int_equal(file.n_vars, mem.n_vars);
         assert_int_equal(file.n_coefs, mem.n_coefs);
-        assert_memory_equal(&file.alpha_1, &mem.alpha_1, cp->g1_size);
-        assert_memory_equal(&file.delta_2, &mem.delta_2, cp->g2_size);
-        assert_memory_equal(file.ic.ptr, mem.ic.ptr, (mem.n_public + 1) * cp->g1_size);
-        assert_memory_equal(file.a.ptr, mem.a.ptr, mem.n_vars * cp->g1_size);
-        assert_memory_equal(file.b2.ptr, mem.b2.ptr, mem.n_vars * cp->g2_size);
-        assert_memory_equal(file.c.ptr, mem.c.ptr, (mem.n_vars - mem.n_public - 1) * cp->g1_size);
-        assert_memory_equal(file.h.ptr, mem.h.ptr, mem.domain_size * cp->g1_size);
+        assert_memory_equal(&file.alpha_1, &mem.alpha_1, cp->g1_affine);
+        assert_memory_equal(&file.delta_2, &mem.delta_2, cp->g2_affine);
+        assert_memory_equal(file.ic.ptr, mem.ic.ptr, (mem.n_public + 1) * cp->g1_affine);
+        assert_memory_equal(file.a.ptr, mem.a.ptr, mem.n_vars * cp->g1_affine);
+        assert_memory_equal(file.b2.ptr, mem.b2.ptr, mem.n_vars * cp->g2_affine);
+        assert_memory_equal(file.c.ptr, mem.c.ptr, (mem.n_vars - mem.n_public - 1) * cp->g1_affine);
+        assert_memory_equal(file.h.ptr, mem.h.ptr, mem.domain_size * cp->g1_affine);
         assert_memory_equal(file.coef_value.ptr, mem.coef_value.ptr, mem.n_coefs * 32);
         cuzk_zkey_free(&mem);
         cuzk_zkey_free(&file);
