@@ -49,11 +49,17 @@ void cli_progress_done(void);
 /* Monotonic wall clock, seconds. */
 double cli_now(void);
 
+/* Parses a byte size: a number with an optional binary unit K, M, G, T (also
+ * KiB, GB, ...: all powers of 1024), e.g. "16G", "1.5T", "8589934592".
+ * Returns 0, or prints "Error: <what> ..." and returns 1. */
+int cli_parse_size(const char *s, const char *what, size_t *out);
+
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_setup(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_export_vk(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 
 #endif

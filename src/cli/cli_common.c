@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -262,4 +263,30 @@ int cli_fail(const cuzk_error *err)
     ui_clear();
     fprintf(stderr, "Error: %s\n", err->msg[0] ? err->msg : cuzk_status_name(err->code));
     return err->code ? (int)err->code : 1;
+}
+
+int cli_parse_size(const char *s, const char *what, size_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    double mul = 1;
+    if (end != s) {
+        switch (*end) {
+        case 'k': case 'K': mul = 1024.0; end++; break;
+        case 'm': case 'M': mul = 1024.0 * 1024; end++; break;
+        case 'g': case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
+        case 't': case 'T': mul = 1024.0 * 1024 * 1024 * 1024; end++; break;
+        default: break;
+        }
+        if (mul > 1 && (!strcmp(end, "iB") || !strcmp(end, "B")))
+            end += strlen(end);
+    }
+    double bytes = v * mul;
+    if (end == s || *end || errno || !(bytes >= 1) || bytes >= 18e18) {
+        fprintf(stderr, "Error: %s must be a size such as 16G, 8192M or a byte count, got '%s'\n", what, s);
+        return 1;
+    }
+    *out = (size_t)bytes;
+    return 0;
 }

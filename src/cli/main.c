@@ -27,6 +27,8 @@ static const char USAGE[] =
     "  export-vk <circuit.zkey> <verification_key.json>\n"
     "                         export the verification key (snarkjs zkey export verificationkey)\n"
     "  info <file>            describe a .zkey, .r1cs, .wtns or snarkjs .json file\n"
+    "  plan [--gpu-mem SIZE] [--workers N] <circuit.zkey>\n"
+    "                         device-memory plan of a GPU proof (tier, per-phase bytes, peak)\n"
     "  selftest --gpu         check the GPU kernels against the CPU code\n"
     "  bench kernels          time the GPU kernels (NTT, G1/G2 MSM)\n"
     "\n"
@@ -65,6 +67,7 @@ int main(int argc, char **argv)
     } cmds[] = {
         {"prove", cmd_prove},   {"verify", cmd_verify},       {"setup", cmd_setup},
         {"gen", cmd_gen},       {"export-vk", cmd_export_vk}, {"info", cmd_info},
+        {"plan", cmd_plan},
         {"selftest", cmd_selftest}, {"bench", cmd_bench}, /* cmd_gpu.c */
         {"serve", cmd_serve},   {"submit", cmd_submit},       {"await", cmd_await},
         {"status", cmd_status}, {"cancel", cmd_cancel},

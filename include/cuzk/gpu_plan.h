@@ -1,0 +1,150 @@
+/* cuzk GPU prover: the device-memory plan of a Groth16 proof.
+ *
+ * Before the GPU prover allocates anything it computes, from the key's sizes,
+ * the device and a budget, which buffers each phase of a proof holds on the
+ * device and how big they are, and picks the best tier that fits. A proof
+ * started under a plan therefore never runs out of device memory (as long as
+ * nothing else takes the budgeted memory meanwhile). The plan is plain
+ * arithmetic, compiled in every build: it needs no GPU when the budget is
+ * given (`cuzk plan --gpu-mem SIZE`).
+ *
+ * What lives on the device:
+ *  - the key, shared by the W workers of one GPU (they take the GPU's lock in
+ *    turn for their device phases): the A and B coefficient records as CSR
+ *    (abc is a sparse matrix-vector product on the device), the NTT twiddle
+ *    tables, and five MSM handles (H, A, B1, C on G1, B2 on G2) with their
+ *    workspaces. The coefficients and each MSM are RESIDENT (held as long
+ *    as the key) or STREAMED: then held only during the phase(s) that use
+ *    them, made at the phase start over the pinned host copy and uploaded in
+ *    double-buffered chunks (an MSM handle in streamed mode, see the MSM
+ *    "Memory plan" in gpu.h; it may keep a prefix on the device for the
+ *    phase), so the five MSM workspaces are never live at once;
+ *  - per proof ("job"): the witness (raw scalars: the SpMV input and the
+ *    scalars of the A, B1, C, B2 MSMs), and a, b, c over the domain; after
+ *    the quotient only h (in a's buffer) stays; all of it is freed when the
+ *    proof's device phases end;
+ *  - per waiting worker, when the plan pre-stages: its next witness, uploaded
+ *    on a copy stream while another worker's kernels run.
+ *
+ * Tiers, best first (the first that fits the budget is chosen):
+ *  key resident / streamed  x  witness pre-staged / uploaded at job start
+ *  x  a, b, c as 3 vectors / as 2 (c = a.b is evaluated again from the
+ *  coefficients after b's coset product, instead of being kept):
+ *    1 resident, pre-staged, 3   2 resident, at start, 3   3 resident, at start, 2
+ *    4 streamed, pre-staged, 3   5 streamed, at start, 3   6 streamed, at start, 2
+ * When the key is streamed, items are streamed in the order H (its MSM has
+ * random scalars, so its upload hides behind its compute), coefficients, B2,
+ * C, A, B1 until the rest fits; each streamed item gets what its phase
+ * leaves of the budget (larger chunks, a prefix kept during the phase). */
+#ifndef CUZK_GPU_PLAN_H_PUBLIC
+#define CUZK_GPU_PLAN_H_PUBLIC
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The sizes of a proving key that the plan depends on. */
+typedef struct cuzk_gpu_key_shape {
+    cuzk_curve curve;
+    uint64_t n_vars;     /* wires, ONE included */
+    uint64_t n_public;   /* public signals (ONE not counted) */
+    unsigned log_domain; /* domain 2^log_domain */
+    uint64_t n_coefs;    /* A and B coefficient records together */
+} cuzk_gpu_key_shape;
+
+/* Reads the shape from a .zkey's header sections (the coefficient and point
+ * sections are size-checked, not read). Errors: CUZK_ERR_IO / _FORMAT with
+ * the file named. */
+cuzk_status cuzk_gpu_key_shape_read(const char *zkey_path, cuzk_gpu_key_shape *out, cuzk_error *err);
+
+/* Key items (shared by the workers). */
+typedef enum cuzk_gpu_plan_item_id {
+    CUZK_GPU_ITEM_COEFS = 0, /* A, B coefficient records (CSR) */
+    CUZK_GPU_ITEM_NTT,       /* NTT twiddle tables */
+    CUZK_GPU_ITEM_MSM_H,
+    CUZK_GPU_ITEM_MSM_A,
+    CUZK_GPU_ITEM_MSM_B1,
+    CUZK_GPU_ITEM_MSM_C,
+    CUZK_GPU_ITEM_MSM_B2,
+    CUZK_GPU_ITEM_COUNT
+} cuzk_gpu_plan_item_id;
+
+/* Device phases of one proof. */
+typedef enum cuzk_gpu_plan_phase {
+    CUZK_GPU_PHASE_STAGE = 0, /* witness upload */
+    CUZK_GPU_PHASE_ABC,       /* a, b, c = A.w, B.w, a.b */
+    CUZK_GPU_PHASE_NTT,       /* three odd-coset NTTs and h = a.b - c */
+    CUZK_GPU_PHASE_MSM_H,
+    CUZK_GPU_PHASE_MSM_A,
+    CUZK_GPU_PHASE_MSM_B1,
+    CUZK_GPU_PHASE_MSM_C,
+    CUZK_GPU_PHASE_MSM_B2,
+    CUZK_GPU_PHASE_COUNT
+} cuzk_gpu_plan_phase;
+
+typedef struct cuzk_gpu_plan_item {
+    size_t device_bytes;  /* device memory the item holds (bases/records + workspaces) */
+    size_t data_bytes;    /* the item's data on the host (bases or records) */
+    int streamed;         /* 0: held with the key; 1: held only in its phase(s), data streamed */
+    size_t chunk;         /* streamed: points / records per uploaded chunk */
+    size_t resident;      /* points / records kept on the device (all when resident) */
+    size_t msm_budget;    /* MSM items: the device_budget to create the handle with (its plan
+                             is then exactly this one); 0 for the others */
+} cuzk_gpu_plan_item;
+
+typedef struct cuzk_gpu_plan_opts {
+    /* Device memory the proofs may use, all workers together. 0: the free
+     * memory of `device` minus a margin of max(512 MiB, 2 % of the device)
+     * (cuzk_gpu_mem_info). With a device present a non-zero budget is capped
+     * by that figure too. */
+    size_t budget;
+    int device;
+    /* SM count the MSM workspaces are sized for; 0: the device's, or 132
+     * (an H100/H200) when there is none. */
+    int sm_count;
+    unsigned workers;     /* workers sharing the device (0 = 2) */
+} cuzk_gpu_plan_opts;
+
+typedef struct cuzk_gpu_plan {
+    cuzk_gpu_key_shape shape;
+    size_t budget;         /* the budget planned for */
+    size_t device_free, device_total; /* as queried (0 when not queried) */
+    int sm_count;
+    unsigned workers;
+    unsigned tier;         /* 1..6, see the list above */
+    int key_streamed;      /* some key item is streamed */
+    int prestage;          /* waiting workers hold their next witness on the device */
+    unsigned abc_vectors;  /* 3 or 2 */
+    cuzk_gpu_plan_item item[CUZK_GPU_ITEM_COUNT];
+    size_t key_bytes;      /* the items held with the key (the resident ones) */
+    size_t witness_bytes;  /* n_vars x 32 */
+    size_t vector_bytes;   /* one domain vector, 2^log_domain x 32 */
+    size_t job_bytes[CUZK_GPU_PHASE_COUNT];   /* the running proof's own buffers per phase */
+    size_t others_bytes;   /* the other workers' pre-staged witnesses ((W-1) x witness, or 0) */
+    size_t phase_bytes[CUZK_GPU_PHASE_COUNT]; /* key + streamed items of the phase + job + others */
+    size_t peak;           /* max of phase_bytes: <= budget */
+} cuzk_gpu_plan;
+
+/* Name of an item / phase ("coefs", "ntt", "msm_h", ...; "stage", "abc", ...). */
+const char *cuzk_gpu_plan_item_name(cuzk_gpu_plan_item_id id);
+const char *cuzk_gpu_plan_phase_name(cuzk_gpu_plan_phase p);
+
+/* Computes the plan for a key of `shape` (opts may be NULL: defaults).
+ * Touches the GPU only to query free memory / the SM count when opts leave
+ * them 0. CUZK_ERR_USAGE for a bad shape, CUZK_ERR_NOMEM with a one-line
+ * message saying what the smallest tier needs when nothing fits,
+ * CUZK_ERR_UNSUPPORTED / CUZK_ERR_GPU when a device had to be queried and
+ * could not be. */
+cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_plan_opts *opts,
+                                cuzk_gpu_plan *out, cuzk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,130 @@
+/* cuzk plan: prints the device-memory plan of a GPU proof for a key
+ * (cuzk_gpu_plan_proof, include/cuzk/gpu_plan.h). With --gpu-mem it needs
+ * no GPU: it plans for a card with that much memory for the proofs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cuzk/gpu.h"
+#include "cuzk/gpu_plan.h"
+
+static const char PLAN_USAGE[] =
+    "Usage: cuzk plan [--gpu-mem SIZE] [--workers N] [--device D] [--sm-count S] <circuit.zkey>\n"
+    "  The device-memory plan of a GPU proof with this key: the tier chosen (key\n"
+    "  resident or streamed, witness pre-staged or uploaded at start, a/b/c as 3\n"
+    "  or 2 vectors), each key item's device bytes, each phase's bytes, the peak.\n"
+    "  Touches the GPU only to read its free memory and SM count.\n"
+    "  --gpu-mem SIZE  device memory the proofs may use, all workers together\n"
+    "                  (e.g. 16G, 80G); without a GPU it plans for that much.\n"
+    "                  Default: the device's free memory minus max(512 MiB, 2 %)\n"
+    "  --workers N     workers sharing the GPU (default 2)\n"
+    "  --device D      CUDA device (default 0)\n"
+    "  --sm-count S    SMs the MSM workspaces are sized for (default: the\n"
+    "                  device's; 132 without one)\n"
+    "Exit code 0 when a tier fits, 6 when even the smallest does not, 7 without\n"
+    "a GPU and without --gpu-mem.\n";
+
+static double gib(size_t b) { return (double)b / (double)(1u << 30); }
+
+static int parse_count(const char *s, const char *what, unsigned long max, unsigned long *out)
+{
+    char *end;
+    unsigned long v = strtoul(s, &end, 10);
+    if (!*s || *end || v == 0 || v > max) {
+        fprintf(stderr, "Error: %s must be a number from 1 to %lu, got '%s'\n", what, max, s);
+        return 1;
+    }
+    *out = v;
+    return 0;
+}
+
+static void print_item(const cuzk_gpu_plan *p, int id)
+{
+    const cuzk_gpu_plan_item *it = &p->item[id];
+    printf("  %-8s %9.3f GiB", cuzk_gpu_plan_item_name((cuzk_gpu_plan_item_id)id), gib(it->device_bytes));
+    if (id == CUZK_GPU_ITEM_NTT) {
+        printf("  resident\n");
+        return;
+    }
+    const char *unit = id == CUZK_GPU_ITEM_COEFS ? "records" : "points";
+    if (!it->streamed)
+        printf("  resident (%.3f GiB of data)\n", gib(it->data_bytes));
+    else
+        printf("  streamed, held in its phase: %zu %s kept, chunks of %zu (%.3f GiB of data)\n", it->resident,
+               unit, it->chunk, gib(it->data_bytes));
+}
+
+int cmd_plan(int argc, char **argv)
+{
+    const char *mem = NULL, *workers = NULL, *device = NULL, *sms = NULL;
+    const cli_opt opts[] = {
+        {"gpu-mem", 0, 1, &mem, NULL},   {"workers", 0, 1, &workers, NULL},
+        {"device", 0, 1, &device, NULL}, {"sm-count", 0, 1, &sms, NULL},
+        {NULL, 0, 0, NULL, NULL},
+    };
+    cli_common common;
+    const char *pos[1];
+    int rc = cli_parse_exact(argc, argv, opts, &common, pos, 1, "plan", PLAN_USAGE);
+    if (rc >= 0)
+        return rc;
+    cuzk_gpu_plan_opts po = {0};
+    unsigned long v;
+    if (mem && cli_parse_size(mem, "--gpu-mem", &po.budget))
+        return 1;
+    if (workers) {
+        if (parse_count(workers, "--workers", 64, &v))
+            return 1;
+        po.workers = (unsigned)v;
+    }
+    if (device) {
+        if (!strcmp(device, "0"))
+            po.device = 0;
+        else if (parse_count(device, "--device", 1023, &v))
+            return 1;
+        else
+            po.device = (int)v;
+    }
+    if (sms) {
+        if (parse_count(sms, "--sm-count", 4096, &v))
+            return 1;
+        po.sm_count = (int)v;
+    }
+    cuzk_error err = {0};
+    cuzk_gpu_key_shape shape;
+    if (cuzk_gpu_key_shape_read(pos[0], &shape, &err))
+        return cli_fail(&err);
+    cuzk_gpu_plan p;
+    if (cuzk_gpu_plan_proof(&shape, &po, &p, &err)) {
+        fprintf(stderr, "Error: %s: %s\n", pos[0], err.msg);
+        return (int)err.code;
+    }
+    printf("%s: %s, domain 2^%u, %llu wires (%llu public), %llu coefficients\n", pos[0],
+           cuzk_curve_name(shape.curve), shape.log_domain, (unsigned long long)shape.n_vars,
+           (unsigned long long)shape.n_public, (unsigned long long)shape.n_coefs);
+    if (p.device_total)
+        printf("budget   %.3f GiB (device %d: %.3f GiB free of %.3f GiB, %d SMs)\n", gib(p.budget), po.device,
+               gib(p.device_free), gib(p.device_total), p.sm_count);
+    else
+        printf("budget   %.3f GiB (--gpu-mem; MSM workspaces for %d SMs)\n", gib(p.budget), p.sm_count);
+    printf("workers  %u\n", p.workers);
+    printf("tier     %u: key %s, witness %s, a/b/c as %u vectors\n", p.tier,
+           p.key_streamed ? "partly streamed" : "resident",
+           p.prestage ? "pre-staged by waiting workers" : "uploaded at job start", p.abc_vectors);
+    printf("key (shared by the workers):\n");
+    for (int i = 0; i < CUZK_GPU_ITEM_COUNT; i++)
+        print_item(&p, i);
+    printf("  held     %9.3f GiB (the resident items)\n", gib(p.key_bytes));
+    printf("proof buffers: witness %.3f GiB, one domain vector %.3f GiB", gib(p.witness_bytes),
+           gib(p.vector_bytes));
+    if (p.others_bytes)
+        printf("; the %u waiting workers' witnesses %.3f GiB", p.workers - 1, gib(p.others_bytes));
+    printf("\nphase    device GiB = key held + streamed items + proof + waiting workers\n");
+    for (int ph = 0; ph < CUZK_GPU_PHASE_COUNT; ph++) {
+        size_t str = p.phase_bytes[ph] - p.key_bytes - p.job_bytes[ph] - p.others_bytes;
+        printf("  %-8s %9.3f = %.3f + %.3f + %.3f + %.3f\n", cuzk_gpu_plan_phase_name((cuzk_gpu_plan_phase)ph),
+               gib(p.phase_bytes[ph]), gib(p.key_bytes), gib(str), gib(p.job_bytes[ph]), gib(p.others_bytes));
+    }
+    printf("peak     %.3f GiB of %.3f GiB (%zu of %zu bytes)\n", gib(p.peak), gib(p.budget), p.peak, p.budget);
+    return 0;
+}

@@ -1,0 +1,406 @@
+/* DESIGN: the device-memory plan of a GPU Groth16 proof (include/cuzk/gpu_plan.h).
+ *
+ * Plain arithmetic over the key's sizes, compiled in every build. The MSM
+ * items come from the MSM planner (cuzk_gpu_msm_plan_make: the same arithmetic the
+ * MSM handles use at create, so a handle created with the item's msm_budget makes
+ * exactly the planned plan), the NTT tables from cuzk_gpu_ntt_device_bytes.
+ *
+ * The prover passes the witness to the MSMs as device scalars, so an MSM
+ * handle never allocates its host-scalar staging buffer (npoints x 32 bytes
+ * resident, 2 x chunk x 32 streamed): the planner subtracts it from the MSM
+ * plan's figure, and hands the handle a budget that includes it so the
+ * handle's own (staging-inclusive) plan comes out the same.
+ *
+ * Tier search: for each tier, best first, the proof's buffers and the waiting
+ * workers' witnesses per phase are fixed by the tier; the key gets the rest.
+ * Key resident: every item whole, held as long as the key. Key streamed: the
+ * first k items of STREAM_ORDER (smallest k that fits) are held only during
+ * the phase(s) that use them, each planned with what those phases leave; the
+ * others stay whole. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cuzk/gpu.h"
+#include "cuzk/gpu_plan.h"
+#include "formats/formats.h"
+#include "gpu/plan.h"
+#include "util/common.h"
+
+#define FR_BYTES 32u
+/* Device CSR record: signal (u32) + value (Fr). */
+#define COEF_BYTES (4u + FR_BYTES)
+/* Records per uploaded chunk of streamed coefficients: at most 2^24, at least 2^16. */
+#define COEF_CHUNK_MAX ((size_t)1 << 24)
+#define COEF_CHUNK_MIN ((size_t)1 << 16)
+#define DEFAULT_SM_COUNT 132
+
+static const char *const ITEM_NAMES[CUZK_GPU_ITEM_COUNT] = {"coefs", "ntt", "msm_h", "msm_a",
+                                                            "msm_b1", "msm_c", "msm_b2"};
+static const char *const PHASE_NAMES[CUZK_GPU_PHASE_COUNT] = {
+    "stage", "abc", "ntt", "msm_h", "msm_a", "msm_b1", "msm_c", "msm_b2"};
+
+const char *cuzk_gpu_plan_item_name(cuzk_gpu_plan_item_id id)
+{
+    return (unsigned)id < CUZK_GPU_ITEM_COUNT ? ITEM_NAMES[id] : "?";
+}
+
+const char *cuzk_gpu_plan_phase_name(cuzk_gpu_plan_phase p)
+{
+    return (unsigned)p < CUZK_GPU_PHASE_COUNT ? PHASE_NAMES[p] : "?";
+}
+
+/* Saturating arithmetic: sizes of absurd shapes must not wrap into "fits". */
+static size_t sadd(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
+static size_t smul(size_t a, size_t b) { return b && a > SIZE_MAX / b ? SIZE_MAX : a * b; }
+
+typedef struct {
+    cuzk_gpu_group group;
+    size_t npoints;
+} msm_item;
+
+static msm_item msm_of(const cuzk_gpu_key_shape *s, int id)
+{
+    size_t n = (size_t)1 << s->log_domain;
+    size_t npriv = s->n_vars - s->n_public - 1;
+    switch (id) {
+    case CUZK_GPU_ITEM_MSM_H: return (msm_item){CUZK_GPU_G1, n};
+    case CUZK_GPU_ITEM_MSM_A: return (msm_item){CUZK_GPU_G1, s->n_vars};
+    case CUZK_GPU_ITEM_MSM_B1: return (msm_item){CUZK_GPU_G1, s->n_vars};
+    case CUZK_GPU_ITEM_MSM_C: return (msm_item){CUZK_GPU_G1, npriv};
+    default: return (msm_item){CUZK_GPU_G2, s->n_vars};
+    }
+}
+
+/* Row pointers of A and B (u32, domain + 1 each): resident in both modes. */
+static size_t coef_rows_bytes(const cuzk_gpu_key_shape *s)
+{
+    return 2 * (((size_t)1 << s->log_domain) + 1) * sizeof(uint32_t);
+}
+
+/* An MSM item planned with `budget` (the budget the prover can give it,
+ * without scalar staging). An empty MSM (no private wires) takes nothing. */
+static cuzk_status plan_msm(const cuzk_gpu_key_shape *s, int id, int sm, size_t budget, bool whole,
+                            cuzk_gpu_plan_item *it, cuzk_error *err)
+{
+    msm_item m = msm_of(s, id);
+    memset(it, 0, sizeof *it);
+    size_t aff = gpu_affine_bytes(s->curve, m.group);
+    it->data_bytes = smul(m.npoints, aff);
+    if (m.npoints == 0)
+        return CUZK_OK;
+    cuzk_gpu_msm_plan mp;
+    cuzk_error e2 = {0};
+    /* The handle's own plan counts the staging it will not allocate: ask with
+     * the staging added. Resident first (staging = npoints x 32). */
+    size_t res_budget = whole ? SIZE_MAX : sadd(budget, smul(m.npoints, FR_BYTES));
+    if (cuzk_gpu_msm_plan_make(s->curve, m.group, m.npoints, NULL, sm, res_budget, &mp, &e2) ==
+            CUZK_OK &&
+        !mp.streamed) {
+        it->device_bytes = mp.device_bytes - m.npoints * FR_BYTES;
+        if (whole || it->device_bytes <= budget) {
+            it->resident = m.npoints;
+            it->chunk = mp.chunk_points;
+            it->msm_budget = mp.device_bytes;
+            return CUZK_OK;
+        }
+    }
+    if (whole)
+        return cuzk_err(err, e2.code ? e2.code : CUZK_ERR_INTERNAL, "gpu plan: %s: %s",
+                        ITEM_NAMES[id], e2.msg);
+    /* Streamed: the staging is 2 x chunk x 32 and the chunk (<= 2^24) depends
+     * on the budget, so start with room for the largest and give back what
+     * the plan does not use. */
+    size_t b = sadd(budget, 2 * ((size_t)1 << 24) * FR_BYTES);
+    for (int tries = 0; tries < 64; tries++) {
+        if (cuzk_gpu_msm_plan_make(s->curve, m.group, m.npoints, NULL, sm, b, &mp, &e2) != CUZK_OK)
+            return cuzk_err(err, CUZK_ERR_NOMEM, "%s", e2.msg);
+        size_t staging = mp.streamed ? 2 * mp.chunk_points * FR_BYTES : m.npoints * FR_BYTES;
+        size_t dev = mp.device_bytes - staging;
+        if (dev <= budget) {
+            it->device_bytes = dev;
+            it->streamed = mp.streamed;
+            it->chunk = mp.chunk_points;
+            it->resident = mp.resident_points;
+            it->msm_budget = b;
+            return CUZK_OK;
+        }
+        size_t over = dev - budget;
+        if (over >= b)
+            break;
+        b -= over;
+    }
+    return cuzk_err(err, CUZK_ERR_NOMEM, "gpu plan: %s does not fit %zu bytes", ITEM_NAMES[id],
+                    budget);
+}
+
+/* The coefficient item: whole, or streamed within `budget` (two chunk
+ * buffers of records; the row pointers stay). */
+static cuzk_status plan_coefs(const cuzk_gpu_key_shape *s, size_t budget, bool whole,
+                              cuzk_gpu_plan_item *it, cuzk_error *err)
+{
+    memset(it, 0, sizeof *it);
+    const size_t rows = coef_rows_bytes(s), nc = s->n_coefs;
+    it->data_bytes = smul(nc, COEF_BYTES);
+    size_t all = sadd(rows, it->data_bytes);
+    if (whole || all <= budget) {
+        it->device_bytes = all;
+        it->resident = nc;
+        it->chunk = nc;
+        return CUZK_OK;
+    }
+    size_t chunk = COEF_CHUNK_MAX;
+    while (chunk > COEF_CHUNK_MIN && sadd(rows, 2 * chunk * COEF_BYTES) > budget)
+        chunk /= 2;
+    if (sadd(rows, 2 * chunk * COEF_BYTES) > budget)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "gpu plan: the coefficient chunks do not fit %zu bytes",
+                        budget);
+    it->streamed = 1;
+    it->chunk = chunk;
+    it->device_bytes = rows + 2 * chunk * COEF_BYTES;
+    return CUZK_OK;
+}
+
+static cuzk_status plan_item(const cuzk_gpu_key_shape *s, int id, int sm, size_t budget, bool whole,
+                             cuzk_gpu_plan_item *it, cuzk_error *err)
+{
+    if (id == CUZK_GPU_ITEM_COEFS)
+        return plan_coefs(s, budget, whole, it, err);
+    return plan_msm(s, id, sm, budget, whole, it, err);
+}
+
+/* Items switched to streamed first. */
+static const int STREAM_ORDER[] = {CUZK_GPU_ITEM_MSM_H, CUZK_GPU_ITEM_COEFS, CUZK_GPU_ITEM_MSM_B2,
+                                   CUZK_GPU_ITEM_MSM_C, CUZK_GPU_ITEM_MSM_A, CUZK_GPU_ITEM_MSM_B1};
+#define N_STREAMABLE (sizeof STREAM_ORDER / sizeof STREAM_ORDER[0])
+
+/* The phase(s) a streamed item lives in: the coefficients in abc and ntt
+ * (with 2 vectors, c is evaluated again after b's coset product), an MSM in
+ * its own. */
+static bool item_in_phase(int id, int ph)
+{
+    switch (id) {
+    case CUZK_GPU_ITEM_COEFS: return ph == CUZK_GPU_PHASE_ABC || ph == CUZK_GPU_PHASE_NTT;
+    case CUZK_GPU_ITEM_MSM_H: return ph == CUZK_GPU_PHASE_MSM_H;
+    case CUZK_GPU_ITEM_MSM_A: return ph == CUZK_GPU_PHASE_MSM_A;
+    case CUZK_GPU_ITEM_MSM_B1: return ph == CUZK_GPU_PHASE_MSM_B1;
+    case CUZK_GPU_ITEM_MSM_C: return ph == CUZK_GPU_PHASE_MSM_C;
+    case CUZK_GPU_ITEM_MSM_B2: return ph == CUZK_GPU_PHASE_MSM_B2;
+    default: return false;
+    }
+}
+
+/* The key for a tier whose proof buffers per phase (plus the waiting
+ * workers') are extra[ph]. Not streamed: every item whole and held for the
+ * key's lifetime. Streamed: the first k items of STREAM_ORDER (smallest k
+ * that fits) are held only in their phases, each planned with what its
+ * phases leave. Fills out[], the held bytes and the per-phase bytes; false if
+ * nothing fits. */
+static bool plan_key(const cuzk_gpu_key_shape *s, int sm, size_t budget, bool streamed,
+                     const size_t extra[CUZK_GPU_PHASE_COUNT],
+                     const cuzk_gpu_plan_item whole[CUZK_GPU_ITEM_COUNT],
+                     cuzk_gpu_plan_item out[CUZK_GPU_ITEM_COUNT], size_t *held,
+                     size_t phase[CUZK_GPU_PHASE_COUNT])
+{
+    const size_t kmin = streamed ? 1 : 0, kmax = streamed ? N_STREAMABLE : 0;
+    for (size_t k = kmin; k <= kmax; k++) {
+        bool str[CUZK_GPU_ITEM_COUNT] = {false};
+        for (size_t j = 0; j < k; j++)
+            str[STREAM_ORDER[j]] = true;
+        size_t fixed = 0;
+        for (int i = 0; i < CUZK_GPU_ITEM_COUNT; i++)
+            if (!str[i])
+                fixed = sadd(fixed, whole[i].device_bytes);
+        bool ok = true;
+        size_t ph_bytes[CUZK_GPU_PHASE_COUNT];
+        for (int ph = 0; ph < CUZK_GPU_PHASE_COUNT; ph++) {
+            ph_bytes[ph] = sadd(fixed, extra[ph]);
+            ok = ok && ph_bytes[ph] <= budget;
+        }
+        memcpy(out, whole, CUZK_GPU_ITEM_COUNT * sizeof *out);
+        for (int i = 0; i < CUZK_GPU_ITEM_COUNT && ok; i++) {
+            if (!str[i])
+                continue;
+            size_t room = SIZE_MAX;
+            for (int ph = 0; ph < CUZK_GPU_PHASE_COUNT; ph++)
+                if (item_in_phase(i, ph) && budget - ph_bytes[ph] < room)
+                    room = budget - ph_bytes[ph];
+            cuzk_error e2 = {0};
+            if (plan_item(s, i, sm, room, false, &out[i], &e2) != CUZK_OK) {
+                ok = false;
+                break;
+            }
+            /* held only in its phases, even when the room holds it whole */
+            out[i].streamed = 1;
+            for (int ph = 0; ph < CUZK_GPU_PHASE_COUNT; ph++)
+                if (item_in_phase(i, ph))
+                    ph_bytes[ph] += out[i].device_bytes;
+        }
+        if (!ok)
+            continue;
+        *held = fixed;
+        memcpy(phase, ph_bytes, sizeof ph_bytes);
+        return true;
+    }
+    return false;
+}
+
+/* "1.25 GiB" / "40.0 MiB" / "512 bytes". */
+static const char *fmt_size(char *buf, size_t cap, size_t b)
+{
+    if (b >= ((size_t)1 << 30))
+        snprintf(buf, cap, "%.2f GiB", (double)b / (double)((size_t)1 << 30));
+    else if (b >= ((size_t)1 << 20))
+        snprintf(buf, cap, "%.1f MiB", (double)b / (double)((size_t)1 << 20));
+    else
+        snprintf(buf, cap, "%zu bytes", b);
+    return buf;
+}
+
+static size_t default_margin(size_t total)
+{
+    size_t m = total / 50;
+    return m > ((size_t)512 << 20) ? m : ((size_t)512 << 20);
+}
+
+cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_plan_opts *opts,
+                                cuzk_gpu_plan *out, cuzk_error *err)
+{
+    if (!shape || !out)
+        return cuzk_err(err, CUZK_ERR_USAGE, "gpu plan: NULL argument");
+    cuzk_gpu_plan_opts o = {0};
+    if (opts)
+        o = *opts;
+    const cuzk_gpu_key_shape *s = shape;
+    if ((s->curve != CUZK_CURVE_BN254 && s->curve != CUZK_CURVE_BLS12_381) || s->n_vars == 0 ||
+        s->n_public >= s->n_vars || s->log_domain > NTT_MAX_LG ||
+        s->log_domain >= gpu_fr_two_adicity(s->curve) || s->n_vars > ((uint64_t)1 << 32))
+        return cuzk_err(err, CUZK_ERR_USAGE,
+                        "gpu plan: bad key shape (curve %d, %llu wires, %llu public, domain 2^%u)",
+                        (int)s->curve, (unsigned long long)s->n_vars,
+                        (unsigned long long)s->n_public, s->log_domain);
+    memset(out, 0, sizeof *out);
+    out->shape = *s;
+    out->workers = o.workers ? o.workers : 2;
+    cuzk_status st;
+
+    /* Budget and SM count: from the device unless given. */
+    size_t budget = o.budget;
+    int sm = o.sm_count;
+    bool have_dev = o.device >= 0 && cuzk_gpu_device_count() > o.device;
+    if (!budget || (have_dev && !sm)) {
+        if (!have_dev)
+            return cuzk_err(err, CUZK_ERR_UNSUPPORTED,
+                            "gpu plan: no CUDA device %d to plan for (give a budget: --gpu-mem SIZE)",
+                            o.device);
+        if ((st = cuzk_gpu_mem_info(o.device, &out->device_free, &out->device_total, err)))
+            return st;
+        size_t margin = default_margin(out->device_total);
+        size_t avail = out->device_free > margin ? out->device_free - margin : 0;
+        budget = budget && budget < avail ? budget : avail;
+        if (!sm) {
+            char name[128];
+            size_t tot;
+            if ((st = cuzk_gpu_device_info(o.device, name, sizeof name, &tot, &sm, err)))
+                return st;
+        }
+    }
+    if (!sm)
+        sm = DEFAULT_SM_COUNT;
+    out->budget = budget;
+    out->sm_count = sm;
+
+    const size_t v = (size_t)FR_BYTES << s->log_domain;
+    const size_t wb = smul(s->n_vars, FR_BYTES);
+    out->vector_bytes = v;
+    out->witness_bytes = wb;
+
+    /* Every item whole, once. */
+    cuzk_gpu_plan_item whole[CUZK_GPU_ITEM_COUNT];
+    memset(whole, 0, sizeof whole);
+    whole[CUZK_GPU_ITEM_NTT].device_bytes = cuzk_gpu_ntt_device_bytes(s->curve, s->log_domain);
+    whole[CUZK_GPU_ITEM_NTT].resident = 1;
+    for (int id = 0; id < CUZK_GPU_ITEM_COUNT; id++)
+        if (id != CUZK_GPU_ITEM_NTT && (st = plan_item(s, id, sm, SIZE_MAX, true, &whole[id], err)))
+            return st;
+
+    static const struct {
+        bool streamed, prestage;
+        unsigned vecs;
+    } TIERS[] = {{false, true, 3}, {false, false, 3}, {false, false, 2},
+                 {true, true, 3},  {true, false, 3},  {true, false, 2}};
+    size_t last_extra[CUZK_GPU_PHASE_COUNT] = {0};
+    for (unsigned t = 0; t < CUZK_ARRAY_LEN(TIERS); t++) {
+        size_t job[CUZK_GPU_PHASE_COUNT], extra[CUZK_GPU_PHASE_COUNT];
+        job[CUZK_GPU_PHASE_STAGE] = wb;
+        job[CUZK_GPU_PHASE_ABC] = sadd(wb, smul(TIERS[t].vecs, v));
+        job[CUZK_GPU_PHASE_NTT] = job[CUZK_GPU_PHASE_ABC];
+        job[CUZK_GPU_PHASE_MSM_H] = sadd(wb, v);
+        for (int p = CUZK_GPU_PHASE_MSM_A; p <= CUZK_GPU_PHASE_MSM_B2; p++)
+            job[p] = wb;
+        size_t others = TIERS[t].prestage ? smul(out->workers - 1, wb) : 0;
+        for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
+            extra[p] = sadd(job[p], others);
+        memcpy(last_extra, extra, sizeof extra);
+        cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
+        size_t held, phase[CUZK_GPU_PHASE_COUNT];
+        if (!plan_key(s, sm, budget, TIERS[t].streamed, extra, whole, key, &held, phase))
+            continue;
+        out->tier = t + 1;
+        out->key_streamed = TIERS[t].streamed;
+        memcpy(out->item, key, sizeof key);
+        out->key_bytes = held;
+        out->prestage = TIERS[t].prestage;
+        out->abc_vectors = TIERS[t].vecs;
+        out->others_bytes = others;
+        for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
+            out->job_bytes[p] = job[p];
+            out->phase_bytes[p] = phase[p];
+            if (phase[p] > out->peak)
+                out->peak = phase[p];
+        }
+        return CUZK_OK;
+    }
+    /* What the smallest tier needs: the least budget that fits it (to
+     * 1 MiB), for the message. */
+    size_t lo = budget, hi = budget ? budget : 1;
+    cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
+    size_t held, phase[CUZK_GPU_PHASE_COUNT];
+    while (hi < (SIZE_MAX >> 2) && !plan_key(s, sm, hi, true, last_extra, whole, key, &held, phase)) {
+        lo = hi;
+        hi *= 2;
+    }
+    while (hi - lo > ((size_t)1 << 20)) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (plan_key(s, sm, mid, true, last_extra, whole, key, &held, phase))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    char b1[32], b2[32];
+    return cuzk_err(err, CUZK_ERR_NOMEM,
+                    "gpu plan: a proof with this key (domain 2^%u, %llu wires) does not fit a device "
+                    "budget of %s: even the smallest tier (key streamed, witness uploaded at start, "
+                    "a/b/c as 2 vectors) needs %s",
+                    s->log_domain, (unsigned long long)s->n_vars, fmt_size(b1, sizeof b1, budget),
+                    fmt_size(b2, sizeof b2, hi));
+}
+
+cuzk_status cuzk_gpu_key_shape_read(const char *zkey_path, cuzk_gpu_key_shape *out, cuzk_error *err)
+{
+    if (!zkey_path || !out)
+        return cuzk_err(err, CUZK_ERR_USAGE, "gpu plan: NULL argument");
+    cuzk_zkey zk = {0};
+    cuzk_zkey_read_opts ro = {.header_only = true};
+    cuzk_status st = cuzk_zkey_read(&zk, zkey_path, &ro, err);
+    if (st)
+        return st;
+    memset(out, 0, sizeof *out);
+    out->curve = zk.curve;
+    out->n_vars = zk.n_vars;
+    out->n_public = zk.n_public;
+    out->log_domain = zk.log_domain;
+    out->n_coefs = zk.n_coefs;
+    cuzk_zkey_free(&zk);
+    return CUZK_OK;
+}

@@ -1,0 +1,278 @@
+/* The device-memory plan of a GPU proof (include/cuzk/gpu_plan.h): pure
+ * arithmetic, checked without a GPU. The per-item figures are recomputed here
+ * from the documented model (CSR records of 36 bytes, domain vectors of 32
+ * bytes per element, the MSM planner's figure less the host-scalar staging),
+ * the phases from the tier definition; the invariants (peak <= budget, tiers
+ * only get worse as the budget shrinks) over budget sweeps. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cuzk/gpu.h"
+#include "cuzk/gpu_plan.h"
+
+#define GIB ((size_t)1 << 30)
+
+/* Filecoin's PoRep partition (issue 11): 130,278,869 constraints, 328 public
+ * inputs, 130,169,893 private wires, A 2.4 / B 1.0 non-zeros per row. */
+static const cuzk_gpu_key_shape POREP = {
+    .curve = CUZK_CURVE_BLS12_381,
+    .n_vars = 1 + 328 + 130169893ull,
+    .n_public = 328,
+    .log_domain = 27,
+    .n_coefs = 442948155ull,
+};
+
+static const cuzk_gpu_key_shape SMALL = {
+    .curve = CUZK_CURVE_BN254,
+    .n_vars = 1000,
+    .n_public = 3,
+    .log_domain = 10,
+    .n_coefs = 2500,
+};
+
+static cuzk_gpu_plan plan_ok(const cuzk_gpu_key_shape *s, size_t budget, unsigned workers)
+{
+    cuzk_gpu_plan_opts o = {.budget = budget, .workers = workers, .sm_count = 132};
+    cuzk_gpu_plan p;
+    cuzk_error e = {0};
+    cuzk_status st = cuzk_gpu_plan_proof(s, &o, &p, &e);
+    if (st)
+        fail_msg("plan failed for budget %zu: %s", budget, e.msg);
+    return p;
+}
+
+static size_t npoints_of(const cuzk_gpu_key_shape *s, int id)
+{
+    switch (id) {
+    case CUZK_GPU_ITEM_MSM_H: return (size_t)1 << s->log_domain;
+    case CUZK_GPU_ITEM_MSM_C: return s->n_vars - s->n_public - 1;
+    default: return s->n_vars;
+    }
+}
+
+/* Every figure of a plan against the model and its own invariants. */
+static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
+{
+    const size_t n = (size_t)1 << s->log_domain;
+    assert_true(p->tier >= 1 && p->tier <= 6);
+    assert_int_equal(p->witness_bytes, s->n_vars * 32);
+    assert_int_equal(p->vector_bytes, n * 32);
+    /* coefficients: CSR rows + 36-byte records, or two chunks of them */
+    const cuzk_gpu_plan_item *co = &p->item[CUZK_GPU_ITEM_COEFS];
+    size_t rows = 2 * (n + 1) * 4;
+    if (co->resident == s->n_coefs) /* whole (held with the key, or in its phases) */
+        assert_int_equal(co->device_bytes, rows + s->n_coefs * 36);
+    else
+        assert_int_equal(co->device_bytes, rows + 2 * co->chunk * 36);
+    assert_int_equal(p->item[CUZK_GPU_ITEM_NTT].device_bytes, cuzk_gpu_ntt_device_bytes(s->curve, s->log_domain));
+    /* MSMs: the handle's own plan for msm_budget, less the staging of host
+     * scalars the prover never uses */
+    size_t held = 0, in_phase[CUZK_GPU_PHASE_COUNT] = {0};
+    for (int id = 0; id < CUZK_GPU_ITEM_COUNT; id++) {
+        const cuzk_gpu_plan_item *it = &p->item[id];
+        if (!it->streamed)
+            held += it->device_bytes;
+        else if (id == CUZK_GPU_ITEM_COEFS)
+            in_phase[CUZK_GPU_PHASE_ABC] = in_phase[CUZK_GPU_PHASE_NTT] = it->device_bytes;
+        else
+            in_phase[CUZK_GPU_PHASE_MSM_H + (id - CUZK_GPU_ITEM_MSM_H)] = it->device_bytes;
+        if (id < CUZK_GPU_ITEM_MSM_H)
+            continue;
+        size_t np = npoints_of(s, id);
+        cuzk_gpu_msm_plan mp;
+        cuzk_error e = {0};
+        cuzk_gpu_group g = id == CUZK_GPU_ITEM_MSM_B2 ? CUZK_GPU_G2 : CUZK_GPU_G1;
+        assert_int_equal(cuzk_gpu_msm_plan_make(s->curve, g, np, NULL, 132, it->msm_budget, &mp, &e), CUZK_OK);
+        assert_int_equal(mp.chunk_points, it->chunk);
+        assert_int_equal(mp.resident_points, it->resident);
+        if (!it->streamed)
+            assert_int_equal(mp.streamed, 0);
+        size_t staging = mp.streamed ? 2 * mp.chunk_points * 32 : np * 32;
+        assert_int_equal(mp.device_bytes - staging, it->device_bytes);
+        size_t aff = (s->curve == CUZK_CURVE_BN254 ? 64 : 96) * (g == CUZK_GPU_G2 ? 2 : 1);
+        assert_int_equal(it->data_bytes, np * aff);
+        if (!mp.streamed)
+            assert_true(it->device_bytes > it->data_bytes); /* bases + workspaces */
+    }
+    assert_int_equal(p->key_bytes, held);
+    /* the proof's buffers per phase, from the tier */
+    const size_t w = p->witness_bytes, v = p->vector_bytes;
+    const size_t want_job[CUZK_GPU_PHASE_COUNT] = {w, w + p->abc_vectors * v, w + p->abc_vectors * v, w + v, w, w, w, w};
+    assert_int_equal(p->abc_vectors, p->tier == 3 || p->tier == 6 ? 2 : 3);
+    assert_int_equal(p->prestage, p->tier == 1 || p->tier == 4);
+    assert_int_equal(p->others_bytes, p->prestage ? (p->workers - 1) * w : 0);
+    size_t peak = 0;
+    for (int ph = 0; ph < CUZK_GPU_PHASE_COUNT; ph++) {
+        assert_int_equal(p->job_bytes[ph], want_job[ph]);
+        assert_int_equal(p->phase_bytes[ph], held + in_phase[ph] + want_job[ph] + p->others_bytes);
+        if (p->phase_bytes[ph] > peak)
+            peak = p->phase_bytes[ph];
+    }
+    assert_int_equal(p->peak, peak);
+    assert_true(p->peak <= p->budget);
+    int streamed = 0;
+    for (int i = 0; i < CUZK_GPU_ITEM_COUNT; i++)
+        streamed |= p->item[i].streamed;
+    assert_int_equal(p->key_streamed, streamed);
+    assert_int_equal(p->key_streamed, p->tier >= 4);
+}
+
+/* PoRep on an H200 (about 137 GiB for the proofs): all resident, pre-staged. */
+static void test_porep_h200(void **state)
+{
+    (void)state;
+    cuzk_gpu_plan p = plan_ok(&POREP, 137 * GIB, 2);
+    check_plan(&POREP, &p);
+    assert_int_equal(p.tier, 1);
+    for (int i = 0; i < CUZK_GPU_ITEM_COUNT; i++)
+        assert_int_equal(p.item[i].streamed, 0);
+    /* the key data alone: 4 G1 MSMs of ~2^27 points, B2 on G2, 16 GB of records */
+    assert_true(p.key_bytes > 90 * (size_t)1000000000);
+}
+
+/* PoRep at a 16 GiB cap: the key is streamed, and it still fits. */
+static void test_porep_16g(void **state)
+{
+    (void)state;
+    cuzk_gpu_plan p = plan_ok(&POREP, 16 * GIB, 2);
+    check_plan(&POREP, &p);
+    assert_true(p.tier >= 4);
+    assert_true(p.item[CUZK_GPU_ITEM_MSM_H].streamed);
+    assert_true(p.item[CUZK_GPU_ITEM_COEFS].streamed);
+}
+
+/* PoRep at 8 GiB: the witness and two domain vectors alone are ~12 GiB, so
+ * nothing fits: NOMEM with a message, not a plan that would run out. */
+static void test_porep_8g_nomem(void **state)
+{
+    (void)state;
+    cuzk_gpu_plan_opts o = {.budget = 8 * GIB, .sm_count = 132};
+    cuzk_gpu_plan p;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_gpu_plan_proof(&POREP, &o, &p, &e), CUZK_ERR_NOMEM);
+    assert_non_null(strstr(e.msg, "does not fit"));
+    assert_null(strchr(e.msg, '\n'));
+    /* the figure it names: witness + 2 domain vectors + the coefficient rows
+     * + NTT tables + the smallest coefficient chunks = 12.93 GiB; 13 GiB fits */
+    assert_non_null(strstr(e.msg, "needs 12.93 GiB"));
+    cuzk_gpu_plan p13 = plan_ok(&POREP, 13 * GIB, 2);
+    check_plan(&POREP, &p13);
+    assert_int_equal(p13.tier, 6);
+}
+
+/* Shrinking the budget never improves the tier, never exceeds the budget,
+ * and ends in NOMEM; every plan on the way checks out. */
+static void sweep(const cuzk_gpu_key_shape *s, size_t hi, unsigned workers)
+{
+    unsigned last_tier = 1;
+    int planned = 0;
+    for (size_t b = hi; b > 0; b = b / 10 * 9) {
+        cuzk_gpu_plan_opts o = {.budget = b, .workers = workers, .sm_count = 132};
+        cuzk_gpu_plan p;
+        cuzk_error e = {0};
+        cuzk_status st = cuzk_gpu_plan_proof(s, &o, &p, &e);
+        if (st) {
+            assert_int_equal(st, CUZK_ERR_NOMEM);
+            last_tier = 7;
+            continue;
+        }
+        assert_true(last_tier <= 6); /* no plan after a NOMEM at a larger budget */
+        check_plan(s, &p);
+        assert_true(p.tier >= last_tier);
+        last_tier = p.tier;
+        planned++;
+    }
+    assert_int_equal(last_tier, 7);
+    assert_true(planned > 3);
+}
+
+static void test_sweep_porep(void **state)
+{
+    (void)state;
+    sweep(&POREP, 200 * GIB, 2);
+    sweep(&POREP, 200 * GIB, 3);
+}
+
+static void test_sweep_small(void **state)
+{
+    (void)state;
+    sweep(&SMALL, GIB, 2);
+    cuzk_gpu_key_shape s = SMALL;
+    s.curve = CUZK_CURVE_BLS12_381;
+    s.log_domain = 20;
+    s.n_vars = 900000;
+    s.n_coefs = 3000000;
+    sweep(&s, 8 * GIB, 1);
+    sweep(&s, 8 * GIB, 4);
+}
+
+/* More workers: more pre-staged witnesses, same key and job. */
+static void test_workers(void **state)
+{
+    (void)state;
+    cuzk_gpu_plan p1 = plan_ok(&POREP, 160 * GIB, 1), p3 = plan_ok(&POREP, 160 * GIB, 3);
+    check_plan(&POREP, &p1);
+    check_plan(&POREP, &p3);
+    assert_int_equal(p1.tier, 1);
+    assert_int_equal(p3.tier, 1);
+    assert_int_equal(p1.others_bytes, 0);
+    assert_int_equal(p3.others_bytes, 2 * p3.witness_bytes);
+    assert_int_equal(p3.peak - p1.peak, 2 * p3.witness_bytes);
+}
+
+static void test_bad_shape(void **state)
+{
+    (void)state;
+    cuzk_gpu_plan_opts o = {.budget = GIB};
+    cuzk_gpu_plan p;
+    cuzk_error e = {0};
+    cuzk_gpu_key_shape s = SMALL;
+    s.n_public = s.n_vars;
+    assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p, &e), CUZK_ERR_USAGE);
+    s = SMALL;
+    s.log_domain = 28; /* BN254: 2-adicity 28, no odd coset */
+    assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p, &e), CUZK_ERR_USAGE);
+    s = SMALL;
+    s.curve = CUZK_CURVE_NONE;
+    assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p, &e), CUZK_ERR_USAGE);
+    assert_int_equal(cuzk_gpu_plan_proof(NULL, &o, &p, &e), CUZK_ERR_USAGE);
+}
+
+/* Without a budget the device is asked; without a device that is an error
+ * that says what to do. */
+static void test_no_device(void **state)
+{
+    (void)state;
+    if (cuzk_gpu_device_count() > 0)
+        skip();
+    cuzk_gpu_plan p;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_gpu_plan_proof(&SMALL, NULL, &p, &e), CUZK_ERR_UNSUPPORTED);
+    assert_non_null(strstr(e.msg, "--gpu-mem"));
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    assert_string_equal(cuzk_gpu_plan_item_name(CUZK_GPU_ITEM_MSM_B2), "msm_b2");
+    assert_string_equal(cuzk_gpu_plan_phase_name(CUZK_GPU_PHASE_NTT), "ntt");
+    assert_string_equal(cuzk_gpu_plan_phase_name(CUZK_GPU_PHASE_COUNT), "?");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_porep_h200),  cmocka_unit_test(test_porep_16g),
+        cmocka_unit_test(test_porep_8g_nomem), cmocka_unit_test(test_sweep_porep),
+        cmocka_unit_test(test_sweep_small), cmocka_unit_test(test_workers),
+        cmocka_unit_test(test_bad_shape),   cmocka_unit_test(test_no_device),
+        cmocka_unit_test(test_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
