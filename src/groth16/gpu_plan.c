@@ -24,11 +24,12 @@
 #include "cuzk/gpu.h"
 #include "cuzk/gpu_plan.h"
 #include "formats/formats.h"
+#include "gpu/g16.h"
 #include "gpu/plan.h"
 #include "util/common.h"
 
 #define FR_BYTES 32u
-/* Device CSR record: signal (u32) + value (Fr). */
+/* Device CSR record: signal (u32) + value (Fr), see src/gpu/g16.h. */
 #define COEF_BYTES (4u + FR_BYTES)
 /* Records per uploaded chunk of streamed coefficients: at most 2^24, at least 2^16. */
 #define COEF_CHUNK_MAX ((size_t)1 << 24)
@@ -72,10 +73,15 @@ static msm_item msm_of(const cuzk_gpu_key_shape *s, int id)
     }
 }
 
-/* Row pointers of A and B (u32, domain + 1 each): resident in both modes. */
+size_t cuzk_gpu_g16_csr_device_bytes(uint32_t n_rows, size_t n_coefs)
+{
+    return sadd(2 * ((size_t)n_rows + 1) * sizeof(uint32_t), smul(n_coefs, COEF_BYTES));
+}
+
+/* Row pointers of A and B (u32, domain + 1 each): kept in both modes. */
 static size_t coef_rows_bytes(const cuzk_gpu_key_shape *s)
 {
-    return 2 * (((size_t)1 << s->log_domain) + 1) * sizeof(uint32_t);
+    return cuzk_gpu_g16_csr_device_bytes((uint32_t)1 << s->log_domain, 0);
 }
 
 /* An MSM item planned with `budget` (the budget the prover can give it,
@@ -142,7 +148,7 @@ static cuzk_status plan_coefs(const cuzk_gpu_key_shape *s, size_t budget, bool w
     memset(it, 0, sizeof *it);
     const size_t rows = coef_rows_bytes(s), nc = s->n_coefs;
     it->data_bytes = smul(nc, COEF_BYTES);
-    size_t all = sadd(rows, it->data_bytes);
+    size_t all = cuzk_gpu_g16_csr_device_bytes((uint32_t)1 << s->log_domain, nc);
     if (whole || all <= budget) {
         it->device_bytes = all;
         it->resident = nc;

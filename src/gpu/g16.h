@@ -1,0 +1,82 @@
+/* GPU Groth16 prover kernels (src/gpu/g16_kernels.cu): the steps between the
+ * witness and the MSM scalars, on the device.
+ *
+ *  - a = A.w, b = B.w, c = a.b over the domain: a sparse matrix-vector
+ *    product over the key's A and B coefficient records, prepared once per
+ *    key into a device CSR (cuzk_gpu_g16_csr) and evaluated one row per
+ *    thread. The records hold v.R^2 and the witness is raw, so one
+ *    Montgomery product per term gives v.w in Montgomery form (as the CPU
+ *    prover, src/groth16/groth16_impl.h); the sums are exact, so any order
+ *    gives the CPU's bytes.
+ *  - the quotient h = a.b - c out of Montgomery form (raw MSM scalars), after
+ *    the three odd-coset NTTs (cuzk_gpu_ntt_run, CUZK_GPU_NTT_ODD_COSET), in
+ *    a's buffer; with b and c kept only in turn (the plan's 2-vector tier) as
+ *    two steps: a = a.b, then h = from_mont(a - c).
+ *
+ * Device layout of the CSR (what the memory plan, src/groth16/gpu_plan.c,
+ * counts): per matrix a row-pointer array of n_rows + 1 u32, a signal u32
+ * and a value (32 bytes) per record.
+ *
+ * Internal to libcuzk; without CUDA src/gpu/stub/g16_stub.c returns
+ * CUZK_ERR_UNSUPPORTED. Calls queue work on `stream` (cudaStream_t, NULL =
+ * legacy default) and return without waiting, except csr_create, which
+ * waits for its uploads. */
+#ifndef CUZK_GPU_G16_H
+#define CUZK_GPU_G16_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The key's coefficient records wherever they live (the zkey mapping's
+ * 44-byte records or decoded arrays): field f of record i at f + i * stride
+ * (the value at value + i * vstride), read with memcpy (no alignment
+ * assumed). matrix 0 = A, 1 = B; value = v.R^2 mod r, 4 little-endian u64. */
+typedef struct cuzk_gpu_g16_coefs {
+    size_t n;
+    const uint8_t *matrix, *constraint, *signal, *value;
+    size_t stride, vstride;
+} cuzk_gpu_g16_coefs;
+
+typedef struct cuzk_gpu_g16_csr cuzk_gpu_g16_csr;
+
+/* Device bytes of the CSR of n_coefs records over n_rows rows (plain C, in
+ * every build: src/groth16/gpu_plan.c). */
+size_t cuzk_gpu_g16_csr_device_bytes(uint32_t n_rows, size_t n_coefs);
+
+/* Builds the CSR of A and B on the host (counting sort by row, records in
+ * any order) and uploads it to `device`. Checks every record: matrix 0 or 1,
+ * constraint < n_rows, signal < n_vars (CUZK_ERR_FORMAT naming the record).
+ * Temporary host memory: the CSR's size. */
+cuzk_status cuzk_gpu_g16_csr_create(cuzk_gpu_g16_csr **out, cuzk_curve curve, uint32_t n_rows,
+                                    uint32_t n_vars, const cuzk_gpu_g16_coefs *co, int device,
+                                    cuzk_error *e);
+void cuzk_gpu_g16_csr_destroy(cuzk_gpu_g16_csr *c);
+
+/* Over all n_rows rows: d_a = A.w, d_b = B.w, d_c = (A.w).(B.w), each in
+ * Montgomery form; a NULL output is not written (c alone evaluates both
+ * sums). d_w: n_vars raw scalars on the device. Buffers: n_rows x 32
+ * bytes, 16-byte aligned. */
+cuzk_status cuzk_gpu_g16_abc(const cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b,
+                             void *d_c, void *stream, cuzk_error *e);
+
+typedef enum cuzk_gpu_g16_pw_op {
+    CUZK_GPU_G16_QUOTIENT = 0,  /* a = from_mont(a.b - c) */
+    CUZK_GPU_G16_MUL = 1, /* a = a.b                (c unused) */
+    CUZK_GPU_G16_SUB = 2  /* a = from_mont(a - c)   (b unused) */
+} cuzk_gpu_g16_pw_op;
+
+/* Pointwise over n elements of Fr (Montgomery in, raw out for H / SUB). */
+cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const void *d_b, const void *d_c,
+                                   size_t n, cuzk_gpu_g16_pw_op op, void *stream, cuzk_error *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,435 @@
+/* The GPU Groth16 backend (src/gpu/g16_backend.h): a key's device data per
+ * its memory plan and the device steps of a proof. */
+#include <pthread.h>
+#include <string.h>
+
+#include "gpu/g16_backend.h"
+#include "gpu/gpu_common.cuh"
+
+#define NMSM 5
+#define MAX_WORKERS 64
+
+struct cuzk_gpu_g16_key {
+    cuzk_gpu_g16_key_src src;
+    cuzk_gpu_plan plan;
+    int device;
+    cuzk_gpu_g16_csr *csr;   /* resident coefficients, else NULL */
+    cuzk_gpu_ntt *ntt;
+    cuzk_gpu_msm *msm[NMSM]; /* resident handles, NULL for streamed items */
+    void *pinned[MAX_WORKERS];
+    bool slot_busy[MAX_WORKERS];
+    pthread_mutex_t mu;      /* slots, measured peak */
+    pthread_cond_t cv;
+    pthread_mutex_t alloc_mu; /* every device allocation and free of the key and its jobs */
+    pthread_mutex_t gpu_lock; /* a job's device phases, abc to the last MSM */
+    size_t base_free;        /* free device memory at attach, before anything of the key */
+    size_t peak_used;
+    bool sync_made;
+};
+
+struct cuzk_gpu_g16_job {
+    cuzk_gpu_g16_key *k;
+    int slot;
+    bool locked;
+    cudaStream_t cs, up;     /* compute, copies */
+    cudaEvent_t ev_w;        /* witness on the device */
+    cudaEvent_t t0[CUZK_GPU_PHASE_COUNT], t1[CUZK_GPU_PHASE_COUNT];
+    bool timed[CUZK_GPU_PHASE_COUNT];
+    void *d_w, *d_a, *d_b, *d_c;
+    bool w_issued;
+    cuzk_gpu_g16_csr *csr_tmp; /* streamed coefficients of this job's abc/ntt */
+    int next_msm;            /* 0..5: MSMs done */
+};
+
+namespace {
+
+size_t jac_bytes(cuzk_curve c, int msm)
+{
+    size_t f = c == CUZK_CURVE_BN254 ? 32 : 48;
+    return 3 * f * (msm == NMSM - 1 ? 2 : 1);
+}
+
+size_t msm_points(const cuzk_gpu_key_shape *s, int i)
+{
+    switch (i) {
+    case 0: return (size_t)1 << s->log_domain;
+    case 3: return s->n_vars - s->n_public - 1;
+    default: return s->n_vars;
+    }
+}
+
+/* Device memory in use over the free memory at attach; keeps the maximum. */
+void sample(cuzk_gpu_g16_key *k)
+{
+    size_t f = 0, t = 0;
+    if (cudaMemGetInfo(&f, &t) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    size_t used = k->base_free > f ? k->base_free - f : 0;
+    pthread_mutex_lock(&k->mu);
+    if (used > k->peak_used) k->peak_used = used;
+    pthread_mutex_unlock(&k->mu);
+}
+
+cuzk_status dev_alloc(cuzk_gpu_g16_key *k, void **p, size_t bytes, const char *what, cuzk_error *e)
+{
+    pthread_mutex_lock(&k->alloc_mu);
+    cudaError_t rc = cudaMalloc(p, bytes ? bytes : 1);
+    pthread_mutex_unlock(&k->alloc_mu);
+    if (rc != cudaSuccess) {
+        cudaGetLastError();
+        *p = NULL;
+        return cuzk_err(e, CUZK_ERR_GPU, "gpu prover: allocating the %s (%zu bytes) failed: %s", what, bytes,
+                        cudaGetErrorString(rc));
+    }
+    return CUZK_OK;
+}
+
+void dev_free(cuzk_gpu_g16_key *k, void **p)
+{
+    if (!*p) return;
+    pthread_mutex_lock(&k->alloc_mu);
+    cudaFree(*p);
+    pthread_mutex_unlock(&k->alloc_mu);
+    *p = NULL;
+}
+
+cuzk_status phase_begin(cuzk_gpu_g16_job *j, int ph, cudaStream_t st, cuzk_error *e)
+{
+    if (!j->timed[ph]) {
+        CUZK_CU(cudaEventCreate(&j->t0[ph]));
+        CUZK_CU(cudaEventCreate(&j->t1[ph]));
+        j->timed[ph] = true;
+    }
+    CUZK_CU(cudaEventRecord(j->t0[ph], st));
+    return CUZK_OK;
+}
+
+cuzk_status phase_end(cuzk_gpu_g16_job *j, int ph, cudaStream_t st, cuzk_error *e)
+{
+    CUZK_CU(cudaEventRecord(j->t1[ph], st));
+    return CUZK_OK;
+}
+
+void key_free(cuzk_gpu_g16_key *k)
+{
+    for (int i = 0; i < NMSM; i++) cuzk_gpu_msm_destroy(k->msm[i]);
+    cuzk_gpu_ntt_destroy(k->ntt);
+    cuzk_gpu_g16_csr_destroy(k->csr);
+    for (int i = 0; i < MAX_WORKERS; i++)
+        if (k->pinned[i]) cudaFreeHost(k->pinned[i]);
+    if (k->sync_made) {
+        pthread_mutex_destroy(&k->mu);
+        pthread_cond_destroy(&k->cv);
+        pthread_mutex_destroy(&k->alloc_mu);
+        pthread_mutex_destroy(&k->gpu_lock);
+    }
+    cuzk_free(k);
+}
+
+cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
+{
+    const cuzk_gpu_plan *p = &k->plan;
+    const cuzk_gpu_key_shape *s = &k->src.shape;
+    CUZK_DEVICE_GUARD(k->device);
+    cuzk_status st;
+    if (!p->item[CUZK_GPU_ITEM_COEFS].streamed &&
+        (st = cuzk_gpu_g16_csr_create(&k->csr, s->curve, (uint32_t)1 << s->log_domain, (uint32_t)s->n_vars,
+                                      &k->src.coefs, k->device, e)))
+        return st;
+    if ((st = cuzk_gpu_ntt_create(&k->ntt, s->curve, s->log_domain, k->device, e))) return st;
+    for (int i = 0; i < NMSM; i++) {
+        const cuzk_gpu_plan_item *it = &p->item[CUZK_GPU_ITEM_MSM_H + i];
+        if (it->streamed || msm_points(s, i) == 0) continue;
+        cuzk_gpu_msm_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.device_budget = it->msm_budget;
+        if ((st = cuzk_gpu_msm_create(&k->msm[i], s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1,
+                                      k->src.bases[i], msm_points(s, i), 0, k->device, &cfg, e)))
+            return st;
+    }
+    for (unsigned w = 0; w < p->workers; w++)
+        CUZK_CU(cudaHostAlloc(&k->pinned[w], p->witness_bytes, cudaHostAllocPortable));
+    return CUZK_OK;
+}
+
+/* The device witness of the job: allocated, uploaded on the copy stream
+ * from the pinned slot, marked by ev_w. */
+cuzk_status issue_witness(cuzk_gpu_g16_job *j, cuzk_error *e)
+{
+    cuzk_gpu_g16_key *k = j->k;
+    cuzk_status st;
+    if ((st = dev_alloc(k, &j->d_w, k->plan.witness_bytes, "witness", e))) return st;
+    if ((st = phase_begin(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
+    CUZK_CU(cudaMemcpyAsync(j->d_w, k->pinned[j->slot], k->plan.witness_bytes, cudaMemcpyHostToDevice, j->up));
+    if ((st = phase_end(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
+    CUZK_CU(cudaEventRecord(j->ev_w, j->up));
+    j->w_issued = true;
+    sample(k);
+    return CUZK_OK;
+}
+
+} /* namespace */
+
+extern "C" cuzk_status cuzk_gpu_g16_key_attach(cuzk_gpu_g16_key **out, const cuzk_gpu_g16_key_src *src,
+                                               const cuzk_gpu_plan_opts *po, cuzk_error *e)
+{
+    if (!out || !src) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
+    *out = NULL;
+    cuzk_gpu_plan_opts o;
+    memset(&o, 0, sizeof o);
+    if (po) o = *po;
+    if (o.workers > MAX_WORKERS)
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: at most %d workers per device", MAX_WORKERS);
+    cuzk_gpu_g16_key *k = (cuzk_gpu_g16_key *)cuzk_calloc(1, sizeof *k);
+    if (!k) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
+    k->src = *src;
+    k->device = o.device;
+    pthread_mutex_init(&k->mu, NULL);
+    pthread_cond_init(&k->cv, NULL);
+    pthread_mutex_init(&k->alloc_mu, NULL);
+    pthread_mutex_init(&k->gpu_lock, NULL);
+    k->sync_made = true;
+    size_t tot = 0;
+    cuzk_status st = cuzk_gpu_mem_info(k->device, &k->base_free, &tot, e);
+    if (!st) st = cuzk_gpu_plan_proof(&src->shape, &o, &k->plan, e);
+    if (!st) st = key_make(k, e);
+    if (st) {
+        key_free(k);
+        return st;
+    }
+    {
+        cuzk_gpu::device_guard g(k->device);
+        sample(k);
+    }
+    *out = k;
+    return CUZK_OK;
+}
+
+extern "C" void cuzk_gpu_g16_key_detach(cuzk_gpu_g16_key *k)
+{
+    if (!k) return;
+    cuzk_gpu::device_guard g(k->device);
+    key_free(k);
+}
+
+extern "C" void cuzk_gpu_g16_key_plan(const cuzk_gpu_g16_key *k, cuzk_gpu_plan *plan, size_t *measured_peak)
+{
+    if (plan) *plan = k->plan;
+    if (measured_peak) {
+        pthread_mutex_lock((pthread_mutex_t *)&k->mu);
+        *measured_peak = k->peak_used;
+        pthread_mutex_unlock((pthread_mutex_t *)&k->mu);
+    }
+}
+
+extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
+                                              cuzk_error *e)
+{
+    if (!out || !k || !witness) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
+    *out = NULL;
+    cuzk_gpu_g16_job *j = (cuzk_gpu_g16_job *)cuzk_calloc(1, sizeof *j);
+    if (!j) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
+    j->k = k;
+    j->slot = -1;
+    /* a worker slot: at most `workers` jobs hold device memory */
+    pthread_mutex_lock(&k->mu);
+    for (;;) {
+        for (unsigned w = 0; w < k->plan.workers && j->slot < 0; w++)
+            if (!k->slot_busy[w]) {
+                k->slot_busy[w] = true;
+                j->slot = (int)w;
+            }
+        if (j->slot >= 0) break;
+        pthread_cond_wait(&k->cv, &k->mu);
+    }
+    pthread_mutex_unlock(&k->mu);
+    *out = j;
+    CUZK_DEVICE_GUARD(k->device);
+    CUZK_CU(cudaStreamCreateWithFlags(&j->cs, cudaStreamNonBlocking));
+    CUZK_CU(cudaStreamCreateWithFlags(&j->up, cudaStreamNonBlocking));
+    CUZK_CU(cudaEventCreateWithFlags(&j->ev_w, cudaEventDisableTiming));
+    memcpy(k->pinned[j->slot], witness, k->plan.witness_bytes);
+    if (k->plan.prestage) return issue_witness(j, e);
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
+{
+    if (!j) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL job");
+    cuzk_gpu_g16_key *k = j->k;
+    const cuzk_gpu_plan *p = &k->plan;
+    const cuzk_gpu_key_shape *s = &k->src.shape;
+    if (!j->locked) {
+        pthread_mutex_lock(&k->gpu_lock);
+        j->locked = true;
+    }
+    CUZK_DEVICE_GUARD(k->device);
+    cuzk_status st;
+    if (!j->w_issued && (st = issue_witness(j, e))) return st;
+    CUZK_CU(cudaStreamWaitEvent(j->cs, j->ev_w, 0));
+    const size_t v = p->vector_bytes;
+    if ((st = dev_alloc(k, &j->d_a, v, "a vector", e)) || (st = dev_alloc(k, &j->d_b, v, "b vector", e)))
+        return st;
+    if (p->abc_vectors == 3 && (st = dev_alloc(k, &j->d_c, v, "c vector", e))) return st;
+    const cuzk_gpu_g16_csr *csr = k->csr;
+    if (!csr) {
+        /* streamed coefficients: made for this job's abc and ntt */
+        if (p->item[CUZK_GPU_ITEM_COEFS].resident != s->n_coefs)
+            return cuzk_err(e, CUZK_ERR_UNSUPPORTED,
+                            "gpu prover: the plan streams the coefficients in chunks, which is not "
+                            "implemented yet (give a larger --gpu-mem)");
+        pthread_mutex_lock(&k->alloc_mu);
+        st = cuzk_gpu_g16_csr_create(&j->csr_tmp, s->curve, (uint32_t)1 << s->log_domain, (uint32_t)s->n_vars,
+                                     &k->src.coefs, k->device, e);
+        pthread_mutex_unlock(&k->alloc_mu);
+        if (st) return st;
+        csr = j->csr_tmp;
+    }
+    sample(k);
+    if ((st = phase_begin(j, CUZK_GPU_PHASE_ABC, j->cs, e))) return st;
+    if ((st = cuzk_gpu_g16_abc(csr, j->d_w, j->d_a, j->d_b, j->d_c, j->cs, e))) return st;
+    if ((st = phase_end(j, CUZK_GPU_PHASE_ABC, j->cs, e))) return st;
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
+{
+    if (!j || !j->d_a) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: ntt before abc");
+    cuzk_gpu_g16_key *k = j->k;
+    const cuzk_curve curve = k->src.shape.curve;
+    const unsigned lg = k->src.shape.log_domain;
+    const size_t n = (size_t)1 << lg;
+    CUZK_DEVICE_GUARD(k->device);
+    cuzk_status st;
+    if ((st = phase_begin(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
+    if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)) ||
+        (st = cuzk_gpu_ntt_run(k->ntt, j->d_b, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)))
+        return st;
+    if (j->d_c) {
+        if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_c, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)) ||
+            (st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, j->d_c, n, CUZK_GPU_G16_QUOTIENT, j->cs, e)))
+            return st;
+    } else {
+        /* 2 vectors: a = a.b, then c = (A.w)(B.w) again into b's buffer */
+        const cuzk_gpu_g16_csr *csr = k->csr ? k->csr : j->csr_tmp;
+        if ((st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, NULL, n, CUZK_GPU_G16_MUL, j->cs, e)) ||
+            (st = cuzk_gpu_g16_abc(csr, j->d_w, NULL, NULL, j->d_b, j->cs, e)) ||
+            (st = cuzk_gpu_ntt_run(k->ntt, j->d_b, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)) ||
+            (st = cuzk_gpu_g16_pointwise(curve, j->d_a, NULL, j->d_b, n, CUZK_GPU_G16_SUB, j->cs, e)))
+            return st;
+    }
+    if ((st = phase_end(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
+    /* b, c (and streamed coefficients) are done with once h exists */
+    CUZK_CU(cudaStreamSynchronize(j->cs));
+    dev_free(k, &j->d_b);
+    dev_free(k, &j->d_c);
+    if (j->csr_tmp) {
+        pthread_mutex_lock(&k->alloc_mu);
+        cuzk_gpu_g16_csr_destroy(j->csr_tmp);
+        pthread_mutex_unlock(&k->alloc_mu);
+        j->csr_tmp = NULL;
+    }
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_item_id id, void *result,
+                                            cuzk_error *e)
+{
+    if (!j || !result) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
+    const int i = (int)id - CUZK_GPU_ITEM_MSM_H;
+    if (i != j->next_msm || (i == 0 && !j->d_a) || !j->locked)
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: MSMs run after ntt in the order H, A, B1, C, B2 (got %s)",
+                        cuzk_gpu_plan_item_name(id));
+    cuzk_gpu_g16_key *k = j->k;
+    const cuzk_gpu_key_shape *s = &k->src.shape;
+    const int ph = CUZK_GPU_PHASE_MSM_H + i;
+    CUZK_DEVICE_GUARD(k->device);
+    cuzk_status st;
+    const size_t np = msm_points(s, i);
+    if (np == 0) {
+        memset(result, 0, jac_bytes(s->curve, i)); /* infinity (Z = 0) */
+    } else {
+        cuzk_gpu_msm *m = k->msm[i], *tmp = NULL;
+        if (!m) {
+            cuzk_gpu_msm_config cfg;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.device_budget = k->plan.item[CUZK_GPU_ITEM_MSM_H + i].msm_budget;
+            pthread_mutex_lock(&k->alloc_mu);
+            st = cuzk_gpu_msm_create(&tmp, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i], np,
+                                     0, k->device, &cfg, e);
+            pthread_mutex_unlock(&k->alloc_mu);
+            if (st) return st;
+            m = tmp;
+        }
+        sample(k);
+        const uint64_t *sc = i == 0 ? (const uint64_t *)j->d_a
+                                    : (const uint64_t *)j->d_w + (i == 3 ? 4 * (s->n_public + 1) : 0);
+        st = phase_begin(j, ph, j->cs, e);
+        if (!st) st = cuzk_gpu_msm_run(m, result, sc, np, 1, j->cs, e);
+        if (!st) st = phase_end(j, ph, j->cs, e);
+        if (tmp) {
+            pthread_mutex_lock(&k->alloc_mu);
+            cuzk_gpu_msm_destroy(tmp);
+            pthread_mutex_unlock(&k->alloc_mu);
+        }
+        if (st) return st;
+    }
+    j->next_msm++;
+    if (i == 0) dev_free(k, &j->d_a);
+    if (i == NMSM - 1) {
+        CUZK_CU(cudaStreamSynchronize(j->cs));
+        dev_free(k, &j->d_w);
+        j->locked = false;
+        pthread_mutex_unlock(&k->gpu_lock);
+    }
+    return CUZK_OK;
+}
+
+extern "C" void cuzk_gpu_g16_job_times(const cuzk_gpu_g16_job *j, double ms[CUZK_GPU_PHASE_COUNT])
+{
+    for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
+        float t = 0;
+        ms[p] = 0;
+        if (j->timed[p] && cudaEventElapsedTime(&t, j->t0[p], j->t1[p]) == cudaSuccess) ms[p] = t;
+        else cudaGetLastError();
+    }
+}
+
+extern "C" void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j)
+{
+    if (!j) return;
+    cuzk_gpu_g16_key *k = j->k;
+    {
+        cuzk_gpu::device_guard g(k->device);
+        if (j->cs) cudaStreamSynchronize(j->cs);
+        if (j->up) cudaStreamSynchronize(j->up);
+        cudaGetLastError();
+        dev_free(k, &j->d_w);
+        dev_free(k, &j->d_a);
+        dev_free(k, &j->d_b);
+        dev_free(k, &j->d_c);
+        if (j->csr_tmp) {
+            pthread_mutex_lock(&k->alloc_mu);
+            cuzk_gpu_g16_csr_destroy(j->csr_tmp);
+            pthread_mutex_unlock(&k->alloc_mu);
+        }
+        for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
+            if (j->timed[p]) {
+                cudaEventDestroy(j->t0[p]);
+                cudaEventDestroy(j->t1[p]);
+            }
+        if (j->ev_w) cudaEventDestroy(j->ev_w);
+        if (j->cs) cudaStreamDestroy(j->cs);
+        if (j->up) cudaStreamDestroy(j->up);
+    }
+    if (j->locked) pthread_mutex_unlock(&k->gpu_lock);
+    if (j->slot >= 0) {
+        pthread_mutex_lock(&k->mu);
+        k->slot_busy[j->slot] = false;
+        pthread_cond_broadcast(&k->cv);
+        pthread_mutex_unlock(&k->mu);
+    }
+    cuzk_free(j);
+}

@@ -1,0 +1,82 @@
+/* Built instead of src/gpu/g16_kernels.cu and g16_backend.cu when CUDA is absent. */
+#include "gpu/g16_backend.h"
+#include "util/common.h"
+
+#define NO_CUDA(e) cuzk_err(e, CUZK_ERR_UNSUPPORTED, "cuzk GPU: built without CUDA")
+
+cuzk_status cuzk_gpu_g16_csr_create(cuzk_gpu_g16_csr **out, cuzk_curve curve, uint32_t n_rows, uint32_t n_vars,
+                                    const cuzk_gpu_g16_coefs *co, int device, cuzk_error *e)
+{
+    (void)curve, (void)n_rows, (void)n_vars, (void)co, (void)device;
+    if (out)
+        *out = NULL;
+    return NO_CUDA(e);
+}
+
+void cuzk_gpu_g16_csr_destroy(cuzk_gpu_g16_csr *c) { (void)c; }
+
+cuzk_status cuzk_gpu_g16_abc(const cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c,
+                             void *stream, cuzk_error *e)
+{
+    (void)c, (void)d_w, (void)d_a, (void)d_b, (void)d_c, (void)stream;
+    return NO_CUDA(e);
+}
+
+cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const void *d_b, const void *d_c, size_t n,
+                                   cuzk_gpu_g16_pw_op op, void *stream, cuzk_error *e)
+{
+    (void)curve, (void)d_a, (void)d_b, (void)d_c, (void)n, (void)op, (void)stream;
+    return NO_CUDA(e);
+}
+
+cuzk_status cuzk_gpu_g16_key_attach(cuzk_gpu_g16_key **out, const cuzk_gpu_g16_key_src *src,
+                                    const cuzk_gpu_plan_opts *po, cuzk_error *e)
+{
+    (void)src, (void)po;
+    if (out)
+        *out = NULL;
+    return NO_CUDA(e);
+}
+
+void cuzk_gpu_g16_key_detach(cuzk_gpu_g16_key *k) { (void)k; }
+
+void cuzk_gpu_g16_key_plan(const cuzk_gpu_g16_key *k, cuzk_gpu_plan *plan, size_t *measured_peak)
+{
+    (void)k, (void)plan, (void)measured_peak;
+}
+
+cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
+                                   cuzk_error *e)
+{
+    (void)k, (void)witness;
+    if (out)
+        *out = NULL;
+    return NO_CUDA(e);
+}
+
+cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
+{
+    (void)j;
+    return NO_CUDA(e);
+}
+
+cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
+{
+    (void)j;
+    return NO_CUDA(e);
+}
+
+cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_item_id id, void *result, cuzk_error *e)
+{
+    (void)j, (void)id, (void)result;
+    return NO_CUDA(e);
+}
+
+void cuzk_gpu_g16_job_times(const cuzk_gpu_g16_job *j, double ms[CUZK_GPU_PHASE_COUNT])
+{
+    (void)j;
+    for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
+        ms[p] = 0;
+}
+
+void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j) { (void)j; }

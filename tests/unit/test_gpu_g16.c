@@ -1,0 +1,525 @@
+/* GPU prover kernels (src/gpu/g16.h) against the CPU, bit-exact: a, b, c
+ * from random coefficient records (any order, empty rows, repeated signals)
+ * and witnesses (0, 1 and random values), computed here with the CPU field
+ * code term by term; then h = a.b - c after the three odd-coset NTTs, the
+ * CPU's ntt_coset_odd against cuzk_gpu_ntt_run, in both the 3-vector and
+ * the 2-vector order (c evaluated again after b's coset product). Exits 77
+ * ("skipped") without a CUDA device or without CUDA in the library. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include "cuzk/gpu.h"
+#include "formats/formats.h"
+#include "gpu/g16.h"
+#include "gpu/g16_backend.h"
+#include "msm/msm.h"
+#include "poly/ntt.h"
+#include "util/rng.h"
+#include "util/threadpool.h"
+
+static cuzk_pool *g_pool;
+
+/* The records as the zkey stores them: 44-byte records (u32 matrix,
+ * constraint, signal, 32-byte value), unaligned, in random order. */
+typedef struct {
+    uint8_t *rec;
+    size_t n;
+    cuzk_gpu_g16_coefs co;
+} records;
+
+#define REC 44
+
+static void records_make(records *r, size_t n_rows, uint32_t n_vars, uint64_t seed, void (*rand_fr)(void *, uint64_t *))
+{
+    /* 0..4 terms per row and matrix, every fifth row empty in A */
+    size_t cap = n_rows * 8 + 1;
+    r->rec = malloc(cap * REC);
+    assert_non_null(r->rec);
+    r->n = 0;
+    for (size_t row = 0; row < n_rows; row++)
+        for (uint32_t m = 0; m < 2; m++) {
+            unsigned k = (unsigned)(cuzk_splitmix64(&seed) % 5);
+            if (m == 0 && row % 5 == 4)
+                k = 0;
+            for (unsigned t = 0; t < k && r->n < cap; t++) {
+                uint8_t *p = r->rec + r->n * REC;
+                uint32_t c = (uint32_t)row, s = (uint32_t)(cuzk_splitmix64(&seed) % n_vars);
+                memcpy(p, &m, 4);
+                memcpy(p + 4, &c, 4);
+                memcpy(p + 8, &s, 4);
+                rand_fr(p + 12, &seed);
+                r->n++;
+            }
+        }
+    /* shuffle: the GPU CSR takes any order */
+    uint8_t tmp[REC];
+    for (size_t i = r->n; i > 1; i--) {
+        size_t j = cuzk_splitmix64(&seed) % i;
+        memcpy(tmp, r->rec + (i - 1) * REC, REC);
+        memcpy(r->rec + (i - 1) * REC, r->rec + j * REC, REC);
+        memcpy(r->rec + j * REC, tmp, REC);
+    }
+    r->co = (cuzk_gpu_g16_coefs){.n = r->n, .matrix = r->rec, .constraint = r->rec + 4, .signal = r->rec + 8,
+                                 .value = r->rec + 12, .stride = REC, .vstride = REC};
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* Per-curve reference, written once. */
+#define G16_GLUE(C)                                                                                  \
+    static void C##_rand_mont(void *out, uint64_t *seed)                                             \
+    {                                                                                                \
+        C##_fr_t raw, m;                                                                             \
+        for (int j = 0; j < 4; j++) raw.l[j] = cuzk_splitmix64(seed);                                \
+        raw.l[3] &= 0x0fffffffffffffffULL;                                                           \
+        C##_fr_to_mont(&m, &raw);                                                                    \
+        memcpy(out, &m, 32);                                                                         \
+    }                                                                                                \
+    /* witness: raw, a third 0, a third 1, the rest random (r - 1 once) */                           \
+    static void C##_witness(C##_fr_t *w, size_t n, uint64_t seed)                                    \
+    {                                                                                                \
+        for (size_t i = 0; i < n; i++) {                                                             \
+            memset(&w[i], 0, sizeof w[i]);                                                           \
+            uint64_t k = cuzk_splitmix64(&seed) % 3;                                                 \
+            if (k == 1)                                                                              \
+                w[i].l[0] = 1;                                                                       \
+            else if (k == 2) {                                                                       \
+                for (int j = 0; j < 4; j++) w[i].l[j] = cuzk_splitmix64(&seed);                      \
+                w[i].l[3] &= 0x0fffffffffffffffULL;                                                  \
+            }                                                                                        \
+        }                                                                                            \
+        if (n > 1) {                                                                                 \
+            C##_fr_t one;                                                                            \
+            C##_fr_set_one(&one);                                                                    \
+            C##_fr_neg(&w[n - 1], &one);                                                             \
+            C##_fr_from_mont(&w[n - 1], &w[n - 1]);                                                  \
+        }                                                                                            \
+    }                                                                                                \
+    /* a, b, c term by term from the records; then h after the NTTs */                               \
+    static void C##_reference(const cuzk_gpu_g16_coefs *co, const C##_fr_t *w, size_t n, unsigned lg,  \
+                              C##_fr_t *a, C##_fr_t *b, C##_fr_t *c, C##_fr_t *h)                    \
+    {                                                                                                \
+        memset(a, 0, n * sizeof *a);                                                                 \
+        memset(b, 0, n * sizeof *b);                                                                 \
+        for (size_t i = 0; i < co->n; i++) {                                                         \
+            C##_fr_t v, t;                                                                           \
+            memcpy(&v, co->value + i * co->vstride, 32);                                             \
+            C##_fr_mul(&t, &v, &w[rd32(co->signal + i * co->stride)]);                               \
+            uint32_t row = rd32(co->constraint + i * co->stride);                                    \
+            C##_fr_t *dst = rd32(co->matrix + i * co->stride) == 0 ? &a[row] : &b[row];              \
+            C##_fr_add(dst, dst, &t);                                                                \
+        }                                                                                            \
+        for (size_t i = 0; i < n; i++) C##_fr_mul(&c[i], &a[i], &b[i]);                              \
+        C##_ntt_domain *d = NULL;                                                                    \
+        cuzk_error e = {0};                                                                          \
+        C##_fr_t *x = malloc(3 * n * sizeof *x);                                                     \
+        assert_non_null(x);                                                                          \
+        memcpy(x, a, n * sizeof *x);                                                                 \
+        memcpy(x + n, b, n * sizeof *x);                                                             \
+        memcpy(x + 2 * n, c, n * sizeof *x);                                                         \
+        assert_int_equal(C##_ntt_domain_create(&d, lg, g_pool, &e), CUZK_OK);                        \
+        for (int k = 0; k < 3; k++) assert_int_equal(C##_ntt_coset_odd(d, x + k * n, g_pool, &e), CUZK_OK); \
+        C##_ntt_domain_free(d);                                                                      \
+        for (size_t i = 0; i < n; i++) {                                                             \
+            C##_fr_t t;                                                                              \
+            C##_fr_mul(&t, &x[i], &x[n + i]);                                                        \
+            C##_fr_sub(&t, &t, &x[2 * n + i]);                                                       \
+            C##_fr_from_mont(&h[i], &t);                                                             \
+        }                                                                                            \
+        free(x);                                                                                     \
+    }
+
+G16_GLUE(bn254)
+G16_GLUE(bls12_381)
+
+static int g_have_device;
+
+static int setup(void **state)
+{
+    (void)state;
+    g_pool = cuzk_pool_create(0);
+    assert_non_null(g_pool);
+    g_have_device = cuzk_gpu_device_count() > 0;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cuzk_pool_destroy(g_pool);
+    return 0;
+}
+
+static void *dev(size_t bytes)
+{
+    void *p = NULL;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_gpu_dev_alloc(&p, bytes, 0, &e), CUZK_OK);
+    return p;
+}
+
+static void down(void *host, const void *d, size_t bytes)
+{
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_gpu_copy(host, d, bytes, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_stream_sync(NULL, &e), CUZK_OK);
+}
+
+static void up(void *d, const void *host, size_t bytes)
+{
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_gpu_copy(d, host, bytes, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_stream_sync(NULL, &e), CUZK_OK);
+}
+
+static void expect_equal(const void *want, const void *got, size_t n, const char *what, cuzk_curve curve, unsigned lg)
+{
+    if (memcmp(want, got, n * 32) == 0)
+        return;
+    for (size_t i = 0; i < n; i++)
+        if (memcmp((const uint8_t *)want + 32 * i, (const uint8_t *)got + 32 * i, 32))
+            fail_msg("%s differs at %zu (curve %d, 2^%u)", what, i, (int)curve, lg);
+}
+
+/* One size on one curve: abc, the 3-vector quotient and the 2-vector one. */
+static void run_case(cuzk_curve curve, unsigned lg, uint64_t seed)
+{
+    const size_t n = (size_t)1 << lg;
+    const uint32_t n_vars = (uint32_t)(n / 2 + 3);
+    records r;
+    records_make(&r, n, n_vars, seed, curve == CUZK_CURVE_BN254 ? bn254_rand_mont : bls12_381_rand_mont);
+    uint8_t *w = malloc(n_vars * 32), *ref = malloc(4 * n * 32), *got = malloc(n * 32);
+    assert_true(w && ref && got);
+    uint8_t *ra = ref, *rb = ref + n * 32, *rc = ref + 2 * n * 32, *rh = ref + 3 * n * 32;
+    if (curve == CUZK_CURVE_BN254) {
+        bn254_witness((bn254_fr_t *)w, n_vars, seed ^ 1);
+        bn254_reference(&r.co, (bn254_fr_t *)w, n, lg, (bn254_fr_t *)ra, (bn254_fr_t *)rb, (bn254_fr_t *)rc,
+                        (bn254_fr_t *)rh);
+    } else {
+        bls12_381_witness((bls12_381_fr_t *)w, n_vars, seed ^ 1);
+        bls12_381_reference(&r.co, (bls12_381_fr_t *)w, n, lg, (bls12_381_fr_t *)ra, (bls12_381_fr_t *)rb,
+                            (bls12_381_fr_t *)rc, (bls12_381_fr_t *)rh);
+    }
+    cuzk_error e = {0};
+    cuzk_gpu_g16_csr *csr = NULL;
+    assert_int_equal(cuzk_gpu_g16_csr_create(&csr, curve, (uint32_t)n, n_vars, &r.co, 0, &e), CUZK_OK);
+    cuzk_gpu_ntt *ntt = NULL;
+    assert_int_equal(cuzk_gpu_ntt_create(&ntt, curve, lg, 0, &e), CUZK_OK);
+    void *dw = dev(n_vars * 32), *da = dev(n * 32), *db = dev(n * 32), *dc = dev(n * 32);
+    up(dw, w, n_vars * 32);
+
+    /* a, b, c */
+    assert_int_equal(cuzk_gpu_g16_abc(csr, dw, da, db, dc, NULL, &e), CUZK_OK);
+    down(got, da, n * 32);
+    expect_equal(ra, got, n, "a", curve, lg);
+    down(got, db, n * 32);
+    expect_equal(rb, got, n, "b", curve, lg);
+    down(got, dc, n * 32);
+    expect_equal(rc, got, n, "c", curve, lg);
+
+    /* 3 vectors: three odd cosets, then h */
+    assert_int_equal(cuzk_gpu_ntt_run(ntt, da, lg, CUZK_GPU_NTT_ODD_COSET, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_ntt_run(ntt, db, lg, CUZK_GPU_NTT_ODD_COSET, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_ntt_run(ntt, dc, lg, CUZK_GPU_NTT_ODD_COSET, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_g16_pointwise(curve, da, db, dc, n, CUZK_GPU_G16_QUOTIENT, NULL, &e), CUZK_OK);
+    down(got, da, n * 32);
+    expect_equal(rh, got, n, "h (3 vectors)", curve, lg);
+
+    /* 2 vectors: a, b; their cosets; a = a.b; c alone into b's buffer */
+    assert_int_equal(cuzk_gpu_g16_abc(csr, dw, da, db, NULL, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_ntt_run(ntt, da, lg, CUZK_GPU_NTT_ODD_COSET, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_ntt_run(ntt, db, lg, CUZK_GPU_NTT_ODD_COSET, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_g16_pointwise(curve, da, db, NULL, n, CUZK_GPU_G16_MUL, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_g16_abc(csr, dw, NULL, NULL, db, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_ntt_run(ntt, db, lg, CUZK_GPU_NTT_ODD_COSET, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_g16_pointwise(curve, da, NULL, db, n, CUZK_GPU_G16_SUB, NULL, &e), CUZK_OK);
+    down(got, da, n * 32);
+    expect_equal(rh, got, n, "h (2 vectors)", curve, lg);
+
+    cuzk_gpu_dev_free(dw, 0);
+    cuzk_gpu_dev_free(da, 0);
+    cuzk_gpu_dev_free(db, 0);
+    cuzk_gpu_dev_free(dc, 0);
+    cuzk_gpu_ntt_destroy(ntt);
+    cuzk_gpu_g16_csr_destroy(csr);
+    free(r.rec);
+    free(w);
+    free(ref);
+    free(got);
+}
+
+static unsigned max_lg(void)
+{
+    /* CUZK_GPU_TEST_MAX_LG caps the sizes (compute-sanitizer runs). */
+    const char *s = getenv("CUZK_GPU_TEST_MAX_LG");
+    unsigned v = s ? (unsigned)atoi(s) : 18;
+    return v < 1 ? 1 : (v > 20 ? 20 : v);
+}
+
+static void test_abc_quotient(void **state)
+{
+    (void)state;
+    if (!g_have_device)
+        skip();
+    const unsigned top = max_lg();
+    for (int curve = 0; curve < 2; curve++)
+        for (unsigned lg = 1; lg <= top; lg += lg < 8 ? 1 : 5)
+            run_case(curve ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254, lg, 0x9e3779b97f4a7c15ULL * (lg + 7 * curve));
+}
+
+
+/* ---- the backend: a generated key and witness through every device step,
+ * the five MSM results against the CPU MSMs of the CPU's h and witness, at
+ * budgets that select each tier, with two jobs at once. ---- */
+
+typedef struct {
+    cuzk_zkey zk;
+    cuzk_wtns wt;
+    cuzk_gpu_g16_key_src src;
+    uint8_t *h;       /* the CPU's h (raw) */
+    uint8_t *want;    /* the five CPU MSM results, Jacobian, at want_off[i] */
+    size_t want_off[5], jac[5];
+} gkey;
+
+#define KEY_GLUE(C)                                                                                  \
+    static void C##_key_reference(gkey *g, cuzk_pool *pool)                                          \
+    {                                                                                                \
+        const size_t n = g->zk.domain_size, nv = g->zk.n_vars, np = g->zk.n_public;                  \
+        const C##_fr_t *w = (const C##_fr_t *)g->wt.values.ptr;                                      \
+        C##_fr_t *abc = malloc(3 * n * sizeof *abc);                                                 \
+        g->h = malloc(n * 32);                                                                       \
+        assert_true(abc && g->h);                                                                    \
+        C##_reference(&g->src.coefs, w, n, g->zk.log_domain, abc, abc + n, abc + 2 * n, (C##_fr_t *)g->h); \
+        free(abc);                                                                                   \
+        g->jac[0] = g->jac[1] = g->jac[2] = g->jac[3] = sizeof(C##_g1_jac_t);                        \
+        g->jac[4] = sizeof(C##_g2_jac_t);                                                            \
+        g->want = calloc(1, 4 * sizeof(C##_g1_jac_t) + sizeof(C##_g2_jac_t));                        \
+        for (int i = 0; i < 5; i++) g->want_off[i] = i * sizeof(C##_g1_jac_t);                       \
+        C##_g1_jac_t *o = (C##_g1_jac_t *)g->want;                                                   \
+        cuzk_error e = {0};                                                                          \
+        assert_int_equal(C##_g1_msm(&o[0], g->src.bases[0], (const C##_fr_t *)g->h, n, pool, &e), 0); \
+        assert_int_equal(C##_g1_msm(&o[1], g->src.bases[1], w, nv, pool, &e), 0);                    \
+        assert_int_equal(C##_g1_msm(&o[2], g->src.bases[2], w, nv, pool, &e), 0);                    \
+        assert_int_equal(C##_g1_msm(&o[3], g->src.bases[3], w + np + 1, nv - np - 1, pool, &e), 0);  \
+        assert_int_equal(C##_g2_msm((C##_g2_jac_t *)(g->want + g->want_off[4]), g->src.bases[4], w, nv, pool, &e), 0); \
+    }                                                                                                \
+    static bool C##_same(int i, const void *want, const void *got)                                   \
+    {                                                                                                \
+        if (i < 4)                                                                                   \
+            return C##_g1_jac_eq((const C##_g1_jac_t *)want, (const C##_g1_jac_t *)got);             \
+        return C##_g2_jac_eq((const C##_g2_jac_t *)want, (const C##_g2_jac_t *)got);                 \
+    }
+
+KEY_GLUE(bn254)
+KEY_GLUE(bls12_381)
+
+static void gkey_make(gkey *g, cuzk_curve curve, uint64_t constraints)
+{
+    memset(g, 0, sizeof *g);
+    char dir[] = "/tmp/cuzk_g16_XXXXXX", rp[64], wp[64], zp[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(rp, sizeof rp, "%s/c.r1cs", dir);
+    snprintf(wp, sizeof wp, "%s/w.wtns", dir);
+    snprintf(zp, sizeof zp, "%s/c.zkey", dir);
+    cuzk_ctx *ctx = NULL;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_ctx_create(&ctx, NULL, &e), CUZK_OK);
+    cuzk_gen_opts go = {curve, constraints, 3, 42};
+    if (cuzk_gen_files(ctx, &go, rp, wp, &e) || cuzk_setup_files(ctx, rp, zp, &e))
+        fail_msg("gen/setup: %s", e.msg);
+    cuzk_ctx_free(ctx);
+    cuzk_zkey_read_opts ro = {.pool = g_pool, .copy_points = true};
+    if (cuzk_zkey_read(&g->zk, zp, &ro, &e) || cuzk_wtns_read(&g->wt, wp, &e))
+        fail_msg("read: %s", e.msg);
+    unlink(rp);
+    unlink(wp);
+    unlink(zp);
+    rmdir(dir);
+    cuzk_zkey *z = &g->zk;
+    g->src.shape = (cuzk_gpu_key_shape){z->curve, z->n_vars, z->n_public, z->log_domain, z->n_coefs};
+    g->src.coefs = (cuzk_gpu_g16_coefs){z->n_coefs, (const uint8_t *)z->coef_matrix, (const uint8_t *)z->coef_constraint,
+                                        (const uint8_t *)z->coef_signal, (const uint8_t *)z->coef_value.ptr, 4, 32};
+    assert_non_null(z->coef_matrix);
+    g->src.bases[0] = z->h.ptr;
+    g->src.bases[1] = z->a.ptr;
+    g->src.bases[2] = z->b1.ptr;
+    g->src.bases[3] = z->c.ptr;
+    g->src.bases[4] = z->b2.ptr;
+    if (curve == CUZK_CURVE_BN254)
+        bn254_key_reference(g, g_pool);
+    else
+        bls12_381_key_reference(g, g_pool);
+}
+
+static void gkey_free(gkey *g)
+{
+    cuzk_zkey_free(&g->zk);
+    cuzk_wtns_free(&g->wt);
+    free(g->h);
+    free(g->want);
+}
+
+typedef struct {
+    gkey *g;
+    cuzk_gpu_g16_key *k;
+    int proofs;
+    cuzk_status st;
+    char msg[512];
+} prove_job;
+
+/* Proofs' device steps with the key; the results against the CPU's. */
+static void *prove_main(void *p)
+{
+    prove_job *pj = p;
+    gkey *g = pj->g;
+    for (int r = 0; r < pj->proofs && !pj->st; r++) {
+        cuzk_error e = {0};
+        cuzk_gpu_g16_job *j = NULL;
+        uint8_t got[5][2 * 3 * 2 * 48];
+        cuzk_status st = cuzk_gpu_g16_job_begin(&j, pj->k, g->wt.values.ptr, &e);
+        if (!st) st = cuzk_gpu_g16_job_abc(j, &e);
+        if (!st) st = cuzk_gpu_g16_job_ntt(j, &e);
+        for (int i = 0; i < 5 && !st; i++)
+            st = cuzk_gpu_g16_job_msm(j, (cuzk_gpu_plan_item_id)(CUZK_GPU_ITEM_MSM_H + i), got[i], &e);
+        cuzk_gpu_g16_job_end(j);
+        for (int i = 0; i < 5 && !st; i++) {
+            bool same = g->zk.curve == CUZK_CURVE_BN254 ? bn254_same(i, g->want + g->want_off[i], got[i])
+                                                         : bls12_381_same(i, g->want + g->want_off[i], got[i]);
+            if (!same) {
+                st = CUZK_ERR_INTERNAL;
+                snprintf(e.msg, sizeof e.msg, "MSM %s differs from the CPU's",
+                         cuzk_gpu_plan_item_name((cuzk_gpu_plan_item_id)(CUZK_GPU_ITEM_MSM_H + i)));
+            }
+        }
+        if (st) {
+            pj->st = st;
+            snprintf(pj->msg, sizeof pj->msg, "%s", e.msg);
+        }
+    }
+    return NULL;
+}
+
+/* One key, `workers` threads proving `proofs` each under `budget`. */
+static unsigned prove_with(gkey *g, size_t budget, unsigned workers, int proofs)
+{
+    cuzk_gpu_plan_opts po = {.budget = budget, .workers = workers};
+    cuzk_gpu_g16_key *k = NULL;
+    cuzk_error e = {0};
+    cuzk_status st = cuzk_gpu_g16_key_attach(&k, &g->src, &po, &e);
+    if (st)
+        fail_msg("attach (budget %zu): %s", budget, e.msg);
+    prove_job pj[4];
+    pthread_t th[4];
+    for (unsigned w = 0; w < workers; w++) {
+        pj[w] = (prove_job){g, k, proofs, CUZK_OK, ""};
+        assert_int_equal(pthread_create(&th[w], NULL, prove_main, &pj[w]), 0);
+    }
+    for (unsigned w = 0; w < workers; w++)
+        pthread_join(th[w], NULL);
+    cuzk_gpu_plan plan;
+    size_t measured;
+    cuzk_gpu_g16_key_plan(k, &plan, &measured);
+    printf("# %s 2^%u: budget %zu, %u workers: tier %u, planned peak %zu, measured %zu\n",
+           cuzk_curve_name(g->zk.curve), g->zk.log_domain, plan.budget, workers, plan.tier, plan.peak, measured);
+    cuzk_gpu_g16_key_detach(k);
+    for (unsigned w = 0; w < workers; w++)
+        if (pj[w].st)
+            fail_msg("tier %u, worker %u: %s", plan.tier, w, pj[w].msg);
+    assert_true(plan.peak <= plan.budget);
+    return plan.tier;
+}
+
+static void test_backend(void **state)
+{
+    (void)state;
+    if (!g_have_device)
+        skip();
+    for (int c = 0; c < 2; c++) {
+        gkey g;
+        gkey_make(&g, c ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254, (1u << 12) - 50);
+        /* the whole free memory: tier 1, two workers, two proofs each */
+        assert_int_equal(prove_with(&g, 0, 2, 2), 1);
+        /* smaller budgets down to the smallest tier: each tier seen once */
+        bool seen[7] = {false};
+        seen[1] = true;
+        cuzk_gpu_plan_opts po = {.workers = 2};
+        cuzk_gpu_plan p;
+        cuzk_error e = {0};
+        assert_int_equal(cuzk_gpu_plan_proof(&g.src.shape, &po, &p, &e), CUZK_OK);
+        for (size_t b = p.peak; b > (1u << 20); b = b / 20 * 19) {
+            po.budget = b;
+            if (cuzk_gpu_plan_proof(&g.src.shape, &po, &p, &e))
+                break;
+            if (seen[p.tier] || (p.item[CUZK_GPU_ITEM_COEFS].streamed &&
+                                 p.item[CUZK_GPU_ITEM_COEFS].resident != g.zk.n_coefs))
+                continue;
+            seen[p.tier] = true;
+            assert_int_equal(prove_with(&g, b, 2, 1), p.tier);
+        }
+        assert_true(seen[4] || seen[5] || seen[6]); /* some streamed tier ran */
+        gkey_free(&g);
+    }
+}
+
+/* A record out of range is refused with a message naming it; nothing leaks. */
+static void test_bad_records(void **state)
+{
+    (void)state;
+    if (!g_have_device)
+        skip();
+    records r;
+    records_make(&r, 64, 40, 7, bn254_rand_mont);
+    assert_true(r.n > 3);
+    uint32_t bad = 64; /* constraint == rows */
+    memcpy(r.rec + 2 * REC + 4, &bad, 4);
+    cuzk_error e = {0};
+    cuzk_gpu_g16_csr *csr = (cuzk_gpu_g16_csr *)1;
+    assert_int_equal(cuzk_gpu_g16_csr_create(&csr, CUZK_CURVE_BN254, 64, 40, &r.co, 0, &e), CUZK_ERR_FORMAT);
+    assert_null(csr);
+    assert_non_null(strstr(e.msg, "coefficient record"));
+    memcpy(r.rec + 2 * REC + 4, &(uint32_t){0}, 4);
+    uint32_t badm = 2;
+    memcpy(r.rec, &badm, 4);
+    assert_int_equal(cuzk_gpu_g16_csr_create(&csr, CUZK_CURVE_BN254, 64, 40, &r.co, 0, &e), CUZK_ERR_FORMAT);
+    free(r.rec);
+}
+
+/* Without CUDA the calls exist and say so. */
+static void test_no_cuda(void **state)
+{
+    (void)state;
+    if (g_have_device)
+        skip();
+    cuzk_error e = {0};
+    cuzk_gpu_g16_csr *csr = NULL;
+    cuzk_gpu_g16_coefs co = {0};
+    cuzk_status st = cuzk_gpu_g16_csr_create(&csr, CUZK_CURVE_BN254, 4, 4, &co, 0, &e);
+    assert_true(st == CUZK_ERR_UNSUPPORTED || st == CUZK_ERR_GPU);
+    assert_null(csr);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_abc_quotient),
+        cmocka_unit_test(test_bad_records),
+        cmocka_unit_test(test_backend),
+        cmocka_unit_test(test_no_cuda),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
