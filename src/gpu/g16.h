@@ -15,12 +15,12 @@
  *
  * Device layout of the CSR (what the memory plan, src/groth16/gpu_plan.c,
  * counts): per matrix a row-pointer array of n_rows + 1 u32, a signal u32
- * and a value (32 bytes) per record.
+ * and a value (32 bytes) per record (streamed: per buffered record).
  *
  * Internal to libcuzk; without CUDA src/gpu/stub/g16_stub.c returns
  * CUZK_ERR_UNSUPPORTED. Calls queue work on `stream` (cudaStream_t, NULL =
- * legacy default) and return without waiting, except csr_create, which
- * waits for its uploads. */
+ * legacy default) and return without waiting, except csr_create and
+ * acquire, which wait for their uploads. A CSR serves one abc at a time. */
 #ifndef CUZK_GPU_G16_H
 #define CUZK_GPU_G16_H
 
@@ -50,19 +50,30 @@ typedef struct cuzk_gpu_g16_csr cuzk_gpu_g16_csr;
 size_t cuzk_gpu_g16_csr_device_bytes(uint32_t n_rows, size_t n_coefs);
 
 /* Builds the CSR of A and B on the host (counting sort by row, records in
- * any order) and uploads it to `device`. Checks every record: matrix 0 or 1,
- * constraint < n_rows, signal < n_vars (CUZK_ERR_FORMAT naming the record).
- * Temporary host memory: the CSR's size. */
+ * any order), checking every record: matrix 0 or 1, constraint < n_rows,
+ * signal < n_vars (CUZK_ERR_FORMAT naming the record).
+ * chunk = 0: RESIDENT, uploaded to `device` now (temporary host memory: the
+ * CSR's size). chunk > 0: STREAMED, the records stay in pinned host memory
+ * (page-locked once) and are uploaded at every abc in ranges of rows of at
+ * most `chunk` records into two buffers (one when chunk >= the record
+ * count), the upload of a range overlapping the kernel of the previous one;
+ * the device part (row pointers, buffers) exists between acquire and
+ * release, so a streamed CSR takes device memory only while abc runs. */
 cuzk_status cuzk_gpu_g16_csr_create(cuzk_gpu_g16_csr **out, cuzk_curve curve, uint32_t n_rows,
-                                    uint32_t n_vars, const cuzk_gpu_g16_coefs *co, int device,
-                                    cuzk_error *e);
+                                    uint32_t n_vars, const cuzk_gpu_g16_coefs *co, size_t chunk,
+                                    int device, cuzk_error *e);
+/* Streamed: allocates the device part and uploads the row pointers (resident:
+ * nothing to do). */
+cuzk_status cuzk_gpu_g16_csr_acquire(cuzk_gpu_g16_csr *c, cuzk_error *e);
+/* Streamed: waits for its uploads and frees the device part. */
+void cuzk_gpu_g16_csr_release(cuzk_gpu_g16_csr *c);
 void cuzk_gpu_g16_csr_destroy(cuzk_gpu_g16_csr *c);
 
 /* Over all n_rows rows: d_a = A.w, d_b = B.w, d_c = (A.w).(B.w), each in
  * Montgomery form; a NULL output is not written (c alone evaluates both
  * sums). d_w: n_vars raw scalars on the device. Buffers: n_rows x 32
  * bytes, 16-byte aligned. */
-cuzk_status cuzk_gpu_g16_abc(const cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b,
+cuzk_status cuzk_gpu_g16_abc(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b,
                              void *d_c, void *stream, cuzk_error *e);
 
 typedef enum cuzk_gpu_g16_pw_op {

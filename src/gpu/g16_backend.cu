@@ -13,7 +13,7 @@ struct cuzk_gpu_g16_key {
     cuzk_gpu_g16_key_src src;
     cuzk_gpu_plan plan;
     int device;
-    cuzk_gpu_g16_csr *csr;   /* resident coefficients, else NULL */
+    cuzk_gpu_g16_csr *csr;   /* coefficients: resident, or streamed (device part acquired per job) */
     cuzk_gpu_ntt *ntt;
     cuzk_gpu_msm *msm[NMSM]; /* resident handles, NULL for streamed items */
     void *pinned[MAX_WORKERS];
@@ -37,7 +37,7 @@ struct cuzk_gpu_g16_job {
     bool timed[CUZK_GPU_PHASE_COUNT];
     void *d_w, *d_a, *d_b, *d_c;
     bool w_issued;
-    cuzk_gpu_g16_csr *csr_tmp; /* streamed coefficients of this job's abc/ntt */
+    bool csr_held;           /* streamed coefficients acquired for this job's abc/ntt */
     int next_msm;            /* 0..5: MSMs done */
 };
 
@@ -134,9 +134,9 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
     const cuzk_gpu_key_shape *s = &k->src.shape;
     CUZK_DEVICE_GUARD(k->device);
     cuzk_status st;
-    if (!p->item[CUZK_GPU_ITEM_COEFS].streamed &&
-        (st = cuzk_gpu_g16_csr_create(&k->csr, s->curve, (uint32_t)1 << s->log_domain, (uint32_t)s->n_vars,
-                                      &k->src.coefs, k->device, e)))
+    const cuzk_gpu_plan_item *co = &p->item[CUZK_GPU_ITEM_COEFS];
+    if ((st = cuzk_gpu_g16_csr_create(&k->csr, s->curve, (uint32_t)1 << s->log_domain, (uint32_t)s->n_vars,
+                                      &k->src.coefs, co->streamed ? co->chunk : 0, k->device, e)))
         return st;
     if ((st = cuzk_gpu_ntt_create(&k->ntt, s->curve, s->log_domain, k->device, e))) return st;
     for (int i = 0; i < NMSM; i++) {
@@ -260,7 +260,6 @@ extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
     if (!j) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL job");
     cuzk_gpu_g16_key *k = j->k;
     const cuzk_gpu_plan *p = &k->plan;
-    const cuzk_gpu_key_shape *s = &k->src.shape;
     if (!j->locked) {
         pthread_mutex_lock(&k->gpu_lock);
         j->locked = true;
@@ -273,23 +272,17 @@ extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
     if ((st = dev_alloc(k, &j->d_a, v, "a vector", e)) || (st = dev_alloc(k, &j->d_b, v, "b vector", e)))
         return st;
     if (p->abc_vectors == 3 && (st = dev_alloc(k, &j->d_c, v, "c vector", e))) return st;
-    const cuzk_gpu_g16_csr *csr = k->csr;
-    if (!csr) {
-        /* streamed coefficients: made for this job's abc and ntt */
-        if (p->item[CUZK_GPU_ITEM_COEFS].resident != s->n_coefs)
-            return cuzk_err(e, CUZK_ERR_UNSUPPORTED,
-                            "gpu prover: the plan streams the coefficients in chunks, which is not "
-                            "implemented yet (give a larger --gpu-mem)");
+    if (p->item[CUZK_GPU_ITEM_COEFS].streamed) {
+        /* streamed coefficients: device part for this job's abc and ntt */
         pthread_mutex_lock(&k->alloc_mu);
-        st = cuzk_gpu_g16_csr_create(&j->csr_tmp, s->curve, (uint32_t)1 << s->log_domain, (uint32_t)s->n_vars,
-                                     &k->src.coefs, k->device, e);
+        st = cuzk_gpu_g16_csr_acquire(k->csr, e);
         pthread_mutex_unlock(&k->alloc_mu);
         if (st) return st;
-        csr = j->csr_tmp;
+        j->csr_held = true;
     }
     sample(k);
     if ((st = phase_begin(j, CUZK_GPU_PHASE_ABC, j->cs, e))) return st;
-    if ((st = cuzk_gpu_g16_abc(csr, j->d_w, j->d_a, j->d_b, j->d_c, j->cs, e))) return st;
+    if ((st = cuzk_gpu_g16_abc(k->csr, j->d_w, j->d_a, j->d_b, j->d_c, j->cs, e))) return st;
     if ((st = phase_end(j, CUZK_GPU_PHASE_ABC, j->cs, e))) return st;
     return CUZK_OK;
 }
@@ -313,9 +306,8 @@ extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
             return st;
     } else {
         /* 2 vectors: a = a.b, then c = (A.w)(B.w) again into b's buffer */
-        const cuzk_gpu_g16_csr *csr = k->csr ? k->csr : j->csr_tmp;
         if ((st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, NULL, n, CUZK_GPU_G16_MUL, j->cs, e)) ||
-            (st = cuzk_gpu_g16_abc(csr, j->d_w, NULL, NULL, j->d_b, j->cs, e)) ||
+            (st = cuzk_gpu_g16_abc(k->csr, j->d_w, NULL, NULL, j->d_b, j->cs, e)) ||
             (st = cuzk_gpu_ntt_run(k->ntt, j->d_b, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)) ||
             (st = cuzk_gpu_g16_pointwise(curve, j->d_a, NULL, j->d_b, n, CUZK_GPU_G16_SUB, j->cs, e)))
             return st;
@@ -325,11 +317,11 @@ extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
     CUZK_CU(cudaStreamSynchronize(j->cs));
     dev_free(k, &j->d_b);
     dev_free(k, &j->d_c);
-    if (j->csr_tmp) {
+    if (j->csr_held) {
         pthread_mutex_lock(&k->alloc_mu);
-        cuzk_gpu_g16_csr_destroy(j->csr_tmp);
+        cuzk_gpu_g16_csr_release(k->csr);
         pthread_mutex_unlock(&k->alloc_mu);
-        j->csr_tmp = NULL;
+        j->csr_held = false;
     }
     return CUZK_OK;
 }
@@ -410,9 +402,9 @@ extern "C" void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j)
         dev_free(k, &j->d_a);
         dev_free(k, &j->d_b);
         dev_free(k, &j->d_c);
-        if (j->csr_tmp) {
+        if (j->csr_held) {
             pthread_mutex_lock(&k->alloc_mu);
-            cuzk_gpu_g16_csr_destroy(j->csr_tmp);
+            cuzk_gpu_g16_csr_release(k->csr);
             pthread_mutex_unlock(&k->alloc_mu);
         }
         for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)

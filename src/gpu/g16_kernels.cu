@@ -12,33 +12,43 @@ namespace {
 
 constexpr unsigned G16_THREADS = 256;
 
-struct csr_matrix {
-    uint32_t *row;  /* n_rows + 1 */
-    uint32_t *sig;  /* nnz */
-    void *val;      /* nnz x 32 bytes */
-    size_t nnz;
-};
-
 } /* namespace */
 
+/* Host arrays: per matrix row pointers (n_rows + 1), signals and values by
+ * row. Resident: uploaded once into d_sig / d_val and freed. Streamed: kept
+ * in pinned memory and uploaded per abc, a range of rows at a time, into
+ * `nbuf` buffers of `chunk` records (A's records of the range, then B's). */
 struct cuzk_gpu_g16_csr {
     cuzk_curve curve;
     int device;
     uint32_t n_rows, n_vars;
-    csr_matrix m[2]; /* A, B */
+    size_t nnz[2];
+    bool streamed, acquired;
+    size_t chunk;            /* streamed: records per buffer */
+    int nbuf;
+    uint32_t *h_row[2], *h_sig[2];
+    uint8_t *h_val[2];
+    uint32_t *d_row[2];      /* resident: always; streamed: while acquired */
+    uint32_t *d_sig[2];      /* resident: per matrix; streamed: per buffer */
+    uint8_t *d_val[2];
+    cudaStream_t cp;         /* streamed uploads */
+    cudaEvent_t ev_up[2], ev_done[2];
 };
 
 namespace {
 
-/* One row per thread: acc_a = sum of A's terms, acc_b of B's. */
+/* Rows [r0, r0 + n), one per thread: acc_a = sum of A's terms, acc_b of
+ * B's. The record arrays are indexed by the global row pointers (a streamed
+ * chunk's arrays come shifted by its first record). */
 template <class P>
 __global__ void abc_kernel(const uint32_t *__restrict__ ra, const uint32_t *__restrict__ sa,
                            const fp<P> *__restrict__ va, const uint32_t *__restrict__ rb,
                            const uint32_t *__restrict__ sb, const fp<P> *__restrict__ vb,
-                           const fp<P> *__restrict__ w, fp<P> *a, fp<P> *b, fp<P> *c, uint32_t n)
+                           const fp<P> *__restrict__ w, fp<P> *a, fp<P> *b, fp<P> *c, uint32_t r0, uint32_t n)
 {
-    const uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= n) return;
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    const uint32_t r = r0 + t;
     fp<P> acc_a = fp_zero<P>(), acc_b = fp_zero<P>();
     if (a || c)
         for (uint32_t i = ra[r], end = ra[r + 1]; i < end; i++) acc_a = acc_a + va[i] * w[sa[i]];
@@ -63,13 +73,36 @@ __global__ void pointwise_kernel(fp<P> *a, const fp<P> *__restrict__ b, const fp
     }
 }
 
-void csr_free(cuzk_gpu_g16_csr *c)
+void device_release(cuzk_gpu_g16_csr *c)
 {
     for (int k = 0; k < 2; k++) {
-        cudaFree(c->m[k].row);
-        cudaFree(c->m[k].sig);
-        cudaFree(c->m[k].val);
+        cudaFree(c->d_row[k]);
+        cudaFree(c->d_sig[k]);
+        cudaFree(c->d_val[k]);
+        c->d_row[k] = c->d_sig[k] = NULL;
+        c->d_val[k] = NULL;
     }
+    c->acquired = false;
+}
+
+void host_free(void *p, bool pinned)
+{
+    if (!p) return;
+    if (pinned) cudaFreeHost(p);
+    else cuzk_free(p);
+}
+
+void csr_free(cuzk_gpu_g16_csr *c)
+{
+    device_release(c);
+    for (int k = 0; k < 2; k++) {
+        cuzk_free(c->h_row[k]);
+        host_free(c->h_sig[k], c->streamed);
+        host_free(c->h_val[k], c->streamed);
+        if (c->ev_up[k]) cudaEventDestroy(c->ev_up[k]);
+        if (c->ev_done[k]) cudaEventDestroy(c->ev_done[k]);
+    }
+    if (c->cp) cudaStreamDestroy(c->cp);
 }
 
 inline uint32_t rd32(const uint8_t *f, size_t i, size_t stride)
@@ -79,18 +112,27 @@ inline uint32_t rd32(const uint8_t *f, size_t i, size_t stride)
     return v;
 }
 
-/* The host CSR of both matrices, built, checked and uploaded. */
+void *host_alloc(size_t bytes, bool pinned)
+{
+    if (!pinned) return cuzk_alloc(bytes ? bytes : 1, 1);
+    void *p = NULL;
+    if (cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocPortable) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    return p;
+}
+
+/* The host CSR of both matrices (counting sort by row), records checked. */
 cuzk_status csr_build(cuzk_gpu_g16_csr *c, const cuzk_gpu_g16_coefs *co, cuzk_error *e)
 {
     const size_t n = c->n_rows;
+    uint32_t *fill[2] = {NULL, NULL};
     cuzk_status st = CUZK_OK;
-    uint32_t *row[2] = {NULL, NULL}, *fill[2] = {NULL, NULL}, *sig[2] = {NULL, NULL};
-    uint8_t *val[2] = {NULL, NULL};
-    size_t nnz[2] = {0, 0};
     for (int k = 0; k < 2; k++) {
-        row[k] = (uint32_t *)cuzk_calloc(n + 1, sizeof(uint32_t));
+        c->h_row[k] = (uint32_t *)cuzk_calloc(n + 1, sizeof(uint32_t));
         fill[k] = (uint32_t *)cuzk_alloc(n + 1, sizeof(uint32_t));
-        if (!row[k] || !fill[k]) {
+        if (!c->h_row[k] || !fill[k]) {
             st = cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of host memory for the CSR rows");
             goto out;
         }
@@ -105,61 +147,115 @@ cuzk_status csr_build(cuzk_gpu_g16_csr *c, const cuzk_gpu_g16_coefs *co, cuzk_er
                           i, m, r, s, n, c->n_vars);
             goto out;
         }
-        row[m][r + 1]++;
-        nnz[m]++;
+        c->h_row[m][r + 1]++;
+        c->nnz[m]++;
     }
     for (int k = 0; k < 2; k++) {
-        if (nnz[k] > UINT32_MAX) {
+        if (c->nnz[k] > UINT32_MAX) {
             st = cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu prover: more than 2^32 coefficients in one matrix");
             goto out;
         }
-        for (size_t r = 0; r < n; r++) row[k][r + 1] += row[k][r];
-        memcpy(fill[k], row[k], (n + 1) * sizeof(uint32_t));
-        sig[k] = (uint32_t *)cuzk_alloc(nnz[k] ? nnz[k] : 1, sizeof(uint32_t));
-        val[k] = (uint8_t *)cuzk_alloc(nnz[k] ? nnz[k] : 1, 32);
-        if (!sig[k] || !val[k]) {
-            st = cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of host memory for the CSR (%zu records)", co->n);
+        for (size_t r = 0; r < n; r++) c->h_row[k][r + 1] += c->h_row[k][r];
+        memcpy(fill[k], c->h_row[k], (n + 1) * sizeof(uint32_t));
+        c->h_sig[k] = (uint32_t *)host_alloc(c->nnz[k] * sizeof(uint32_t), c->streamed);
+        c->h_val[k] = (uint8_t *)host_alloc(c->nnz[k] * 32, c->streamed);
+        if (!c->h_sig[k] || !c->h_val[k]) {
+            st = cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of %shost memory for the CSR (%zu records)",
+                          c->streamed ? "pinned " : "", co->n);
             goto out;
         }
     }
     for (size_t i = 0; i < co->n; i++) {
         uint32_t m = rd32(co->matrix, i, co->stride), r = rd32(co->constraint, i, co->stride);
         uint32_t at = fill[m][r]++;
-        sig[m][at] = rd32(co->signal, i, co->stride);
-        memcpy(val[m] + (size_t)at * 32, co->value + i * co->vstride, 32);
-    }
-    for (int k = 0; k < 2; k++) {
-        csr_matrix *d = &c->m[k];
-        d->nnz = nnz[k];
-        CUZK_CU_GOTO(cudaMalloc(&d->row, (n + 1) * sizeof(uint32_t)), out);
-        CUZK_CU_GOTO(cudaMalloc(&d->sig, (nnz[k] ? nnz[k] : 1) * sizeof(uint32_t)), out);
-        CUZK_CU_GOTO(cudaMalloc(&d->val, (nnz[k] ? nnz[k] : 1) * 32), out);
-        CUZK_CU_GOTO(cudaMemcpy(d->row, row[k], (n + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice), out);
-        if (nnz[k]) {
-            CUZK_CU_GOTO(cudaMemcpy(d->sig, sig[k], nnz[k] * sizeof(uint32_t), cudaMemcpyHostToDevice), out);
-            CUZK_CU_GOTO(cudaMemcpy(d->val, val[k], nnz[k] * 32, cudaMemcpyHostToDevice), out);
-        }
+        c->h_sig[m][at] = rd32(co->signal, i, co->stride);
+        memcpy(c->h_val[m] + (size_t)at * 32, co->value + i * co->vstride, 32);
     }
 out:
+    cuzk_free(fill[0]);
+    cuzk_free(fill[1]);
+    return st;
+}
+
+/* Device rows (and, resident, all records), uploaded. */
+cuzk_status device_acquire(cuzk_gpu_g16_csr *c, cuzk_error *e)
+{
+    const size_t n = c->n_rows;
+    cuzk_status st = CUZK_OK;
     for (int k = 0; k < 2; k++) {
-        cuzk_free(row[k]);
-        cuzk_free(fill[k]);
-        cuzk_free(sig[k]);
-        cuzk_free(val[k]);
+        CUZK_CU_GOTO(cudaMalloc(&c->d_row[k], (n + 1) * sizeof(uint32_t)), fail);
+        CUZK_CU_GOTO(cudaMemcpy(c->d_row[k], c->h_row[k], (n + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice), fail);
     }
+    for (int k = 0; k < (c->streamed ? c->nbuf : 2); k++) {
+        size_t recs = c->streamed ? c->chunk : c->nnz[k];
+        CUZK_CU_GOTO(cudaMalloc(&c->d_sig[k], (recs ? recs : 1) * sizeof(uint32_t)), fail);
+        CUZK_CU_GOTO(cudaMalloc(&c->d_val[k], (recs ? recs : 1) * 32), fail);
+        if (!c->streamed && recs) {
+            CUZK_CU_GOTO(cudaMemcpy(c->d_sig[k], c->h_sig[k], recs * sizeof(uint32_t), cudaMemcpyHostToDevice), fail);
+            CUZK_CU_GOTO(cudaMemcpy(c->d_val[k], c->h_val[k], recs * 32, cudaMemcpyHostToDevice), fail);
+        }
+    }
+    c->acquired = true;
+    return CUZK_OK;
+fail:
+    device_release(c);
     return st;
 }
 
 template <class P>
-cuzk_status abc_t(const cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c, cudaStream_t st,
+cuzk_status abc_t(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c, cudaStream_t st,
                   cuzk_error *e)
 {
-    if (c->n_rows == 0) return CUZK_OK;
-    const unsigned blocks = ceil_div_u(c->n_rows, G16_THREADS);
-    abc_kernel<P><<<blocks, G16_THREADS, 0, st>>>(
-        c->m[0].row, c->m[0].sig, (const fp<P> *)c->m[0].val, c->m[1].row, c->m[1].sig, (const fp<P> *)c->m[1].val,
-        (const fp<P> *)d_w, (fp<P> *)d_a, (fp<P> *)d_b, (fp<P> *)d_c, c->n_rows);
-    CUZK_LAUNCHED("abc");
+    typedef fp<P> F;
+    const F *w = (const F *)d_w;
+    if (!c->streamed) {
+        if (c->n_rows == 0) return CUZK_OK;
+        abc_kernel<P><<<ceil_div_u(c->n_rows, G16_THREADS), G16_THREADS, 0, st>>>(
+            c->d_row[0], c->d_sig[0], (const F *)c->d_val[0], c->d_row[1], c->d_sig[1], (const F *)c->d_val[1], w,
+            (F *)d_a, (F *)d_b, (F *)d_c, 0, c->n_rows);
+        CUZK_LAUNCHED("abc");
+        return CUZK_OK;
+    }
+    /* Streamed: ranges of rows whose A and B records fit one buffer; the
+     * upload of range k + 1 (copy stream) overlaps the kernel of range k,
+     * ordered by events per buffer. */
+    const uint32_t *ra = c->h_row[0], *rb = c->h_row[1];
+    uint32_t r0 = 0;
+    for (size_t k = 0; r0 < c->n_rows; k++) {
+        /* largest r1 with the range's records <= chunk (f(r) = ra[r] + rb[r] grows with r) */
+        const size_t base = (size_t)ra[r0] + rb[r0];
+        uint32_t lo = r0, hi = c->n_rows;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo + 1) / 2;
+            if ((size_t)ra[mid] + rb[mid] - base <= c->chunk) lo = mid;
+            else hi = mid - 1;
+        }
+        const uint32_t r1 = lo;
+        if (r1 == r0)
+            return cuzk_err(e, CUZK_ERR_UNSUPPORTED,
+                            "gpu prover: constraint %u has %zu coefficients, more than a streamed chunk (%zu)", r0,
+                            (size_t)ra[r0 + 1] + rb[r0 + 1] - base, c->chunk);
+        const int s = (int)(k % (size_t)c->nbuf);
+        const size_t na = ra[r1] - ra[r0], nb = rb[r1] - rb[r0];
+        if (k >= (size_t)c->nbuf) CUZK_CU(cudaStreamWaitEvent(c->cp, c->ev_done[s], 0));
+        CUZK_CU(cudaMemcpyAsync(c->d_sig[s], c->h_sig[0] + ra[r0], na * 4, cudaMemcpyHostToDevice, c->cp));
+        CUZK_CU(cudaMemcpyAsync(c->d_sig[s] + na, c->h_sig[1] + rb[r0], nb * 4, cudaMemcpyHostToDevice, c->cp));
+        CUZK_CU(cudaMemcpyAsync(c->d_val[s], c->h_val[0] + (size_t)ra[r0] * 32, na * 32, cudaMemcpyHostToDevice, c->cp));
+        CUZK_CU(cudaMemcpyAsync(c->d_val[s] + na * 32, c->h_val[1] + (size_t)rb[r0] * 32, nb * 32,
+                                cudaMemcpyHostToDevice, c->cp));
+        CUZK_CU(cudaEventRecord(c->ev_up[s], c->cp));
+        CUZK_CU(cudaStreamWaitEvent(st, c->ev_up[s], 0));
+        const F *va = (const F *)c->d_val[s] - ra[r0], *vb = (const F *)c->d_val[s] + na - rb[r0];
+        abc_kernel<P><<<ceil_div_u(r1 - r0, G16_THREADS), G16_THREADS, 0, st>>>(
+            c->d_row[0], c->d_sig[s] - ra[r0], va, c->d_row[1], c->d_sig[s] + na - rb[r0], vb, w, (F *)d_a, (F *)d_b,
+            (F *)d_c, r0, r1 - r0);
+        CUZK_LAUNCHED("abc");
+        CUZK_CU(cudaEventRecord(c->ev_done[s], st));
+        r0 = r1;
+    }
+    /* the next call's first uploads wait for this call's last kernels */
+    CUZK_CU(cudaStreamWaitEvent(c->cp, c->ev_done[0], 0));
+    if (c->nbuf > 1) CUZK_CU(cudaStreamWaitEvent(c->cp, c->ev_done[1], 0));
     return CUZK_OK;
 }
 
@@ -181,8 +277,8 @@ bool aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 } /* namespace */
 
 extern "C" cuzk_status cuzk_gpu_g16_csr_create(cuzk_gpu_g16_csr **out, cuzk_curve curve, uint32_t n_rows,
-                                               uint32_t n_vars, const cuzk_gpu_g16_coefs *co, int device,
-                                               cuzk_error *e)
+                                               uint32_t n_vars, const cuzk_gpu_g16_coefs *co, size_t chunk,
+                                               int device, cuzk_error *e)
 {
     if (!out || !co) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
     *out = NULL;
@@ -195,7 +291,28 @@ extern "C" cuzk_status cuzk_gpu_g16_csr_create(cuzk_gpu_g16_csr **out, cuzk_curv
     c->device = device;
     c->n_rows = n_rows;
     c->n_vars = n_vars;
+    c->streamed = chunk != 0;
+    c->chunk = chunk < co->n ? chunk : (co->n ? co->n : 1);
+    c->nbuf = chunk >= co->n ? 1 : 2;
     cuzk_status st = csr_build(c, co, e);
+    if (!st && c->streamed) {
+        cudaError_t rc = cudaStreamCreateWithFlags(&c->cp, cudaStreamNonBlocking);
+        for (int k = 0; k < 2 && rc == cudaSuccess; k++) {
+            rc = cudaEventCreateWithFlags(&c->ev_up[k], cudaEventDisableTiming);
+            if (rc == cudaSuccess) rc = cudaEventCreateWithFlags(&c->ev_done[k], cudaEventDisableTiming);
+        }
+        if (rc != cudaSuccess)
+            st = cuzk_err(e, CUZK_ERR_GPU, "gpu prover: CSR stream/events: %s", cudaGetErrorString(rc));
+    }
+    if (!st && !c->streamed) {
+        st = device_acquire(c, e);
+        for (int k = 0; k < 2 && !st; k++) {
+            host_free(c->h_sig[k], false);
+            host_free(c->h_val[k], false);
+            c->h_sig[k] = NULL;
+            c->h_val[k] = NULL;
+        }
+    }
     if (st) {
         csr_free(c);
         cuzk_free(c);
@@ -205,18 +322,36 @@ extern "C" cuzk_status cuzk_gpu_g16_csr_create(cuzk_gpu_g16_csr **out, cuzk_curv
     return CUZK_OK;
 }
 
+extern "C" cuzk_status cuzk_gpu_g16_csr_acquire(cuzk_gpu_g16_csr *c, cuzk_error *e)
+{
+    if (!c) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL CSR");
+    if (c->acquired) return CUZK_OK;
+    CUZK_DEVICE_GUARD(c->device);
+    return device_acquire(c, e);
+}
+
+extern "C" void cuzk_gpu_g16_csr_release(cuzk_gpu_g16_csr *c)
+{
+    if (!c || !c->streamed || !c->acquired) return;
+    cuzk_gpu::device_guard g(c->device);
+    cudaStreamSynchronize(c->cp);
+    device_release(c);
+}
+
 extern "C" void cuzk_gpu_g16_csr_destroy(cuzk_gpu_g16_csr *c)
 {
     if (!c) return;
     cuzk_gpu::device_guard g(c->device);
+    if (c->cp) cudaStreamSynchronize(c->cp);
     csr_free(c);
     cuzk_free(c);
 }
 
-extern "C" cuzk_status cuzk_gpu_g16_abc(const cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c,
+extern "C" cuzk_status cuzk_gpu_g16_abc(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c,
                                         void *stream, cuzk_error *e)
 {
     if (!c || !d_w) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover abc: NULL CSR or witness");
+    if (!c->acquired) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover abc: streamed CSR not acquired");
     if (!aligned16(d_w) || !aligned16(d_a) || !aligned16(d_b) || !aligned16(d_c))
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover abc: buffers must be 16-byte aligned");
     CUZK_DEVICE_GUARD(c->device);

@@ -5,17 +5,25 @@
 #define NO_CUDA(e) cuzk_err(e, CUZK_ERR_UNSUPPORTED, "cuzk GPU: built without CUDA")
 
 cuzk_status cuzk_gpu_g16_csr_create(cuzk_gpu_g16_csr **out, cuzk_curve curve, uint32_t n_rows, uint32_t n_vars,
-                                    const cuzk_gpu_g16_coefs *co, int device, cuzk_error *e)
+                                    const cuzk_gpu_g16_coefs *co, size_t chunk, int device, cuzk_error *e)
 {
-    (void)curve, (void)n_rows, (void)n_vars, (void)co, (void)device;
+    (void)curve, (void)n_rows, (void)n_vars, (void)co, (void)chunk, (void)device;
     if (out)
         *out = NULL;
     return NO_CUDA(e);
 }
 
+cuzk_status cuzk_gpu_g16_csr_acquire(cuzk_gpu_g16_csr *c, cuzk_error *e)
+{
+    (void)c;
+    return NO_CUDA(e);
+}
+
+void cuzk_gpu_g16_csr_release(cuzk_gpu_g16_csr *c) { (void)c; }
+
 void cuzk_gpu_g16_csr_destroy(cuzk_gpu_g16_csr *c) { (void)c; }
 
-cuzk_status cuzk_gpu_g16_abc(const cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c,
+cuzk_status cuzk_gpu_g16_abc(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c,
                              void *stream, cuzk_error *e)
 {
     (void)c, (void)d_w, (void)d_a, (void)d_b, (void)d_c, (void)stream;
