@@ -24,7 +24,9 @@
  *    the quotient only h (in a's buffer) stays; all of it is freed when the
  *    proof's device phases end;
  *  - per waiting worker, when the plan pre-stages: its next witness, uploaded
- *    on a copy stream while another worker's kernels run.
+ *    on a copy stream while another worker's kernels run;
+ *  - a fixed reserve for what the CUDA runtime takes beside the allocations
+ *    (kernel modules and stacks loaded at first launch, allocation rounding).
  *
  * Tiers, best first (the first that fits the budget is chosen):
  *  key resident / streamed  x  witness pre-staged / uploaded at job start
@@ -126,7 +128,8 @@ typedef struct cuzk_gpu_plan {
     size_t vector_bytes;   /* one domain vector, 2^log_domain x 32 */
     size_t job_bytes[CUZK_GPU_PHASE_COUNT];   /* the running proof's own buffers per phase */
     size_t others_bytes;   /* the other workers' pre-staged witnesses ((W-1) x witness, or 0) */
-    size_t phase_bytes[CUZK_GPU_PHASE_COUNT]; /* key + streamed items of the phase + job + others */
+    size_t runtime_bytes;  /* reserved for the CUDA runtime: kernel modules, kernel stacks, allocation rounding */
+    size_t phase_bytes[CUZK_GPU_PHASE_COUNT]; /* runtime + key + streamed items of the phase + job + others */
     size_t peak;           /* max of phase_bytes: <= budget */
 } cuzk_gpu_plan;
 

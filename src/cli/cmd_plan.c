@@ -119,11 +119,12 @@ int cmd_plan(int argc, char **argv)
            gib(p.vector_bytes));
     if (p.others_bytes)
         printf("; the %u waiting workers' witnesses %.3f GiB", p.workers - 1, gib(p.others_bytes));
-    printf("\nphase    device GiB = key held + streamed items + proof + waiting workers\n");
+    printf("\nphase    device GiB = CUDA runtime + key held + streamed items + proof + waiting workers\n");
     for (int ph = 0; ph < CUZK_GPU_PHASE_COUNT; ph++) {
-        size_t str = p.phase_bytes[ph] - p.key_bytes - p.job_bytes[ph] - p.others_bytes;
-        printf("  %-8s %9.3f = %.3f + %.3f + %.3f + %.3f\n", cuzk_gpu_plan_phase_name((cuzk_gpu_plan_phase)ph),
-               gib(p.phase_bytes[ph]), gib(p.key_bytes), gib(str), gib(p.job_bytes[ph]), gib(p.others_bytes));
+        size_t str = p.phase_bytes[ph] - p.runtime_bytes - p.key_bytes - p.job_bytes[ph] - p.others_bytes;
+        printf("  %-8s %9.3f = %.3f + %.3f + %.3f + %.3f + %.3f\n", cuzk_gpu_plan_phase_name((cuzk_gpu_plan_phase)ph),
+               gib(p.phase_bytes[ph]), gib(p.runtime_bytes), gib(p.key_bytes), gib(str), gib(p.job_bytes[ph]),
+               gib(p.others_bytes));
     }
     printf("peak     %.3f GiB of %.3f GiB (%zu of %zu bytes)\n", gib(p.peak), gib(p.budget), p.peak, p.budget);
     return 0;

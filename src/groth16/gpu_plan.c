@@ -35,6 +35,11 @@
 #define COEF_CHUNK_MAX ((size_t)1 << 24)
 #define COEF_CHUNK_MIN ((size_t)1 << 16)
 #define DEFAULT_SM_COUNT 132
+/* What the CUDA runtime takes beside our allocations while a proof runs: the
+ * kernel modules loaded at first launch and the local memory reserved for
+ * the largest kernels' stacks (up to ~100 MiB seen for BLS12-381 on an H200),
+ * and the rounding of allocations to 2 MiB pages (~100 allocations). */
+#define RUNTIME_RESERVE ((size_t)384 << 20)
 
 static const char *const ITEM_NAMES[CUZK_GPU_ITEM_COUNT] = {"coefs", "ntt", "msm_h", "msm_a",
                                                             "msm_b1", "msm_c", "msm_b2"};
@@ -84,6 +89,24 @@ static size_t coef_rows_bytes(const cuzk_gpu_key_shape *s)
     return cuzk_gpu_g16_csr_device_bytes((uint32_t)1 << s->log_domain, 0);
 }
 
+/* Host-scalar staging counted by an MSM plan (never allocated: the prover's
+ * scalars are on the device). */
+static size_t msm_staging(const msm_item *m, const cuzk_gpu_msm_plan *mp)
+{
+    return mp->streamed ? 2 * mp->chunk_points * FR_BYTES : m->npoints * FR_BYTES;
+}
+
+/* The MSM plan for handle budget b exists and, without the staging, takes at
+ * most `room` bytes. */
+static bool msm_fits(const cuzk_gpu_key_shape *s, const msm_item *m, int sm, size_t b, size_t room,
+                     cuzk_gpu_msm_plan *mp)
+{
+    cuzk_error e2 = {0};
+    if (cuzk_gpu_msm_plan_make(s->curve, m->group, m->npoints, NULL, sm, b, mp, &e2) != CUZK_OK)
+        return false;
+    return mp->device_bytes - msm_staging(m, mp) <= room;
+}
+
 /* An MSM item planned with `budget` (the budget the prover can give it,
  * without scalar staging). An empty MSM (no private wires) takes nothing. */
 static cuzk_status plan_msm(const cuzk_gpu_key_shape *s, int id, int sm, size_t budget, bool whole,
@@ -114,30 +137,49 @@ static cuzk_status plan_msm(const cuzk_gpu_key_shape *s, int id, int sm, size_t 
     if (whole)
         return cuzk_err(err, e2.code ? e2.code : CUZK_ERR_INTERNAL, "gpu plan: %s: %s",
                         ITEM_NAMES[id], e2.msg);
-    /* Streamed: the staging is 2 x chunk x 32 and the chunk (<= 2^24) depends
-     * on the budget, so start with room for the largest and give back what
-     * the plan does not use. */
-    size_t b = sadd(budget, 2 * ((size_t)1 << 24) * FR_BYTES);
-    for (int tries = 0; tries < 64; tries++) {
-        if (cuzk_gpu_msm_plan_make(s->curve, m.group, m.npoints, NULL, sm, b, &mp, &e2) != CUZK_OK)
-            return cuzk_err(err, CUZK_ERR_NOMEM, "%s", e2.msg);
-        size_t staging = mp.streamed ? 2 * mp.chunk_points * FR_BYTES : m.npoints * FR_BYTES;
-        size_t dev = mp.device_bytes - staging;
-        if (dev <= budget) {
-            it->device_bytes = dev;
-            it->streamed = mp.streamed;
-            it->chunk = mp.chunk_points;
-            it->resident = mp.resident_points;
-            it->msm_budget = b;
-            return CUZK_OK;
+    /* Streamed. The handle's plan for a budget b also counts the host-scalar
+     * staging (2 x chunk x 32, the chunk depends on b), so the device bytes
+     * without it are below b: any b <= budget whose plan exists fits, and a
+     * larger b may still fit once the staging is taken off. Take the largest
+     * b that fits (bisection; the figure grows with b). */
+    const size_t hi_max = sadd(budget, 2 * ((size_t)1 << 24) * FR_BYTES);
+    size_t lo;
+    if (msm_fits(s, &m, sm, budget, budget, &mp)) {
+        lo = budget;
+    } else {
+        /* the smallest budget with a plan, above `budget` */
+        size_t a = budget, z = hi_max;
+        if (!msm_fits(s, &m, sm, z, SIZE_MAX, &mp))
+            return cuzk_err(err, CUZK_ERR_NOMEM, "gpu plan: %s does not fit %zu bytes", ITEM_NAMES[id], budget);
+        while (z - a > 1) {
+            size_t mid = a + (z - a) / 2;
+            if (msm_fits(s, &m, sm, mid, SIZE_MAX, &mp))
+                z = mid;
+            else
+                a = mid;
         }
-        size_t over = dev - budget;
-        if (over >= b)
-            break;
-        b -= over;
+        if (!msm_fits(s, &m, sm, z, budget, &mp))
+            return cuzk_err(err, CUZK_ERR_NOMEM, "gpu plan: %s does not fit %zu bytes", ITEM_NAMES[id], budget);
+        lo = z;
     }
-    return cuzk_err(err, CUZK_ERR_NOMEM, "gpu plan: %s does not fit %zu bytes", ITEM_NAMES[id],
-                    budget);
+    size_t hi = hi_max;
+    if (!msm_fits(s, &m, sm, hi, budget, &mp)) {
+        while (hi - lo > ((size_t)1 << 16)) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (msm_fits(s, &m, sm, mid, budget, &mp))
+                lo = mid;
+            else
+                hi = mid;
+        }
+        hi = lo;
+        msm_fits(s, &m, sm, hi, budget, &mp);
+    }
+    it->device_bytes = mp.device_bytes - msm_staging(&m, &mp);
+    it->streamed = mp.streamed;
+    it->chunk = mp.chunk_points;
+    it->resident = mp.resident_points;
+    it->msm_budget = hi;
+    return CUZK_OK;
 }
 
 /* The coefficient item: whole, or streamed within `budget` (two chunk
@@ -346,7 +388,7 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
             job[p] = wb;
         size_t others = TIERS[t].prestage ? smul(out->workers - 1, wb) : 0;
         for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
-            extra[p] = sadd(job[p], others);
+            extra[p] = sadd(sadd(job[p], others), RUNTIME_RESERVE);
         memcpy(last_extra, extra, sizeof extra);
         cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
         size_t held, phase[CUZK_GPU_PHASE_COUNT];
@@ -359,6 +401,7 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
         out->prestage = TIERS[t].prestage;
         out->abc_vectors = TIERS[t].vecs;
         out->others_bytes = others;
+        out->runtime_bytes = RUNTIME_RESERVE;
         for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
             out->job_bytes[p] = job[p];
             out->phase_bytes[p] = phase[p];

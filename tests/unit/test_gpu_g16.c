@@ -461,7 +461,23 @@ static unsigned prove_with(gkey *g, size_t budget, unsigned workers, int proofs)
         if (pj[w].st)
             fail_msg("tier %u, worker %u: %s", plan.tier, w, pj[w].msg);
     assert_true(plan.peak <= plan.budget);
+    /* what the device really had in use stayed inside the plan */
+    assert_true(measured <= plan.peak);
     return plan.tier;
+}
+
+/* The tier planned for budget b (0: the device's free memory); returns the
+ * plan's peak, 0 when nothing fits. */
+static size_t tier_at(gkey *g, size_t b, unsigned *tier)
+{
+    cuzk_gpu_plan_opts po = {.budget = b, .workers = 2};
+    cuzk_gpu_plan p;
+    cuzk_error e = {0};
+    if (cuzk_gpu_plan_proof(&g->src.shape, &po, &p, &e))
+        return 0;
+    if (tier)
+        *tier = p.tier;
+    return p.peak;
 }
 
 static void test_backend(void **state)
@@ -471,25 +487,48 @@ static void test_backend(void **state)
         skip();
     for (int c = 0; c < 2; c++) {
         gkey g;
-        gkey_make(&g, c ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254, (1u << 12) - 50);
+        const unsigned lg = max_lg() < 8 ? 8 : (max_lg() > 12 ? 12 : max_lg());
+        gkey_make(&g, c ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254, (1u << lg) - 50);
         /* the whole free memory: tier 1, two workers, two proofs each */
         assert_int_equal(prove_with(&g, 0, 2, 2), 1);
-        /* smaller budgets down to the smallest tier: each tier seen once */
+        /* smaller budgets down to the smallest tier: every tier once (the
+         * tier only grows as the budget shrinks; a jump of more than one
+         * tier between two budgets is bisected for the ones in between) */
         bool seen[7] = {false};
         seen[1] = true;
-        cuzk_gpu_plan_opts po = {.workers = 2};
-        cuzk_gpu_plan p;
-        cuzk_error e = {0};
-        assert_int_equal(cuzk_gpu_plan_proof(&g.src.shape, &po, &p, &e), CUZK_OK);
-        for (size_t b = p.peak; b > (1u << 20); b = b / 20 * 19) {
-            po.budget = b;
-            if (cuzk_gpu_plan_proof(&g.src.shape, &po, &p, &e))
+        size_t prev_b = 0;
+        unsigned prev_t = 1;
+        for (size_t b = tier_at(&g, 0, NULL); b > (1u << 20); b = b / 50 * 49) {
+            unsigned t;
+            if (!tier_at(&g, b, &t))
                 break;
-            if (seen[p.tier])
-                continue;
-            seen[p.tier] = true;
-            assert_int_equal(prove_with(&g, b, 2, 1), p.tier);
+            for (unsigned want = prev_t + 1; want < t && prev_b; want++) {
+                size_t lo = b, hi = prev_b; /* tier(lo) > want >= tier(hi) */
+                while (hi - lo > 1) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    unsigned tm = 7;
+                    tier_at(&g, mid, &tm);
+                    if (tm > want)
+                        lo = mid;
+                    else
+                        hi = mid;
+                }
+                unsigned th = 7;
+                tier_at(&g, hi, &th);
+                if (th == want && !seen[want]) {
+                    seen[want] = true;
+                    assert_int_equal(prove_with(&g, hi, 2, 1), want);
+                }
+            }
+            if (!seen[t]) {
+                seen[t] = true;
+                assert_int_equal(prove_with(&g, b, 2, 1), t);
+            }
+            prev_b = b;
+            prev_t = t;
         }
+        for (unsigned t = 1; t <= 6; t++)
+            printf("# %s: tier %u %s\n", cuzk_curve_name(g.zk.curve), t, seen[t] ? "proved" : "not reached");
         assert_true(seen[4] || seen[5] || seen[6]); /* some streamed tier ran */
         gkey_free(&g);
     }
