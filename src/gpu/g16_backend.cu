@@ -284,6 +284,9 @@ extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
     if ((st = phase_begin(j, CUZK_GPU_PHASE_ABC, j->cs, e))) return st;
     if ((st = cuzk_gpu_g16_abc(k->csr, j->d_w, j->d_a, j->d_b, j->d_c, j->cs, e))) return st;
     if ((st = phase_end(j, CUZK_GPU_PHASE_ABC, j->cs, e))) return st;
+    /* each step returns with its work done, so the caller's wall-clock phase
+     * times are the device's (and errors surface in the step that caused them) */
+    CUZK_CU(cudaStreamSynchronize(j->cs));
     return CUZK_OK;
 }
 
