@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_remote.h"
 #include "cuzk/dev.h"
+#include "cuzk/gpu.h"
 
 #define RUN_WITH_CTX(common, call)                                            \
     do {                                                                      \
@@ -44,22 +45,100 @@ static void on_sigbus(int sig)
     _exit(CUZK_ERR_IO);
 }
 
+#define MAX_TRIPLES 256
+
+/* --gpu / --gpu=DEVICE / --gpu=auto, taken out of argv before the common
+ * parser (which has no optional values). Returns 0, or 1 after a message. */
+static int take_gpu_flag(int *argc, char **argv, cuzk_key_opts *ko)
+{
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            for (; i < *argc; i++)
+                argv[out++] = argv[i];
+            break;
+        }
+        if (strcmp(a, "--gpu") && strncmp(a, "--gpu=", 6)) {
+            argv[out++] = argv[i];
+            continue;
+        }
+        ko->backend = CUZK_BACKEND_GPU;
+        if (a[5] == '=') {
+            const char *v = a + 6;
+            char *end;
+            long d = strtol(v, &end, 10);
+            if (!strcmp(v, "auto"))
+                ko->backend = CUZK_BACKEND_AUTO;
+            else if (*v && !*end && d >= 0 && d < 1024)
+                ko->device = (int)d;
+            else {
+                fprintf(stderr, "Error: --gpu takes a device number or 'auto', got '%s'\n", v);
+                return 1;
+            }
+        }
+    }
+    *argc = out;
+    return 0;
+}
+
+/* Loads the key once and proves every (witness, proof, public) triple with
+ * it. A failing triple stops the run with its error; the triples before it
+ * are written, the failing one writes nothing. */
+static cuzk_status prove_triples(cuzk_ctx *ctx, const char *zkey, const char *const *t, int ntriples,
+                                 const cuzk_key_opts *ko, const cuzk_prove_opts *po, cuzk_error *err)
+{
+    cuzk_key *key = NULL;
+    cuzk_status st = cuzk_key_load(&key, ctx, zkey, ko, err);
+    if (st)
+        return st;
+    if (ko->backend == CUZK_BACKEND_AUTO) {
+        cuzk_key_info info;
+        cuzk_key_get_info(key, &info);
+        if (info.backend == CUZK_BACKEND_GPU)
+            fprintf(stderr, "cuzk: proving on GPU %d\n", ko->device);
+        else
+            fprintf(stderr, "cuzk: proving on the CPU (no usable GPU)\n");
+    }
+    const cuzk_json_style style = po->rapidsnark_json ? CUZK_JSON_RAPIDSNARK : CUZK_JSON_SNARKJS;
+    for (int i = 0; i < ntriples && !st; i++) {
+        cuzk_witness *w = NULL;
+        cuzk_proof *proof = NULL;
+        st = cuzk_witness_load(&w, t[3 * i], err);
+        if (!st)
+            st = cuzk_prove(ctx, key, w, po, &proof, err);
+        if (!st)
+            st = cuzk_proof_write_files(proof, t[3 * i + 1], t[3 * i + 2], style, err);
+        cuzk_proof_free(proof);
+        cuzk_witness_free(w);
+    }
+    cuzk_key_free(key);
+    return st;
+}
+
 int cmd_prove(int argc, char **argv)
 {
     static const char usage[] =
         "Usage: cuzk prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
+        "                  [<witness2.wtns> <proof2.json> <public2.json> ...]\n"
         "\n"
         "Creates a Groth16 proof from a snarkjs/circom proving key and witness and writes\n"
         "snarkjs-format proof.json and public.json. r and s come from the OS CSPRNG.\n"
         "The proof is verified (pairing check) before it is written, so a witness that\n"
         "does not satisfy the circuit is reported instead of producing an invalid proof.\n"
-        "On any error nothing is written.\n"
+        "On any error nothing is written for that witness. With several triples the\n"
+        "key is loaded once and they are proved in order; the first error stops the run.\n"
         "\n"
         "Options:\n"
         "  --verify              verify the proof before writing it (the default)\n"
         "  --no-verify           skip that check (saves a few ms; an invalid witness then\n"
         "                        yields an invalid proof, as with snarkjs and rapidsnark)\n"
         "  --rapidsnark          write rapidsnark's compact JSON (sorted keys, no \"curve\")\n"
+        "  --gpu[=D]             prove on CUDA device D (default 0); exit 8 without a GPU\n"
+        "  --gpu=auto            the GPU when one is usable and the proof's memory plan fits,\n"
+        "                        else the CPU; says which on stderr\n"
+        "  --gpu-mem SIZE        device memory the proofs may use (e.g. 16G; default: the\n"
+        "                        free memory minus a margin); see `cuzk plan`\n"
         "  --insecure-zero-rs    TEST ONLY: r = s = 0 (deterministic, not zero-knowledge)\n"
         "  --remote URL          prove through a `cuzk serve` daemon (http://HOST:PORT or\n"
         "                        unix:/PATH): the witness is sent, the key is read by the\n"
@@ -68,7 +147,7 @@ int cmd_prove(int argc, char **argv)
         "  --token TOKEN         bearer token for --remote (default $CUZK_TOKEN)\n"
         "  --priority P          --remote: critical, high, normal (default) or low\n";
     int verify = 0, no_verify = 0, rs = 0, zero = 0;
-    const char *remote = NULL, *token = NULL, *priority = NULL;
+    const char *remote = NULL, *token = NULL, *priority = NULL, *gpu_mem = NULL;
     const cli_opt opts[] = {
         {"verify", 0, 0, NULL, &verify},
         {"no-verify", 0, 0, NULL, &no_verify},
@@ -77,16 +156,27 @@ int cmd_prove(int argc, char **argv)
         {"remote", 0, 1, &remote, NULL},
         {"token", 0, 1, &token, NULL},
         {"priority", 0, 1, &priority, NULL},
+        {"gpu-mem", 0, 1, &gpu_mem, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
+    cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU};
+    if (take_gpu_flag(&argc, argv, &ko))
+        return 1;
     cli_common common;
-    const char *pos[4];
-    int r = cli_parse_exact(argc, argv, opts, &common, pos, 4, "prove", usage);
-    if (r >= 0)
-        return r;
+    const char *pos[1 + 3 * MAX_TRIPLES];
+    int npos = 0;
+    int r = cli_parse(argc, argv, opts, &common, pos, 1 + 3 * MAX_TRIPLES, &npos, usage);
+    if (r)
+        return r == 2 ? 0 : 1;
+    if (npos < 4 || (npos - 1) % 3) {
+        fprintf(stderr, "Error: prove takes a zkey and one or more (witness, proof, public) triples, got %d "
+                        "arguments\n%s", npos, usage);
+        return 1;
+    }
     if (remote) { /* the daemon proves and verifies; local-only options do not apply */
-        if (no_verify || rs || zero) {
-            fprintf(stderr, "Error: --remote cannot be combined with --no-verify, --rapidsnark or --insecure-zero-rs\n");
+        if (no_verify || rs || zero || npos != 4 || ko.backend != CUZK_BACKEND_CPU || gpu_mem) {
+            fprintf(stderr, "Error: --remote cannot be combined with --no-verify, --rapidsnark, --insecure-zero-rs, "
+                            "--gpu, --gpu-mem or several triples\n");
             return 1;
         }
         return cli_prove_remote(remote, token, priority, pos[0], pos[1], pos[2], pos[3], common.verbose);
@@ -94,7 +184,24 @@ int cmd_prove(int argc, char **argv)
     if (verify && no_verify) {
         return cli_usage_error(usage, "--verify and --no-verify contradict each other");
     }
+    if (gpu_mem) {
+        size_t b;
+        if (cli_parse_size(gpu_mem, "--gpu-mem", &b))
+            return 1;
+        ko.device_budget = b;
+        if (ko.backend == CUZK_BACKEND_CPU) {
+            fprintf(stderr, "Error: --gpu-mem needs --gpu\n");
+            return 1;
+        }
+    }
+    if (ko.backend == CUZK_BACKEND_GPU && cuzk_gpu_device_count() <= ko.device) {
+        fprintf(stderr, "Error: --gpu: no CUDA device %d%s\n", ko.device,
+                cuzk_gpu_device_count() ? "" : " (no GPU, or a build without CUDA): use --gpu=auto or the CPU");
+        return CUZK_ERR_GPU;
+    }
     cuzk_prove_opts po = {.no_verify = no_verify, .rapidsnark_json = rs, .insecure_zero_rs = zero};
+    /* the key is mapped in place (the faster load): a file truncated under it
+     * ends the run with one line, nothing written (on_sigbus) */
     po.map_key_in_place = 1;
     g_zkey_path = pos[0];
     struct sigaction sa;
@@ -102,7 +209,11 @@ int cmd_prove(int argc, char **argv)
     sa.sa_handler = on_sigbus;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGBUS, &sa, NULL);
-    RUN_WITH_CTX(common, cuzk_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], &po, &err_));
+    if (ko.backend == CUZK_BACKEND_CPU && npos == 4) {
+        RUN_WITH_CTX(common, cuzk_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], &po, &err_));
+        return 0;
+    }
+    RUN_WITH_CTX(common, prove_triples(ctx, pos[0], pos + 1, (npos - 1) / 3, &ko, &po, &err_));
     return 0;
 }
 
