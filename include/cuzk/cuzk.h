@@ -183,6 +183,8 @@ typedef struct cuzk_key_opts {
                                 the file must then never be truncated or rewritten in place while the
                                 key is loaded: that ends the process with SIGBUS. 0: the key owns a copy
                                 read with pread, and a changed file cannot hurt a loaded key. */
+    unsigned gpu_workers;    /* GPU: proofs that may hold device memory at once (0: 2): one runs its
+                                kernels, the others pre-stage their witness; more wait (cuzk plan --workers) */
 } cuzk_key_opts;
 
 typedef struct cuzk_key_info {

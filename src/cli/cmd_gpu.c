@@ -98,7 +98,9 @@ int cmd_selftest(int argc, char **argv)
 }
 
 static const char BENCH_USAGE[] =
-    "Usage: cuzk bench kernels [--min L] [--max L] [--reps R] [--curve bn254|bls12_381|all]\n"
+    "Usage: cuzk bench prove [--gpu[=D]] [--gpu-mem SIZE] [--workers LIST] [--proofs N] <zkey> <wtns>\n"
+    "         (proof latency and throughput; cuzk bench prove --help)\n"
+    "       cuzk bench kernels [--min L] [--max L] [--reps R] [--curve bn254|bls12_381|all]\n"
     "                          [--only msm|ntt] [--no-g2] [--window C] [--precompute T] [--device D]\n"
     "  Times the GPU kernels: Fr NTT (forward and inverse, natural order and\n"
     "  without the bit-reversal permutation (NR / RN), odd coset) and G1/G2 MSM\n"
@@ -113,10 +115,14 @@ static const char BENCH_USAGE[] =
     "  --precompute T     MSM with T shifted copies of the bases (T x their memory, ceil(W/T)\n"
     "                     bucket sets; default off)\n";
 
+int cmd_bench_prove(int argc, char **argv); /* cmd_bench_prove.c */
+
 int cmd_bench(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "serve"))
         return cmd_bench_serve(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "prove"))
+        return cmd_bench_prove(argc - 1, argv + 1);
     if (argc < 2 || strcmp(argv[1], "kernels") != 0) {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
             fputs(BENCH_USAGE, stdout);

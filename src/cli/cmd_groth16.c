@@ -159,7 +159,8 @@ int cmd_prove(int argc, char **argv)
         {"gpu-mem", 0, 1, &gpu_mem, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
-    cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU};
+    /* one proof at a time: the plan needs no room for waiting workers */
+    cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU, .gpu_workers = 1};
     if (take_gpu_flag(&argc, argv, &ko))
         return 1;
     cli_common common;

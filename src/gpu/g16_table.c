@@ -52,6 +52,7 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
     if (opts) {
         po.device = opts->device;
         po.budget = (size_t)opts->device_budget;
+        po.workers = opts->gpu_workers;
     }
     cuzk_gpu_g16_key *k = NULL;
     cuzk_status st = cuzk_gpu_g16_key_attach(&k, &src, &po, err);
