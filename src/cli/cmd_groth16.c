@@ -90,8 +90,16 @@ static cuzk_status prove_triples(cuzk_ctx *ctx, const char *zkey, const char *co
 {
     cuzk_key *key = NULL;
     cuzk_status st = cuzk_key_load(&key, ctx, zkey, ko, err);
-    if (st)
+    if (st) {
+        /* name the key in messages that come from the device plan */
+        size_t n = strlen(zkey);
+        if (err && strncmp(err->msg, zkey, n)) {
+            char msg[CUZK_ERROR_MSG_MAX];
+            memcpy(msg, err->msg, sizeof msg);
+            snprintf(err->msg, sizeof err->msg, "%.200s: %.300s", zkey, msg);
+        }
         return st;
+    }
     if (ko->backend == CUZK_BACKEND_AUTO) {
         cuzk_key_info info;
         cuzk_key_get_info(key, &info);
