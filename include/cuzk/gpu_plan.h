@@ -62,7 +62,7 @@ typedef struct cuzk_gpu_key_shape {
 /* Reads the shape from a .zkey's header sections (the coefficient and point
  * sections are size-checked, not read). Errors: CUZK_ERR_IO / _FORMAT with
  * the file named. */
-cuzk_status cuzk_gpu_key_shape_read(const char *zkey_path, cuzk_gpu_key_shape *out, cuzk_error *err);
+CUZK_API cuzk_status cuzk_gpu_key_shape_read(const char *zkey_path, cuzk_gpu_key_shape *out, cuzk_error *err);
 
 /* Key items (shared by the workers). */
 typedef enum cuzk_gpu_plan_item_id {
@@ -134,8 +134,8 @@ typedef struct cuzk_gpu_plan {
 } cuzk_gpu_plan;
 
 /* Name of an item / phase ("coefs", "ntt", "msm_h", ...; "stage", "abc", ...). */
-const char *cuzk_gpu_plan_item_name(cuzk_gpu_plan_item_id id);
-const char *cuzk_gpu_plan_phase_name(cuzk_gpu_plan_phase p);
+CUZK_API const char *cuzk_gpu_plan_item_name(cuzk_gpu_plan_item_id id);
+CUZK_API const char *cuzk_gpu_plan_phase_name(cuzk_gpu_plan_phase p);
 
 /* Computes the plan for a key of `shape` (opts may be NULL: defaults).
  * Touches the GPU only to query free memory / the SM count when opts leave
@@ -143,7 +143,7 @@ const char *cuzk_gpu_plan_phase_name(cuzk_gpu_plan_phase p);
  * message saying what the smallest tier needs when nothing fits,
  * CUZK_ERR_UNSUPPORTED / CUZK_ERR_GPU when a device had to be queried and
  * could not be. */
-cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_plan_opts *opts,
+CUZK_API cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_plan_opts *opts,
                                 cuzk_gpu_plan *out, cuzk_error *err);
 
 #ifdef __cplusplus

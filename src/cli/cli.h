@@ -51,8 +51,9 @@ double cli_now(void);
 
 /* Parses a byte size: a number with an optional binary unit K, M, G, T (also
  * KiB, GB, ...: all powers of 1024), e.g. "16G", "1.5T", "8589934592".
- * Returns 0, or prints "Error: <what> ..." and returns 1. */
-int cli_parse_size(const char *s, const char *what, size_t *out);
+ * Returns 0, or 1 (nothing printed) when s is not such a size. */
+int cli_parse_size(const char *s, size_t *out);
+#define CLI_SIZE_HELP "a size such as 16G, 8192M or a byte count"
 
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

@@ -265,7 +265,7 @@ int cli_fail(const cuzk_error *err)
     return err->code ? (int)err->code : 1;
 }
 
-int cli_parse_size(const char *s, const char *what, size_t *out)
+int cli_parse_size(const char *s, size_t *out)
 {
     char *end;
     errno = 0;
@@ -283,10 +283,8 @@ int cli_parse_size(const char *s, const char *what, size_t *out)
             end += strlen(end);
     }
     double bytes = v * mul;
-    if (end == s || *end || errno || !(bytes >= 1) || bytes >= 18e18) {
-        fprintf(stderr, "Error: %s must be a size such as 16G, 8192M or a byte count, got '%s'\n", what, s);
+    if (end == s || *end || errno || !(bytes >= 1) || bytes >= 18e18)
         return 1;
-    }
     *out = (size_t)bytes;
     return 0;
 }

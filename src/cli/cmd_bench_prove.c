@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "cuzk/gpu.h"
-#include "util/common.h"
+
 
 int cmd_bench_prove(int argc, char **argv);
 
@@ -20,6 +20,13 @@ static const char USAGE[] =
     "  per-phase mean (ms per proof) and the key's planned device peak.\n"
     "  --workers LIST  comma-separated worker counts (default 1,2)\n"
     "  --proofs N      proofs per throughput run (default 4 x W)\n";
+
+static cuzk_status fail_with(cuzk_error *err, cuzk_status st, const char *msg)
+{
+    err->code = st;
+    snprintf(err->msg, sizeof err->msg, "%s", msg);
+    return st;
+}
 
 typedef struct {
     pthread_mutex_t mu;
@@ -70,15 +77,15 @@ static cuzk_status run(const cuzk_key *key, const cuzk_witness *w, cuzk_pool *po
 {
     worker wk[64];
     pthread_t th[64];
-    double t0 = cuzk_now();
+    double t0 = cli_now();
     for (int t = 0; t < threads; t++) {
         wk[t] = (worker){key, w, pool, sums, proofs / threads + (t < proofs % threads), CUZK_OK, {0}};
         if (pthread_create(&th[t], NULL, worker_main, &wk[t]))
-            return cuzk_err(err, CUZK_ERR_NOMEM, "bench: cannot start a thread");
+            return fail_with(err, CUZK_ERR_NOMEM, "bench: cannot start a thread");
     }
     for (int t = 0; t < threads; t++)
         pthread_join(th[t], NULL);
-    *secs = cuzk_now() - t0;
+    *secs = cli_now() - t0;
     for (int t = 0; t < threads; t++)
         if (wk[t].st) {
             *err = wk[t].err;
@@ -122,8 +129,8 @@ int cmd_bench_prove(int argc, char **argv)
         return r;
     if (gpu_mem) {
         size_t b;
-        if (cli_parse_size(gpu_mem, "--gpu-mem", &b))
-            return 1;
+        if (cli_parse_size(gpu_mem, &b))
+            return cli_usage_error(USAGE, "--gpu-mem must be " CLI_SIZE_HELP ", got '%s'", gpu_mem);
         ko.device_budget = b;
     }
     if (ko.backend == CUZK_BACKEND_GPU && cuzk_gpu_device_count() <= ko.device) {
@@ -134,23 +141,20 @@ int cmd_bench_prove(int argc, char **argv)
     for (const char *s = workers ? workers : "1,2"; *s && nw < 16;) {
         char *end;
         long v = strtol(s, &end, 10);
-        if (end == s || v < 1 || v > 64 || (*end && *end != ',')) {
-            fprintf(stderr, "Error: --workers takes counts from 1 to 64 separated by commas, got '%s'\n", workers);
-            return 1;
-        }
+        if (end == s || v < 1 || v > 64 || (*end && *end != ','))
+            return cli_usage_error(USAGE, "--workers takes counts from 1 to 64 separated by commas, got '%s'",
+                                   workers);
         wl[nw++] = (int)v;
         s = *end ? end + 1 : end;
     }
     long nproofs = proofs ? strtol(proofs, NULL, 10) : 0;
-    if (proofs && (nproofs < 1 || nproofs > 100000)) {
-        fprintf(stderr, "Error: --proofs takes a count from 1, got '%s'\n", proofs);
-        return 1;
-    }
+    if (proofs && (nproofs < 1 || nproofs > 100000))
+        return cli_usage_error(USAGE, "--proofs takes a count from 1 to 100000, got '%s'", proofs);
     cuzk_error err = {0};
     cuzk_pool *pool = cuzk_pool_create(common.threads);
     cuzk_ctx *ctx = NULL;
     cuzk_witness *w = NULL;
-    cuzk_status st = pool ? CUZK_OK : cuzk_err(&err, CUZK_ERR_NOMEM, "bench: cannot start the thread pool");
+    cuzk_status st = pool ? CUZK_OK : fail_with(&err, CUZK_ERR_NOMEM, "bench: cannot start the thread pool");
     cuzk_ctx_opts co = {.pool = pool};
     if (!st)
         st = cuzk_ctx_create(&ctx, &co, &err);

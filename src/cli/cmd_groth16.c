@@ -49,7 +49,7 @@ static void on_sigbus(int sig)
 
 /* --gpu / --gpu=DEVICE / --gpu=auto, taken out of argv before the common
  * parser (which has no optional values). Returns 0, or 1 after a message. */
-static int take_gpu_flag(int *argc, char **argv, cuzk_key_opts *ko)
+static int take_gpu_flag(int *argc, char **argv, cuzk_key_opts *ko, const char *usage)
 {
     int out = 1;
     for (int i = 1; i < *argc; i++) {
@@ -72,10 +72,8 @@ static int take_gpu_flag(int *argc, char **argv, cuzk_key_opts *ko)
                 ko->backend = CUZK_BACKEND_AUTO;
             else if (*v && !*end && d >= 0 && d < 1024)
                 ko->device = (int)d;
-            else {
-                fprintf(stderr, "Error: --gpu takes a device number or 'auto', got '%s'\n", v);
-                return 1;
-            }
+            else
+                return cli_usage_error(usage, "--gpu takes a device number or 'auto', got '%s'", v);
         }
     }
     *argc = out;
@@ -169,7 +167,7 @@ int cmd_prove(int argc, char **argv)
     };
     /* one proof at a time: the plan needs no room for waiting workers */
     cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU, .gpu_workers = 1};
-    if (take_gpu_flag(&argc, argv, &ko))
+    if (take_gpu_flag(&argc, argv, &ko, usage))
         return 1;
     cli_common common;
     const char *pos[1 + 3 * MAX_TRIPLES];
@@ -177,17 +175,13 @@ int cmd_prove(int argc, char **argv)
     int r = cli_parse(argc, argv, opts, &common, pos, 1 + 3 * MAX_TRIPLES, &npos, usage);
     if (r)
         return r == 2 ? 0 : 1;
-    if (npos < 4 || (npos - 1) % 3) {
-        fprintf(stderr, "Error: prove takes a zkey and one or more (witness, proof, public) triples, got %d "
-                        "arguments\n%s", npos, usage);
-        return 1;
-    }
+    if (npos < 4 || (npos - 1) % 3)
+        return cli_usage_error(usage, "prove takes a zkey and one or more (witness, proof, public) triples, got %d "
+                                      "argument%s", npos, npos == 1 ? "" : "s");
     if (remote) { /* the daemon proves and verifies; local-only options do not apply */
-        if (no_verify || rs || zero || npos != 4 || ko.backend != CUZK_BACKEND_CPU || gpu_mem) {
-            fprintf(stderr, "Error: --remote cannot be combined with --no-verify, --rapidsnark, --insecure-zero-rs, "
-                            "--gpu, --gpu-mem or several triples\n");
-            return 1;
-        }
+        if (no_verify || rs || zero || npos != 4 || ko.backend != CUZK_BACKEND_CPU || gpu_mem)
+            return cli_usage_error(usage, "--remote cannot be combined with --no-verify, --rapidsnark, "
+                                          "--insecure-zero-rs, --gpu, --gpu-mem or several triples");
         return cli_prove_remote(remote, token, priority, pos[0], pos[1], pos[2], pos[3], common.verbose);
     }
     if (verify && no_verify) {
@@ -195,13 +189,11 @@ int cmd_prove(int argc, char **argv)
     }
     if (gpu_mem) {
         size_t b;
-        if (cli_parse_size(gpu_mem, "--gpu-mem", &b))
-            return 1;
+        if (cli_parse_size(gpu_mem, &b))
+            return cli_usage_error(usage, "--gpu-mem must be " CLI_SIZE_HELP ", got '%s'", gpu_mem);
         ko.device_budget = b;
-        if (ko.backend == CUZK_BACKEND_CPU) {
-            fprintf(stderr, "Error: --gpu-mem needs --gpu\n");
-            return 1;
-        }
+        if (ko.backend == CUZK_BACKEND_CPU)
+            return cli_usage_error(usage, "--gpu-mem needs --gpu");
     }
     if (ko.backend == CUZK_BACKEND_GPU && cuzk_gpu_device_count() <= ko.device) {
         fprintf(stderr, "Error: --gpu: no CUDA device %d%s\n", ko.device,

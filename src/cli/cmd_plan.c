@@ -31,10 +31,8 @@ static int parse_count(const char *s, const char *what, unsigned long max, unsig
 {
     char *end;
     unsigned long v = strtoul(s, &end, 10);
-    if (!*s || *end || v == 0 || v > max) {
-        fprintf(stderr, "Error: %s must be a number from 1 to %lu, got '%s'\n", what, max, s);
-        return 1;
-    }
+    if (!*s || *end || v == 0 || v > max)
+        return cli_usage_error(PLAN_USAGE, "%s must be a number from 1 to %lu, got '%s'", what, max, s);
     *out = v;
     return 0;
 }
@@ -69,21 +67,20 @@ int cmd_plan(int argc, char **argv)
     if (rc >= 0)
         return rc;
     cuzk_gpu_plan_opts po = {0};
-    unsigned long v;
-    if (mem && cli_parse_size(mem, "--gpu-mem", &po.budget))
-        return 1;
+    unsigned long v = 0;
+    if (mem && cli_parse_size(mem, &po.budget))
+        return cli_usage_error(PLAN_USAGE, "--gpu-mem must be " CLI_SIZE_HELP ", got '%s'", mem);
     if (workers) {
         if (parse_count(workers, "--workers", 64, &v))
             return 1;
         po.workers = (unsigned)v;
     }
     if (device) {
-        if (!strcmp(device, "0"))
-            po.device = 0;
-        else if (parse_count(device, "--device", 1023, &v))
-            return 1;
-        else
-            po.device = (int)v;
+        char *end;
+        long d = strtol(device, &end, 10);
+        if (!*device || *end || d < 0 || d > 1023)
+            return cli_usage_error(PLAN_USAGE, "--device must be a number from 0 to 1023, got '%s'", device);
+        po.device = (int)d;
     }
     if (sms) {
         if (parse_count(sms, "--sm-count", 4096, &v))

@@ -1,8 +1,9 @@
 /* The GPU backend's entry in the proving pipeline's backend table
  * (src/groth16/backend.h): a thin adapter over src/gpu/g16_backend.h, which
- * holds the device work. Built with CUDA only (as every .c file in src/gpu);
- * the library is then compiled with CUZK_HAVE_GPU_PROVER so backend.c leaves
- * cuzk_g16_backend_gpu to this file. */
+ * holds the device work. CUDA builds define CUZK_HAVE_GPU_PROVER
+ * (src/CMakeLists.txt): then this file provides cuzk_g16_backend_gpu and
+ * backend.c does not; without CUDA it is empty. */
+#ifdef CUZK_HAVE_GPU_PROVER
 #include <string.h>
 
 #include "cuzk/gpu.h"
@@ -104,3 +105,5 @@ static const cuzk_g16_backend GPU_BACKEND = {
 };
 
 const cuzk_g16_backend *cuzk_g16_backend_gpu(void) { return &GPU_BACKEND; }
+
+#endif /* CUZK_HAVE_GPU_PROVER */

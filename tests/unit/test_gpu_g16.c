@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 #include "formats/formats.h"
 #include "gpu/g16.h"
