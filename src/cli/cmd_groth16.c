@@ -166,7 +166,7 @@ int cmd_prove(int argc, char **argv)
         {NULL, 0, 0, NULL, NULL},
     };
     /* one proof at a time: the plan needs no room for waiting workers */
-    cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU, .gpu_workers = 1};
+    cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU, .map_in_place = 1, .gpu_workers = 1};
     if (take_gpu_flag(&argc, argv, &ko, usage))
         return 1;
     cli_common common;
