@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cuzk/dev.h"
+#include "cuzk/gpu.h"
 
 int main(int argc, char **argv)
 {
