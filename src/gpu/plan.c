@@ -5,23 +5,28 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "curve/curve_desc.h"
 #include "util/common.h"
 
+/* Sizes come from the curve description (src/curve/curve_desc.h); an
+ * unsupported curve gives 0. */
 unsigned gpu_scalar_bits(cuzk_curve curve)
 {
-    return curve == CUZK_CURVE_BN254 ? 254 : curve == CUZK_CURVE_BLS12_381 ? 255 : 0;
+    const cuzk_curve_desc *d = cuzk_curve_desc_get(curve);
+    return d ? d->fr_bits : 0;
 }
 
 size_t gpu_affine_bytes(cuzk_curve curve, cuzk_gpu_group group)
 {
-    const size_t f = curve == CUZK_CURVE_BN254 ? 32 : curve == CUZK_CURVE_BLS12_381 ? 48 : 0;
-    if (group != CUZK_GPU_G1 && group != CUZK_GPU_G2) return 0;
-    return 2 * f * (group == CUZK_GPU_G2 ? 2 : 1);
+    const cuzk_curve_desc *d = cuzk_curve_desc_get(curve);
+    if (!d || (group != CUZK_GPU_G1 && group != CUZK_GPU_G2)) return 0;
+    return group == CUZK_GPU_G2 ? d->g2_affine : d->g1_affine;
 }
 
 unsigned gpu_fr_two_adicity(cuzk_curve curve)
 {
-    return curve == CUZK_CURVE_BN254 ? 28 : curve == CUZK_CURVE_BLS12_381 ? 32 : 0;
+    const cuzk_curve_desc *d = cuzk_curve_desc_get(curve);
+    return d ? d->fr_two_adicity : 0;
 }
 
 /* ---- NTT ---------------------------------------------------------------- */

@@ -23,6 +23,7 @@
 
 #include "cuzk/gpu.h"
 #include "cuzk/gpu_plan.h"
+#include "curve/curve_desc.h"
 #include "formats/formats.h"
 #include "gpu/g16.h"
 #include "gpu/plan.h"
@@ -320,7 +321,7 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
     if (opts)
         o = *opts;
     const cuzk_gpu_key_shape *s = shape;
-    if ((s->curve != CUZK_CURVE_BN254 && s->curve != CUZK_CURVE_BLS12_381) || s->n_vars == 0 ||
+    if (!cuzk_curve_desc_get(s->curve) || s->n_vars == 0 ||
         s->n_public >= s->n_vars || s->log_domain > NTT_MAX_LG ||
         s->log_domain >= gpu_fr_two_adicity(s->curve) || s->n_vars > ((uint64_t)1 << 32))
         return cuzk_err(err, CUZK_ERR_USAGE,
