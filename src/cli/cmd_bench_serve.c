@@ -17,6 +17,11 @@
 
 #include <cJSON.h>
 
+/* Not only public headers: the engine, HTTP server and client are static
+ * libraries of the cuzk executable (src/engine, src/server, src/client),
+ * deliberately outside libcuzk and its public API, so that libcuzk needs no
+ * SQLite, libmicrohttpd or libcurl; util/ supplies the clock and allocation
+ * helpers they share. */
 #include "cli.h"
 #include "cli_remote.h"
 #include "util/common.h"

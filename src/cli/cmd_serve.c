@@ -20,6 +20,11 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Not only public headers: the engine, HTTP server and client are static
+ * libraries of the cuzk executable (src/engine, src/server, src/client),
+ * deliberately outside libcuzk and its public API, so that libcuzk needs no
+ * SQLite, libmicrohttpd or libcurl; util/ supplies the clock and allocation
+ * helpers they share. */
 #include "cli.h"
 #include "engine/engine.h"
 #include "server/server.h"
