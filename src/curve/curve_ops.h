@@ -62,6 +62,7 @@ typedef struct cuzk_curve_ops {
     /* ---- Fr ---- */
     bool (*fr_random)(void *r);                                  /* uniform, Montgomery; false if the OS RNG fails */
     void (*fr_mul)(void *r, const void *a, const void *b);       /* Montgomery */
+    void (*fr_add)(void *r, const void *a, const void *b);
     void (*fr_to_mont)(void *r, const void *raw);
     void (*fr_from_mont)(void *raw, const void *a);
     void (*fq_from_mont)(uint64_t *raw, const void *a);          /* Fq (G1 coordinate) -> fq_limbs raw limbs */
@@ -79,6 +80,11 @@ typedef struct cuzk_curve_ops {
     void (*g2_add)(void *j, const void *p, const void *q);
     void (*g2_add_affine)(void *j, const void *p, const void *a);
     void (*g2_to_affine)(void *a, const void *j);
+    /* out[i] = k[i]·base for n raw scalars k (affine results), on `pool`. */
+    cuzk_status (*g1_batch_mul)(void *out, const void *base, const void *k, size_t n, cuzk_pool *pool,
+                                cuzk_error *err);
+    cuzk_status (*g2_batch_mul)(void *out, const void *base, const void *k, size_t n, cuzk_pool *pool,
+                                cuzk_error *err);
 
     /* ---- pairing ---- */
     /* prod e(g1[i], g2[i]) == 1 over n affine pairs (contiguous arrays). */
@@ -92,6 +98,10 @@ typedef struct cuzk_curve_ops {
     cuzk_status (*ntt_domain_create)(void **dom, unsigned log_n, cuzk_pool *pool, cuzk_error *err);
     void (*ntt_domain_free)(void *dom);
     size_t (*ntt_domain_bytes)(const void *dom);
+    /* In place, natural order: coefficients -> evaluations over the domain
+     * (inverse: back, with the 1/n); with `coset`, evaluations on the coset
+     * w_2n·D (w_2n = the 2n-th root of unity; log_n below the two-adicity). */
+    void (*ntt)(const void *dom, void *a, bool inverse, bool coset, cuzk_pool *pool);
     /* a (Montgomery evaluations over the domain) -> the same polynomial's
      * evaluations on the odd coset, in place. */
     cuzk_status (*ntt_coset_odd)(const void *dom, void *a, cuzk_pool *pool, cuzk_error *err);

@@ -25,6 +25,7 @@ typedef CO_(g2_jac_t) CO_(ops_g2j);
 
 static bool CO_(ops_fr_random)(void *r) { return CO_(fr_random)(r); }
 static void CO_(ops_fr_mul)(void *r, const void *a, const void *b) { CO_(fr_mul)(r, a, b); }
+static void CO_(ops_fr_add)(void *r, const void *a, const void *b) { CO_(fr_add)(r, a, b); }
 static void CO_(ops_fr_to_mont)(void *r, const void *raw) { CO_(fr_to_mont)(r, raw); }
 static void CO_(ops_fr_from_mont)(void *raw, const void *a) { CO_(fr_from_mont)(raw, a); }
 static void CO_(ops_fq_from_mont)(uint64_t *raw, const void *a) { CO_(fp_from_mont)((CO_(fp_t) *)raw, a); }
@@ -41,6 +42,18 @@ static void CO_(ops_g2_mul_affine)(void *j, const void *a, const uint64_t *k, si
 static void CO_(ops_g2_add)(void *j, const void *p, const void *q) { CO_(g2_jac_add)(j, p, q); }
 static void CO_(ops_g2_add_affine)(void *j, const void *p, const void *a) { CO_(g2_jac_add_affine)(j, p, a); }
 static void CO_(ops_g2_to_affine)(void *a, const void *j) { CO_(g2_jac_to_affine)(a, j); }
+
+static cuzk_status CO_(ops_g1_batch_mul)(void *out, const void *base, const void *k, size_t n, cuzk_pool *pool,
+                                         cuzk_error *err)
+{
+    return CO_(g1_batch_mul_fixed)(out, base, k, n, pool, err);
+}
+
+static cuzk_status CO_(ops_g2_batch_mul)(void *out, const void *base, const void *k, size_t n, cuzk_pool *pool,
+                                         cuzk_error *err)
+{
+    return CO_(g2_batch_mul_fixed)(out, base, k, n, pool, err);
+}
 
 static bool CO_(ops_pairing_product_is_one)(const void *g1, const void *g2, size_t n)
 {
@@ -70,6 +83,15 @@ static size_t CO_(ops_ntt_domain_bytes)(const void *dom)
 {
     const CO_(ntt_domain) *d = dom;
     return sizeof *d + (d->n / 2 + ((size_t)2 << d->stw_stages)) * sizeof(CO_(fr_t));
+}
+
+static void CO_(ops_ntt)(const void *dom, void *a, bool inverse, bool coset, cuzk_pool *pool)
+{
+    const CO_(ntt_domain) *d = dom;
+    if (coset && inverse) CO_(intt_coset)(d, a, &d->omega_2n, pool);
+    else if (coset) CO_(ntt_coset)(d, a, &d->omega_2n, pool);
+    else if (inverse) CO_(intt)(d, a, pool);
+    else CO_(ntt)(d, a, pool);
 }
 
 static cuzk_status CO_(ops_ntt_coset_odd)(const void *dom, void *a, cuzk_pool *pool, cuzk_error *err)
@@ -238,6 +260,7 @@ const cuzk_curve_ops CO_(curve_ops) = {
     .desc = &CO_(curve_desc),
     .fr_random = CO_(ops_fr_random),
     .fr_mul = CO_(ops_fr_mul),
+    .fr_add = CO_(ops_fr_add),
     .fr_to_mont = CO_(ops_fr_to_mont),
     .fr_from_mont = CO_(ops_fr_from_mont),
     .fq_from_mont = CO_(ops_fq_from_mont),
@@ -253,12 +276,15 @@ const cuzk_curve_ops CO_(curve_ops) = {
     .g2_add = CO_(ops_g2_add),
     .g2_add_affine = CO_(ops_g2_add_affine),
     .g2_to_affine = CO_(ops_g2_to_affine),
+    .g1_batch_mul = CO_(ops_g1_batch_mul),
+    .g2_batch_mul = CO_(ops_g2_batch_mul),
     .pairing_product_is_one = CO_(ops_pairing_product_is_one),
     .pairing = CO_(ops_pairing),
     .fq12_size = sizeof(CO_(fp12_t)),
     .ntt_domain_create = CO_(ops_ntt_domain_create),
     .ntt_domain_free = CO_(ops_ntt_domain_free),
     .ntt_domain_bytes = CO_(ops_ntt_domain_bytes),
+    .ntt = CO_(ops_ntt),
     .ntt_coset_odd = CO_(ops_ntt_coset_odd),
     .h_pointwise = CO_(ops_h_pointwise),
     .abc_eval = CO_(ops_abc_eval),
