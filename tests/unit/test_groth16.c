@@ -25,7 +25,7 @@
 #include "field/fp_ifma.h"
 #include "formats/formats.h"
 
-#define FX_DIR CUZK_TEST_DATA_DIR "/formats"
+#include "fixture_util.h"
 
 typedef struct {
     const char *dir, *circ;
@@ -33,74 +33,16 @@ typedef struct {
 
 static const fixture FX[] = {{"bn128", "mul"}, {"bls12381", "mul"}, {"lin", "lin"}};
 
-static char tmpdir[256];
-
-static const char *P(const char *dir, const char *file)
-{
-    static char buf[8][1024];
-    static int k;
-    char *b = buf[k++ & 7];
-    snprintf(b, 1024, "%s/%s/%s", FX_DIR, dir, file);
-    return b;
-}
-
-static const char *T(const char *file)
-{
-    static char buf[8][1024];
-    static int k;
-    char *b = buf[k++ & 7];
-    snprintf(b, 1024, "%s/%s", tmpdir, file);
-    return b;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = 0;
-    fclose(f);
-    if (len)
-        *len = got;
-    return buf;
-}
-
-static void spit(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static int setup(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/cuzk-test-g16-XXXXXX");
-    assert_non_null(mkdtemp(tmpdir));
-    return 0;
+    return fx_setup("g16");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd);
-}
-
-static cuzk_ctx *mkctx(void)
-{
-    cuzk_ctx *ctx = NULL;
-    cuzk_error err = {0};
-    cuzk_ctx_opts o = {.threads = 2};
-    assert_int_equal(cuzk_ctx_create(&ctx, &o, &err), CUZK_OK);
-    return ctx;
+    return fx_teardown();
 }
 
 static const char *zkey_of(const fixture *f)
@@ -113,7 +55,7 @@ static const char *zkey_of(const fixture *f)
 static void test_prove_verify_both_ways(void **state)
 {
     (void)state;
-    cuzk_ctx *ctx = mkctx();
+    cuzk_ctx *ctx = mkctx(NULL);
     for (size_t i = 0; i < sizeof FX / sizeof FX[0]; i++) {
         const fixture *f = &FX[i];
         cuzk_error err = {0};
@@ -147,7 +89,7 @@ static void test_prove_verify_both_ways(void **state)
 static void test_tampered_rejected(void **state)
 {
     (void)state;
-    cuzk_ctx *ctx = mkctx();
+    cuzk_ctx *ctx = mkctx(NULL);
     for (size_t i = 0; i < 2; i++) {
         const fixture *f = &FX[i];
         cuzk_error err = {0};
@@ -182,7 +124,7 @@ static void test_tampered_rejected(void **state)
 static void test_bad_witness_no_output(void **state)
 {
     (void)state;
-    cuzk_ctx *ctx = mkctx();
+    cuzk_ctx *ctx = mkctx(NULL);
     for (size_t i = 0; i < 2; i++) {
         const fixture *f = &FX[i];
         cuzk_error err = {0};
@@ -216,7 +158,7 @@ static void test_bad_witness_no_output(void **state)
 static void test_randomness(void **state)
 {
     (void)state;
-    cuzk_ctx *ctx = mkctx();
+    cuzk_ctx *ctx = mkctx(NULL);
     const fixture *f = &FX[0];
     cuzk_error err = {0};
     cuzk_prove_opts po = {0};
@@ -300,7 +242,7 @@ static unsigned in_place_mask(const char *zkey)
 static void test_key_layouts(void **state)
 {
     (void)state;
-    cuzk_ctx *ctx = mkctx();
+    cuzk_ctx *ctx = mkctx(NULL);
     const cuzk_curve curves[] = {CUZK_CURVE_BN254, CUZK_CURVE_BLS12_381};
     for (size_t ci = 0; ci < 2; ci++) {
         cuzk_error err = {0};

@@ -26,49 +26,18 @@
 #include "curve/curve_ops.h"
 #include "formats/formats.h"
 
-#define FX_DIR CUZK_TEST_DATA_DIR "/formats"
-
-static char tmpdir[256];
-
-static const char *T(const char *file)
-{
-    static char buf[8][1024];
-    static int k;
-    char *b = buf[k++ & 7];
-    snprintf(b, 1024, "%s/%s", tmpdir, file);
-    return b;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = 0;
-    fclose(f);
-    if (len)
-        *len = got;
-    return buf;
-}
+#include "fixture_util.h"
 
 static int setup(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/cuzk-test-api-XXXXXX");
-    assert_non_null(mkdtemp(tmpdir));
-    return 0;
+    return fx_setup("api");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd);
+    return fx_teardown();
 }
 
 static const char *CURVE_DIR[] = {"bn128", "bls12381"};
@@ -92,15 +61,6 @@ static uint64_t mul_witness(cuzk_curve curve, uint64_t a, uint64_t b, uint64_t c
     assert_int_equal(cuzk_wtns_write(&w, path, &err), CUZK_OK);
     cuzk_wtns_free(&w);
     return v[1];
-}
-
-static cuzk_ctx *mkctx(cuzk_pool *pool)
-{
-    cuzk_ctx *ctx = NULL;
-    cuzk_error err = {0};
-    cuzk_ctx_opts o = {.threads = 2, .pool = pool};
-    assert_int_equal(cuzk_ctx_create(&ctx, &o, &err), CUZK_OK);
-    return ctx;
 }
 
 static void test_phase_names(void **state)
@@ -454,6 +414,76 @@ static void test_wrong_witness(void **state)
     cuzk_ctx_free(ctx);
 }
 
+/* The table's Fr addition, batch multiplication and NTT entries (what the
+ * GPU self-test takes its references from) against answers worked out
+ * independently: small sums, single multiplications, transforms of a delta,
+ * of a constant, round trips, and the odd-coset step against the coset NTT. */
+static void check_ops_kernels(const cuzk_curve_ops *ops)
+{
+    const cuzk_curve_desc *d = ops->desc;
+    uint64_t a[4] = {7}, b[4] = {UINT64_MAX}, am[4], bm[4], sm[4], sum[4];
+    ops->fr_to_mont(am, a);
+    ops->fr_to_mont(bm, b);
+    ops->fr_add(sm, am, bm);
+    ops->fr_from_mont(sum, sm);
+    assert_true(sum[0] == 6 && sum[1] == 1 && sum[2] == 0 && sum[3] == 0);
+
+    /* k·G for k = 0, 1, 2^64 + 3 in G1 and G2: batch against one at a time */
+    uint64_t k[3][4] = {{0}, {1}, {3, 1}};
+    uint8_t got[3 * CUZK_MAX_G2_AFFINE], one[CUZK_MAX_G2_AFFINE], jac[CUZK_MAX_G2_JAC];
+    cuzk_error err = {0};
+    assert_int_equal(ops->g1_batch_mul(got, d->g1_generator, k, 3, NULL, &err), CUZK_OK);
+    for (int i = 0; i < 3; i++) {
+        ops->g1_mul_affine(jac, d->g1_generator, k[i], 4);
+        ops->g1_to_affine(one, jac);
+        assert_memory_equal(got + i * d->g1_affine, one, d->g1_affine);
+    }
+    assert_memory_equal(got + d->g1_affine, d->g1_generator, d->g1_affine);
+    assert_int_equal(ops->g2_batch_mul(got, d->g2_generator, k, 3, NULL, &err), CUZK_OK);
+    for (int i = 0; i < 3; i++) {
+        ops->g2_mul_affine(jac, d->g2_generator, k[i], 4);
+        ops->g2_to_affine(one, jac);
+        assert_memory_equal(got + i * d->g2_affine, one, d->g2_affine);
+    }
+    assert_memory_equal(got + d->g2_affine, d->g2_generator, d->g2_affine);
+
+    enum { LG = 4, N = 1 << LG };
+    void *dom = NULL;
+    assert_int_equal(ops->ntt_domain_create(&dom, LG, NULL, &err), CUZK_OK);
+    uint64_t v[N][4], w[N][4], x[N][4], c[4] = {12345}, cm[4], ncm[4], zero[4] = {0}, onem[4];
+    uint64_t one_raw[4] = {1}, n_raw[4] = {N * 12345};
+    ops->fr_to_mont(cm, c);
+    ops->fr_to_mont(ncm, n_raw);
+    ops->fr_to_mont(onem, one_raw);
+    for (int coset = 0; coset < 2; coset++) {
+        /* delta at 0 -> all ones (plain and coset) */
+        memset(v, 0, sizeof v);
+        memcpy(v[0], onem, 32);
+        ops->ntt(dom, v, false, coset, NULL);
+        for (int i = 0; i < N; i++) assert_memory_equal(v[i], onem, 32);
+        ops->ntt(dom, v, true, coset, NULL);
+        for (int i = 0; i < N; i++) assert_memory_equal(v[i], i ? zero : onem, 32);
+    }
+    /* a constant -> N·c at 0 and zeros (plain) */
+    for (int i = 0; i < N; i++) memcpy(v[i], cm, 32);
+    ops->ntt(dom, v, false, false, NULL);
+    for (int i = 0; i < N; i++) assert_memory_equal(v[i], i ? zero : ncm, 32);
+    /* random coefficients: round trips; odd coset of the evaluations = coset NTT */
+    for (int i = 0; i < N; i++) {
+        uint64_t r[4] = {(uint64_t)i * 0x9e3779b97f4a7c15u, (uint64_t)i, 0, 0};
+        ops->fr_to_mont(v[i], r);
+    }
+    memcpy(w, v, sizeof v);
+    memcpy(x, v, sizeof v);
+    ops->ntt(dom, w, false, false, NULL);
+    ops->ntt(dom, x, false, true, NULL);
+    assert_int_equal(ops->ntt_coset_odd(dom, w, NULL, &err), CUZK_OK);
+    assert_memory_equal(w, x, sizeof w);
+    ops->ntt(dom, x, true, true, NULL);
+    assert_memory_equal(x, v, sizeof x);
+    ops->ntt_domain_free(dom);
+}
+
 /* The curve descriptions and operations tables agree with each other and
  * with the public names; sizes follow from the moduli. */
 static void test_curve_tables(void **state)
@@ -493,6 +523,7 @@ static void test_curve_tables(void **state)
         ops->fr_to_mont(mont, raw);
         ops->fr_from_mont(back, mont);
         assert_memory_equal(raw, back, 32);
+        check_ops_kernels(ops);
     }
     assert_int_equal(n, 2);
     assert_null(cuzk_curve_desc_get(CUZK_CURVE_NONE));
