@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "gpu/curve_ops.cuh"
 #include "gpu/g16_backend.h"
 #include "gpu/gpu_common.cuh"
 
@@ -43,10 +44,11 @@ struct cuzk_gpu_g16_job {
 
 namespace {
 
+/* Bytes of MSM `msm`'s result (a key's curve is known: its plan was made). */
 size_t jac_bytes(cuzk_curve c, int msm)
 {
-    size_t f = c == CUZK_CURVE_BN254 ? 32 : 48;
-    return 3 * f * (msm == NMSM - 1 ? 2 : 1);
+    const cuzk_curve_desc *d = cuzk_gpu_curve_ops_get(c)->desc;
+    return msm == NMSM - 1 ? d->g2_jac : d->g1_jac;
 }
 
 size_t msm_points(const cuzk_gpu_key_shape *s, int i)

@@ -2,6 +2,7 @@
  * matrix-vector product) and the pointwise quotient. See src/gpu/g16.h. */
 #include <string.h>
 
+#include "gpu/curve_ops.cuh"
 #include "gpu/g16.h"
 #include "gpu/gpu_common.cuh"
 #include "gpu/gpu_field.cuh"
@@ -20,6 +21,7 @@ constexpr unsigned G16_THREADS = 256;
  * `nbuf` buffers of `chunk` records (A's records of the range, then B's). */
 struct cuzk_gpu_g16_csr {
     cuzk_curve curve;
+    const cuzk_gpu_curve_ops *ops;
     int device;
     uint32_t n_rows, n_vars;
     size_t nnz[2];
@@ -282,12 +284,13 @@ extern "C" cuzk_status cuzk_gpu_g16_csr_create(cuzk_gpu_g16_csr **out, cuzk_curv
 {
     if (!out || !co) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
     *out = NULL;
-    if (curve != CUZK_CURVE_BN254 && curve != CUZK_CURVE_BLS12_381)
-        return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: unknown curve %d", (int)curve);
+    const cuzk_gpu_curve_ops *ops = cuzk_gpu_curve_ops_get(curve);
+    if (!ops) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: unknown curve %d", (int)curve);
     CUZK_DEVICE_GUARD(device);
     cuzk_gpu_g16_csr *c = (cuzk_gpu_g16_csr *)cuzk_calloc(1, sizeof *c);
     if (!c) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
     c->curve = curve;
+    c->ops = ops;
     c->device = device;
     c->n_rows = n_rows;
     c->n_vars = n_vars;
@@ -356,8 +359,7 @@ extern "C" cuzk_status cuzk_gpu_g16_abc(cuzk_gpu_g16_csr *c, const void *d_w, vo
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover abc: buffers must be 16-byte aligned");
     CUZK_DEVICE_GUARD(c->device);
     cudaStream_t st = (cudaStream_t)stream;
-    return c->curve == CUZK_CURVE_BN254 ? abc_t<bn254_fr_p>(c, d_w, d_a, d_b, d_c, st, e)
-                                        : abc_t<bls12_381_fr_p>(c, d_w, d_a, d_b, d_c, st, e);
+    return c->ops->g16_abc(c, d_w, d_a, d_b, d_c, st, e);
 }
 
 extern "C" cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const void *d_b, const void *d_c, size_t n,
@@ -369,10 +371,25 @@ extern "C" cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover pointwise: unknown op %d", (int)op);
     if (!aligned16(d_a) || !aligned16(d_b) || !aligned16(d_c))
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover pointwise: buffers must be 16-byte aligned");
-    cudaStream_t st = (cudaStream_t)stream;
-    switch (curve) {
-    case CUZK_CURVE_BN254: return pointwise_t<bn254_fr_p>(d_a, d_b, d_c, n, (int)op, st, e);
-    case CUZK_CURVE_BLS12_381: return pointwise_t<bls12_381_fr_p>(d_a, d_b, d_c, n, (int)op, st, e);
-    default: return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover pointwise: unknown curve %d", (int)curve);
-    }
+    const cuzk_gpu_curve_ops *ops = cuzk_gpu_curve_ops_get(curve);
+    if (!ops) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover pointwise: unknown curve %d", (int)curve);
+    return ops->g16_pointwise(d_a, d_b, d_c, n, op, (cudaStream_t)stream, e);
 }
+
+/* The per-curve entry points (curve_ops.cuh), instantiated once per curve. */
+template <class Fr>
+cuzk_status gpu_g16_impl<Fr>::abc(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c,
+                                  cudaStream_t st, cuzk_error *e)
+{
+    return abc_t<Fr>(c, d_w, d_a, d_b, d_c, st, e);
+}
+
+template <class Fr>
+cuzk_status gpu_g16_impl<Fr>::pointwise(void *d_a, const void *d_b, const void *d_c, size_t n, cuzk_gpu_g16_pw_op op,
+                                        cudaStream_t st, cuzk_error *e)
+{
+    return pointwise_t<Fr>(d_a, d_b, d_c, n, (int)op, st, e);
+}
+
+template struct gpu_g16_impl<bn254_fr_p>;
+template struct gpu_g16_impl<bls12_381_fr_p>;

@@ -19,25 +19,6 @@ cuzk_status device_sm_count(int device, int *sm_count, cuzk_error *e)
     return CUZK_OK;
 }
 
-bool valid_group(cuzk_curve curve, cuzk_gpu_group group)
-{
-    return (curve == CUZK_CURVE_BN254 || curve == CUZK_CURVE_BLS12_381) && (group == CUZK_GPU_G1 || group == CUZK_GPU_G2);
-}
-
-typedef cuzk_status (*issue_fn)(cuzk_gpu_msm *, const uint64_t *, size_t, int, cudaStream_t, int, msm_pending *, cuzk_error *);
-typedef cuzk_status (*finish_fn)(cuzk_gpu_msm *, const msm_pending *, void *, cuzk_error *);
-
-void drivers(const cuzk_gpu_msm *m, issue_fn *is, finish_fn *fi)
-{
-    if (m->curve == CUZK_CURVE_BN254) {
-        *is = m->group == CUZK_GPU_G1 ? cuzk_gpu_msm_run_bn254_g1_issue : cuzk_gpu_msm_run_bn254_g2_issue;
-        *fi = m->group == CUZK_GPU_G1 ? cuzk_gpu_msm_run_bn254_g1_finish : cuzk_gpu_msm_run_bn254_g2_finish;
-    } else {
-        *is = m->group == CUZK_GPU_G1 ? cuzk_gpu_msm_run_bls12_381_g1_issue : cuzk_gpu_msm_run_bls12_381_g2_issue;
-        *fi = m->group == CUZK_GPU_G1 ? cuzk_gpu_msm_run_bls12_381_g1_finish : cuzk_gpu_msm_run_bls12_381_g2_finish;
-    }
-}
-
 } /* namespace */
 
 extern "C" cuzk_status cuzk_gpu_msm_plan_for(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
@@ -45,7 +26,8 @@ extern "C" cuzk_status cuzk_gpu_msm_plan_for(cuzk_curve curve, cuzk_gpu_group gr
                                              cuzk_error *e)
 {
     if (!out) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm plan: NULL output");
-    if (!valid_group(curve, group) || npoints == 0) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm plan: bad curve, group or size");
+    if (!cuzk_gpu_msm_ops_get(curve, group) || npoints == 0)
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm plan: bad curve, group or size");
     CUZK_DEVICE_GUARD(device);
     size_t budget = cfg ? cfg->device_budget : 0;
     if (!budget) {
@@ -95,10 +77,9 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
 {
     if (!out) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: NULL output");
     *out = NULL;
-    if (curve != CUZK_CURVE_BN254 && curve != CUZK_CURVE_BLS12_381)
-        return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: unknown curve %d", (int)curve);
-    if (group != CUZK_GPU_G1 && group != CUZK_GPU_G2)
-        return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: unknown group %d", (int)group);
+    if (!cuzk_gpu_curve_ops_get(curve)) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: unknown curve %d", (int)curve);
+    const cuzk_gpu_msm_ops *ops = cuzk_gpu_msm_ops_get(curve, group);
+    if (!ops) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: unknown group %d", (int)group);
     if (npoints == 0 || !bases) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: no bases");
     if (npoints >= ((size_t)1 << 31)) return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu msm: at most 2^31-1 points");
     CUZK_DEVICE_GUARD(device);
@@ -119,6 +100,7 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
     cuzk_status st = CUZK_OK;
     m->curve = curve;
     m->group = group;
+    m->ops = ops;
     m->device = device;
     m->npoints = npoints;
     m->bits = gpu_scalar_bits(curve);
@@ -172,14 +154,7 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
         CUZK_CU_GOTO(cudaMalloc(&m->d_red_b, red * xz), fail);
     }
     if ((st = msm_ensure_events(m, e)) != CUZK_OK) goto fail;
-    if (m->plan.pre_t > 1) {
-        if (curve == CUZK_CURVE_BN254)
-            st = group == CUZK_GPU_G1 ? cuzk_gpu_msm_run_bn254_g1_precompute(m, e) : cuzk_gpu_msm_run_bn254_g2_precompute(m, e);
-        else
-            st = group == CUZK_GPU_G1 ? cuzk_gpu_msm_run_bls12_381_g1_precompute(m, e)
-                                      : cuzk_gpu_msm_run_bls12_381_g2_precompute(m, e);
-        if (st != CUZK_OK) goto fail;
-    }
+    if (m->plan.pre_t > 1 && (st = ops->precompute(m, e)) != CUZK_OK) goto fail;
     *out = m;
     return CUZK_OK;
 fail:
@@ -221,13 +196,11 @@ extern "C" cuzk_status cuzk_gpu_msm_run(cuzk_gpu_msm *m, void *result, const uin
     }
     CUZK_DEVICE_GUARD(m->device);
     cudaStream_t st = (cudaStream_t)stream;
-    issue_fn is;
-    finish_fn fi;
-    drivers(m, &is, &fi);
+    const cuzk_gpu_msm_ops *ops = m->ops;
     if ((rc = order_after_caller(m, st, e)) != CUZK_OK) return rc;
     msm_pending pd;
-    if ((rc = is(m, scalars, n, scalars_on_device, st, 0, &pd, e)) != CUZK_OK) return rc;
-    return fi(m, &pd, result, e);
+    if ((rc = ops->issue(m, scalars, n, scalars_on_device, st, 0, &pd, e)) != CUZK_OK) return rc;
+    return ops->finish(m, &pd, result, e);
 }
 
 extern "C" cuzk_status cuzk_gpu_msm_run_many(cuzk_gpu_msm *m, void *results, const uint64_t *const *scalars,
@@ -241,9 +214,7 @@ extern "C" cuzk_status cuzk_gpu_msm_run_many(cuzk_gpu_msm *m, void *results, con
     CUZK_DEVICE_GUARD(m->device);
     cudaStream_t st = (cudaStream_t)stream;
     const size_t jac_size = 3 * m->aff_size / 2;
-    issue_fn is;
-    finish_fn fi;
-    drivers(m, &is, &fi);
+    const cuzk_gpu_msm_ops *ops = m->ops;
     if ((rc = order_after_caller(m, st, e)) != CUZK_OK) return rc;
     /* MSM i is queued before MSM i-1's sums are combined on the host */
     msm_pending pd[2];
@@ -255,12 +226,12 @@ extern "C" cuzk_status cuzk_gpu_msm_run_many(cuzk_gpu_msm *m, void *results, con
             continue;
         }
         const int slot = (int)(issued & 1);
-        if ((rc = is(m, scalars[i], n[i], scalars_on_device, st, slot, &pd[slot], e)) != CUZK_OK) return rc;
-        if (issued && (rc = fi(m, &pd[slot ^ 1], (char *)results + prev * jac_size, e)) != CUZK_OK) return rc;
+        if ((rc = ops->issue(m, scalars[i], n[i], scalars_on_device, st, slot, &pd[slot], e)) != CUZK_OK) return rc;
+        if (issued && (rc = ops->finish(m, &pd[slot ^ 1], (char *)results + prev * jac_size, e)) != CUZK_OK) return rc;
         prev = i;
         issued++;
     }
-    if (issued) return fi(m, &pd[(issued - 1) & 1], (char *)results + prev * jac_size, e);
+    if (issued) return ops->finish(m, &pd[(issued - 1) & 1], (char *)results + prev * jac_size, e);
     return CUZK_OK;
 }
 

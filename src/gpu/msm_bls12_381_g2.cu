@@ -1,4 +1,4 @@
 /* GPU MSM driver instantiated for bls12_381 G2. */
 #include "gpu/msm_impl.cuh"
 
-CUZK_GPU_MSM_INSTANTIATE(cuzk_gpu_msm_run_bls12_381_g2, bls12_381_fp2)
+template struct gpu_msm_impl<bls12_381_fp2>;

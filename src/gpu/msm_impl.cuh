@@ -39,10 +39,11 @@
  *
  * This header holds the kernels and the templated driver; msm_<curve>_<g>.cu
  * instantiate it once per group (separate translation units compile in
- * parallel), msm.cu holds the C API. */
+ * parallel) as gpu_msm_impl<F> (curve_ops.cuh), msm.cu holds the C API. */
 #ifndef CUZK_GPU_MSM_IMPL_CUH
 #define CUZK_GPU_MSM_IMPL_CUH
 
+#include "gpu/curve_ops.cuh"
 #include "gpu/msm_accumulate.cuh"
 #include "gpu/msm_defs.cuh"
 #include "gpu/msm_reduce.cuh"
@@ -62,6 +63,7 @@ inline unsigned choose_window(size_t m, unsigned bits, unsigned cmax) { return g
 struct cuzk_gpu_msm {
     cuzk_curve curve;
     cuzk_gpu_group group;
+    const cuzk_gpu_msm_ops *ops; /* the group's driver (curve_ops.cuh) */
     int device;
     int sm_count;
     size_t npoints;
@@ -400,27 +402,23 @@ template <class F> cuzk_status msm_finish_t(cuzk_gpu_msm *m, const msm_pending *
 
 } /* namespace */
 
-#define CUZK_GPU_MSM_INSTANTIATE(NAME, F)                                                                       \
-    cuzk_status NAME##_issue(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int on_dev, cudaStream_t st, int slot, \
-                             msm_pending *pd, cuzk_error *e)                                                         \
-    {                                                                                                               \
-        return msm_issue_t<F>(m, scalars, n, on_dev, st, slot, pd, e);                                              \
-    }                                                                                                               \
-    cuzk_status NAME##_finish(cuzk_gpu_msm *m, const msm_pending *pd, void *result, cuzk_error *e)                  \
-    {                                                                                                               \
-        return msm_finish_t<F>(m, pd, result, e);                                                                   \
-    }                                                                                                               \
-    cuzk_status NAME##_precompute(cuzk_gpu_msm *m, cuzk_error *e) { return msm_precompute_t<F>(m, e); }
+/* The per-group entry points (curve_ops.cuh), instantiated once per curve and
+ * group in msm_<curve>_<g1|g2>.cu. */
+template <class F>
+cuzk_status gpu_msm_impl<F>::issue(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int on_dev, cudaStream_t st,
+                                   int slot, msm_pending *pd, cuzk_error *e)
+{
+    return msm_issue_t<F>(m, scalars, n, on_dev, st, slot, pd, e);
+}
 
-/* Per-group drivers (defined in msm_<curve>_<g>.cu). */
-#define CUZK_GPU_MSM_DECLARE(NAME)                                                                                  \
-    cuzk_status NAME##_issue(cuzk_gpu_msm *, const uint64_t *, size_t, int, cudaStream_t, int, msm_pending *,       \
-                             cuzk_error *);                                                                         \
-    cuzk_status NAME##_finish(cuzk_gpu_msm *, const msm_pending *, void *, cuzk_error *);                          \
-    cuzk_status NAME##_precompute(cuzk_gpu_msm *, cuzk_error *);
-CUZK_GPU_MSM_DECLARE(cuzk_gpu_msm_run_bn254_g1)
-CUZK_GPU_MSM_DECLARE(cuzk_gpu_msm_run_bn254_g2)
-CUZK_GPU_MSM_DECLARE(cuzk_gpu_msm_run_bls12_381_g1)
-CUZK_GPU_MSM_DECLARE(cuzk_gpu_msm_run_bls12_381_g2)
+template <class F> cuzk_status gpu_msm_impl<F>::finish(cuzk_gpu_msm *m, const msm_pending *pd, void *result, cuzk_error *e)
+{
+    return msm_finish_t<F>(m, pd, result, e);
+}
+
+template <class F> cuzk_status gpu_msm_impl<F>::precompute(cuzk_gpu_msm *m, cuzk_error *e)
+{
+    return msm_precompute_t<F>(m, e);
+}
 
 #endif

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/curve_ops.cuh"
 #include "gpu/gpu_common.cuh"
 #include "gpu/gpu_field.cuh"
 #include "gpu/ntt_shoup.cuh"
@@ -389,13 +390,11 @@ template <class P> __global__ void staged_kernel(const shoup_tw<P> *inner_fwd, c
 
 /* ---- host side ---------------------------------------------------------- */
 
-template <class P> struct fr_info;
-template <> struct fr_info<bn254_fr_p> {
-    static void modulus(uint64_t m[4]) { const uint64_t t[4] = bn254_fr_P_MODULUS; for (int i = 0; i < 4; i++) m[i] = t[i]; }
-};
-template <> struct fr_info<bls12_381_fr_p> {
-    static void modulus(uint64_t m[4]) { const uint64_t t[4] = bls12_381_fr_P_MODULUS; for (int i = 0; i < 4; i++) m[i] = t[i]; }
-};
+/* r as 4 little-endian u64 limbs. */
+template <class P> void fr_modulus(uint64_t m[4])
+{
+    for (int i = 0; i < 4; i++) m[i] = (uint64_t)P::mod(2 * i) | (uint64_t)P::mod(2 * i + 1) << 32;
+}
 
 template <class P> fp<P> fr_from_u64(uint64_t v)
 {
@@ -409,7 +408,7 @@ template <class P> fp<P> fr_from_u64(uint64_t v)
 template <class P> fp<P> root_of_unity(unsigned k)
 {
     uint64_t e[4];
-    fr_info<P>::modulus(e);
+    fr_modulus<P>(e);
     e[0] -= 1; /* r - 1 (r is odd, no borrow) */
     for (unsigned i = 0; i < k; i++) {
         for (int j = 0; j < 3; j++) e[j] = (e[j] >> 1) | (e[j + 1] << 63);
@@ -421,18 +420,17 @@ template <class P> fp<P> root_of_unity(unsigned k)
 template <class P> fp<P> fr_inv(const fp<P> &a)
 {
     uint64_t e[4];
-    fr_info<P>::modulus(e);
+    fr_modulus<P>(e);
     e[0] -= 2;
     return fp_pow(a, e, 4);
 }
 
-static_assert(sizeof(shoup_tw<bn254_fr_p>) == NTT_SHOUP_BYTES && sizeof(shoup_tw<bls12_381_fr_p>) == NTT_SHOUP_BYTES,
-              "gpu/plan.h: NTT_SHOUP_BYTES");
 
 } /* namespace */
 
 struct cuzk_gpu_ntt {
     cuzk_curve curve;
+    const cuzk_gpu_curve_ops *ops;
     int device;
     unsigned max_lg, S, T, L;
     void *d_tables;     /* fwd {inner, lo, hi}, inv {inner, lo, hi} */
@@ -696,13 +694,14 @@ extern "C" cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve,
 {
     if (!out) return cuzk_err(e, CUZK_ERR_USAGE, "gpu ntt: NULL output");
     *out = NULL;
-    if (curve != CUZK_CURVE_BN254 && curve != CUZK_CURVE_BLS12_381)
-        return cuzk_err(e, CUZK_ERR_USAGE, "gpu ntt: unknown curve %d", (int)curve);
+    const cuzk_gpu_curve_ops *ops = cuzk_gpu_curve_ops_get(curve);
+    if (!ops) return cuzk_err(e, CUZK_ERR_USAGE, "gpu ntt: unknown curve %d", (int)curve);
     if (max_lg > NTT_MAX_LG) return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu ntt: sizes above 2^28 are not supported");
     CUZK_DEVICE_GUARD(device);
     cuzk_gpu_ntt *t = (cuzk_gpu_ntt *)cuzk_calloc(1, sizeof *t);
     if (!t) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu ntt: out of host memory");
     t->curve = curve;
+    t->ops = ops;
     t->device = device;
     t->max_lg = max_lg;
     t->S = gpu_fr_two_adicity(curve);
@@ -710,8 +709,7 @@ extern "C" cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve,
     t->T = tb.T;
     t->L = tb.L;
     t->D = tb.D;
-    cuzk_status st = curve == CUZK_CURVE_BN254 ? ntt_build_tables<bn254_fr_p>(t, e)
-                                               : ntt_build_tables<bls12_381_fr_p>(t, e);
+    cuzk_status st = ops->ntt_tables(t, e);
     if (st) {
         cuzk_gpu_ntt_destroy(t);
         return st;
@@ -740,6 +738,22 @@ extern "C" cuzk_status cuzk_gpu_ntt_run(cuzk_gpu_ntt *t, void *d_data, unsigned 
     if ((int)op < 0 || op > CUZK_GPU_NTT_INVERSE_RN) return cuzk_err(e, CUZK_ERR_USAGE, "gpu ntt: bad op %d", (int)op);
     CUZK_DEVICE_GUARD(t->device);
     cudaStream_t st = (cudaStream_t)stream;
-    return t->curve == CUZK_CURVE_BN254 ? ntt_run_t<bn254_fr_p>(t, d_data, lg, op, st, e)
-                                        : ntt_run_t<bls12_381_fr_p>(t, d_data, lg, op, st, e);
+    return t->ops->ntt_run(t, d_data, lg, op, st, e);
 }
+
+/* The per-curve entry points (curve_ops.cuh), instantiated once per curve. */
+template <class Fr> cuzk_status gpu_ntt_impl<Fr>::tables(cuzk_gpu_ntt *t, cuzk_error *e)
+{
+    static_assert(sizeof(shoup_tw<Fr>) == NTT_SHOUP_BYTES, "gpu/plan.h: NTT_SHOUP_BYTES");
+    return ntt_build_tables<Fr>(t, e);
+}
+
+template <class Fr>
+cuzk_status gpu_ntt_impl<Fr>::run(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_op op, cudaStream_t st,
+                                  cuzk_error *e)
+{
+    return ntt_run_t<Fr>(t, d_data, lg, op, st, e);
+}
+
+template struct gpu_ntt_impl<bn254_fr_p>;
+template struct gpu_ntt_impl<bls12_381_fr_p>;
