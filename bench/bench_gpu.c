@@ -1,4 +1,4 @@
-/* GPU benchmark program: the table of cuzk_gpu_bench (src/gpu/bench.c, the
+/* GPU benchmark program: the table of cuzk_gpu_bench (src/diag/bench.c, the
  * same code as `cuzk bench kernels`): Fr NTT and G1/G2 MSM, both curves,
  * sizes 2^min..2^max, median of --reps runs after a warm-up.
  *
@@ -27,7 +27,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--precompute")) o.precompute = (unsigned)atoi(v);
         else if (!strcmp(a, "--g2")) o.no_g2 = !atoi(v);
         else if (!strcmp(a, "--curve"))
-            o.curves = !strcmp(v, "bn254") ? 1 : !strcmp(v, "bls12_381") ? 2 : 3;
+            o.curve = cuzk_curve_from_name(v); /* unknown or "all": every curve */
         else if (!strcmp(a, "--only")) {
             o.do_msm = strcmp(v, "ntt") != 0;
             o.do_ntt = strcmp(v, "msm") != 0;

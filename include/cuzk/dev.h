@@ -82,7 +82,7 @@ CUZK_API cuzk_status cuzk_gpu_selftest(const cuzk_gpu_selftest_opts *opts, cuzk_
 typedef struct cuzk_gpu_bench_opts {
     unsigned min_lg, max_lg;  /* sizes 2^min_lg..2^max_lg (defaults 20, 26) */
     unsigned reps;            /* timed runs per figure, median reported (>= 5 advised) */
-    int curves;               /* bit 0: BN254, bit 1: BLS12-381 (0 = both) */
+    cuzk_curve curve;         /* one curve (CUZK_CURVE_NONE = every curve) */
     int do_msm, do_ntt;       /* both 0: both */
     int no_g2;                /* nonzero: MSM over G1 only */
     unsigned window;          /* MSM window (0 = automatic) */

@@ -172,10 +172,8 @@ int cmd_bench(int argc, char **argv)
         o.device = (int)v;
     }
     if (curve) {
-        if (!strcmp(curve, "all")) o.curves = 3;
-        else if (cuzk_curve_from_name(curve) == CUZK_CURVE_BN254) o.curves = 1;
-        else if (cuzk_curve_from_name(curve) == CUZK_CURVE_BLS12_381) o.curves = 2;
-        else {
+        o.curve = cuzk_curve_from_name(curve);
+        if (o.curve == CUZK_CURVE_NONE && strcmp(curve, "all") != 0) {
             cli_usage_error(BENCH_USAGE, "unknown curve '%s'", curve);
             return 1;
         }

@@ -18,8 +18,7 @@
 
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
-#include "field/field_params.h"
-#include "msm/msm.h"
+#include "curve/curve_ops.h"
 #include "util/common.h"
 #include "util/rng.h"
 #include "util/threadpool.h"
@@ -114,46 +113,59 @@ static void make_scalars(uint64_t *s, size_t n, int witness, const uint64_t r[4]
     }
 }
 
-/* 2^16 distinct base points per group, made once with the CPU. */
-#define DISTINCT_LG 16
-#define BASES_FN(G, FR)                                                                             \
-    static cuzk_status G##_distinct(void **out, cuzk_pool *pool, cuzk_error *e)                     \
-    {                                                                                               \
-        size_t m = (size_t)1 << DISTINCT_LG;                                                        \
-        G##_affine_t *b = cuzk_alloc(m, sizeof *b);                                                 \
-        FR##_t *k = cuzk_calloc(m, sizeof *k);                                                      \
-        if (!b || !k) {                                                                             \
-            cuzk_free(b);                                                                           \
-            cuzk_free(k);                                                                           \
-            return cuzk_err(e, CUZK_ERR_NOMEM, "bench: out of host memory");                        \
-        }                                                                                           \
-        uint64_t seed = 42;                                                                         \
-        for (size_t i = 0; i < m; i++) {                                                            \
-            k[i].l[0] = cuzk_splitmix64(&seed);                                                            \
-            k[i].l[1] = cuzk_splitmix64(&seed);                                                            \
-        }                                                                                           \
-        cuzk_status st = G##_batch_mul_fixed(b, &G##_GENERATOR, k, m, pool, e);                     \
-        cuzk_free(k);                                                                               \
-        if (st) {                                                                                   \
-            cuzk_free(b);                                                                           \
-            return st;                                                                              \
-        }                                                                                           \
-        *out = b;                                                                                   \
-        return CUZK_OK;                                                                             \
-    }
-BASES_FN(bn254_g1, bn254_fr)
-BASES_FN(bn254_g2, bn254_fr)
-BASES_FN(bls12_381_g1, bls12_381_fr)
-BASES_FN(bls12_381_g2, bls12_381_fr)
-
+/* The bases and scalars of one group of a curve. */
 typedef struct {
-    const char *name;
+    char name[24]; /* "bn254 G1" */
+    const cuzk_curve_ops *ops;
     cuzk_curve curve;
     cuzk_gpu_group group;
     size_t aff;
-    cuzk_status (*distinct)(void **, cuzk_pool *, cuzk_error *);
-    uint64_t r[4];
+    const uint64_t *r;
 } grp;
+
+static grp grp_of(const cuzk_curve_ops *ops, cuzk_gpu_group group)
+{
+    const cuzk_curve_desc *d = ops->desc;
+    grp g = {.ops = ops, .curve = d->curve, .group = group, .r = d->r};
+    g.aff = group == CUZK_GPU_G1 ? d->g1_affine : d->g2_affine;
+    snprintf(g.name, sizeof g.name, "%s %s", d->id, group == CUZK_GPU_G1 ? "G1" : "G2");
+    return g;
+}
+
+/* 2^16 distinct base points per group, made once with the CPU. */
+#define DISTINCT_LG 16
+static cuzk_status distinct_bases(const grp *g, void **out, cuzk_pool *pool, cuzk_error *e)
+{
+    const size_t m = (size_t)1 << DISTINCT_LG;
+    void *b = cuzk_alloc(m, g->aff);
+    uint64_t(*k)[4] = cuzk_calloc(m, sizeof *k);
+    if (!b || !k) {
+        cuzk_free(b);
+        cuzk_free(k);
+        return cuzk_err(e, CUZK_ERR_NOMEM, "bench: out of host memory");
+    }
+    uint64_t seed = 42;
+    for (size_t i = 0; i < m; i++) {
+        k[i][0] = cuzk_splitmix64(&seed);
+        k[i][1] = cuzk_splitmix64(&seed);
+    }
+    const cuzk_curve_desc *d = g->ops->desc;
+    cuzk_status st = g->group == CUZK_GPU_G1 ? g->ops->g1_batch_mul(b, d->g1_generator, k, m, pool, e)
+                                             : g->ops->g2_batch_mul(b, d->g2_generator, k, m, pool, e);
+    cuzk_free(k);
+    if (st) {
+        cuzk_free(b);
+        return st;
+    }
+    *out = b;
+    return CUZK_OK;
+}
+
+/* Whether the options ask for curve d. */
+static bool wanted(const cuzk_gpu_bench_opts *o, const cuzk_curve_desc *d)
+{
+    return o->curve == CUZK_CURVE_NONE || o->curve == d->curve;
+}
 
 #define CU(call, what)                                                                              \
     do {                                                                                            \
@@ -180,9 +192,9 @@ static cuzk_status bench_ntt(bench_ctx *b, double *t, cuzk_error *e)
     TRY(cuzk_gpu_stream_create(&stream, o->device, e));
     CU(cudaEventCreate(&e0), "event");
     CU(cudaEventCreate(&e1), "event");
-    for (int ci = 0; ci < 2; ci++) {
-        if (!(o->curves & (1 << ci))) continue;
-        cuzk_curve c = ci ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254;
+    for (const cuzk_curve_desc *const *cd = cuzk_curve_descs(); *cd; cd++) {
+        if (!wanted(o, *cd)) continue;
+        const cuzk_curve c = (*cd)->curve;
         unsigned mx = o->max_lg > 28 ? 28 : o->max_lg;
         TRY(cuzk_gpu_ntt_create(&ntt, c, mx, o->device, e));
         TRY(cuzk_gpu_dev_alloc(&d, ((size_t)32) << mx, o->device, e));
@@ -206,7 +218,8 @@ static cuzk_status bench_ntt(bench_ctx *b, double *t, cuzk_error *e)
         static const char *opn[] = {"ntt fwd NN", "ntt fwd NR", "ntt inv NN", "ntt inv RN", "ntt odd-coset"};
         for (unsigned lg = o->min_lg; lg <= mx; lg++) {
             for (int oi = 0; oi < (int)(sizeof ops / sizeof ops[0]); oi++) {
-                if (ops[oi] == CUZK_GPU_NTT_ODD_COSET && c == CUZK_CURVE_BN254 && lg >= 28) continue;
+                /* the odd coset needs the 2n-th roots of unity */
+                if (ops[oi] == CUZK_GPU_NTT_ODD_COSET && lg >= (*cd)->fr_two_adicity) continue;
                 TRY(cuzk_gpu_ntt_run(ntt, d, lg, ops[oi], stream, e));
                 TRY(cuzk_gpu_stream_sync(stream, e));
                 for (unsigned r = 0; r < o->reps; r++) {
@@ -328,14 +341,14 @@ out:
 static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_error *e)
 {
     const cuzk_gpu_bench_opts *o = b->o;
-    grp groups[4] = {
-        {"bn254 G1", CUZK_CURVE_BN254, CUZK_GPU_G1, sizeof(bn254_g1_affine_t), bn254_g1_distinct, bn254_fr_P_MODULUS},
-        {"bn254 G2", CUZK_CURVE_BN254, CUZK_GPU_G2, sizeof(bn254_g2_affine_t), bn254_g2_distinct, bn254_fr_P_MODULUS},
-        {"bls G1", CUZK_CURVE_BLS12_381, CUZK_GPU_G1, sizeof(bls12_381_g1_affine_t), bls12_381_g1_distinct,
-         bls12_381_fr_P_MODULUS},
-        {"bls G2", CUZK_CURVE_BLS12_381, CUZK_GPU_G2, sizeof(bls12_381_g2_affine_t), bls12_381_g2_distinct,
-         bls12_381_fr_P_MODULUS},
-    };
+    /* G1 and G2 of every curve asked for */
+    grp groups[16];
+    int ng = 0;
+    for (const cuzk_curve_desc *const *cd = cuzk_curve_descs(); *cd && ng + 2 <= 16; cd++) {
+        if (!wanted(o, *cd)) continue;
+        groups[ng++] = grp_of(cuzk_curve_ops_get((*cd)->curve), CUZK_GPU_G1);
+        if (!o->no_g2) groups[ng++] = grp_of(cuzk_curve_ops_get((*cd)->curve), CUZK_GPU_G2);
+    }
     cuzk_status st = CUZK_OK;
     size_t nmax = (size_t)1 << o->max_lg;
     uint64_t *hs = NULL;
@@ -344,11 +357,9 @@ static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_erro
     cuzk_gpu_msm *m = NULL;
     TRY(cuzk_gpu_host_alloc((void **)&hs, nmax * 32, e));
     TRY(cuzk_gpu_dev_alloc(&ds, nmax * 32, o->device, e));
-    for (int gi = 0; gi < 4; gi++) {
-        grp *g = &groups[gi];
-        if (!(o->curves & (1 << (gi / 2)))) continue;
-        if (g->group == CUZK_GPU_G2 && o->no_g2) continue;
-        TRY(g->distinct(&distinct, pool, e));
+    for (int gi = 0; gi < ng; gi++) {
+        const grp *g = &groups[gi];
+        TRY(distinct_bases(g, &distinct, pool, e));
         for (unsigned lg = o->min_lg; lg <= o->max_lg; lg++) {
             size_t n = (size_t)1 << lg;
             bases = cuzk_alloc(n, g->aff);
@@ -414,7 +425,6 @@ cuzk_status cuzk_gpu_bench(const cuzk_gpu_bench_opts *opts, cuzk_error *e)
     if (o.min_lg > o.max_lg || o.max_lg > 30)
         return cuzk_err(e, CUZK_ERR_USAGE, "bench: sizes 2^%u..2^%u out of range", o.min_lg, o.max_lg);
     if (o.reps < 1) o.reps = 5;
-    if (!o.curves) o.curves = 3;
     if (!o.do_msm && !o.do_ntt) o.do_msm = o.do_ntt = 1;
     if (cuzk_gpu_device_count() <= o.device) return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "no CUDA device");
     char dev[256];
