@@ -3,15 +3,17 @@
  * ntt.cu, g16_kernels.cu) and the GPU prover (g16_backend.cu) are written
  * once over cuzk_gpu_curve_ops, and no file but curve_ops.cu names a curve.
  *
- * DESIGN. The kernels are templates over the field types of gpu_field.cuh /
- * gpu_ec.cuh (Fr for the NTT and the prover's pointwise steps, the G1 / G2
- * coordinate field for the MSM). Each kernel file defines the entry points of
- * one curve as the static members of a class template below and instantiates
- * it explicitly once per curve (as blst does):
- *   gpu_ntt_impl<Fr>  in ntt.cu,
+ * DESIGN. The kernels are templates over the device field types: Fr's
+ * parameters (gpu_field.cuh: bn254_fr_p, ...) for the NTT and the prover's
+ * steps, a group's coordinate field (gpu_ec.cuh: bn254_fp for G1, bn254_fp2
+ * for G2, ...) for the MSM. Each kernel file defines the entry points of one
+ * curve as the static members of a class template below and instantiates it
+ * explicitly once per curve (as blst does):
+ *   gpu_ntt_impl<Fr>  defined and instantiated in ntt.cu,
  *   gpu_g16_impl<Fr>  in g16_kernels.cu,
- *   gpu_msm_impl<F>   in msm_impl.cuh, one translation unit per curve and
- *                     group (msm_<curve>_<g1|g2>.cu, compiled in parallel);
+ *   gpu_msm_impl<F>   defined in msm_impl.cuh, instantiated in one
+ *                     translation unit per curve and group
+ *                     (msm_<curve>_<g1|g2>.cu, compiled in parallel);
  * curve_ops.cu puts those members into one table per curve beside the
  * curve's description (sizes, bits, two-adicity: src/curve/curve_desc.h),
  * and cuzk_gpu_curve_ops_get is the one function that picks a table.
