@@ -232,7 +232,7 @@ static cuzk_status bench_ntt(bench_ctx *b, double *t, cuzk_error *e)
                     t[r] = ms;
                 }
                 double mn, med = median_min(t, o->reps, &mn);
-                row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f", opn[oi], cuzk_curve_name(c), "-", lg, med, mn);
+                row(b, "%-14s %-12s %-9s 2^%-3u %10.3f %10.3f", opn[oi], cuzk_curve_name(c), "-", lg, med, mn);
             }
         }
         cuzk_gpu_dev_free(d, o->device);
@@ -296,13 +296,13 @@ static cuzk_status bench_msm_more(bench_ctx *b, double *t, const grp *g, cuzk_gp
             t[r] = (cuzk_now() - t0) * 1e3 / K;
         }
         med = median_min(t, o->reps, &mn);
-        row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   per MSM, 4 vectors", "msm run_many", g->name, "uniform", lg, med,
+        row(b, "%-14s %-12s %-9s 2^%-3u %10.3f %10.3f   per MSM, 4 vectors", "msm run_many", g->name, "uniform", lg, med,
             mn);
     }
     TRY(cuzk_gpu_msm_create(&m2, g->curve, g->group, bases, n, 0, o->device, &cfg, e));
     med = time_run(b, t, m2, (const uint64_t *)ds, n, 1, &mn, e, &st);
     if (st) goto out;
-    row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   resident, batch n/16", "msm batch/16", g->name, "uniform", lg, med, mn);
+    row(b, "%-14s %-12s %-9s 2^%-3u %10.3f %10.3f   resident, batch n/16", "msm batch/16", g->name, "uniform", lg, med, mn);
     cuzk_gpu_msm_destroy(m2);
     m2 = NULL;
     /* smallest budget that keeps >= n/4 bases resident */
@@ -328,7 +328,7 @@ static cuzk_status bench_msm_more(bench_ctx *b, double *t, const grp *g, cuzk_gp
         for (int src = 0; src < 2; src++) {
             med = time_run(b, t, m2, src ? hs : (const uint64_t *)ds, n, !src, &mn, e, &st);
             if (st) goto out;
-            row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   res %zu/%zu chunk %zu %.2fGB create %.0fms",
+            row(b, "%-14s %-12s %-9s 2^%-3u %10.3f %10.3f   res %zu/%zu chunk %zu %.2fGB create %.0fms",
                 "msm stream1/4", g->name, src ? "unif/host" : "uniform", lg, med, mn, pl.resident_points, n,
                 pl.chunk_points, pl.device_bytes / 1e9, tc);
         }
@@ -393,7 +393,7 @@ static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_erro
                         t[r] = (cuzk_now() - t0) * 1e3;
                     }
                     double mn, med = median_min(t, o->reps, &mn);
-                    row(b, "%-14s %-10s %-9s 2^%-3u %10.3f %10.3f   c=%u dev=%.2fGB%s", "msm", g->name,
+                    row(b, "%-14s %-12s %-9s 2^%-3u %10.3f %10.3f   c=%u dev=%.2fGB%s", "msm", g->name,
                         dist ? "witness" : (src ? "unif/host" : "uniform"), lg, med, mn, cuzk_gpu_msm_last_window(m),
                         need / 1e9, pre);
                 }
@@ -449,7 +449,7 @@ cuzk_status cuzk_gpu_bench(const cuzk_gpu_bench_opts *opts, cuzk_error *e)
     if (!st && o.do_msm) st = bench_msm(&b, t, pool, e);
     if (!st) {
         say(&o, "%s", "");
-        say(&o, "%-14s %-10s %-9s %-5s %10s %10s", "op", "curve", "scalars", "size", "median ms", "min ms");
+        say(&o, "%-14s %-12s %-9s %-5s %10s %10s", "op", "curve", "scalars", "size", "median ms", "min ms");
         for (int i = 0; i < b.nrows; i++) say(&o, "%s", b.rows[i]);
     }
 done:
