@@ -1,55 +1,55 @@
 #!/usr/bin/env bash
-# Daemon overhead benchmark: back-to-back proofs of one circuit through
-# `cuzk serve` (warm key) against `cuzk prove` in-process time with loading
-# excluded. Not a CTest test.
+# Daemon benchmark: the same warm-key proofs through `cuzk serve` and by the
+# prover alone. Not a CTest test.
 #
 # Usage: bench/bench_daemon.sh [options]
-#   -k LOG2        circuit size: `cuzk gen --constraints 2^LOG2` + `cuzk setup` (default 16)
+#   -k LOG2        circuit: `cuzk gen --constraints 2^LOG2` + `cuzk setup` (default 16)
 #   -C CURVE       bn128 or bls12381 (default bn128)
+#   -z ZKEY -W WTNS  use this key and witness instead of generating one
 #   -n JOBS        jobs per daemon run (default 20)
-#   -r RUNS        repetitions of each measurement; medians are reported (default 3)
+#   -c LIST        client counts, comma-separated (default 1)
+#   -r RUNS        rounds; medians are reported (default 3)
 #   -t THREADS     prover threads for both (default: all CPUs)
-#   -d DIR         work directory; the circuit is cached there (default /tmp/cuzk-bench-daemon)
-#   -g             GPU backend for the daemon (gpu.devices all, -w workers per GPU)
+#   -d DIR         work directory; a generated circuit is cached there (default /tmp/cuzk-bench-daemon)
+#   -g             GPU backend for both (daemon: every GPU, -w workers per GPU)
 #   -w W           workers (CPU workers, or workers per GPU with -g; default 1)
 # Environment: CUZK (default <repo>/build/cuzk).
 #
-# Reports, per run: `cuzk prove -v` total minus the key loading (load_zkey and
-# prepare: what a resident key keeps; the witness is read and the proof written
-# per job in both) = the proof itself; the daemon's throughput with one client
-# (-c 1) and its mean latency; the daemon's own prove time per job; and the
-# overhead per job = client latency - the daemon's prove time (HTTP, journal,
-# spool, queue hand-off, result fetch).
+# Each round runs `cuzk bench prove --workers W --proofs JOBS` (key loaded
+# once, the witness parsed once, JOBS proofs by W threads, each verified: the
+# prover's own time per proof) and then, per client count C, `cuzk bench serve
+# -n JOBS -c C` against one daemon with a warm key. Per C it prints the
+# medians of: the daemon's wall time per job (run time / JOBS), the prover's
+# own time per proof, their difference = the overhead per job (HTTP,
+# journal and its flushes, spool, scheduling, the witness parsed and the proof
+# serialised per job), the client latency p50, and the daemon's journal
+# flushes per job (from /metrics). With C = 1 the overhead is the latency a
+# job adds; with C >= 2 W it is what the daemon adds to each proof at full
+# load.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CUZK=${CUZK:-$ROOT/build/cuzk}
-K=16 CURVE=bn128 JOBS=20 RUNS=3 THREADS=0 DIR=/tmp/cuzk-bench-daemon GPU=0 WORKERS=1
-while getopts "k:C:n:r:t:d:gw:h" opt; do
+K=16 CURVE=bn128 JOBS=20 RUNS=3 THREADS=0 DIR=/tmp/cuzk-bench-daemon GPU=0 WORKERS=1 CLIENTS=1 Z= W=
+while getopts "k:C:z:W:n:c:r:t:d:gw:h" opt; do
   case $opt in
-    k) K=$OPTARG ;; C) CURVE=$OPTARG ;; n) JOBS=$OPTARG ;; r) RUNS=$OPTARG ;;
-    t) THREADS=$OPTARG ;; d) DIR=$OPTARG ;; g) GPU=1 ;; w) WORKERS=$OPTARG ;;
-    *) sed -n '2,22p' "$0"; exit 2 ;;
+    k) K=$OPTARG ;; C) CURVE=$OPTARG ;; z) Z=$OPTARG ;; W) W=$OPTARG ;; n) JOBS=$OPTARG ;;
+    c) CLIENTS=$OPTARG ;; r) RUNS=$OPTARG ;; t) THREADS=$OPTARG ;; d) DIR=$OPTARG ;; g) GPU=1 ;;
+    w) WORKERS=$OPTARG ;; *) sed -n '2,29p' "$0"; exit 2 ;;
   esac
 done
 mkdir -p "$DIR"
-Z=$DIR/$CURVE-$K.zkey W=$DIR/$CURVE-$K.wtns
-if [ ! -f "$Z" ]; then
-  "$CUZK" gen --curve "$CURVE" --constraints "2^$K" --seed 1 "$DIR/$CURVE-$K.r1cs" "$W"
-  "$CUZK" setup "$DIR/$CURVE-$K.r1cs" "$Z.tmp" 2>/dev/null && mv "$Z.tmp" "$Z"
+if [ -z "$Z" ]; then
+  Z=$DIR/$CURVE-$K.zkey W=$DIR/$CURVE-$K.wtns
+  if [ ! -f "$Z" ]; then
+    "$CUZK" gen --curve "$CURVE" --constraints "2^$K" --seed 1 "$DIR/$CURVE-$K.r1cs" "$W"
+    "$CUZK" setup "$DIR/$CURVE-$K.r1cs" "$Z.tmp" 2>/dev/null && mv "$Z.tmp" "$Z"
+  fi
 fi
+Z=$(realpath "$Z") W=$(realpath "$W")
 TARGS=(); [ "$THREADS" -gt 0 ] && TARGS=(-t "$THREADS")
+PARGS=(--workers "$WORKERS" --proofs "$JOBS"); [ $GPU = 1 ] && PARGS+=(--gpu)
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-# 1. cuzk prove, in-process, loading excluded (default flags: the proof is verified, as in the daemon).
-: >"$DIR/local"
-for r in $(seq 1 $((RUNS * 3))); do
-  "$CUZK" prove -v -q "${TARGS[@]}" "$Z" "$W" "$DIR/p.json" "$DIR/pub.json" 2>"$DIR/timing"
-  awk '/CUZK_TIMING/ { split($2,a,"="); split($3,b,"="); ms[a[2]] = b[2] }
-       END { print ms["total"] - ms["load_zkey"] - ms["prepare"] }' "$DIR/timing" >>"$DIR/local"
-done
-LOCAL=$(median <"$DIR/local")
-
-# 2. the daemon: one client, back-to-back jobs, warm key.
 S=$DIR/state; rm -rf "$S"
 DARGS=(--state-dir "$S" --listen 127.0.0.1:0 --retention 10m)
 [ "$THREADS" -gt 0 ] && DARGS+=(--threads "$THREADS")
@@ -57,18 +57,33 @@ if [ $GPU = 1 ]; then DARGS+=(--workers-per-device "$WORKERS"); else DARGS+=(--d
 "$CUZK" serve --foreground "${DARGS[@]}" 2>"$DIR/daemon.log" &
 DPID=$!
 trap 'kill -TERM $DPID 2>/dev/null; wait $DPID 2>/dev/null' EXIT
-for _ in $(seq 1 100); do grep -q 'event=listening' "$DIR/daemon.log" && break; sleep 0.05; done
+for _ in $(seq 1 200); do grep -q 'event=listening' "$DIR/daemon.log" && break; sleep 0.05; done
 URL=$(grep -o 'event=listening url=[^ ]*' "$DIR/daemon.log" | sed 's/.*url=//')
-: >"$DIR/tput"; : >"$DIR/lat"; : >"$DIR/dprove"; : >"$DIR/over"
+flushes() { curl -s "$URL/metrics" 2>/dev/null | awk '/^cuzk_journal_flushes_total/ {print $2}'; }
+"$CUZK" bench serve --url "$URL" --key "$Z" --witness "$W" -n 2 -c 1 >/dev/null # loads the key
+
+IFS=, read -ra CS <<<"$CLIENTS"
+: >"$DIR/prover"
+for c in "${CS[@]}"; do : >"$DIR/wall.$c"; : >"$DIR/lat.$c"; : >"$DIR/fl.$c"; done
 for r in $(seq 1 "$RUNS"); do
-  "$CUZK" bench serve --url "$URL" --key "$Z" --witness "$W" -n "$JOBS" -c 1 --warmup 2 >"$DIR/bench.out"
-  cat "$DIR/bench.out" >&2
-  sed -n 's/^throughput \([0-9.]*\).*/\1/p' "$DIR/bench.out" >>"$DIR/tput"
-  sed -n 's/^latency ms: p50 \([0-9.]*\).*/\1/p' "$DIR/bench.out" >>"$DIR/lat"
-  sed -n 's/^prove ms (daemon): mean \([0-9.]*\).*/\1/p' "$DIR/bench.out" >>"$DIR/dprove"
-  sed -n 's/^overhead ms per job.*mean \([0-9.-]*\).*/\1/p' "$DIR/bench.out" >>"$DIR/over"
+  "$CUZK" bench prove "${TARGS[@]}" "${PARGS[@]}" "$Z" "$W" | awk 'NR == 2 {print $3 * 1000}' >>"$DIR/prover"
+  for c in "${CS[@]}"; do
+    f0=$(flushes)
+    "$CUZK" bench serve --url "$URL" --key "$Z" --witness "$W" -n "$JOBS" -c "$c" >"$DIR/bench.out"
+    f1=$(flushes)
+    cat "$DIR/bench.out" >&2
+    sed -n "s/^jobs [0-9]*: .* in \([0-9.]*\) s .*/\1/p" "$DIR/bench.out" | awk -v n="$JOBS" '{print $1 / n * 1000}' >>"$DIR/wall.$c"
+    sed -n 's/^latency ms: p50 \([0-9.]*\).*/\1/p' "$DIR/bench.out" >>"$DIR/lat.$c"
+    [ -n "$f0" ] && echo "$f0 $f1 $JOBS" | awk '{print ($2 - $1) / $3}' >>"$DIR/fl.$c"
+  done
 done
-TPUT=$(median <"$DIR/tput") LAT=$(median <"$DIR/lat") DPROVE=$(median <"$DIR/dprove") OVER=$(median <"$DIR/over")
-printf '| %s 2^%s | %.1f | %.1f | %.2f | %.1f | %.1f | %+.1f %% |\n' "$CURVE" "$K" "$LOCAL" "$DPROVE" "$TPUT" \
-  "$LAT" "$OVER" "$(echo "$LAT $LOCAL" | awk '{print ($1 - $2) / $2 * 100}')"
-echo "columns: circuit | cuzk prove without loading (ms) | daemon prove per job (ms) | daemon proofs/s (1 client) | daemon latency p50 (ms) | overhead per job (ms) | daemon latency vs cuzk prove" >&2
+PROVER=$(median <"$DIR/prover")
+echo "| circuit | workers | clients | daemon ms per job | prover ms per proof | overhead ms per job | latency p50 ms | journal flushes per job |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+for c in "${CS[@]}"; do
+  WALL=$(median <"$DIR/wall.$c") LAT=$(median <"$DIR/lat.$c")
+  FL=$( [ -s "$DIR/fl.$c" ] && median <"$DIR/fl.$c" || echo "-")
+  printf '| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %s |\n' "$(basename "$Z" .zkey)" "$WORKERS" "$c" "$WALL" \
+    "$PROVER" "$(echo "$WALL $PROVER" | awk '{print $1 - $2}')" "$LAT" "$FL"
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -2,9 +2,13 @@
  *
  * State lives in three places:
  *  - the queue (queue.h; SQLite here): every job and its result, durable.
- *    Each transition commits before the engine reports it, so a crash loses
- *    nothing that was acknowledged; at start, jobs left running are requeued
- *    (rescue) and spool files without a live job are removed.
+ *    Each transition commits before the engine reports it, and whatever an
+ *    answer reports (an accepted job, a state, a proof) is flushed to disk
+ *    before the answer leaves (journal_sync): a crash or power loss loses
+ *    nothing that was acknowledged. Workers do not wait for flushes; the
+ *    callers that need one share it (group commit, queue.h). At start, jobs
+ *    left running are requeued (rescue) and spool files without a live job
+ *    are removed.
  *  - the witness of each queued/running job: up to 1 MiB in the queue with
  *    the job (one commit), else a spool file written and fsynced (file and
  *    directory) before the job is journaled; deleted when the job ends.
@@ -283,6 +287,32 @@ static void spool_remove(cuzk_engine *e, const eng_job *j)
     char p[CUZK_CFG_STR_MAX + 512];
     spool_path(e, j->input, p, sizeof p);
     unlink(p);
+}
+
+/* Waits until everything committed up to `mark` is on disk (neither lock
+ * held: concurrent callers share one flush). */
+static cuzk_status journal_sync(cuzk_engine *e, uint64_t mark, cuzk_error *err)
+{
+    return e->q->ops->sync(e->q, mark, err);
+}
+
+/* Everything committed so far (e->dblock held). */
+static uint64_t journal_mark(cuzk_engine *e)
+{
+    return e->q->ops->mark(e->q);
+}
+
+/* A job's spool file goes only once its end is durable: a power loss
+ * before the flush would bring the job back without its witness. */
+static void spool_remove_durable(cuzk_engine *e, const eng_job *j, uint64_t mark)
+{
+    cuzk_error err = {0};
+    if (!j->input[0])
+        return;
+    if (journal_sync(e, mark, &err))
+        elog(e, "journal_error", "op=sync job=%s error=\"%s\"", j->id, err.msg);
+    else
+        spool_remove(e, j);
 }
 
 /* ---- key cache (e->lock held) ----------------------------------------------- */
@@ -694,7 +724,7 @@ static size_t busy_workers(const cuzk_engine *e)
 /* Ends a job (terminal or requeued) in the queue; returns the state it took
  * (-1 when fenced: another owner/attempt holds it). */
 static int job_end(cuzk_engine *e, const eng_job *j, cuzk_status st, const cuzk_error *perr,
-                   const char *proof, const char *pub, int stop)
+                   const char *proof, const char *pub, int stop, uint64_t *mark)
 {
     int64_t t = now_ms();
     int fenced = 0, state;
@@ -720,6 +750,7 @@ static int job_end(cuzk_engine *e, const eng_job *j, cuzk_status st, const cuzk_
                                 state == CUZK_JOB_CANCELLED ? "cancelled while running" : perr->msg,
                                 t, &fenced, &err);
     }
+    *mark = journal_mark(e);
     pthread_mutex_unlock(&e->dblock);
     if (qst) {
         /* The journal cannot be written: the job stays running in it and is
@@ -761,13 +792,14 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
     pthread_mutex_lock(&e->lock);
     int stop = w->stop;
     pthread_mutex_unlock(&e->lock);
-    int state = job_end(e, j, st, &err, proof, pub, stop);
+    uint64_t mark = 0;
+    int state = job_end(e, j, st, &err, proof, pub, stop, &mark);
     free(proof);
     free(pub);
     double secs = cuzk_now() - t0;
     int64_t fin = now_ms();
     if (state >= 0 && cuzk_job_state_terminal((cuzk_job_state)state))
-        spool_remove(e, j);
+        spool_remove_durable(e, j, mark);
 
     pthread_mutex_lock(&e->lock);
     e->jobs_reserved -= j->host_bytes;
@@ -860,9 +892,12 @@ static void fail_unclaimable(cuzk_engine *e, eng_worker *w, const eng_job *head)
     cuzk_error why = {0};
     cuzk_err_force(&why, CUZK_ERR_IO, "%s: the key of this job (%s) cannot be found",
                    head->key_path, head->key_id);
-    int state = job_end(e, &j, CUZK_ERR_IO, &why, NULL, NULL, STOP_NONE);
+    uint64_t mark = 0;
+    int state = job_end(e, &j, CUZK_ERR_IO, &why, NULL, NULL, STOP_NONE, &mark);
     if (state == CUZK_JOB_FAILED) {
-        spool_remove(e, &j);
+        pthread_mutex_unlock(&e->lock);
+        spool_remove_durable(e, &j, mark);
+        pthread_mutex_lock(&e->lock);
         e->active_jobs--;
         e->spool_bytes -= j.input_bytes;
         e->counters.failed++;
@@ -1176,7 +1211,8 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
     if ((st = eng_queue_sqlite.open(&e->q, journal, err)))
         goto fail;
     uint64_t requeued = 0, failed = 0;
-    if ((st = e->q->ops->rescue(e->q, e->host_id, now_ms(), &requeued, &failed, err)))
+    if ((st = e->q->ops->rescue(e->q, e->host_id, now_ms(), &requeued, &failed, err)) ||
+        (st = journal_sync(e, journal_mark(e), err)))
         goto fail;
     e->counters.recovered = requeued;
     if (requeued || failed)
@@ -1316,6 +1352,9 @@ void cuzk_engine_close(cuzk_engine *e)
     if (!e->drained)
         cuzk_engine_drain(e, -1);
     stop_threads(e);
+    cuzk_error err = {0};
+    if (journal_sync(e, journal_mark(e), &err))
+        elog(e, "journal_error", "op=sync error=\"%s\"", err.msg);
     elog(e, "engine_stopped", "completed=%llu", (unsigned long long)e->counters.completed);
     engine_free(e);
 }
@@ -1606,7 +1645,10 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         int found = 0;
         pthread_mutex_lock(&e->dblock);
         st = e->q->ops->by_idem(e->q, j.idem_key, &have, &found, err);
+        uint64_t mark = journal_mark(e);
         pthread_mutex_unlock(&e->dblock);
+        if (!st && found) /* that job may still be on its way to the disk */
+            st = journal_sync(e, mark, err);
         if (st || found) {
             free(owned);
             return st ? st : idem_answer(e, &have, j.req_sha256, out, existed, err);
@@ -1648,7 +1690,17 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     if (!st) {
         pthread_mutex_lock(&e->dblock);
         st = e->q->ops->submit(e->q, &j, inline_body ? wd : NULL, wl, &saved, &dup, err);
+        uint64_t mark = journal_mark(e);
         pthread_mutex_unlock(&e->dblock);
+        /* Journaled before acknowledged: concurrent submits share the flush. */
+        if (!st && (st = journal_sync(e, mark, err)) && !dup) {
+            eng_job gone;
+            int dq = 0;
+            cuzk_error cerr = {0};
+            pthread_mutex_lock(&e->dblock); /* not acknowledged: do not run it */
+            e->q->ops->cancel(e->q, j.id, now_ms(), &gone, &dq, &cerr);
+            pthread_mutex_unlock(&e->dblock);
+        }
     }
     free(owned);
     if (st || dup) {
@@ -1677,7 +1729,12 @@ cuzk_status cuzk_engine_job_get(cuzk_engine *e, const char *job_id, cuzk_job_inf
         return ecode(err, CUZK_ENGINE_NOT_FOUND, "job %.80s: no such job", job_id ? job_id : "");
     pthread_mutex_lock(&e->dblock);
     cuzk_status st = e->q->ops->get(e->q, job_id, &j, err);
+    uint64_t mark = journal_mark(e);
     pthread_mutex_unlock(&e->dblock);
+    /* An end (and its proof) is reported only once a crash cannot take it
+     * back; queued / running may still change, durable or not. */
+    if (!st && cuzk_job_state_terminal((cuzk_job_state)j.state))
+        st = journal_sync(e, mark, err);
     if (!st)
         job_info_fill(e, &j, out);
     return st;
@@ -1731,9 +1788,9 @@ cuzk_status cuzk_engine_job_cancel(cuzk_engine *e, const char *job_id, cuzk_job_
     pthread_mutex_lock(&e->lock);
     pthread_mutex_lock(&e->dblock);
     cuzk_status st = e->q->ops->cancel(e->q, job_id, now_ms(), &j, &dequeued, err);
+    uint64_t mark = journal_mark(e);
     pthread_mutex_unlock(&e->dblock);
     if (!st && dequeued) {
-        spool_remove(e, &j);
         e->active_jobs--;
         e->spool_bytes -= j.input_bytes;
         e->counters.cancelled++;
@@ -1751,6 +1808,10 @@ cuzk_status cuzk_engine_job_cancel(cuzk_engine *e, const char *job_id, cuzk_job_
         }
     }
     pthread_mutex_unlock(&e->lock);
+    if (!st)
+        st = journal_sync(e, mark, err);
+    if (!st && dequeued)
+        spool_remove(e, &j);
     if (!st && out)
         job_info_fill(e, &j, out);
     return st;
@@ -1767,7 +1828,10 @@ cuzk_status cuzk_engine_job_list(cuzk_engine *e, const cuzk_job_filter *filter,
     *n = 0;
     pthread_mutex_lock(&e->dblock);
     cuzk_status st = e->q->ops->list(e->q, state, limit, &v, &len, err);
+    uint64_t mark = journal_mark(e);
     pthread_mutex_unlock(&e->dblock);
+    if (!st && (st = journal_sync(e, mark, err)))
+        free(v);
     if (st)
         return st;
     *out = calloc(len ? len : 1, sizeof **out);
@@ -1803,6 +1867,7 @@ cuzk_status cuzk_engine_snapshot_get(cuzk_engine *e, cuzk_engine_snapshot **out,
     s->host_budget = e->host_budget;
     s->host_used = e->jobs_reserved + keys_resident_bytes(e);
     s->counters = e->counters;
+    s->counters.journal_flushes = e->q->ops->flushes(e->q);
     s->workers = calloc(e->n_workers ? e->n_workers : 1, sizeof *s->workers);
     s->keys = calloc(e->n_keys ? e->n_keys : 1, sizeof *s->keys);
     s->timeline = calloc(e->tl_n ? e->tl_n : 1, sizeof *s->timeline);

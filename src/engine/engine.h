@@ -348,6 +348,7 @@ typedef struct cuzk_engine_counters {
     uint64_t recovered;        /* jobs put back in the queue at start or by a drain */
     uint64_t expired;          /* finished jobs removed by retention */
     uint64_t keys_loaded, keys_evicted;
+    uint64_t journal_flushes;  /* the journal flushed to disk (commits share them) */
     double queue_wait_s_total; /* over started jobs */
     double prove_s_total;      /* over finished jobs */
 } cuzk_engine_counters;

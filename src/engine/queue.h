@@ -11,8 +11,18 @@
  * A claim increments `attempt`; every transition out of running is guarded by
  * (id, attempt, owner, state = running), so a stale worker (or host) can never
  * finish a job twice: complete/fail report *fenced = 1 and change nothing.
- * Every call commits durably before it returns. Not thread-safe: the engine
- * serialises calls on one queue handle. */
+ *
+ * Durability (group commit): every write call commits before it returns, so
+ * its effect is visible and survives a crash of the process, but it reaches
+ * stable storage only through `sync`: `mark` names everything committed so
+ * far, and sync(mark) returns once all of it is durable. Concurrent syncs
+ * share one flush (one leader flushes what every waiting caller committed),
+ * so N submits in flight cost one fsync, not N. The engine syncs before it
+ * acknowledges or reports anything read from the queue. A backend whose
+ * commits are durable by themselves returns 0 from mark.
+ *
+ * Not thread-safe except `sync`: the engine serialises every other call on
+ * one queue handle, and calls sync without that serialisation. */
 #ifndef CUZK_ENGINE_QUEUE_H
 #define CUZK_ENGINE_QUEUE_H
 
@@ -116,6 +126,13 @@ typedef struct eng_queue_ops {
     cuzk_status (*key_by_path)(eng_queue *q, const char *path, eng_key_rec *out, int *found,
                                cuzk_error *err);
     cuzk_status (*key_all)(eng_queue *q, eng_key_rec **out, size_t *n, cuzk_error *err);
+    /* Durability (see the top): a mark covering every commit so far, and a
+     * wait until everything up to a mark is on stable storage (CUZK_ERR_IO
+     * if it cannot be: then every later sync fails too), and the number of
+     * flushes done since open (how well commits are grouped). */
+    uint64_t (*mark)(eng_queue *q);
+    cuzk_status (*sync)(eng_queue *q, uint64_t mark, cuzk_error *err);
+    uint64_t (*flushes)(eng_queue *q);
 } eng_queue_ops;
 
 struct eng_queue {

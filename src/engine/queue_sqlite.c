@@ -1,14 +1,26 @@
-/* The embedded job queue: one SQLite file in WAL mode with synchronous=FULL,
- * so every acknowledged transition survives a crash or power loss. The schema
+/* The embedded job queue: one SQLite file in WAL mode. Commits use
+ * synchronous=NORMAL (written to the WAL, not flushed: they survive a crash
+ * of the process) and sync() flushes the WAL with fdatasync, so every
+ * acknowledged transition survives a power loss too. Group commit: a sync
+ * flushes everything committed before it started, callers arriving during a
+ * flush wait for it and the next flush covers all of them at once, so
+ * concurrent submits and finishes cost one fsync, not one each. Without WAL
+ * (a file system that cannot share memory) every commit is synchronous and
+ * sync has nothing to do. The schema
  * follows the scale-out design's cuzk_jobs / cuzk_attempts / cuzk_results
  * tables (SQLite types; times in unix ms), with a FIFO sequence number
  * instead of enqueue timestamps. One host owns the file, so the lease of the
  * PostgreSQL design reduces to "rescue at start". */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/queue.h"
 #include "util/common.h"
@@ -18,6 +30,16 @@ typedef struct sq_queue {
     sqlite3 *db;
     char path[CUZK_CFG_STR_MAX];
     uint64_t next_seq;
+    /* Group commit: commits counted under the engine's serialisation, read
+     * by sync without it; sync's own state under sync_mu. */
+    int walfd;                 /* the WAL file, -1 = commits are synchronous */
+    _Atomic uint64_t written;  /* commits so far */
+    pthread_mutex_t sync_mu;
+    pthread_cond_t sync_cv;
+    uint64_t synced;           /* commits known durable */
+    int syncing;               /* a flush is in progress */
+    int sync_errno;            /* a flush failed: the journal cannot be trusted */
+    uint64_t n_flushes;
 } sq_queue;
 
 static const char SCHEMA[] =
@@ -105,6 +127,45 @@ static int exec(sq_queue *q, const char *sql)
     return sqlite3_exec(q->db, sql, NULL, NULL, NULL);
 }
 
+static void sq_close(eng_queue *base)
+{
+    sq_queue *q = (sq_queue *)base;
+    if (!q)
+        return;
+    sqlite3_close(q->db); /* checkpoints the WAL, flushing it */
+    if (q->walfd >= 0)
+        close(q->walfd);
+    pthread_mutex_destroy(&q->sync_mu);
+    pthread_cond_destroy(&q->sync_cv);
+    free(q);
+}
+
+/* Commits the open transaction and counts it for sync(). */
+static int commit(sq_queue *q)
+{
+    int rc = exec(q, "COMMIT");
+    if (!rc)
+        atomic_fetch_add(&q->written, 1);
+    return rc;
+}
+
+/* WAL mode with NORMAL commits and our own flushes, else synchronous
+ * commits. Returns non-zero on an SQLite error. */
+static int set_durability(sq_queue *q)
+{
+    sqlite3_stmt *s = NULL;
+    int wal = 0;
+    if (prep(q, &s, "PRAGMA journal_mode=WAL"))
+        return 1;
+    if (sqlite3_step(s) == SQLITE_ROW)
+        wal = !sqlite3_stricmp((const char *)sqlite3_column_text(s, 0), "wal");
+    sqlite3_finalize(s);
+    char wal_path[CUZK_CFG_STR_MAX + 8];
+    snprintf(wal_path, sizeof wal_path, "%s-wal", q->path);
+    q->walfd = wal ? open(wal_path, O_RDONLY | O_CLOEXEC) : -1;
+    return exec(q, q->walfd >= 0 ? "PRAGMA synchronous=NORMAL" : "PRAGMA synchronous=FULL");
+}
+
 static cuzk_status sq_open(eng_queue **out, const char *where, cuzk_error *err)
 {
     *out = NULL;
@@ -112,20 +173,25 @@ static cuzk_status sq_open(eng_queue **out, const char *where, cuzk_error *err)
     if (!q)
         return cuzk_err_force(err, CUZK_ERR_NOMEM, "%s: out of memory", where);
     q->base.ops = &eng_queue_sqlite;
+    q->walfd = -1;
+    pthread_mutex_init(&q->sync_mu, NULL);
+    pthread_cond_init(&q->sync_cv, NULL);
     snprintf(q->path, sizeof q->path, "%s", where);
     if (sqlite3_open_v2(where, &q->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                                            SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
         cuzk_status st = q->db ? db_err(q, err, "cannot open the job journal")
                                : cuzk_err_force(err, CUZK_ERR_NOMEM, "%s: out of memory", where);
         sqlite3_close(q->db);
+        pthread_mutex_destroy(&q->sync_mu);
+        pthread_cond_destroy(&q->sync_cv);
         free(q);
         return st;
     }
     sqlite3_busy_timeout(q->db, 5000);
     sqlite3_stmt *s = NULL;
     cuzk_status st = CUZK_OK;
-    if (exec(q, "PRAGMA journal_mode=WAL") || exec(q, "PRAGMA synchronous=FULL") ||
-        exec(q, "PRAGMA foreign_keys=ON") || exec(q, SCHEMA)) {
+    if (exec(q, "PRAGMA foreign_keys=ON") || exec(q, "PRAGMA journal_mode=WAL") ||
+        exec(q, SCHEMA) || set_durability(q)) {
         st = db_err(q, err, "cannot set up the job journal");
     } else if (prep(q, &s, "SELECT coalesce(max(seq), 0) FROM cuzk_jobs") ||
                sqlite3_step(s) != SQLITE_ROW) {
@@ -135,21 +201,60 @@ static cuzk_status sq_open(eng_queue **out, const char *where, cuzk_error *err)
     }
     sqlite3_finalize(s);
     if (st) {
-        sqlite3_close(q->db);
-        free(q);
+        sq_close(&q->base);
         return st;
     }
     *out = &q->base;
     return CUZK_OK;
 }
 
-static void sq_close(eng_queue *base)
+static uint64_t sq_mark(eng_queue *base)
 {
     sq_queue *q = (sq_queue *)base;
-    if (!q)
-        return;
-    sqlite3_close(q->db);
-    free(q);
+    return q->walfd >= 0 ? atomic_load(&q->written) : 0;
+}
+
+static cuzk_status sq_sync(eng_queue *base, uint64_t mark, cuzk_error *err)
+{
+    sq_queue *q = (sq_queue *)base;
+    if (q->walfd < 0 || !mark)
+        return CUZK_OK;
+    pthread_mutex_lock(&q->sync_mu);
+    while (q->synced < mark && !q->sync_errno) {
+        if (q->syncing) { /* follower: the leader's flush may cover us */
+            pthread_cond_wait(&q->sync_cv, &q->sync_mu);
+            continue;
+        }
+        q->syncing = 1; /* leader: flush everything committed until now */
+        uint64_t upto = atomic_load(&q->written);
+        pthread_mutex_unlock(&q->sync_mu);
+        int rc = fdatasync(q->walfd);
+        int en = errno;
+        pthread_mutex_lock(&q->sync_mu);
+        q->syncing = 0;
+        q->n_flushes++;
+        if (rc)
+            q->sync_errno = en ? en : EIO;
+        else if (upto > q->synced)
+            q->synced = upto;
+        pthread_cond_broadcast(&q->sync_cv);
+    }
+    int en = q->sync_errno;
+    pthread_mutex_unlock(&q->sync_mu);
+    if (en)
+        return cuzk_err_force(err, CUZK_ERR_IO,
+                              "%s: the job journal cannot be flushed to disk (%s); restart the daemon",
+                              q->path, strerror(en));
+    return CUZK_OK;
+}
+
+static uint64_t sq_flushes(eng_queue *base)
+{
+    sq_queue *q = (sq_queue *)base;
+    pthread_mutex_lock(&q->sync_mu);
+    uint64_t n = q->n_flushes;
+    pthread_mutex_unlock(&q->sync_mu);
+    return n;
 }
 
 /* One job by id into *out; CUZK_ENGINE_NOT_FOUND if absent. */
@@ -252,7 +357,7 @@ static cuzk_status sq_submit(eng_queue *base, const eng_job *j, const void *body
         sqlite3_finalize(s);
         s = NULL;
     }
-    if (exec(q, "COMMIT")) {
+    if (commit(q)) {
         st = db_err(q, err, "submit (commit)");
         goto out;
     }
@@ -323,13 +428,7 @@ static cuzk_status sq_claim(eng_queue *base, const char *id, const char *owner, 
 {
     sq_queue *q = (sq_queue *)base;
     *claimed = 0;
-    /* A claim is not fsynced (WAL, synchronous=NORMAL: it survives a crash
-     * of the process, and the next synchronous commit makes it durable): a
-     * claim lost with the machine only leaves the job queued, as a rescue
-     * would. It is on every job's path, an fsync is not. */
-    exec(q, "PRAGMA synchronous=NORMAL");
     cuzk_status st = claim_tx(q, id, owner, worker, device, now_ms, claimed, err);
-    exec(q, "PRAGMA synchronous=FULL");
     if (st || !*claimed)
         return st;
     return get_job(q, id, out, err);
@@ -355,7 +454,7 @@ static cuzk_status claim_tx(sq_queue *q, const char *id, const char *owner, int 
             " SELECT id, attempt, owner, started_at FROM cuzk_jobs WHERE id = ?",
             "s", id) < 0)
         goto fail;
-    if (exec(q, "COMMIT"))
+    if (commit(q))
         goto fail;
     *claimed = 1;
     return CUZK_OK;
@@ -391,7 +490,7 @@ static cuzk_status sq_complete(eng_queue *base, const char *id, int attempt, con
             "sissi", id, (int64_t)attempt, proof_json, public_json, now_ms) < 0 ||
         run(q, "UPDATE cuzk_attempts SET ended_at = ?, outcome = 'done' WHERE job_id = ? AND attempt = ?",
             "isi", now_ms, id, (int64_t)attempt) < 0 ||
-        exec(q, "COMMIT"))
+        commit(q))
         goto fail;
     return CUZK_OK;
 fail:;
@@ -438,7 +537,7 @@ static cuzk_status sq_finish(eng_queue *base, const char *id, int attempt, const
             "DELETE FROM cuzk_inputs WHERE job_id = ? AND job_id IN"
             " (SELECT id FROM cuzk_jobs WHERE id = ? AND state IN ('done', 'failed', 'cancelled'))",
             "ss", id, id) < 0 ||
-        exec(q, "COMMIT"))
+        commit(q))
         goto fail;
     return CUZK_OK;
 fail:;
@@ -461,7 +560,7 @@ static cuzk_status sq_cancel(eng_queue *base, const char *id, int64_t now_ms, en
     if (n < 0 || (n > 0 && run(q, "DELETE FROM cuzk_inputs WHERE job_id = ?", "s", id) < 0) ||
         run(q, "UPDATE cuzk_jobs SET cancel_requested = 1 WHERE id = ? AND state = 'running'",
             "s", id) < 0 ||
-        exec(q, "COMMIT")) {
+        commit(q)) {
         cuzk_status st = db_err(q, err, "cancel");
         rollback(q);
         return st;
@@ -517,7 +616,7 @@ static cuzk_status sq_rescue(eng_queue *base, const char *owner, int64_t now_ms,
     int r = f < 0 ? -1
                   : run(q, "UPDATE cuzk_jobs SET state = 'queued', owner = NULL WHERE state = 'running'",
                         "");
-    if (r < 0 || exec(q, "COMMIT")) {
+    if (r < 0 || commit(q)) {
         cuzk_status st = db_err(q, err, "rescue");
         rollback(q);
         return st;
@@ -681,7 +780,7 @@ static cuzk_status sq_expire(eng_queue *base, int64_t before_ms, size_t max, eng
             free(v);
             return st;
         }
-    if (exec(q, "COMMIT")) {
+    if (commit(q)) {
         st = db_err(q, err, "expire");
         rollback(q);
         free(v);
@@ -766,6 +865,7 @@ static cuzk_status sq_key_put(eng_queue *base, const eng_key_rec *k, cuzk_error 
             "ssiiiii", k->id, k->path, (int64_t)k->file_bytes, k->mtime_ns, (int64_t)k->inode,
             (int64_t)k->dev, (int64_t)k->host_bytes) < 0)
         return db_err(q, err, "key registry");
+    atomic_fetch_add(&q->written, 1);
     return CUZK_OK;
 }
 
@@ -858,4 +958,7 @@ const eng_queue_ops eng_queue_sqlite = {
     .key_put = sq_key_put,
     .key_by_path = sq_key_by_path,
     .key_all = sq_key_all,
+    .mark = sq_mark,
+    .sync = sq_sync,
+    .flushes = sq_flushes,
 };

@@ -132,6 +132,7 @@ cJSON *json_snapshot(const cuzk_engine_snapshot *s)
     cJSON_AddNumberToObject(cj, "expired", (double)c->expired);
     cJSON_AddNumberToObject(cj, "keys_loaded", (double)c->keys_loaded);
     cJSON_AddNumberToObject(cj, "keys_evicted", (double)c->keys_evicted);
+    cJSON_AddNumberToObject(cj, "journal_flushes", (double)c->journal_flushes);
     cJSON_AddNumberToObject(cj, "queue_wait_s_total", c->queue_wait_s_total);
     cJSON_AddNumberToObject(cj, "prove_s_total", c->prove_s_total);
 

@@ -107,6 +107,9 @@ char *metrics_text(const cuzk_engine_snapshot *sn, const server_counters *sc)
     put(&s, "cuzk_key_loads_total %llu\n", (unsigned long long)c->keys_loaded);
     metric(&s, "cuzk_key_evictions_total", "counter", "Key evictions since start.");
     put(&s, "cuzk_key_evictions_total %llu\n", (unsigned long long)c->keys_evicted);
+    metric(&s, "cuzk_journal_flushes_total", "counter",
+           "Flushes of the job journal to disk (concurrent commits share one).");
+    put(&s, "cuzk_journal_flushes_total %llu\n", (unsigned long long)c->journal_flushes);
 
     metric(&s, "cuzk_worker_busy", "gauge", "1 while the worker proves a job.");
     for (size_t i = 0; i < sn->n_workers; i++)

@@ -3,7 +3,9 @@
  * Order (priority, then FIFO), claim once, (id, attempt, owner) fencing of
  * complete / finish, requeue up to max_attempts, cancel of queued and
  * running jobs, idempotency lookups, rescue at start, expiry with results and
- * stored witnesses, and everything surviving a close and reopen. */
+ * stored witnesses, everything surviving a close and reopen, and group
+ * commit (sync flushes what was committed, once, whoever asks). */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -236,10 +238,86 @@ static void test_queue_contract(void **state)
     q->ops->close(q);
 }
 
+typedef struct syncer {
+    eng_queue *q;
+    pthread_mutex_t *mu; /* the engine's serialisation of everything but sync */
+    int base, n, failures;
+} syncer;
+
+static void *sync_thread(void *arg)
+{
+    syncer *s = arg;
+    for (int i = 0; i < s->n; i++) {
+        char id[CUZK_JOB_ID_LEN + 1];
+        snprintf(id, sizeof id, "g-%03d-%03d", s->base % 1000, i % 1000);
+        eng_job j = mkjob(id, i % 4, 1000 + i), out;
+        int existed = 0;
+        cuzk_error err = {0};
+        pthread_mutex_lock(s->mu);
+        cuzk_status st = s->q->ops->submit(s->q, &j, "wtns", 4, &out, &existed, &err);
+        uint64_t mark = s->q->ops->mark(s->q);
+        pthread_mutex_unlock(s->mu);
+        if (st || !mark || s->q->ops->sync(s->q, mark, &err))
+            s->failures++;
+    }
+    return NULL;
+}
+
+/* Group commit: a mark after every commit, sync flushes up to it once (a
+ * second sync of a covered mark does not flush), and concurrent submitters
+ * each get a durable commit from at most one flush each. */
+static void test_queue_sync(void **state)
+{
+    (void)state;
+    eng_queue *q = qopen();
+    cuzk_error err = {0};
+    uint64_t m0 = q->ops->mark(q), f0 = q->ops->flushes(q);
+    eng_job j = mkjob("s-1", 2, 1000);
+    submit(q, &j, "wtns");
+    uint64_t m1 = q->ops->mark(q);
+    assert_true(m1 > m0); /* WAL journal: commits wait for sync to be durable */
+    assert_int_equal(q->ops->sync(q, m1, &err), CUZK_OK);
+    assert_int_equal(q->ops->flushes(q), f0 + 1);
+    assert_int_equal(q->ops->sync(q, m1, &err), CUZK_OK); /* already durable */
+    assert_int_equal(q->ops->sync(q, m0, &err), CUZK_OK);
+    assert_int_equal(q->ops->flushes(q), f0 + 1);
+    eng_job r;
+    assert_int_equal(q->ops->get(q, "s-1", &r, &err), CUZK_OK); /* reads do not commit */
+    assert_int_equal(q->ops->mark(q), m1);
+
+    enum { T = 8, N = 25 };
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    syncer sy[T];
+    pthread_t th[T];
+    for (int t = 0; t < T; t++) {
+        sy[t] = (syncer){q, &mu, t, N, 0};
+        assert_int_equal(pthread_create(&th[t], NULL, sync_thread, &sy[t]), 0);
+    }
+    for (int t = 0; t < T; t++) {
+        pthread_join(th[t], NULL);
+        assert_int_equal(sy[t].failures, 0);
+    }
+    uint64_t flushed = q->ops->flushes(q) - (f0 + 1);
+    assert_true(flushed >= 1 && flushed <= T * N);
+    assert_int_equal(q->ops->mark(q), m1 + T * N);
+    uint64_t fb = q->ops->flushes(q);
+    assert_int_equal(q->ops->sync(q, q->ops->mark(q), &err), CUZK_OK); /* all covered */
+    assert_int_equal(q->ops->flushes(q), fb);
+    printf("group commit: %d concurrent commits, %llu flushes\n", T * N, (unsigned long long)flushed);
+    q->ops->close(q);
+
+    q = qopen(); /* every acknowledged job is there */
+    uint64_t queued[CUZK_PRIO_COUNT], running = 0, bytes = 0;
+    assert_int_equal(q->ops->stats(q, queued, &running, &bytes, &err), CUZK_OK);
+    assert_int_equal(queued[0] + queued[1] + queued[2] + queued[3], T * N + 1);
+    q->ops->close(q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_queue_contract, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_queue_sync, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
