@@ -59,7 +59,9 @@ DPID=$!
 trap 'kill -TERM $DPID 2>/dev/null; wait $DPID 2>/dev/null' EXIT
 for _ in $(seq 1 200); do grep -q 'event=listening' "$DIR/daemon.log" && break; sleep 0.05; done
 URL=$(grep -o 'event=listening url=[^ ]*' "$DIR/daemon.log" | sed 's/.*url=//')
-flushes() { curl -s "$URL/metrics" 2>/dev/null | awk '/^cuzk_journal_flushes_total/ {print $2}'; }
+metrics() { curl -s "$URL/metrics" 2>/dev/null ||
+  python3 -c "import sys, urllib.request as u; sys.stdout.write(u.urlopen('$URL/metrics').read().decode())" 2>/dev/null; }
+flushes() { metrics | awk '/^cuzk_journal_flushes_total/ {print $2}'; }
 "$CUZK" bench serve --url "$URL" --key "$Z" --witness "$W" -n 2 -c 1 >/dev/null # loads the key
 
 IFS=, read -ra CS <<<"$CLIENTS"

@@ -150,6 +150,10 @@ struct cuzk_engine {
     int lockfd;
     eng_queue *q;
     pthread_mutex_t dblock;
+    /* Journal marks (under dblock) of the latest accepted submit and the
+     * latest job end: an answer about a job needs the journal durable up to
+     * these, not up to every later commit (claims and the like). */
+    uint64_t submit_mark, end_mark;
     pthread_mutex_t lock;
     pthread_cond_t work_cv;   /* workers: a job or memory became available */
     pthread_cond_t change_cv; /* a job changed state; a key finished loading */
@@ -751,6 +755,8 @@ static int job_end(cuzk_engine *e, const eng_job *j, cuzk_status st, const cuzk_
                                 t, &fenced, &err);
     }
     *mark = journal_mark(e);
+    if (!qst && !fenced)
+        e->end_mark = *mark;
     pthread_mutex_unlock(&e->dblock);
     if (qst) {
         /* The journal cannot be written: the job stays running in it and is
@@ -1645,7 +1651,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         int found = 0;
         pthread_mutex_lock(&e->dblock);
         st = e->q->ops->by_idem(e->q, j.idem_key, &have, &found, err);
-        uint64_t mark = journal_mark(e);
+        uint64_t mark = e->submit_mark > e->end_mark ? e->submit_mark : e->end_mark;
         pthread_mutex_unlock(&e->dblock);
         if (!st && found) /* that job may still be on its way to the disk */
             st = journal_sync(e, mark, err);
@@ -1691,6 +1697,10 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         pthread_mutex_lock(&e->dblock);
         st = e->q->ops->submit(e->q, &j, inline_body ? wd : NULL, wl, &saved, &dup, err);
         uint64_t mark = journal_mark(e);
+        if (!st && !dup)
+            e->submit_mark = mark;
+        else
+            mark = e->submit_mark > e->end_mark ? e->submit_mark : e->end_mark;
         pthread_mutex_unlock(&e->dblock);
         /* Journaled before acknowledged: concurrent submits share the flush. */
         if (!st && (st = journal_sync(e, mark, err)) && !dup) {
@@ -1729,7 +1739,7 @@ cuzk_status cuzk_engine_job_get(cuzk_engine *e, const char *job_id, cuzk_job_inf
         return ecode(err, CUZK_ENGINE_NOT_FOUND, "job %.80s: no such job", job_id ? job_id : "");
     pthread_mutex_lock(&e->dblock);
     cuzk_status st = e->q->ops->get(e->q, job_id, &j, err);
-    uint64_t mark = journal_mark(e);
+    uint64_t mark = e->end_mark;
     pthread_mutex_unlock(&e->dblock);
     /* An end (and its proof) is reported only once a crash cannot take it
      * back; queued / running may still change, durable or not. */
@@ -1789,6 +1799,8 @@ cuzk_status cuzk_engine_job_cancel(cuzk_engine *e, const char *job_id, cuzk_job_
     pthread_mutex_lock(&e->dblock);
     cuzk_status st = e->q->ops->cancel(e->q, job_id, now_ms(), &j, &dequeued, err);
     uint64_t mark = journal_mark(e);
+    if (!st && dequeued)
+        e->end_mark = mark;
     pthread_mutex_unlock(&e->dblock);
     if (!st && dequeued) {
         e->active_jobs--;
@@ -1828,7 +1840,7 @@ cuzk_status cuzk_engine_job_list(cuzk_engine *e, const cuzk_job_filter *filter,
     *n = 0;
     pthread_mutex_lock(&e->dblock);
     cuzk_status st = e->q->ops->list(e->q, state, limit, &v, &len, err);
-    uint64_t mark = journal_mark(e);
+    uint64_t mark = e->submit_mark > e->end_mark ? e->submit_mark : e->end_mark;
     pthread_mutex_unlock(&e->dblock);
     if (!st && (st = journal_sync(e, mark, err)))
         free(v);
