@@ -19,9 +19,12 @@
  * and claims it only when its memory fits: need = the job's host estimate +
  * its key's size if the key is not resident; room = budget - reserved jobs -
  * resident keys + idle keys that may be evicted (least recently used first,
- * never one in use). A head that does not fit waits (no lower-priority job
- * overtakes it), so a critical job is never starved by smaller ones; a job
- * that could never fit is refused at submit (TOO_LARGE).
+ * never one in use). On a GPU worker the key must also be resident on that
+ * GPU or its device plan (the GPU prover's, for the key and the GPU's W
+ * workers) fit beside the plans of the keys in use there (devmem.h). A head
+ * that does not fit waits (no lower-priority job overtakes it), so a critical
+ * job is never starved by smaller ones; a job that could never fit is
+ * refused at submit (TOO_LARGE).
  *
  * Cancel: a queued job is cancelled in the queue; a running one gets its
  * worker's cancel flag, which the prover polls at phase boundaries. A drain
@@ -49,6 +52,7 @@
 #include <unistd.h>
 
 #include "cuzk/gpu.h"
+#include "engine/devmem.h"
 #include "engine/prover.h"
 #include "engine/queue.h"
 #include "groth16/backend.h"
@@ -119,10 +123,17 @@ typedef struct eng_kslot {
     int64_t last_used_ms;
 } eng_kslot;
 
+/* A key's device-memory plans, one per GPU in use (engine device index). */
+typedef struct eng_kplan {
+    uint64_t bytes[ENG_MAX_DEVICES]; /* 0 = no plan fits that GPU's budget */
+    char why[CUZK_ERROR_MSG_MAX];    /* the planner's message when none fits */
+} eng_kplan;
+
 typedef struct eng_kentry {
     char id[CUZK_KEY_ID_LEN + 1];
     char path[CUZK_CFG_STR_MAX];
     eng_key_meta meta;
+    eng_kplan plan;
     eng_key_rec rec;          /* identity of the file when it was hashed */
     eng_kslot slot[ENG_SLOTS];
     uint64_t jobs;
@@ -169,6 +180,7 @@ struct cuzk_engine {
     int n_devices;
     int devices[ENG_MAX_DEVICES];            /* CUDA ordinals in use */
     cuzk_device_info device_info[ENG_MAX_DEVICES];
+    int device_sms[ENG_MAX_DEVICES];
     pthread_t housekeeper;
     int hk_started;
     cuzk_engine_counters counters;
@@ -319,6 +331,50 @@ static void spool_remove_durable(cuzk_engine *e, const eng_job *j, uint64_t mark
         spool_remove(e, j);
 }
 
+/* ---- device memory ------------------------------------------------------------ */
+
+/* The engine's index of CUDA device `ordinal`. */
+static int dev_index(const cuzk_engine *e, int ordinal)
+{
+    for (int i = 0; i < e->n_devices; i++)
+        if (e->devices[i] == ordinal)
+            return i;
+    return 0;
+}
+
+static int workers_per_device(const cuzk_engine *e)
+{
+    return e->cfg.workers_per_device < 1 ? 1 : e->cfg.workers_per_device;
+}
+
+/* A key's plan on every GPU in use (devmem.h); no GPU: nothing to plan. */
+static void key_plan(const cuzk_engine *e, const char *path, eng_kplan *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!e->n_devices)
+        return;
+    cuzk_gpu_key_shape shape;
+    cuzk_error err = {0};
+    if (cuzk_gpu_key_shape_read(path, &shape, &err)) {
+        snprintf(out->why, sizeof out->why, "%s", err.msg);
+        return;
+    }
+    for (int i = 0; i < e->n_devices; i++) {
+        cuzk_error perr = {0};
+        if (eng_devmem_plan(&shape, e->device_info[i].memory_budget, e->device_sms[i],
+                            (unsigned)workers_per_device(e), &out->bytes[i], &perr))
+            snprintf(out->why, sizeof out->why, "GPU %d: %.400s", e->devices[i], perr.msg);
+    }
+}
+
+static int key_fits_a_device(const cuzk_engine *e, const eng_kentry *k)
+{
+    for (int i = 0; i < e->n_devices; i++)
+        if (k->plan.bytes[i])
+            return 1;
+    return 0;
+}
+
 /* ---- key cache (e->lock held) ----------------------------------------------- */
 
 static eng_kentry *key_find(cuzk_engine *e, const char *id)
@@ -377,20 +433,45 @@ static int key_users(const eng_kentry *k)
     return n;
 }
 
+/* The other keys resident or loading on GPU slot `slot` (not k), for
+ * devmem admission; their entries in *who. Returns the count. */
+static size_t device_keys(const cuzk_engine *e, const eng_kentry *k, int slot, eng_devmem_key *out,
+                          eng_kentry **who)
+{
+    size_t n = 0;
+    int d = dev_index(e, slot - 1);
+    for (size_t i = 0; i < e->n_keys; i++) {
+        eng_kentry *o = e->keys[i];
+        const eng_kslot *ks = &o->slot[slot];
+        if (o == k || ks->state == KEY_UNLOADED)
+            continue;
+        out[n].bytes = o->plan.bytes[d];
+        out[n].in_use = ks->state == KEY_LOADING || ks->users;
+        out[n].last_used_ms = ks->last_used_ms;
+        who[n++] = o;
+    }
+    return n;
+}
+
 /* Would `need` more host bytes fit if every idle key but (k, slot) were
- * evicted? On a GPU, one key is resident at a time (its plan may use the
- * whole device): another key there must be idle, so it can be evicted. */
+ * evicted, and, on a GPU, k's device plan beside the keys in use there
+ * (devmem.h)? */
 static int fits(const cuzk_engine *e, const eng_kentry *k, int slot, uint64_t need)
 {
     uint64_t used = e->jobs_reserved + keys_resident_bytes(e) - keys_evictable_bytes(e, k, slot);
     if (used + need > e->host_budget)
         return 0;
-    if (slot > 0)
-        for (size_t i = 0; i < e->n_keys; i++) {
-            const eng_kslot *ks = &e->keys[i]->slot[slot];
-            if (e->keys[i] != k && (ks->state == KEY_LOADING || ks->users))
-                return 0;
-        }
+    if (slot > 0 && k->slot[slot].state == KEY_UNLOADED) {
+        int d = dev_index(e, slot - 1);
+        eng_devmem_key *dk = malloc((e->n_keys ? e->n_keys : 1) * sizeof *dk);
+        eng_kentry **who = malloc((e->n_keys ? e->n_keys : 1) * sizeof *who);
+        int ok = dk && who && k->plan.bytes[d] &&
+                 eng_devmem_admit(e->device_info[d].memory_budget, dk,
+                                  device_keys(e, k, slot, dk, who), k->plan.bytes[d], NULL);
+        free(dk);
+        free(who);
+        return ok;
+    }
     return 1;
 }
 
@@ -406,15 +487,25 @@ static void key_unload(cuzk_engine *e, eng_kentry *k, int slot, const char *why)
 }
 
 /* Evicts idle keys, least recently used first, until `need` more host
- * bytes fit; on a GPU slot, also every other key resident on that GPU. */
+ * bytes fit; on a GPU slot where `keep` is not resident yet, first the idle
+ * keys there that its device plan needs gone (devmem.h). */
 static void make_room(cuzk_engine *e, const eng_kentry *keep, int keep_slot, uint64_t need)
 {
-    if (keep_slot > 0)
-        for (size_t i = 0; i < e->n_keys; i++) {
-            eng_kentry *k = e->keys[i];
-            if (k != keep && k->slot[keep_slot].state == KEY_RESIDENT && !k->slot[keep_slot].users)
-                key_unload(e, k, keep_slot, "device");
-        }
+    if (keep_slot > 0 && keep->slot[keep_slot].state == KEY_UNLOADED) {
+        int d = dev_index(e, keep_slot - 1);
+        size_t cap = e->n_keys ? e->n_keys : 1;
+        eng_devmem_key *dk = malloc(cap * sizeof *dk);
+        eng_kentry **who = malloc(cap * sizeof *who);
+        int *evict = malloc(cap * sizeof *evict);
+        size_t n = dk && who && evict ? device_keys(e, keep, keep_slot, dk, who) : 0;
+        if (n && eng_devmem_admit(e->device_info[d].memory_budget, dk, n, keep->plan.bytes[d], evict))
+            for (size_t i = 0; i < n; i++)
+                if (evict[i])
+                    key_unload(e, who[i], keep_slot, "device");
+        free(dk);
+        free(who);
+        free(evict);
+    }
     while (e->jobs_reserved + keys_resident_bytes(e) + need > e->host_budget) {
         eng_kentry *lru = NULL;
         int lru_slot = 0;
@@ -472,7 +563,7 @@ static int key_info_resident(const eng_kentry *k)
 }
 
 static cuzk_status key_add(cuzk_engine *e, const eng_key_rec *rec, const eng_key_meta *meta,
-                           eng_kentry **out, cuzk_error *err)
+                           const eng_kplan *plan, eng_kentry **out, cuzk_error *err)
 {
     eng_kentry *k = key_find(e, rec->id);
     if (!k) {
@@ -491,6 +582,7 @@ static cuzk_status key_add(cuzk_engine *e, const eng_key_rec *rec, const eng_key
         snprintf(k->path, sizeof k->path, "%s", rec->path);
         k->meta = *meta;
         k->rec = *rec;
+        k->plan = *plan;
     }
     *out = k;
     return CUZK_OK;
@@ -571,6 +663,8 @@ static cuzk_status key_identify(cuzk_engine *e, const char *path, eng_kentry **o
     if (st)
         return st;
     eng_key_meta meta;
+    eng_kplan plan;
+    memset(&plan, 0, sizeof plan);
     if ((st = eng_key_meta_read(abs, &meta, err)))
         return st;
     if (found && rec_same_file(&rec, &known)) {
@@ -586,7 +680,12 @@ static cuzk_status key_identify(cuzk_engine *e, const char *path, eng_kentry **o
             return st;
     }
     pthread_mutex_lock(&e->lock);
-    st = key_add(e, &rec, &meta, out, err);
+    int known_key = key_find(e, rec.id) != NULL;
+    pthread_mutex_unlock(&e->lock);
+    if (!known_key) /* a new entry: its device plans (reads the key's header) */
+        key_plan(e, abs, &plan);
+    pthread_mutex_lock(&e->lock);
+    st = key_add(e, &rec, &meta, &plan, out, err);
     if (!st && !rec_same_file(&(*out)->rec, &rec) && !key_users(*out) &&
         !key_info_resident(*out)) {
         /* Same content at a new path or a new copy: prove from the file we just saw. */
@@ -636,7 +735,10 @@ static cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot,
     uint64_t hb = 0, db = 0;
     double t0 = cuzk_now();
     if (!st)
-        st = eng_key_load(wctx, path, slot - 1, e->cfg.device_memory, &key, &hb, &db, err);
+        /* On a GPU: within the plan admission counted for it (devmem.h). */
+        st = eng_key_load(wctx, path, slot - 1,
+                          slot > 0 ? k->plan.bytes[dev_index(e, slot - 1)] : 0,
+                          (unsigned)workers_per_device(e), &key, &hb, &db, err);
     pthread_mutex_lock(&e->lock);
     int remember = 0;
     eng_key_rec upd;
@@ -883,7 +985,10 @@ static eng_kentry *key_for_job(cuzk_engine *e, const eng_job *j)
     return key_find(e, j->key_id);
 }
 
-static void fail_unclaimable(cuzk_engine *e, eng_worker *w, const eng_job *head)
+/* Fails a queued job that can never run here (its key is gone, or no plan
+ * of it fits this GPU), with why. */
+static void fail_unclaimable(cuzk_engine *e, eng_worker *w, const eng_job *head,
+                             const cuzk_error *why)
 {
     /* Claim it, then fail it, so the failure is fenced like any other end. */
     eng_job j;
@@ -895,11 +1000,8 @@ static void fail_unclaimable(cuzk_engine *e, eng_worker *w, const eng_job *head)
     pthread_mutex_unlock(&e->dblock);
     if (st || !claimed)
         return;
-    cuzk_error why = {0};
-    cuzk_err_force(&why, CUZK_ERR_IO, "%s: the key of this job (%s) cannot be found",
-                   head->key_path, head->key_id);
     uint64_t mark = 0;
-    int state = job_end(e, &j, CUZK_ERR_IO, &why, NULL, NULL, STOP_NONE, &mark);
+    int state = job_end(e, &j, why->code, why, NULL, NULL, STOP_NONE, &mark);
     if (state == CUZK_JOB_FAILED) {
         pthread_mutex_unlock(&e->lock);
         spool_remove_durable(e, &j, mark);
@@ -907,7 +1009,7 @@ static void fail_unclaimable(cuzk_engine *e, eng_worker *w, const eng_job *head)
         e->active_jobs--;
         e->spool_bytes -= j.input_bytes;
         e->counters.failed++;
-        elog(e, "job_failed", "job=%s code=io error=\"%s\"", j.id, why.msg);
+        elog(e, "job_failed", "job=%s code=%s error=\"%s\"", j.id, cuzk_status_name(why->code), why->msg);
         pthread_cond_broadcast(&e->change_cv);
     }
 }
@@ -941,10 +1043,20 @@ static void *worker_main(void *arg)
         if (e->stopping || e->draining)
             continue;
         if (!k) {
-            fail_unclaimable(e, w, &head);
+            cuzk_error why = {0};
+            cuzk_err_force(&why, CUZK_ERR_IO, "%s: the key of this job (%s) cannot be found",
+                           head.key_path, head.key_id);
+            fail_unclaimable(e, w, &head, &why);
             continue;
         }
         int slot = w->device + 1;
+        if (slot > 0 && !key_fits_a_device(e, k)) {
+            cuzk_error why = {0};
+            cuzk_err_force(&why, CUZK_ERR_NOMEM, "%s: the key does not fit GPU %d: %s", k->path,
+                           w->device, k->plan.why);
+            fail_unclaimable(e, w, &head, &why);
+            continue;
+        }
         uint64_t need = head.host_bytes + key_need(k, slot);
         if (!fits(e, k, slot, need)) {
             /* Head of line waits for memory: a finished job or an idle key
@@ -1122,7 +1234,16 @@ static cuzk_status pick_devices(cuzk_engine *e, cuzk_error *err)
         if (cuzk_gpu_device_info(di->index, di->name, sizeof di->name, &total, &sms, &derr))
             return cuzk_err_force(err, CUZK_ERR_GPU, "GPU %d: %s", di->index, derr.msg);
         di->memory_total = total;
-        di->memory_budget = e->cfg.device_memory ? e->cfg.device_memory : total;
+        e->device_sms[i] = sms;
+        /* Default: the GPU prover's own default budget (gpu_plan.h), the
+         * free memory now minus max(512 MiB, 2 % of the device). */
+        size_t free_now = 0, tot = 0;
+        if (!e->cfg.device_memory && cuzk_gpu_mem_info(di->index, &free_now, &tot, &derr))
+            return cuzk_err_force(err, CUZK_ERR_GPU, "GPU %d: %s", di->index, derr.msg);
+        uint64_t margin = total / 50 > (512ull << 20) ? total / 50 : 512ull << 20;
+        di->memory_budget = e->cfg.device_memory ? e->cfg.device_memory
+                            : free_now > margin       ? free_now - margin
+                                                      : 0;
         di->workers = e->cfg.workers_per_device < 1 ? 1 : e->cfg.workers_per_device;
     }
     return CUZK_OK;
@@ -1232,6 +1353,8 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
     for (int i = 0; i < CUZK_PRIO_COUNT; i++)
         e->active_jobs += queued[i];
 
+    if ((st = pick_devices(e, err)))
+        goto fail;
     /* Known keys (not loaded until used or preloaded). */
     eng_key_rec *recs = NULL;
     size_t n_recs = 0;
@@ -1248,15 +1371,15 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
         }
         if (key_find(e, recs[i].id))
             continue;
-        if ((st = key_add(e, &recs[i], &meta, &k, err))) {
+        eng_kplan plan;
+        key_plan(e, recs[i].path, &plan);
+        if ((st = key_add(e, &recs[i], &meta, &plan, &k, err))) {
             free(recs);
             goto fail;
         }
     }
     free(recs);
 
-    if ((st = pick_devices(e, err)))
-        goto fail;
     if ((st = eng_backend_create(&e->backend, cfg->threads, err)))
         goto fail;
     int per_device = e->cfg.workers_per_device < 1 ? 1 : e->cfg.workers_per_device;
@@ -1617,7 +1740,13 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     memcpy(key_path, k->path, sizeof key_path);
     meta = k->meta;
     uint64_t key_bytes = key_estimate(k);
+    int device_fits = !e->n_devices || key_fits_a_device(e, k);
+    char device_why[CUZK_ERROR_MSG_MAX];
+    snprintf(device_why, sizeof device_why, "%s", k->plan.why);
     pthread_mutex_unlock(&e->lock);
+    if (!device_fits)
+        return invalid(e, ecode(err, CUZK_ENGINE_TOO_LARGE, "%s: the key fits no GPU's memory budget: %s",
+                                key_path, device_why));
 
     /* The witness: read, checked against the key, hashed. */
     uint8_t *owned = NULL;

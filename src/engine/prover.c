@@ -109,7 +109,7 @@ cuzk_status eng_key_meta_read(const char *path, eng_key_meta *out, cuzk_error *e
 }
 
 cuzk_status eng_key_load(eng_worker_ctx *w, const char *path, int device, uint64_t device_budget,
-                         eng_key **out, uint64_t *host_bytes, uint64_t *device_bytes,
+                         unsigned gpu_workers, eng_key **out, uint64_t *host_bytes, uint64_t *device_bytes,
                          cuzk_error *err)
 {
     eng_key *k = calloc(1, sizeof *k);
@@ -117,7 +117,8 @@ cuzk_status eng_key_load(eng_worker_ctx *w, const char *path, int device, uint64
         return cuzk_err_force(err, CUZK_ERR_NOMEM, "%s: out of memory", path);
     cuzk_key_opts ko = {.backend = device < 0 ? CUZK_BACKEND_CPU : CUZK_BACKEND_GPU,
                         .device = device < 0 ? 0 : device,
-                        .device_budget = device < 0 ? 0 : device_budget};
+                        .device_budget = device < 0 ? 0 : device_budget,
+                        .gpu_workers = gpu_workers};
     cuzk_status st = cuzk_key_load(&k->key, w->ctx, path, &ko, err);
     if (st) {
         free(k);

@@ -41,9 +41,10 @@ void eng_worker_ctx_free(eng_worker_ctx *w);
 /* Header only (curve, sizes), cheap; checks it is a Groth16 .zkey. */
 cuzk_status eng_key_meta_read(const char *path, eng_key_meta *out, cuzk_error *err);
 /* Loads for proving: device -1 = the CPU backend, else the GPU backend on
- * that CUDA device with device_budget bytes (0 = free memory minus a margin). */
+ * that CUDA device with device_budget bytes (0 = free memory minus a margin)
+ * for the key and the proofs of gpu_workers workers sharing it. */
 cuzk_status eng_key_load(eng_worker_ctx *w, const char *path, int device, uint64_t device_budget,
-                         eng_key **out, uint64_t *host_bytes, uint64_t *device_bytes,
+                         unsigned gpu_workers, eng_key **out, uint64_t *host_bytes, uint64_t *device_bytes,
                          cuzk_error *err);
 void eng_key_free(eng_key *k);
 
