@@ -368,10 +368,11 @@ concurrent)
 load1000)
   start_daemon main --cpu-workers 2 --threads 1
   D=$DATA/bn128
-  # The warm-up has the same shape as the run. The daemon's RSS rises over the
-  # first ~1000 jobs (allocator and SQLite caches filling: +1.4 MB over the
-  # first 1200 jobs, then +0.1-0.2 MB per 300 on a 2-core VM), so the sample
-  # is taken after 1200.
+  # The warm-up has the same shape as the run. The daemon's RSS rises by about
+  # 2 MB over the first ~1200 jobs while the live heap stays flat (SQLite's
+  # page cache filling to its 2 MiB default, glibc's caches of thread stacks
+  # and of the 4 malloc arenas cuzk serve allows; docs/DAEMON.md), then stays
+  # flat, so the sample is taken after 1200.
   ok "warm-up 1200" "$CUZK" bench serve --key "$D/mul.zkey" --witness "$D/mul.wtns" -n 1200 -c 16 --priority mixed --cancel-every 10
   R0=$(rss_kb "$DPID")
   ok "1000 jobs" "$CUZK" bench serve --key "$D/mul.zkey" --witness "$D/mul.wtns" -n 1000 -c 16 --priority mixed --cancel-every 10 --out "$T/proofs" --trace "$T/trace.json"
