@@ -65,7 +65,7 @@ static const cuzk_setting SETTINGS[] = {
      "host memory budget for resident keys and running jobs (auto = 90% of MemAvailable at start)",
      F(host_memory), S(host_memory)},
     {"memory", "device", "device-memory", CUZK_SET_SIZE, "auto",
-     "device memory budget per GPU (auto = free memory the driver reports)", F(device_memory),
+     "device memory budget per GPU (auto = free memory at start - max(512M, 2 %))", F(device_memory),
      S(device_memory)},
 
     {"keys", "preload", "preload", CUZK_SET_STRING, "",

@@ -83,7 +83,7 @@ typedef struct cuzk_config {
 
     /* [memory] */
     uint64_t host_memory;              /* budget for resident keys + jobs; 0 = auto */
-    uint64_t device_memory;            /* per-GPU budget; 0 = what the driver reports */
+    uint64_t device_memory;            /* per-GPU budget; 0 = free memory at start minus a margin */
 
     /* [keys] */
     char preload[CUZK_CFG_LIST_MAX];   /* comma-separated .zkey paths loaded at start */
