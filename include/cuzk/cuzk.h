@@ -145,6 +145,23 @@ typedef void (*cuzk_timing_fn)(void *user, cuzk_phase phase, double seconds);
  * CUZK_ERR_CANCELLED, frees what it allocated and writes nothing. */
 typedef int (*cuzk_cancel_fn)(void *user);
 
+/* A timed interval of work, for timelines (`--trace`): a finished host phase
+ * (device < 0; it ran on the thread that called the operation), or device
+ * work on one stream of a GPU (device >= 0): an upload, the kernels of a
+ * phase, an MSM up to the read-back of its sums. Device intervals are
+ * measured with CUDA events and converted to the host clock; they are
+ * reported once they are complete, so they may come a phase late. Times are
+ * seconds of CLOCK_MONOTONIC (clock_gettime), the clock callers read too. */
+typedef struct cuzk_span {
+    const char *name;  /* static string: the phase name ("abc", "msm_h", ...) or "upload_witness" */
+    cuzk_phase phase;  /* the phase it belongs to */
+    int device;        /* -1: host; else the CUDA device */
+    int worker;        /* device: the proof's worker slot on that device (0 .. gpu_workers - 1) */
+    int stream;        /* device: 0 the proof's compute stream, 1 its copy stream */
+    double start, end; /* seconds, CLOCK_MONOTONIC */
+} cuzk_span;
+typedef void (*cuzk_span_fn)(void *user, const cuzk_span *span);
+
 typedef struct cuzk_ctx_opts {
     int threads;                 /* own pool of this many threads (<= 0: one per CPU); ignored with pool */
     cuzk_pool *pool;             /* borrowed pool (must outlive the context), or NULL */
@@ -152,6 +169,7 @@ typedef struct cuzk_ctx_opts {
     cuzk_timing_fn timing;       /* may be NULL */
     cuzk_cancel_fn cancelled;    /* may be NULL */
     void *user;                  /* passed to the callbacks */
+    cuzk_span_fn span;           /* may be NULL; called from the thread that runs the operation */
 } cuzk_ctx_opts;
 
 /* Creates a context (opts may be NULL: defaults). CUZK_ERR_NOMEM when the
@@ -195,7 +213,10 @@ typedef struct cuzk_key_info {
     uint32_t log_domain;     /* domain size 2^log_domain */
     uint64_t n_coefs;        /* A and B coefficients */
     uint64_t host_bytes;     /* host memory the key holds (file mappings included) */
-    uint64_t device_bytes;   /* device memory it needs (0 on the CPU backend) */
+    uint64_t device_bytes;   /* device memory it needs (0 on the CPU backend): the plan's peak */
+    uint64_t device_peak;    /* GPU: the most device memory measured in use at once so far, by the key
+                                and its proofs (free memory at load minus free memory after each
+                                phase's allocations); 0 before the first proof and on the CPU */
 } cuzk_key_info;
 
 /* Loads a .zkey (opts may be NULL: CPU). The key holds its own copy, read

@@ -49,6 +49,24 @@ void cli_progress_done(void);
 /* Monotonic wall clock, seconds. */
 double cli_now(void);
 
+/* Timelines (`--trace FILE`, src/cli/cli_trace.c): spans as Chrome trace
+ * events, host phases on a lane per worker, device work on a lane per CUDA
+ * stream. Thread-safe. Errors name the file. */
+typedef struct cli_tracer cli_tracer;
+cuzk_status cli_tracer_open(cli_tracer **out, const char *path, cuzk_error *err);
+/* worker: the host lane of the thread that reported sp. NULL tr: ignored. */
+void cli_tracer_span(cli_tracer *tr, int worker, const cuzk_span *sp);
+/* Spans from now on go to a new group of lanes named "label: ..." (one
+ * group per benchmark run). NULL tr: ignored. */
+void cli_tracer_section(cli_tracer *tr, const char *label);
+/* Finishes the file (CUZK_ERR_IO if a write failed); frees tr. */
+cuzk_status cli_tracer_close(cli_tracer *tr, cuzk_error *err);
+/* The next cli_make_ctx contexts report their spans to tr (NULL: none). */
+void cli_trace_to(cli_tracer *tr);
+/* A "CUZK_TIMING phase=gpu.<name> ms=<device ms> ..." line for a device
+ * span (what -v prints beside the host phases). */
+void cli_print_device_span(const cuzk_span *sp);
+
 /* Parses a byte size: a number with an optional binary unit K, M, G, T (also
  * KiB, GB, ...: all powers of 1024), e.g. "16G", "1.5T", "8589934592".
  * Returns 0, or 1 (nothing printed) when s is not such a size. */

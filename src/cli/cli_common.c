@@ -158,6 +158,7 @@ typedef struct cli_ui {
     double t_start;    /* when the command started */
     int drawn;         /* a bar line is on screen */
     char phase[64];
+    cli_tracer *trace; /* --trace, or NULL */
 } cli_ui;
 
 static cli_ui g_ui; /* the CLI is one process running one command */
@@ -210,6 +211,26 @@ static void ui_timing(void *user, cuzk_phase phase, double seconds)
     fprintf(stderr, "CUZK_TIMING phase=%s ms=%.3f\n", cuzk_phase_name(phase), seconds * 1e3);
 }
 
+void cli_print_device_span(const cuzk_span *sp)
+{
+    fprintf(stderr, "CUZK_TIMING phase=gpu.%s ms=%.3f device=%d worker=%d stream=%s\n", sp->name,
+            (sp->end - sp->start) * 1e3, sp->device, sp->worker, sp->stream ? "copy" : "compute");
+}
+
+/* Device intervals: a timing line with -v (host phases have theirs from
+ * ui_timing); every span to the trace. */
+static void ui_span(void *user, const cuzk_span *sp)
+{
+    (void)user;
+    if (g_ui.verbose && sp->device >= 0) {
+        ui_clear();
+        cli_print_device_span(sp);
+    }
+    cli_tracer_span(g_ui.trace, 0, sp);
+}
+
+void cli_trace_to(cli_tracer *tr) { g_ui.trace = tr; }
+
 void cli_progress_done(void) { ui_clear(); }
 
 /* SIGINT / SIGTERM raise the context's cancel flag: the command stops at its
@@ -255,6 +276,7 @@ cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *e
     o.progress = ui_progress;
     o.timing = ui_timing;
     o.cancelled = cli_cancelled;
+    o.span = ui_span;
     return cuzk_ctx_create(ctx, &o, err);
 }
 

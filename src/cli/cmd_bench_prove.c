@@ -13,13 +13,26 @@
 int cmd_bench_prove(int argc, char **argv);
 
 static const char USAGE[] =
-    "Usage: cuzk bench prove [--gpu[=D]] [--gpu-mem SIZE] [--workers LIST] [--proofs N] <zkey> <wtns>\n"
+    "Usage: cuzk bench prove [--gpu[=D]] [--gpu-mem SIZE] [--workers LIST] [--proofs N] [--trace FILE]\n"
+    "                        <zkey> <wtns>\n"
     "  Loads the key once per worker count, proves one warm-up proof, then\n"
     "  3 single proofs (latency: median) and N proofs by W threads at once\n"
-    "  (throughput: wall time / N), each verified. Prints one row per W with the\n"
-    "  per-phase mean (ms per proof) and the key's planned device peak.\n"
+    "  (throughput: wall time / N), each verified. One row per W:\n"
+    "    latency_ms, s_per_proof\n"
+    "    kernels_ms  GPU: the single proof's device phases (abc, ntt, the five\n"
+    "                MSMs up to the read-back of their sums) timed by CUDA events,\n"
+    "                summed: its kernels run alone (median of the 3 proofs)\n"
+    "    lat/kern    latency over kernels_ms\n"
+    "    busy        GPU: the union of the compute streams' device intervals over\n"
+    "                the throughput run's kernel window (first kernel start to last\n"
+    "                kernel end)\n"
+    "    plan_GiB, peak_GiB  GPU: the memory plan's peak and the measured one\n"
+    "  then the per-phase means of the throughput run (ms per proof; host wall\n"
+    "  times, and gpu.* device times).\n"
     "  --workers LIST  comma-separated worker counts (default 1,2)\n"
-    "  --proofs N      proofs per throughput run (default 4 x W)\n";
+    "  --proofs N      proofs per throughput run (default 4 x W)\n"
+    "  --trace FILE    Chrome trace-event timeline (Perfetto) of every run, a lane\n"
+    "                  group per run: host phases per worker, device work per stream\n";
 
 static cuzk_status fail_with(cuzk_error *err, cuzk_status st, const char *msg)
 {
@@ -28,15 +41,25 @@ static cuzk_status fail_with(cuzk_error *err, cuzk_status st, const char *msg)
     return st;
 }
 
+/* What the workers of one run report (their contexts' callbacks). */
 typedef struct {
     pthread_mutex_t mu;
-    double ms[CUZK_PHASE_COUNT];
+    double ms[CUZK_PHASE_COUNT];    /* host wall ms per phase, summed */
     unsigned n[CUZK_PHASE_COUNT];
-} phase_sums;
+    double dev_ms[CUZK_PHASE_COUNT]; /* device (compute stream) ms per phase, summed */
+    double *iv;                     /* compute intervals: start, end pairs */
+    size_t niv, cap;
+    cli_tracer *trace;
+} run_stats;
+
+typedef struct {
+    run_stats *rs;
+    int index;
+} worker_ref;
 
 static void on_timing(void *user, cuzk_phase ph, double s)
 {
-    phase_sums *p = user;
+    run_stats *p = ((worker_ref *)user)->rs;
     if ((unsigned)ph >= CUZK_PHASE_COUNT)
         return;
     pthread_mutex_lock(&p->mu);
@@ -45,21 +68,106 @@ static void on_timing(void *user, cuzk_phase ph, double s)
     pthread_mutex_unlock(&p->mu);
 }
 
+static void on_span(void *user, const cuzk_span *sp)
+{
+    worker_ref *w = user;
+    run_stats *p = w->rs;
+    cli_tracer_span(p->trace, w->index, sp);
+    if (sp->device < 0 || sp->stream != 0 || (unsigned)sp->phase >= CUZK_PHASE_COUNT)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->dev_ms[sp->phase] += (sp->end - sp->start) * 1e3;
+    if (p->niv == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 256;
+        double *iv = realloc(p->iv, cap * 2 * sizeof *iv);
+        if (iv) {
+            p->iv = iv;
+            p->cap = cap;
+        }
+    }
+    if (p->niv < p->cap) {
+        p->iv[2 * p->niv] = sp->start;
+        p->iv[2 * p->niv + 1] = sp->end;
+        p->niv++;
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void stats_init(run_stats *p, cli_tracer *trace)
+{
+    memset(p, 0, sizeof *p);
+    pthread_mutex_init(&p->mu, NULL);
+    p->trace = trace;
+}
+
+static void stats_free(run_stats *p)
+{
+    pthread_mutex_destroy(&p->mu);
+    free(p->iv);
+}
+
+static int cmp_iv(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Union of the compute intervals over [first start, last end]; 0 without any. */
+static double busy_fraction(run_stats *p)
+{
+    if (!p->niv)
+        return 0;
+    qsort(p->iv, p->niv, 2 * sizeof *p->iv, cmp_iv);
+    double lo = p->iv[0], hi = p->iv[1], covered = 0, end = p->iv[1];
+    for (size_t i = 0; i < p->niv; i++) {
+        double s = p->iv[2 * i], e = p->iv[2 * i + 1];
+        if (s > hi) {
+            covered += hi - lo;
+            lo = s;
+            hi = e;
+        } else if (e > hi) {
+            hi = e;
+        }
+        if (e > end)
+            end = e;
+    }
+    covered += hi - lo;
+    double win = end - p->iv[0];
+    return win > 0 ? covered / win : 0;
+}
+
+static double dev_total(const run_stats *p)
+{
+    double t = 0;
+    for (int ph = 0; ph < CUZK_PHASE_COUNT; ph++)
+        t += p->dev_ms[ph];
+    return t;
+}
+
 typedef struct {
     const cuzk_key *key;
     const cuzk_witness *w;
     cuzk_pool *pool;
-    phase_sums *sums;
+    worker_ref ref;
     int proofs;
     cuzk_status st;
     cuzk_error err;
 } worker;
 
+/* A cancel poll as a daemon's job has one (it changes how the GPU prover
+ * waits for its device work); it never cancels. */
+static int never_cancelled(void *user)
+{
+    (void)user;
+    return 0;
+}
+
 static void *worker_main(void *arg)
 {
     worker *wk = arg;
     cuzk_ctx *ctx = NULL;
-    cuzk_ctx_opts co = {.pool = wk->pool, .timing = wk->sums ? on_timing : NULL, .user = wk->sums};
+    cuzk_ctx_opts co = {.pool = wk->pool, .timing = on_timing, .span = on_span, .cancelled = never_cancelled,
+                        .user = &wk->ref};
     if ((wk->st = cuzk_ctx_create(&ctx, &co, &wk->err)))
         return NULL;
     for (int i = 0; i < wk->proofs && !wk->st; i++) {
@@ -71,27 +179,32 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* `proofs` proofs split over `threads` threads; wall seconds. */
-static cuzk_status run(const cuzk_key *key, const cuzk_witness *w, cuzk_pool *pool, phase_sums *sums, int threads,
+/* `proofs` proofs split over `threads` threads, reporting to rs; wall seconds. */
+static cuzk_status run(const cuzk_key *key, const cuzk_witness *w, cuzk_pool *pool, run_stats *rs, int threads,
                        int proofs, double *secs, cuzk_error *err)
 {
     worker wk[64];
     pthread_t th[64];
     double t0 = cli_now();
+    int started = 0;
+    cuzk_status st = CUZK_OK;
     for (int t = 0; t < threads; t++) {
-        wk[t] = (worker){key, w, pool, sums, proofs / threads + (t < proofs % threads), CUZK_OK, {0}};
-        if (pthread_create(&th[t], NULL, worker_main, &wk[t]))
-            return fail_with(err, CUZK_ERR_NOMEM, "bench: cannot start a thread");
+        wk[t] = (worker){key, w, pool, {rs, t}, proofs / threads + (t < proofs % threads), CUZK_OK, {0}};
+        if (pthread_create(&th[t], NULL, worker_main, &wk[t])) {
+            st = fail_with(err, CUZK_ERR_NOMEM, "bench: cannot start a thread");
+            break;
+        }
+        started++;
     }
-    for (int t = 0; t < threads; t++)
+    for (int t = 0; t < started; t++)
         pthread_join(th[t], NULL);
     *secs = cli_now() - t0;
-    for (int t = 0; t < threads; t++)
+    for (int t = 0; t < started && !st; t++)
         if (wk[t].st) {
             *err = wk[t].err;
-            return wk[t].st;
+            st = wk[t].st;
         }
-    return CUZK_OK;
+    return st;
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -102,7 +215,7 @@ static int cmp_d(const void *a, const void *b)
 
 int cmd_bench_prove(int argc, char **argv)
 {
-    const char *gpu_mem = NULL, *workers = NULL, *proofs = NULL;
+    const char *gpu_mem = NULL, *workers = NULL, *proofs = NULL, *trace = NULL;
     cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU};
     /* --gpu[=D] */
     int out = 1;
@@ -120,6 +233,7 @@ int cmd_bench_prove(int argc, char **argv)
         {"gpu-mem", 0, 1, &gpu_mem, NULL},
         {"workers", 0, 1, &workers, NULL},
         {"proofs", 0, 1, &proofs, NULL},
+        {"trace", 0, 1, &trace, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
     cli_common common;
@@ -151,6 +265,9 @@ int cmd_bench_prove(int argc, char **argv)
     if (proofs && (nproofs < 1 || nproofs > 100000))
         return cli_usage_error(USAGE, "--proofs takes a count from 1 to 100000, got '%s'", proofs);
     cuzk_error err = {0};
+    cli_tracer *tr = NULL;
+    if (trace && cli_tracer_open(&tr, trace, &err))
+        return cli_fail(&err);
     cuzk_pool *pool = cuzk_pool_create(common.threads);
     cuzk_ctx *ctx = NULL;
     cuzk_witness *w = NULL;
@@ -160,41 +277,73 @@ int cmd_bench_prove(int argc, char **argv)
         st = cuzk_ctx_create(&ctx, &co, &err);
     if (!st)
         st = cuzk_witness_load(&w, pos[1], &err);
-    printf("%-4s %12s %14s %10s  %s\n", "W", "latency_ms", "s_per_proof", "plan_GiB", "per-phase ms per proof (throughput run)");
+    printf("%-4s %11s %12s %11s %9s %6s %9s %9s  %s\n", "W", "latency_ms", "s_per_proof", "kernels_ms", "lat/kern",
+           "busy", "plan_GiB", "peak_GiB", "per-phase ms per proof (throughput run)");
     for (int k = 0; k < nw && !st; k++) {
         cuzk_key *key = NULL;
         ko.gpu_workers = (unsigned)wl[k];
         if ((st = cuzk_key_load(&key, ctx, pos[0], &ko, &err)))
             break;
-        cuzk_key_info info;
-        cuzk_key_get_info(key, &info);
-        double secs, lat[3];
-        st = run(key, w, pool, NULL, 1, 1, &secs, &err); /* warm-up */
-        for (int i = 0; i < 3 && !st; i++)
-            st = run(key, w, pool, NULL, 1, 1, &lat[i], &err);
-        phase_sums sums;
-        memset(&sums, 0, sizeof sums);
-        pthread_mutex_init(&sums.mu, NULL);
+        char label[64];
+        double secs, lat[3], kern[3];
+        run_stats warm;
+        stats_init(&warm, NULL);
+        st = run(key, w, pool, &warm, 1, 1, &secs, &err); /* warm-up */
+        stats_free(&warm);
+        for (int i = 0; i < 3 && !st; i++) {
+            run_stats one;
+            snprintf(label, sizeof label, "W=%d single proof %d", wl[k], i + 1);
+            cli_tracer_section(tr, label);
+            stats_init(&one, tr);
+            st = run(key, w, pool, &one, 1, 1, &lat[i], &err);
+            kern[i] = dev_total(&one);
+            stats_free(&one);
+        }
+        run_stats sums;
+        snprintf(label, sizeof label, "W=%d throughput", wl[k]);
+        cli_tracer_section(tr, label);
+        stats_init(&sums, tr);
         int n = nproofs ? (int)nproofs : 4 * wl[k];
         if (!st)
             st = run(key, w, pool, &sums, wl[k], n, &secs, &err);
         if (!st) {
+            cuzk_key_info info;
+            cuzk_key_get_info(key, &info);
+            const int gpu = info.backend == CUZK_BACKEND_GPU;
             qsort(lat, 3, sizeof lat[0], cmp_d);
-            printf("%-4d %12.1f %14.4f %10.2f ", wl[k], lat[1] * 1e3, secs / n,
-                   (double)info.device_bytes / (double)(1u << 30));
+            qsort(kern, 3, sizeof kern[0], cmp_d);
+            char kc[16] = "-", rc[16] = "-", bc[16] = "-", pc[16] = "-", mc[16] = "-";
+            if (gpu) {
+                snprintf(kc, sizeof kc, "%.1f", kern[1]);
+                if (kern[1] > 0)
+                    snprintf(rc, sizeof rc, "%.2f", lat[1] * 1e3 / kern[1]);
+                snprintf(bc, sizeof bc, "%.0f%%", 100 * busy_fraction(&sums));
+                snprintf(pc, sizeof pc, "%.2f", (double)info.device_bytes / (double)(1u << 30));
+                snprintf(mc, sizeof mc, "%.2f", (double)info.device_peak / (double)(1u << 30));
+            }
+            printf("%-4d %11.1f %12.4f %11s %9s %6s %9s %9s ", wl[k], lat[1] * 1e3, secs / n, kc, rc, bc, pc, mc);
             for (int ph = 0; ph < CUZK_PHASE_COUNT; ph++)
                 if (sums.n[ph])
                     printf(" %s=%.1f", cuzk_phase_name((cuzk_phase)ph), sums.ms[ph] / n);
+            for (int ph = 0; ph < CUZK_PHASE_COUNT; ph++)
+                if (sums.dev_ms[ph] > 0)
+                    printf(" gpu.%s=%.1f", cuzk_phase_name((cuzk_phase)ph), sums.dev_ms[ph] / n);
             printf("\n");
             fflush(stdout);
         }
-        pthread_mutex_destroy(&sums.mu);
+        stats_free(&sums);
         cuzk_key_free(key);
     }
     cuzk_witness_free(w);
     cuzk_ctx_free(ctx);
     cuzk_pool_destroy(pool);
+    cuzk_error terr = {0};
+    cuzk_status tst = cli_tracer_close(tr, &terr);
     if (st)
         return cli_fail(&err);
+    if (tst)
+        return cli_fail(&terr);
+    if (trace)
+        printf("trace: %s\n", trace);
     return 0;
 }

@@ -84,7 +84,7 @@ static int take_gpu_flag(int *argc, char **argv, cuzk_key_opts *ko, const char *
  * it. A failing triple stops the run with its error; the triples before it
  * are written, the failing one writes nothing. */
 static cuzk_status prove_triples(cuzk_ctx *ctx, const char *zkey, const char *const *t, int ntriples,
-                                 const cuzk_key_opts *ko, const cuzk_prove_opts *po, cuzk_error *err)
+                                 const cuzk_key_opts *ko, const cuzk_prove_opts *po, int verbose, cuzk_error *err)
 {
     cuzk_key *key = NULL;
     cuzk_status st = cuzk_key_load(&key, ctx, zkey, ko, err);
@@ -118,6 +118,11 @@ static cuzk_status prove_triples(cuzk_ctx *ctx, const char *zkey, const char *co
         cuzk_proof_free(proof);
         cuzk_witness_free(w);
     }
+    cuzk_key_info info;
+    cuzk_key_get_info(key, &info);
+    if (verbose && info.backend == CUZK_BACKEND_GPU) /* the plan's peak beside the measured one */
+        fprintf(stderr, "CUZK_DEVICE_MEM device=%d planned_bytes=%llu peak_bytes=%llu\n", ko->device,
+                (unsigned long long)info.device_bytes, (unsigned long long)info.device_peak);
     cuzk_key_free(key);
     return st;
 }
@@ -145,6 +150,9 @@ int cmd_prove(int argc, char **argv)
         "                        else the CPU; says which on stderr\n"
         "  --gpu-mem SIZE        device memory the proofs may use (e.g. 16G; default: the\n"
         "                        free memory minus a margin); see `cuzk plan`\n"
+        "  --trace FILE          write a Chrome trace-event timeline (Perfetto,\n"
+        "                        chrome://tracing): CPU phases, and with --gpu the uploads\n"
+        "                        and kernels per CUDA stream, timed by CUDA events\n"
         "  --insecure-zero-rs    TEST ONLY: r = s = 0 (deterministic, not zero-knowledge)\n"
         "  --remote URL          prove through a `cuzk serve` daemon (http://HOST:PORT or\n"
         "                        unix:/PATH): the witness is sent, the key is read by the\n"
@@ -153,7 +161,7 @@ int cmd_prove(int argc, char **argv)
         "  --token TOKEN         bearer token for --remote (default $CUZK_TOKEN)\n"
         "  --priority P          --remote: critical, high, normal (default) or low\n";
     int verify = 0, no_verify = 0, rs = 0, zero = 0;
-    const char *remote = NULL, *token = NULL, *priority = NULL, *gpu_mem = NULL;
+    const char *remote = NULL, *token = NULL, *priority = NULL, *gpu_mem = NULL, *trace = NULL;
     const cli_opt opts[] = {
         {"verify", 0, 0, NULL, &verify},
         {"no-verify", 0, 0, NULL, &no_verify},
@@ -163,6 +171,7 @@ int cmd_prove(int argc, char **argv)
         {"token", 0, 1, &token, NULL},
         {"priority", 0, 1, &priority, NULL},
         {"gpu-mem", 0, 1, &gpu_mem, NULL},
+        {"trace", 0, 1, &trace, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
     /* one proof at a time: the plan needs no room for waiting workers */
@@ -179,9 +188,9 @@ int cmd_prove(int argc, char **argv)
         return cli_usage_error(usage, "prove takes a zkey and one or more (witness, proof, public) triples, got %d "
                                       "argument%s", npos, npos == 1 ? "" : "s");
     if (remote) { /* the daemon proves and verifies; local-only options do not apply */
-        if (no_verify || rs || zero || npos != 4 || ko.backend != CUZK_BACKEND_CPU || gpu_mem)
+        if (no_verify || rs || zero || npos != 4 || ko.backend != CUZK_BACKEND_CPU || gpu_mem || trace)
             return cli_usage_error(usage, "--remote cannot be combined with --no-verify, --rapidsnark, "
-                                          "--insecure-zero-rs, --gpu, --gpu-mem or several triples");
+                                          "--insecure-zero-rs, --gpu, --gpu-mem, --trace or several triples");
         return cli_prove_remote(remote, token, priority, pos[0], pos[1], pos[2], pos[3], common.verbose);
     }
     if (verify && no_verify) {
@@ -210,11 +219,31 @@ int cmd_prove(int argc, char **argv)
     sa.sa_handler = on_sigbus;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGBUS, &sa, NULL);
-    if (ko.backend == CUZK_BACKEND_CPU && npos == 4) {
-        RUN_WITH_CTX(common, cuzk_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], &po, &err_));
-        return 0;
+    cuzk_error err = {0};
+    cli_tracer *tr = NULL;
+    if (trace && cli_tracer_open(&tr, trace, &err))
+        return cli_fail(&err);
+    cli_trace_to(tr);
+    cuzk_ctx *ctx = NULL;
+    cuzk_status st = cli_make_ctx(&ctx, &common, &err);
+    if (!st) {
+        double t0 = cli_now();
+        if (ko.backend == CUZK_BACKEND_CPU && npos == 4)
+            st = cuzk_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], &po, &err);
+        else
+            st = prove_triples(ctx, pos[0], pos + 1, (npos - 1) / 3, &ko, &po, common.verbose, &err);
+        cli_progress_done();
+        if (common.verbose)
+            fprintf(stderr, "CUZK_TIMING phase=total ms=%.3f\n", (cli_now() - t0) * 1e3);
+        cuzk_ctx_free(ctx);
     }
-    RUN_WITH_CTX(common, prove_triples(ctx, pos[0], pos + 1, (npos - 1) / 3, &ko, &po, &err_));
+    cli_trace_to(NULL);
+    cuzk_error terr = {0};
+    cuzk_status tst = cli_tracer_close(tr, &terr); /* the trace is kept (valid JSON) also after an error */
+    if (st)
+        return cli_fail(&err);
+    if (tst)
+        return cli_fail(&terr);
     return 0;
 }
 

@@ -53,7 +53,7 @@ template <class Fr> struct gpu_ntt_impl {
 /* Groth16 prover steps (g16_kernels.cu, contracts in g16.h). */
 template <class Fr> struct gpu_g16_impl {
     static cuzk_status abc(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c, cudaStream_t st,
-                           cuzk_error *e);
+                           int (*cancelled)(void *), void *user, cuzk_error *e);
     static cuzk_status pointwise(void *d_a, const void *d_b, const void *d_c, size_t n, cuzk_gpu_g16_pw_op op,
                                  cudaStream_t st, cuzk_error *e);
 };
@@ -72,7 +72,7 @@ typedef struct cuzk_gpu_curve_ops {
     cuzk_status (*ntt_run)(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_op op, cudaStream_t st,
                            cuzk_error *e);
     cuzk_status (*g16_abc)(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c, cudaStream_t st,
-                           cuzk_error *e);
+                           int (*cancelled)(void *), void *user, cuzk_error *e);
     cuzk_status (*g16_pointwise)(void *d_a, const void *d_b, const void *d_c, size_t n, cuzk_gpu_g16_pw_op op,
                                  cudaStream_t st, cuzk_error *e);
 } cuzk_gpu_curve_ops;

@@ -76,6 +76,12 @@ void cuzk_gpu_g16_csr_destroy(cuzk_gpu_g16_csr *c);
 cuzk_status cuzk_gpu_g16_abc(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b,
                              void *d_c, void *stream, cuzk_error *e);
 
+/* The same, polling cancelled(user) while a streamed CSR waits for its
+ * buffers between ranges of rows (CUZK_ERR_CANCELLED; the ranges queued so
+ * far still run: synchronise `stream` before freeing the buffers). */
+cuzk_status cuzk_gpu_g16_abc_poll(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c,
+                                  void *stream, int (*cancelled)(void *), void *user, cuzk_error *e);
+
 typedef enum cuzk_gpu_g16_pw_op {
     CUZK_GPU_G16_QUOTIENT = 0,  /* a = from_mont(a.b - c) */
     CUZK_GPU_G16_MUL = 1, /* a = a.b                (c unused) */

@@ -1,11 +1,14 @@
 /* The GPU Groth16 backend (src/gpu/g16_backend.h): a key's device data per
  * its memory plan and the device steps of a proof. */
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
 
 #include "gpu/curve_ops.cuh"
 #include "gpu/g16_backend.h"
 #include "gpu/gpu_common.cuh"
+#include "gpu/msm_async.h"
+#include "util/common.h"
 
 #define NMSM 5
 #define MAX_WORKERS 64
@@ -34,13 +37,24 @@ struct cuzk_gpu_g16_job {
     bool locked;
     cudaStream_t cs, up;     /* compute, copies */
     cudaEvent_t ev_w;        /* witness on the device */
+    cudaEvent_t ev_ref;      /* recorded and waited for at begin: the event clock's origin */
+    double t_ref;            /* host clock (cuzk_now) when ev_ref completed */
     cudaEvent_t t0[CUZK_GPU_PHASE_COUNT], t1[CUZK_GPU_PHASE_COUNT];
-    bool timed[CUZK_GPU_PHASE_COUNT];
+    bool timed[CUZK_GPU_PHASE_COUNT];   /* events made */
+    bool recorded[CUZK_GPU_PHASE_COUNT]; /* the phase's end event is recorded */
+    bool reported[CUZK_GPU_PHASE_COUNT]; /* handed out by job_spans */
     void *d_w, *d_a, *d_b, *d_c;
     bool w_issued;
     bool csr_held;           /* streamed coefficients acquired for this job's abc/ntt */
+    bool pipelined;          /* all MSMs resident: issue the next before finishing one */
     int next_msm;            /* 0..5: MSMs done */
+    cuzk_gpu_msm_ticket tk[NMSM];
+    cuzk_gpu_g16_cancel_fn cancelled;
+    void *user;
 };
+
+/* Witness chunk: copied to the pinned slot, then uploaded, while the next is copied. */
+#define W_CHUNK ((size_t)8 << 20)
 
 namespace {
 
@@ -82,10 +96,29 @@ cuzk_status dev_alloc(cuzk_gpu_g16_key *k, void **p, size_t bytes, const char *w
     if (rc != cudaSuccess) {
         cudaGetLastError();
         *p = NULL;
+        if (rc == cudaErrorMemoryAllocation) /* the plan counted on it: something else took it */
+            return cuzk_err(e, CUZK_ERR_NOMEM,
+                            "gpu prover: device %d ran out of memory allocating the %s (%zu bytes) that the "
+                            "memory plan counted on (another process or key took it?)",
+                            k->device, what, bytes);
         return cuzk_err(e, CUZK_ERR_GPU, "gpu prover: allocating the %s (%zu bytes) failed: %s", what, bytes,
                         cudaGetErrorString(rc));
     }
     return CUZK_OK;
+}
+
+/* Waits for ev, polling the job's cancel callback; without one, returns at
+ * once (the stream orders the work; the caller need not wait). */
+cuzk_status wait_polled(cuzk_gpu_g16_job *j, cudaEvent_t ev, cuzk_error *e)
+{
+    if (!j->cancelled) return CUZK_OK;
+    cudaError_t q;
+    while ((q = cudaEventQuery(ev)) == cudaErrorNotReady) {
+        if (j->cancelled(j->user)) return cuzk_err(e, CUZK_ERR_CANCELLED, "cancelled");
+        sched_yield();
+    }
+    CUZK_CU(q);
+    return j->cancelled(j->user) ? cuzk_err(e, CUZK_ERR_CANCELLED, "cancelled") : CUZK_OK;
 }
 
 void dev_free(cuzk_gpu_g16_key *k, void **p)
@@ -111,7 +144,21 @@ cuzk_status phase_begin(cuzk_gpu_g16_job *j, int ph, cudaStream_t st, cuzk_error
 cuzk_status phase_end(cuzk_gpu_g16_job *j, int ph, cudaStream_t st, cuzk_error *e)
 {
     CUZK_CU(cudaEventRecord(j->t1[ph], st));
+    j->recorded[ph] = true;
     return CUZK_OK;
+}
+
+/* MSM i's device work, timed: issued up to the read-back of its sums. */
+cuzk_status msm_issue(cuzk_gpu_g16_job *j, int i, cuzk_gpu_msm *m, cuzk_error *e)
+{
+    const cuzk_gpu_key_shape *s = &j->k->src.shape;
+    const int ph = CUZK_GPU_PHASE_MSM_H + i;
+    const uint64_t *sc = i == 0 ? (const uint64_t *)j->d_a
+                                : (const uint64_t *)j->d_w + (i == 3 ? 4 * (s->n_public + 1) : 0);
+    cuzk_status st;
+    if ((st = phase_begin(j, ph, j->cs, e))) return st;
+    if ((st = cuzk_gpu_msm_issue(m, &j->tk[i], sc, msm_points(s, i), 1, j->cs, e))) return st;
+    return phase_end(j, ph, j->cs, e);
 }
 
 void key_free(cuzk_gpu_g16_key *k)
@@ -157,14 +204,25 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
 }
 
 /* The device witness of the job: allocated, uploaded on the copy stream
- * from the pinned slot, marked by ev_w. */
-cuzk_status issue_witness(cuzk_gpu_g16_job *j, cuzk_error *e)
+ * from the pinned slot, marked by ev_w. src: the caller's witness, copied
+ * into the slot chunk by chunk (each chunk's upload overlaps the next
+ * chunk's copy), or NULL when the slot holds it already. */
+cuzk_status issue_witness(cuzk_gpu_g16_job *j, const void *src, const cuzk_gpu_g16_hooks *h, cuzk_error *e)
 {
     cuzk_gpu_g16_key *k = j->k;
     cuzk_status st;
-    if ((st = dev_alloc(k, &j->d_w, k->plan.witness_bytes, "witness", e))) return st;
+    const size_t n = k->plan.witness_bytes;
+    uint8_t *pin = (uint8_t *)k->pinned[j->slot];
+    if ((st = dev_alloc(k, &j->d_w, n, "witness", e))) return st;
     if ((st = phase_begin(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
-    CUZK_CU(cudaMemcpyAsync(j->d_w, k->pinned[j->slot], k->plan.witness_bytes, cudaMemcpyHostToDevice, j->up));
+    for (size_t o = 0; o < n; o += W_CHUNK) {
+        const size_t c = n - o < W_CHUNK ? n - o : W_CHUNK;
+        if (src) {
+            if (h && h->copy) h->copy(h->copy_user, pin + o, (const uint8_t *)src + o, c);
+            else memcpy(pin + o, (const uint8_t *)src + o, c);
+        }
+        CUZK_CU(cudaMemcpyAsync((uint8_t *)j->d_w + o, pin + o, c, cudaMemcpyHostToDevice, j->up));
+    }
     if ((st = phase_end(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
     CUZK_CU(cudaEventRecord(j->ev_w, j->up));
     j->w_issued = true;
@@ -226,8 +284,10 @@ extern "C" void cuzk_gpu_g16_key_plan(const cuzk_gpu_g16_key *k, cuzk_gpu_plan *
     }
 }
 
+extern "C" int cuzk_gpu_g16_key_device(const cuzk_gpu_g16_key *k) { return k->device; }
+
 extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
-                                              cuzk_error *e)
+                                              const cuzk_gpu_g16_hooks *hooks, cuzk_error *e)
 {
     if (!out || !k || !witness) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
     *out = NULL;
@@ -235,6 +295,13 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
     if (!j) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
     j->k = k;
     j->slot = -1;
+    if (hooks) {
+        j->cancelled = hooks->cancelled;
+        j->user = hooks->cancel_user;
+    }
+    j->pipelined = true;
+    for (int i = 0; i < NMSM; i++)
+        if (!k->msm[i] && msm_points(&k->src.shape, i) > 0) j->pipelined = false;
     /* a worker slot: at most `workers` jobs hold device memory */
     pthread_mutex_lock(&k->mu);
     for (;;) {
@@ -252,8 +319,15 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
     CUZK_CU(cudaStreamCreateWithFlags(&j->cs, cudaStreamNonBlocking));
     CUZK_CU(cudaStreamCreateWithFlags(&j->up, cudaStreamNonBlocking));
     CUZK_CU(cudaEventCreateWithFlags(&j->ev_w, cudaEventDisableTiming));
-    memcpy(k->pinned[j->slot], witness, k->plan.witness_bytes);
-    if (k->plan.prestage) return issue_witness(j, e);
+    /* the event clock's origin on the host clock (nothing is queued on cs yet) */
+    CUZK_CU(cudaEventCreate(&j->ev_ref));
+    CUZK_CU(cudaEventRecord(j->ev_ref, j->cs));
+    CUZK_CU(cudaEventSynchronize(j->ev_ref));
+    j->t_ref = cuzk_now();
+    if (k->plan.prestage) return issue_witness(j, witness, hooks, e);
+    /* uploaded at abc, under the GPU lock (the plan has no room for it before) */
+    if (hooks && hooks->copy) hooks->copy(hooks->copy_user, k->pinned[j->slot], witness, k->plan.witness_bytes);
+    else memcpy(k->pinned[j->slot], witness, k->plan.witness_bytes);
     return CUZK_OK;
 }
 
@@ -268,7 +342,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
     }
     CUZK_DEVICE_GUARD(k->device);
     cuzk_status st;
-    if (!j->w_issued && (st = issue_witness(j, e))) return st;
+    if (!j->w_issued && (st = issue_witness(j, NULL, NULL, e))) return st;
     CUZK_CU(cudaStreamWaitEvent(j->cs, j->ev_w, 0));
     const size_t v = p->vector_bytes;
     if ((st = dev_alloc(k, &j->d_a, v, "a vector", e)) || (st = dev_alloc(k, &j->d_b, v, "b vector", e)))
@@ -284,10 +358,12 @@ extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
     }
     sample(k);
     if ((st = phase_begin(j, CUZK_GPU_PHASE_ABC, j->cs, e))) return st;
-    if ((st = cuzk_gpu_g16_abc(k->csr, j->d_w, j->d_a, j->d_b, j->d_c, j->cs, e))) return st;
+    if ((st = cuzk_gpu_g16_abc_poll(k->csr, j->d_w, j->d_a, j->d_b, j->d_c, j->cs, j->cancelled, j->user, e)))
+        return st;
     if ((st = phase_end(j, CUZK_GPU_PHASE_ABC, j->cs, e))) return st;
-    /* each step returns with its work done, so the caller's wall-clock phase
-     * times are the device's (and errors surface in the step that caused them) */
+    /* the step returns with its work done (errors surface here), polling
+     * the cancel callback while it waits */
+    if (j->cancelled) return wait_polled(j, j->t1[CUZK_GPU_PHASE_ABC], e);
     CUZK_CU(cudaStreamSynchronize(j->cs));
     return CUZK_OK;
 }
@@ -302,9 +378,17 @@ extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
     CUZK_DEVICE_GUARD(k->device);
     cuzk_status st;
     if ((st = phase_begin(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
-    if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)) ||
-        (st = cuzk_gpu_ntt_run(k->ntt, j->d_b, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)))
-        return st;
+    /* a cancel poll waits after each pass (ev_w is free for reuse by now) */
+    if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e))) return st;
+    if (j->cancelled) {
+        CUZK_CU(cudaEventRecord(j->ev_w, j->cs));
+        if ((st = wait_polled(j, j->ev_w, e))) return st;
+    }
+    if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_b, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e))) return st;
+    if (j->cancelled) {
+        CUZK_CU(cudaEventRecord(j->ev_w, j->cs));
+        if ((st = wait_polled(j, j->ev_w, e))) return st;
+    }
     if (j->d_c) {
         if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_c, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)) ||
             (st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, j->d_c, n, CUZK_GPU_G16_QUOTIENT, j->cs, e)))
@@ -319,6 +403,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
     }
     if ((st = phase_end(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
     /* b, c (and streamed coefficients) are done with once h exists */
+    if ((st = wait_polled(j, j->t1[CUZK_GPU_PHASE_NTT], e))) return st;
     CUZK_CU(cudaStreamSynchronize(j->cs));
     dev_free(k, &j->d_b);
     dev_free(k, &j->d_c);
@@ -361,11 +446,14 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
             m = tmp;
         }
         sample(k);
-        const uint64_t *sc = i == 0 ? (const uint64_t *)j->d_a
-                                    : (const uint64_t *)j->d_w + (i == 3 ? 4 * (s->n_public + 1) : 0);
-        st = phase_begin(j, ph, j->cs, e);
-        if (!st) st = cuzk_gpu_msm_run(m, result, sc, np, 1, j->cs, e);
-        if (!st) st = phase_end(j, ph, j->cs, e);
+        st = CUZK_OK;
+        if (!j->tk[i].issued) st = msm_issue(j, i, m, e);
+        /* the next MSM's device work is queued before this one's sums are
+         * combined on the host */
+        if (!st && j->pipelined && i + 1 < NMSM && msm_points(s, i + 1) > 0)
+            st = msm_issue(j, i + 1, k->msm[i + 1], e);
+        if (!st) st = wait_polled(j, j->t1[ph], e);
+        if (!st) st = cuzk_gpu_msm_finish(m, &j->tk[i], result, e);
         if (tmp) {
             pthread_mutex_lock(&k->alloc_mu);
             cuzk_gpu_msm_destroy(tmp);
@@ -374,10 +462,13 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
         if (st) return st;
     }
     j->next_msm++;
-    if (i == 0) dev_free(k, &j->d_a);
+    /* h is freed after its MSM unless the MSMs are pipelined (a free would
+     * wait for the next MSM's kernels) */
+    if (i == 0 && !j->pipelined) dev_free(k, &j->d_a);
     if (i == NMSM - 1) {
         CUZK_CU(cudaStreamSynchronize(j->cs));
         dev_free(k, &j->d_w);
+        dev_free(k, &j->d_a);
         j->locked = false;
         pthread_mutex_unlock(&k->gpu_lock);
     }
@@ -392,6 +483,38 @@ extern "C" void cuzk_gpu_g16_job_times(const cuzk_gpu_g16_job *j, double ms[CUZK
         if (j->timed[p] && cudaEventElapsedTime(&t, j->t0[p], j->t1[p]) == cudaSuccess) ms[p] = t;
         else cudaGetLastError();
     }
+}
+
+extern "C" size_t cuzk_gpu_g16_job_spans(cuzk_gpu_g16_job *j, int wait, cuzk_gpu_g16_span *out, size_t cap)
+{
+    if (!j || !j->ev_ref) return 0;
+    cuzk_gpu::device_guard g(j->k->device);
+    if (wait) {
+        if (j->cs) cudaStreamSynchronize(j->cs);
+        if (j->up) cudaStreamSynchronize(j->up);
+    }
+    size_t n = 0;
+    for (int p = 0; p < CUZK_GPU_PHASE_COUNT && n < cap; p++) {
+        if (!j->recorded[p] || j->reported[p]) continue;
+        if (cudaEventQuery(j->t1[p]) != cudaSuccess) { /* not done yet (or failed: reported by the step) */
+            cudaGetLastError();
+            continue;
+        }
+        float a = 0, b = 0;
+        if (cudaEventElapsedTime(&a, j->ev_ref, j->t0[p]) != cudaSuccess ||
+            cudaEventElapsedTime(&b, j->ev_ref, j->t1[p]) != cudaSuccess) {
+            cudaGetLastError();
+            continue;
+        }
+        j->reported[p] = true;
+        out[n].phase = (cuzk_gpu_plan_phase)p;
+        out[n].slot = j->slot;
+        out[n].stream = p == CUZK_GPU_PHASE_STAGE ? 1 : 0;
+        out[n].start = j->t_ref + a * 1e-3;
+        out[n].end = j->t_ref + b * 1e-3;
+        n++;
+    }
+    return n;
 }
 
 extern "C" void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j)
@@ -418,6 +541,7 @@ extern "C" void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j)
                 cudaEventDestroy(j->t1[p]);
             }
         if (j->ev_w) cudaEventDestroy(j->ev_w);
+        if (j->ev_ref) cudaEventDestroy(j->ev_ref);
         if (j->cs) cudaStreamDestroy(j->cs);
         if (j->up) cudaStreamDestroy(j->up);
     }

@@ -20,10 +20,26 @@
  * and destroyed after it. Any error ends the job: end frees everything and
  * the key and the other jobs go on.
  *
- * Timing: every device phase is bracketed by CUDA events on the compute
- * stream (cuzk_gpu_g16_job_times); the device memory in use (the free memory
- * cudaMemGetInfo reports, against the free memory at attach) is sampled after
- * each phase's allocations, for the measured peak beside the planned one. */
+ * The MSMs: when all five are resident, each is issued (device work up to
+ * the read-back of its window sums) before the previous one's sums are
+ * combined on the host, so the GPU does not wait for the host between them;
+ * h then stays until the last MSM (no allocation happens meanwhile, so the
+ * plan's MSM_H figure still bounds it). Streamed MSMs run one by one.
+ *
+ * Timing: every device phase and the witness upload is bracketed by CUDA
+ * events on its stream (cuzk_gpu_g16_job_times, cuzk_gpu_g16_job_spans);
+ * an event recorded and waited for at job start ties the event clock to the
+ * host clock, so device intervals land on the host timeline. The device
+ * memory in use (the free memory cudaMemGetInfo reports, against the free
+ * memory at attach) is sampled after each phase's allocations, for the
+ * measured peak beside the planned one.
+ *
+ * Cancellation: with a poll, the job waits for its device work by polling
+ * events (between NTT passes, streamed coefficient ranges, before each MSM's
+ * sums are read) and stops with CUZK_ERR_CANCELLED; end waits for what was
+ * queued and frees it. A device allocation that fails anyway (something
+ * else took the memory the plan counted on) is CUZK_ERR_NOMEM naming the
+ * buffer; the job ends and the key goes on. */
 #ifndef CUZK_GPU_G16_BACKEND_H
 #define CUZK_GPU_G16_BACKEND_H
 
@@ -61,9 +77,32 @@ void cuzk_gpu_g16_key_detach(cuzk_gpu_g16_key *k);
  * over the free memory at attach; 0 before any job). */
 void cuzk_gpu_g16_key_plan(const cuzk_gpu_g16_key *k, cuzk_gpu_plan *plan, size_t *measured_peak);
 
-/* witness: n_vars raw scalars (32 bytes each), host; copied. */
+/* A job's cancellation poll: non-zero stops the job at its next wait
+ * (CUZK_ERR_CANCELLED). */
+typedef int (*cuzk_gpu_g16_cancel_fn)(void *user);
+
+/* The CUDA device the key lives on. */
+int cuzk_gpu_g16_key_device(const cuzk_gpu_g16_key *k);
+
+/* What a job may call back (any member may be NULL). */
+typedef struct cuzk_gpu_g16_hooks {
+    /* polled while the job waits for the device inside a step: between NTT
+     * passes, between streamed coefficient ranges, before each MSM's sums
+     * are read */
+    cuzk_gpu_g16_cancel_fn cancelled;
+    void *cancel_user;
+    /* copies n bytes (the witness into the pinned buffer, in chunks; e.g.
+     * with several threads); NULL: memcpy */
+    void (*copy)(void *user, void *dst, const void *src, size_t n);
+    void *copy_user;
+} cuzk_gpu_g16_hooks;
+
+/* witness: n_vars raw scalars (32 bytes each), host; copied into the
+ * slot's pinned buffer in chunks, each uploaded as soon as it is there when
+ * the plan pre-stages. hooks may be NULL. On an error the caller still ends
+ * the job (*out may be set). */
 cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
-                                   cuzk_error *e);
+                                   const cuzk_gpu_g16_hooks *hooks, cuzk_error *e);
 cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e);
 /* The three odd-coset NTTs and h = a.b - c (raw) in a's buffer. */
 cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e);
@@ -72,6 +111,21 @@ cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e);
 cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_item_id id, void *result, cuzk_error *e);
 /* Device milliseconds of each phase so far (0 for phases not run). */
 void cuzk_gpu_g16_job_times(const cuzk_gpu_g16_job *j, double ms[CUZK_GPU_PHASE_COUNT]);
+
+/* A device interval of a job on the host clock (cuzk_now seconds): the
+ * witness upload (CUZK_GPU_PHASE_STAGE, copy stream) or a phase's device
+ * work (compute stream; an MSM up to the read-back of its sums). */
+typedef struct cuzk_gpu_g16_span {
+    cuzk_gpu_plan_phase phase;
+    int slot;   /* the job's worker slot */
+    int stream; /* 0 compute, 1 copy */
+    double start, end;
+} cuzk_gpu_g16_span;
+
+/* Copies up to cap spans that completed since the last call into out and
+ * returns their count; wait != 0 first waits for all the job's queued work
+ * (what the job then returns is all it had). */
+size_t cuzk_gpu_g16_job_spans(cuzk_gpu_g16_job *j, int wait, cuzk_gpu_g16_span *out, size_t cap);
 /* Frees what the job holds, releases its lock and slot. NULL is a no-op. */
 void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j);
 

@@ -1,5 +1,6 @@
 /* GPU Groth16 prover kernels: a, b, c from the witness (CSR sparse
  * matrix-vector product) and the pointwise quotient. See src/gpu/g16.h. */
+#include <sched.h>
 #include <string.h>
 
 #include "gpu/curve_ops.cuh"
@@ -206,7 +207,7 @@ fail:
 
 template <class P>
 cuzk_status abc_t(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c, cudaStream_t st,
-                  cuzk_error *e)
+                  int (*cancelled)(void *), void *user, cuzk_error *e)
 {
     typedef fp<P> F;
     const F *w = (const F *)d_w;
@@ -239,7 +240,19 @@ cuzk_status abc_t(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, vo
                             (size_t)ra[r0 + 1] + rb[r0 + 1] - base, c->chunk);
         const int s = (int)(k % (size_t)c->nbuf);
         const size_t na = ra[r1] - ra[r0], nb = rb[r1] - rb[r0];
-        if (k >= (size_t)c->nbuf) CUZK_CU(cudaStreamWaitEvent(c->cp, c->ev_done[s], 0));
+        if (k >= (size_t)c->nbuf) {
+            /* with a cancel poll the host waits here for the kernel of range
+             * k - nbuf (range k - 1 is still queued, so the GPU keeps busy) */
+            if (cancelled) {
+                cudaError_t q;
+                while ((q = cudaEventQuery(c->ev_done[s])) == cudaErrorNotReady) {
+                    if (cancelled(user)) return cuzk_err(e, CUZK_ERR_CANCELLED, "cancelled");
+                    sched_yield();
+                }
+                CUZK_CU(q);
+            }
+            CUZK_CU(cudaStreamWaitEvent(c->cp, c->ev_done[s], 0));
+        }
         CUZK_CU(cudaMemcpyAsync(c->d_sig[s], c->h_sig[0] + ra[r0], na * 4, cudaMemcpyHostToDevice, c->cp));
         CUZK_CU(cudaMemcpyAsync(c->d_sig[s] + na, c->h_sig[1] + rb[r0], nb * 4, cudaMemcpyHostToDevice, c->cp));
         CUZK_CU(cudaMemcpyAsync(c->d_val[s], c->h_val[0] + (size_t)ra[r0] * 32, na * 32, cudaMemcpyHostToDevice, c->cp));
@@ -353,13 +366,19 @@ extern "C" void cuzk_gpu_g16_csr_destroy(cuzk_gpu_g16_csr *c)
 extern "C" cuzk_status cuzk_gpu_g16_abc(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c,
                                         void *stream, cuzk_error *e)
 {
+    return cuzk_gpu_g16_abc_poll(c, d_w, d_a, d_b, d_c, stream, NULL, NULL, e);
+}
+
+extern "C" cuzk_status cuzk_gpu_g16_abc_poll(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c,
+                                             void *stream, int (*cancelled)(void *), void *user, cuzk_error *e)
+{
     if (!c || !d_w) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover abc: NULL CSR or witness");
     if (!c->acquired) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover abc: streamed CSR not acquired");
     if (!aligned16(d_w) || !aligned16(d_a) || !aligned16(d_b) || !aligned16(d_c))
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover abc: buffers must be 16-byte aligned");
     CUZK_DEVICE_GUARD(c->device);
     cudaStream_t st = (cudaStream_t)stream;
-    return c->ops->g16_abc(c, d_w, d_a, d_b, d_c, st, e);
+    return c->ops->g16_abc(c, d_w, d_a, d_b, d_c, st, cancelled, user, e);
 }
 
 extern "C" cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const void *d_b, const void *d_c, size_t n,
@@ -379,9 +398,9 @@ extern "C" cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const
 /* The per-curve entry points (curve_ops.cuh), instantiated once per curve. */
 template <class Fr>
 cuzk_status gpu_g16_impl<Fr>::abc(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c,
-                                  cudaStream_t st, cuzk_error *e)
+                                  cudaStream_t st, int (*cancelled)(void *), void *user, cuzk_error *e)
 {
-    return abc_t<Fr>(c, d_w, d_a, d_b, d_c, st, e);
+    return abc_t<Fr>(c, d_w, d_a, d_b, d_c, st, cancelled, user, e);
 }
 
 template <class Fr>

@@ -4,11 +4,14 @@
  * (src/CMakeLists.txt): then this file provides cuzk_g16_backend_gpu and
  * backend.c does not; without CUDA it is empty. */
 #ifdef CUZK_HAVE_GPU_PROVER
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/gpu.h"
 #include "gpu/g16_backend.h"
 #include "groth16/backend.h"
+#include "groth16/ctx.h"
+#include "util/threadpool.h"
 
 /* The key's host data for the device: the zkey sections, borrowed. */
 static void key_src(const cuzk_zkey *zk, cuzk_gpu_g16_key_src *s)
@@ -72,24 +75,130 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
 
 static void gpu_key_detach(void *key_state) { cuzk_gpu_g16_key_detach(key_state); }
 
+static uint64_t gpu_device_peak(const void *key_state)
+{
+    size_t peak = 0;
+    cuzk_gpu_g16_key_plan(key_state, NULL, &peak);
+    return peak;
+}
+
+/* A proof: the device job and the context its spans and cancel poll go to. */
+typedef struct {
+    cuzk_gpu_g16_job *j;
+    cuzk_ctx *ctx;
+    int device;
+} gpu_job;
+
+static const cuzk_phase SPAN_PHASE[CUZK_GPU_PHASE_COUNT] = {
+    [CUZK_GPU_PHASE_STAGE] = CUZK_PHASE_ABC,    [CUZK_GPU_PHASE_ABC] = CUZK_PHASE_ABC,
+    [CUZK_GPU_PHASE_NTT] = CUZK_PHASE_NTT,      [CUZK_GPU_PHASE_MSM_H] = CUZK_PHASE_MSM_H,
+    [CUZK_GPU_PHASE_MSM_A] = CUZK_PHASE_MSM_A,  [CUZK_GPU_PHASE_MSM_B1] = CUZK_PHASE_MSM_B1,
+    [CUZK_GPU_PHASE_MSM_C] = CUZK_PHASE_MSM_C,  [CUZK_GPU_PHASE_MSM_B2] = CUZK_PHASE_MSM_B2,
+};
+
+/* Hands the job's completed device intervals to the context (wait: all of
+ * them, once its work is done). */
+static void report_spans(gpu_job *g, int wait)
+{
+    if (!g->ctx || !g->ctx->opts.span)
+        return;
+    cuzk_gpu_g16_span sp[CUZK_GPU_PHASE_COUNT];
+    size_t n = cuzk_gpu_g16_job_spans(g->j, wait, sp, CUZK_GPU_PHASE_COUNT);
+    for (size_t i = 0; i < n; i++) {
+        cuzk_span s = {
+            .name = sp[i].phase == CUZK_GPU_PHASE_STAGE ? "upload_witness" : cuzk_phase_name(SPAN_PHASE[sp[i].phase]),
+            .phase = SPAN_PHASE[sp[i].phase],
+            .device = g->device,
+            .worker = sp[i].slot,
+            .stream = sp[i].stream,
+            .start = sp[i].start,
+            .end = sp[i].end,
+        };
+        cuzk_ctx_span(g->ctx, &s);
+    }
+}
+
+static int job_cancelled(void *user) { return cuzk_ctx_cancelled(user); }
+
+/* The witness copy into pinned memory, spread over the context's pool. */
+typedef struct {
+    uint8_t *dst;
+    const uint8_t *src;
+} copy_job;
+
+static void copy_range(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    copy_job *c = arg;
+    memcpy(c->dst + b, c->src + b, e - b);
+}
+
+static void pool_copy(void *user, void *dst, const void *src, size_t n)
+{
+    copy_job c = {dst, src};
+    cuzk_parallel_for(((cuzk_ctx *)user)->pool, n, (size_t)1 << 20, copy_range, &c);
+}
+
 static cuzk_status gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const void *w, void **job, cuzk_error *err)
 {
-    (void)ctx;
-    cuzk_gpu_g16_job *j = NULL;
-    cuzk_status st = cuzk_gpu_g16_job_begin(&j, (cuzk_gpu_g16_key *)key_state, w, err);
-    *job = j;
+    *job = NULL;
+    gpu_job *g = calloc(1, sizeof *g);
+    if (!g)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
+    g->ctx = ctx;
+    g->device = cuzk_gpu_g16_key_device(key_state);
+    cuzk_gpu_g16_hooks h = {0};
+    if (ctx && ctx->opts.cancelled) {
+        h.cancelled = job_cancelled;
+        h.cancel_user = ctx;
+    }
+    if (ctx && ctx->pool && cuzk_pool_size(ctx->pool) > 1) {
+        h.copy = pool_copy;
+        h.copy_user = ctx;
+    }
+    cuzk_status st = cuzk_gpu_g16_job_begin(&g->j, (cuzk_gpu_g16_key *)key_state, w, &h, err);
+    if (st) { /* the pipeline ends only jobs that began: release the slot and buffers now */
+        cuzk_gpu_g16_job_end(g->j);
+        free(g);
+        return st;
+    }
+    *job = g;
+    return CUZK_OK;
+}
+
+static void gpu_job_end(void *job)
+{
+    gpu_job *g = job;
+    if (!g)
+        return;
+    report_spans(g, 1);
+    cuzk_gpu_g16_job_end(g->j);
+    free(g);
+}
+
+static cuzk_status gpu_abc(void *job, cuzk_error *err)
+{
+    gpu_job *g = job;
+    cuzk_status st = cuzk_gpu_g16_job_abc(g->j, err);
+    report_spans(g, 0);
     return st;
 }
 
-static void gpu_job_end(void *job) { cuzk_gpu_g16_job_end(job); }
-
-static cuzk_status gpu_abc(void *job, cuzk_error *err) { return cuzk_gpu_g16_job_abc(job, err); }
-
-static cuzk_status gpu_ntt_quotient(void *job, cuzk_error *err) { return cuzk_gpu_g16_job_ntt(job, err); }
+static cuzk_status gpu_ntt_quotient(void *job, cuzk_error *err)
+{
+    gpu_job *g = job;
+    cuzk_status st = cuzk_gpu_g16_job_ntt(g->j, err);
+    report_spans(g, 0);
+    return st;
+}
 
 static cuzk_status gpu_msm(void *job, cuzk_g16_msm which, void *out, cuzk_error *err)
 {
-    return cuzk_gpu_g16_job_msm(job, (cuzk_gpu_plan_item_id)(CUZK_GPU_ITEM_MSM_H + (int)which), out, err);
+    gpu_job *g = job;
+    cuzk_status st =
+        cuzk_gpu_g16_job_msm(g->j, (cuzk_gpu_plan_item_id)(CUZK_GPU_ITEM_MSM_H + (int)which), out, err);
+    report_spans(g, 0);
+    return st;
 }
 
 static const cuzk_g16_backend GPU_BACKEND = {
@@ -97,6 +206,7 @@ static const cuzk_g16_backend GPU_BACKEND = {
     .kind = CUZK_BACKEND_GPU,
     .key_attach = gpu_key_attach,
     .key_detach = gpu_key_detach,
+    .device_peak = gpu_device_peak,
     .job_begin = gpu_job_begin,
     .job_end = gpu_job_end,
     .abc = gpu_abc,

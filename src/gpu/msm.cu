@@ -236,3 +236,40 @@ extern "C" cuzk_status cuzk_gpu_msm_run_many(cuzk_gpu_msm *m, void *results, con
 }
 
 extern "C" unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m) { return m ? m->last_c : 0; }
+
+/* ---- issue / finish (src/gpu/msm_async.h) ---- */
+#include "gpu/msm_async.h"
+
+static_assert(sizeof(msm_pending) <= sizeof(((cuzk_gpu_msm_ticket *)0)->opaque), "msm_pending fits a ticket");
+
+extern "C" cuzk_status cuzk_gpu_msm_issue(cuzk_gpu_msm *m, cuzk_gpu_msm_ticket *t, const uint64_t *scalars, size_t n,
+                                          int scalars_on_device, void *stream, cuzk_error *e)
+{
+    if (!m || !t) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: NULL argument");
+    t->issued = t->empty = 0;
+    cuzk_status rc = check_scalars(m, scalars, n, scalars_on_device, e);
+    if (rc != CUZK_OK) return rc;
+    if (n == 0) {
+        t->issued = t->empty = 1;
+        return CUZK_OK;
+    }
+    CUZK_DEVICE_GUARD(m->device);
+    cudaStream_t st = (cudaStream_t)stream;
+    if ((rc = order_after_caller(m, st, e)) != CUZK_OK) return rc;
+    if ((rc = m->ops->issue(m, scalars, n, scalars_on_device, st, 0, (msm_pending *)t->opaque, e)) != CUZK_OK)
+        return rc;
+    t->issued = 1;
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_gpu_msm_finish(cuzk_gpu_msm *m, cuzk_gpu_msm_ticket *t, void *result, cuzk_error *e)
+{
+    if (!m || !t || !result || !t->issued) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: finish without issue");
+    t->issued = 0;
+    if (t->empty) {
+        memset(result, 0, 3 * m->aff_size / 2);
+        return CUZK_OK;
+    }
+    CUZK_DEVICE_GUARD(m->device);
+    return m->ops->finish(m, (const msm_pending *)t->opaque, result, e);
+}

@@ -217,7 +217,12 @@ cuzk_status cuzk_key_load_buffer(cuzk_key **out, cuzk_ctx *ctx, const void *data
     return key_load(out, ctx, NULL, data, size, name, opts, err);
 }
 
-void cuzk_key_get_info(const cuzk_key *key, cuzk_key_info *info) { *info = key->info; }
+void cuzk_key_get_info(const cuzk_key *key, cuzk_key_info *info)
+{
+    *info = key->info;
+    if (key->be->device_peak)
+        info->device_peak = key->be->device_peak(key->state);
+}
 
 static cuzk_status witness_load(cuzk_witness **out, const char *path, const void *data, size_t size,
                                 const char *name, cuzk_error *err)

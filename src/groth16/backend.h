@@ -60,10 +60,13 @@ struct cuzk_g16_backend {
                               const cuzk_curve_ops *ops, const cuzk_key_opts *opts, void **key_state,
                               uint64_t *host_bytes, uint64_t *device_bytes, cuzk_error *err);
     void (*key_detach)(void *key_state);
+    /* Optional (NULL on the CPU): the most device memory measured in use at
+     * once so far by the key and its jobs (cuzk_key_info.device_peak). */
+    uint64_t (*device_peak)(const void *key_state);
 
     /* Starts a proof of witness w (n_vars raw Fr values, host memory that
-     * stays valid until job_end). The job keeps ctx for its pool, progress
-     * and cancellation. */
+     * stays valid until job_end). The job keeps ctx for its pool, progress,
+     * cancellation (polled inside long steps too) and spans (device work). */
     cuzk_status (*job_begin)(const void *key_state, cuzk_ctx *ctx, const void *w, void **job, cuzk_error *err);
     void (*job_end)(void *job);
 

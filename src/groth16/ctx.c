@@ -99,10 +99,25 @@ cuzk_phase_timer cuzk_phase_begin(cuzk_ctx *ctx, cuzk_phase phase)
 
 void cuzk_phase_end(cuzk_ctx *ctx, cuzk_phase_timer *ph)
 {
-    double dt = cuzk_now() - ph->t0;
+    double t1 = cuzk_now();
     cuzk_progress(ctx, ph->phase, 1.0);
+    if (ctx && ctx->opts.span) {
+        cuzk_span sp = {cuzk_phase_name(ph->phase), ph->phase, -1, 0, 0, ph->t0, t1};
+        ctx->opts.span(ctx->opts.user, &sp);
+    }
     if (ctx && ctx->opts.timing)
-        ctx->opts.timing(ctx->opts.user, ph->phase, dt);
+        ctx->opts.timing(ctx->opts.user, ph->phase, t1 - ph->t0);
+}
+
+void cuzk_ctx_span(cuzk_ctx *ctx, const cuzk_span *span)
+{
+    if (ctx && ctx->opts.span)
+        ctx->opts.span(ctx->opts.user, span);
+}
+
+bool cuzk_ctx_cancelled(cuzk_ctx *ctx)
+{
+    return ctx && ctx->opts.cancelled && ctx->opts.cancelled(ctx->opts.user);
 }
 
 void cuzk_progress(cuzk_ctx *ctx, cuzk_phase phase, double fraction)

@@ -37,6 +37,11 @@ void cuzk_phase_end(cuzk_ctx *ctx, cuzk_phase_timer *ph);
 /* Progress within the running phase (fraction of that phase); reported to
  * the caller as the overall fraction of the operation when a plan is set. */
 void cuzk_progress(cuzk_ctx *ctx, cuzk_phase phase, double fraction);
+/* Reports a span (device work; host phases are reported by
+ * cuzk_phase_end) to the caller's span callback, if any. */
+void cuzk_ctx_span(cuzk_ctx *ctx, const cuzk_span *span);
+/* Whether the caller asks to cancel now (for polls inside a step). */
+bool cuzk_ctx_cancelled(cuzk_ctx *ctx);
 /* CUZK_ERR_CANCELLED (with a message) if the caller asked to cancel. */
 cuzk_status cuzk_check_cancel(cuzk_ctx *ctx, cuzk_error *err);
 

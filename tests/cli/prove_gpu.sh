@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# cuzk prove --gpu / --gpu=auto / --gpu-mem / several triples. Without a GPU:
+# cuzk prove --gpu / --gpu=auto / --gpu-mem / several triples / --trace, and
+# cuzk bench prove (its rows and trace). Without a GPU:
 # --gpu exits 8 with one line, --gpu=auto proves on the CPU and says so.
 # With one: GPU proofs are byte-identical to the CPU's (r = s = 0), verify,
 # and a budget nothing fits is refused (exit 6) before any output.
@@ -12,15 +13,25 @@ fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 check() { [ "$2" = "$3" ] && echo "ok   $1" || fail "$1: exit $3, expected $2"; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# A trace file's complete events: "<count> <categories> <names>" (sorted, comma-separated); fails if it does not parse.
+tracesum() {
+    if command -v node >/dev/null 2>&1; then
+        node -e 'const t=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));const ev=t.traceEvents.filter(e=>e.ph==="X"&&e.dur>=0&&e.ts>=0);const u=a=>[...new Set(a)].sort().join(",");console.log(ev.length,u(ev.map(e=>e.cat)),u(ev.map(e=>e.name)))' "$1"
+    else
+        python3 -c 'import json,sys; ev=[e for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"]=="X" and e["dur"]>=0 and e["ts"]>=0]; u=lambda a: ",".join(sorted(set(a))); print(len(ev), u(e["cat"] for e in ev), u(e["name"] for e in ev))' "$1"
+    fi
+}
 for curve in bn128 bls12381; do
     D=$T/$curve
     mkdir -p "$D"
     "$CUZK" gen --curve $curve --constraints $N --public 2 --seed 7 "$D/c.r1cs" "$D/w.wtns" >/dev/null 2>&1 &&
         "$CUZK" setup "$D/c.r1cs" "$D/c.zkey" >/dev/null 2>&1 &&
         "$CUZK" export-vk "$D/c.zkey" "$D/vk.json" >/dev/null 2>&1 || { fail "$curve: gen/setup"; continue; }
-    # CPU reference (deterministic)
-    "$CUZK" prove --insecure-zero-rs "$D/c.zkey" "$D/w.wtns" "$D/cpu.json" "$D/cpu_pub.json"
+    # CPU reference (deterministic), with a timeline of its phases
+    "$CUZK" prove --insecure-zero-rs --trace "$D/cpu_trace.json" "$D/c.zkey" "$D/w.wtns" "$D/cpu.json" "$D/cpu_pub.json"
     check "$curve cpu prove" 0 $?
+    sum=$(tracesum "$D/cpu_trace.json") || fail "$curve CPU trace does not parse"
+    case "$sum" in *" host "*abc*msm_b2*verify*) echo "ok   $curve CPU trace: $sum" ;; *) fail "$curve CPU trace: $sum" ;; esac
     "$CUZK" prove --gpu --insecure-zero-rs "$D/c.zkey" "$D/w.wtns" "$D/gpu.json" "$D/gpu_pub.json" 2>"$D/err"
     rc=$?
     if [ $rc = 8 ]; then
@@ -37,6 +48,23 @@ for curve in bn128 bls12381; do
         cmp -s "$D/cpu_pub.json" "$D/gpu_pub.json" || fail "$curve public.json differs"
         "$CUZK" verify "$D/vk.json" "$D/gpu_pub.json" "$D/gpu.json" >/dev/null
         check "$curve GPU proof verifies" 0 $?
+        # device phases timed by events in -v and in the trace, the measured peak beside the planned one
+        "$CUZK" prove --gpu -v --trace "$D/gpu_trace.json" "$D/c.zkey" "$D/w.wtns" "$D/t.json" "$D/tp.json" 2>"$D/err"
+        check "$curve GPU prove -v --trace" 0 $?
+        for ph in abc ntt msm_h msm_a msm_b1 msm_c msm_b2 upload_witness; do
+            grep -q "^CUZK_TIMING phase=gpu\.$ph ms=[0-9.]* device=0 " "$D/err" || fail "$curve: no gpu.$ph timing line"
+        done
+        read -r planned peak <<<"$(sed -n 's/^CUZK_DEVICE_MEM device=0 planned_bytes=\([0-9]*\) peak_bytes=\([0-9]*\)$/\1 \2/p' "$D/err")"
+        [ -n "${peak:-}" ] && [ "$peak" -gt 0 ] && [ "$peak" -le "$planned" ] &&
+            echo "ok   $curve device peak $peak <= planned $planned" || fail "$curve device memory line: $(grep CUZK_DEVICE_MEM "$D/err")"
+        sum=$(tracesum "$D/gpu_trace.json") || fail "$curve GPU trace does not parse"
+        case "$sum" in *" copy,host,kernels "*msm_b2*upload_witness*) echo "ok   $curve GPU trace: $sum" ;; *) fail "$curve GPU trace: $sum" ;; esac
+        # the bench: one row per W with kernels, busy fraction and peaks, and its trace
+        "$CUZK" bench prove --gpu --workers 1,2 --proofs 4 --trace "$D/bench_trace.json" "$D/c.zkey" "$D/w.wtns" >"$D/bench" 2>&1
+        check "$curve GPU bench prove" 0 $?
+        [ "$(grep -cE '^[12] +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+% +[0-9.]+ +[0-9.]+ ' "$D/bench")" = 2 ] ||
+            fail "$curve bench rows: $(cat "$D/bench")"
+        tracesum "$D/bench_trace.json" >/dev/null || fail "$curve bench trace does not parse"
         # random r, s: a different proof that verifies; two triples, key loaded once
         "$CUZK" prove --gpu "$D/c.zkey" "$D/w.wtns" "$D/g1.json" "$D/g1p.json" "$D/w.wtns" "$D/g2.json" "$D/g2p.json"
         check "$curve GPU two triples" 0 $?
@@ -67,6 +95,15 @@ for curve in bn128 bls12381; do
 done
 Z=$T/bn128/c.zkey
 W=$T/bn128/w.wtns
+# the bench on the CPU, with its trace; a trace that cannot be written stops before any work
+"$CUZK" bench prove --workers 1,2 --proofs 2 --trace "$T/bench_cpu.json" "$Z" "$W" >"$T/bench" 2>&1
+check "cpu bench prove --trace" 0 $?
+[ "$(grep -cE '^[12] +[0-9.]+ +[0-9.]+ +- ' "$T/bench")" = 2 ] || fail "cpu bench rows: $(cat "$T/bench")"
+sum=$(tracesum "$T/bench_cpu.json") || fail "cpu bench trace does not parse"
+case "$sum" in *" host "*msm_h*) echo "ok   cpu bench trace: $sum" ;; *) fail "cpu bench trace: $sum" ;; esac
+"$CUZK" prove --trace "$T/no/such/dir/t.json" "$Z" "$W" "$T/x.json" "$T/xp.json" 2>"$T/err"
+check "unwritable --trace" 2 $?
+[ "$(wc -l <"$T/err")" = 1 ] && [ ! -e "$T/x.json" ] || fail "unwritable --trace: $(cat "$T/err")"
 "$CUZK" prove --gpu=x "$Z" "$W" "$T/x.json" "$T/xp.json" 2>/dev/null; check "bad --gpu value" 1 $?
 "$CUZK" prove --gpu-mem 1G "$Z" "$W" "$T/x.json" "$T/xp.json" 2>/dev/null; check "--gpu-mem without --gpu" 1 $?
 "$CUZK" prove "$Z" "$W" "$T/x.json" 2>/dev/null; check "incomplete triple" 1 $?

@@ -412,7 +412,7 @@ static void *prove_main(void *p)
         cuzk_error e = {0};
         cuzk_gpu_g16_job *j = NULL;
         uint8_t got[5][2 * 3 * 2 * 48];
-        cuzk_status st = cuzk_gpu_g16_job_begin(&j, pj->k, g->wt.values.ptr, &e);
+        cuzk_status st = cuzk_gpu_g16_job_begin(&j, pj->k, g->wt.values.ptr, NULL, &e);
         if (!st) st = cuzk_gpu_g16_job_abc(j, &e);
         if (!st) st = cuzk_gpu_g16_job_ntt(j, &e);
         for (int i = 0; i < 5 && !st; i++)
@@ -535,6 +535,116 @@ static void test_backend(void **state)
     }
 }
 
+/* One proof's device steps on k; 0 and the five results against the CPU's,
+ * or the first error (message in e). */
+static cuzk_status prove_once(gkey *g, cuzk_gpu_g16_key *k, cuzk_gpu_g16_cancel_fn cancelled, void *user,
+                              int cancel_after, int *flag, cuzk_error *e)
+{
+    cuzk_gpu_g16_job *j = NULL;
+    uint8_t got[5][2 * 3 * 2 * 48];
+    cuzk_gpu_g16_hooks h = {.cancelled = cancelled, .cancel_user = user};
+    cuzk_status st = cuzk_gpu_g16_job_begin(&j, k, g->wt.values.ptr, &h, e);
+    /* steps: 0 abc, 1 ntt, 2.. the MSMs; the flag rises after step cancel_after */
+    for (int step = 0; step < 7 && !st; step++) {
+        if (step == 0) st = cuzk_gpu_g16_job_abc(j, e);
+        else if (step == 1) st = cuzk_gpu_g16_job_ntt(j, e);
+        else st = cuzk_gpu_g16_job_msm(j, (cuzk_gpu_plan_item_id)(CUZK_GPU_ITEM_MSM_H + step - 2), got[step - 2], e);
+        if (step == cancel_after && flag) *flag = 1;
+    }
+    cuzk_gpu_g16_job_end(j);
+    for (int i = 0; i < 5 && !st; i++) {
+        bool same = g->zk.curve == CUZK_CURVE_BN254 ? bn254_same(i, g->want + g->want_off[i], got[i])
+                                                     : bls12_381_same(i, g->want + g->want_off[i], got[i]);
+        if (!same) st = cuzk_err(e, CUZK_ERR_INTERNAL, "MSM %d differs from the CPU's", i);
+    }
+    return st;
+}
+
+static int flag_set(void *user) { return *(volatile int *)user; }
+
+static size_t dev_free_bytes(void)
+{
+    size_t f = 0, t = 0;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_gpu_mem_info(0, &f, &t, &e), CUZK_OK);
+    return f;
+}
+
+/* Cancel inside the device steps (after abc: caught while the NTT passes
+ * run; after the NTT; after the H MSM, with A already queued): the job ends
+ * CANCELLED, the device memory comes back, and the next proof on the same
+ * key is right; at the tier-1 plan and at a streamed-key one. Then
+ * an allocation that fails anyway (another allocation took the memory
+ * after the plan was made): a clear error, nothing held, and the next proof
+ * proves once the memory is back. */
+static void test_cancel_and_faults(void **state)
+{
+    (void)state;
+    if (!g_have_device)
+        skip();
+    for (int c = 0; c < 2; c++) {
+        gkey g;
+        gkey_make(&g, c ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254, (1u << 12) - 50);
+        /* the first budget of test_backend's sweep that streams the key */
+        size_t streamed = 0;
+        unsigned t = 1;
+        for (size_t b = tier_at(&g, 0, NULL); b > (1u << 20) && !streamed && tier_at(&g, b, &t); b = b / 50 * 49)
+            if (t >= 4) streamed = b;
+        assert_true(streamed > 0);
+        for (int pass = 0; pass < 2; pass++) {
+            cuzk_gpu_plan_opts po = {.budget = pass ? streamed : 0, .workers = 2};
+            cuzk_gpu_g16_key *k = NULL;
+            cuzk_error e = {0};
+            if (cuzk_gpu_g16_key_attach(&k, &g.src, &po, &e)) fail_msg("attach: %s", e.msg);
+            cuzk_gpu_plan plan;
+            cuzk_gpu_g16_key_plan(k, &plan, NULL);
+            if (prove_once(&g, k, NULL, NULL, -1, NULL, &e)) /* warm: modules loaded */
+                fail_msg("%s tier %u (budget %zu): %s", cuzk_curve_name(g.zk.curve), plan.tier, plan.budget, e.msg);
+            size_t free0 = dev_free_bytes();
+            for (int rep = 0; rep < 3; rep++)
+                for (int after = 0; after <= 2; after++) {
+                    int flag = 0;
+                    cuzk_status st = prove_once(&g, k, flag_set, &flag, after, &flag, &e);
+                    if (st != CUZK_ERR_CANCELLED)
+                        fail_msg("%s tier %u: cancel after step %d gave %d (%s)", cuzk_curve_name(g.zk.curve),
+                                 plan.tier, after, (int)st, e.msg);
+                    assert_int_equal(dev_free_bytes(), free0);
+                }
+            if (prove_once(&g, k, flag_set, &(int){0}, -1, NULL, &e))
+                fail_msg("%s tier %u: the proof after the cancelled ones: %s", cuzk_curve_name(g.zk.curve),
+                         plan.tier, e.msg);
+            printf("# %s tier %u: 9 cancelled proofs freed everything (%zu bytes free), the next proved\n",
+                   cuzk_curve_name(g.zk.curve), plan.tier, free0);
+            /* hogs take all the free memory the plan counted on: one large
+             * block, then smaller ones until none fits */
+            enum { MAXHOG = 4096 };
+            void **hog = calloc(MAXHOG, sizeof *hog);
+            assert_non_null(hog);
+            int nh = 0;
+            size_t f = dev_free_bytes();
+            for (size_t take = f; take > (64u << 20) && !nh; take -= 2u << 20)
+                if (!cuzk_gpu_dev_alloc(&hog[0], take, 0, &e)) nh = 1;
+            assert_int_equal(nh, 1);
+            for (size_t sz = 1u << 20; sz >= 256; sz >>= 4)
+                while (nh < MAXHOG && !cuzk_gpu_dev_alloc(&hog[nh], sz, 0, &e)) nh++;
+            cuzk_err_clear(&e);
+            cuzk_status st = prove_once(&g, k, NULL, NULL, -1, NULL, &e);
+            printf("# %s tier %u, memory taken (%d blocks): %d: %s\n", cuzk_curve_name(g.zk.curve), plan.tier, nh,
+                   (int)st, e.msg);
+            assert_true(st == CUZK_ERR_NOMEM || st == CUZK_ERR_GPU);
+            assert_true(e.msg[0] != 0);
+            for (int i = 0; i < nh; i++) cuzk_gpu_dev_free(hog[i], 0);
+            free(hog);
+            assert_int_equal(dev_free_bytes(), free0);
+            if (prove_once(&g, k, NULL, NULL, -1, NULL, &e))
+                fail_msg("%s tier %u: the proof after the failed allocation: %s", cuzk_curve_name(g.zk.curve),
+                         plan.tier, e.msg);
+            cuzk_gpu_g16_key_detach(k);
+        }
+        gkey_free(&g);
+    }
+}
+
 /* A record out of range is refused with a message naming it; nothing leaks. */
 static void test_bad_records(void **state)
 {
@@ -578,6 +688,7 @@ int main(void)
         cmocka_unit_test(test_abc_quotient),
         cmocka_unit_test(test_bad_records),
         cmocka_unit_test(test_backend),
+        cmocka_unit_test(test_cancel_and_faults),
         cmocka_unit_test(test_no_cuda),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -484,6 +485,88 @@ static void check_ops_kernels(const cuzk_curve_ops *ops)
     ops->ntt_domain_free(dom);
 }
 
+typedef struct {
+    cuzk_span s[64];
+    int n;
+} span_log;
+
+static void log_span(void *user, const cuzk_span *sp)
+{
+    span_log *l = user;
+    if (l->n < 64)
+        l->s[l->n++] = *sp;
+}
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Spans: every prove phase once on the host, in order, inside the call on
+ * CLOCK_MONOTONIC; with a GPU, the device intervals of abc, the NTT, the
+ * five MSMs and the witness upload, converted to the same clock (inside
+ * the call, give or take a millisecond), and a measured device peak no
+ * larger than the planned one. */
+static void test_spans(void **state)
+{
+    (void)state;
+    for (int gpu = 0; gpu < 2; gpu++) {
+        if (gpu && cuzk_gpu_device_count() == 0)
+            break;
+        span_log log = {0};
+        cuzk_ctx *ctx = NULL;
+        cuzk_error err = {0};
+        cuzk_ctx_opts co = {.threads = 2, .span = log_span, .user = &log};
+        assert_int_equal(cuzk_ctx_create(&ctx, &co, &err), CUZK_OK);
+        cuzk_key_opts ko = {.backend = gpu ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU};
+        cuzk_key *key = NULL;
+        cuzk_witness *w = NULL;
+        assert_int_equal(cuzk_key_load(&key, ctx, FX_DIR "/bn128/mul.zkey", &ko, &err), CUZK_OK);
+        assert_int_equal(cuzk_witness_load(&w, FX_DIR "/bn128/witness.wtns", &err), CUZK_OK);
+        log.n = 0;
+        cuzk_proof *p = NULL;
+        const double t0 = mono_now();
+        assert_int_equal(cuzk_prove(ctx, key, w, NULL, &p, &err), CUZK_OK);
+        const double t1 = mono_now();
+        static const cuzk_phase host[] = {CUZK_PHASE_ABC,    CUZK_PHASE_NTT,   CUZK_PHASE_MSM_H,
+                                          CUZK_PHASE_MSM_A,  CUZK_PHASE_MSM_B1, CUZK_PHASE_MSM_C,
+                                          CUZK_PHASE_MSM_B2, CUZK_PHASE_ASSEMBLE, CUZK_PHASE_VERIFY};
+        int next = 0, dev = 0;
+        double prev_end = t0;
+        for (int i = 0; i < log.n; i++) {
+            const cuzk_span *sp = &log.s[i];
+            assert_true(sp->start <= sp->end);
+            if (sp->device < 0) {
+                assert_true(next < (int)(sizeof host / sizeof host[0]));
+                assert_int_equal(sp->phase, host[next]);
+                assert_string_equal(sp->name, cuzk_phase_name(host[next]));
+                assert_true(sp->start >= prev_end && sp->end <= t1);
+                prev_end = sp->end;
+                next++;
+            } else {
+                assert_int_equal(sp->device, 0);
+                assert_true(sp->start >= t0 - 1e-3 && sp->end <= t1 + 1e-3);
+                assert_true(sp->stream == (strcmp(sp->name, "upload_witness") == 0));
+                dev++;
+            }
+        }
+        assert_int_equal(next, (int)(sizeof host / sizeof host[0]));
+        assert_int_equal(dev, gpu ? 8 : 0); /* upload, abc, ntt, five MSMs */
+        cuzk_key_info ki;
+        cuzk_key_get_info(key, &ki);
+        if (gpu)
+            assert_true(ki.device_peak > 0 && ki.device_peak <= ki.device_bytes);
+        else
+            assert_true(ki.device_peak == 0);
+        cuzk_proof_free(p);
+        cuzk_witness_free(w);
+        cuzk_key_free(key);
+        cuzk_ctx_free(ctx);
+    }
+}
+
 /* The curve descriptions and operations tables agree with each other and
  * with the public names; sizes follow from the moduli. */
 static void test_curve_tables(void **state)
@@ -542,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_fixed_rs),
         cmocka_unit_test(test_shared_key_and_pool),
         cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_spans),
         cmocka_unit_test(test_wrong_witness),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -30,6 +30,13 @@ cuzk_status cuzk_gpu_g16_abc(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, vo
     return NO_CUDA(e);
 }
 
+cuzk_status cuzk_gpu_g16_abc_poll(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c,
+                                  void *stream, int (*cancelled)(void *), void *user, cuzk_error *e)
+{
+    (void)c, (void)d_w, (void)d_a, (void)d_b, (void)d_c, (void)stream, (void)cancelled, (void)user;
+    return NO_CUDA(e);
+}
+
 cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const void *d_b, const void *d_c, size_t n,
                                    cuzk_gpu_g16_pw_op op, void *stream, cuzk_error *e)
 {
@@ -53,10 +60,16 @@ void cuzk_gpu_g16_key_plan(const cuzk_gpu_g16_key *k, cuzk_gpu_plan *plan, size_
     (void)k, (void)plan, (void)measured_peak;
 }
 
-cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
-                                   cuzk_error *e)
+int cuzk_gpu_g16_key_device(const cuzk_gpu_g16_key *k)
 {
-    (void)k, (void)witness;
+    (void)k;
+    return 0;
+}
+
+cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
+                                   const cuzk_gpu_g16_hooks *hooks, cuzk_error *e)
+{
+    (void)k, (void)witness, (void)hooks;
     if (out)
         *out = NULL;
     return NO_CUDA(e);
@@ -85,6 +98,12 @@ void cuzk_gpu_g16_job_times(const cuzk_gpu_g16_job *j, double ms[CUZK_GPU_PHASE_
     (void)j;
     for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
         ms[p] = 0;
+}
+
+size_t cuzk_gpu_g16_job_spans(cuzk_gpu_g16_job *j, int wait, cuzk_gpu_g16_span *out, size_t cap)
+{
+    (void)j, (void)wait, (void)out, (void)cap;
+    return 0;
 }
 
 void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j) { (void)j; }
