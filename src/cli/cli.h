@@ -63,6 +63,10 @@ void cli_tracer_section(cli_tracer *tr, const char *label);
 cuzk_status cli_tracer_close(cli_tracer *tr, cuzk_error *err);
 /* The next cli_make_ctx contexts report their spans to tr (NULL: none). */
 void cli_trace_to(cli_tracer *tr);
+/* A phase the command ran itself outside the library's timed operations
+ * (e.g. loading a witness, writing a proof): its timing line with -v and
+ * its span in the trace. t0, t1: cli_now() seconds. */
+void cli_phase_done(cuzk_phase phase, double t0, double t1);
 /* A "CUZK_TIMING phase=gpu.<name> ms=<device ms> ..." line for a device
  * span (what -v prints beside the host phases). */
 void cli_print_device_span(const cuzk_span *sp);

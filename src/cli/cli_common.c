@@ -231,6 +231,13 @@ static void ui_span(void *user, const cuzk_span *sp)
 
 void cli_trace_to(cli_tracer *tr) { g_ui.trace = tr; }
 
+void cli_phase_done(cuzk_phase phase, double t0, double t1)
+{
+    cuzk_span sp = {cuzk_phase_name(phase), phase, -1, 0, 0, t0, t1};
+    ui_span(NULL, &sp);
+    ui_timing(NULL, phase, t1 - t0);
+}
+
 void cli_progress_done(void) { ui_clear(); }
 
 /* SIGINT / SIGTERM raise the context's cancel flag: the command stops at its

@@ -110,11 +110,17 @@ static cuzk_status prove_triples(cuzk_ctx *ctx, const char *zkey, const char *co
     for (int i = 0; i < ntriples && !st; i++) {
         cuzk_witness *w = NULL;
         cuzk_proof *proof = NULL;
+        double t0 = cli_now();
         st = cuzk_witness_load(&w, t[3 * i], err);
         if (!st)
+            cli_phase_done(CUZK_PHASE_LOAD_WITNESS, t0, cli_now());
+        if (!st)
             st = cuzk_prove(ctx, key, w, po, &proof, err);
+        t0 = cli_now();
         if (!st)
             st = cuzk_proof_write_files(proof, t[3 * i + 1], t[3 * i + 2], style, err);
+        if (!st)
+            cli_phase_done(CUZK_PHASE_WRITE, t0, cli_now());
         cuzk_proof_free(proof);
         cuzk_witness_free(w);
     }

@@ -54,6 +54,9 @@ for curve in bn128 bls12381; do
         for ph in abc ntt msm_h msm_a msm_b1 msm_c msm_b2 upload_witness; do
             grep -q "^CUZK_TIMING phase=gpu\.$ph ms=[0-9.]* device=0 " "$D/err" || fail "$curve: no gpu.$ph timing line"
         done
+        for ph in load_zkey prepare load_wtns abc ntt msm_h msm_b2 assemble verify write total; do
+            grep -q "^CUZK_TIMING phase=$ph ms=" "$D/err" || fail "$curve: no $ph timing line with --gpu"
+        done
         read -r planned peak <<<"$(sed -n 's/^CUZK_DEVICE_MEM device=0 planned_bytes=\([0-9]*\) peak_bytes=\([0-9]*\)$/\1 \2/p' "$D/err")"
         [ -n "${peak:-}" ] && [ "$peak" -gt 0 ] && [ "$peak" -le "$planned" ] &&
             echo "ok   $curve device peak $peak <= planned $planned" || fail "$curve device memory line: $(grep CUZK_DEVICE_MEM "$D/err")"
@@ -84,8 +87,11 @@ for curve in bn128 bls12381; do
         grep -q "proving on GPU" "$D/err" || fail "$curve --gpu=auto did not say GPU: $(cat "$D/err")"
     fi
     # several triples on the CPU: the same bytes as one at a time
-    "$CUZK" prove --insecure-zero-rs "$D/c.zkey" "$D/w.wtns" "$D/m1.json" "$D/m1p.json" "$D/w.wtns" "$D/m2.json" "$D/m2p.json"
+    "$CUZK" prove -v --insecure-zero-rs "$D/c.zkey" "$D/w.wtns" "$D/m1.json" "$D/m1p.json" "$D/w.wtns" "$D/m2.json" "$D/m2p.json" 2>"$D/err"
     check "$curve cpu two triples" 0 $?
+    for ph in load_wtns abc msm_b2 verify write; do
+        [ "$(grep -c "^CUZK_TIMING phase=$ph ms=" "$D/err")" = 2 ] || fail "$curve two triples: not two $ph timing lines"
+    done
     cmp -s "$D/cpu.json" "$D/m1.json" && cmp -s "$D/cpu.json" "$D/m2.json" || fail "$curve: triples differ from the single proof"
     # a bad second witness: the first triple is written, the second nothing
     head -c 100 "$D/w.wtns" >"$D/bad.wtns"
