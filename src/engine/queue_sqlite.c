@@ -25,6 +25,8 @@
 #include "engine/queue.h"
 #include "util/common.h"
 
+#define SQ_STMTS 64
+
 typedef struct sq_queue {
     eng_queue base;
     sqlite3 *db;
@@ -40,6 +42,14 @@ typedef struct sq_queue {
     int syncing;               /* a flush is in progress */
     int sync_errno;            /* a flush failed: the journal cannot be trusted */
     uint64_t n_flushes;
+    /* Prepared statements, kept for the next call with the same SQL: a job
+     * runs a few dozen, and parsing them anew was most of SQLite's time. */
+    struct sq_stmt {
+        const char *sql;
+        sqlite3_stmt *s;
+        int busy;
+    } stmts[SQ_STMTS];
+    int n_stmts;
 } sq_queue;
 
 static const char SCHEMA[] =
@@ -117,14 +127,56 @@ static void read_job(sqlite3_stmt *s, eng_job *j)
     cpy(j->error, sizeof j->error, sqlite3_column_text(s, 22));
 }
 
+/* A statement for sql: the cached one when it is free, else a new one
+ * (cached while there is room). Give it back with release(). */
 static int prep(sq_queue *q, sqlite3_stmt **s, const char *sql)
 {
-    return sqlite3_prepare_v2(q->db, sql, -1, s, NULL);
+    *s = NULL;
+    for (int i = 0; i < q->n_stmts; i++) {
+        struct sq_stmt *c = &q->stmts[i];
+        if (c->sql == sql || !strcmp(c->sql, sql)) {
+            if (c->busy) /* in use by the caller's caller: a private one */
+                return sqlite3_prepare_v2(q->db, sql, -1, s, NULL);
+            c->busy = 1;
+            *s = c->s;
+            return SQLITE_OK;
+        }
+    }
+    if (q->n_stmts == SQ_STMTS)
+        return sqlite3_prepare_v2(q->db, sql, -1, s, NULL);
+    int rc = sqlite3_prepare_v3(q->db, sql, -1, SQLITE_PREPARE_PERSISTENT, s, NULL);
+    if (rc == SQLITE_OK)
+        q->stmts[q->n_stmts++] = (struct sq_stmt){sql, *s, 1};
+    return rc;
 }
 
+/* Gives a statement from prep() back (NULL: nothing to do). */
+static void release(sq_queue *q, sqlite3_stmt *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < q->n_stmts; i++)
+        if (q->stmts[i].s == s) {
+            sqlite3_reset(s);
+            sqlite3_clear_bindings(s);
+            q->stmts[i].busy = 0;
+            return;
+        }
+    sqlite3_finalize(s);
+}
+
+/* Runs one statement without results that matter (BEGIN, COMMIT, a PRAGMA);
+ * 0 or the SQLite error. */
 static int exec(sq_queue *q, const char *sql)
 {
-    return sqlite3_exec(q->db, sql, NULL, NULL, NULL);
+    sqlite3_stmt *s;
+    int rc = prep(q, &s, sql);
+    if (rc)
+        return rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        ;
+    release(q, s);
+    return rc == SQLITE_DONE ? 0 : rc;
 }
 
 static void sq_close(eng_queue *base)
@@ -132,6 +184,8 @@ static void sq_close(eng_queue *base)
     sq_queue *q = (sq_queue *)base;
     if (!q)
         return;
+    for (int i = 0; i < q->n_stmts; i++)
+        sqlite3_finalize(q->stmts[i].s);
     sqlite3_close(q->db); /* checkpoints the WAL, flushing it */
     if (q->walfd >= 0)
         close(q->walfd);
@@ -159,7 +213,7 @@ static int set_durability(sq_queue *q)
         return 1;
     if (sqlite3_step(s) == SQLITE_ROW)
         wal = !sqlite3_stricmp((const char *)sqlite3_column_text(s, 0), "wal");
-    sqlite3_finalize(s);
+    release(q, s);
     char wal_path[CUZK_CFG_STR_MAX + 8];
     snprintf(wal_path, sizeof wal_path, "%s-wal", q->path);
     q->walfd = wal ? open(wal_path, O_RDONLY | O_CLOEXEC) : -1;
@@ -191,7 +245,7 @@ static cuzk_status sq_open(eng_queue **out, const char *where, cuzk_error *err)
     sqlite3_stmt *s = NULL;
     cuzk_status st = CUZK_OK;
     if (exec(q, "PRAGMA foreign_keys=ON") || exec(q, "PRAGMA journal_mode=WAL") ||
-        exec(q, SCHEMA) || set_durability(q)) {
+        sqlite3_exec(q->db, SCHEMA, NULL, NULL, NULL) || set_durability(q)) {
         st = db_err(q, err, "cannot set up the job journal");
     } else if (prep(q, &s, "SELECT coalesce(max(seq), 0) FROM cuzk_jobs") ||
                sqlite3_step(s) != SQLITE_ROW) {
@@ -199,7 +253,7 @@ static cuzk_status sq_open(eng_queue **out, const char *where, cuzk_error *err)
     } else {
         q->next_seq = (uint64_t)sqlite3_column_int64(s, 0) + 1;
     }
-    sqlite3_finalize(s);
+    release(q, s);
     if (st) {
         sq_close(&q->base);
         return st;
@@ -272,7 +326,7 @@ static cuzk_status get_job(sq_queue *q, const char *id, eng_job *out, cuzk_error
         st = cuzk_err_force(err, (cuzk_status)CUZK_ENGINE_NOT_FOUND, "job %s: no such job", id);
     else
         st = db_err(q, err, "get job");
-    sqlite3_finalize(s);
+    release(q, s);
     return st;
 }
 
@@ -310,7 +364,7 @@ static cuzk_status sq_submit(eng_queue *base, const eng_job *j, const void *body
             st = db_err(q, err, "submit");
             goto out;
         }
-        sqlite3_finalize(s);
+        release(q, s);
         s = NULL;
     }
     if (prep(q, &s,
@@ -341,7 +395,7 @@ static cuzk_status sq_submit(eng_queue *base, const eng_job *j, const void *body
         st = db_err(q, err, "submit");
         goto out;
     }
-    sqlite3_finalize(s);
+    release(q, s);
     s = NULL;
     if (body) {
         if (prep(q, &s, "INSERT INTO cuzk_inputs (job_id, body) VALUES (?, ?)")) {
@@ -354,7 +408,7 @@ static cuzk_status sq_submit(eng_queue *base, const eng_job *j, const void *body
             st = db_err(q, err, "submit");
             goto out;
         }
-        sqlite3_finalize(s);
+        release(q, s);
         s = NULL;
     }
     if (commit(q)) {
@@ -368,7 +422,7 @@ static cuzk_status sq_submit(eng_queue *base, const eng_job *j, const void *body
     out->worker = out->device = -1;
     return CUZK_OK;
 out:
-    sqlite3_finalize(s);
+    release(q, s);
     rollback(q);
     return st;
 }
@@ -389,7 +443,7 @@ static cuzk_status sq_peek(eng_queue *base, eng_job *out, int *found, cuzk_error
     } else if (rc != SQLITE_DONE) {
         st = db_err(q, err, "peek");
     }
-    sqlite3_finalize(s);
+    release(q, s);
     return st;
 }
 
@@ -415,7 +469,7 @@ static int run(sq_queue *q, const char *sql, const char *types, ...)
     }
     va_end(ap);
     int rc = sqlite3_step(s);
-    sqlite3_finalize(s);
+    release(q, s);
     return rc == SQLITE_DONE ? sqlite3_changes(q->db) : -1;
 }
 
@@ -583,7 +637,7 @@ static cuzk_status sq_by_idem(eng_queue *base, const char *idem_key, eng_job *ou
         read_job(s, out);
         *found = 1;
     }
-    sqlite3_finalize(s);
+    release(q, s);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? CUZK_OK : db_err(q, err, "idempotency lookup");
 }
 
@@ -651,7 +705,7 @@ static cuzk_status sq_result(eng_queue *base, const char *id, char **proof_json,
     } else {
         st = db_err(q, err, "result");
     }
-    sqlite3_finalize(s);
+    release(q, s);
     return st;
 }
 
@@ -668,14 +722,14 @@ static cuzk_status collect(sq_queue *q, sqlite3_stmt *s, eng_job **out, size_t *
             eng_job *nv = realloc(v, cap * sizeof *v);
             if (!nv) {
                 free(v);
-                sqlite3_finalize(s);
+                release(q, s);
                 return cuzk_err_force(err, CUZK_ERR_NOMEM, "%s: out of memory", what);
             }
             v = nv;
         }
         read_job(s, &v[len++]);
     }
-    sqlite3_finalize(s);
+    release(q, s);
     if (rc != SQLITE_DONE) {
         free(v);
         return db_err(q, err, what);
@@ -717,7 +771,7 @@ static cuzk_status sq_position(eng_queue *base, const eng_job *j, uint64_t *pos,
         *pos = (uint64_t)sqlite3_column_int64(s, 0);
     else
         st = db_err(q, err, "position");
-    sqlite3_finalize(s);
+    release(q, s);
     return st;
 }
 
@@ -742,7 +796,7 @@ static cuzk_status sq_stats(eng_queue *base, uint64_t queued[CUZK_PRIO_COUNT], u
             *running += cnt;
         *spool_bytes += (uint64_t)sqlite3_column_int64(s, 3);
     }
-    sqlite3_finalize(s);
+    release(q, s);
     return rc == SQLITE_DONE ? CUZK_OK : db_err(q, err, "stats");
 }
 
@@ -814,7 +868,7 @@ static cuzk_status sq_live_inputs(eng_queue *base, char ***names, size_t *n, cuz
             break;
         len++;
     }
-    sqlite3_finalize(s);
+    release(q, s);
     if (rc != SQLITE_DONE) {
         for (size_t i = 0; i < len; i++)
             free(v[i]);
@@ -852,7 +906,7 @@ static cuzk_status sq_input(eng_queue *base, const char *id, void **body, size_t
     } else {
         st = db_err(q, err, "input");
     }
-    sqlite3_finalize(s);
+    release(q, s);
     return st;
 }
 
@@ -896,7 +950,7 @@ static cuzk_status sq_key_by_path(eng_queue *base, const char *path, eng_key_rec
         read_key(s, out);
         *found = 1;
     }
-    sqlite3_finalize(s);
+    release(q, s);
     return rc == SQLITE_ROW || rc == SQLITE_DONE ? CUZK_OK : db_err(q, err, "key registry");
 }
 
@@ -918,14 +972,14 @@ static cuzk_status sq_key_all(eng_queue *base, eng_key_rec **out, size_t *n, cuz
             eng_key_rec *nv = realloc(v, cap * sizeof *v);
             if (!nv) {
                 free(v);
-                sqlite3_finalize(s);
+                release(q, s);
                 return cuzk_err_force(err, CUZK_ERR_NOMEM, "key registry: out of memory");
             }
             v = nv;
         }
         read_key(s, &v[len++]);
     }
-    sqlite3_finalize(s);
+    release(q, s);
     if (rc != SQLITE_DONE) {
         free(v);
         return db_err(q, err, "key registry");
