@@ -22,10 +22,13 @@
 # medians of: the daemon's wall time per job (run time / JOBS), the prover's
 # own time per proof, their difference = the overhead per job (HTTP,
 # journal and its flushes, spool, scheduling, the witness parsed and the proof
-# serialised per job), the client latency p50, and the daemon's journal
-# flushes per job (from /metrics). With C = 1 the overhead is the latency a
-# job adds; with C >= 2 W it is what the daemon adds to each proof at full
-# load.
+# serialised per job), the client latency p50, the daemon's journal
+# flushes per job (from /metrics), and the CPU time the daemon process and
+# `cuzk bench prove` spent per job (user + system; the latter includes its
+# key load and 4 extra proofs, negligible for small circuits): less
+# sensitive to other load on the machine than the wall times. With C = 1 the
+# overhead is the latency a job adds; with C >= 2 W it is what the daemon
+# adds to each proof at full load.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CUZK=${CUZK:-$ROOT/build/cuzk}
@@ -63,29 +66,36 @@ metrics() { curl -s "$URL/metrics" 2>/dev/null ||
   python3 -c "import sys, urllib.request as u; sys.stdout.write(u.urlopen('$URL/metrics').read().decode())" 2>/dev/null; }
 flushes() { metrics | awk '/^cuzk_journal_flushes_total/ {print $2}'; }
 "$CUZK" bench serve --url "$URL" --key "$Z" --witness "$W" -n 2 -c 1 >/dev/null # loads the key
+TICK=$(getconf CLK_TCK)
+dcpu() { awk -v t="$TICK" '{print ($14 + $15) / t}' /proc/$DPID/stat; }
+TIMEFORMAT='%U %S'
+
 
 IFS=, read -ra CS <<<"$CLIENTS"
-: >"$DIR/prover"
-for c in "${CS[@]}"; do : >"$DIR/wall.$c"; : >"$DIR/lat.$c"; : >"$DIR/fl.$c"; done
+: >"$DIR/prover"; : >"$DIR/pcpu"
+for c in "${CS[@]}"; do : >"$DIR/wall.$c"; : >"$DIR/lat.$c"; : >"$DIR/fl.$c"; : >"$DIR/cpu.$c"; done
 for r in $(seq 1 "$RUNS"); do
-  "$CUZK" bench prove "${TARGS[@]}" "${PARGS[@]}" "$Z" "$W" | awk 'NR == 2 {print $3 * 1000}' >>"$DIR/prover"
+  { time "$CUZK" bench prove "${TARGS[@]}" "${PARGS[@]}" "$Z" "$W" >"$DIR/prove.out"; } 2>"$DIR/prove.time"
+  awk 'NR == 2 {print $3 * 1000}' "$DIR/prove.out" >>"$DIR/prover"
+  awk -v n="$JOBS" '{print ($1 + $2) / (n + 4) * 1000}' "$DIR/prove.time" >>"$DIR/pcpu"
   for c in "${CS[@]}"; do
-    f0=$(flushes)
+    f0=$(flushes) c0=$(dcpu)
     "$CUZK" bench serve --url "$URL" --key "$Z" --witness "$W" -n "$JOBS" -c "$c" >"$DIR/bench.out"
-    f1=$(flushes)
+    f1=$(flushes) c1=$(dcpu)
+    echo "$c0 $c1 $JOBS" | awk '{print ($2 - $1) / $3 * 1000}' >>"$DIR/cpu.$c"
     cat "$DIR/bench.out" >&2
     sed -n "s/^jobs [0-9]*: .* in \([0-9.]*\) s .*/\1/p" "$DIR/bench.out" | awk -v n="$JOBS" '{print $1 / n * 1000}' >>"$DIR/wall.$c"
     sed -n 's/^latency ms: p50 \([0-9.]*\).*/\1/p' "$DIR/bench.out" >>"$DIR/lat.$c"
     [ -n "$f0" ] && echo "$f0 $f1 $JOBS" | awk '{print ($2 - $1) / $3}' >>"$DIR/fl.$c"
   done
 done
-PROVER=$(median <"$DIR/prover")
-echo "| circuit | workers | clients | daemon ms per job | prover ms per proof | overhead ms per job | latency p50 ms | journal flushes per job |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+PROVER=$(median <"$DIR/prover") PCPU=$(median <"$DIR/pcpu")
+echo "| circuit | workers | clients | daemon ms per job | prover ms per proof | overhead ms per job | latency p50 ms | journal flushes per job | daemon CPU ms per job | prover CPU ms per proof |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for c in "${CS[@]}"; do
-  WALL=$(median <"$DIR/wall.$c") LAT=$(median <"$DIR/lat.$c")
+  WALL=$(median <"$DIR/wall.$c") LAT=$(median <"$DIR/lat.$c") CPU=$(median <"$DIR/cpu.$c")
   FL=$( [ -s "$DIR/fl.$c" ] && median <"$DIR/fl.$c" || echo "-")
-  printf '| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %s |\n' "$(basename "$Z" .zkey)" "$WORKERS" "$c" "$WALL" \
-    "$PROVER" "$(echo "$WALL $PROVER" | awk '{print $1 - $2}')" "$LAT" "$FL"
+  printf '| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f |\n' "$(basename "$Z" .zkey)" "$WORKERS" "$c" \
+    "$WALL" "$PROVER" "$(echo "$WALL $PROVER" | awk '{print $1 - $2}')" "$LAT" "$FL" "$CPU" "$PCPU"
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
