@@ -205,6 +205,22 @@ CUZK_API cuzk_status cuzk_gpu_msm_run_many(cuzk_gpu_msm *m, void *results, const
 /* Window size the last run used (for benchmarks), 0 before any run. */
 CUZK_API unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m);
 
+/* ---- Fixed-base batch multiplication -------------------------------------
+ * out[i] = scalars[i] * base for one base point and many raw scalars (< r):
+ * the point sections of development keys (cuzk setup --gpu, the in-memory
+ * PoRep-shaped key of include/cuzk/dev.h). create builds the base's table of
+ * signed 16-bit windows on `device` (48 MiB for BLS12-381 G1, twice that for
+ * G2); run takes host scalars and writes host affine points (x = y = 0 for a
+ * zero scalar), the same bytes as the CPU's fixed-base multiplication, in
+ * chunks that fit a quarter of the device's free memory; it returns when
+ * every point is in `out`. */
+typedef struct cuzk_gpu_fixed cuzk_gpu_fixed;
+CUZK_API cuzk_status cuzk_gpu_fixed_create(cuzk_gpu_fixed **out, cuzk_curve curve, cuzk_gpu_group group,
+                                           const void *base, int device, cuzk_error *e);
+CUZK_API cuzk_status cuzk_gpu_fixed_run(cuzk_gpu_fixed *f, const void *scalars, size_t n, void *out,
+                                        cuzk_error *e);
+CUZK_API void cuzk_gpu_fixed_destroy(cuzk_gpu_fixed *f);
+
 /* ---- memory and streams (thin wrappers so C callers need no CUDA headers)
  * Streams are cudaStream_t passed as void*; NULL is the legacy default. */
 /* Pinned host memory (fast, asynchronous uploads). */

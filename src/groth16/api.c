@@ -7,6 +7,7 @@
 
 #include "formats/formats.h"
 #include "groth16/ctx.h"
+#include "groth16/handles.h"
 #include "groth16/prove.h"
 
 /* ---- handles ---------------------------------------------------------------- */
@@ -224,6 +225,33 @@ void cuzk_key_get_info(const cuzk_key *key, cuzk_key_info *info)
         info->device_peak = key->be->device_peak(key->state);
 }
 
+cuzk_status cuzk_key_adopt(cuzk_key **out, cuzk_ctx *ctx, cuzk_zkey *zk, const char *name, const cuzk_key_opts *opts,
+                           cuzk_error *err)
+{
+    *out = NULL;
+    cuzk_key_opts o = {0};
+    if (opts)
+        o = *opts;
+    cuzk_key *key = calloc(1, sizeof *key);
+    if (!key || !(key->name = dup_str(name))) {
+        free(key);
+        cuzk_zkey_free(zk);
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory preparing %s", name);
+    }
+    key->zk = *zk;
+    memset(zk, 0, sizeof *zk);
+    bool own = plan_begin(ctx, KEY_PLAN);
+    cuzk_status st = key_finish(key, ctx, &o, err);
+    if (own)
+        cuzk_progress_plan(ctx, NULL);
+    if (st) {
+        cuzk_key_free(key);
+        return st;
+    }
+    *out = key;
+    return CUZK_OK;
+}
+
 static cuzk_status witness_load(cuzk_witness **out, const char *path, const void *data, size_t size,
                                 const char *name, cuzk_error *err)
 {
@@ -252,6 +280,21 @@ cuzk_status cuzk_witness_load_buffer(cuzk_witness **out, const void *data, size_
                                      cuzk_error *err)
 {
     return witness_load(out, NULL, data, size, name, err);
+}
+
+cuzk_status cuzk_witness_adopt(cuzk_witness **out, cuzk_wtns *wt, const char *name, cuzk_error *err)
+{
+    *out = NULL;
+    cuzk_witness *w = calloc(1, sizeof *w);
+    if (!w || !(w->name = dup_str(name))) {
+        free(w);
+        cuzk_wtns_free(wt);
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for %s", name);
+    }
+    w->wt = *wt;
+    memset(wt, 0, sizeof *wt);
+    *out = w;
+    return CUZK_OK;
 }
 
 void cuzk_witness_free(cuzk_witness *w)

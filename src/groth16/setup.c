@@ -11,10 +11,12 @@
 #include <string.h>
 
 #include "cuzk/dev.h"
+#include "cuzk/gpu.h"
 #include "curve/bls12_381.h"
 #include "curve/bn254.h"
 #include "formats/formats.h"
 #include "groth16/ctx.h"
+#include "groth16/porep.h"
 #include "groth16/setup.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
@@ -28,31 +30,108 @@ static void setup_wipe(void *p, size_t n)
         *q++ = 0;
 }
 
+/* The PoRep-shaped circuit (porep_impl.h): rows per chunk, and the recent
+ * bit / field wires a row picks its operands from. */
+enum { POREP_CHUNK = 1 << 14, POREP_RING = 64, POREP_FRING = 16 };
+/* Its passes over the chunks: count the terms, make the key, make the r1cs. */
+enum { POREP_COUNT, POREP_KEY, POREP_R1CS };
+
 #define SETUP_CURVE bn254
 #include "groth16/setup_impl.h"
+#define POREP_CURVE bn254
+#include "groth16/porep_impl.h"
 
 #define SETUP_CURVE bls12_381
 #include "groth16/setup_impl.h"
+#define POREP_CURVE bls12_381
+#include "groth16/porep_impl.h"
 
 /* The instantiations above, by curve description id. */
 static const struct {
     const char *id;
-    cuzk_status (*build)(cuzk_ctx *, const cuzk_r1cs *, const cuzk_setup_toxic *, cuzk_zkey *, cuzk_error *);
-} SETUP_CURVES[] = {{"bn254", bn254_setup_build_raw}, {"bls12_381", bls12_381_setup_build_raw}};
+    cuzk_status (*build)(cuzk_ctx *, const cuzk_r1cs *, const cuzk_setup_toxic *, int, cuzk_zkey *, cuzk_error *);
+    cuzk_status (*porep)(cuzk_ctx *, const cuzk_porep_shape *, uint64_t, const cuzk_setup_toxic *, int, cuzk_zkey *,
+                         cuzk_wtns *, cuzk_porep_info *, cuzk_error *);
+    cuzk_status (*porep_r1cs)(cuzk_ctx *, const cuzk_porep_shape *, uint64_t, cuzk_r1cs *, cuzk_wtns *,
+                              cuzk_error *);
+} SETUP_CURVES[] = {
+    {"bn254", bn254_setup_build_raw, bn254_porep_build, bn254_porep_r1cs},
+    {"bls12_381", bls12_381_setup_build_raw, bls12_381_porep_build, bls12_381_porep_r1cs},
+};
 
-cuzk_status cuzk_setup_build(cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_setup_toxic *toxic,
-                             cuzk_zkey *zk, cuzk_error *err)
+static int setup_curve_index(cuzk_curve curve)
+{
+    const cuzk_curve_desc *d = cuzk_curve_desc_get(curve);
+    for (size_t i = 0; d && i < CUZK_ARRAY_LEN(SETUP_CURVES); i++)
+        if (!strcmp(SETUP_CURVES[i].id, d->id))
+            return (int)i;
+    return -1;
+}
+
+cuzk_status cuzk_porep_shape_make(cuzk_porep_shape *s, cuzk_curve curve, unsigned log_domain, cuzk_error *err)
+{
+    memset(s, 0, sizeof *s);
+    if (setup_curve_index(curve) < 0)
+        return cuzk_err(err, CUZK_ERR_USAGE, "porep: unsupported curve %d", (int)curve);
+    if (log_domain < CUZK_POREP_MIN_LOG || log_domain > CUZK_POREP_FULL_LOG)
+        return cuzk_err(err, CUZK_ERR_USAGE, "porep: the domain must be 2^%d..2^%d, got 2^%u", CUZK_POREP_MIN_LOG,
+                        CUZK_POREP_FULL_LOG, log_domain);
+    const unsigned sh = CUZK_POREP_FULL_LOG - log_domain;
+    const uint64_t full_m = CUZK_POREP_FULL_ROWS - CUZK_POREP_FULL_PUBLIC - 1, half = ((uint64_t)1 << sh) >> 1;
+    s->curve = curve;
+    s->log_domain = log_domain;
+    s->m = (full_m + half) >> sh;
+    s->n_aux = (CUZK_POREP_FULL_AUX + half) >> sh;
+    /* rows m + n_pub + 1 within the domain: fewer public signals when it is small */
+    const uint64_t room = ((uint64_t)1 << log_domain) - 1 - s->m;
+    s->n_pub = (uint32_t)CUZK_MIN((uint64_t)CUZK_POREP_FULL_PUBLIC, room);
+    s->n_vars = 1 + (uint64_t)s->n_pub + s->n_aux;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_porep_build(cuzk_ctx *ctx, const cuzk_porep_shape *s, uint64_t seed,
+                             const cuzk_setup_toxic *toxic, int device, cuzk_zkey *zk, cuzk_wtns *wt,
+                             cuzk_porep_info *info, cuzk_error *err)
+{
+    memset(zk, 0, sizeof *zk);
+    memset(wt, 0, sizeof *wt);
+    cuzk_porep_info tmp;
+    int i = setup_curve_index(s->curve);
+    if (i < 0)
+        return cuzk_err(err, CUZK_ERR_USAGE, "porep: unsupported curve %d", (int)s->curve);
+    return SETUP_CURVES[i].porep(ctx, s, seed, toxic, device, zk, wt, info ? info : &tmp, err);
+}
+
+cuzk_status cuzk_porep_r1cs(cuzk_ctx *ctx, const cuzk_porep_shape *s, uint64_t seed, cuzk_r1cs *r,
+                            cuzk_wtns *wt, cuzk_error *err)
+{
+    memset(r, 0, sizeof *r);
+    memset(wt, 0, sizeof *wt);
+    int i = setup_curve_index(s->curve);
+    if (i < 0)
+        return cuzk_err(err, CUZK_ERR_USAGE, "porep: unsupported curve %d", (int)s->curve);
+    return SETUP_CURVES[i].porep_r1cs(ctx, s, seed, r, wt, err);
+}
+
+cuzk_status cuzk_setup_build_on(cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_setup_toxic *toxic, int device,
+                                cuzk_zkey *zk, cuzk_error *err)
 {
     memset(zk, 0, sizeof *zk);
     const cuzk_curve_desc *d = cuzk_curve_desc_get(r->curve);
     for (size_t i = 0; d && i < CUZK_ARRAY_LEN(SETUP_CURVES); i++)
         if (!strcmp(SETUP_CURVES[i].id, d->id))
-            return SETUP_CURVES[i].build(ctx, r, toxic, zk, err);
+            return SETUP_CURVES[i].build(ctx, r, toxic, device, zk, err);
     return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "setup: unsupported curve %d", (int)r->curve);
 }
 
-cuzk_status cuzk_setup_files_with_toxic(cuzk_ctx *ctx, const char *r1cs_path, const char *zkey_path,
-                                        const cuzk_setup_toxic *toxic, cuzk_error *err)
+cuzk_status cuzk_setup_build(cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_setup_toxic *toxic,
+                             cuzk_zkey *zk, cuzk_error *err)
+{
+    return cuzk_setup_build_on(ctx, r, toxic, -1, zk, err);
+}
+
+static cuzk_status setup_files(cuzk_ctx *ctx, const char *r1cs_path, const char *zkey_path,
+                               const cuzk_setup_toxic *toxic, int device, cuzk_error *err)
 {
     if (!ctx || !r1cs_path || !zkey_path)
         return cuzk_err(err, CUZK_ERR_USAGE, "setup: missing argument");
@@ -70,7 +149,7 @@ cuzk_status cuzk_setup_files_with_toxic(cuzk_ctx *ctx, const char *r1cs_path, co
     if ((st = cuzk_r1cs_read(&r, r1cs_path, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
-    if ((st = cuzk_setup_build(ctx, &r, toxic, &zk, err))) {
+    if ((st = cuzk_setup_build_on(ctx, &r, toxic, device, &zk, err))) {
         /* Messages from the build name no file: say which circuit. */
         if (err && strncmp(err->msg, r1cs_path, strlen(r1cs_path)) != 0) {
             char msg[CUZK_ERROR_MSG_MAX];
@@ -92,7 +171,22 @@ out:
     return st;
 }
 
+cuzk_status cuzk_setup_files_with_toxic(cuzk_ctx *ctx, const char *r1cs_path, const char *zkey_path,
+                                        const cuzk_setup_toxic *toxic, cuzk_error *err)
+{
+    return setup_files(ctx, r1cs_path, zkey_path, toxic, -1, err);
+}
+
 cuzk_status cuzk_setup_files(cuzk_ctx *ctx, const char *r1cs_path, const char *zkey_path, cuzk_error *err)
 {
-    return cuzk_setup_files_with_toxic(ctx, r1cs_path, zkey_path, NULL, err);
+    return setup_files(ctx, r1cs_path, zkey_path, NULL, -1, err);
+}
+
+cuzk_status cuzk_setup_files_ex(cuzk_ctx *ctx, const char *r1cs_path, const char *zkey_path,
+                                const cuzk_setup_opts *opts, cuzk_error *err)
+{
+    int device = opts && opts->gpu ? opts->device : -1;
+    if (opts && opts->gpu && (device < 0 || device >= cuzk_gpu_device_count()))
+        return cuzk_err(err, CUZK_ERR_GPU, "setup: no CUDA device %d for the key's points", opts->device);
+    return setup_files(ctx, r1cs_path, zkey_path, NULL, device, err);
 }

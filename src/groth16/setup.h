@@ -19,6 +19,11 @@ typedef struct cuzk_setup_toxic {
 cuzk_status cuzk_setup_build(cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_setup_toxic *toxic,
                              cuzk_zkey *zk, cuzk_error *err);
 
+/* The same with the point sections made on GPU `device` (>= 0), or on the
+ * CPU (-1); the key is the same either way. */
+cuzk_status cuzk_setup_build_on(cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_setup_toxic *toxic, int device,
+                                cuzk_zkey *zk, cuzk_error *err);
+
 /* cuzk_setup_files with fixed toxic waste (TEST ONLY). */
 cuzk_status cuzk_setup_files_with_toxic(cuzk_ctx *ctx, const char *r1cs_path, const char *zkey_path,
                                         const cuzk_setup_toxic *toxic, cuzk_error *err);

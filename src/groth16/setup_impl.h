@@ -9,7 +9,11 @@
  * curve/instances.h) after the curve, NTT, MSM and formats headers and
  * setup.c's helpers; SETUP_CURVE is #undef'd at the end. Defines, for c:
  *   <c>_setup_toxic_t    tau, alpha, beta, delta (Montgomery)
- *   <c>_setup_build      r1cs -> in-memory zkey (cuzk_zkey, allocated here)
+ *   <c>_setup_build      r1cs -> in-memory zkey (cuzk_zkey, allocated here); the point
+ *                        sections on the CPU pool or, device >= 0, on that GPU
+ *   helpers the PoRep-shaped key (porep_impl.h) shares: <c>_setup_lagrange,
+ *   <c>_setup_k_range, <c>_setup_bmf_g1/_g2, <c>_setup_g1_point/_g2_point,
+ *   <c>_setup_random_toxic, <c>_setup_tau_ok
  *
  * Formulas (snarkjs-formats.md §4; gamma = 1, as snarkjs):
  *   rows 0..m-1 are the r1cs constraints; rows m..m+nPublic are the public
@@ -189,29 +193,38 @@ static void SETUP_(setup_coef_range)(void *p, size_t lo, size_t hi, int worker)
 
 /* ---- Fixed-base scalar multiplication in blocks, so that progress and
  * cancellation are reported while a large section is computed: defines
- * c_setup_bmf_g1 and c_setup_bmf_g2 (G = g1 / g2). */
-#define SETUP_BMF_DEF(G)                                                                           \
+ * c_setup_bmf_g1 and c_setup_bmf_g2 (G = g1 / g2, GG = CUZK_GPU_G1 / _G2).
+ * device >= 0: on that GPU (cuzk_gpu_fixed, the same points), else on the
+ * CPU pool. */
+#define SETUP_BMF_DEF(G, GG)                                                                       \
     static cuzk_status CUZK_NAME(SETUP_CURVE, CUZK_CAT2(setup_bmf_, G))(                           \
-        cuzk_ctx * ctx, cuzk_phase phase, CUZK_NAME(SETUP_CURVE, CUZK_CAT2(G, _affine_t)) * out,   \
-        const SETUP_(fr_t) *scalars, size_t n, cuzk_error *err)                                    \
+        cuzk_ctx * ctx, cuzk_curve curve, int device, cuzk_phase phase,                            \
+        CUZK_NAME(SETUP_CURVE, CUZK_CAT2(G, _affine_t)) * out, const SETUP_(fr_t) *scalars,        \
+        size_t n, cuzk_error *err)                                                                 \
     {                                                                                              \
         const size_t block = CUZK_MAX((size_t)1 << 16, n / 16 + 1);                                \
         CUZK_NAME(SETUP_CURVE, CUZK_CAT2(G, _affine_t))                                            \
         gen = CUZK_NAME(SETUP_CURVE, CUZK_CAT2(G, _GENERATOR));                                    \
-        for (size_t i = 0; i < n; i += block) {                                                    \
+        cuzk_gpu_fixed *fx = NULL;                                                                 \
+        cuzk_status st = CUZK_OK;                                                                  \
+        if (device >= 0 && n &&                                                                    \
+            (st = cuzk_gpu_fixed_create(&fx, curve, GG, &gen, device, err)))                     \
+            return st;                                                                             \
+        for (size_t i = 0; i < n && !st; i += block) {                                             \
             size_t k = CUZK_MIN(block, n - i);                                                     \
-            cuzk_status st = CUZK_NAME(SETUP_CURVE, CUZK_CAT2(G, _batch_mul_fixed))(               \
-                out + i, &gen, scalars + i, k, ctx->pool, err);                                    \
-            if (st != CUZK_OK)                                                                     \
-                return st;                                                                         \
-            cuzk_progress(ctx, phase, (double)(i + k) / (double)n);                                \
-            if ((st = cuzk_check_cancel(ctx, err)))                                                \
-                return st;                                                                         \
+            st = fx ? cuzk_gpu_fixed_run(fx, scalars + i, k, out + i, err)                         \
+                    : CUZK_NAME(SETUP_CURVE, CUZK_CAT2(G, _batch_mul_fixed))(                      \
+                          out + i, &gen, scalars + i, k, ctx->pool, err);                          \
+            if (!st) {                                                                             \
+                cuzk_progress(ctx, phase, (double)(i + k) / (double)n);                            \
+                st = cuzk_check_cancel(ctx, err);                                                  \
+            }                                                                                      \
         }                                                                                          \
-        return CUZK_OK;                                                                            \
+        cuzk_gpu_fixed_destroy(fx);                                                                \
+        return st;                                                                                 \
     }
-SETUP_BMF_DEF(g1)
-SETUP_BMF_DEF(g2)
+SETUP_BMF_DEF(g1, CUZK_GPU_G1)
+SETUP_BMF_DEF(g2, CUZK_GPU_G2)
 #undef SETUP_BMF_DEF
 
 static void SETUP_(setup_g1_point)(SETUP_(g1_affine_t) *out, const SETUP_(fr_t) *mont)
@@ -284,7 +297,7 @@ static cuzk_status SETUP_(setup_random_toxic)(SETUP_(setup_toxic_t) *tx, unsigne
  * with cuzk_zkey_free by the caller, also on error). tx == NULL: random toxic
  * waste. Every secret-derived scalar is wiped before it is freed. */
 static cuzk_status SETUP_(setup_build)(cuzk_ctx *ctx, const cuzk_r1cs *r,
-                                       const SETUP_(setup_toxic_t) *tx_in, cuzk_zkey *zk,
+                                       const SETUP_(setup_toxic_t) *tx_in, int device, cuzk_zkey *zk,
                                        cuzk_error *err)
 {
     cuzk_status st;
@@ -407,22 +420,22 @@ static cuzk_status SETUP_(setup_build)(cuzk_ctx *ctx, const cuzk_r1cs *r,
 
     /* 5. The point sections. */
     ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_A);
-    if ((st = SETUP_(setup_bmf_g1)(ctx, CUZK_PHASE_SETUP_A, zk->a.SETUP_CURVE, u, nv, err)))
+    if ((st = SETUP_(setup_bmf_g1)(ctx, r->curve, device, CUZK_PHASE_SETUP_A, zk->a.SETUP_CURVE, u, nv, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
     ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_B1);
-    if ((st = SETUP_(setup_bmf_g1)(ctx, CUZK_PHASE_SETUP_B1, zk->b1.SETUP_CURVE, v, nv, err)))
+    if ((st = SETUP_(setup_bmf_g1)(ctx, r->curve, device, CUZK_PHASE_SETUP_B1, zk->b1.SETUP_CURVE, v, nv, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
     ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_B2);
-    if ((st = SETUP_(setup_bmf_g2)(ctx, CUZK_PHASE_SETUP_B2, zk->b2.SETUP_CURVE, v, nv, err)))
+    if ((st = SETUP_(setup_bmf_g2)(ctx, r->curve, device, CUZK_PHASE_SETUP_B2, zk->b2.SETUP_CURVE, v, nv, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
     ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_IC_C);
-    if ((st = SETUP_(setup_bmf_g1)(ctx, CUZK_PHASE_SETUP_IC_C, zk->ic.SETUP_CURVE, w,
+    if ((st = SETUP_(setup_bmf_g1)(ctx, r->curve, device, CUZK_PHASE_SETUP_IC_C, zk->ic.SETUP_CURVE, w,
                                    (size_t)np + 1, err)))
         goto out;
-    if ((st = SETUP_(setup_bmf_g1)(ctx, CUZK_PHASE_SETUP_IC_C, zk->c.SETUP_CURVE, w + np + 1,
+    if ((st = SETUP_(setup_bmf_g1)(ctx, r->curve, device, CUZK_PHASE_SETUP_IC_C, zk->c.SETUP_CURVE, w + np + 1,
                                    (size_t)nv - np - 1, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
@@ -435,7 +448,7 @@ static cuzk_status SETUP_(setup_build)(cuzk_ctx *ctx, const cuzk_r1cs *r,
         SETUP_(setup_scale_job) sj = {lag, *one};
         cuzk_parallel_for(pool, n, 1 << 12, SETUP_(setup_scale_raw_range), &sj);
     }
-    if ((st = SETUP_(setup_bmf_g1)(ctx, CUZK_PHASE_SETUP_H, zk->h.SETUP_CURVE, lag, n, err)))
+    if ((st = SETUP_(setup_bmf_g1)(ctx, r->curve, device, CUZK_PHASE_SETUP_H, zk->h.SETUP_CURVE, lag, n, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
 
@@ -463,11 +476,11 @@ out:
 
 /* setup_build with toxic waste given as raw limbs (NULL: random). */
 static cuzk_status SETUP_(setup_build_raw)(cuzk_ctx *ctx, const cuzk_r1cs *r,
-                                           const cuzk_setup_toxic *toxic,
+                                           const cuzk_setup_toxic *toxic, int device,
                                            cuzk_zkey *zk, cuzk_error *err)
 {
     if (!toxic)
-        return SETUP_(setup_build)(ctx, r, NULL, zk, err);
+        return SETUP_(setup_build)(ctx, r, NULL, device, zk, err);
     SETUP_(setup_toxic_t) tx;
     const uint64_t *src[4] = {toxic->tau, toxic->alpha, toxic->beta, toxic->delta};
     SETUP_(fr_t) *dst[4] = {&tx.tau, &tx.alpha, &tx.beta, &tx.delta};
@@ -479,7 +492,7 @@ static cuzk_status SETUP_(setup_build_raw)(cuzk_ctx *ctx, const cuzk_r1cs *r,
         SETUP_(fr_to_mont)(dst[i], &raw);
         setup_wipe(&raw, sizeof raw);
     }
-    cuzk_status st = canonical ? SETUP_(setup_build)(ctx, r, &tx, zk, err)
+    cuzk_status st = canonical ? SETUP_(setup_build)(ctx, r, &tx, device, zk, err)
                                : cuzk_err(err, CUZK_ERR_USAGE, "setup: toxic waste not below r");
     setup_wipe(&tx, sizeof tx);
     return st;

@@ -54,6 +54,7 @@
 /* groth16/ development tools (instances: the curves of curve/instances.h) */
 #define CUZK_TMPL_SETUP_IMPL 20
 #define CUZK_TMPL_GEN_IMPL 21
+#define CUZK_TMPL_POREP_IMPL 30
 
 /* tests/unit/<layer>_test_impl.h (instances: those of field/ and curve/) */
 #define CUZK_TMPL_TEST_FIELD 22

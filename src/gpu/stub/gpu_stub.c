@@ -100,3 +100,17 @@ cuzk_status cuzk_gpu_stream_create(void **stream, int device, cuzk_error *e)
 void cuzk_gpu_stream_destroy(void *stream) {}
 
 cuzk_status cuzk_gpu_stream_sync(void *stream, cuzk_error *e) { return NO_CUDA(e); }
+
+cuzk_status cuzk_gpu_fixed_create(cuzk_gpu_fixed **out, cuzk_curve curve, cuzk_gpu_group group, const void *base,
+                                  int device, cuzk_error *e)
+{
+    if (out) *out = NULL;
+    return NO_CUDA(e);
+}
+
+cuzk_status cuzk_gpu_fixed_run(cuzk_gpu_fixed *f, const void *scalars, size_t n, void *out, cuzk_error *e)
+{
+    return NO_CUDA(e);
+}
+
+void cuzk_gpu_fixed_destroy(cuzk_gpu_fixed *f) {}

@@ -1,0 +1,58 @@
+/* cuzk_porep_make (include/cuzk/dev.h): the PoRep-shaped circuit's key and
+ * witness in memory, as handles. The circuit and the key are made by
+ * porep_impl.h (instantiated in setup.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cuzk/gpu.h"
+#include "groth16/ctx.h"
+#include "groth16/handles.h"
+#include "groth16/porep.h"
+#include "util/rng.h"
+
+cuzk_status cuzk_porep_make(cuzk_ctx *ctx, const cuzk_porep_opts *opts, const cuzk_key_opts *key_opts,
+                            cuzk_key **key, cuzk_witness **w, cuzk_porep_info *info, cuzk_error *err)
+{
+    if (!ctx || !key || !w)
+        return cuzk_err(err, CUZK_ERR_USAGE, "porep: missing argument");
+    *key = NULL;
+    *w = NULL;
+    cuzk_porep_opts o = {0};
+    if (opts)
+        o = *opts;
+    cuzk_curve curve = o.curve == CUZK_CURVE_NONE ? CUZK_CURVE_BLS12_381 : o.curve;
+    unsigned lg = o.log_domain ? o.log_domain : CUZK_POREP_FULL_LOG;
+    cuzk_porep_shape s;
+    cuzk_status st = cuzk_porep_shape_make(&s, curve, lg, err);
+    if (st)
+        return st;
+    if (o.gpu_setup && (o.device < 0 || o.device >= cuzk_gpu_device_count()))
+        return cuzk_err(err, CUZK_ERR_GPU, "porep: no CUDA device %d for the key's points", o.device);
+    uint64_t seed = o.seed;
+    if (!seed && !cuzk_random_bytes(&seed, sizeof seed))
+        return cuzk_err(err, CUZK_ERR_INTERNAL, "porep: the OS random number generator failed");
+    cuzk_zkey zk;
+    cuzk_wtns wt;
+    cuzk_porep_info in;
+    st = cuzk_porep_build(ctx, &s, seed, NULL, o.gpu_setup ? o.device : -1, &zk, &wt, &in, err);
+    if (st) {
+        cuzk_zkey_free(&zk);
+        cuzk_wtns_free(&wt);
+        return st;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "porep-2^%u-%s", lg, cuzk_curve_name(curve));
+    cuzk_witness *wi = NULL;
+    if ((st = cuzk_witness_adopt(&wi, &wt, name, err))) {
+        cuzk_zkey_free(&zk);
+        return st;
+    }
+    if ((st = cuzk_key_adopt(key, ctx, &zk, name, key_opts, err))) {
+        cuzk_witness_free(wi);
+        return st;
+    }
+    *w = wi;
+    if (info)
+        *info = in;
+    return CUZK_OK;
+}

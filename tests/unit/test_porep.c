@@ -1,0 +1,350 @@
+/* The PoRep-shaped development circuit, key and witness (include/cuzk/dev.h
+ * cuzk_porep_make, src/groth16/porep_impl.h):
+ *  - the circuit, written out as an r1cs, is satisfied by its witness
+ *    (cuzk_r1cs_check_witness) and has the PoRep shape (terms a row, B
+ *    density, 0/1 share of the witness, sizes);
+ *  - the key made in memory equals, byte for byte, the key `cuzk setup`
+ *    makes from that r1cs with the same toxic waste, and so does the witness;
+ *  - proofs with the key verify (CPU backend; the GPU backend too when a
+ *    device is present), and a witness with one value changed is refused;
+ *  - with a device: points made by cuzk_gpu_fixed equal the CPU's (edge
+ *    scalars, both groups of both curves) and the GPU-made key equals the
+ *    CPU-made one;
+ *  - errors: sizes and curves out of range. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "curve/bls12_381.h"
+#include "curve/bn254.h"
+#include "cuzk/cuzk.h"
+#include "cuzk/dev.h"
+#include "cuzk/gpu.h"
+#include "formats/formats.h"
+#include "groth16/handles.h"
+#include "groth16/porep.h"
+#include "groth16/setup.h"
+#include "msm/msm.h"
+#include "util/rng.h"
+
+static const cuzk_curve CURVES[2] = {CUZK_CURVE_BN254, CUZK_CURVE_BLS12_381};
+
+/* Arbitrary fixed toxic waste (all < 2^250, so < r on both curves). */
+static const cuzk_setup_toxic TOXIC = {
+    {0x243f6a8885a308d3ull, 0x13198a2e03707344ull, 0xa4093822299f31d0ull, 0x082efa98ec4e6c89ull},
+    {0x452821e638d01377ull, 0xbe5466cf34e90c6cull, 0xc0ac29b7c97c50ddull, 0x03f84d5b5b547091ull},
+    {0x9216d5d98979fb1bull, 0xd1310ba698dfb5acull, 0x2ffd72dbd01adfb7ull, 0x0b8e1afed6a267e9ull},
+    {0x6a267e96ba7c9045ull, 0xf12c7f9924a19947ull, 0xb3916cf70801f2e2ull, 0x0858efc16636920dull},
+};
+
+static cuzk_ctx *mkctx(void)
+{
+    cuzk_ctx *ctx = NULL;
+    cuzk_ctx_opts o = {0};
+    o.threads = 2;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_ctx_create(&ctx, &o, &e), CUZK_OK);
+    return ctx;
+}
+
+static void shape(cuzk_porep_shape *s, cuzk_curve c, unsigned lg)
+{
+    cuzk_error e = {0};
+    if (cuzk_porep_shape_make(s, c, lg, &e))
+        fail_msg("%s", e.msg);
+}
+
+/* Every array and header point of two keys equal. */
+static void assert_same_key(const cuzk_zkey *a, const cuzk_zkey *b)
+{
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(a->curve);
+    assert_int_equal(a->curve, b->curve);
+    assert_int_equal(a->n_vars, b->n_vars);
+    assert_int_equal(a->n_public, b->n_public);
+    assert_int_equal(a->domain_size, b->domain_size);
+    assert_int_equal(a->n_coefs, b->n_coefs);
+    const size_t g1 = cp->g1_affine, g2 = cp->g2_affine, nv = a->n_vars, np = a->n_public;
+    assert_memory_equal(&a->alpha_1, &b->alpha_1, g1);
+    assert_memory_equal(&a->beta_1, &b->beta_1, g1);
+    assert_memory_equal(&a->delta_1, &b->delta_1, g1);
+    assert_memory_equal(&a->beta_2, &b->beta_2, g2);
+    assert_memory_equal(&a->gamma_2, &b->gamma_2, g2);
+    assert_memory_equal(&a->delta_2, &b->delta_2, g2);
+    assert_memory_equal(a->ic.ptr, b->ic.ptr, (np + 1) * g1);
+    assert_memory_equal(a->coef_matrix, b->coef_matrix, a->n_coefs * 4);
+    assert_memory_equal(a->coef_constraint, b->coef_constraint, a->n_coefs * 4);
+    assert_memory_equal(a->coef_signal, b->coef_signal, a->n_coefs * 4);
+    assert_memory_equal(a->coef_value.ptr, b->coef_value.ptr, a->n_coefs * cp->n8r);
+    assert_memory_equal(a->a.ptr, b->a.ptr, nv * g1);
+    assert_memory_equal(a->b1.ptr, b->b1.ptr, nv * g1);
+    assert_memory_equal(a->b2.ptr, b->b2.ptr, nv * g2);
+    assert_memory_equal(a->c.ptr, b->c.ptr, (nv - np - 1) * g1);
+    assert_memory_equal(a->h.ptr, b->h.ptr, (size_t)a->domain_size * g1);
+}
+
+/* Sizes of the full partition and of the scaled ones. */
+static void test_shape_sizes(void **st)
+{
+    (void)st;
+    cuzk_porep_shape s;
+    shape(&s, CUZK_CURVE_BLS12_381, 27);
+    assert_int_equal(s.m + s.n_pub + 1, 130278869ull); /* rows, as bellperson counts them */
+    assert_int_equal(s.n_pub, 327);
+    assert_int_equal(s.n_aux, 130169893ull);
+    assert_int_equal(s.n_vars, 1 + 327 + 130169893ull);
+    for (unsigned lg = CUZK_POREP_MIN_LOG; lg <= 27; lg++) {
+        shape(&s, CUZK_CURVE_BN254, lg);
+        assert_true(s.m + s.n_pub < (1ull << lg));       /* the domain holds every row */
+        assert_true(s.m + s.n_pub >= (1ull << (lg - 1))); /* and is not larger than needed */
+        assert_true(s.n_aux <= s.m && s.n_pub >= 1);
+        if (lg >= 19)
+            assert_int_equal(s.n_pub, 327);
+    }
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_porep_shape_make(&s, CUZK_CURVE_BN254, CUZK_POREP_MIN_LOG - 1, &e), CUZK_ERR_USAGE);
+    assert_int_equal(cuzk_porep_shape_make(&s, CUZK_CURVE_BN254, 28, &e), CUZK_ERR_USAGE);
+    assert_int_equal(cuzk_porep_shape_make(&s, (cuzk_curve)7, 20, &e), CUZK_ERR_USAGE);
+}
+
+/* The circuit is satisfied and has the PoRep profile. */
+static void test_circuit_shape(void **st)
+{
+    (void)st;
+    cuzk_ctx *ctx = mkctx();
+    for (int c = 0; c < 2; c++) {
+        cuzk_porep_shape s;
+        shape(&s, CURVES[c], 16);
+        cuzk_r1cs r;
+        cuzk_wtns w;
+        cuzk_error e = {0};
+        if (cuzk_porep_r1cs(ctx, &s, 99 + c, &r, &w, &e) || cuzk_r1cs_check_witness(&r, &w, NULL, "r", "w", &e))
+            fail_msg("%s", e.msg);
+        assert_int_equal(r.n_constraints, s.m);
+        assert_int_equal(r.n_wires, s.n_vars);
+        assert_int_equal(cuzk_r1cs_n_public(&r), s.n_pub);
+        const double m = (double)s.m;
+        double per_row[3];
+        for (int t = 0; t < 3; t++)
+            per_row[t] = (double)r.m[t].nnz / m;
+        assert_true(per_row[0] > 2.35 && per_row[0] < 2.45);
+        assert_true(per_row[1] == 1.0);
+        assert_true(per_row[2] > 2.15 && per_row[2] < 2.25);
+        /* private wires in B: about a quarter; ONE the only public one */
+        uint8_t *inb = calloc(r.n_wires, 1);
+        assert_non_null(inb);
+        for (uint64_t k = 0; k < r.m[1].nnz; k++)
+            inb[r.m[1].wire[k]] = 1;
+        uint64_t priv = 0;
+        for (uint32_t i = 1 + s.n_pub; i < r.n_wires; i++)
+            priv += inb[i];
+        assert_true(inb[0]);
+        for (uint32_t i = 1; i <= s.n_pub; i++)
+            assert_false(inb[i]);
+        const double dens = (double)priv / (double)s.n_aux;
+        assert_true(dens > 0.23 && dens < 0.27);
+        free(inb);
+        /* witness: most private values 0 or 1, some full field elements */
+        uint64_t bits = 0;
+        const size_t n8 = 32;
+        for (uint32_t i = 1 + s.n_pub; i < w.n_witness; i++) {
+            const uint8_t *v = (const uint8_t *)w.values.ptr + (size_t)i * n8;
+            bool small = v[0] <= 1;
+            for (size_t b = 1; b < n8 && small; b++)
+                small = v[b] == 0;
+            bits += small;
+        }
+        const double frac = (double)bits / (double)s.n_aux;
+        assert_true(frac > 0.93 && frac < 0.97);
+        /* a changed witness value breaks a constraint */
+        ((uint8_t *)w.values.ptr)[(size_t)(r.n_wires - 1) * n8 + 1] ^= 1;
+        assert_int_equal(cuzk_r1cs_check_witness(&r, &w, NULL, "r", "w", &e), CUZK_ERR_MISMATCH);
+        cuzk_r1cs_free(&r);
+        cuzk_wtns_free(&w);
+    }
+    cuzk_ctx_free(ctx);
+}
+
+/* The in-memory key is `cuzk setup` of the circuit's r1cs. */
+static void test_key_equals_setup(void **st)
+{
+    (void)st;
+    cuzk_ctx *ctx = mkctx();
+    for (int c = 0; c < 2; c++)
+        for (unsigned lg = CUZK_POREP_MIN_LOG; lg <= 12; lg += 2) {
+            cuzk_porep_shape s;
+            shape(&s, CURVES[c], lg);
+            cuzk_r1cs r;
+            cuzk_wtns w1, w2;
+            cuzk_zkey ref, ours;
+            cuzk_porep_info info;
+            cuzk_error e = {0};
+            if (cuzk_porep_r1cs(ctx, &s, 7 + lg, &r, &w1, &e) || cuzk_setup_build(ctx, &r, &TOXIC, &ref, &e) ||
+                cuzk_porep_build(ctx, &s, 7 + lg, &TOXIC, -1, &ours, &w2, &info, &e))
+                fail_msg("%s", e.msg);
+            assert_same_key(&ours, &ref);
+            assert_int_equal(w1.n_witness, w2.n_witness);
+            assert_memory_equal(w1.values.ptr, w2.values.ptr, (size_t)w1.n_witness * 32);
+            for (int t = 0; t < 3; t++)
+                assert_int_equal(info.nnz[t], r.m[t].nnz);
+            assert_int_equal(info.constraints, s.m);
+            assert_int_equal(info.n_vars, s.n_vars);
+            cuzk_zkey_free(&ref);
+            cuzk_zkey_free(&ours);
+            cuzk_r1cs_free(&r);
+            cuzk_wtns_free(&w1);
+            cuzk_wtns_free(&w2);
+        }
+    cuzk_ctx_free(ctx);
+}
+
+/* cuzk_porep_make: a key and witness that prove and verify, on the CPU and
+ * (when present) on the GPU; one changed witness value is refused. */
+static void test_make_and_prove(void **st)
+{
+    (void)st;
+    cuzk_ctx *ctx = mkctx();
+    const int ngpu = cuzk_gpu_device_count();
+    for (int c = 0; c < 2; c++)
+        for (int be = 0; be < (ngpu ? 2 : 1); be++) {
+            cuzk_porep_opts po = {CURVES[c], 12, 5, be, 0};
+            cuzk_key_opts ko = {0};
+            ko.backend = be ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
+            cuzk_key *key = NULL;
+            cuzk_witness *w = NULL;
+            cuzk_porep_info info;
+            cuzk_error e = {0};
+            if (cuzk_porep_make(ctx, &po, &ko, &key, &w, &info, &e))
+                fail_msg("%s", e.msg);
+            cuzk_key_info ki;
+            cuzk_key_get_info(key, &ki);
+            assert_int_equal(ki.backend, ko.backend);
+            assert_int_equal(ki.log_domain, 12);
+            assert_int_equal(ki.n_vars, info.n_vars);
+            assert_int_equal(cuzk_witness_count(w), info.n_vars);
+            cuzk_proof *p = NULL;
+            if (cuzk_prove(ctx, key, w, NULL, &p, &e))
+                fail_msg("%s", e.msg);
+            cuzk_proof_free(p);
+            cuzk_key_free(key);
+            cuzk_witness_free(w);
+        }
+    /* the same circuit with one witness value changed: no valid proof */
+    {
+        cuzk_porep_shape s;
+        shape(&s, CUZK_CURVE_BLS12_381, 11);
+        cuzk_zkey zk;
+        cuzk_wtns wt;
+        cuzk_error e = {0};
+        if (cuzk_porep_build(ctx, &s, 3, NULL, -1, &zk, &wt, NULL, &e))
+            fail_msg("%s", e.msg);
+        ((uint8_t *)wt.values.ptr)[(size_t)(wt.n_witness - 2) * 32] ^= 1;
+        cuzk_key *key = NULL;
+        cuzk_witness *w = NULL;
+        cuzk_key_opts ko = {0};
+        if (cuzk_key_adopt(&key, ctx, &zk, "k", &ko, &e) || cuzk_witness_adopt(&w, &wt, "w", &e))
+            fail_msg("%s", e.msg);
+        cuzk_proof *p = NULL;
+        assert_int_equal(cuzk_prove(ctx, key, w, NULL, &p, &e), CUZK_ERR_MISMATCH);
+        assert_null(p);
+        cuzk_key_free(key);
+        cuzk_witness_free(w);
+    }
+    cuzk_error e = {0};
+    cuzk_key *key = NULL;
+    cuzk_witness *w = NULL;
+    cuzk_porep_opts bad = {CUZK_CURVE_BN254, 9, 1, 0, 0};
+    assert_int_equal(cuzk_porep_make(ctx, &bad, NULL, &key, &w, NULL, &e), CUZK_ERR_USAGE);
+    assert_null(key);
+    assert_null(w);
+    cuzk_porep_opts nodev = {CUZK_CURVE_BN254, 12, 1, 1, ngpu};
+    e = (cuzk_error){0};
+    assert_int_equal(cuzk_porep_make(ctx, &nodev, NULL, &key, &w, NULL, &e), CUZK_ERR_GPU);
+    cuzk_ctx_free(ctx);
+}
+
+/* GPU fixed-base points = CPU fixed-base points; GPU-made key = CPU-made key. */
+#define CHECK_FIXED(C, G, GG)                                                                                \
+    do {                                                                                                     \
+        const size_t n = 3000;                                                                               \
+        C##_fr_t *k = calloc(n, sizeof *k);                                                                  \
+        C##_##G##_affine_t *cpu = calloc(n, sizeof *cpu), *gpu = calloc(n, sizeof *gpu);                     \
+        assert_true(k && cpu && gpu);                                                                        \
+        uint64_t x = 12345;                                                                                  \
+        for (size_t i = 0; i < n; i++) {                                                                     \
+            for (int l = 0; l < 4; l++)                                                                      \
+                k[i].l[l] = cuzk_splitmix64(&x);                                                             \
+            k[i].l[3] >>= 3; /* < 2^253 < r */                                                               \
+        }                                                                                                    \
+        memset(&k[0], 0, sizeof k[0]);                 /* 0: infinity */                                     \
+        k[1].l[0] = 1, k[1].l[1] = k[1].l[2] = k[1].l[3] = 0; /* 1 */                                        \
+        k[2] = C##_fr_MODULUS;                                                                               \
+        k[2].l[0] -= 1;                                /* r - 1 */                                           \
+        for (int l = 0; l < 4; l++)                                                                          \
+            k[3].l[l] = 0x8001ffff8000fffeull;         /* digits that carry */                               \
+        k[3].l[3] &= 0x0fffffffffffffffull;                                                                  \
+        cuzk_error e = {0};                                                                                  \
+        cuzk_gpu_fixed *f = NULL;                                                                            \
+        if (C##_##G##_batch_mul_fixed(cpu, &C##_##G##_GENERATOR, k, n, NULL, &e) ||                          \
+            cuzk_gpu_fixed_create(&f, curve, GG, &C##_##G##_GENERATOR, 0, &e) ||                             \
+            cuzk_gpu_fixed_run(f, k, n, gpu, &e))                                                            \
+            fail_msg("%s", e.msg);                                                                           \
+        cuzk_gpu_fixed_destroy(f);                                                                           \
+        assert_memory_equal(cpu, gpu, n * sizeof *cpu);                                                      \
+        free(k);                                                                                             \
+        free(cpu);                                                                                           \
+        free(gpu);                                                                                           \
+    } while (0)
+
+static void test_gpu_points(void **st)
+{
+    (void)st;
+    if (cuzk_gpu_device_count() == 0) {
+        cuzk_error e = {0};
+        cuzk_gpu_fixed *f = NULL;
+        assert_int_not_equal(cuzk_gpu_fixed_create(&f, CUZK_CURVE_BN254, CUZK_GPU_G1, &bn254_g1_GENERATOR, 0, &e),
+                             CUZK_OK);
+        assert_null(f);
+        skip();
+    }
+    cuzk_curve curve = CUZK_CURVE_BN254;
+    CHECK_FIXED(bn254, g1, CUZK_GPU_G1);
+    CHECK_FIXED(bn254, g2, CUZK_GPU_G2);
+    curve = CUZK_CURVE_BLS12_381;
+    CHECK_FIXED(bls12_381, g1, CUZK_GPU_G1);
+    CHECK_FIXED(bls12_381, g2, CUZK_GPU_G2);
+    cuzk_ctx *ctx = mkctx();
+    for (int c = 0; c < 2; c++) {
+        cuzk_porep_shape s;
+        shape(&s, CURVES[c], 13);
+        cuzk_zkey a, b;
+        cuzk_wtns wa, wb;
+        cuzk_error e = {0};
+        if (cuzk_porep_build(ctx, &s, 11, &TOXIC, -1, &a, &wa, NULL, &e) ||
+            cuzk_porep_build(ctx, &s, 11, &TOXIC, 0, &b, &wb, NULL, &e))
+            fail_msg("%s", e.msg);
+        assert_same_key(&a, &b);
+        cuzk_zkey_free(&a);
+        cuzk_zkey_free(&b);
+        cuzk_wtns_free(&wa);
+        cuzk_wtns_free(&wb);
+    }
+    cuzk_ctx_free(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shape_sizes),
+        cmocka_unit_test(test_circuit_shape),
+        cmocka_unit_test(test_key_equals_setup),
+        cmocka_unit_test(test_make_and_prove),
+        cmocka_unit_test(test_gpu_points),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
