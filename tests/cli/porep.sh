@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# cuzk bench prove --porep (the PoRep-shaped key made in memory) and
+# cuzk setup --gpu. Without a GPU: a small --porep run proves and verifies
+# on the CPU and prints the shape; --gpu exits 8 with one line and writes
+# nothing. With one: the same on the GPU, and a key from setup --gpu proves
+# and verifies.
+# Usage: porep.sh <cuzk> <source dir>
+set -u
+CUZK=$1
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+check() { [ "$2" = "$3" ] && echo "ok   $1" || fail "$1: exit $3, expected $2"; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+"$CUZK" bench prove --porep --scale 11 --workers 1 --proofs 1 --seed 5 >"$T/out" 2>"$T/err"
+check "bench --porep (CPU)" 0 $?
+grep -q "^porep 2^11 bls12381: .* terms a row A 2\.[34][0-9] B 1\.00 C 2\.[12][0-9]; private wires in B 2[0-9]\.[0-9] %" "$T/out" ||
+    fail "shape line: $(head -1 "$T/out")"
+grep -q "^1 " "$T/out" || fail "no row for W = 1: $(cat "$T/out" "$T/err")"
+
+for args in "--porep --scale 9" "--porep --scale 28" "--porep x.zkey" "--porep --curve nope" "--scale 12 a.zkey b.wtns" \
+    "--porep --seed x"; do
+    # shellcheck disable=SC2086
+    "$CUZK" bench prove $args >/dev/null 2>"$T/err"
+    check "bench prove $args: usage error" 1 $?
+    [ "$(wc -l <"$T/err")" = 1 ] || fail "bench prove $args: more than one line: $(cat "$T/err")"
+done
+
+"$CUZK" gen --curve bls12381 --constraints 2000 --public 2 --seed 3 "$T/c.r1cs" "$T/w.wtns" >/dev/null 2>&1 ||
+    fail "gen"
+"$CUZK" setup --gpu=x "$T/c.r1cs" "$T/g.zkey" 2>/dev/null
+check "setup --gpu=x: usage error" 1 $?
+"$CUZK" setup --gpu "$T/c.r1cs" "$T/g.zkey" 2>"$T/err"
+rc=$?
+if [ $rc = 8 ]; then
+    echo "ok   setup --gpu without a GPU: exit 8"
+    grep -q "^Error: setup: no CUDA device 0" "$T/err" || fail "setup --gpu message: $(cat "$T/err")"
+    [ -e "$T/g.zkey" ] && fail "setup --gpu wrote a key without a GPU"
+    "$CUZK" bench prove --porep --scale 11 --gpu >/dev/null 2>"$T/err"
+    check "bench --porep --gpu without a GPU" 8 $?
+else
+    check "setup --gpu" 0 $rc
+    "$CUZK" export-vk "$T/g.zkey" "$T/vk.json" >/dev/null &&
+        "$CUZK" prove "$T/g.zkey" "$T/w.wtns" "$T/p.json" "$T/pub.json" &&
+        "$CUZK" verify "$T/vk.json" "$T/pub.json" "$T/p.json" >/dev/null
+    check "key of setup --gpu proves and verifies" 0 $?
+    "$CUZK" bench prove --porep --scale 13 --gpu --workers 1,2 --proofs 2 >"$T/out" 2>"$T/err"
+    check "bench --porep --gpu" 0 $?
+    grep -q "points on the GPU" "$T/out" || fail "bench --porep --gpu: $(cat "$T/out" "$T/err")"
+fi
+[ $fails = 0 ] && echo "all ok" || { echo "$fails failure(s)"; exit 1; }
