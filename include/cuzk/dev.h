@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "cuzk/cuzk.h"
+#include "cuzk/gpu_plan.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,6 +85,13 @@ typedef struct cuzk_porep_info {
  * CUZK_ERR_CANCELLED; on error nothing is returned. */
 CUZK_API cuzk_status cuzk_porep_make(cuzk_ctx *ctx, const cuzk_porep_opts *opts, const cuzk_key_opts *key_opts,
                                      cuzk_key **key, cuzk_witness **w, cuzk_porep_info *info, cuzk_error *err);
+
+/* The key shape (gpu_plan.h) of cuzk_porep_make's key at 2^log_domain
+ * (0: 27), with the generator's expected coefficient count (the made key's
+ * differs by a few hundredths of a percent), for `cuzk plan --porep`: the
+ * device plan without making the key. CUZK_ERR_USAGE for a bad size. */
+CUZK_API cuzk_status cuzk_porep_key_shape(cuzk_curve curve, unsigned log_domain, cuzk_gpu_key_shape *out,
+                                          cuzk_error *err);
 
 /* ---- CPU vector code -----------------------------------------------------
  * Process-wide: whether the CPU code uses its AVX-512 IFMA paths (on by

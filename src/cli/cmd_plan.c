@@ -6,11 +6,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 #include "cuzk/gpu_plan.h"
 
 static const char PLAN_USAGE[] =
     "Usage: cuzk plan [--gpu-mem SIZE] [--workers N] [--device D] [--sm-count S] <circuit.zkey>\n"
+    "       cuzk plan --porep [--scale LG] [--curve C] [--gpu-mem SIZE] ...\n"
     "  The device-memory plan of a GPU proof with this key: the tier chosen (key\n"
     "  resident or streamed, witness pre-staged or uploaded at start, a/b/c as 3\n"
     "  or 2 vectors), each key item's device bytes, each phase's bytes, the peak.\n"
@@ -22,6 +24,9 @@ static const char PLAN_USAGE[] =
     "  --device D      CUDA device (default 0)\n"
     "  --sm-count S    SMs the MSM workspaces are sized for (default: the\n"
     "                  device's; 132 without one)\n"
+    "  --porep         no file: the key of `cuzk bench prove --porep` (a Filecoin\n"
+    "                  PoRep partition's shape, domain 2^27 or --scale LG, 10..27;\n"
+    "                  bls12381 unless --curve bn128)\n"
     "Exit code 0 when a tier fits, 6 when even the smallest does not, 7 without\n"
     "a GPU and without --gpu-mem.\n";
 
@@ -55,17 +60,34 @@ static void print_item(const cuzk_gpu_plan *p, int id)
 
 int cmd_plan(int argc, char **argv)
 {
-    const char *mem = NULL, *workers = NULL, *device = NULL, *sms = NULL;
+    const char *mem = NULL, *workers = NULL, *device = NULL, *sms = NULL, *scale = NULL, *curve = NULL;
+    int porep = 0;
     const cli_opt opts[] = {
         {"gpu-mem", 0, 1, &mem, NULL},   {"workers", 0, 1, &workers, NULL},
         {"device", 0, 1, &device, NULL}, {"sm-count", 0, 1, &sms, NULL},
-        {NULL, 0, 0, NULL, NULL},
+        {"porep", 0, 0, NULL, &porep},   {"scale", 0, 1, &scale, NULL},
+        {"curve", 0, 1, &curve, NULL},   {NULL, 0, 0, NULL, NULL},
     };
     cli_common common;
-    const char *pos[1];
-    int rc = cli_parse_exact(argc, argv, opts, &common, pos, 1, "plan", PLAN_USAGE);
-    if (rc >= 0)
-        return rc;
+    const char *pos[1] = {NULL};
+    int npos = 0;
+    int rc = cli_parse(argc, argv, opts, &common, pos, 1, &npos, PLAN_USAGE);
+    if (rc)
+        return rc == 2 ? 0 : rc;
+    if (npos != (porep ? 0 : 1))
+        return cli_usage_error(PLAN_USAGE, porep ? "--porep takes no file" : "expected <circuit.zkey>");
+    if (!porep && (scale || curve))
+        return cli_usage_error(PLAN_USAGE, "--scale and --curve go with --porep");
+    unsigned long lg = 27;
+    if (scale && (parse_count(scale, "--scale", 27, &lg) || lg < 10))
+        return lg < 10 ? cli_usage_error(PLAN_USAGE, "--scale takes 10..27, got '%s'", scale) : 1;
+    if (curve && cuzk_curve_from_name(curve) == CUZK_CURVE_NONE)
+        return cli_usage_error(PLAN_USAGE, "unknown curve '%s' (use bls12381 or bn128)", curve);
+    char name[64];
+    if (porep) {
+        snprintf(name, sizeof name, "porep 2^%lu", lg);
+        pos[0] = name;
+    }
     cuzk_gpu_plan_opts po = {0};
     unsigned long v = 0;
     if (mem && cli_parse_size(mem, &po.budget))
@@ -89,7 +111,8 @@ int cmd_plan(int argc, char **argv)
     }
     cuzk_error err = {0};
     cuzk_gpu_key_shape shape;
-    if (cuzk_gpu_key_shape_read(pos[0], &shape, &err))
+    if (porep ? cuzk_porep_key_shape(curve ? cuzk_curve_from_name(curve) : CUZK_CURVE_NONE, (unsigned)lg, &shape, &err)
+              : cuzk_gpu_key_shape_read(pos[0], &shape, &err))
         return cli_fail(&err);
     cuzk_gpu_plan p;
     if (cuzk_gpu_plan_proof(&shape, &po, &p, &err)) {

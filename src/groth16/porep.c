@@ -56,3 +56,22 @@ cuzk_status cuzk_porep_make(cuzk_ctx *ctx, const cuzk_porep_opts *opts, const cu
         *info = in;
     return CUZK_OK;
 }
+
+cuzk_status cuzk_porep_key_shape(cuzk_curve curve, unsigned log_domain, cuzk_gpu_key_shape *out, cuzk_error *err)
+{
+    if (!out)
+        return cuzk_err(err, CUZK_ERR_USAGE, "porep: missing argument");
+    cuzk_porep_shape s;
+    cuzk_status st = cuzk_porep_shape_make(&s, curve == CUZK_CURVE_NONE ? CUZK_CURVE_BLS12_381 : curve,
+                                           log_domain ? log_domain : CUZK_POREP_FULL_LOG, err);
+    if (st)
+        return st;
+    memset(out, 0, sizeof *out);
+    out->curve = s.curve;
+    out->n_vars = s.n_vars;
+    out->n_public = s.n_pub;
+    out->log_domain = s.log_domain;
+    /* A: 2.4 terms a wire-creating row, 2 a check row; B: 1 a row; the input rows */
+    out->n_coefs = (uint64_t)(2.4 * (double)s.n_aux + 0.5) + 2 * (s.m - s.n_aux) + s.m + s.n_pub + 1;
+    return CUZK_OK;
+}
