@@ -27,6 +27,20 @@ for args in "--porep --scale 9" "--porep --scale 28" "--porep x.zkey" "--porep -
     [ "$(wc -l <"$T/err")" = 1 ] || fail "bench prove $args: more than one line: $(cat "$T/err")"
 done
 
+# the device plan of the full-size key, without making it
+"$CUZK" plan --porep --gpu-mem 140G >"$T/plan" 2>&1
+check "plan --porep --gpu-mem 140G" 0 $?
+grep -q "^porep 2^27: bls12381, domain 2^27, 130170221 wires (327 public)" "$T/plan" || fail "plan header: $(head -1 "$T/plan")"
+grep -q "^tier     1:" "$T/plan" || fail "140G: tier 1 expected: $(grep tier "$T/plan")"
+"$CUZK" plan --porep --gpu-mem 16G >"$T/plan" 2>&1
+check "plan --porep --gpu-mem 16G" 0 $?
+grep -q "^tier     6:" "$T/plan" || fail "16G: tier 6 expected: $(grep tier "$T/plan")"
+for args in "--porep x.zkey" "--porep --scale 9 --gpu-mem 1G" "--scale 20 --gpu-mem 1G a.zkey"; do
+    # shellcheck disable=SC2086
+    "$CUZK" plan $args >/dev/null 2>"$T/err"
+    check "plan $args: usage error" 1 $?
+done
+
 "$CUZK" gen --curve bls12381 --constraints 2000 --public 2 --seed 3 "$T/c.r1cs" "$T/w.wtns" >/dev/null 2>&1 ||
     fail "gen"
 "$CUZK" setup --gpu=x "$T/c.r1cs" "$T/g.zkey" 2>/dev/null
