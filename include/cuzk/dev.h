@@ -26,7 +26,8 @@ CUZK_API cuzk_status cuzk_setup_files(cuzk_ctx *ctx, const char *r1cs_path, cons
 
 /* The same setup; opts->gpu makes the key's point sections by fixed-base
  * multiplications on GPU opts->device (cuzk_gpu_fixed: the same key, much
- * faster at large sizes). CUZK_ERR_GPU when that device does not exist. */
+ * faster at large sizes; a group it does not offer, BLS12-381 G2, on the
+ * CPU). CUZK_ERR_GPU when that device does not exist. */
 typedef struct cuzk_setup_opts {
     int gpu;
     int device;
@@ -54,8 +55,9 @@ CUZK_API cuzk_status cuzk_gen_files(cuzk_ctx *ctx, const cuzk_gen_opts *opts, co
  * is the one `cuzk setup` would make for the circuit's r1cs. Nothing is
  * written to disk: the full size needs ~105 GiB of host memory instead of a
  * 77 GB zkey. With gpu_setup the key's points (the bulk of the work) are
- * made by fixed-base multiplications on GPU `device` (cuzk_gpu_fixed); the
- * circuit and the scalars on the context's pool. Phases reported on ctx:
+ * made by fixed-base multiplications on GPU `device` (cuzk_gpu_fixed; the
+ * BLS12-381 B2 section, G2, on the CPU); the circuit and the scalars on the
+ * context's pool. Phases reported on ctx:
  * gen_count, setup_qap (circuit, coefficients, u, v, w), setup_scalars,
  * setup_a .. setup_h, then load_zkey's successor prepare (the key is attached
  * to the backend key_opts asks for, as cuzk_key_load does). */

@@ -16,7 +16,13 @@
  * download into the caller's (pageable) output. The next chunk's kernels are
  * queued before the previous chunk's download, so the copies overlap them.
  * The result is the unique affine point, identical to the CPU's
- * <g>_batch_mul_fixed byte for byte. */
+ * <g>_batch_mul_fixed byte for byte. Every chunk is spot-checked: two of its
+ * points are computed again on the host (the same curve formulas over the
+ * portable field code, double-and-add) and a difference fails the run, so a
+ * device fault never yields a wrong key silently. BLS12-381 G2 is refused:
+ * its device points differed from the CPU's on the H200 (an open defect;
+ * BN254 G2 and both G1 groups were bit-exact), and its callers make that
+ * section on the CPU. */
 #include <string.h>
 
 #include "gpu/gpu_common.cuh"
@@ -192,8 +198,32 @@ template <class F> struct fb_ops {
     }
 };
 
+/* k * P on the host by double-and-add (k: 8 raw 32-bit limbs), affine. */
+template <class F> affine<F> host_mul(const affine<F> &p, const uint32_t *k)
+{
+    xyzz<F> acc;
+    xyzz_set_inf(acc);
+    for (int bit = 255; bit >= 0; bit--) {
+        const xyzz<F> t = acc;
+        xyzz_dbl(acc, t);
+        if ((k[bit / 32] >> (bit % 32)) & 1) xyzz_add_affine(acc, p, false);
+    }
+    return affine_of_xyzz(acc);
+}
+
+template <class F> bool host_check(const void *base, const void *scalar, const void *point)
+{
+    affine<F> b;
+    uint32_t k[8];
+    memcpy(&b, base, sizeof b);
+    memcpy(k, scalar, sizeof k);
+    const affine<F> r = host_mul(b, k);
+    return memcmp(&r, point, sizeof r) == 0;
+}
+
 typedef cuzk_status (*table_fn)(void *, const void *, cuzk_error *);
 typedef cuzk_status (*launch_fn)(void *, void *, const void *, size_t, const void *, cudaStream_t, cuzk_error *);
+typedef bool (*check_fn)(const void *, const void *, const void *);
 
 } /* namespace */
 
@@ -201,6 +231,8 @@ struct cuzk_gpu_fixed {
     int device;
     size_t aff, acc;   /* bytes of an affine / XYZZ point */
     launch_fn launch;
+    check_fn check;
+    uint8_t base[192];  /* the base point (largest: BLS12-381 G2 affine) */
     void *d_table;
     size_t chunk;
     void *d_sc[2], *d_acc[2], *d_out[2];
@@ -231,13 +263,17 @@ extern "C" cuzk_status cuzk_gpu_fixed_create(cuzk_gpu_fixed **out, cuzk_curve cu
     *out = NULL;
     table_fn table = NULL;
     launch_fn launch = NULL;
+    check_fn check = NULL;
     size_t aff = 0, acc = 0;
 #define FB_PICK(F)                                                                                                    \
-    table = fb_ops<F>::make_table, launch = fb_ops<F>::launch, aff = sizeof(affine<F>), acc = sizeof(xyzz<F>)
+    table = fb_ops<F>::make_table, launch = fb_ops<F>::launch, check = host_check<F>, aff = sizeof(affine<F>),       \
+    acc = sizeof(xyzz<F>)
     if (curve == CUZK_CURVE_BN254 && group == CUZK_GPU_G1) FB_PICK(bn254_fp);
     else if (curve == CUZK_CURVE_BN254 && group == CUZK_GPU_G2) FB_PICK(bn254_fp2);
     else if (curve == CUZK_CURVE_BLS12_381 && group == CUZK_GPU_G1) FB_PICK(bls12_381_fp);
-    else if (curve == CUZK_CURVE_BLS12_381 && group == CUZK_GPU_G2) FB_PICK(bls12_381_fp2);
+    else if (curve == CUZK_CURVE_BLS12_381 && group == CUZK_GPU_G2)
+        return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu fixed-base: BLS12-381 G2 is not offered (its device points "
+                                                 "differed from the CPU's)");
     else return cuzk_err(e, CUZK_ERR_USAGE, "gpu fixed-base: bad curve or group");
 #undef FB_PICK
     CUZK_DEVICE_GUARD(device);
@@ -247,6 +283,8 @@ extern "C" cuzk_status cuzk_gpu_fixed_create(cuzk_gpu_fixed **out, cuzk_curve cu
     f->aff = aff;
     f->acc = acc;
     f->launch = launch;
+    f->check = check;
+    memcpy(f->base, base, aff);
     cuzk_status st = CUZK_OK;
     size_t fr = 0, tot = 0;
     CUZK_CU_GOTO(cudaMemGetInfo(&fr, &tot), fail);
@@ -294,6 +332,14 @@ extern "C" cuzk_status cuzk_gpu_fixed_run(cuzk_gpu_fixed *f, const void *scalars
             CUZK_CU_GOTO(cudaMemcpyAsync(o + i0 * f->aff, f->d_out[b], k * f->aff, cudaMemcpyDeviceToHost, f->st[b]),
                          out);
             CUZK_CU_GOTO(cudaStreamSynchronize(f->st[b]), out);
+            /* spot check: the chunk's first and middle points, again on the host */
+            const size_t probe[2] = {i0, i0 + k / 2};
+            for (int q = 0; q < 2; q++)
+                if (!f->check(f->base, sc + probe[q] * 32, o + probe[q] * f->aff)) {
+                    st = cuzk_err(e, CUZK_ERR_GPU, "gpu fixed-base: the device's point %zu differs from the host's",
+                                  probe[q]);
+                    goto out;
+                }
         }
     }
 out:

@@ -194,8 +194,8 @@ static void SETUP_(setup_coef_range)(void *p, size_t lo, size_t hi, int worker)
 /* ---- Fixed-base scalar multiplication in blocks, so that progress and
  * cancellation are reported while a large section is computed: defines
  * c_setup_bmf_g1 and c_setup_bmf_g2 (G = g1 / g2, GG = CUZK_GPU_G1 / _G2).
- * device >= 0: on that GPU (cuzk_gpu_fixed, the same points), else on the
- * CPU pool. */
+ * device >= 0: on that GPU (cuzk_gpu_fixed, the same points) when it offers
+ * the group, else on the CPU pool. */
 #define SETUP_BMF_DEF(G, GG)                                                                       \
     static cuzk_status CUZK_NAME(SETUP_CURVE, CUZK_CAT2(setup_bmf_, G))(                           \
         cuzk_ctx * ctx, cuzk_curve curve, int device, cuzk_phase phase,                            \
@@ -207,9 +207,14 @@ static void SETUP_(setup_coef_range)(void *p, size_t lo, size_t hi, int worker)
         gen = CUZK_NAME(SETUP_CURVE, CUZK_CAT2(G, _GENERATOR));                                    \
         cuzk_gpu_fixed *fx = NULL;                                                                 \
         cuzk_status st = CUZK_OK;                                                                  \
-        if (device >= 0 && n &&                                                                    \
-            (st = cuzk_gpu_fixed_create(&fx, curve, GG, &gen, device, err)))                     \
-            return st;                                                                             \
+        if (device >= 0 && n) {                                                                    \
+            cuzk_error ge = {0};                                                                   \
+            st = cuzk_gpu_fixed_create(&fx, curve, GG, &gen, device, &ge);                         \
+            if (st == CUZK_ERR_UNSUPPORTED) /* a group the GPU does not offer: the CPU */          \
+                st = CUZK_OK;                                                                      \
+            else if (st)                                                                           \
+                return cuzk_err(err, st, "%s", ge.msg);                                            \
+        }                                                                                          \
         for (size_t i = 0; i < n && !st; i += block) {                                             \
             size_t k = CUZK_MIN(block, n - i);                                                     \
             st = fx ? cuzk_gpu_fixed_run(fx, scalars + i, k, out + i, err)                         \

@@ -31,7 +31,8 @@ done
 "$CUZK" plan --porep --gpu-mem 140G >"$T/plan" 2>&1
 check "plan --porep --gpu-mem 140G" 0 $?
 grep -q "^porep 2^27: bls12381, domain 2^27, 130170221 wires (327 public)" "$T/plan" || fail "plan header: $(head -1 "$T/plan")"
-grep -q "^tier     1:" "$T/plan" || fail "140G: tier 1 expected: $(grep tier "$T/plan")"
+# (with a GPU present the budget is capped by its free memory: tier 2)
+grep -q "^tier     [12]:" "$T/plan" || fail "140G: tier 1 or 2 expected: $(grep tier "$T/plan")"
 "$CUZK" plan --porep --gpu-mem 16G >"$T/plan" 2>&1
 check "plan --porep --gpu-mem 16G" 0 $?
 grep -q "^tier     6:" "$T/plan" || fail "16G: tier 6 expected: $(grep tier "$T/plan")"
