@@ -14,6 +14,7 @@
  *   gpu_msm_impl<F>   defined in msm_impl.cuh, instantiated in one
  *                     translation unit per curve and group
  *                     (msm_<curve>_<g1|g2>.cu, compiled in parallel);
+ *   gpu_fixed_impl<F> in fixed_base.cu (for the groups it offers);
  * curve_ops.cu puts those members into one table per curve beside the
  * curve's description (sizes, bits, two-adicity: src/curve/curve_desc.h),
  * and cuzk_gpu_curve_ops_get is the one function that picks a table.
@@ -58,6 +59,22 @@ template <class Fr> struct gpu_g16_impl {
                                  cudaStream_t st, cuzk_error *e);
 };
 
+/* Fixed-base batch multiplication of one group (fixed_base.cu): the base's
+ * window table, the kernels of a chunk, and the host check of one point. */
+template <class F> struct gpu_fixed_impl {
+    static cuzk_status table(void *d_table, const void *base, cuzk_error *e);
+    static cuzk_status launch(void *d_acc, void *d_out, const void *d_sc, size_t n, const void *d_table, cudaStream_t st,
+                              cuzk_error *e);
+    static bool check(const void *base, const void *scalar, const void *point);
+};
+
+typedef struct cuzk_gpu_fixed_ops {
+    size_t aff, acc; /* bytes of an affine / XYZZ point; 0: the group is not offered */
+    cuzk_status (*table)(void *, const void *, cuzk_error *);
+    cuzk_status (*launch)(void *, void *, const void *, size_t, const void *, cudaStream_t, cuzk_error *);
+    bool (*check)(const void *, const void *, const void *);
+} cuzk_gpu_fixed_ops;
+
 typedef struct cuzk_gpu_msm_ops {
     cuzk_status (*issue)(cuzk_gpu_msm *, const uint64_t *, size_t, int, cudaStream_t, int, msm_pending *,
                          cuzk_error *);
@@ -68,6 +85,7 @@ typedef struct cuzk_gpu_msm_ops {
 typedef struct cuzk_gpu_curve_ops {
     const cuzk_curve_desc *desc; /* sizes, bits, two-adicity, names */
     cuzk_gpu_msm_ops g1, g2;
+    cuzk_gpu_fixed_ops fixed_g1, fixed_g2;
     cuzk_status (*ntt_tables)(cuzk_gpu_ntt *t, cuzk_error *e);
     cuzk_status (*ntt_run)(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_op op, cudaStream_t st,
                            cuzk_error *e);

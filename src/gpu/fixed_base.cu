@@ -19,19 +19,20 @@
  * <g>_batch_mul_fixed byte for byte. Every chunk is spot-checked: two of its
  * points are computed again on the host (the same curve formulas over the
  * portable field code, double-and-add) and a difference fails the run, so a
- * device fault never yields a wrong key silently. BLS12-381 G2 is refused:
- * its device points differed from the CPU's on the H200 (an open defect;
- * BN254 G2 and both G1 groups were bit-exact), and its callers make that
- * section on the CPU. */
+ * device fault never yields a wrong key silently. The groups offered are in
+ * the curve tables (curve_ops.cu): not BLS12-381 G2, whose device points
+ * differed from the CPU's on the H200 (an open defect; BN254 G2 and both G1
+ * groups were bit-exact); callers make that section on the CPU. */
 #include <string.h>
 
+#include "gpu/curve_ops.cuh"
 #include "gpu/gpu_common.cuh"
 #include "gpu/gpu_ec.cuh"
 #include "gpu/msm_impl.cuh" /* f_inv */
 
-namespace {
-
 using namespace cuzk_gpu;
+
+namespace {
 
 constexpr unsigned FB_C = 16;                    /* window bits */
 constexpr unsigned FB_WINDOWS = 16;              /* 256 bits */
@@ -164,40 +165,6 @@ template <class F> __global__ void fb_affine_kernel(affine<F> *out, const xyzz<F
     }
 }
 
-template <class F> struct fb_ops {
-    static cuzk_status make_table(void *d_table, const void *base, cuzk_error *e)
-    {
-        affine<F> b;
-        memcpy(&b, base, sizeof b);
-        affine<F> *bw = NULL;
-        CUZK_CU(cudaMalloc(&bw, FB_WINDOWS * sizeof(affine<F>)));
-        fb_bases_kernel<F><<<1, 1>>>(bw, b);
-        cudaError_t rc = cudaGetLastError();
-        if (rc == cudaSuccess) {
-            fb_table_kernel<F><<<ceil_div_u(FB_WINDOWS * FB_ENTRIES, FB_THREADS), FB_THREADS>>>((affine<F> *)d_table,
-                                                                                                bw);
-            rc = cudaGetLastError();
-        }
-        if (rc == cudaSuccess) rc = cudaDeviceSynchronize();
-        cudaFree(bw);
-        if (rc != cudaSuccess)
-            return cuzk_err(e, CUZK_ERR_GPU, "gpu fixed-base table: %s", cudaGetErrorString(rc));
-        return CUZK_OK;
-    }
-    static cuzk_status launch(void *d_acc, void *d_out, const void *d_sc, size_t n, const void *d_table, cudaStream_t st,
-                              cuzk_error *e)
-    {
-        fb_mul_kernel<F><<<ceil_div_u(n, FB_THREADS), FB_THREADS, 0, st>>>(
-            (xyzz<F> *)d_acc, (const uint32_t *)d_sc, n, (const affine<F> *)d_table);
-        CUZK_LAUNCHED("fixed-base products");
-        const size_t T = (n + FB_K - 1) / FB_K;
-        fb_affine_kernel<F><<<ceil_div_u(T, FB_THREADS), FB_THREADS, 0, st>>>((affine<F> *)d_out,
-                                                                               (const xyzz<F> *)d_acc, n, T);
-        CUZK_LAUNCHED("fixed-base affine");
-        return CUZK_OK;
-    }
-};
-
 /* k * P on the host by double-and-add (k: 8 raw 32-bit limbs), affine. */
 template <class F> affine<F> host_mul(const affine<F> &p, const uint32_t *k)
 {
@@ -211,7 +178,41 @@ template <class F> affine<F> host_mul(const affine<F> &p, const uint32_t *k)
     return affine_of_xyzz(acc);
 }
 
-template <class F> bool host_check(const void *base, const void *scalar, const void *point)
+} /* namespace */
+
+template <class F> cuzk_status gpu_fixed_impl<F>::table(void *d_table, const void *base, cuzk_error *e)
+{
+    affine<F> b;
+    memcpy(&b, base, sizeof b);
+    affine<F> *bw = NULL;
+    CUZK_CU(cudaMalloc(&bw, FB_WINDOWS * sizeof(affine<F>)));
+    fb_bases_kernel<F><<<1, 1>>>(bw, b);
+    cudaError_t rc = cudaGetLastError();
+    if (rc == cudaSuccess) {
+        fb_table_kernel<F><<<ceil_div_u(FB_WINDOWS * FB_ENTRIES, FB_THREADS), FB_THREADS>>>((affine<F> *)d_table, bw);
+        rc = cudaGetLastError();
+    }
+    if (rc == cudaSuccess) rc = cudaDeviceSynchronize();
+    cudaFree(bw);
+    if (rc != cudaSuccess) return cuzk_err(e, CUZK_ERR_GPU, "gpu fixed-base table: %s", cudaGetErrorString(rc));
+    return CUZK_OK;
+}
+
+template <class F>
+cuzk_status gpu_fixed_impl<F>::launch(void *d_acc, void *d_out, const void *d_sc, size_t n, const void *d_table,
+                                      cudaStream_t st, cuzk_error *e)
+{
+    fb_mul_kernel<F><<<ceil_div_u(n, FB_THREADS), FB_THREADS, 0, st>>>((xyzz<F> *)d_acc, (const uint32_t *)d_sc, n,
+                                                                        (const affine<F> *)d_table);
+    CUZK_LAUNCHED("fixed-base products");
+    const size_t T = (n + FB_K - 1) / FB_K;
+    fb_affine_kernel<F><<<ceil_div_u(T, FB_THREADS), FB_THREADS, 0, st>>>((affine<F> *)d_out, (const xyzz<F> *)d_acc,
+                                                                           n, T);
+    CUZK_LAUNCHED("fixed-base affine");
+    return CUZK_OK;
+}
+
+template <class F> bool gpu_fixed_impl<F>::check(const void *base, const void *scalar, const void *point)
 {
     affine<F> b;
     uint32_t k[8];
@@ -221,17 +222,15 @@ template <class F> bool host_check(const void *base, const void *scalar, const v
     return memcmp(&r, point, sizeof r) == 0;
 }
 
-typedef cuzk_status (*table_fn)(void *, const void *, cuzk_error *);
-typedef cuzk_status (*launch_fn)(void *, void *, const void *, size_t, const void *, cudaStream_t, cuzk_error *);
-typedef bool (*check_fn)(const void *, const void *, const void *);
-
-} /* namespace */
+/* The groups offered (curve_ops.cu lists them per curve). */
+template struct gpu_fixed_impl<bn254_fp>;
+template struct gpu_fixed_impl<bn254_fp2>;
+template struct gpu_fixed_impl<bls12_381_fp>;
 
 struct cuzk_gpu_fixed {
     int device;
     size_t aff, acc;   /* bytes of an affine / XYZZ point */
-    launch_fn launch;
-    check_fn check;
+    const cuzk_gpu_fixed_ops *ops;
     uint8_t base[192];  /* the base point (largest: BLS12-381 G2 affine) */
     void *d_table;
     size_t chunk;
@@ -261,29 +260,21 @@ extern "C" cuzk_status cuzk_gpu_fixed_create(cuzk_gpu_fixed **out, cuzk_curve cu
 {
     if (!out || !base) return cuzk_err(e, CUZK_ERR_USAGE, "gpu fixed-base: NULL argument");
     *out = NULL;
-    table_fn table = NULL;
-    launch_fn launch = NULL;
-    check_fn check = NULL;
-    size_t aff = 0, acc = 0;
-#define FB_PICK(F)                                                                                                    \
-    table = fb_ops<F>::make_table, launch = fb_ops<F>::launch, check = host_check<F>, aff = sizeof(affine<F>),       \
-    acc = sizeof(xyzz<F>)
-    if (curve == CUZK_CURVE_BN254 && group == CUZK_GPU_G1) FB_PICK(bn254_fp);
-    else if (curve == CUZK_CURVE_BN254 && group == CUZK_GPU_G2) FB_PICK(bn254_fp2);
-    else if (curve == CUZK_CURVE_BLS12_381 && group == CUZK_GPU_G1) FB_PICK(bls12_381_fp);
-    else if (curve == CUZK_CURVE_BLS12_381 && group == CUZK_GPU_G2)
-        return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu fixed-base: BLS12-381 G2 is not offered (its device points "
-                                                 "differed from the CPU's)");
-    else return cuzk_err(e, CUZK_ERR_USAGE, "gpu fixed-base: bad curve or group");
-#undef FB_PICK
+    const cuzk_gpu_curve_ops *cops = cuzk_gpu_curve_ops_get(curve);
+    if (!cops || (group != CUZK_GPU_G1 && group != CUZK_GPU_G2))
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu fixed-base: bad curve or group");
+    const cuzk_gpu_fixed_ops *ops = group == CUZK_GPU_G1 ? &cops->fixed_g1 : &cops->fixed_g2;
+    if (!ops->aff)
+        return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu fixed-base: %s %s is not offered", cops->desc->snarkjs_name,
+                        group == CUZK_GPU_G1 ? "G1" : "G2");
+    const size_t aff = ops->aff, acc = ops->acc;
     CUZK_DEVICE_GUARD(device);
     cuzk_gpu_fixed *f = (cuzk_gpu_fixed *)cuzk_calloc(1, sizeof *f);
     if (!f) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu fixed-base: out of host memory");
     f->device = device;
     f->aff = aff;
     f->acc = acc;
-    f->launch = launch;
-    f->check = check;
+    f->ops = ops;
     memcpy(f->base, base, aff);
     cuzk_status st = CUZK_OK;
     size_t fr = 0, tot = 0;
@@ -302,7 +293,7 @@ extern "C" cuzk_status cuzk_gpu_fixed_create(cuzk_gpu_fixed **out, cuzk_curve cu
             CUZK_CU_GOTO(cudaStreamCreateWithFlags(&f->st[i], cudaStreamNonBlocking), fail);
         }
     }
-    if ((st = table(f->d_table, base, e))) goto fail;
+    if ((st = ops->table(f->d_table, base, e))) goto fail;
     *out = f;
     return CUZK_OK;
 fail:
@@ -324,7 +315,7 @@ extern "C" cuzk_status cuzk_gpu_fixed_run(cuzk_gpu_fixed *f, const void *scalars
             const int b = (int)(c & 1);
             const size_t i0 = c * f->chunk, k = n - i0 < f->chunk ? n - i0 : f->chunk;
             CUZK_CU_GOTO(cudaMemcpyAsync(f->d_sc[b], sc + i0 * 32, k * 32, cudaMemcpyHostToDevice, f->st[b]), out);
-            if ((st = f->launch(f->d_acc[b], f->d_out[b], f->d_sc[b], k, f->d_table, f->st[b], e))) goto out;
+            if ((st = f->ops->launch(f->d_acc[b], f->d_out[b], f->d_sc[b], k, f->d_table, f->st[b], e))) goto out;
         }
         if (c > 0) { /* the previous chunk's points, while this one computes */
             const int b = (int)((c - 1) & 1);
@@ -335,7 +326,7 @@ extern "C" cuzk_status cuzk_gpu_fixed_run(cuzk_gpu_fixed *f, const void *scalars
             /* spot check: the chunk's first and middle points, again on the host */
             const size_t probe[2] = {i0, i0 + k / 2};
             for (int q = 0; q < 2; q++)
-                if (!f->check(f->base, sc + probe[q] * 32, o + probe[q] * f->aff)) {
+                if (!f->ops->check(f->base, sc + probe[q] * 32, o + probe[q] * f->aff)) {
                     st = cuzk_err(e, CUZK_ERR_GPU, "gpu fixed-base: the device's point %zu differs from the host's",
                                   probe[q]);
                     goto out;
