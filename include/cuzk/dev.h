@@ -53,7 +53,7 @@ CUZK_API cuzk_status cuzk_gen_files(cuzk_ctx *ctx, const cuzk_gen_opts *opts, co
  * smaller sizes have the same shape; a witness that satisfies it and an
  * INSECURE development key (random toxic waste, as cuzk_setup_files) that
  * is the one `cuzk setup` would make for the circuit's r1cs. Nothing is
- * written to disk: the full size needs ~105 GiB of host memory instead of a
+ * written to disk: the full size needs ~110 GiB of host memory instead of a
  * 77 GB zkey. With gpu_setup the key's points (the bulk of the work) are
  * made by fixed-base multiplications on GPU `device` (cuzk_gpu_fixed; the
  * BLS12-381 B2 section, G2, on the CPU); the circuit and the scalars on the

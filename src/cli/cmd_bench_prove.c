@@ -1,12 +1,16 @@
 /* cuzk bench prove: single-proof latency and steady-state throughput of a
  * prover (CPU or GPU) on one key and witness, with W concurrent workers, and
- * the per-phase split. Every proof is verified (the library's default). */
+ * the per-phase split. Every proof is verified (the library's default). The
+ * key and witness come from files, or (--porep) are the PoRep-shaped circuit
+ * made in memory (cuzk_porep_make). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli.h"
+#include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 
 
@@ -15,8 +19,11 @@ int cmd_bench_prove(int argc, char **argv);
 static const char USAGE[] =
     "Usage: cuzk bench prove [--gpu[=D]] [--gpu-mem SIZE] [--workers LIST] [--proofs N] [--trace FILE]\n"
     "                        <zkey> <wtns>\n"
+    "       cuzk bench prove --porep [--scale LG] [--curve C] [--seed S] [--gpu[=D]] [--gpu-mem SIZE]\n"
+    "                        [--workers LIST] [--proofs N] [--trace FILE]\n"
     "  Loads the key once per worker count, proves one warm-up proof, then\n"
-    "  3 single proofs (latency: median) and N proofs by W threads at once\n"
+    "  3 single proofs (latency: median; with --porep for the first W only)\n"
+    "  and N proofs by W threads at once\n"
     "  (throughput: wall time / N), each verified. One row per W:\n"
     "    latency_ms, s_per_proof\n"
     "    kernels_ms  GPU: the single proof's device phases (abc, ntt, the five\n"
@@ -32,7 +39,15 @@ static const char USAGE[] =
     "  --workers LIST  comma-separated worker counts (default 1,2)\n"
     "  --proofs N      proofs per throughput run (default 4 x W)\n"
     "  --trace FILE    Chrome trace-event timeline (Perfetto) of every run, a lane\n"
-    "                  group per run: host phases per worker, device work per stream\n";
+    "                  group per run: host phases per worker, device work per stream\n"
+    "  --porep         no files: a circuit with the shape of a Filecoin PoRep partition\n"
+    "                  (130,278,869 constraints, 328 inputs, domain 2^27), its witness and an\n"
+    "                  INSECURE dev key, made in memory once for all worker counts (the key's\n"
+    "                  points on the GPU with --gpu); prints the shape and the time to make them.\n"
+    "                  The full size needs ~110 GiB of host memory\n"
+    "  --scale LG      domain 2^LG, the same shape scaled (10..27, default 27)\n"
+    "  --curve C       bls12381 (default) or bn128\n"
+    "  --seed S        circuit and witness seed (default: random)\n";
 
 static cuzk_status fail_with(cuzk_error *err, cuzk_status st, const char *msg)
 {
@@ -213,9 +228,51 @@ static int cmp_d(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+           1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+/* The PoRep-shaped key and witness (--porep): made once, with room for the
+ * largest worker count; prints the shape and what making them took. */
+static cuzk_status make_porep(cuzk_ctx *ctx, const char *scale, const char *curve, const char *seed,
+                              const cuzk_key_opts *ko, cuzk_key **key, cuzk_witness **w, cuzk_error *err)
+{
+    cuzk_porep_opts po = {0};
+    po.curve = cuzk_curve_from_name(curve ? curve : "bls12381");
+    po.log_domain = scale ? (unsigned)strtoul(scale, NULL, 10) : 27;
+    po.seed = seed ? strtoull(seed, NULL, 10) : 0;
+    po.gpu_setup = ko->backend == CUZK_BACKEND_GPU;
+    po.device = ko->device;
+    cuzk_porep_info in;
+    double t0 = cli_now(), c0 = cpu_seconds();
+    cuzk_status st = cuzk_porep_make(ctx, &po, ko, key, w, &in, err);
+    if (st)
+        return st;
+    double wall = cli_now() - t0, cpu = cpu_seconds() - c0;
+    const double m = (double)in.constraints;
+    const uint64_t n_aux = in.n_vars - in.n_public - 1;
+    printf("porep 2^%u %s: %llu constraints + %u public inputs, %llu wires; terms a row A %.2f B %.2f C %.2f; "
+           "private wires in B %.1f %%; witness 0/1 %.1f %%\n",
+           in.log_domain, cuzk_curve_name(po.curve), (unsigned long long)in.constraints, in.n_public,
+           (unsigned long long)in.n_vars, (double)in.nnz[0] / m, (double)in.nnz[1] / m, (double)in.nnz[2] / m,
+           100.0 * (double)in.b_private / (double)n_aux, 100.0 * (double)in.bits / (double)n_aux);
+    printf("porep key + witness: %.1f s wall (circuit and scalars %.1f s, points on the %s %.1f s, prepare %.1f s), "
+           "%.1f s CPU\n",
+           wall, in.circuit_seconds, po.gpu_setup ? "GPU" : "CPU", in.points_seconds,
+           wall - in.circuit_seconds - in.points_seconds, cpu);
+    fflush(stdout);
+    return CUZK_OK;
+}
+
 int cmd_bench_prove(int argc, char **argv)
 {
-    const char *gpu_mem = NULL, *workers = NULL, *proofs = NULL, *trace = NULL;
+    const char *gpu_mem = NULL, *workers = NULL, *proofs = NULL, *trace = NULL, *scale = NULL, *curve = NULL,
+               *seed = NULL;
+    int porep = 0;
     cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU};
     /* --gpu[=D] */
     int out = 1;
@@ -234,13 +291,36 @@ int cmd_bench_prove(int argc, char **argv)
         {"workers", 0, 1, &workers, NULL},
         {"proofs", 0, 1, &proofs, NULL},
         {"trace", 0, 1, &trace, NULL},
+        {"porep", 0, 0, NULL, &porep},
+        {"scale", 0, 1, &scale, NULL},
+        {"curve", 0, 1, &curve, NULL},
+        {"seed", 0, 1, &seed, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
     cli_common common;
-    const char *pos[2];
-    int r = cli_parse_exact(argc, argv, opts, &common, pos, 2, "bench prove", USAGE);
-    if (r >= 0)
-        return r;
+    const char *pos[2] = {NULL, NULL};
+    int npos = 0;
+    int r = cli_parse(argc, argv, opts, &common, pos, 2, &npos, USAGE);
+    if (r)
+        return r == 2 ? 0 : r;
+    if (npos != (porep ? 0 : 2))
+        return cli_usage_error(USAGE, porep ? "--porep takes no files" : "expected <zkey> <wtns>");
+    if (!porep && (scale || curve || seed))
+        return cli_usage_error(USAGE, "--scale, --curve and --seed go with --porep");
+    if (scale) {
+        char *end;
+        unsigned long v = strtoul(scale, &end, 10);
+        if (*end || end == scale || v < 10 || v > 27)
+            return cli_usage_error(USAGE, "--scale takes 10..27 (domain 2^LG), got '%s'", scale);
+    }
+    if (curve && cuzk_curve_from_name(curve) == CUZK_CURVE_NONE)
+        return cli_usage_error(USAGE, "unknown curve '%s' (use bls12381 or bn128)", curve);
+    if (seed) {
+        char *end;
+        strtoull(seed, &end, 10);
+        if (*end || end == seed)
+            return cli_usage_error(USAGE, "--seed takes a decimal number, got '%s'", seed);
+    }
     if (gpu_mem) {
         size_t b;
         if (cli_parse_size(gpu_mem, &b))
@@ -275,22 +355,38 @@ int cmd_bench_prove(int argc, char **argv)
     cuzk_ctx_opts co = {.pool = pool};
     if (!st)
         st = cuzk_ctx_create(&ctx, &co, &err);
-    if (!st)
+    int wmax = 1;
+    for (int k = 0; k < nw; k++)
+        wmax = wl[k] > wmax ? wl[k] : wmax;
+    cuzk_key *pkey = NULL; /* --porep: one key for every worker count */
+    if (!st && porep) { /* its own context: progress bar, -v timing lines, Ctrl-C */
+        cuzk_ctx *mctx = NULL;
+        ko.gpu_workers = (unsigned)wmax;
+        if (!(st = cli_make_ctx(&mctx, &common, &err)))
+            st = make_porep(mctx, scale, curve, seed, &ko, &pkey, &w, &err);
+        cuzk_ctx_free(mctx);
+        cli_progress_done();
+    } else if (!st) {
         st = cuzk_witness_load(&w, pos[1], &err);
+    }
     printf("%-4s %11s %12s %11s %9s %6s %9s %9s  %s\n", "W", "latency_ms", "s_per_proof", "kernels_ms", "lat/kern",
            "busy", "plan_GiB", "peak_GiB", "per-phase ms per proof (throughput run)");
     for (int k = 0; k < nw && !st; k++) {
-        cuzk_key *key = NULL;
+        cuzk_key *key = pkey;
         ko.gpu_workers = (unsigned)wl[k];
-        if ((st = cuzk_key_load(&key, ctx, pos[0], &ko, &err)))
+        if (!key && (st = cuzk_key_load(&key, ctx, pos[0], &ko, &err)))
             break;
         char label[64];
-        double secs, lat[3], kern[3];
-        run_stats warm;
-        stats_init(&warm, NULL);
-        st = run(key, w, pool, &warm, 1, 1, &secs, &err); /* warm-up */
-        stats_free(&warm);
-        for (int i = 0; i < 3 && !st; i++) {
+        double secs, lat[3] = {0, 0, 0}, kern[3] = {0, 0, 0};
+        /* warm-up and latency; with --porep once (the key is the same for every W) */
+        const int single = !(pkey && k > 0);
+        if (single) {
+            run_stats warm;
+            stats_init(&warm, NULL);
+            st = run(key, w, pool, &warm, 1, 1, &secs, &err);
+            stats_free(&warm);
+        }
+        for (int i = 0; i < 3 && !st && single; i++) {
             run_stats one;
             snprintf(label, sizeof label, "W=%d single proof %d", wl[k], i + 1);
             cli_tracer_section(tr, label);
@@ -313,15 +409,20 @@ int cmd_bench_prove(int argc, char **argv)
             qsort(lat, 3, sizeof lat[0], cmp_d);
             qsort(kern, 3, sizeof kern[0], cmp_d);
             char kc[16] = "-", rc[16] = "-", bc[16] = "-", pc[16] = "-", mc[16] = "-";
-            if (gpu) {
+            char lc[16] = "-";
+            if (single)
+                snprintf(lc, sizeof lc, "%.1f", lat[1] * 1e3);
+            if (gpu && single) {
                 snprintf(kc, sizeof kc, "%.1f", kern[1]);
                 if (kern[1] > 0)
                     snprintf(rc, sizeof rc, "%.2f", lat[1] * 1e3 / kern[1]);
+            }
+            if (gpu) {
                 snprintf(bc, sizeof bc, "%.0f%%", 100 * busy_fraction(&sums));
                 snprintf(pc, sizeof pc, "%.2f", (double)info.device_bytes / (double)(1u << 30));
                 snprintf(mc, sizeof mc, "%.2f", (double)info.device_peak / (double)(1u << 30));
             }
-            printf("%-4d %11.1f %12.4f %11s %9s %6s %9s %9s ", wl[k], lat[1] * 1e3, secs / n, kc, rc, bc, pc, mc);
+            printf("%-4d %11s %12.4f %11s %9s %6s %9s %9s ", wl[k], lc, secs / n, kc, rc, bc, pc, mc);
             for (int ph = 0; ph < CUZK_PHASE_COUNT; ph++)
                 if (sums.n[ph])
                     printf(" %s=%.1f", cuzk_phase_name((cuzk_phase)ph), sums.ms[ph] / n);
@@ -332,8 +433,10 @@ int cmd_bench_prove(int argc, char **argv)
             fflush(stdout);
         }
         stats_free(&sums);
-        cuzk_key_free(key);
+        if (key != pkey)
+            cuzk_key_free(key);
     }
+    cuzk_key_free(pkey);
     cuzk_witness_free(w);
     cuzk_ctx_free(ctx);
     cuzk_pool_destroy(pool);
