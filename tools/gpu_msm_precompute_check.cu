@@ -1,8 +1,8 @@
 /* Host check of the precomputed-bases arithmetic (msm_impl.cuh): f_inv for
- * Fp (both curves) and Fp2 (BLS12-381) against a * a^-1 = 1, and aff_shift
- * (2^shift P in XYZZ, then affine by one inversion) for BN254 G1 against the
- * XYZZ doubling chain, including two shifts = one double shift. No GPU
- * needed; a perturbed shift fails (checked below).
+ * Fp (both curves) and Fp2 (BLS12-381) against a * a^-1 = 1, and pre_copies
+ * (copies 2^(j shift) P by a Jacobian doubling chain and one batched
+ * inversion) for BN254 G1 against the XYZZ doubling chain. No GPU needed; a
+ * perturbed shift fails (checked below).
  *
  * build: nvcc -O2 -std=c++17 --expt-relaxed-constexpr -arch=sm_90 -Iinclude -Isrc \
  *            tools/gpu_msm_precompute_check.cu -o /tmp/pre_check && /tmp/pre_check */
@@ -51,34 +51,32 @@ int main()
     }
     affine<F> G = {fp_to_mont(one), fp_to_mont(two)};
     for (unsigned shift : {1u, 4u, 22u, 140u, 231u}) {
+        /* copies j = 1..t-1 of G against the XYZZ doubling chain */
+        const unsigned t = shift > 100 ? 2 : 5;
+        affine<F> out[5], out1[5];
+        F zs[4], pf[4];
+        out[0] = G;
+        out1[0] = G;
+        pre_copies(G, out, 1, t, shift, zs, pf, 1);
+        pre_copies(G, out1, 1, t, shift + 1, zs, pf, 1); /* off by one doubling: must differ */
         X r;
         r.x = G.x;
         r.y = G.y;
         r.zz = fp_one<bn254_fp_p>();
         r.zzz = r.zz;
-        for (unsigned i = 0; i < shift; i++) {
-            X d = r;
-            xyzz_dbl(r, d);
+        for (unsigned j = 1; j < t; j++) {
+            for (unsigned i = 0; i < shift; i++) {
+                X d = r;
+                xyzz_dbl(r, d);
+            }
+            fails += !same(out[j], r);
+            fails += same(out1[j], r);
+            checks += 2;
         }
-        affine<F> p = G;
-        aff_shift(p, shift);
-        fails += !same(p, r);
-        affine<F> q = G; /* off by one doubling: must differ */
-        aff_shift(q, shift + 1);
-        fails += same(q, r);
-        affine<F> h = G; /* two half shifts */
-        aff_shift(h, shift);
-        aff_shift(h, shift);
-        X r2 = r;
-        for (unsigned i = 0; i < shift; i++) {
-            X d = r2;
-            xyzz_dbl(r2, d);
-        }
-        fails += !same(h, r2);
-        affine<F> z = {fp_zero<bn254_fp_p>(), fp_zero<bn254_fp_p>()}; /* infinity stays */
-        aff_shift(z, shift);
-        fails += !aff_is_inf(z);
-        checks += 4;
+        affine<F> z[5] = {{fp_zero<bn254_fp_p>(), fp_zero<bn254_fp_p>()}}; /* infinity stays */
+        pre_copies(z[0], z, 1, t, shift, zs, pf, 1);
+        for (unsigned j = 1; j < t; j++) fails += !aff_is_inf(z[j]);
+        checks++;
     }
     printf("precompute check: %d checks, %d failed\n", checks, fails);
     return fails != 0;

@@ -148,7 +148,7 @@ typedef struct cuzk_gpu_bench_opts {
     int do_msm, do_ntt;       /* both 0: both */
     int no_g2;                /* nonzero: MSM over G1 only */
     unsigned window;          /* MSM window (0 = automatic) */
-    unsigned precompute;      /* MSM precomputed-bases factor (cuzk_gpu_msm_config.precompute) */
+    unsigned precompute;      /* MSM precomputed copies (cuzk_gpu_msm_config.precompute: 0 automatic, 1 none) */
     int device;
     cuzk_gpu_log_fn log;
     void *log_arg;

@@ -112,9 +112,19 @@ typedef struct cuzk_gpu_msm_config {
      * uploads are asynchronous DMA (pageable bases work, but every upload
      * then goes through the driver's staging copy and blocks the host). */
     int pin_host_bases;
-    unsigned precompute;   /* t >= 2: t shifted copies of the bases (t x the base memory) so only
-                            * ceil(W/t) bucket sets are accumulated and reduced; the window is then
-                            * fixed at create. 0/1: off. Clamped to the window count. */
+    /* Precomputed bases: t shifted copies of the bases (t x their memory; copy j
+     * is 2^(j c Wg) P, made on the device at create) so a run accumulates and
+     * reduces only Wg = ceil(W/t) bucket sets; the window c is fixed at
+     * create (a run with few significant scalars, for which that costs more,
+     * does without the copies). t >= 2: that many (clamped to the window
+     * count; NOMEM when they do not fit the budget). 1: none. 0 (default):
+     * automatic: the most copies whose resident plan fits the budget, if the
+     * cost model prefers them; none with no limit (budget SIZE_MAX in
+     * cuzk_gpu_msm_plan_make, cuzk_gpu_msm_device_bytes without a
+     * device_budget), so those give the least resident figure. Making the
+     * copies costs about (bits + c) doublings per base: seconds for 2^26
+     * bases, once per handle. */
+    unsigned precompute;
     cuzk_gpu_msm_sort sort; /* bucket-sort path (0: automatic) */
 } cuzk_gpu_msm_config;
 
@@ -122,7 +132,8 @@ typedef struct cuzk_gpu_msm cuzk_gpu_msm;
 
 /* Memory plan. A handle is RESIDENT when bases + workspaces (+ the n * 32
  * byte staging of host scalars) fit the budget: the bases are copied to the
- * device once, as before. Otherwise it is STREAMED: a prefix of the bases
+ * device once, with as many precomputed copies as the budget holds (see
+ * precompute). Otherwise it is STREAMED: a prefix of the bases
  * (resident_points, possibly 0) stays on the device and the rest is
  * uploaded per run in chunks of chunk_points (= one sort batch) into two
  * device buffers on a second stream, ordered by events, so chunk k+1 is
@@ -144,6 +155,7 @@ typedef struct cuzk_gpu_msm_plan {
     size_t resident_points;  /* bases kept on the device (npoints when resident) */
     size_t device_bytes;     /* device memory of create + run, exactly */
     size_t budget;           /* the budget the plan was made for */
+    unsigned precompute;     /* copies of the bases held (1: none; see cuzk_gpu_msm_config) */
 } cuzk_gpu_msm_plan;
 
 /* The plan cuzk_gpu_msm_create makes, computed on the host without a device

@@ -113,7 +113,7 @@ static const char BENCH_USAGE[] =
     "  --reps R           timed runs per figure (default 5)\n"
     "  --window C         fixed MSM window (default: automatic)\n"
     "  --precompute T     MSM with T shifted copies of the bases (T x their memory, ceil(W/T)\n"
-    "                     bucket sets; default off)\n";
+    "                     bucket sets); 1: none; default: as many as the device memory holds\n";
 
 int cmd_bench_prove(int argc, char **argv); /* cmd_bench_prove.c */
 

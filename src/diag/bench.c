@@ -372,12 +372,14 @@ static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_erro
                 memcpy(bases + i * g->aff, distinct, k * g->aff);
             }
             cuzk_gpu_msm_config cfg = {.window_bits = o->window, .precompute = o->precompute};
-            size_t need = cuzk_gpu_msm_device_bytes(g->curve, g->group, n, &cfg, b->sms);
             const double tc0 = cuzk_now();
             TRY(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, o->device, &cfg, e));
             const double create_ms = (cuzk_now() - tc0) * 1e3;
+            cuzk_gpu_msm_plan mp;
+            cuzk_gpu_msm_get_plan(m, &mp);
+            const size_t need = mp.device_bytes;
             char pre[64] = "";
-            if (o->precompute > 1) snprintf(pre, sizeof pre, " pre=%u create=%.0fms", o->precompute, create_ms);
+            if (mp.precompute > 1) snprintf(pre, sizeof pre, " pre=%u create=%.0fms", mp.precompute, create_ms);
             for (int dist = 0; dist < 2; dist++) {
                 make_scalars(hs, n, dist, g->r, 1000 + lg * 2 + dist);
                 TRY(cuzk_gpu_copy(ds, hs, n * 32, NULL, e));

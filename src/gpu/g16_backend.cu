@@ -194,6 +194,7 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
         cuzk_gpu_msm_config cfg;
         memset(&cfg, 0, sizeof cfg);
         cfg.device_budget = it->msm_budget;
+        cfg.precompute = 1; /* as planned (gpu_plan.c) */
         if ((st = cuzk_gpu_msm_create(&k->msm[i], s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1,
                                       k->src.bases[i], msm_points(s, i), 0, k->device, &cfg, e)))
             return st;
@@ -438,6 +439,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
             cuzk_gpu_msm_config cfg;
             memset(&cfg, 0, sizeof cfg);
             cfg.device_budget = k->plan.item[CUZK_GPU_ITEM_MSM_H + i].msm_budget;
+            cfg.precompute = 1; /* as planned (gpu_plan.c) */
             pthread_mutex_lock(&k->alloc_mu);
             st = cuzk_gpu_msm_create(&tmp, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i], np,
                                      0, k->device, &cfg, e);

@@ -145,7 +145,7 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
         CUZK_CU_GOTO(cudaMalloc(&m->d_cursor, p.NBmax * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_tiles, ntiles * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_entries, p.cap_entries * 4), fail);
-        CUZK_CU_GOTO(cudaMalloc(&m->d_pairs, p.cap_entries * 8), fail);
+        CUZK_CU_GOTO(cudaMalloc(&m->d_pairs, gpu_msm_pairs_bytes(&p, xz)), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_gcur, (p.ncoarse_max + 1) * 4), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_buckets, p.NBmax * xz), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_part, 2 * p.nseg_max * xz), fail);

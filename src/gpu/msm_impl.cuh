@@ -153,46 +153,74 @@ template <class P> CUZK_HD fp2<P> f_inv(const fp2<P> &a)
     return {a.c0 * t, f_neg(a.c1 * t)};
 }
 
-/* Copies 1..t-1 of the bases: copy j = 2^shift * copy j-1 (shift = c Wg),
- * one point a thread (c Wg doublings and one inversion a copy; once, at
- * create). Infinity stays infinity; points of the prime-order groups never
- * reach infinity by doubling. */
-template <class F> CUZK_HD void aff_shift(affine<F> &p, unsigned shift)
+/* 2 (X, Y, Z) in Jacobian coordinates for a = 0 (dbl-2009-l: 2M + 5S, the
+ * cheapest doubling; XYZZ's dbl-2008-s-1 is 6M + 3S). Z stays non-zero:
+ * the prime-order groups have no point of order 2. */
+template <class F> CUZK_HD void jac_dbl_a0(jac<F> &p)
 {
-    if (aff_is_inf(p)) return;
-    xyzz<F> r;
-    r.x = p.x;
-    r.y = p.y;
-    r.zz = f_traits<F>::one();
-    r.zzz = r.zz;
-    for (unsigned k = 0; k < shift; k++) {
-        const xyzz<F> d = r;
-        xyzz_dbl(r, d);
-    }
-    const F izzz = f_inv(r.zzz);
-    const F iz = izzz * r.zz; /* ZZ / ZZZ = 1 / Z */
-    p.x = r.x * f_sqr(iz);
-    p.y = r.y * izzz;
+    const F a = f_sqr(p.x), b = f_sqr(p.y), c = f_sqr(b);
+    const F d = f_dbl(f_sqr(p.x + b) - a - c);
+    const F e = f_dbl(a) + a;
+    const F x3 = f_sqr(e) - f_dbl(d);
+    p.z = f_dbl(p.y * p.z);
+    p.y = e * (d - x3) - f_dbl(f_dbl(f_dbl(c)));
+    p.x = x3;
 }
 
-template <class F> __global__ void precompute_kernel(affine<F> *bases, size_t n, unsigned t, unsigned shift)
+/* Copies 1..t-1 of one base p into out[j * n] (copy j = 2^(j shift) p):
+ * one doubling chain in Jacobian coordinates, whose X, Y are parked in the
+ * output slots, and one inversion for all t-1 Zs (Montgomery's trick:
+ * zs[k] = Z of copy k+1, pf[k] = the product of the Zs before it, both at
+ * stride ss), then x = X / Z^2, y = Y / Z^3. Infinity stays infinity. */
+template <class F>
+CUZK_HD void pre_copies(const affine<F> &p, affine<F> *out, size_t n, unsigned t, unsigned shift, F *zs, F *pf, size_t ss)
 {
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        affine<F> p = bases[i];
-        for (unsigned j = 1; j < t; j++) {
-            aff_shift(p, shift);
-            bases[(size_t)j * n + i] = p;
-        }
+    if (aff_is_inf(p)) {
+        for (unsigned j = 1; j < t; j++) out[(size_t)j * n] = p;
+        return;
+    }
+    jac<F> q = {p.x, p.y, f_traits<F>::one()};
+    F acc = f_traits<F>::one();
+    for (unsigned j = 1; j < t; j++) {
+        for (unsigned k = 0; k < shift; k++) jac_dbl_a0(q);
+        out[(size_t)j * n] = affine<F>{q.x, q.y};
+        zs[(size_t)(j - 1) * ss] = q.z;
+        pf[(size_t)(j - 1) * ss] = acc;
+        acc = acc * q.z;
+    }
+    F inv = f_inv(acc);
+    for (unsigned j = t - 1; j >= 1; j--) {
+        const F zi = inv * pf[(size_t)(j - 1) * ss]; /* 1 / Z_j */
+        inv = inv * zs[(size_t)(j - 1) * ss];        /* 1 / (Z_1 .. Z_(j-1)) */
+        const F zi2 = f_sqr(zi);
+        affine<F> r = out[(size_t)j * n];
+        r.x = r.x * zi2;
+        r.y = r.y * (zi2 * zi);
+        out[(size_t)j * n] = r;
     }
 }
 
+/* nthr threads, each with its scratch columns (2 (t - 1) elements at
+ * stride nthr), over the bases by grid stride. */
+template <class F>
+__global__ void __launch_bounds__(EC_THREADS) precompute_kernel(affine<F> *bases, size_t n, unsigned t, unsigned shift,
+                                                                F *scratch, size_t nthr)
+{
+    const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid >= nthr) return;
+    F *zs = scratch + tid, *pf = scratch + (size_t)(t - 1) * nthr + tid;
+    for (size_t i = tid; i < n; i += nthr) pre_copies(bases[i], bases + i, n, t, shift, zs, pf, nthr);
+}
+
+/* The copies at create; the scratch is the pairs buffer (sized for it by
+ * the plan), free until the first run. */
 template <class F> cuzk_status msm_precompute_t(cuzk_gpu_msm *m, cuzk_error *e)
 {
     const msm_plan &pl = m->plan;
     if (pl.pre_t < 2) return CUZK_OK;
     /* legacy stream, after create's synchronous copy of the bases */
-    precompute_kernel<F><<<(unsigned)(m->sm_count * 16), EC_THREADS>>>((affine<F> *)m->d_bases, m->npoints, pl.pre_t,
-                                                                       pl.cmax * pl.pre_wg);
+    precompute_kernel<F><<<ceil_div_u(pl.pre_threads, EC_THREADS), EC_THREADS>>>(
+        (affine<F> *)m->d_bases, m->npoints, pl.pre_t, pl.cmax * pl.pre_wg, (F *)m->d_pairs, pl.pre_threads);
     CUZK_LAUNCHED("precompute");
     CUZK_CU(cudaStreamSynchronize(0));
     return CUZK_OK;
@@ -241,8 +269,9 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
         CUZK_CU(cudaStreamSynchronize(st));
         const size_t nsig = counts[1];
         if (nsig > 0) {
-            const bool pre = pl.pre_t > 1;
-            const unsigned c = m->cfg.window_bits || pre ? pl.cmax : choose_window(nsig, m->bits, pl.cmax);
+            int use_pre = pl.pre_t > 1;
+            const unsigned c = m->cfg.window_bits ? pl.cmax : gpu_msm_run_window(&pl, m->bits, nsig, &use_pre);
+            const bool pre = use_pre != 0;
             const unsigned W = windows_for(m->bits, c);
             const unsigned Wg = pre ? pl.pre_wg : W; /* bucket sets */
             const uint32_t B = 1u << (c - 1);

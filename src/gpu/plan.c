@@ -58,6 +58,11 @@ size_t cuzk_gpu_ntt_device_bytes(cuzk_curve curve, unsigned max_lg)
 
 /* ---- MSM ---------------------------------------------------------------- */
 
+double gpu_msm_cost(size_t m, unsigned bits, unsigned c, unsigned Wg)
+{
+    return (double)m * gpu_msm_windows(bits, c) + 4.0 * Wg * (double)(1u << (c - 1));
+}
+
 unsigned gpu_msm_choose_window(size_t m, unsigned bits, unsigned t, unsigned cmax)
 {
     unsigned best = MSM_C_MIN;
@@ -65,13 +70,29 @@ unsigned gpu_msm_choose_window(size_t m, unsigned bits, unsigned t, unsigned cma
     if (t < 1) t = 1;
     for (unsigned c = MSM_C_MIN; c <= cmax; c++) {
         const unsigned W = gpu_msm_windows(bits, c), Wg = (W + t - 1) / t;
-        const double cost = (double)m * W + 4.0 * Wg * (double)(1u << (c - 1));
+        const double cost = gpu_msm_cost(m, bits, c, Wg);
         if (cost < best_cost) {
             best_cost = cost;
             best = c;
         }
     }
     return best;
+}
+
+unsigned gpu_msm_run_window(const gpu_msm_layout *p, unsigned bits, size_t m, int *pre)
+{
+    if (p->pre_t < 2) {
+        *pre = 0;
+        return gpu_msm_choose_window(m, bits, 1, p->cmax);
+    }
+    *pre = 1;
+    if (p->cfb < MSM_C_MIN) return p->cmax;
+    const unsigned c = gpu_msm_choose_window(m, bits, 1, p->cfb);
+    if (gpu_msm_cost(m, bits, c, gpu_msm_windows(bits, c)) < gpu_msm_cost(m, bits, p->cmax, p->pre_wg)) {
+        *pre = 0;
+        return c;
+    }
+    return p->cmax;
 }
 
 gpu_red_levels gpu_msm_red_plan(unsigned W, uint32_t B, uint32_t L0)
@@ -123,14 +144,27 @@ gpu_msm_layout gpu_msm_layout_for(unsigned bits, size_t npoints, const cuzk_gpu_
         p.pre_wg = (p.Wmax + tq - 1) / tq;
         p.pre_t = (p.Wmax + p.pre_wg - 1) / p.pre_wg;
     }
-    /* smallest c whose buckets are planned (a run picks c <= cmax; with
-     * precomputed bases only cmax) */
-    const unsigned cmin = p.pre_t > 1 ? p.cmax : MSM_C_MIN;
+    /* With copies a run uses them (c = cmax, pre_wg bucket sets) or, when
+     * that costs less (few significant scalars), runs without them on
+     * windows up to cfb: the largest c <= MSM_C_MAX whose W(c) sets of
+     * buckets are no more than the copies' (so the fallback adds no bucket
+     * memory). A fixed window has no fallback. */
+    p.cfb = 0;
+    if (p.pre_t > 1 && !fixed) {
+        const size_t nbpre = (size_t)p.pre_wg << (p.cmax - 1);
+        for (unsigned c = MSM_C_MIN; c <= MSM_C_MAX; c++)
+            if (((size_t)gpu_msm_windows(bits, c) << (c - 1)) <= nbpre) p.cfb = c;
+    }
+    /* the windows whose buckets are planned: c <= cmax without copies (a
+     * run picks one); cmax with copies, and the fallback's c <= cfb */
+    const unsigned cmin = p.pre_t > 1 && !p.cfb ? p.cmax : MSM_C_MIN;
     p.NBmax = 0;
     p.ncoarse_max = 0;
     p.red_max = 0;
-    for (unsigned c = cmin; c <= p.cmax; c++) {
-        const unsigned W = p.pre_t > 1 ? p.pre_wg : gpu_msm_windows(bits, c);
+    const unsigned ctop = p.cmax > p.cfb ? p.cmax : p.cfb;
+    for (unsigned c = cmin; c <= ctop; c++) {
+        if (p.pre_t > 1 && c != p.cmax && c > p.cfb) continue;
+        const unsigned W = p.pre_t > 1 && c == p.cmax ? p.pre_wg : gpu_msm_windows(bits, c);
         const uint32_t B = 1u << (c - 1);
         const size_t nb = (size_t)W * B;
         const size_t nc = gpu_msm_sort_ncoarse(c, W);
@@ -145,7 +179,15 @@ gpu_msm_layout gpu_msm_layout_for(unsigned bits, size_t npoints, const cuzk_gpu_
     p.cap_entries = batch * p.Wmax;
     p.nseg_max = (p.cap_entries + MSM_SEG - 1) / MSM_SEG;
     p.ones_threads = (size_t)(sm_count > 0 ? sm_count : 1) * 4 * EC_THREADS;
+    p.pre_threads = p.pre_t > 1 ? (npoints < p.ones_threads ? (npoints ? npoints : 1) : p.ones_threads) : 0;
+    p.pre_scratch = p.pre_t > 1 ? 2 * (size_t)(p.pre_t - 1) * p.pre_threads : 0;
     return p;
+}
+
+size_t gpu_msm_pairs_bytes(const gpu_msm_layout *p, size_t xz)
+{
+    const size_t pairs = p->cap_entries * 8, scratch = p->pre_scratch * (xz / 4);
+    return pairs > scratch ? pairs : scratch;
 }
 
 size_t gpu_msm_workspace_bytes(const gpu_msm_layout *p, size_t xz)
@@ -155,7 +197,7 @@ size_t gpu_msm_workspace_bytes(const gpu_msm_layout *p, size_t xz)
     return 16                                         /* counters */
            + (2 * p->NBmax + 1) * 4 + ntiles * 4      /* offsets, cursor, tiles */
            + p->cap_entries * 4                       /* sorted entries */
-           + p->cap_entries * 8                       /* coarse-sorted pairs */
+           + gpu_msm_pairs_bytes(p, xz)               /* coarse-sorted pairs / copies' scratch */
            + (p->ncoarse_max + 1) * 4                 /* bin cursors + flag */
            + p->NBmax * xz                            /* buckets */
            + 2 * p->nseg_max * (xz + 4)               /* partials + keys */
@@ -189,6 +231,28 @@ static size_t streamed_bytes(const gpu_msm_layout *p, unsigned bits, size_t npoi
            gpu_msm_max_batches(p, bits, npoints, res) * 2 * aff + gpu_msm_workspace_bytes(p, 2 * aff);
 }
 
+/* Automatic copies: the most copies (fewest bucket sets) whose resident plan
+ * fits the budget, among those the cost model prefers to none at npoints
+ * significant scalars; 1 when none does. */
+static unsigned auto_copies(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg, int sm_count, size_t aff,
+                            size_t budget)
+{
+    cuzk_gpu_msm_config c2;
+    if (cfg) c2 = *cfg;
+    else memset(&c2, 0, sizeof c2);
+    c2.precompute = 1;
+    const gpu_msm_layout p1 = gpu_msm_layout_for(bits, npoints, &c2, sm_count);
+    const double cost1 = gpu_msm_cost(npoints, bits, p1.cmax, p1.Wmax);
+    for (unsigned t = MSM_PRE_T_MAX; t >= 2; t--) {
+        c2.precompute = t;
+        const gpu_msm_layout p = gpu_msm_layout_for(bits, npoints, &c2, sm_count);
+        if (p.pre_t < 2 || npoints * p.pre_t >= ((size_t)1 << 31)) continue;
+        if (gpu_msm_cost(npoints, bits, p.cmax, p.pre_wg) >= cost1) continue;
+        if (resident_bytes(&p, npoints, aff) <= budget) return p.pre_t;
+    }
+    return 1;
+}
+
 /* Resident if it fits, else the largest chunk (halving from the batch size,
  * down to 1024 points) whose chunk buffers take at most half of what the
  * fixed workspaces leave, then as many whole chunks of resident bases as the
@@ -209,7 +273,12 @@ cuzk_status gpu_msm_plan_full(gpu_msm_full_plan *fp, cuzk_curve curve, cuzk_gpu_
     if (cfg && ((int)cfg->sort < CUZK_GPU_MSM_SORT_AUTO || cfg->sort > CUZK_GPU_MSM_SORT_OVERFLOW))
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: unknown sort path %d", (int)cfg->sort);
     fp->mp.budget = budget;
-    fp->p = gpu_msm_layout_for(bits, npoints, cfg, sm_count);
+    cuzk_gpu_msm_config c1;
+    if (cfg) c1 = *cfg;
+    else memset(&c1, 0, sizeof c1);
+    if (c1.precompute == 0 && budget != SIZE_MAX) c1.precompute = auto_copies(bits, npoints, cfg, sm_count, aff, budget);
+    fp->p = gpu_msm_layout_for(bits, npoints, &c1, sm_count);
+    fp->mp.precompute = fp->p.pre_t;
     if (npoints * fp->p.pre_t >= ((size_t)1 << 31))
         return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu msm: %zu points x %u precomputed copies: at most 2^31-1 in all",
                         npoints, fp->p.pre_t);
@@ -260,6 +329,7 @@ cuzk_status gpu_msm_plan_full(gpu_msm_full_plan *fp, cuzk_curve curve, cuzk_gpu_
     if (res > npoints) res = npoints;
     while (res > 0 && streamed_bytes(&fp->p, bits, npoints, chunk, res, aff) > budget) res -= res >= chunk ? chunk : res;
     fp->mp.streamed = 1;
+    fp->mp.precompute = 1;
     fp->mp.chunk_points = chunk;
     fp->mp.resident_points = res;
     fp->mp.device_bytes = streamed_bytes(&fp->p, bits, npoints, chunk, res, aff);

@@ -30,6 +30,7 @@ extern "C" {
 #define MSM_C_MIN 4u            /* smallest window */
 #define MSM_C_MAX 20u           /* largest window the automatic choice takes */
 #define MSM_C_FIXED_MAX 22u     /* largest window a configuration may fix (window_bits, precompute) */
+#define MSM_PRE_T_MAX 64u       /* most precomputed copies (more than any window count) */
 #define MSM_SEG 64u             /* sorted entries per accumulate thread (partial sums: one per segment) */
 #define MSM_RED_SEG 32u         /* buckets per reduction thread on level 0 (see gpu_msm_red_l0) */
 #define MSM_RED_UP 4u           /* inputs per thread on the reduction levels above 0 */
@@ -65,10 +66,13 @@ gpu_ntt_tables gpu_ntt_tables_for(unsigned S, unsigned max_lg);
 
 static inline unsigned gpu_msm_windows(unsigned bits, unsigned c) { return (bits + 1 + c - 1) / c; }
 
-/* Window size c in [MSM_C_MIN, cmax] minimising n W(c) + 4 Wg 2^(c-1) for
- * m significant scalars, Wg = ceil(W / t) bucket sets (t precomputed copies
- * of the bases; t = 1: none). */
+/* Window size c in [MSM_C_MIN, cmax] minimising the cost
+ * gpu_msm_cost(m, bits, c, Wg) for m significant scalars, Wg = ceil(W / t)
+ * bucket sets (t precomputed copies of the bases; t = 1: none). */
 unsigned gpu_msm_choose_window(size_t m, unsigned bits, unsigned t, unsigned cmax);
+/* The cost model: m W(c) bucket additions + 4 per bucket of the Wg sets of
+ * 2^(c-1) (the reduction: two XYZZ additions at half the rate). */
+double gpu_msm_cost(size_t m, unsigned bits, unsigned c, unsigned Wg);
 
 /* log2 of the buckets per coarse sort bin for window size c, and the coarse
  * bins of W windows of 2^(c-1) buckets (<= 13312). */
@@ -102,6 +106,7 @@ uint32_t gpu_msm_red_l0(unsigned W, uint32_t B, uint32_t want);
 typedef struct gpu_msm_layout {
     unsigned cmax, Wmax;
     unsigned pre_t, pre_wg;   /* precomputed copies (1: off) and bucket sets (windows per copy) */
+    unsigned cfb;             /* with copies: largest window of a run that does not use them (0: none) */
     size_t NBmax;             /* buckets: max over the windows a run may pick */
     size_t batch;             /* points per sort batch at cmax */
     size_t cap_entries;       /* sorted entries buffer = batch * Wmax */
@@ -109,12 +114,24 @@ typedef struct gpu_msm_layout {
     size_t ncoarse_max;       /* coarse sort bins */
     size_t red_max;           /* reduction outputs */
     size_t ones_threads;      /* partial sums of the ones sum: sm_count * 4 * EC_THREADS */
+    size_t pre_threads;       /* threads of the copies' creation (min(npoints, ones_threads)) */
+    size_t pre_scratch;       /* their scratch in field elements, 2 (pre_t - 1) a thread (in the pairs buffer) */
 } gpu_msm_layout;
 gpu_msm_layout gpu_msm_layout_for(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg, int sm_count);
 
 /* Device bytes of the workspaces that do not depend on how the bases are
  * held (xyzz_bytes: one bucket point). */
 size_t gpu_msm_workspace_bytes(const gpu_msm_layout *p, size_t xyzz_bytes);
+/* Bytes of the pairs buffer: the sort's coarse pairs, and at create the
+ * scratch of the copies' creation (xyzz_bytes / 4 a field element). */
+size_t gpu_msm_pairs_bytes(const gpu_msm_layout *p, size_t xyzz_bytes);
+
+/* Window of a resident run over m significant scalars (no fixed window):
+ * without copies the cost model's choice up to cmax; with copies the
+ * precomputed layout (cmax, pre_wg bucket sets) unless a run without them
+ * (c <= cfb, one set a window) costs less, as for few significant scalars.
+ * *pre: whether the run uses the copies. */
+unsigned gpu_msm_run_window(const gpu_msm_layout *p, unsigned bits, size_t m, int *pre);
 
 /* Upper bound of the sort batches of one run over npoints with `res`
  * resident bases (streamed runs keep one ones partial sum per batch). */

@@ -90,6 +90,11 @@ static size_t coef_rows_bytes(const cuzk_gpu_key_shape *s)
     return cuzk_gpu_g16_csr_device_bytes((uint32_t)1 << s->log_domain, 0);
 }
 
+/* The prover's MSM handles hold no precomputed copies: every item is planned
+ * with exactly its own bytes, and copies taken from a tier's spare budget
+ * would starve the items planned after it. */
+static const cuzk_gpu_msm_config MSM_CFG = {.precompute = 1};
+
 /* Host-scalar staging counted by an MSM plan (never allocated: the prover's
  * scalars are on the device). */
 static size_t msm_staging(const msm_item *m, const cuzk_gpu_msm_plan *mp)
@@ -103,7 +108,7 @@ static bool msm_fits(const cuzk_gpu_key_shape *s, const msm_item *m, int sm, siz
                      cuzk_gpu_msm_plan *mp)
 {
     cuzk_error e2 = {0};
-    if (cuzk_gpu_msm_plan_make(s->curve, m->group, m->npoints, NULL, sm, b, mp, &e2) != CUZK_OK)
+    if (cuzk_gpu_msm_plan_make(s->curve, m->group, m->npoints, &MSM_CFG, sm, b, mp, &e2) != CUZK_OK)
         return false;
     return mp->device_bytes - msm_staging(m, mp) <= room;
 }
@@ -124,7 +129,7 @@ static cuzk_status plan_msm(const cuzk_gpu_key_shape *s, int id, int sm, size_t 
     /* The handle's own plan counts the staging it will not allocate: ask with
      * the staging added. Resident first (staging = npoints x 32). */
     size_t res_budget = whole ? SIZE_MAX : sadd(budget, smul(m.npoints, FR_BYTES));
-    if (cuzk_gpu_msm_plan_make(s->curve, m.group, m.npoints, NULL, sm, res_budget, &mp, &e2) ==
+    if (cuzk_gpu_msm_plan_make(s->curve, m.group, m.npoints, &MSM_CFG, sm, res_budget, &mp, &e2) ==
             CUZK_OK &&
         !mp.streamed) {
         it->device_bytes = mp.device_bytes - m.npoints * FR_BYTES;

@@ -84,14 +84,18 @@ static void test_msm_resident_by_hand(void **state)
     assert_int_equal(pl.resident_points, 1024);
     assert_int_equal(pl.chunk_points, 1024);
     assert_int_equal(pl.device_bytes, base + 132 * 131072);
+    assert_int_equal(pl.precompute, 1); /* no limit: no copies */
     /* exactly the resident figure still fits; with one byte less nothing
      * does: 1024 points are one smallest chunk, and streaming it costs more
-     * (two chunk buffers) than holding it */
+     * (two chunk buffers) than holding it (without copies: with them the
+     * fewer bucket sets of so small an MSM can take less) */
+    const cuzk_gpu_msm_config none = {.precompute = 1};
     const size_t rb = pl.device_bytes;
-    assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, 1024, NULL, 132, rb, &pl), CUZK_OK);
+    assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, 1024, &none, 132, rb, &pl), CUZK_OK);
     assert_int_equal(pl.streamed, 0);
     assert_int_equal(pl.budget, rb);
-    assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, 1024, NULL, 132, rb - 1, &pl), CUZK_ERR_NOMEM);
+    assert_int_equal(pl.device_bytes, rb);
+    assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, 1024, &none, 132, rb - 1, &pl), CUZK_ERR_NOMEM);
 }
 
 /* The layout pieces by hand: windows, the cost model's choice, coarse bins,
@@ -214,6 +218,77 @@ static void test_streamed(void **state)
     }
 }
 
+/* Automatic copies (precompute 0): none without a limit; with a budget the
+ * most copies that fit, growing with the budget, each plan within its
+ * budget; BLS12-381 G1 2^24 by hand: the no-copy plan (c = 20, W = 13)
+ * costs 2^24 13 + 4 13 2^19 = 245366784 in the model, all 12 windows of
+ * c = 22 on copies 2^24 12 + 4 2^21 = 209715200. The run's choice: the
+ * copies for 2^24 significant scalars, a run without them (c <= cfb,
+ * whose buckets the plan holds) for 2^16. */
+static void test_auto_copies(void **state)
+{
+    (void)state;
+    const size_t n = (size_t)1 << 24;
+    const cuzk_curve cv = CUZK_CURVE_BLS12_381;
+    cuzk_gpu_msm_plan pl;
+    const size_t r1 = cuzk_gpu_msm_device_bytes(cv, CUZK_GPU_G1, n, NULL, 132);
+    const cuzk_gpu_msm_config none = {.precompute = 1}, all = {.precompute = 64};
+    assert_int_equal(cuzk_gpu_msm_device_bytes(cv, CUZK_GPU_G1, n, &none, 132), r1);
+    const size_t rall = cuzk_gpu_msm_device_bytes(cv, CUZK_GPU_G1, n, &all, 132);
+    assert_true(rall >= 12 * n * 96);
+    assert_int_equal(plan(cv, CUZK_GPU_G1, n, NULL, 132, SIZE_MAX, &pl), CUZK_OK);
+    assert_int_equal(pl.precompute, 1);
+    assert_int_equal(pl.device_bytes, r1);
+    /* the no-copy figure: no copies; the all-copies figure: 12 */
+    assert_int_equal(plan(cv, CUZK_GPU_G1, n, NULL, 132, r1, &pl), CUZK_OK);
+    assert_int_equal(pl.precompute, 1);
+    assert_int_equal(pl.device_bytes, r1);
+    assert_int_equal(plan(cv, CUZK_GPU_G1, n, NULL, 132, rall, &pl), CUZK_OK);
+    assert_int_equal(pl.precompute, 12);
+    assert_int_equal(pl.device_bytes, rall);
+    cuzk_gpu_msm_config c2 = {.device_budget = rall};
+    assert_int_equal(cuzk_gpu_msm_device_bytes(cv, CUZK_GPU_G1, n, &c2, 132), rall);
+    unsigned prev = 1;
+    for (int k = 0; k <= 32; k++) {
+        const size_t budget = r1 + (rall - r1) / 32 * (size_t)k;
+        assert_int_equal(plan(cv, CUZK_GPU_G1, n, NULL, 132, budget, &pl), CUZK_OK);
+        assert_int_equal(pl.streamed, 0);
+        assert_true(pl.device_bytes <= budget);
+        assert_true(pl.precompute >= prev);
+        assert_true(pl.device_bytes >= pl.precompute * n * 96);
+        prev = pl.precompute;
+    }
+    assert_true(prev >= 6);
+    /* the cost model's figures and the layout of all copies */
+    assert_true(gpu_msm_cost(n, 255, 20, 13) == 245366784.0);
+    assert_true(gpu_msm_cost(n, 255, 22, 1) == 209715200.0);
+    const gpu_msm_layout p = gpu_msm_layout_for(255, n, &all, 132);
+    assert_int_equal(p.pre_t, 12);
+    assert_int_equal(p.pre_wg, 1);
+    assert_int_equal(p.cmax, 22);
+    /* fallback windows: W(c) 2^(c-1) <= 2^21 up to c = 18 (15 x 2^17) */
+    assert_int_equal(p.cfb, 18);
+    int pre = -1;
+    assert_int_equal(gpu_msm_run_window(&p, 255, n, &pre), 22);
+    assert_int_equal(pre, 1);
+    const unsigned c = gpu_msm_run_window(&p, 255, (size_t)1 << 16, &pre);
+    assert_int_equal(pre, 0);
+    assert_true(c >= MSM_C_MIN && c <= p.cfb);
+    assert_true(p.NBmax >= ((size_t)gpu_msm_windows(255, c) << (c - 1)));
+    /* the copies' scratch: 2 x 11 Fp elements a thread, 132 x 512 threads, in the pairs buffer */
+    assert_int_equal(p.pre_threads, 132 * 512);
+    assert_int_equal(p.pre_scratch, 2 * 11 * 132 * 512);
+    assert_true(gpu_msm_pairs_bytes(&p, 192) >= p.pre_scratch * 48);
+    const gpu_msm_layout small = gpu_msm_layout_for(255, 100, &all, 132);
+    assert_int_equal(small.pre_threads, 100);
+    assert_true(gpu_msm_pairs_bytes(&small, 384) >= small.pre_scratch * 96);
+    /* a fixed window has no fallback */
+    const cuzk_gpu_msm_config fixed = {.precompute = 64, .window_bits = 16};
+    assert_int_equal(gpu_msm_layout_for(255, n, &fixed, 132).cfb, 0);
+    /* an explicit t that does not fit is an error, not a silent fallback */
+    assert_int_equal(plan(cv, CUZK_GPU_G1, n, &all, 132, rall - 1, &pl), CUZK_ERR_NOMEM);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -250,7 +325,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ntt_bytes),     cmocka_unit_test(test_msm_resident_by_hand),
         cmocka_unit_test(test_layout_pieces), cmocka_unit_test(test_monotone),
-        cmocka_unit_test(test_streamed),      cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_streamed),      cmocka_unit_test(test_auto_copies),
+        cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests_name("gpu_plan", tests, NULL, NULL);
 }
