@@ -231,12 +231,25 @@ static size_t streamed_bytes(const gpu_msm_layout *p, unsigned bits, size_t npoi
            gpu_msm_max_batches(p, bits, npoints, res) * 2 * aff + gpu_msm_workspace_bytes(p, 2 * aff);
 }
 
-/* Automatic copies: the most copies (fewest bucket sets) whose resident plan
- * fits the budget, among those the cost model prefers to none at npoints
- * significant scalars; 1 when none does. */
-static unsigned auto_copies(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg, int sm_count, size_t aff,
-                            size_t budget)
+/* What an entry costs more on the copies' path, in bucket additions: its
+ * sort is the one-pass scatter and its bases are gathered from t times the
+ * memory, a fixed cost per entry, so relative to an addition it is larger
+ * on the smaller field: MSM_PRE_ENTRY / (words of a G1 coordinate)^2. On
+ * the H200 (2026-12-01, docs/PERFORMANCE.md) the copies won on BLS12-381 G1
+ * at 2^20..2^26 (-1.5 % .. -7.6 %) and on BN254 G1 at 2^20 (-9 %), and lost
+ * on BN254 G1 at 2^24 (+0.7 %) and 2^26 (+4.5 %): 12 puts the model's
+ * break-even between those. */
+#define MSM_PRE_ENTRY 12.0
+
+/* Automatic copies (G1; G2 copies are not measured yet, so not automatic):
+ * the most copies (fewest bucket sets) whose resident plan fits the budget,
+ * among those the cost model, with the copies' entry cost, prefers to none
+ * at npoints significant scalars; 1 when none does. */
+static unsigned auto_copies(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg, int sm_count,
+                            cuzk_gpu_group group, size_t aff, size_t budget)
 {
+    if (group != CUZK_GPU_G1) return 1;
+    const double words = (double)aff / 8, entry = 1.0 + MSM_PRE_ENTRY / (words * words);
     cuzk_gpu_msm_config c2;
     if (cfg) c2 = *cfg;
     else memset(&c2, 0, sizeof c2);
@@ -247,7 +260,9 @@ static unsigned auto_copies(unsigned bits, size_t npoints, const cuzk_gpu_msm_co
         c2.precompute = t;
         const gpu_msm_layout p = gpu_msm_layout_for(bits, npoints, &c2, sm_count);
         if (p.pre_t < 2 || npoints * p.pre_t >= ((size_t)1 << 31)) continue;
-        if (gpu_msm_cost(npoints, bits, p.cmax, p.pre_wg) >= cost1) continue;
+        const double cost = gpu_msm_cost(npoints, bits, p.cmax, p.pre_wg) +
+                            (entry - 1.0) * (double)npoints * gpu_msm_windows(bits, p.cmax);
+        if (cost >= cost1) continue;
         if (resident_bytes(&p, npoints, aff) <= budget) return p.pre_t;
     }
     return 1;
@@ -276,7 +291,7 @@ cuzk_status gpu_msm_plan_full(gpu_msm_full_plan *fp, cuzk_curve curve, cuzk_gpu_
     cuzk_gpu_msm_config c1;
     if (cfg) c1 = *cfg;
     else memset(&c1, 0, sizeof c1);
-    if (c1.precompute == 0 && budget != SIZE_MAX) c1.precompute = auto_copies(bits, npoints, cfg, sm_count, aff, budget);
+    if (c1.precompute == 0 && budget != SIZE_MAX) c1.precompute = auto_copies(bits, npoints, cfg, sm_count, group, aff, budget);
     fp->p = gpu_msm_layout_for(bits, npoints, &c1, sm_count);
     fp->mp.precompute = fp->p.pre_t;
     if (npoints * fp->p.pre_t >= ((size_t)1 << 31))

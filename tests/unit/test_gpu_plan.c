@@ -222,7 +222,8 @@ static void test_streamed(void **state)
  * most copies that fit, growing with the budget, each plan within its
  * budget; BLS12-381 G1 2^24 by hand: the no-copy plan (c = 20, W = 13)
  * costs 2^24 13 + 4 13 2^19 = 245366784 in the model, all 12 windows of
- * c = 22 on copies 2^24 12 + 4 2^21 = 209715200. The run's choice: the
+ * c = 22 on copies 2^24 12 + 4 2^21 = 209715200, plus the copies' entry
+ * cost 2^24 12 12/144 = 16777216. The run's choice: the
  * copies for 2^24 significant scalars, a run without them (c <= cfb,
  * whose buckets the plan holds) for 2^16. */
 static void test_auto_copies(void **state)
@@ -285,6 +286,27 @@ static void test_auto_copies(void **state)
     /* a fixed window has no fallback */
     const cuzk_gpu_msm_config fixed = {.precompute = 64, .window_bits = 16};
     assert_int_equal(gpu_msm_layout_for(255, n, &fixed, 132).cfb, 0);
+    /* the copies' entry cost (12 / words^2 of an addition): BN254 G1 takes
+     * them at 2^20 (t = 14, c = 19: 2^20 14 (1 + 12/64) + 4 2^18 = 18481152
+     * < 18874368 at c = 16 without), not at 2^24 (2^24 12 (1 + 12/64) + 4 2^21
+     * = 247463936 > 245366784) nor 2^26; G2 takes none automatically */
+    assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, (size_t)1 << 20, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
+    assert_int_equal(pl.precompute, 14);
+    assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, (size_t)1 << 21, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
+    assert_true(pl.precompute > 1);
+    /* 2^22: the break-even (66846720 both ways): none */
+    assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, (size_t)1 << 22, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
+    assert_int_equal(pl.precompute, 1);
+    assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, n, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
+    assert_int_equal(pl.precompute, 1);
+    assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, (size_t)1 << 26, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
+    assert_int_equal(pl.precompute, 1);
+    assert_int_equal(plan(CUZK_CURVE_BLS12_381, CUZK_GPU_G1, (size_t)1 << 20, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
+    assert_int_equal(pl.precompute, 14);
+    for (int ci = 1; ci <= 2; ci++) {
+        assert_int_equal(plan((cuzk_curve)ci, CUZK_GPU_G2, (size_t)1 << 20, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
+        assert_int_equal(pl.precompute, 1);
+    }
     /* an explicit t that does not fit is an error, not a silent fallback */
     assert_int_equal(plan(cv, CUZK_GPU_G1, n, &all, 132, rall - 1, &pl), CUZK_ERR_NOMEM);
 }
