@@ -198,6 +198,10 @@ cuzk_status device_acquire(cuzk_gpu_g16_csr *c, cuzk_error *e)
             CUZK_CU_GOTO(cudaMemcpy(c->d_val[k], c->h_val[k], recs * 32, cudaMemcpyHostToDevice), fail);
         }
     }
+    /* cudaMemcpy from pageable memory returns once the data is staged, not
+     * on the device, and abc runs on the caller's non-blocking stream, which
+     * the legacy stream does not order: wait for the uploads */
+    CUZK_CU_GOTO(cudaStreamSynchronize(0), fail);
     c->acquired = true;
     return CUZK_OK;
 fail:

@@ -122,6 +122,11 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
             /* precomputed copies (resident only): copy j at j * npoints */
             CUZK_CU_GOTO(cudaMalloc(&m->d_bases, res * m->aff_size * p.pre_t), fail);
             CUZK_CU_GOTO(cudaMemcpy(m->d_bases, bases, res * m->aff_size, kind), fail);
+            /* cudaMemcpy from pageable host memory returns once the data is
+             * staged (device to device: at once), before it is on the
+             * device; runs go on the caller's streams, which the legacy
+             * stream does not order when they are non-blocking: wait */
+            CUZK_CU_GOTO(cudaStreamSynchronize(0), fail);
         }
         if (m->mem.streamed) {
             m->h_bases = bases;
