@@ -46,6 +46,11 @@ cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *e
 /* Prints "Error: <msg>" and returns the exit code for err. */
 int cli_fail(const cuzk_error *err);
 void cli_progress_done(void);
+/* For a command that uses `path` through a mapping: a SIGBUS (the file
+ * truncated or rewritten in place under it) prints one line naming the
+ * file and exits 2 (I/O). Only for a command that has written nothing yet
+ * when the mapping is read. */
+void cli_catch_sigbus(const char *path);
 /* Monotonic wall clock, seconds. */
 double cli_now(void);
 

@@ -1,5 +1,4 @@
 /* prove / verify / export-vk / setup commands. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,25 +24,6 @@
         if (st_ != CUZK_OK)                                                   \
             return cli_fail(&err_);                                           \
     } while (0)
-
-/* cuzk prove maps the key in place (the faster load); a file truncated or
- * rewritten under the mapping raises SIGBUS at the next touch of a page.
- * Outputs are only created after the proof is computed, when the mapping is
- * no longer read, so there is nothing to clean: report and exit 2. */
-static const char *g_zkey_path;
-
-static void on_sigbus(int sig)
-{
-    (void)sig;
-    static const char a[] = "Error: ", b[] = ": the file changed while it was read (truncated or "
-                                             "rewritten in place); nothing written\n";
-    ssize_t r = write(STDERR_FILENO, a, sizeof a - 1);
-    if (g_zkey_path)
-        r = write(STDERR_FILENO, g_zkey_path, strlen(g_zkey_path));
-    r = write(STDERR_FILENO, b, sizeof b - 1);
-    (void)r;
-    _exit(CUZK_ERR_IO);
-}
 
 #define MAX_TRIPLES 256
 
@@ -217,14 +197,10 @@ int cmd_prove(int argc, char **argv)
     }
     cuzk_prove_opts po = {.no_verify = no_verify, .rapidsnark_json = rs, .insecure_zero_rs = zero};
     /* the key is mapped in place (the faster load): a file truncated under it
-     * ends the run with one line, nothing written (on_sigbus) */
+     * ends the run with one line; outputs are only created after the proof
+     * is computed, when the mapping is no longer read, so nothing is written */
     po.map_key_in_place = 1;
-    g_zkey_path = pos[0];
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigbus;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGBUS, &sa, NULL);
+    cli_catch_sigbus(pos[0]);
     cuzk_error err = {0};
     cli_tracer *tr = NULL;
     if (trace && cli_tracer_open(&tr, trace, &err))

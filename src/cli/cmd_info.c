@@ -15,7 +15,9 @@ static int info_zkey(const char *path, int full)
 {
     cuzk_error err = {0};
     cuzk_zkey zk = {0};
+    /* The points are checked in the mapping (no copy of a large key). */
     cuzk_zkey_read_opts ro = {.full_subgroup_check = full != 0};
+    cli_catch_sigbus(path);
     if (cuzk_zkey_read(&zk, path, &ro, &err))
         return cli_fail(&err);
     const cuzk_curve_desc *cp = cuzk_curve_desc_get(zk.curve);

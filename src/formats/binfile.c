@@ -1,7 +1,11 @@
 /* The iden3 "binfile" container shared by .r1cs, .wtns, .zkey and .ptau:
  * magic[4], u32 version, u32 nSections, then nSections × (u32 id, u64 size,
- * body). Files are mmap'd read-only and indexed once; readers look sections
- * up by id, since writers use different orders. */
+ * body). A file is indexed once with pread against the size fstat reported,
+ * and its sections are read with pread too: a file truncated or rewritten
+ * while it is read gives an I/O or format error, never a SIGBUS. Only a
+ * zkey whose points are used in place maps the file (cuzk_binfile_map),
+ * after the index has checked every section against the file size. Readers
+ * look sections up by id, since writers use different orders. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -43,52 +47,79 @@ static cuzk_status index_file(cuzk_binfile *bf, const char *magic, uint32_t max_
                               cuzk_error *err)
 {
     const char *nm = bf->name;
-    const uint8_t *d = bf->data;
     size_t size = bf->size;
     if (size < 12)
         return cuzk_err(err, CUZK_ERR_FORMAT,
                         "%s: truncated file (%zu bytes, a %s file has at least 12)", nm, size, magic);
+    /* Section headers are read through a small window: a file of many
+     * empty sections costs one pread per 4 KiB, not one per section. */
+    fmt_cursor cur;
+    cuzk_status st = fmt_cursor_init(&cur, bf, 4096, err);
+    if (st)
+        return st;
+    const uint8_t *d = fmt_cursor_at(&cur, 0, 12, err);
+    if (!d) {
+        st = CUZK_ERR_IO;
+        goto out;
+    }
     if (memcmp(d, magic, 4) != 0) {
         char got[17];
         printable_magic(got, d);
-        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: wrong magic \"%s\", expected a %s file", nm, got,
-                        magic);
+        st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: wrong magic \"%s\", expected a %s file", nm, got, magic);
+        goto out;
     }
     memcpy(bf->magic, d, 4);
     bf->magic[4] = 0;
     bf->version = fmt_rd32(d + 4);
-    if (bf->version < 1 || bf->version > max_version)
-        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: wrong %s version %u (supported: 1..%u)", nm, magic,
-                        bf->version, max_version);
+    if (bf->version < 1 || bf->version > max_version) {
+        st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: wrong %s version %u (supported: 1..%u)", nm, magic,
+                      bf->version, max_version);
+        goto out;
+    }
     uint32_t ns = fmt_rd32(d + 8);
     /* Every section needs at least its 12-byte header (rapidsnark's check);
      * this also bounds the allocation below by the file size. */
-    if ((uint64_t)ns > (size - 12) / 12)
-        return cuzk_err(err, CUZK_ERR_FORMAT,
-                        "%s: truncated file: %u sections declared but only %zu bytes", nm, ns, size);
+    if ((uint64_t)ns > (size - 12) / 12) {
+        st = cuzk_err(err, CUZK_ERR_FORMAT,
+                      "%s: truncated file: %u sections declared but only %zu bytes", nm, ns, size);
+        goto out;
+    }
     bf->sections = calloc(ns ? ns : 1, sizeof *bf->sections);
-    if (!bf->sections)
-        return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory indexing %u sections", nm, ns);
+    if (!bf->sections) {
+        st = cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory indexing %u sections", nm, ns);
+        goto out;
+    }
     uint64_t pos = 12;
     for (uint32_t i = 0; i < ns; i++) {
-        if (size - pos < 12)
-            return cuzk_err(err, CUZK_ERR_FORMAT,
-                            "%s: truncated file: header of section %u of %u at offset %llu is past the "
-                            "end (%zu bytes)",
-                            nm, i + 1, ns, (unsigned long long)pos, size);
-        uint32_t id = fmt_rd32(d + pos);
-        uint64_t sz = fmt_rd64(d + pos + 4);
+        if (size - pos < 12) {
+            st = cuzk_err(err, CUZK_ERR_FORMAT,
+                          "%s: truncated file: header of section %u of %u at offset %llu is past the "
+                          "end (%zu bytes)",
+                          nm, i + 1, ns, (unsigned long long)pos, size);
+            goto out;
+        }
+        const uint8_t *h = fmt_cursor_at(&cur, pos, 12, err);
+        if (!h) {
+            st = CUZK_ERR_IO;
+            goto out;
+        }
+        uint32_t id = fmt_rd32(h);
+        uint64_t sz = fmt_rd64(h + 4);
         pos += 12;
-        if (sz > size - pos)
-            return cuzk_err(err, CUZK_ERR_FORMAT,
-                            "%s: truncated file: section %u (size %llu at offset %llu) extends past "
-                            "the end of the file (%zu bytes)",
-                            nm, id, (unsigned long long)sz, (unsigned long long)pos, size);
+        if (sz > size - pos) {
+            st = cuzk_err(err, CUZK_ERR_FORMAT,
+                          "%s: truncated file: section %u (size %llu at offset %llu) extends past "
+                          "the end of the file (%zu bytes)",
+                          nm, id, (unsigned long long)sz, (unsigned long long)pos, size);
+            goto out;
+        }
         bf->sections[i] = (cuzk_binfile_section){id, pos, sz};
         pos += sz;
     }
     bf->n_sections = ns;
-    return CUZK_OK;
+out:
+    fmt_cursor_free(&cur);
+    return st;
 }
 
 cuzk_status cuzk_binfile_open_buffer(cuzk_binfile *bf, const void *data, size_t size,
@@ -142,6 +173,7 @@ cuzk_status cuzk_binfile_open(cuzk_binfile *bf, const char *path, const char *ma
                               uint32_t max_version, cuzk_error *err)
 {
     memset(bf, 0, sizeof *bf);
+    bf->fd = -1;
     bf->name = dup_name(path);
     if (!bf->name)
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
@@ -150,30 +182,35 @@ cuzk_status cuzk_binfile_open(cuzk_binfile *bf, const char *path, const char *ma
     cuzk_status st = cuzk_open_input(path, &fd, &fsize, err);
     if (st)
         goto fail;
-    bf->size = (size_t)fsize;
-    if (bf->size > 0) {
-        /* MAP_PRIVATE read-only: we never write, and other processes that
-         * truncate the file are outside our control either way. */
-        void *m = mmap(NULL, bf->size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m == MAP_FAILED) {
-            st = cuzk_err(err, CUZK_ERR_IO, "%s: mmap failed: %s", path, strerror(errno));
-            goto fail;
-        }
-        (void)madvise(m, bf->size, MADV_SEQUENTIAL);
-        bf->map = m;
-        bf->data = m;
+    if (fsize > SIZE_MAX) {
+        close(fd);
+        st = cuzk_err(err, CUZK_ERR_NOMEM, "%s: file too large to address", path);
+        goto fail;
     }
+    bf->size = (size_t)fsize;
     bf->fd = fd;
     bf->own_fd = true;
-    fd = -1;
     if ((st = index_file(bf, magic, max_version, err)))
         goto fail;
     return CUZK_OK;
 fail:
-    if (fd >= 0)
-        close(fd);
     cuzk_binfile_close(bf);
     return st;
+}
+
+cuzk_status cuzk_binfile_map(cuzk_binfile *bf, cuzk_error *err)
+{
+    if (bf->map || !bf->own_fd)
+        return CUZK_OK;
+    /* MAP_PRIVATE read-only, of the size the index was checked against; a
+     * later truncation raises SIGBUS on touch, which the caller accepted. */
+    void *m = mmap(NULL, bf->size, PROT_READ, MAP_PRIVATE, bf->fd, 0);
+    if (m == MAP_FAILED)
+        return cuzk_err(err, CUZK_ERR_IO, "%s: mmap failed: %s", bf->name, strerror(errno));
+    (void)madvise(m, bf->size, MADV_SEQUENTIAL);
+    bf->map = m;
+    bf->data = m;
+    return CUZK_OK;
 }
 
 void cuzk_binfile_close(cuzk_binfile *bf)
@@ -182,7 +219,7 @@ void cuzk_binfile_close(cuzk_binfile *bf)
         return;
     if (bf->map)
         munmap(bf->map, bf->size);
-    if (bf->own_fd)
+    if (bf->own_fd && bf->fd >= 0)
         close(bf->fd);
     free(bf->sections);
     free(bf->name);
@@ -236,6 +273,7 @@ typedef struct {
     uint8_t *dst;
     size_t size, chunk;
     atomic_int err; /* first errno seen (EIO for a short file), else 0 */
+    atomic_bool short_file;
 } copy_job;
 
 static void copy_range(void *p, size_t lo, size_t hi, int worker)
@@ -250,6 +288,8 @@ static void copy_range(void *p, size_t lo, size_t hi, int worker)
                 continue;
             if (got <= 0) {
                 int zero = 0;
+                if (got == 0)
+                    atomic_store(&j->short_file, true);
                 atomic_compare_exchange_strong(&j->err, &zero, got < 0 ? errno : EIO);
                 return;
             }
@@ -265,11 +305,59 @@ cuzk_status fmt_binfile_copy(const cuzk_binfile *bf, uint64_t offset, void *dst,
         memcpy(dst, bf->data + offset, size);
         return CUZK_OK;
     }
-    copy_job j = {bf->fd, offset, dst, size, (size_t)1 << 20, 0};
-    cuzk_parallel_for(pool, (size + j.chunk - 1) / j.chunk, 1, copy_range, &j);
+    copy_job j = {bf->fd, offset, dst, size, (size_t)1 << 20, 0, false};
+    if (size <= j.chunk)
+        copy_range(&j, 0, size ? 1 : 0, 0);
+    else
+        cuzk_parallel_for(pool, (size + j.chunk - 1) / j.chunk, 1, copy_range, &j);
     int e = atomic_load(&j.err);
-    if (e)
-        return cuzk_err(err, CUZK_ERR_IO, "%s: cannot read %zu bytes at offset %llu: %s", bf->name,
-                        size, (unsigned long long)offset, strerror(e));
+    if (!e)
+        return CUZK_OK;
+    if (atomic_load(&j.short_file))
+        return cuzk_err(err, CUZK_ERR_IO,
+                        "%s: cannot read %zu bytes at offset %llu: the file is shorter than when it "
+                        "was opened (%zu bytes; truncated while being read?)",
+                        bf->name, size, (unsigned long long)offset, bf->size);
+    return cuzk_err(err, CUZK_ERR_IO, "%s: cannot read %zu bytes at offset %llu: %s", bf->name,
+                    size, (unsigned long long)offset, strerror(e));
+}
+
+cuzk_status fmt_cursor_init(fmt_cursor *c, const cuzk_binfile *bf, size_t cap, cuzk_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->bf = bf;
+    if (!bf->own_fd || bf->map) {
+        /* The bytes are in memory: one window over the whole file. */
+        c->base = bf->data;
+        c->hi = bf->size;
+        return CUZK_OK;
+    }
+    c->buf = malloc(cap);
+    if (!c->buf)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory for a read buffer", bf->name);
+    c->cap = cap;
+    c->base = c->buf;
     return CUZK_OK;
+}
+
+const uint8_t *fmt_cursor_fill(fmt_cursor *c, uint64_t off, size_t n, cuzk_error *err)
+{
+    const cuzk_binfile *bf = c->bf;
+    if (!c->buf || n > c->cap || off > bf->size || n > bf->size - off) {
+        cuzk_err(err, CUZK_ERR_INTERNAL, "%s: read of %zu bytes at offset %llu outside the file or window",
+                 bf->name, n, (unsigned long long)off);
+        return NULL;
+    }
+    size_t len = (size_t)CUZK_MIN((uint64_t)c->cap, bf->size - off);
+    if (fmt_binfile_copy(bf, off, c->buf, len, NULL, err))
+        return NULL;
+    c->lo = off;
+    c->hi = off + len;
+    return c->buf;
+}
+
+void fmt_cursor_free(fmt_cursor *c)
+{
+    free(c->buf);
+    memset(c, 0, sizeof *c);
 }

@@ -102,12 +102,37 @@ void fmt_par_scan(cuzk_pool *pool, size_t n, size_t grain, fmt_item_fn item, voi
 void fmt_binfile_drop(const cuzk_binfile *bf, uint64_t offset, uint64_t size);
 
 /* Copies file bytes [offset, offset + size) to dst: with pread (in parallel
- * chunks) when bf has its file open, else from bf->data. pread spares the
- * first touch of the source pages through our 4 KiB mapping (~4 us a page
- * in our VMs, more than the copy itself). CUZK_ERR_IO if the file cannot be
- * read (e.g. truncated since it was opened). */
+ * chunks) when bf has its file open (mapped or not), else from the caller's
+ * buffer. pread never faults on a truncated file and spares the first touch
+ * of source pages through a 4 KiB mapping (~4 us a page in our VMs, more
+ * than the copy itself). CUZK_ERR_IO if the file cannot be read (e.g.
+ * truncated since it was opened). */
 cuzk_status fmt_binfile_copy(const cuzk_binfile *bf, uint64_t offset, void *dst, size_t size,
                              cuzk_pool *pool, cuzk_error *err);
+
+/* Sequential reads of small records from a binfile (a section index, r1cs
+ * constraints): fmt_cursor_at(c, off, n) points at file bytes [off, off + n)
+ * (n <= the window, off + n <= the file size; the caller checks that),
+ * valid until the next call. From memory (a buffer or a mapped file) it is
+ * the bytes themselves; from a file, a window of `cap` bytes refilled with
+ * pread, so a file truncated meanwhile is CUZK_ERR_IO (NULL, err set). */
+typedef struct fmt_cursor {
+    const cuzk_binfile *bf;
+    const uint8_t *base; /* file bytes [lo, hi) are base[0, hi - lo) */
+    uint64_t lo, hi;
+    uint8_t *buf;        /* the window (file reads only) */
+    size_t cap;
+} fmt_cursor;
+
+cuzk_status fmt_cursor_init(fmt_cursor *c, const cuzk_binfile *bf, size_t cap, cuzk_error *err);
+const uint8_t *fmt_cursor_fill(fmt_cursor *c, uint64_t off, size_t n, cuzk_error *err);
+static inline const uint8_t *fmt_cursor_at(fmt_cursor *c, uint64_t off, size_t n, cuzk_error *err)
+{
+    if (off >= c->lo && off <= c->hi && n <= c->hi - off)
+        return c->base + (off - c->lo);
+    return fmt_cursor_fill(c, off, n, err);
+}
+void fmt_cursor_free(fmt_cursor *c);
 
 /* Decimal syntax: non-empty, digits only, at most `max_digits`. */
 bool fmt_is_decimal(const char *s, size_t max_digits);

@@ -94,7 +94,8 @@ typedef struct cuzk_binfile_section {
 } cuzk_binfile_section;
 
 typedef struct cuzk_binfile {
-    const uint8_t *data;  /* the whole file (mmap'd read-only, or the caller's buffer) */
+    const uint8_t *data;  /* the whole file: the caller's buffer, or our mapping after
+                             cuzk_binfile_map; NULL for a file read with pread */
     size_t size;
     char *name;           /* path or caller-given name, for messages */
     char magic[5];
@@ -111,14 +112,21 @@ typedef struct cuzk_binfile {
  * The descriptor is blocking again on return; *size is the file's size. */
 cuzk_status cuzk_open_input(const char *path, int *fd, uint64_t *size, cuzk_error *err);
 
-/* Opens and indexes a binfile: mmap (MAP_PRIVATE, MADV_SEQUENTIAL; the file
- * stays open too, for readers that copy a section with pread), magic,
+/* Opens and indexes a binfile with pread (nothing is mapped): magic,
  * 1 <= version <= max_version, nSections, fileSize >= 12 + 12·nSections and
- * every section inside the file. Sections may come in any order and ids may
- * repeat (cuzk_binfile_get rejects duplicates of the sections a reader
- * needs); unknown ids are kept but ignored by the readers. */
+ * every section inside the file (the size fstat reported). The file stays
+ * open: readers read sections with pread (fmt_binfile_copy, fmt_cursor), so
+ * a file truncated meanwhile is CUZK_ERR_IO, not a SIGBUS. Sections may
+ * come in any order and ids may repeat (cuzk_binfile_get rejects duplicates
+ * of the sections a reader needs); unknown ids are kept but ignored by the
+ * readers. */
 cuzk_status cuzk_binfile_open(cuzk_binfile *bf, const char *path, const char *magic,
                               uint32_t max_version, cuzk_error *err);
+/* Maps an opened file read-only (MAP_PRIVATE, MADV_SEQUENTIAL) and sets
+ * data, for a zkey whose sections are used in place; a no-op for a buffer or
+ * a mapped file. Touching the mapping after the file shrank raises SIGBUS:
+ * only callers that accept that (or catch it) map. */
+cuzk_status cuzk_binfile_map(cuzk_binfile *bf, cuzk_error *err);
 /* Same checks on a caller-owned buffer, which must outlive bf. */
 cuzk_status cuzk_binfile_open_buffer(cuzk_binfile *bf, const void *data, size_t size,
                                      const char *name, const char *magic, uint32_t max_version,
@@ -246,7 +254,10 @@ typedef struct cuzk_zkey_read_opts {
  * whose bytes are 8-byte aligned in the mapping are checked there and used in
  * place (no copy, no fresh pages: see zk->map), unless opts.copy_points; the
  * file must then not be truncated or rewritten in place while the key is
- * loaded (replacing it by a rename is safe). */
+ * loaded (replacing it by a rename is safe). With copy_points and without
+ * coefs_in_place (or with header_only) the file is never mapped: everything
+ * is read with pread, and a file changed during the read is an I/O or
+ * format error. */
 cuzk_status cuzk_zkey_read(cuzk_zkey *zk, const char *path, const cuzk_zkey_read_opts *opts,
                            cuzk_error *err);
 /* From a caller's buffer every array is copied (copy_points and

@@ -63,11 +63,13 @@ static cuzk_status parse(cuzk_r1cs *r, const cuzk_binfile *bf, cuzk_error *err)
     if (cuzk_binfile_count(bf, 3) > 0 && (st = cuzk_binfile_get(bf, 3, &s3, err)))
         return st;
 
-    /* ---- section 1: header ---- */
-    const uint8_t *h = bf->data + s1->offset;
+    /* ---- section 1: header (at most 32 + 64 bytes when valid) ---- */
     if (s1->size < 4)
         return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section 1 (header) is too short (%llu bytes)", nm,
                         (unsigned long long)s1->size);
+    uint8_t h[32 + 64];
+    if ((st = fmt_binfile_copy(bf, s1->offset, h, (size_t)CUZK_MIN(s1->size, sizeof h), NULL, err)))
+        return st;
     uint32_t n8 = fmt_rd32(h);
     if (n8 == 0 || n8 % 8 != 0 || n8 > 64)
         return cuzk_err(err, CUZK_ERR_FORMAT, "%s: invalid field element size n8 = %u", nm, n8);
@@ -100,8 +102,10 @@ static cuzk_status parse(cuzk_r1cs *r, const cuzk_binfile *bf, cuzk_error *err)
                         "%s: inconsistent header: nWires %u < 1 + nPubOut %u + nPubIn %u + nPrvIn %u",
                         nm, r->n_wires, r->n_pub_out, r->n_pub_in, r->n_prv_in);
 
-    /* ---- section 2: constraints. Pass 1 validates and counts. ---- */
-    const uint8_t *c = bf->data + s2->offset;
+    /* ---- section 2: constraints, read through a window (fmt_cursor).
+     * Pass 1 validates and counts. ---- */
+    fmt_cursor cur;
+    const uint64_t c0 = s2->offset;
     const uint64_t csz = s2->size;
     const uint64_t term = 4 + (uint64_t)n8;
     uint32_t nc = r->n_constraints;
@@ -111,60 +115,84 @@ static cuzk_status parse(cuzk_r1cs *r, const cuzk_binfile *bf, cuzk_error *err)
                         "%s: section 2 (constraints) size mismatch: %u constraints need at least %llu "
                         "bytes, got %llu",
                         nm, nc, (unsigned long long)nc * 12, (unsigned long long)csz);
+    if ((st = fmt_cursor_init(&cur, bf, (size_t)1 << 20, err)))
+        return st;
     uint64_t nnz[3] = {0, 0, 0};
     uint64_t pos = 0;
+    const uint8_t *q;
     for (uint32_t i = 0; i < nc; i++) {
         for (int m = 0; m < 3; m++) {
-            if (csz - pos < 4)
-                return cuzk_err(err, CUZK_ERR_FORMAT,
-                                "%s: section 2 (constraints) is truncated in constraint %u (%s)", nm, i,
-                                MAT[m]);
-            uint32_t nt = fmt_rd32(c + pos);
+            if (csz - pos < 4) {
+                st = cuzk_err(err, CUZK_ERR_FORMAT,
+                              "%s: section 2 (constraints) is truncated in constraint %u (%s)", nm, i,
+                              MAT[m]);
+                goto fail;
+            }
+            if (!(q = fmt_cursor_at(&cur, c0 + pos, 4, err)))
+                goto io;
+            uint32_t nt = fmt_rd32(q);
             pos += 4;
-            if ((uint64_t)nt > (csz - pos) / term)
-                return cuzk_err(err, CUZK_ERR_FORMAT,
-                                "%s: section 2 (constraints) is truncated: constraint %u (%s) has %u "
-                                "terms but only %llu bytes remain",
-                                nm, i, MAT[m], nt, (unsigned long long)(csz - pos));
+            if ((uint64_t)nt > (csz - pos) / term) {
+                st = cuzk_err(err, CUZK_ERR_FORMAT,
+                              "%s: section 2 (constraints) is truncated: constraint %u (%s) has %u "
+                              "terms but only %llu bytes remain",
+                              nm, i, MAT[m], nt, (unsigned long long)(csz - pos));
+                goto fail;
+            }
             for (uint32_t t = 0; t < nt; t++, pos += term) {
-                uint32_t wire = fmt_rd32(c + pos);
-                if (wire >= r->n_wires)
-                    return cuzk_err(err, CUZK_ERR_FORMAT,
-                                    "%s: constraint %u (%s), term %u: wire %u >= nWires %u", nm, i,
-                                    MAT[m], t, wire, r->n_wires);
-                if (!fmt_bytes_lt(c + pos + 4, cp->r, 32))
-                    return cuzk_err(err, CUZK_ERR_FORMAT,
-                                    "%s: constraint %u (%s), term %u: coefficient >= r (value >= "
-                                    "modulus)",
-                                    nm, i, MAT[m], t);
+                if (!(q = fmt_cursor_at(&cur, c0 + pos, (size_t)term, err)))
+                    goto io;
+                uint32_t wire = fmt_rd32(q);
+                if (wire >= r->n_wires) {
+                    st = cuzk_err(err, CUZK_ERR_FORMAT,
+                                  "%s: constraint %u (%s), term %u: wire %u >= nWires %u", nm, i,
+                                  MAT[m], t, wire, r->n_wires);
+                    goto fail;
+                }
+                if (!fmt_bytes_lt(q + 4, cp->r, 32)) {
+                    st = cuzk_err(err, CUZK_ERR_FORMAT,
+                                  "%s: constraint %u (%s), term %u: coefficient >= r (value >= "
+                                  "modulus)",
+                                  nm, i, MAT[m], t);
+                    goto fail;
+                }
             }
             nnz[m] += nt;
         }
     }
-    if (pos != csz)
-        return cuzk_err(err, CUZK_ERR_FORMAT,
+    if (pos != csz) {
+        st = cuzk_err(err, CUZK_ERR_FORMAT,
                         "%s: section 2 (constraints) size mismatch: the %u constraints use %llu bytes, "
                         "the section has %llu",
-                        nm, nc, (unsigned long long)pos, (unsigned long long)csz);
+                      nm, nc, (unsigned long long)pos, (unsigned long long)csz);
+        goto fail;
+    }
     /* nWires sizes what setup and the prover allocate, so it must be backed
      * by the file: by the wire map (8 bytes a wire), or, for a file without
      * one (circom always writes it), by the terms that reference wires. */
-    if (!s3 && (uint64_t)r->n_wires > 1 + nnz[0] + nnz[1] + nnz[2])
-        return cuzk_err(err, CUZK_ERR_FORMAT,
-                        "%s: nWires %u but no wire map (section 3) and only %llu terms: the header "
-                        "declares wires the file does not hold",
-                        nm, r->n_wires, (unsigned long long)(nnz[0] + nnz[1] + nnz[2]));
-    if (s3 && s3->size != 8 * (uint64_t)r->n_wires)
-        return cuzk_err(err, CUZK_ERR_FORMAT,
-                        "%s: section 3 (wire map) size mismatch: expected %llu bytes (nWires %u), got "
-                        "%llu",
-                        nm, 8 * (unsigned long long)r->n_wires, r->n_wires,
-                        (unsigned long long)s3->size);
+    if (!s3 && (uint64_t)r->n_wires > 1 + nnz[0] + nnz[1] + nnz[2]) {
+        st = cuzk_err(err, CUZK_ERR_FORMAT,
+                      "%s: nWires %u but no wire map (section 3) and only %llu terms: the header "
+                      "declares wires the file does not hold",
+                      nm, r->n_wires, (unsigned long long)(nnz[0] + nnz[1] + nnz[2]));
+        goto fail;
+    }
+    if (s3 && s3->size != 8 * (uint64_t)r->n_wires) {
+        st = cuzk_err(err, CUZK_ERR_FORMAT,
+                      "%s: section 3 (wire map) size mismatch: expected %llu bytes (nWires %u), got "
+                      "%llu",
+                      nm, 8 * (unsigned long long)r->n_wires, r->n_wires,
+                      (unsigned long long)s3->size);
+        goto fail;
+    }
 
-    /* ---- pass 2: fill the CSR arrays (everything already validated) ---- */
+    /* ---- pass 2: fill the CSR arrays (the file was validated in pass 1;
+     * read again, so it must hold the same bytes: checked where it matters) ---- */
     cuzk_r1cs hdr = *r;
-    if ((st = cuzk_r1cs_alloc(r, hdr.curve, nc, nnz, err)))
-        return cuzk_err_force(err, st, "%s: out of memory for %u constraints", nm, nc);
+    if ((st = cuzk_r1cs_alloc(r, hdr.curve, nc, nnz, err))) {
+        st = cuzk_err_force(err, st, "%s: out of memory for %u constraints", nm, nc);
+        goto fail;
+    }
     r->n8 = hdr.n8;
     r->n_wires = hdr.n_wires;
     r->n_pub_out = hdr.n_pub_out;
@@ -176,24 +204,53 @@ static cuzk_status parse(cuzk_r1cs *r, const cuzk_binfile *bf, cuzk_error *err)
     for (uint32_t i = 0; i < nc; i++) {
         for (int m = 0; m < 3; m++) {
             cuzk_r1cs_matrix *mx = &r->m[m];
-            uint32_t nt = fmt_rd32(c + pos);
+            if (!(q = fmt_cursor_at(&cur, c0 + pos, 4, err)))
+                goto io;
+            uint32_t nt = fmt_rd32(q);
             pos += 4;
+            /* A file rewritten between the passes must not overrun the
+             * arrays sized by pass 1. */
+            if (nt > nnz[m] - k[m] || (uint64_t)nt > (csz - pos) / term)
+                goto changed;
             uint64_t (*coef)[4] = mx->coef.ptr;
             for (uint32_t t = 0; t < nt; t++, pos += term, k[m]++) {
-                mx->wire[k[m]] = fmt_rd32(c + pos);
-                fmt_bytes_to_limbs(coef[k[m]], c + pos + 4, 32);
+                if (!(q = fmt_cursor_at(&cur, c0 + pos, (size_t)term, err)))
+                    goto io;
+                mx->wire[k[m]] = fmt_rd32(q);
+                fmt_bytes_to_limbs(coef[k[m]], q + 4, 32);
+                if (mx->wire[k[m]] >= r->n_wires || !fmt_limbs_lt(coef[k[m]], cp->r, 4))
+                    goto changed;
             }
             mx->row[i + 1] = k[m];
         }
     }
+    if (k[0] != nnz[0] || k[1] != nnz[1] || k[2] != nnz[2])
+        goto changed;
+    fmt_cursor_free(&cur);
     if (s3) {
         r->wire_labels = cuzk_alloc(r->n_wires, sizeof(uint64_t));
         if (!r->wire_labels)
             return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory for the wire map", nm);
-        for (uint32_t i = 0; i < r->n_wires; i++)
-            r->wire_labels[i] = fmt_rd64(bf->data + s3->offset + 8 * (uint64_t)i);
+        if ((st = fmt_binfile_copy(bf, s3->offset, r->wire_labels, 8 * (size_t)r->n_wires, NULL, err)))
+            return st;
+        for (uint32_t i = 0; i < r->n_wires; i++) {
+            uint8_t b[8];
+            memcpy(b, &r->wire_labels[i], 8);
+            r->wire_labels[i] = fmt_rd64(b);
+        }
     }
     return CUZK_OK;
+
+changed:
+    st = cuzk_err(err, CUZK_ERR_IO, "%s: the file changed while it was read (rewritten in place?)", nm);
+    goto fail;
+io:
+    st = err ? err->code : CUZK_ERR_IO;
+    if (!st)
+        st = CUZK_ERR_IO;
+fail:
+    fmt_cursor_free(&cur);
+    return st;
 }
 
 static cuzk_status read_common(cuzk_r1cs *r, cuzk_binfile *bf, cuzk_status st, cuzk_error *err)

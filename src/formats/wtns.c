@@ -34,10 +34,13 @@ static cuzk_status parse(cuzk_wtns *w, const cuzk_binfile *bf, cuzk_error *err)
     cuzk_status st;
     if ((st = cuzk_binfile_get(bf, 1, &s1, err)) || (st = cuzk_binfile_get(bf, 2, &s2, err)))
         return st;
-    const uint8_t *h = bf->data + s1->offset;
     if (s1->size < 4)
         return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section 1 (header) is too short (%llu bytes)", nm,
                         (unsigned long long)s1->size);
+    /* The header is read with pread (at most 8 + 64 bytes when valid). */
+    uint8_t h[8 + 64];
+    if ((st = fmt_binfile_copy(bf, s1->offset, h, (size_t)CUZK_MIN(s1->size, sizeof h), NULL, err)))
+        return st;
     uint32_t n8 = fmt_rd32(h);
     if (n8 == 0 || n8 % 8 != 0 || n8 > 64)
         return cuzk_err(err, CUZK_ERR_FORMAT, "%s: invalid field element size n8 = %u", nm, n8);
@@ -74,19 +77,24 @@ static cuzk_status parse(cuzk_wtns *w, const cuzk_binfile *bf, cuzk_error *err)
                             nm, w->n_witness, n8, (unsigned long long)need,
                             (unsigned long long)s2->size);
     }
-    const uint8_t *v = bf->data + s2->offset;
-    for (uint32_t i = 0; i < w->n_witness; i++)
-        if (!fmt_bytes_lt(v + (uint64_t)i * 32, cp->r, 32))
-            return cuzk_err(err, CUZK_ERR_FORMAT, "%s: witness value %u is >= r (value >= modulus)", nm,
-                            i);
     cuzk_curve curve = w->curve;
     uint32_t n = w->n_witness;
+    /* Bounded by the file (above), so the allocation is too. */
     if ((st = cuzk_wtns_alloc(w, curve, n, err)))
         return cuzk_err_force(err, st, "%s: out of memory for %u witness values", nm, n);
-    /* Copy into aligned limbs (the section body is not 8-byte aligned). */
+    /* Read with pread straight into the aligned limbs (or copied from the
+     * caller's buffer), then put in host order and checked. */
     uint64_t (*out)[4] = w->values.ptr;
-    for (uint32_t i = 0; i < n; i++)
-        fmt_bytes_to_limbs(out[i], v + (uint64_t)i * 32, 32);
+    if ((st = fmt_binfile_copy(bf, s2->offset, out, (size_t)need, NULL, err)))
+        return st;
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t b[32];
+        memcpy(b, out[i], 32);
+        fmt_bytes_to_limbs(out[i], b, 32);
+        if (!fmt_limbs_lt(out[i], cp->r, 4))
+            return cuzk_err(err, CUZK_ERR_FORMAT, "%s: witness value %u is >= r (value >= modulus)", nm,
+                            i);
+    }
     return CUZK_OK;
 }
 

@@ -1,16 +1,20 @@
 /* Groth16 .zkey reader and writer (snarkjs-formats.md §4).
  *
  * Reading is two-phase: first every section's presence and exact size is
- * checked against the header (cheap, no allocation beyond the index), then
+ * checked against the header (cheap, no allocation beyond the index; the
+ * index, sections 1-2 and the coefficient count are read with pread), then
  * the bodies are copied into 64-byte aligned arrays of our affine types and
  * validated, in parallel over the pool. Zkey point bytes are our Montgomery
- * limbs already, so the "conversion" is a copy, and a section whose bytes are
- * 8-byte aligned in the file mapping needs none: it is validated there and
- * the key points into the mapping, which it then keeps (zk->map). That saves
- * the copy and, above all, the fresh pages (first-touch faults of a copy cost
- * ~1-2 ms per MiB in our VMs, more than the copy). Section headers are 12
- * bytes, so consecutive point sections alternate between aligned and not:
- * about half the point bytes are used in place. */
+ * limbs already, so the "conversion" is a copy (pread: a file truncated
+ * meanwhile is an I/O error). Unless the caller asks for copies, the file is
+ * then mapped and a section whose bytes are 8-byte aligned in the mapping
+ * needs no copy: it is validated there and the key points into the mapping,
+ * which it then keeps (zk->map). That saves the copy and, above all, the
+ * fresh pages (first-touch faults of a copy cost ~1-2 ms per MiB in our VMs,
+ * more than the copy), at the price of a SIGBUS if the file shrinks while
+ * the key is loaded. Section headers are 12 bytes, so consecutive point
+ * sections alternate between aligned and not: about half the point bytes
+ * are used in place. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,16 +184,22 @@ static cuzk_status parse_layout(cuzk_zkey *zk, const cuzk_binfile *bf, zsecs *zs
         return cuzk_err(err, CUZK_ERR_FORMAT,
                         "%s: section 1 (protocol) size mismatch: expected 4 bytes, got %llu", nm,
                         (unsigned long long)zs->s[1]->size);
-    uint32_t proto = fmt_rd32(bf->data + zs->s[1]->offset);
+    uint8_t pb[4];
+    if ((st = fmt_binfile_copy(bf, zs->s[1]->offset, pb, 4, NULL, err)))
+        return st;
+    uint32_t proto = fmt_rd32(pb);
     if (proto != 1)
         return cuzk_err(err, proto == 2 || proto == 10 ? CUZK_ERR_UNSUPPORTED : CUZK_ERR_FORMAT,
                         "%s: not a Groth16 zkey (protocol %u%s)", nm, proto,
                         proto == 2 ? " = plonk" : proto == 10 ? " = fflonk" : "");
 
-    /* Section 2: header. Read field by field with bounds checks first,
-     * since n8q decides where everything else is. */
-    const uint8_t *h = bf->data + zs->s[2]->offset;
+    /* Section 2: header, copied (a valid one has at most 1300 bytes: n8q,
+     * n8r <= 64). Read field by field with bounds checks first, since n8q
+     * decides where everything else is; the checks use the declared size. */
+    uint8_t h[2048];
     uint64_t hs = zs->s[2]->size;
+    if ((st = fmt_binfile_copy(bf, zs->s[2]->offset, h, (size_t)CUZK_MIN(hs, sizeof h), NULL, err)))
+        return st;
     if (hs < 4)
         goto short_header;
     uint32_t n8q = fmt_rd32(h);
@@ -271,7 +281,10 @@ static cuzk_status parse_layout(cuzk_zkey *zk, const cuzk_binfile *bf, zsecs *zs
                         "%s: section 4 (coefficients) size mismatch for %s: expected at least 4 bytes, "
                         "got %llu",
                         nm, cp->snarkjs_name, (unsigned long long)s4->size);
-    zk->n_coefs = fmt_rd32(bf->data + s4->offset);
+    uint8_t nb[4];
+    if ((st = fmt_binfile_copy(bf, s4->offset, nb, 4, NULL, err)))
+        return st;
+    zk->n_coefs = fmt_rd32(nb);
     snprintf(how, sizeof how, "4 + nCoefs %llu x %u", (unsigned long long)zk->n_coefs, 12 + n8r);
     if ((st = size_check(bf, zk, zs, SEC_COEFS, 4 + zk->n_coefs * (12 + n8r), how, err)))
         return st;
@@ -320,8 +333,9 @@ static cuzk_status load_points(const cuzk_binfile *bf, const cuzk_zkey *zk, cons
 {
     const fmt_ops *ops = fmt_ops_get(zk->curve);
     const size_t sz = g2 ? ops->desc->g2_affine : ops->desc->g1_affine;
-    /* dst == the section's bytes: used in place (see parse), only checked. */
-    if ((const uint8_t *)dst != bf->data + zs->s[id]->offset) {
+    /* dst == the section's bytes in the mapping: used in place (see parse),
+     * only checked. */
+    if (!bf->map || (const uint8_t *)dst != bf->data + zs->s[id]->offset) {
         cuzk_status st = fmt_binfile_copy(bf, zs->s[id]->offset, dst, n * sz, o->pool, err);
         if (st)
             return st;
@@ -387,7 +401,7 @@ static cuzk_status load_coefs(const cuzk_binfile *bf, cuzk_zkey *zk, const zsecs
                               const cuzk_zkey_read_opts *o, cuzk_error *err)
 {
     const uint64_t off = zs->s[SEC_COEFS]->offset + 4;
-    coef_job j = {bf->data + off, 0, zk, cuzk_curve_desc_get(zk->curve)->r};
+    coef_job j = {bf->data ? bf->data + off : NULL, 0, zk, cuzk_curve_desc_get(zk->curve)->r};
     size_t bad = zk->n_coefs;
     int why = 0;
     if (zk->coef_raw || !bf->own_fd) {
@@ -470,7 +484,7 @@ static cuzk_status check_header_points(const cuzk_binfile *bf, const cuzk_zkey *
     return CUZK_OK;
 }
 
-static cuzk_status parse(cuzk_zkey *zk, const cuzk_binfile *bf, const cuzk_zkey_read_opts *o,
+static cuzk_status parse(cuzk_zkey *zk, cuzk_binfile *bf, const cuzk_zkey_read_opts *o,
                          cuzk_error *err)
 {
     zsecs zs;
@@ -479,10 +493,15 @@ static cuzk_status parse(cuzk_zkey *zk, const cuzk_binfile *bf, const cuzk_zkey_
     if ((st = parse_layout(zk, bf, &zs, err)) || (st = check_header_points(bf, zk, o, err)))
         return st;
     zk->header_only = o->header_only;
-    /* Zero-copy candidates: only from our own mapping (a caller's buffer
-     * may not outlive the key), point sections only where aligned for our
-     * limb types. The key takes the mapping over (read_common). */
+    /* Zero-copy candidates: only from a file mapped for it here, once the
+     * layout has been read with pread and every section checked against the
+     * file size (a caller's buffer may not outlive the key), point sections
+     * only where aligned for our limb types. The key takes the mapping over
+     * (read_common). A key copied whole never maps the file. */
     const uint8_t *in_place[SEC_MPC + 1] = {0};
+    if (bf->own_fd && !o->header_only && (!o->copy_points || o->coefs_in_place) &&
+        (st = cuzk_binfile_map(bf, err)))
+        return st;
     if (bf->map && !o->header_only) {
         for (int id = SEC_A; id <= SEC_H; id++) {
             const uint8_t *p = bf->data + zs.s[id]->offset;

@@ -1,8 +1,10 @@
 /* The readers through a real file, as the commands use them: the input is
  * written to a temporary file and read by every reader its first byte picks
- * (zkey mapped in place, zkey copied with pread, r1cs, wtns, and the three
- * JSON readers, which bound the size and check the text as JSON.parse would
- * before parsing). Errors must be one line naming the file. */
+ * (zkey mapped in place after its layout is read with pread; zkey read with
+ * pread only, never mapped, as cuzk_key_load does by default; r1cs and wtns,
+ * read with pread; and the three JSON readers, which bound the size and
+ * check the text as JSON.parse would before parsing). Errors must be one
+ * line naming the file. */
 #include <stdio.h>
 #include <unistd.h>
 

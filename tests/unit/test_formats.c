@@ -1116,8 +1116,9 @@ static uint8_t *reorder_zkey(const uint8_t *d, size_t n, const uint32_t *order, 
 }
 
 /* Reads a mutant from a buffer (everything copied), and the same bytes from
- * a file with zero-copy points and the coefficients checked in place: both
- * must give the same verdict and message (after the file name). */
+ * a file twice: mapped, with zero-copy points and the coefficients checked
+ * in place, and copied with pread (never mapped): all three must give the
+ * same verdict and message (after the file name). */
 static cuzk_status zkey_buf(const uint8_t *b, size_t n, const cuzk_zkey_read_opts *o, cuzk_error *e)
 {
     cuzk_zkey zk;
@@ -1141,13 +1142,23 @@ static cuzk_status zkey_buf(const uint8_t *b, size_t n, const cuzk_zkey_read_opt
         assert_null(zk.coef_matrix);
     }
     cuzk_zkey_free(&zk);
+    fo.coefs_in_place = false;
+    fo.copy_points = true;
+    cuzk_error e3 = {0};
+    cuzk_status st3 = cuzk_zkey_read(&zk, path, &fo, &e3);
+    if (st3 == CUZK_OK)
+        assert_null(zk.map);
+    cuzk_zkey_free(&zk);
     unlink(path);
     assert_int_equal(st2, st);
+    assert_int_equal(st3, st);
     if (st) {
         size_t pl = strlen(path), bl = strlen("mutant.zkey");
         assert_memory_equal(e2.msg, path, pl);
+        assert_memory_equal(e3.msg, path, pl);
         assert_memory_equal(e->msg, "mutant.zkey", bl);
         assert_string_equal(e2.msg + pl, e->msg + bl);
+        assert_string_equal(e3.msg + pl, e->msg + bl);
     }
     return st;
 }
