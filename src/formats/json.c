@@ -489,6 +489,23 @@ static int z_value(const cJSON *v)
 
 static bool is_array_n(const cJSON *v, int n) { return cJSON_IsArray(v) && cJSON_GetArraySize(v) == n; }
 
+/* A point read into out: infinity (z = 0) stored as zeros, else checked on
+ * the curve and in the subgroup ((0, 0) is our infinity encoding, not a
+ * curve point); a bad point is `bad`. */
+static cuzk_status point_done(const fmt_ops *ops, void *out, bool g2, bool infinity, const char *nm,
+                              const char *what, cuzk_status bad, cuzk_error *err)
+{
+    size_t sz = g2 ? ops->desc->g2_affine : ops->desc->g1_affine;
+    if (infinity) {
+        memset(out, 0, sz);
+        return CUZK_OK;
+    }
+    int why = all_zero(out, sz) ? FMT_PT_CURVE : g2 ? ops->g2_check(out, true) : ops->g1_check(out, true);
+    if (why)
+        return cuzk_err(err, bad, "%s: point %s %s", nm, what, fmt_pt_reason(why));
+    return CUZK_OK;
+}
+
 static cuzk_status get_g1(const fmt_ops *ops, void *out, const cJSON *v, const char *nm,
                           const char *what, cuzk_status bad, cuzk_error *err)
 {
@@ -508,15 +525,7 @@ static cuzk_status get_g1(const fmt_ops *ops, void *out, const cJSON *v, const c
     snprintf(w, sizeof w, "%s.y", what);
     if ((st = get_fq(ops, b + fq, cJSON_GetArrayItem(v, 1), nm, w, bad, err)))
         return st;
-    if (z == 0) {
-        memset(out, 0, ops->desc->g1_affine);
-        return CUZK_OK;
-    }
-    /* (0, 0) is our infinity encoding but not a curve point. */
-    int why = all_zero(out, ops->desc->g1_affine) ? FMT_PT_CURVE : ops->g1_check(out, true);
-    if (why)
-        return cuzk_err(err, bad, "%s: point %s %s", nm, what, fmt_pt_reason(why));
-    return CUZK_OK;
+    return point_done(ops, out, false, z == 0, nm, what, bad, err);
 }
 
 static cuzk_status get_g2(const fmt_ops *ops, void *out, const cJSON *v, const char *nm,
@@ -546,14 +555,7 @@ static cuzk_status get_g2(const fmt_ops *ops, void *out, const cJSON *v, const c
                 return st;
         }
     }
-    if (z0 == 0) {
-        memset(out, 0, ops->desc->g2_affine);
-        return CUZK_OK;
-    }
-    int why = all_zero(out, ops->desc->g2_affine) ? FMT_PT_CURVE : ops->g2_check(out, true);
-    if (why)
-        return cuzk_err(err, bad, "%s: point %s %s", nm, what, fmt_pt_reason(why));
-    return CUZK_OK;
+    return point_done(ops, out, true, z0 == 0, nm, what, bad, err);
 }
 
 static cuzk_status get_curve(const cJSON *root, const char *nm, cuzk_curve hint, cuzk_curve *out,
@@ -589,20 +591,85 @@ static cuzk_status check_protocol(const cJSON *root, const char *nm, bool requir
 
 /* ---- proof.json ------------------------------------------------------------------ */
 
+/* proof.json and verification_key.json: a JSON object, "protocol" groth16
+ * (required or not), and its curve (get_curve). On error *root is NULL. */
+static cuzk_status parse_groth16_object(cJSON **root, const char *text, size_t len, const char *nm,
+                                        bool protocol_required, cuzk_curve hint, cuzk_curve *curve,
+                                        cuzk_error *err)
+{
+    cuzk_status st = parse_json(root, text, len, nm, err);
+    if (st)
+        return st;
+    if (!cJSON_IsObject(*root))
+        st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: not a JSON object", nm);
+    else if (!(st = check_protocol(*root, nm, protocol_required, err)))
+        st = get_curve(*root, nm, hint, curve, err);
+    if (st) {
+        cJSON_Delete(*root);
+        *root = NULL;
+    }
+    return st;
+}
+
+/* ---- the three files: one reader and one writer --------------------------------------
+ * Each kind of file is its size bound and description (read_text), its text
+ * reader, and its serialiser into the emitter (which checks what it is
+ * given); the path and string functions of every kind go through these. */
+typedef struct json_kind {
+    size_t max;
+    const char *what;
+    cuzk_status (*parse)(void *out, const char *text, size_t len, const char *name, cuzk_curve curve,
+                         cuzk_error *err);
+    cuzk_status (*build)(jw *w, const void *obj, int style, cuzk_error *err);
+} json_kind;
+
+static cuzk_status json_read_file(const json_kind *k, void *out, const char *path, cuzk_curve curve,
+                                  cuzk_error *err)
+{
+    char *text;
+    size_t len;
+    cuzk_status st = read_text(path, k->max, k->what, &text, &len, err);
+    if (st)
+        return st;
+    st = k->parse(out, text, len, path, curve, err);
+    free(text);
+    return st;
+}
+
+/* JSON.stringify(x, null, 1) (snarkjs) or compact (CUZK_JSON_RAPIDSNARK). */
+static cuzk_status json_text(const json_kind *k, const void *obj, int style, char **out, size_t *len,
+                             cuzk_error *err)
+{
+    jw w = {.pretty = style != CUZK_JSON_RAPIDSNARK};
+    cuzk_status st = k->build(&w, obj, style, err);
+    if (st) {
+        free(w.buf);
+        return st;
+    }
+    return jw_finish(&w, out, len, err);
+}
+
+static cuzk_status json_write_file(const json_kind *k, const void *obj, int style, const char *path,
+                                   cuzk_error *err)
+{
+    char *s = NULL;
+    size_t len = 0;
+    cuzk_status st = json_text(k, obj, style, &s, &len, err);
+    if (st)
+        return st;
+    st = cuzk_write_file_atomic(path, s, len, err);
+    free(s);
+    return st;
+}
+
 cuzk_status cuzk_proof_points_read_json_buffer(cuzk_proof_points *p, const char *text, size_t len,
                                         const char *name, cuzk_curve curve, cuzk_error *err)
 {
     memset(p, 0, sizeof *p);
     const char *nm = name ? name : "proof";
-    cJSON *root;
-    cuzk_status st = parse_json(&root, text, len, nm, err);
+    cJSON *root = NULL;
+    cuzk_status st = parse_groth16_object(&root, text, len, nm, false, curve, &p->curve, err);
     if (st)
-        return st;
-    if (!cJSON_IsObject(root)) {
-        st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: not a JSON object", nm);
-        goto out;
-    }
-    if ((st = check_protocol(root, nm, false, err)) || (st = get_curve(root, nm, curve, &p->curve, err)))
         goto out;
     const fmt_ops *ops = fmt_ops_get(p->curve);
     const cJSON *a = obj_get(root, "pi_a");
@@ -625,59 +692,52 @@ out:
     return st;
 }
 
+static cuzk_status proof_parse(void *out, const char *text, size_t len, const char *name, cuzk_curve curve,
+                               cuzk_error *err)
+{
+    return cuzk_proof_points_read_json_buffer(out, text, len, name, curve, err);
+}
+
+static cuzk_status proof_build(jw *w, const void *obj, int style, cuzk_error *err)
+{
+    const cuzk_proof_points *p = obj;
+    const fmt_ops *ops = fmt_ops_get(p->curve);
+    if (!ops)
+        return cuzk_err(err, CUZK_ERR_USAGE, "proof has no supported curve");
+    jw_open(w, '{');
+    jw_key(w, "pi_a");
+    jw_g1(w, ops, &p->a);
+    jw_key(w, "pi_b");
+    jw_g2(w, ops, &p->b);
+    jw_key(w, "pi_c");
+    jw_g1(w, ops, &p->c);
+    jw_key(w, "protocol");
+    jw_str(w, "groth16");
+    if (style != CUZK_JSON_RAPIDSNARK) {
+        jw_key(w, "curve");
+        jw_str(w, ops->desc->snarkjs_name);
+    }
+    jw_close(w, '}');
+    return CUZK_OK;
+}
+
+static const json_kind PROOF_JSON = {JSON_PROOF_MAX, "a proof", proof_parse, proof_build};
+
 cuzk_status cuzk_proof_points_read_json(cuzk_proof_points *p, const char *path, cuzk_curve curve, cuzk_error *err)
 {
-    char *text;
-    size_t len;
     memset(p, 0, sizeof *p);
-    cuzk_status st = read_text(path, JSON_PROOF_MAX, "a proof", &text, &len, err);
-    if (st)
-        return st;
-    st = cuzk_proof_points_read_json_buffer(p, text, len, path, curve, err);
-    free(text);
-    return st;
+    return json_read_file(&PROOF_JSON, p, path, curve, err);
 }
 
 cuzk_status cuzk_proof_points_to_json(const cuzk_proof_points *p, int style, char **out, size_t *len,
                                cuzk_error *err)
 {
-    const fmt_ops *ops = fmt_ops_get(p->curve);
-    if (!ops)
-        return cuzk_err(err, CUZK_ERR_USAGE, "proof has no supported curve");
-    jw w = {.pretty = style != CUZK_JSON_RAPIDSNARK};
-    jw_open(&w, '{');
-    jw_key(&w, "pi_a");
-    jw_g1(&w, ops, &p->a);
-    jw_key(&w, "pi_b");
-    jw_g2(&w, ops, &p->b);
-    jw_key(&w, "pi_c");
-    jw_g1(&w, ops, &p->c);
-    jw_key(&w, "protocol");
-    jw_str(&w, "groth16");
-    if (style != CUZK_JSON_RAPIDSNARK) {
-        jw_key(&w, "curve");
-        jw_str(&w, ops->desc->snarkjs_name);
-    }
-    jw_close(&w, '}');
-    return jw_finish(&w, out, len, err);
-}
-
-static cuzk_status write_string(const char *path, char *s, size_t len, cuzk_status st,
-                                cuzk_error *err)
-{
-    if (st)
-        return st;
-    st = cuzk_write_file_atomic(path, s, len, err);
-    free(s);
-    return st;
+    return json_text(&PROOF_JSON, p, style, out, len, err);
 }
 
 cuzk_status cuzk_proof_points_write_json(const cuzk_proof_points *p, const char *path, int style, cuzk_error *err)
 {
-    char *s = NULL;
-    size_t len = 0;
-    cuzk_status st = cuzk_proof_points_to_json(p, style, &s, &len, err);
-    return write_string(path, s, len, st, err);
+    return json_write_file(&PROOF_JSON, p, style, path, err);
 }
 
 /* ---- public.json ------------------------------------------------------------------- */
@@ -772,48 +832,59 @@ out:
     return st;
 }
 
+static cuzk_status public_parse(void *out, const char *text, size_t len, const char *name, cuzk_curve curve,
+                                cuzk_error *err)
+{
+    return cuzk_public_read_json_buffer(out, text, len, name, curve, err);
+}
+
+/* What cuzk_public_to_json serialises. */
+typedef struct {
+    cuzk_curve curve;
+    const void *values;
+    size_t n;
+} public_values;
+
+static cuzk_status public_build(jw *w, const void *obj, int style, cuzk_error *err)
+{
+    (void)style;
+    const public_values *pv = obj;
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(pv->curve);
+    if (!cp)
+        return cuzk_err(err, CUZK_ERR_USAGE, "public signals have no supported curve");
+    const uint64_t(*v)[4] = pv->values;
+    jw_open(w, '[');
+    for (size_t i = 0; i < pv->n; i++) {
+        char d[100];
+        if (!fmt_limbs_lt(v[i], cp->r, 4) || cuzk_bn_to_dec(d, sizeof d, v[i], 4) < 0)
+            return cuzk_err(err, CUZK_ERR_USAGE, "public signal %zu is >= r", i);
+        jw_str(w, d);
+    }
+    jw_close(w, ']');
+    return CUZK_OK;
+}
+
+static const json_kind PUBLIC_JSON = {JSON_PUBLIC_MAX, "a public-signals file", public_parse, public_build};
+
 cuzk_status cuzk_public_read_json(cuzk_public *pub, const char *path, cuzk_curve curve,
                                   cuzk_error *err)
 {
-    char *text;
-    size_t len;
     memset(pub, 0, sizeof *pub);
-    cuzk_status st = read_text(path, JSON_PUBLIC_MAX, "a public-signals file", &text, &len, err);
-    if (st)
-        return st;
-    st = cuzk_public_read_json_buffer(pub, text, len, path, curve, err);
-    free(text);
-    return st;
+    return json_read_file(&PUBLIC_JSON, pub, path, curve, err);
 }
 
 cuzk_status cuzk_public_to_json(cuzk_curve curve, const void *values, size_t n, int style,
                                 char **out, size_t *len, cuzk_error *err)
 {
-    const cuzk_curve_desc *cp = cuzk_curve_desc_get(curve);
-    if (!cp)
-        return cuzk_err(err, CUZK_ERR_USAGE, "public signals have no supported curve");
-    const uint64_t(*v)[4] = values;
-    jw w = {.pretty = style != CUZK_JSON_RAPIDSNARK};
-    jw_open(&w, '[');
-    for (size_t i = 0; i < n; i++) {
-        char d[100];
-        if (!fmt_limbs_lt(v[i], cp->r, 4) || cuzk_bn_to_dec(d, sizeof d, v[i], 4) < 0) {
-            free(w.buf);
-            return cuzk_err(err, CUZK_ERR_USAGE, "public signal %zu is >= r", i);
-        }
-        jw_str(&w, d);
-    }
-    jw_close(&w, ']');
-    return jw_finish(&w, out, len, err);
+    public_values pv = {curve, values, n};
+    return json_text(&PUBLIC_JSON, &pv, style, out, len, err);
 }
 
 cuzk_status cuzk_public_write_json(cuzk_curve curve, const void *values, size_t n,
                                    const char *path, int style, cuzk_error *err)
 {
-    char *s = NULL;
-    size_t len = 0;
-    cuzk_status st = cuzk_public_to_json(curve, values, n, style, &s, &len, err);
-    return write_string(path, s, len, st, err);
+    public_values pv = {curve, values, n};
+    return json_write_file(&PUBLIC_JSON, &pv, style, path, err);
 }
 
 /* ---- verification_key.json ---------------------------------------------------------- */
@@ -850,16 +921,9 @@ cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, 
 {
     memset(vk, 0, sizeof *vk);
     const char *nm = name ? name : "verification key";
-    cJSON *root;
-    cuzk_status st = parse_json(&root, text, len, nm, err);
+    cJSON *root = NULL;
+    cuzk_status st = parse_groth16_object(&root, text, len, nm, true, CUZK_CURVE_NONE, &vk->curve, err);
     if (st)
-        return st;
-    if (!cJSON_IsObject(root)) {
-        st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: not a JSON object", nm);
-        goto out;
-    }
-    if ((st = check_protocol(root, nm, true, err)) ||
-        (st = get_curve(root, nm, CUZK_CURVE_NONE, &vk->curve, err)))
         goto out;
     const fmt_ops *ops = fmt_ops_get(vk->curve);
     const cJSON *np = obj_get(root, "nPublic");
@@ -933,70 +997,76 @@ out:
     return st;
 }
 
-cuzk_status cuzk_vk_read_json(cuzk_vk *vk, const char *path, cuzk_error *err)
+static cuzk_status vk_parse(void *out, const char *text, size_t len, const char *name, cuzk_curve curve,
+                            cuzk_error *err)
 {
-    char *text;
-    size_t len;
-    memset(vk, 0, sizeof *vk);
-    cuzk_status st = read_text(path, JSON_VK_MAX, "a verification key", &text, &len, err);
-    if (st)
-        return st;
-    st = cuzk_vk_read_json_buffer(vk, text, len, path, err);
-    free(text);
-    return st;
+    (void)curve; /* the file names its curve */
+    return cuzk_vk_read_json_buffer(out, text, len, name, err);
 }
 
-cuzk_status cuzk_vk_to_json(const cuzk_vk *vk, char **out, size_t *len, cuzk_error *err)
+static cuzk_status vk_build(jw *w, const void *obj, int style, cuzk_error *err)
 {
+    (void)style;
+    const cuzk_vk *vk = obj;
     const fmt_ops *ops = fmt_ops_get(vk->curve);
     if (!ops || !vk->ic.ptr)
         return cuzk_err(err, CUZK_ERR_USAGE, "verification key has no supported curve");
     if (!vk->has_alphabeta)
         return cuzk_err(err, CUZK_ERR_USAGE, "verification key: vk_alphabeta_12 was not computed");
-    jw w = {.pretty = true};
-    jw_open(&w, '{');
-    jw_key(&w, "protocol");
-    jw_str(&w, "groth16");
-    jw_key(&w, "curve");
-    jw_str(&w, ops->desc->snarkjs_name);
-    jw_key(&w, "nPublic");
-    jw_uint(&w, vk->n_public);
-    jw_key(&w, "vk_alpha_1");
-    jw_g1(&w, ops, &vk->alpha_1);
-    jw_key(&w, "vk_beta_2");
-    jw_g2(&w, ops, &vk->beta_2);
-    jw_key(&w, "vk_gamma_2");
-    jw_g2(&w, ops, &vk->gamma_2);
-    jw_key(&w, "vk_delta_2");
-    jw_g2(&w, ops, &vk->delta_2);
-    jw_key(&w, "vk_alphabeta_12");
+    jw_open(w, '{');
+    jw_key(w, "protocol");
+    jw_str(w, "groth16");
+    jw_key(w, "curve");
+    jw_str(w, ops->desc->snarkjs_name);
+    jw_key(w, "nPublic");
+    jw_uint(w, vk->n_public);
+    jw_key(w, "vk_alpha_1");
+    jw_g1(w, ops, &vk->alpha_1);
+    jw_key(w, "vk_beta_2");
+    jw_g2(w, ops, &vk->beta_2);
+    jw_key(w, "vk_gamma_2");
+    jw_g2(w, ops, &vk->gamma_2);
+    jw_key(w, "vk_delta_2");
+    jw_g2(w, ops, &vk->delta_2);
+    jw_key(w, "vk_alphabeta_12");
     const uint8_t *ab = (const uint8_t *)&vk->alphabeta_12;
     size_t fq = ops->desc->n8q;
-    jw_open(&w, '[');
+    jw_open(w, '[');
     for (int a = 0; a < 2; a++) {
-        jw_open(&w, '[');
+        jw_open(w, '[');
         for (int b = 0; b < 3; b++) {
-            jw_open(&w, '[');
+            jw_open(w, '[');
             for (int c = 0; c < 2; c++)
-                jw_fq(&w, ops, ab + (size_t)(a * 6 + b * 2 + c) * fq);
-            jw_close(&w, ']');
+                jw_fq(w, ops, ab + (size_t)(a * 6 + b * 2 + c) * fq);
+            jw_close(w, ']');
         }
-        jw_close(&w, ']');
+        jw_close(w, ']');
     }
-    jw_close(&w, ']');
-    jw_key(&w, "IC");
-    jw_open(&w, '[');
+    jw_close(w, ']');
+    jw_key(w, "IC");
+    jw_open(w, '[');
     for (size_t i = 0; i <= vk->n_public; i++)
-        jw_g1(&w, ops, (const uint8_t *)vk->ic.ptr + i * ops->desc->g1_affine);
-    jw_close(&w, ']');
-    jw_close(&w, '}');
-    return jw_finish(&w, out, len, err);
+        jw_g1(w, ops, (const uint8_t *)vk->ic.ptr + i * ops->desc->g1_affine);
+    jw_close(w, ']');
+    jw_close(w, '}');
+    return CUZK_OK;
+}
+
+static const json_kind VK_JSON = {JSON_VK_MAX, "a verification key", vk_parse, vk_build};
+
+cuzk_status cuzk_vk_read_json(cuzk_vk *vk, const char *path, cuzk_error *err)
+{
+    memset(vk, 0, sizeof *vk);
+    return json_read_file(&VK_JSON, vk, path, CUZK_CURVE_NONE, err);
+}
+
+/* snarkjs writes the verification key pretty-printed only. */
+cuzk_status cuzk_vk_to_json(const cuzk_vk *vk, char **out, size_t *len, cuzk_error *err)
+{
+    return json_text(&VK_JSON, vk, CUZK_JSON_SNARKJS, out, len, err);
 }
 
 cuzk_status cuzk_vk_write_json(const cuzk_vk *vk, const char *path, cuzk_error *err)
 {
-    char *s = NULL;
-    size_t len = 0;
-    cuzk_status st = cuzk_vk_to_json(vk, &s, &len, err);
-    return write_string(path, s, len, st, err);
+    return json_write_file(&VK_JSON, vk, CUZK_JSON_SNARKJS, path, err);
 }
