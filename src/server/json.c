@@ -5,6 +5,22 @@
 
 #include "server/server_internal.h"
 
+#define OUTCOME(f) {#f, offsetof(cuzk_engine_counters, f)}
+const job_outcome JOB_OUTCOMES[] = {
+    OUTCOME(submitted), OUTCOME(deduplicated), OUTCOME(rejected_busy), OUTCOME(rejected_invalid),
+    OUTCOME(completed), OUTCOME(failed),       OUTCOME(cancelled),     OUTCOME(verify_failed),
+    OUTCOME(recovered), OUTCOME(expired),
+};
+#undef OUTCOME
+const size_t JOB_OUTCOMES_N = sizeof JOB_OUTCOMES / sizeof JOB_OUTCOMES[0];
+
+uint64_t job_outcome_count(const cuzk_engine_counters *c, size_t i)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)c + JOB_OUTCOMES[i].offset, sizeof v);
+    return v;
+}
+
 unsigned http_status_for(int code)
 {
     if (code >= 400 && code < 600) /* already an HTTP status (401, 405) */
@@ -120,16 +136,8 @@ cJSON *json_snapshot(const cuzk_engine_snapshot *s)
 
     const cuzk_engine_counters *c = &s->counters;
     cJSON *cj = cJSON_AddObjectToObject(j, "counters");
-    cJSON_AddNumberToObject(cj, "submitted", (double)c->submitted);
-    cJSON_AddNumberToObject(cj, "deduplicated", (double)c->deduplicated);
-    cJSON_AddNumberToObject(cj, "rejected_busy", (double)c->rejected_busy);
-    cJSON_AddNumberToObject(cj, "rejected_invalid", (double)c->rejected_invalid);
-    cJSON_AddNumberToObject(cj, "completed", (double)c->completed);
-    cJSON_AddNumberToObject(cj, "failed", (double)c->failed);
-    cJSON_AddNumberToObject(cj, "cancelled", (double)c->cancelled);
-    cJSON_AddNumberToObject(cj, "verify_failed", (double)c->verify_failed);
-    cJSON_AddNumberToObject(cj, "recovered", (double)c->recovered);
-    cJSON_AddNumberToObject(cj, "expired", (double)c->expired);
+    for (size_t i = 0; i < JOB_OUTCOMES_N; i++)
+        cJSON_AddNumberToObject(cj, JOB_OUTCOMES[i].name, (double)job_outcome_count(c, i));
     cJSON_AddNumberToObject(cj, "keys_loaded", (double)c->keys_loaded);
     cJSON_AddNumberToObject(cj, "keys_evicted", (double)c->keys_evicted);
     cJSON_AddNumberToObject(cj, "journal_flushes", (double)c->journal_flushes);

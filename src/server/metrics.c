@@ -60,16 +60,9 @@ char *metrics_text(const cuzk_engine_snapshot *sn, const server_counters *sc)
     put(&s, "cuzk_draining %d\n", sn->draining ? 1 : 0);
 
     metric(&s, "cuzk_jobs_total", "counter", "Jobs by outcome since start.");
-    put(&s, "cuzk_jobs_total{outcome=\"submitted\"} %llu\n", (unsigned long long)c->submitted);
-    put(&s, "cuzk_jobs_total{outcome=\"deduplicated\"} %llu\n", (unsigned long long)c->deduplicated);
-    put(&s, "cuzk_jobs_total{outcome=\"rejected_busy\"} %llu\n", (unsigned long long)c->rejected_busy);
-    put(&s, "cuzk_jobs_total{outcome=\"rejected_invalid\"} %llu\n", (unsigned long long)c->rejected_invalid);
-    put(&s, "cuzk_jobs_total{outcome=\"completed\"} %llu\n", (unsigned long long)c->completed);
-    put(&s, "cuzk_jobs_total{outcome=\"failed\"} %llu\n", (unsigned long long)c->failed);
-    put(&s, "cuzk_jobs_total{outcome=\"cancelled\"} %llu\n", (unsigned long long)c->cancelled);
-    put(&s, "cuzk_jobs_total{outcome=\"verify_failed\"} %llu\n", (unsigned long long)c->verify_failed);
-    put(&s, "cuzk_jobs_total{outcome=\"recovered\"} %llu\n", (unsigned long long)c->recovered);
-    put(&s, "cuzk_jobs_total{outcome=\"expired\"} %llu\n", (unsigned long long)c->expired);
+    for (size_t i = 0; i < JOB_OUTCOMES_N; i++)
+        put(&s, "cuzk_jobs_total{outcome=\"%s\"} %llu\n", JOB_OUTCOMES[i].name,
+            (unsigned long long)job_outcome_count(c, i));
 
     metric(&s, "cuzk_queue_depth", "gauge", "Queued jobs per priority.");
     for (int p = 0; p < CUZK_PRIO_COUNT; p++)

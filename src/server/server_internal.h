@@ -4,6 +4,7 @@
 #define CUZK_SERVER_INTERNAL_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <cJSON.h>
@@ -17,6 +18,16 @@ typedef struct server_counters {
     atomic_uint_fast64_t too_large;
     atomic_uint_fast64_t aborted;     /* clients gone before the response */
 } server_counters;
+
+/* The job counters by outcome, in the order /v1/status ("counters") and
+ * /metrics (cuzk_jobs_total{outcome}) show them. */
+typedef struct job_outcome {
+    const char *name;
+    size_t offset; /* of its uint64_t in cuzk_engine_counters */
+} job_outcome;
+extern const job_outcome JOB_OUTCOMES[];
+extern const size_t JOB_OUTCOMES_N;
+uint64_t job_outcome_count(const cuzk_engine_counters *c, size_t i);
 
 /* HTTP status for an engine or library error code. */
 unsigned http_status_for(int code);
