@@ -103,6 +103,14 @@ static void base_config(cuzk_config *c, const char *dir, int workers)
     c->drain_timeout_s = 30;
 }
 
+/* base_config over a new state directory (c->state_dir). */
+static void fresh_config(cuzk_config *c, int workers)
+{
+    char dir[300];
+    new_state_dir(dir, sizeof dir);
+    base_config(c, dir, workers);
+}
+
 static cuzk_engine *open_engine(const cuzk_config *c)
 {
     cuzk_engine *e = NULL;
@@ -212,10 +220,8 @@ static size_t spool_files(const char *dir)
 
 static void test_prove_both_curves(void **state)
 {
-    char dir[300];
-    new_state_dir(dir, sizeof dir);
     cuzk_config c;
-    base_config(&c, dir, 2);
+    fresh_config(&c, 2);
     cuzk_engine *e = open_engine(&c);
     cuzk_job_info ja, jb, info;
     submit_ok(e, A, CUZK_PRIO_NORMAL, NULL, &ja);
@@ -260,7 +266,7 @@ static void test_prove_both_curves(void **state)
     assert_true(s->n_phases > 0);
     cuzk_engine_snapshot_free(s);
     cuzk_engine_close(e);
-    assert_int_equal(spool_files(dir), 0);
+    assert_int_equal(spool_files(c.state_dir), 0);
 }
 
 static int timeline_index(const cuzk_engine_snapshot *s, const char *id)
@@ -277,10 +283,8 @@ static int timeline_index(const cuzk_engine_snapshot *s, const char *id)
  * however fast the machine is.) */
 static void test_priorities(void **state)
 {
-    char dir[300];
-    new_state_dir(dir, sizeof dir);
     cuzk_config c;
-    base_config(&c, dir, 1);
+    fresh_config(&c, 1);
     cuzk_engine *e = open_engine(&c);
     enum { N = 50 };
     cuzk_job_info normal[N], first, crit, info;
@@ -322,10 +326,8 @@ static void test_priorities(void **state)
 
 static void test_cancel(void **state)
 {
-    char dir[300];
-    new_state_dir(dir, sizeof dir);
     cuzk_config c;
-    base_config(&c, dir, 1);
+    fresh_config(&c, 1);
     cuzk_engine *e = open_engine(&c);
     cuzk_job_info run, q1, q2, info;
     cuzk_error err = {0};
@@ -336,7 +338,7 @@ static void test_cancel(void **state)
     /* queued: removed at once, its witness gone */
     assert_int_equal(cuzk_engine_job_cancel(e, q1.id, &info, &err), CUZK_OK);
     assert_int_equal(info.state, CUZK_JOB_CANCELLED);
-    assert_int_equal(spool_files(dir), 2);
+    assert_int_equal(spool_files(c.state_dir), 2);
     /* running: stops at the next phase boundary */
     assert_int_equal(cuzk_engine_job_cancel(e, run.id, &info, &err), CUZK_OK);
     assert_true(info.cancel_requested);
@@ -363,15 +365,13 @@ static void test_cancel(void **state)
     assert_int_equal(s->host_used - s->keys[0].host_bytes - (s->n_keys > 1 ? s->keys[1].host_bytes : 0), 0);
     cuzk_engine_snapshot_free(s);
     cuzk_engine_close(e);
-    assert_int_equal(spool_files(dir), 0);
+    assert_int_equal(spool_files(c.state_dir), 0);
 }
 
 static void test_idempotency(void **state)
 {
-    char dir[300];
-    new_state_dir(dir, sizeof dir);
     cuzk_config c;
-    base_config(&c, dir, 1);
+    fresh_config(&c, 1);
     cuzk_engine *e = open_engine(&c);
     cuzk_job_info j1, j2, info;
     cuzk_error err = {0};
@@ -412,10 +412,8 @@ static void test_idempotency(void **state)
 
 static void test_bad_requests(void **state)
 {
-    char dir[300];
-    new_state_dir(dir, sizeof dir);
     cuzk_config c;
-    base_config(&c, dir, 1);
+    fresh_config(&c, 1);
     cuzk_engine *e = open_engine(&c);
     cuzk_job_info info;
     cuzk_error err = {0};
@@ -455,7 +453,7 @@ static void test_bad_requests(void **state)
     assert_int_equal(s->counters.rejected_invalid, 9);
     assert_int_equal(s->queued[CUZK_PRIO_NORMAL] + s->queued[CUZK_PRIO_CRITICAL], 0);
     cuzk_engine_snapshot_free(s);
-    assert_int_equal(spool_files(dir), 0);
+    assert_int_equal(spool_files(c.state_dir), 0);
     /* the engine still works */
     submit_ok(e, A, CUZK_PRIO_NORMAL, NULL, &info);
     wait_done(e, info.id, &info, 60);
@@ -488,10 +486,8 @@ static void test_bad_requests(void **state)
 
 static void test_backpressure(void **state)
 {
-    char dir[300];
-    new_state_dir(dir, sizeof dir);
     cuzk_config c;
-    base_config(&c, dir, 1);
+    fresh_config(&c, 1);
     c.max_queued = 3;
     cuzk_engine *e = open_engine(&c);
     cuzk_job_info j[3], info;
@@ -501,7 +497,7 @@ static void test_backpressure(void **state)
     submit_ok(e, A, CUZK_PRIO_NORMAL, NULL, &j[2]);
     cuzk_job_request r = {.key_path = FX[A].zkey, .witness_path = FX[A].wtns};
     assert_int_equal(cuzk_engine_submit(e, &r, &info, NULL, &err), CUZK_ENGINE_BUSY);
-    assert_int_equal(spool_files(dir), 3);
+    assert_int_equal(spool_files(c.state_dir), 3);
     for (int i = 0; i < 3; i++)
         wait_done(e, j[i].id, &info, 60);
     assert_int_equal(cuzk_engine_submit(e, &r, &info, NULL, &err), CUZK_OK);
@@ -634,10 +630,8 @@ static void test_kill9_restart(void **state)
 
 static void test_drain_restart(void **state)
 {
-    char dir[300];
-    new_state_dir(dir, sizeof dir);
     cuzk_config c;
-    base_config(&c, dir, 1);
+    fresh_config(&c, 1);
     cuzk_engine *e = open_engine(&c);
     cuzk_job_info run, q, info;
     cuzk_error err = {0};
@@ -652,7 +646,7 @@ static void test_drain_restart(void **state)
     assert_int_equal(cuzk_engine_job_get(e, q.id, &info, &err), CUZK_OK);
     assert_int_equal(info.state, CUZK_JOB_QUEUED);
     cuzk_engine_close(e);
-    assert_int_equal(spool_files(dir), 2);
+    assert_int_equal(spool_files(c.state_dir), 2);
 
     e = open_engine(&c);
     wait_done(e, run.id, &info, 60);
@@ -673,10 +667,8 @@ static void test_drain_restart(void **state)
 
 static void test_retention(void **state)
 {
-    char dir[300];
-    new_state_dir(dir, sizeof dir);
     cuzk_config c;
-    base_config(&c, dir, 1);
+    fresh_config(&c, 1);
     c.retention_s = 2;
     cuzk_engine *e = open_engine(&c);
     cuzk_job_info j, info;
@@ -694,7 +686,7 @@ static void test_retention(void **state)
     char *p, *pub;
     assert_int_equal(cuzk_engine_job_result(e, j.id, &p, &pub, &err), CUZK_ENGINE_NOT_FOUND);
     int results, done, attempts;
-    journal_counts(dir, j.id, &results, &done, &attempts);
+    journal_counts(c.state_dir, j.id, &results, &done, &attempts);
     assert_int_equal(results + done + attempts, 0);
     uint64_t expired = 0;
     for (int t = 0; t < 500 && !expired; t++) { /* counted just after the delete */
@@ -717,10 +709,8 @@ static void test_retention(void **state)
 
 static void test_eviction(void **state)
 {
-    char dir[300];
-    new_state_dir(dir, sizeof dir);
     cuzk_config c;
-    base_config(&c, dir, 1);
+    fresh_config(&c, 1);
     cuzk_engine *e = open_engine(&c);
     cuzk_engine_key_info ka, kc, kl;
     cuzk_error err = {0};
@@ -809,10 +799,8 @@ static long mem_kib(void)
 
 static void test_memory_flat(void **state)
 {
-    char dir[300];
-    new_state_dir(dir, sizeof dir);
     cuzk_config c;
-    base_config(&c, dir, 2);
+    fresh_config(&c, 2);
     c.retention_s = 0.5;
     cuzk_engine *e = open_engine(&c);
     enum { WARM = 200, N = 1000, BATCH = 10 };
