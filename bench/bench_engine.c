@@ -12,35 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_stats.h"
 #include "cuzk/cuzk.h"
 #include "engine/engine.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static double mean(const double *v, int n)
-{
-    double s = 0;
-    for (int i = 0; i < n; i++)
-        s += v[i];
-    return s / n;
-}
 
 static void die(const char *what, const cuzk_error *e)
 {
@@ -86,7 +60,7 @@ int main(int argc, char **argv)
     if (cuzk_key_load(&key, ctx, zkey, NULL, &e))
         die(zkey, &e);
     for (int i = 0; i < n; i++) {
-        double t0 = now();
+        double t0 = bench_clock(CLOCK_MONOTONIC);
         cuzk_witness *w;
         cuzk_proof *p;
         char *pj, *pub;
@@ -99,9 +73,9 @@ int main(int argc, char **argv)
         free(pub);
         cuzk_proof_free(p);
         cuzk_witness_free(w);
-        t[i] = now() - t0;
+        t[i] = bench_clock(CLOCK_MONOTONIC) - t0;
     }
-    double d_mean = mean(t, n), d_med = median(t, n);
+    double d_mean = bench_mean(t, n), d_med = bench_median(t, n);
     cuzk_key_free(key);
     cuzk_ctx_free(ctx);
     cuzk_pool_destroy(pool);
@@ -119,13 +93,13 @@ int main(int argc, char **argv)
         die("engine", &e);
     cuzk_job_info *jobs = calloc((size_t)n, sizeof *jobs);
     double *sub = calloc((size_t)n, sizeof *sub);
-    double t_start = now();
+    double t_start = bench_clock(CLOCK_MONOTONIC);
     for (int i = 0; i < n; i++) {
         cuzk_job_request r = {.key_path = zkey, .witness_path = wtns, .priority = CUZK_PRIO_NORMAL};
-        double t0 = now();
+        double t0 = bench_clock(CLOCK_MONOTONIC);
         if (cuzk_engine_submit(eng, &r, &jobs[i], NULL, &e))
             die("submit", &e);
-        sub[i] = now() - t0;
+        sub[i] = bench_clock(CLOCK_MONOTONIC) - t0;
     }
     for (int i = 0; i < n; i++) {
         cuzk_job_info info;
@@ -138,12 +112,12 @@ int main(int argc, char **argv)
         }
         jobs[i] = info;
     }
-    double wall = now() - t_start;
+    double wall = bench_clock(CLOCK_MONOTONIC) - t_start;
     /* Per-job time in the engine: from one job's end to the next one's end
      * (the worker is never idle: all jobs were queued up front). */
     for (int i = 1; i < n; i++)
         t[i - 1] = 1e-3 * (double)(jobs[i].finished_ms - jobs[i - 1].finished_ms);
-    double e_mean = mean(t, n - 1), e_med = median(t, n - 1);
+    double e_mean = bench_mean(t, n - 1), e_med = bench_median(t, n - 1);
     cuzk_engine_close(eng);
 
     printf("bench_engine: %s, %d proofs, %d threads\n", zkey, n,
@@ -155,7 +129,7 @@ int main(int argc, char **argv)
     printf("  engine overhead per job:       median %+8.2f ms  (%+.1f%%)\n", 1e3 * (e_med - d_med),
            100.0 * (e_med - d_med) / d_med);
     printf("  submit latency:                median %8.2f ms  mean %8.2f ms\n",
-           1e3 * median(sub, n), 1e3 * mean(sub, n));
+           1e3 * bench_median(sub, n), 1e3 * bench_mean(sub, n));
     free(t);
     free(sub);
     free(jobs);

@@ -1,7 +1,9 @@
 /* Key load time: cuzk_key_load as the library and the daemon load a key (a
  * copy read with pread) and as `cuzk prove` does (the file's mapping used in
- * place), alternating, median of N of each. The file is read once first so
- * both find it in the page cache. Not a test.
+ * place), alternating, median of N of each: wall time, and the process's
+ * CPU time (all threads), which still compares code versions on a loaded
+ * machine. The file is read once first so both find it in the page cache.
+ * Not a test.
  *
  *   bench_key_load circuit.zkey [-n N] [-t THREADS]
  */
@@ -10,26 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_stats.h"
 #include "cuzk/cuzk.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 int main(int argc, char **argv)
 {
@@ -63,22 +47,27 @@ int main(int argc, char **argv)
         fprintf(stderr, "Error: %s\n", e.msg);
         return 1;
     }
-    double *t[2] = {calloc((size_t)n, sizeof(double)), calloc((size_t)n, sizeof(double))};
+    double *t[4];
+    for (int m = 0; m < 4; m++)
+        t[m] = calloc((size_t)n, sizeof(double));
     for (int i = 0; i < n; i++)
         for (int m = 0; m < 2; m++) {
             cuzk_key *key;
-            double t0 = now();
+            double t0 = bench_clock(CLOCK_MONOTONIC), c0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
             if (cuzk_key_load(&key, ctx, zkey, &(cuzk_key_opts){.map_in_place = m}, &e)) {
                 fprintf(stderr, "Error: %s\n", e.msg);
                 return 1;
             }
-            t[m][i] = now() - t0;
+            t[m][i] = bench_clock(CLOCK_MONOTONIC) - t0;
+            t[2 + m][i] = bench_clock(CLOCK_PROCESS_CPUTIME_ID) - c0;
             cuzk_key_free(key);
         }
-    printf("key load %s, median of %d: copy (pread) %.1f ms, in place (mmap) %.1f ms\n", zkey, n,
-           1e3 * median(t[0], n), 1e3 * median(t[1], n));
-    free(t[0]);
-    free(t[1]);
+    printf("key load %s, median of %d: copy (pread) %.1f ms (cpu %.1f ms), in place (mmap) %.1f ms "
+           "(cpu %.1f ms)\n",
+           zkey, n, 1e3 * bench_median(t[0], n), 1e3 * bench_median(t[2], n), 1e3 * bench_median(t[1], n),
+           1e3 * bench_median(t[3], n));
+    for (int m = 0; m < 4; m++)
+        free(t[m]);
     cuzk_ctx_free(ctx);
     return 0;
 }
