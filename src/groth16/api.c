@@ -593,6 +593,8 @@ cuzk_status cuzk_verify_files(cuzk_ctx *ctx, const char *vk_path, const char *pu
         const cuzk_curve_ops *ops = cuzk_curve_ops_get(vk.curve);
         st = ops ? cuzk_g16_verify(ops, &vk, pub.values.ptr, &proof, err)
                  : cuzk_err(err, CUZK_ERR_UNSUPPORTED, "%s: unsupported curve", vk_path);
+        if (st == CUZK_ERR_INVALID_PROOF) /* the message names the proof */
+            st = cuzk_err_force(err, st, "%s: invalid proof: the pairing check failed", proof_path);
         cuzk_phase_end(ctx, &ph);
     }
     cuzk_public_free(&pub);
