@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cuzk/cuzk.h"
+#include "fixture_util.h"
 
 static void copy_file(const char *from, const char *to)
 {
@@ -79,21 +80,6 @@ static void test_truncated_after_load(void **state)
     }
 }
 
-static uint8_t *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)sz + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, (size_t)sz, f), (size_t)sz);
-    fclose(f);
-    *n = (size_t)sz;
-    return b;
-}
-
 static void write_file(const char *path, const uint8_t *b, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -131,7 +117,7 @@ static void test_truncated_before_load(void **state)
             snprintf(src, sizeof src, "%s/interop/%s/mul.%s", CUZK_TEST_DATA_DIR, curves[c],
                      kind ? "wtns" : "zkey");
             size_t n;
-            uint8_t *b = slurp(src, &n);
+            uint8_t *b = (uint8_t *)slurp(src, &n);
             write_file(tmp, b, n);
             for (size_t k = n; k-- > 0;) {
                 assert_int_equal(truncate(tmp, (off_t)k), 0);
@@ -169,7 +155,7 @@ static void test_truncated_during_load(void **state)
     char src[512], tmp[] = "/tmp/cuzk-race-XXXXXX";
     snprintf(src, sizeof src, "%s/interop/bls12381/boundary_hi.zkey", CUZK_TEST_DATA_DIR);
     size_t n;
-    uint8_t *b = slurp(src, &n);
+    uint8_t *b = (uint8_t *)slurp(src, &n);
     int fd = mkstemp(tmp);
     assert_true(fd >= 0);
     close(fd);
