@@ -602,7 +602,7 @@ static void test_curve_tables(void **state)
             s2++;
         assert_int_equal(s2, d->fr_two_adicity);
         /* Fr round trip through the ops table. */
-        uint8_t raw[32] = {5, 4, 3, 2, 1}, mont[32], back[32];
+        _Alignas(8) uint8_t raw[32] = {5, 4, 3, 2, 1}, mont[32], back[32]; /* limb-aligned */
         ops->fr_to_mont(mont, raw);
         ops->fr_from_mont(back, mont);
         assert_memory_equal(raw, back, 32);
