@@ -34,6 +34,16 @@
  *  coefficients after b's coset product, instead of being kept):
  *    1 resident, pre-staged, 3   2 resident, at start, 3   3 resident, at start, 2
  *    4 streamed, pre-staged, 3   5 streamed, at start, 3   6 streamed, at start, 2
+ *    7 streamed, witness on the host, 1 vector at a time: a, b, c are
+ *      evaluated by the CPU into pinned host memory (the coefficients never
+ *      go to the device); each in turn is uploaded, taken to the odd coset
+ *      and downloaded; the quotient is computed by the CPU; all five MSMs take
+ *      host scalars (h, the witness), streamed in chunks by the MSM handles,
+ *      whose staging buffers the plan then counts. Nothing of a proof is on
+ *      the device outside the NTT phase but what the MSM handles hold; the
+ *      GPU lock is taken per device phase, so one worker's CPU work overlaps
+ *      another's kernels. For cards (8 GiB) where tier 6's witness and two
+ *      vectors do not fit.
  * When the key is streamed, items are streamed in the order H (its MSM has
  * random scalars, so its upload hides behind its compute), coefficients, B2,
  * C, A, B1 until the rest fits; each streamed item gets what its phase
@@ -90,7 +100,8 @@ typedef enum cuzk_gpu_plan_phase {
 } cuzk_gpu_plan_phase;
 
 typedef struct cuzk_gpu_plan_item {
-    size_t device_bytes;  /* device memory the item holds (bases/records + workspaces) */
+    size_t device_bytes;  /* device memory the item holds (bases/records + workspaces; in tier 7
+                             the MSMs' host-scalar staging too; the coefficients: 0 in tier 7) */
     size_t data_bytes;    /* the item's data on the host (bases or records) */
     int streamed;         /* 0: held with the key; 1: held only in its phase(s), data streamed */
     size_t chunk;         /* streamed: points / records per uploaded chunk */
@@ -118,19 +129,25 @@ typedef struct cuzk_gpu_plan {
     size_t device_free, device_total; /* as queried (0 when not queried) */
     int sm_count;
     unsigned workers;
-    unsigned tier;         /* 1..6, see the list above */
+    unsigned tier;         /* 1..7, see the list above */
     int key_streamed;      /* some key item is streamed */
     int prestage;          /* waiting workers hold their next witness on the device */
-    unsigned abc_vectors;  /* 3 or 2 */
+    int host_witness;      /* tier 7: witness, a, b, c and the quotient on the host */
+    unsigned abc_vectors;  /* domain vectors on the device at once: 3 or 2; 1 in tier 7 */
     cuzk_gpu_plan_item item[CUZK_GPU_ITEM_COUNT];
     size_t key_bytes;      /* the items held with the key (the resident ones) */
     size_t witness_bytes;  /* n_vars x 32 */
+    size_t host_pinned;    /* page-locked host memory per worker: the witness, and in tier 7
+                              the a, b, c vectors too */
     size_t vector_bytes;   /* one domain vector, 2^log_domain x 32 */
     size_t job_bytes[CUZK_GPU_PHASE_COUNT];   /* the running proof's own buffers per phase */
     size_t others_bytes;   /* the other workers' pre-staged witnesses ((W-1) x witness, or 0) */
     size_t runtime_bytes;  /* reserved for the CUDA runtime: kernel modules, kernel stacks, allocation rounding */
     size_t phase_bytes[CUZK_GPU_PHASE_COUNT]; /* runtime + key + streamed items of the phase + job + others */
     size_t peak;           /* max of phase_bytes: <= budget */
+    size_t least_budget;   /* the least budget the smallest tier (7) fits, to 1 MiB: a proof with
+                              this key needs at least this much; budget - least_budget is the
+                              headroom (the streamed items grow into whatever is given) */
 } cuzk_gpu_plan;
 
 /* Name of an item / phase ("coefs", "ntt", "msm_h", ...; "stage", "abc", ...). */
@@ -140,7 +157,7 @@ CUZK_API const char *cuzk_gpu_plan_phase_name(cuzk_gpu_plan_phase p);
 /* Computes the plan for a key of `shape` (opts may be NULL: defaults).
  * Touches the GPU only to query free memory / the SM count when opts leave
  * them 0. CUZK_ERR_USAGE for a bad shape, CUZK_ERR_NOMEM with a one-line
- * message saying what the smallest tier needs when nothing fits,
+ * message saying what the smallest tier (7) needs when nothing fits,
  * CUZK_ERR_UNSUPPORTED / CUZK_ERR_GPU when a device had to be queried and
  * could not be. */
 CUZK_API cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_plan_opts *opts,

@@ -14,8 +14,9 @@ static const char PLAN_USAGE[] =
     "Usage: cuzk plan [--gpu-mem SIZE] [--workers N] [--device D] [--sm-count S] <circuit.zkey>\n"
     "       cuzk plan --porep [--scale LG] [--curve C] [--gpu-mem SIZE] ...\n"
     "  The device-memory plan of a GPU proof with this key: the tier chosen (key\n"
-    "  resident or streamed, witness pre-staged or uploaded at start, a/b/c as 3\n"
-    "  or 2 vectors), each key item's device bytes, each phase's bytes, the peak.\n"
+    "  resident or streamed, witness pre-staged, uploaded at start or kept on the\n"
+    "  host, a/b/c as 3, 2 or 1 vectors), each key item's device bytes, each\n"
+    "  phase's bytes, the peak, and the least budget the smallest tier needs.\n"
     "  Touches the GPU only to read its free memory and SM count.\n"
     "  --gpu-mem SIZE  device memory the proofs may use, all workers together\n"
     "                  (e.g. 16G, 80G); without a GPU it plans for that much.\n"
@@ -51,7 +52,9 @@ static void print_item(const cuzk_gpu_plan *p, int id)
         return;
     }
     const char *unit = id == CUZK_GPU_ITEM_COEFS ? "records" : "points";
-    if (!it->streamed)
+    if (id == CUZK_GPU_ITEM_COEFS && p->host_witness)
+        printf("  on the host: a, b, c evaluated by the CPU (%.3f GiB of data)\n", gib(it->data_bytes));
+    else if (!it->streamed)
         printf("  resident (%.3f GiB of data)\n", gib(it->data_bytes));
     else
         printf("  streamed, held in its phase: %zu %s kept, chunks of %zu (%.3f GiB of data)\n", it->resident,
@@ -128,15 +131,20 @@ int cmd_plan(int argc, char **argv)
     else
         printf("budget   %.3f GiB (--gpu-mem; MSM workspaces for %d SMs)\n", gib(p.budget), p.sm_count);
     printf("workers  %u\n", p.workers);
-    printf("tier     %u: key %s, witness %s, a/b/c as %u vectors\n", p.tier,
-           p.key_streamed ? "partly streamed" : "resident",
-           p.prestage ? "pre-staged by waiting workers" : "uploaded at job start", p.abc_vectors);
+    if (p.host_witness)
+        printf("tier     %u: key partly streamed, witness on the host (a, b, c and the quotient on the CPU, "
+               "1 vector on the device at a time, MSMs over host scalars)\n", p.tier);
+    else
+        printf("tier     %u: key %s, witness %s, a/b/c as %u vectors\n", p.tier,
+               p.key_streamed ? "partly streamed" : "resident",
+               p.prestage ? "pre-staged by waiting workers" : "uploaded at job start", p.abc_vectors);
     printf("key (shared by the workers):\n");
     for (int i = 0; i < CUZK_GPU_ITEM_COUNT; i++)
         print_item(&p, i);
     printf("  held     %9.3f GiB (the resident items)\n", gib(p.key_bytes));
     printf("proof buffers: witness %.3f GiB, one domain vector %.3f GiB", gib(p.witness_bytes),
            gib(p.vector_bytes));
+    printf("; pinned host memory %.3f GiB per worker", gib(p.host_pinned));
     if (p.others_bytes)
         printf("; the %u waiting workers' witnesses %.3f GiB", p.workers - 1, gib(p.others_bytes));
     printf("\nphase    device GiB = CUDA runtime + key held + streamed items + proof + waiting workers\n");
@@ -147,5 +155,7 @@ int cmd_plan(int argc, char **argv)
                gib(p.others_bytes));
     }
     printf("peak     %.3f GiB of %.3f GiB (%zu of %zu bytes)\n", gib(p.peak), gib(p.budget), p.peak, p.budget);
+    printf("least    %.3f GiB: the smallest tier (7) needs this much; %.3f GiB to spare\n", gib(p.least_budget),
+           gib(p.budget - p.least_budget));
     return 0;
 }

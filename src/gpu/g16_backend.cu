@@ -255,6 +255,9 @@ extern "C" cuzk_status cuzk_gpu_g16_key_attach(cuzk_gpu_g16_key **out, const cuz
     size_t tot = 0;
     cuzk_status st = cuzk_gpu_mem_info(k->device, &k->base_free, &tot, e);
     if (!st) st = cuzk_gpu_plan_proof(&src->shape, &o, &k->plan, e);
+    if (!st && k->plan.host_witness)
+        st = cuzk_err(e, CUZK_ERR_NOMEM,
+                      "gpu prover: the budget fits only tier 7 (witness on the host), which this build does not run");
     if (!st) st = key_make(k, e);
     if (st) {
         key_free(k);

@@ -5,11 +5,14 @@
  * MSM handles use at create, so a handle created with the item's msm_budget makes
  * exactly the planned plan), the NTT tables from cuzk_gpu_ntt_device_bytes.
  *
- * The prover passes the witness to the MSMs as device scalars, so an MSM
- * handle never allocates its host-scalar staging buffer (npoints x 32 bytes
- * resident, 2 x chunk x 32 streamed): the planner subtracts it from the MSM
- * plan's figure, and hands the handle a budget that includes it so the
- * handle's own (staging-inclusive) plan comes out the same.
+ * In tiers 1-6 the prover passes the witness to the MSMs as device scalars,
+ * so an MSM handle never allocates its host-scalar staging buffer (npoints x
+ * 32 bytes resident, 2 x chunk x 32 streamed): the planner subtracts it from
+ * the MSM plan's figure, and hands the handle a budget that includes it so
+ * the handle's own (staging-inclusive) plan comes out the same. In tier 7
+ * the MSMs take host scalars: the staging is counted, and the handle's plan
+ * is the item's figure as it is. Tier 7 has no coefficient item on the
+ * device (a, b, c are evaluated by the CPU).
  *
  * Tier search: for each tier, best first, the proof's buffers and the waiting
  * workers' witnesses per phase are fixed by the tier; the key gets the rest.
@@ -95,27 +98,31 @@ static size_t coef_rows_bytes(const cuzk_gpu_key_shape *s)
  * would starve the items planned after it. */
 static const cuzk_gpu_msm_config MSM_CFG = {.precompute = 1};
 
-/* Host-scalar staging counted by an MSM plan (never allocated: the prover's
- * scalars are on the device). */
-static size_t msm_staging(const msm_item *m, const cuzk_gpu_msm_plan *mp)
+/* Host-scalar staging counted by an MSM plan and never allocated when the
+ * prover's scalars are on the device (host: they are not, nothing is
+ * subtracted). */
+static size_t msm_staging(const msm_item *m, const cuzk_gpu_msm_plan *mp, bool host)
 {
+    if (host)
+        return 0;
     return mp->streamed ? 2 * mp->chunk_points * FR_BYTES : m->npoints * FR_BYTES;
 }
 
-/* The MSM plan for handle budget b exists and, without the staging, takes at
- * most `room` bytes. */
-static bool msm_fits(const cuzk_gpu_key_shape *s, const msm_item *m, int sm, size_t b, size_t room,
+/* The MSM plan for handle budget b exists and, without the staging the
+ * prover does not use, takes at most `room` bytes. */
+static bool msm_fits(const cuzk_gpu_key_shape *s, const msm_item *m, int sm, size_t b, size_t room, bool host,
                      cuzk_gpu_msm_plan *mp)
 {
     cuzk_error e2 = {0};
     if (cuzk_gpu_msm_plan_make(s->curve, m->group, m->npoints, &MSM_CFG, sm, b, mp, &e2) != CUZK_OK)
         return false;
-    return mp->device_bytes - msm_staging(m, mp) <= room;
+    return mp->device_bytes - msm_staging(m, mp, host) <= room;
 }
 
 /* An MSM item planned with `budget` (the budget the prover can give it,
- * without scalar staging). An empty MSM (no private wires) takes nothing. */
-static cuzk_status plan_msm(const cuzk_gpu_key_shape *s, int id, int sm, size_t budget, bool whole,
+ * without scalar staging unless `host`: scalars from host memory). An empty
+ * MSM (no private wires) takes nothing. */
+static cuzk_status plan_msm(const cuzk_gpu_key_shape *s, int id, int sm, size_t budget, bool whole, bool host,
                             cuzk_gpu_plan_item *it, cuzk_error *err)
 {
     msm_item m = msm_of(s, id);
@@ -126,13 +133,14 @@ static cuzk_status plan_msm(const cuzk_gpu_key_shape *s, int id, int sm, size_t 
         return CUZK_OK;
     cuzk_gpu_msm_plan mp;
     cuzk_error e2 = {0};
-    /* The handle's own plan counts the staging it will not allocate: ask with
-     * the staging added. Resident first (staging = npoints x 32). */
-    size_t res_budget = whole ? SIZE_MAX : sadd(budget, smul(m.npoints, FR_BYTES));
+    /* The handle's own plan counts the staging: with device scalars it is
+     * never allocated, so ask with the staging added. Resident first
+     * (staging = npoints x 32). */
+    size_t res_budget = whole ? SIZE_MAX : host ? budget : sadd(budget, smul(m.npoints, FR_BYTES));
     if (cuzk_gpu_msm_plan_make(s->curve, m.group, m.npoints, &MSM_CFG, sm, res_budget, &mp, &e2) ==
             CUZK_OK &&
         !mp.streamed) {
-        it->device_bytes = mp.device_bytes - m.npoints * FR_BYTES;
+        it->device_bytes = mp.device_bytes - msm_staging(&m, &mp, host);
         if (whole || it->device_bytes <= budget) {
             it->resident = m.npoints;
             it->chunk = mp.chunk_points;
@@ -146,41 +154,42 @@ static cuzk_status plan_msm(const cuzk_gpu_key_shape *s, int id, int sm, size_t 
     /* Streamed. The handle's plan for a budget b also counts the host-scalar
      * staging (2 x chunk x 32, the chunk depends on b), so the device bytes
      * without it are below b: any b <= budget whose plan exists fits, and a
-     * larger b may still fit once the staging is taken off. Take the largest
-     * b that fits (bisection; the figure grows with b). */
-    const size_t hi_max = sadd(budget, 2 * ((size_t)1 << 24) * FR_BYTES);
+     * larger b may still fit once the staging is taken off (device scalars
+     * only). Take the largest b that fits (bisection; the figure grows with
+     * b). */
+    const size_t hi_max = host ? budget : sadd(budget, 2 * ((size_t)1 << 24) * FR_BYTES);
     size_t lo;
-    if (msm_fits(s, &m, sm, budget, budget, &mp)) {
+    if (msm_fits(s, &m, sm, budget, budget, host, &mp)) {
         lo = budget;
     } else {
         /* the smallest budget with a plan, above `budget` */
         size_t a = budget, z = hi_max;
-        if (!msm_fits(s, &m, sm, z, SIZE_MAX, &mp))
+        if (!msm_fits(s, &m, sm, z, SIZE_MAX, host, &mp))
             return cuzk_err(err, CUZK_ERR_NOMEM, "gpu plan: %s does not fit %zu bytes", ITEM_NAMES[id], budget);
         while (z - a > 1) {
             size_t mid = a + (z - a) / 2;
-            if (msm_fits(s, &m, sm, mid, SIZE_MAX, &mp))
+            if (msm_fits(s, &m, sm, mid, SIZE_MAX, host, &mp))
                 z = mid;
             else
                 a = mid;
         }
-        if (!msm_fits(s, &m, sm, z, budget, &mp))
+        if (!msm_fits(s, &m, sm, z, budget, host, &mp))
             return cuzk_err(err, CUZK_ERR_NOMEM, "gpu plan: %s does not fit %zu bytes", ITEM_NAMES[id], budget);
         lo = z;
     }
     size_t hi = hi_max;
-    if (!msm_fits(s, &m, sm, hi, budget, &mp)) {
+    if (!msm_fits(s, &m, sm, hi, budget, host, &mp)) {
         while (hi - lo > ((size_t)1 << 16)) {
             size_t mid = lo + (hi - lo) / 2;
-            if (msm_fits(s, &m, sm, mid, budget, &mp))
+            if (msm_fits(s, &m, sm, mid, budget, host, &mp))
                 lo = mid;
             else
                 hi = mid;
         }
         hi = lo;
-        msm_fits(s, &m, sm, hi, budget, &mp);
+        msm_fits(s, &m, sm, hi, budget, host, &mp);
     }
-    it->device_bytes = mp.device_bytes - msm_staging(&m, &mp);
+    it->device_bytes = mp.device_bytes - msm_staging(&m, &mp, host);
     it->streamed = mp.streamed;
     it->chunk = mp.chunk_points;
     it->resident = mp.resident_points;
@@ -215,12 +224,18 @@ static cuzk_status plan_coefs(const cuzk_gpu_key_shape *s, size_t budget, bool w
     return CUZK_OK;
 }
 
-static cuzk_status plan_item(const cuzk_gpu_key_shape *s, int id, int sm, size_t budget, bool whole,
+/* host: tier 7 (MSM scalars from the host, no coefficients on the device). */
+static cuzk_status plan_item(const cuzk_gpu_key_shape *s, int id, int sm, size_t budget, bool whole, bool host,
                              cuzk_gpu_plan_item *it, cuzk_error *err)
 {
-    if (id == CUZK_GPU_ITEM_COEFS)
-        return plan_coefs(s, budget, whole, it, err);
-    return plan_msm(s, id, sm, budget, whole, it, err);
+    if (id == CUZK_GPU_ITEM_COEFS) {
+        if (!host)
+            return plan_coefs(s, budget, whole, it, err);
+        memset(it, 0, sizeof *it);
+        it->data_bytes = smul(s->n_coefs, COEF_BYTES);
+        return CUZK_OK;
+    }
+    return plan_msm(s, id, sm, budget, whole, host, it, err);
 }
 
 /* Items switched to streamed first. */
@@ -248,9 +263,10 @@ static bool item_in_phase(int id, int ph)
  * workers') are extra[ph]. Not streamed: every item whole and held for the
  * key's lifetime. Streamed: the first k items of STREAM_ORDER (smallest k
  * that fits) are held only in their phases, each planned with what its
- * phases leave. Fills out[], the held bytes and the per-phase bytes; false if
- * nothing fits. */
-static bool plan_key(const cuzk_gpu_key_shape *s, int sm, size_t budget, bool streamed,
+ * phases leave. host: tier 7 (no coefficients on the device, whole[] planned
+ * for host scalars). Fills out[], the held bytes and the per-phase bytes;
+ * false if nothing fits. */
+static bool plan_key(const cuzk_gpu_key_shape *s, int sm, size_t budget, bool streamed, bool host,
                      const size_t extra[CUZK_GPU_PHASE_COUNT],
                      const cuzk_gpu_plan_item whole[CUZK_GPU_ITEM_COUNT],
                      cuzk_gpu_plan_item out[CUZK_GPU_ITEM_COUNT], size_t *held,
@@ -260,7 +276,7 @@ static bool plan_key(const cuzk_gpu_key_shape *s, int sm, size_t budget, bool st
     for (size_t k = kmin; k <= kmax; k++) {
         bool str[CUZK_GPU_ITEM_COUNT] = {false};
         for (size_t j = 0; j < k; j++)
-            str[STREAM_ORDER[j]] = true;
+            str[STREAM_ORDER[j]] = !(host && STREAM_ORDER[j] == CUZK_GPU_ITEM_COEFS);
         size_t fixed = 0;
         for (int i = 0; i < CUZK_GPU_ITEM_COUNT; i++)
             if (!str[i])
@@ -280,7 +296,7 @@ static bool plan_key(const cuzk_gpu_key_shape *s, int sm, size_t budget, bool st
                 if (item_in_phase(i, ph) && budget - ph_bytes[ph] < room)
                     room = budget - ph_bytes[ph];
             cuzk_error e2 = {0};
-            if (plan_item(s, i, sm, room, false, &out[i], &e2) != CUZK_OK) {
+            if (plan_item(s, i, sm, room, false, host, &out[i], &e2) != CUZK_OK) {
                 ok = false;
                 break;
             }
@@ -297,6 +313,28 @@ static bool plan_key(const cuzk_gpu_key_shape *s, int sm, size_t budget, bool st
         return true;
     }
     return false;
+}
+
+/* The least budget (to 1 MiB above) that the smallest tier (7: key
+ * streamed, host witness, proof buffers extra[]) fits; `from` is a hint. */
+static size_t least_budget(const cuzk_gpu_key_shape *s, int sm, size_t from, const size_t extra[CUZK_GPU_PHASE_COUNT],
+                           const cuzk_gpu_plan_item whole[CUZK_GPU_ITEM_COUNT])
+{
+    size_t lo = 0, hi = from ? from : 1;
+    cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
+    size_t held, phase[CUZK_GPU_PHASE_COUNT];
+    while (hi < (SIZE_MAX >> 2) && !plan_key(s, sm, hi, true, true, extra, whole, key, &held, phase)) {
+        lo = hi;
+        hi *= 2;
+    }
+    while (hi - lo > ((size_t)1 << 20)) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (plan_key(s, sm, mid, true, true, extra, whole, key, &held, phase))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
 }
 
 /* "1.25 GiB" / "40.0 MiB" / "512 bytes". */
@@ -369,45 +407,64 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
     out->vector_bytes = v;
     out->witness_bytes = wb;
 
-    /* Every item whole, once. */
-    cuzk_gpu_plan_item whole[CUZK_GPU_ITEM_COUNT];
+    /* Every item whole, once: with device scalars (tiers 1-6) and with host
+     * scalars and no coefficients (tier 7). */
+    cuzk_gpu_plan_item whole[2][CUZK_GPU_ITEM_COUNT];
     memset(whole, 0, sizeof whole);
-    whole[CUZK_GPU_ITEM_NTT].device_bytes = cuzk_gpu_ntt_device_bytes(s->curve, s->log_domain);
-    whole[CUZK_GPU_ITEM_NTT].resident = 1;
-    for (int id = 0; id < CUZK_GPU_ITEM_COUNT; id++)
-        if (id != CUZK_GPU_ITEM_NTT && (st = plan_item(s, id, sm, SIZE_MAX, true, &whole[id], err)))
-            return st;
+    for (int h = 0; h < 2; h++) {
+        whole[h][CUZK_GPU_ITEM_NTT].device_bytes = cuzk_gpu_ntt_device_bytes(s->curve, s->log_domain);
+        whole[h][CUZK_GPU_ITEM_NTT].resident = 1;
+        for (int id = 0; id < CUZK_GPU_ITEM_COUNT; id++)
+            if (id != CUZK_GPU_ITEM_NTT && (st = plan_item(s, id, sm, SIZE_MAX, true, h, &whole[h][id], err)))
+                return st;
+    }
 
     static const struct {
-        bool streamed, prestage;
+        bool streamed, prestage, host;
         unsigned vecs;
-    } TIERS[] = {{false, true, 3}, {false, false, 3}, {false, false, 2},
-                 {true, true, 3},  {true, false, 3},  {true, false, 2}};
-    size_t last_extra[CUZK_GPU_PHASE_COUNT] = {0};
-    for (unsigned t = 0; t < CUZK_ARRAY_LEN(TIERS); t++) {
-        size_t job[CUZK_GPU_PHASE_COUNT], extra[CUZK_GPU_PHASE_COUNT];
-        job[CUZK_GPU_PHASE_STAGE] = wb;
-        job[CUZK_GPU_PHASE_ABC] = sadd(wb, smul(TIERS[t].vecs, v));
-        job[CUZK_GPU_PHASE_NTT] = job[CUZK_GPU_PHASE_ABC];
-        job[CUZK_GPU_PHASE_MSM_H] = sadd(wb, v);
-        for (int p = CUZK_GPU_PHASE_MSM_A; p <= CUZK_GPU_PHASE_MSM_B2; p++)
-            job[p] = wb;
+    } TIERS[] = {{false, true, false, 3}, {false, false, false, 3}, {false, false, false, 2},
+                 {true, true, false, 3},  {true, false, false, 3},  {true, false, false, 2},
+                 {true, false, true, 1}};
+    const unsigned LAST = CUZK_ARRAY_LEN(TIERS) - 1;
+    size_t job_of[CUZK_ARRAY_LEN(TIERS)][CUZK_GPU_PHASE_COUNT], extra_of[CUZK_ARRAY_LEN(TIERS)][CUZK_GPU_PHASE_COUNT];
+    for (unsigned t = 0; t <= LAST; t++) {
+        size_t *job = job_of[t];
+        if (TIERS[t].host) { /* one domain vector in the NTT phase, nothing else */
+            memset(job, 0, sizeof job_of[t]);
+            job[CUZK_GPU_PHASE_NTT] = v;
+        } else {
+            job[CUZK_GPU_PHASE_STAGE] = wb;
+            job[CUZK_GPU_PHASE_ABC] = sadd(wb, smul(TIERS[t].vecs, v));
+            job[CUZK_GPU_PHASE_NTT] = job[CUZK_GPU_PHASE_ABC];
+            job[CUZK_GPU_PHASE_MSM_H] = sadd(wb, v);
+            for (int p = CUZK_GPU_PHASE_MSM_A; p <= CUZK_GPU_PHASE_MSM_B2; p++)
+                job[p] = wb;
+        }
         size_t others = TIERS[t].prestage ? smul(out->workers - 1, wb) : 0;
         for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
-            extra[p] = sadd(sadd(job[p], others), RUNTIME_RESERVE);
-        memcpy(last_extra, extra, sizeof extra);
+            extra_of[t][p] = sadd(sadd(job[p], others), RUNTIME_RESERVE);
+    }
+    /* the least budget the smallest tier fits: in the plan and the message */
+    const size_t least = least_budget(s, sm, budget, extra_of[LAST], whole[TIERS[LAST].host]);
+    for (unsigned t = 0; t <= LAST; t++) {
+        const bool host = TIERS[t].host;
+        const size_t *job = job_of[t], *extra = extra_of[t];
+        size_t others = TIERS[t].prestage ? smul(out->workers - 1, wb) : 0;
         cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
         size_t held, phase[CUZK_GPU_PHASE_COUNT];
-        if (!plan_key(s, sm, budget, TIERS[t].streamed, extra, whole, key, &held, phase))
+        if (!plan_key(s, sm, budget, TIERS[t].streamed, host, extra, whole[host], key, &held, phase))
             continue;
         out->tier = t + 1;
         out->key_streamed = TIERS[t].streamed;
+        out->host_witness = host;
+        out->host_pinned = host ? sadd(wb, smul(3, v)) : wb;
         memcpy(out->item, key, sizeof key);
         out->key_bytes = held;
         out->prestage = TIERS[t].prestage;
         out->abc_vectors = TIERS[t].vecs;
         out->others_bytes = others;
         out->runtime_bytes = RUNTIME_RESERVE;
+        out->least_budget = least;
         for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
             out->job_bytes[p] = job[p];
             out->phase_bytes[p] = phase[p];
@@ -416,29 +473,13 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
         }
         return CUZK_OK;
     }
-    /* What the smallest tier needs: the least budget that fits it (to
-     * 1 MiB), for the message. */
-    size_t lo = budget, hi = budget ? budget : 1;
-    cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
-    size_t held, phase[CUZK_GPU_PHASE_COUNT];
-    while (hi < (SIZE_MAX >> 2) && !plan_key(s, sm, hi, true, last_extra, whole, key, &held, phase)) {
-        lo = hi;
-        hi *= 2;
-    }
-    while (hi - lo > ((size_t)1 << 20)) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (plan_key(s, sm, mid, true, last_extra, whole, key, &held, phase))
-            hi = mid;
-        else
-            lo = mid;
-    }
     char b1[32], b2[32];
     return cuzk_err(err, CUZK_ERR_NOMEM,
                     "gpu plan: a proof with this key (domain 2^%u, %llu wires) does not fit a device "
-                    "budget of %s: even the smallest tier (key streamed, witness uploaded at start, "
-                    "a/b/c as 2 vectors) needs %s",
+                    "budget of %s: even the smallest tier (7: key streamed, witness on the host, "
+                    "one domain vector on the device) needs %s",
                     s->log_domain, (unsigned long long)s->n_vars, fmt_size(b1, sizeof b1, budget),
-                    fmt_size(b2, sizeof b2, hi));
+                    fmt_size(b2, sizeof b2, least));
 }
 
 cuzk_status cuzk_gpu_key_shape_read(const char *zkey_path, cuzk_gpu_key_shape *out, cuzk_error *err)

@@ -36,6 +36,20 @@ grep -q "^tier     [12]:" "$T/plan" || fail "140G: tier 1 or 2 expected: $(grep 
 "$CUZK" plan --porep --gpu-mem 16G >"$T/plan" 2>&1
 check "plan --porep --gpu-mem 16G" 0 $?
 grep -q "^tier     6:" "$T/plan" || fail "16G: tier 6 expected: $(grep tier "$T/plan")"
+# an 8 GiB card (and its budget less the 512 MiB margin): tier 7, the witness
+# on the host, fits with room to spare; 4 GiB does not (exit 6, one line)
+for mem in 8G 7680M; do
+    "$CUZK" plan --porep --gpu-mem $mem --workers 2 >"$T/plan" 2>&1
+    check "plan --porep --gpu-mem $mem" 0 $?
+    grep -q "^tier     7: key partly streamed, witness on the host" "$T/plan" ||
+        fail "$mem: tier 7 expected: $(grep tier "$T/plan")"
+    grep -q "^least    4.422 GiB: the smallest tier (7) needs this much; 3.[0-9]* GiB to spare" "$T/plan" ||
+        fail "$mem: least line: $(grep least "$T/plan")"
+done
+"$CUZK" plan --porep --gpu-mem 4G >"$T/plan" 2>"$T/err"
+check "plan --porep --gpu-mem 4G" 6 $?
+[ "$(wc -l <"$T/err")" = 1 ] && grep -q "smallest tier (7: .*needs 4.42 GiB" "$T/err" ||
+    fail "4G: message: $(cat "$T/err")"
 for args in "--porep x.zkey" "--porep --scale 9 --gpu-mem 1G" "--scale 20 --gpu-mem 1G a.zkey"; do
     # shellcheck disable=SC2086
     "$CUZK" plan $args >/dev/null 2>"$T/err"

@@ -501,7 +501,7 @@ static void test_backend(void **state)
         unsigned prev_t = 1;
         for (size_t b = tier_at(&g, 0, NULL); b > (1u << 20); b = b / 50 * 49) {
             unsigned t;
-            if (!tier_at(&g, b, &t))
+            if (!tier_at(&g, b, &t) || t == 7) /* tier 7: not run by the backend yet */
                 break;
             for (unsigned want = prev_t + 1; want < t && prev_b; want++) {
                 size_t lo = b, hi = prev_b; /* tier(lo) > want >= tier(hi) */

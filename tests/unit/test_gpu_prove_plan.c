@@ -1,11 +1,13 @@
 /* The device-memory plan of a GPU proof (include/cuzk/gpu_plan.h): pure
  * arithmetic, checked without a GPU. The per-item figures are recomputed here
  * from the documented model (CSR records of 36 bytes, domain vectors of 32
- * bytes per element, the MSM planner's figure less the host-scalar staging),
+ * bytes per element, the MSM planner's figure less the host-scalar staging
+ * except in tier 7, whose MSMs take host scalars),
  * the phases from the tier definition; the invariants (peak <= budget, tiers
  * only get worse as the budget shrinks) over budget sweeps. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,19 +62,26 @@ static size_t npoints_of(const cuzk_gpu_key_shape *s, int id)
 static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
 {
     const size_t n = (size_t)1 << s->log_domain;
-    assert_true(p->tier >= 1 && p->tier <= 6);
+    assert_true(p->tier >= 1 && p->tier <= 7);
+    const bool host = p->tier == 7;
+    assert_int_equal(p->host_witness, host);
     assert_int_equal(p->witness_bytes, s->n_vars * 32);
     assert_int_equal(p->vector_bytes, n * 32);
-    /* coefficients: CSR rows + 36-byte records, or two chunks of them */
+    assert_int_equal(p->host_pinned, s->n_vars * 32 + (host ? 3 * n * 32 : 0));
+    /* coefficients: CSR rows + 36-byte records, or two chunks of them; none
+     * on the device in tier 7 */
     const cuzk_gpu_plan_item *co = &p->item[CUZK_GPU_ITEM_COEFS];
     size_t rows = 2 * (n + 1) * 4;
-    if (co->resident == s->n_coefs) /* whole (held with the key, or in its phases) */
+    assert_int_equal(co->data_bytes, s->n_coefs * 36);
+    if (host)
+        assert_true(co->device_bytes == 0 && !co->streamed);
+    else if (co->resident == s->n_coefs) /* whole (held with the key, or in its phases) */
         assert_int_equal(co->device_bytes, rows + s->n_coefs * 36);
     else
         assert_int_equal(co->device_bytes, rows + 2 * co->chunk * 36);
     assert_int_equal(p->item[CUZK_GPU_ITEM_NTT].device_bytes, cuzk_gpu_ntt_device_bytes(s->curve, s->log_domain));
     /* MSMs: the handle's own plan for msm_budget, less the staging of host
-     * scalars the prover never uses */
+     * scalars the prover does not use (all of it in tier 7) */
     size_t held = 0, in_phase[CUZK_GPU_PHASE_COUNT] = {0};
     for (int id = 0; id < CUZK_GPU_ITEM_COUNT; id++) {
         const cuzk_gpu_plan_item *it = &p->item[id];
@@ -94,7 +103,7 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
         assert_int_equal(mp.resident_points, it->resident);
         if (!it->streamed)
             assert_int_equal(mp.streamed, 0);
-        size_t staging = mp.streamed ? 2 * mp.chunk_points * 32 : np * 32;
+        size_t staging = host ? 0 : mp.streamed ? 2 * mp.chunk_points * 32 : np * 32;
         assert_int_equal(mp.device_bytes - staging, it->device_bytes);
         size_t aff = (s->curve == CUZK_CURVE_BN254 ? 64 : 96) * (g == CUZK_GPU_G2 ? 2 : 1);
         assert_int_equal(it->data_bytes, np * aff);
@@ -105,8 +114,10 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     assert_int_equal(p->runtime_bytes, (size_t)384 << 20);
     /* the proof's buffers per phase, from the tier */
     const size_t w = p->witness_bytes, v = p->vector_bytes;
-    const size_t want_job[CUZK_GPU_PHASE_COUNT] = {w, w + p->abc_vectors * v, w + p->abc_vectors * v, w + v, w, w, w, w};
-    assert_int_equal(p->abc_vectors, p->tier == 3 || p->tier == 6 ? 2 : 3);
+    const size_t job_dev[CUZK_GPU_PHASE_COUNT] = {w, w + p->abc_vectors * v, w + p->abc_vectors * v, w + v, w, w, w, w};
+    const size_t job_host[CUZK_GPU_PHASE_COUNT] = {0, 0, v, 0, 0, 0, 0, 0}; /* one vector, in the NTT phase */
+    const size_t *want_job = host ? job_host : job_dev;
+    assert_int_equal(p->abc_vectors, host ? 1 : p->tier == 3 || p->tier == 6 ? 2 : 3);
     assert_int_equal(p->prestage, p->tier == 1 || p->tier == 4);
     assert_int_equal(p->others_bytes, p->prestage ? (p->workers - 1) * w : 0);
     size_t peak = 0;
@@ -118,6 +129,7 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     }
     assert_int_equal(p->peak, peak);
     assert_true(p->peak <= p->budget);
+    assert_true(p->least_budget <= p->budget);
     int streamed = 0;
     for (int i = 0; i < CUZK_GPU_ITEM_COUNT; i++)
         streamed |= p->item[i].streamed;
@@ -138,35 +150,57 @@ static void test_porep_h200(void **state)
     assert_true(p.key_bytes > 90 * (size_t)1000000000);
 }
 
-/* PoRep at a 16 GiB cap: the key is streamed, and it still fits. */
+/* PoRep at a 16 GiB cap: the key is streamed, the witness and 2 vectors
+ * on the device (tier 6), and it still fits. */
 static void test_porep_16g(void **state)
 {
     (void)state;
     cuzk_gpu_plan p = plan_ok(&POREP, 16 * GIB, 2);
     check_plan(&POREP, &p);
-    assert_true(p.tier >= 4);
+    assert_int_equal(p.tier, 6);
     assert_true(p.item[CUZK_GPU_ITEM_MSM_H].streamed);
     assert_true(p.item[CUZK_GPU_ITEM_COEFS].streamed);
 }
 
-/* PoRep at 8 GiB: the witness and two domain vectors alone are ~12 GiB, so
- * nothing fits: NOMEM with a message, not a plan that would run out. */
-static void test_porep_8g_nomem(void **state)
+/* PoRep at 8 GiB: the witness and two domain vectors alone are ~12 GiB,
+ * so tier 6 (which needs 13.31 GiB) does not fit; tier 7 (witness on the
+ * host) does, also with two workers and on a consumer card's 8 GiB less the
+ * planner's margin of 512 MiB. Its least budget is the NTT phase: the
+ * runtime reserve + the NTT tables + one domain vector (its MSM phases can
+ * stream in less); below that, NOMEM with a message naming tier 7 and the
+ * figure, not a plan that would run out. */
+static void test_porep_8g(void **state)
 {
     (void)state;
-    cuzk_gpu_plan_opts o = {.budget = 8 * GIB, .sm_count = 132};
-    cuzk_gpu_plan p;
-    cuzk_error e = {0};
-    assert_int_equal(cuzk_gpu_plan_proof(&POREP, &o, &p, &e), CUZK_ERR_NOMEM);
-    assert_non_null(strstr(e.msg, "does not fit"));
-    assert_null(strchr(e.msg, '\n'));
-    /* the figure it names: witness + 2 domain vectors + the coefficient rows
-     * + NTT tables + the smallest coefficient chunks + the runtime reserve =
-     * 13.31 GiB; 13.5 GiB fits */
-    assert_non_null(strstr(e.msg, "needs 13.31 GiB"));
+    const size_t budgets[] = {8 * GIB, 8 * GIB - ((size_t)512 << 20)};
+    for (size_t i = 0; i < 2; i++) {
+        cuzk_gpu_plan p = plan_ok(&POREP, budgets[i], 2);
+        check_plan(&POREP, &p);
+        assert_int_equal(p.tier, 7);
+        assert_int_equal(p.job_bytes[CUZK_GPU_PHASE_NTT], (size_t)32 << 27);
+        for (int id = CUZK_GPU_ITEM_MSM_H; id <= CUZK_GPU_ITEM_MSM_B2; id++)
+            assert_true(p.item[id].streamed);
+        const size_t need = p.runtime_bytes + cuzk_gpu_ntt_device_bytes(CUZK_CURVE_BLS12_381, 27) + ((size_t)32 << 27);
+        assert_true(p.least_budget >= need && p.least_budget <= need + ((size_t)1 << 20));
+        assert_true(p.budget - p.least_budget > 3 * GIB); /* 3.6 / 3.1 GiB to spare */
+    }
+    /* 13.5 GiB: tier 6 still (13.31 GiB) */
     cuzk_gpu_plan p13 = plan_ok(&POREP, 27 * GIB / 2, 2);
     check_plan(&POREP, &p13);
     assert_int_equal(p13.tier, 6);
+    /* just below tier 7's need, and 4 GiB: nothing fits */
+    cuzk_gpu_plan p8 = plan_ok(&POREP, 8 * GIB, 2);
+    const size_t below[] = {p8.least_budget - ((size_t)2 << 20), 4 * GIB};
+    for (size_t i = 0; i < 2; i++) {
+        cuzk_gpu_plan_opts o = {.budget = below[i], .sm_count = 132};
+        cuzk_gpu_plan p;
+        cuzk_error e = {0};
+        assert_int_equal(cuzk_gpu_plan_proof(&POREP, &o, &p, &e), CUZK_ERR_NOMEM);
+        assert_non_null(strstr(e.msg, "does not fit"));
+        assert_non_null(strstr(e.msg, "smallest tier (7:"));
+        assert_non_null(strstr(e.msg, "needs 4.42 GiB"));
+        assert_null(strchr(e.msg, '\n'));
+    }
 }
 
 /* Shrinking the budget never improves the tier, never exceeds the budget,
@@ -182,16 +216,16 @@ static void sweep(const cuzk_gpu_key_shape *s, size_t hi, unsigned workers)
         cuzk_status st = cuzk_gpu_plan_proof(s, &o, &p, &e);
         if (st) {
             assert_int_equal(st, CUZK_ERR_NOMEM);
-            last_tier = 7;
+            last_tier = 8;
             continue;
         }
-        assert_true(last_tier <= 6); /* no plan after a NOMEM at a larger budget */
+        assert_true(last_tier <= 7); /* no plan after a NOMEM at a larger budget */
         check_plan(s, &p);
         assert_true(p.tier >= last_tier);
         last_tier = p.tier;
         planned++;
     }
-    assert_int_equal(last_tier, 7);
+    assert_int_equal(last_tier, 8);
     assert_true(planned > 3);
 }
 
@@ -272,7 +306,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_porep_h200),  cmocka_unit_test(test_porep_16g),
-        cmocka_unit_test(test_porep_8g_nomem), cmocka_unit_test(test_sweep_porep),
+        cmocka_unit_test(test_porep_8g), cmocka_unit_test(test_sweep_porep),
         cmocka_unit_test(test_sweep_small), cmocka_unit_test(test_workers),
         cmocka_unit_test(test_bad_shape),   cmocka_unit_test(test_no_device),
         cmocka_unit_test(test_names),
