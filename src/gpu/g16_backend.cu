@@ -130,6 +130,21 @@ void dev_free(cuzk_gpu_g16_key *k, void **p)
     *p = NULL;
 }
 
+/* Frees what only abc and ntt use: the b and c vectors and the job's hold on
+ * the streamed coefficients. The caller has synchronized the job's streams. */
+void abc_release(cuzk_gpu_g16_job *j)
+{
+    cuzk_gpu_g16_key *k = j->k;
+    dev_free(k, &j->d_b);
+    dev_free(k, &j->d_c);
+    if (j->csr_held) {
+        pthread_mutex_lock(&k->alloc_mu);
+        cuzk_gpu_g16_csr_release(k->csr);
+        pthread_mutex_unlock(&k->alloc_mu);
+        j->csr_held = false;
+    }
+}
+
 cuzk_status phase_begin(cuzk_gpu_g16_job *j, int ph, cudaStream_t st, cuzk_error *e)
 {
     if (!j->timed[ph]) {
@@ -409,14 +424,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
     /* b, c (and streamed coefficients) are done with once h exists */
     if ((st = wait_polled(j, j->t1[CUZK_GPU_PHASE_NTT], e))) return st;
     CUZK_CU(cudaStreamSynchronize(j->cs));
-    dev_free(k, &j->d_b);
-    dev_free(k, &j->d_c);
-    if (j->csr_held) {
-        pthread_mutex_lock(&k->alloc_mu);
-        cuzk_gpu_g16_csr_release(k->csr);
-        pthread_mutex_unlock(&k->alloc_mu);
-        j->csr_held = false;
-    }
+    abc_release(j);
     return CUZK_OK;
 }
 
@@ -533,13 +541,7 @@ extern "C" void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j)
         cudaGetLastError();
         dev_free(k, &j->d_w);
         dev_free(k, &j->d_a);
-        dev_free(k, &j->d_b);
-        dev_free(k, &j->d_c);
-        if (j->csr_held) {
-            pthread_mutex_lock(&k->alloc_mu);
-            cuzk_gpu_g16_csr_release(k->csr);
-            pthread_mutex_unlock(&k->alloc_mu);
-        }
+        abc_release(j);
         for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
             if (j->timed[p]) {
                 cudaEventDestroy(j->t0[p]);
