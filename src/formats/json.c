@@ -662,6 +662,32 @@ static cuzk_status json_write_file(const json_kind *k, const void *obj, int styl
     return st;
 }
 
+/* A point of a snarkjs object, by key. */
+typedef struct {
+    const char *key;
+    bool g2;
+    void *dst;
+} named_point;
+
+/* Reads the n points pt[] of root. One that is missing is a format error
+ * (all are looked for first); one that is not a valid group element returns
+ * `bad`. */
+static cuzk_status get_points(const fmt_ops *ops, const cJSON *root, const named_point *pt, size_t n,
+                              const char *nm, cuzk_status bad, cuzk_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!obj_get(root, pt[i].key))
+            return cuzk_err(err, CUZK_ERR_FORMAT, "%s: missing %s", nm, pt[i].key);
+    for (size_t i = 0; i < n; i++) {
+        const cJSON *v = obj_get(root, pt[i].key);
+        cuzk_status st = pt[i].g2 ? get_g2(ops, pt[i].dst, v, nm, pt[i].key, bad, err)
+                                  : get_g1(ops, pt[i].dst, v, nm, pt[i].key, bad, err);
+        if (st)
+            return st;
+    }
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_proof_points_read_json_buffer(cuzk_proof_points *p, const char *text, size_t len,
                                         const char *name, cuzk_curve curve, cuzk_error *err)
 {
@@ -671,20 +697,10 @@ cuzk_status cuzk_proof_points_read_json_buffer(cuzk_proof_points *p, const char 
     cuzk_status st = parse_groth16_object(&root, text, len, nm, false, curve, &p->curve, err);
     if (st)
         goto out;
-    const fmt_ops *ops = fmt_ops_get(p->curve);
-    const cJSON *a = obj_get(root, "pi_a");
-    const cJSON *b = obj_get(root, "pi_b");
-    const cJSON *c = obj_get(root, "pi_c");
-    if (!a || !b || !c) {
-        st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: missing %s", nm, !a ? "pi_a" : !b ? "pi_b" : "pi_c");
-        goto out;
-    }
+    const named_point pt[] = {{"pi_a", false, &p->a}, {"pi_b", true, &p->b}, {"pi_c", false, &p->c}};
     /* A point that is not a valid group element makes an invalid proof,
      * as for snarkjs (isWellConstructed -> "Invalid proof"). */
-    const cuzk_status bad = CUZK_ERR_INVALID_PROOF;
-    if ((st = get_g1(ops, &p->a, a, nm, "pi_a", bad, err)) || (st = get_g2(ops, &p->b, b, nm, "pi_b", bad, err)) ||
-        (st = get_g1(ops, &p->c, c, nm, "pi_c", bad, err)))
-        goto out;
+    st = get_points(fmt_ops_get(p->curve), root, pt, CUZK_ARRAY_LEN(pt), nm, CUZK_ERR_INVALID_PROOF, err);
 out:
     cJSON_Delete(root);
     if (st)
@@ -933,18 +949,12 @@ cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, 
         goto out;
     }
     vk->n_public = (uint32_t)np->valuedouble;
-    const char *keys[4] = {"vk_alpha_1", "vk_beta_2", "vk_gamma_2", "vk_delta_2"};
-    void *dst[4] = {&vk->alpha_1, &vk->beta_2, &vk->gamma_2, &vk->delta_2};
-    for (int i = 0; i < 4; i++) {
-        const cJSON *v = obj_get(root, keys[i]);
-        if (!v) {
-            st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: missing %s", nm, keys[i]);
-            goto out;
-        }
-        if ((st = i == 0 ? get_g1(ops, dst[i], v, nm, keys[i], CUZK_ERR_FORMAT, err)
-                   : get_g2(ops, dst[i], v, nm, keys[i], CUZK_ERR_FORMAT, err)))
-            goto out;
-    }
+    const named_point pt[] = {{"vk_alpha_1", false, &vk->alpha_1},
+                              {"vk_beta_2", true, &vk->beta_2},
+                              {"vk_gamma_2", true, &vk->gamma_2},
+                              {"vk_delta_2", true, &vk->delta_2}};
+    if ((st = get_points(ops, root, pt, CUZK_ARRAY_LEN(pt), nm, CUZK_ERR_FORMAT, err)))
+        goto out;
     const cJSON *ic = obj_get(root, "IC");
     if (!cJSON_IsArray(ic) || (uint64_t)cJSON_GetArraySize(ic) != (uint64_t)vk->n_public + 1) {
         st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: IC must be an array of nPublic + 1 = %llu points", nm,
