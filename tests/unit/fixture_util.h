@@ -1,8 +1,9 @@
-/* What the Groth16 tests share (test_groth16.c, test_prove_api.c): the
- * snarkjs fixture circuits of tests/data/formats (per curve directory: the
- * circuit, its zkey, witness, proof, public signals and verification key, all
- * made by circom + snarkjs), a scratch directory per test program, file
- * helpers and a context. */
+/* What the Groth16 tests share (test_groth16.c, test_prove_api.c,
+ * test_setup.c, test_porep.c, test_gen.c, ...): the snarkjs fixture circuits
+ * of tests/data/formats (per curve directory: the circuit, its zkey, witness,
+ * proof, public signals and verification key, all made by circom + snarkjs),
+ * a scratch directory per test program, file helpers, a context and fixed
+ * toxic waste for keys that must come out the same every run. */
 #ifndef CUZK_TEST_FIXTURE_UTIL_H
 #define CUZK_TEST_FIXTURE_UTIL_H
 
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "cuzk/cuzk.h"
+#include "groth16/setup.h"
 
 #define FX_DIR CUZK_TEST_DATA_DIR "/formats"
 
@@ -64,10 +66,10 @@ static inline char *slurp(const char *path, size_t *len)
     fseek(f, 0, SEEK_SET);
     char *buf = malloc((size_t)n + 1);
     assert_non_null(buf);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = 0;
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = 0;
     fclose(f);
-    if (len) *len = got;
+    if (len) *len = (size_t)n;
     return buf;
 }
 
@@ -88,5 +90,13 @@ static inline cuzk_ctx *mkctx(cuzk_pool *pool)
     assert_int_equal(cuzk_ctx_create(&ctx, &o, &err), CUZK_OK);
     return ctx;
 }
+
+/* Arbitrary fixed toxic waste (all < 2^250, so < r on both curves). */
+static const cuzk_setup_toxic TOXIC = {
+    {0x243f6a8885a308d3ull, 0x13198a2e03707344ull, 0xa4093822299f31d0ull, 0x082efa98ec4e6c89ull},
+    {0x452821e638d01377ull, 0xbe5466cf34e90c6cull, 0xc0ac29b7c97c50ddull, 0x03f84d5b5b547091ull},
+    {0x9216d5d98979fb1bull, 0xd1310ba698dfb5acull, 0x2ffd72dbd01adfb7ull, 0x0b8e1afed6a267e9ull},
+    {0x6a267e96ba7c9045ull, 0xf12c7f9924a19947ull, 0xb3916cf70801f2e2ull, 0x0858efc16636920dull},
+};
 
 #endif

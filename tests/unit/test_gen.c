@@ -21,38 +21,18 @@
 #include "cuzk/dev.h"
 #include "formats/formats.h"
 
-static char tmpdir[256];
+#include "fixture_util.h"
 
-static int setup_dir(void **state)
+static int setup(void **state)
 {
     (void)state;
-    strcpy(tmpdir, "/tmp/cuzk_test_gen_XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return fx_setup("gen");
 }
 
-static int teardown_dir(void **state)
+static int teardown(void **state)
 {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static void path(char *out, const char *name) { snprintf(out, 300, "%s/%s", tmpdir, name); }
-
-static uint8_t *slurp(const char *p, size_t *len)
-{
-    FILE *f = fopen(p, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return b;
+    return fx_teardown();
 }
 
 static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
@@ -172,14 +152,14 @@ NAIVE_CHECK(bls12_381)
 static naive_report naive(cuzk_curve c, const char *rp, const char *wp)
 {
     size_t rl, wl;
-    uint8_t *rf = slurp(rp, &rl), *wf = slurp(wp, &wl);
+    uint8_t *rf = (uint8_t *)slurp(rp, &rl), *wf = (uint8_t *)slurp(wp, &wl);
     naive_report rep = c == CUZK_CURVE_BN254 ? bn254_naive(rf, rl, wf, wl) : bls12_381_naive(rf, rl, wf, wl);
     free(rf);
     free(wf);
     return rep;
 }
 
-static cuzk_ctx *mkctx(int threads)
+static cuzk_ctx *ctx_threads(int threads)
 {
     cuzk_ctx *ctx = NULL;
     cuzk_ctx_opts o = {0};
@@ -218,10 +198,8 @@ static cuzk_status formats_check(const char *rp, const char *wp, cuzk_error *e)
 
 static void check_shape(cuzk_curve c, uint64_t m, uint32_t pub)
 {
-    cuzk_ctx *ctx = mkctx(2);
-    char rp[300], wp[300];
-    path(rp, "s.r1cs");
-    path(wp, "s.wtns");
+    cuzk_ctx *ctx = ctx_threads(2);
+    const char *rp = T("s.r1cs"), *wp = T("s.wtns");
     gen(ctx, c, m, pub, 1234 + m, rp, wp);
     naive_report rep = naive(c, rp, wp);
     assert_int_equal(rep.n_constraints, m);
@@ -261,10 +239,8 @@ static void test_profile_multi_chunk(void **s)
     for (int c = 1; c <= 2; c++) {
         cuzk_curve cv = c == 1 ? CUZK_CURVE_BN254 : CUZK_CURVE_BLS12_381;
         uint64_t m = c == 1 ? 70000 : 40000; /* > 2 chunks / > 1 chunk of 2^15 */
-        cuzk_ctx *ctx = mkctx(2);
-        char rp[300], wp[300];
-        path(rp, "p.r1cs");
-        path(wp, "p.wtns");
+        cuzk_ctx *ctx = ctx_threads(2);
+        const char *rp = T("p.r1cs"), *wp = T("p.wtns");
         gen(ctx, cv, m, 4, 99, rp, wp);
         naive_report rep = naive(cv, rp, wp);
         assert_int_equal(rep.first_bad, -1);
@@ -284,7 +260,7 @@ static void test_profile_multi_chunk(void **s)
 static bool same_file(const char *a, const char *b)
 {
     size_t la, lb;
-    uint8_t *fa = slurp(a, &la), *fb = slurp(b, &lb);
+    uint8_t *fa = (uint8_t *)slurp(a, &la), *fb = (uint8_t *)slurp(b, &lb);
     bool same = la == lb && !memcmp(fa, fb, la);
     free(fa);
     free(fb);
@@ -294,14 +270,9 @@ static bool same_file(const char *a, const char *b)
 static void test_determinism(void **s)
 {
     (void)s;
-    char r1[300], w1[300], r2[300], w2[300], r3[300], w3[300];
-    path(r1, "d1.r1cs");
-    path(w1, "d1.wtns");
-    path(r2, "d2.r1cs");
-    path(w2, "d2.wtns");
-    path(r3, "d3.r1cs");
-    path(w3, "d3.wtns");
-    cuzk_ctx *c1 = mkctx(1), *c2 = mkctx(2);
+    const char *r1 = T("d1.r1cs"), *w1 = T("d1.wtns"), *r2 = T("d2.r1cs"), *w2 = T("d2.wtns");
+    const char *r3 = T("d3.r1cs"), *w3 = T("d3.wtns");
+    cuzk_ctx *c1 = ctx_threads(1), *c2 = ctx_threads(2);
     gen(c1, CUZK_CURVE_BN254, 40000, 3, 7, r1, w1);
     gen(c2, CUZK_CURVE_BN254, 40000, 3, 7, r2, w2); /* other thread count */
     gen(c2, CUZK_CURVE_BN254, 40000, 3, 8, r3, w3); /* other seed */
@@ -321,13 +292,11 @@ static void test_determinism(void **s)
 static void test_corrupt_detected(void **s)
 {
     (void)s;
-    cuzk_ctx *ctx = mkctx(2);
-    char rp[300], wp[300];
-    path(rp, "c.r1cs");
-    path(wp, "c.wtns");
+    cuzk_ctx *ctx = ctx_threads(2);
+    const char *rp = T("c.r1cs"), *wp = T("c.wtns");
     gen(ctx, CUZK_CURVE_BLS12_381, 500, 2, 5, rp, wp);
     size_t wl;
-    uint8_t *wf = slurp(wp, &wl);
+    uint8_t *wf = (uint8_t *)slurp(wp, &wl);
     /* Wire 200 is the output of constraint 197 (1 + 2 public + 197), and no
      * earlier constraint uses it. Give it a value of 65+ bits that no
      * constraint kind can produce except a random product (2^-180 chance). */
@@ -351,10 +320,8 @@ static void test_corrupt_detected(void **s)
 static void test_bad_args(void **s)
 {
     (void)s;
-    cuzk_ctx *ctx = mkctx(1);
-    char rp[300], wp[300];
-    path(rp, "x.r1cs");
-    path(wp, "x.wtns");
+    cuzk_ctx *ctx = ctx_threads(1);
+    const char *rp = T("x.r1cs"), *wp = T("x.wtns");
     cuzk_error e = {0};
     cuzk_gen_opts o = {CUZK_CURVE_BN254, 0, 1, 1};
     assert_int_equal(cuzk_gen_files(ctx, &o, rp, wp, &e), CUZK_ERR_USAGE);
@@ -381,5 +348,5 @@ int main(void)
         cmocka_unit_test(test_corrupt_detected),
         cmocka_unit_test(test_bad_args),
     };
-    return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -22,46 +22,23 @@
 #include "formats/formats.h"
 #include "groth16/setup.h"
 
+#include "fixture_util.h"
+
 #define TS bn254
 #include "setup_test_impl.h"
 #define TS bls12_381
 #include "setup_test_impl.h"
 
-static char tmpdir[256];
-
-static int setup_dir(void **state)
+static int setup(void **state)
 {
     (void)state;
-    strcpy(tmpdir, "/tmp/cuzk_test_setup_XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    return fx_setup("setup");
 }
 
-static int teardown_dir(void **state)
+static int teardown(void **state)
 {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static void tpath(char *out, const char *name) { snprintf(out, 300, "%s/%s", tmpdir, name); }
-
-/* Arbitrary fixed toxic waste (all < 2^250, so < r on both curves). */
-static const cuzk_setup_toxic TOXIC = {
-    {0x243f6a8885a308d3ull, 0x13198a2e03707344ull, 0xa4093822299f31d0ull, 0x082efa98ec4e6c89ull},
-    {0x452821e638d01377ull, 0xbe5466cf34e90c6cull, 0xc0ac29b7c97c50ddull, 0x03f84d5b5b547091ull},
-    {0x9216d5d98979fb1bull, 0xd1310ba698dfb5acull, 0x2ffd72dbd01adfb7ull, 0x0b8e1afed6a267e9ull},
-    {0x6a267e96ba7c9045ull, 0xf12c7f9924a19947ull, 0xb3916cf70801f2e2ull, 0x0858efc16636920dull},
-};
-
-static cuzk_ctx *mkctx(void)
-{
-    cuzk_ctx *ctx = NULL;
-    cuzk_ctx_opts o = {0};
-    o.threads = 2;
-    cuzk_error e = {0};
-    assert_int_equal(cuzk_ctx_create(&ctx, &o, &e), CUZK_OK);
-    return ctx;
+    return fx_teardown();
 }
 
 static void load(const char *rp, const char *wp, cuzk_r1cs *r, cuzk_wtns *w)
@@ -85,7 +62,7 @@ static void check_one(cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_wtns *w, con
 static void test_gen_circuits(void **s)
 {
     (void)s;
-    cuzk_ctx *ctx = mkctx();
+    cuzk_ctx *ctx = mkctx(NULL);
     const struct {
         cuzk_curve c;
         uint64_t m;
@@ -95,9 +72,7 @@ static void test_gen_circuits(void **s)
         {CUZK_CURVE_BLS12_381, 2, 1},    {CUZK_CURVE_BLS12_381, 13, 2},
     };
     for (size_t i = 0; i < CUZK_ARRAY_LEN(cases); i++) {
-        char rp[300], wp[300];
-        tpath(rp, "g.r1cs");
-        tpath(wp, "g.wtns");
+        const char *rp = T("g.r1cs"), *wp = T("g.wtns");
         cuzk_gen_opts go = {cases[i].c, cases[i].m, cases[i].pub, 17 + i};
         cuzk_error e = {0};
         if (cuzk_gen_files(ctx, &go, rp, wp, &e))
@@ -117,7 +92,7 @@ static void test_gen_circuits(void **s)
 static void test_circom_circuits(void **s)
 {
     (void)s;
-    cuzk_ctx *ctx = mkctx();
+    cuzk_ctx *ctx = mkctx(NULL);
     const char *curves[] = {"bn128", "bls12381"};
     const char *names[] = {"mul", "linear", "nopub"};
     for (int c = 0; c < 2; c++)
@@ -141,7 +116,7 @@ static void test_circom_circuits(void **s)
 static void test_matches_snarkjs_structure(void **s)
 {
     (void)s;
-    cuzk_ctx *ctx = mkctx();
+    cuzk_ctx *ctx = mkctx(NULL);
     const char *curves[] = {"bn128", "bls12381"};
     const char *names[] = {"mul", "linear", "nopub", "manypub", "boundary_lo", "boundary_hi"};
     for (int c = 0; c < 2; c++)
@@ -191,12 +166,9 @@ static void test_matches_snarkjs_structure(void **s)
 static void test_file_roundtrip(void **s)
 {
     (void)s;
-    cuzk_ctx *ctx = mkctx();
+    cuzk_ctx *ctx = mkctx(NULL);
     for (int c = 0; c < 2; c++) {
-        char rp[300], wp[300], zp[300];
-        tpath(rp, "f.r1cs");
-        tpath(wp, "f.wtns");
-        tpath(zp, "f.zkey");
+        const char *rp = T("f.r1cs"), *wp = T("f.wtns"), *zp = T("f.zkey");
         cuzk_gen_opts go = {c ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254, 300, 2, 3};
         cuzk_error e = {0};
         if (cuzk_gen_files(ctx, &go, rp, wp, &e) || cuzk_setup_files_with_toxic(ctx, rp, zp, &TOXIC, &e))
@@ -231,9 +203,8 @@ static void test_file_roundtrip(void **s)
 static void test_errors(void **s)
 {
     (void)s;
-    cuzk_ctx *ctx = mkctx();
-    char zp[300];
-    tpath(zp, "none.zkey");
+    cuzk_ctx *ctx = mkctx(NULL);
+    const char *zp = T("none.zkey");
     cuzk_error e = {0};
     /* Missing input: an error and no output file. */
     assert_int_equal(cuzk_setup_files(ctx, "/nonexistent/x.r1cs", zp, &e), CUZK_ERR_IO);
@@ -260,9 +231,7 @@ static void test_errors(void **s)
     cuzk_zkey_free(&zk);
 
     /* tau in the domain (tau = 1) is refused. */
-    char rp[300], wp[300];
-    tpath(rp, "e.r1cs");
-    tpath(wp, "e.wtns");
+    const char *rp = T("e.r1cs"), *wp = T("e.wtns");
     cuzk_gen_opts go = {CUZK_CURVE_BN254, 5, 1, 1};
     memset(&e, 0, sizeof e);
     assert_int_equal(cuzk_gen_files(ctx, &go, rp, wp, &e), CUZK_OK);
@@ -288,5 +257,5 @@ int main(void)
         cmocka_unit_test(test_file_roundtrip),
         cmocka_unit_test(test_errors),
     };
-    return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+    return cmocka_run_group_tests(tests, setup, teardown);
 }
