@@ -135,7 +135,7 @@ static cuzk_status key_attach(cuzk_key *key, cuzk_ctx *ctx, const cuzk_key_opts 
     return key->be->key_attach(key->be, ctx, &key->zk, key->ops, o, &key->state, host_bytes, device_bytes, err);
 }
 
-/* Shared by the two loaders: zk is read (owned by key), now check and prepare. */
+/* Shared by the ways to a key: zk is read (owned by key), now check and prepare. */
 static cuzk_status key_finish(cuzk_key *key, cuzk_ctx *ctx, const cuzk_key_opts *o, cuzk_error *err)
 {
     cuzk_zkey *zk = &key->zk;
@@ -173,8 +173,10 @@ static cuzk_status key_finish(cuzk_key *key, cuzk_ctx *ctx, const cuzk_key_opts 
     return CUZK_OK;
 }
 
+/* A key from the zkey file at path, from size bytes at data, or (adopt not
+ * NULL) from a zkey already read, which the key takes over (freed on error). */
 static cuzk_status key_load(cuzk_key **out, cuzk_ctx *ctx, const char *path, const void *data, size_t size,
-                            const char *name, const cuzk_key_opts *opts, cuzk_error *err)
+                            cuzk_zkey *adopt, const char *name, const cuzk_key_opts *opts, cuzk_error *err)
 {
     *out = NULL;
     cuzk_key_opts o = {0};
@@ -183,17 +185,27 @@ static cuzk_status key_load(cuzk_key **out, cuzk_ctx *ctx, const char *path, con
     cuzk_key *key = calloc(1, sizeof *key);
     if (!key || !(key->name = dup_str(path ? path : name ? name : "zkey"))) {
         free(key);
+        if (adopt) {
+            cuzk_zkey_free(adopt);
+            return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory preparing %s", name);
+        }
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory loading %s", path ? path : "a key");
     }
     bool own = plan_begin(ctx, KEY_PLAN);
-    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_LOAD_KEY);
-    /* A copy by default (a daemon keeps keys for hours: a file truncated
-     * under a mapping would kill it); in place on request. */
-    cuzk_zkey_read_opts ro = {.pool = ctx->pool, .coefs_in_place = o.map_in_place != 0,
-                              .copy_points = !o.map_in_place};
-    cuzk_status st = path ? cuzk_zkey_read(&key->zk, path, &ro, err)
-                          : cuzk_zkey_read_buffer(&key->zk, data, size, key->name, &ro, err);
-    cuzk_phase_end(ctx, &ph);
+    cuzk_status st = CUZK_OK;
+    if (adopt) {
+        key->zk = *adopt;
+        memset(adopt, 0, sizeof *adopt);
+    } else {
+        cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_LOAD_KEY);
+        /* A copy by default (a daemon keeps keys for hours: a file truncated
+         * under a mapping would kill it); in place on request. */
+        cuzk_zkey_read_opts ro = {.pool = ctx->pool, .coefs_in_place = o.map_in_place != 0,
+                                  .copy_points = !o.map_in_place};
+        st = path ? cuzk_zkey_read(&key->zk, path, &ro, err)
+                  : cuzk_zkey_read_buffer(&key->zk, data, size, key->name, &ro, err);
+        cuzk_phase_end(ctx, &ph);
+    }
     if (!st)
         st = key_finish(key, ctx, &o, err);
     if (own)
@@ -209,13 +221,13 @@ static cuzk_status key_load(cuzk_key **out, cuzk_ctx *ctx, const char *path, con
 cuzk_status cuzk_key_load(cuzk_key **out, cuzk_ctx *ctx, const char *zkey_path, const cuzk_key_opts *opts,
                           cuzk_error *err)
 {
-    return key_load(out, ctx, zkey_path, NULL, 0, NULL, opts, err);
+    return key_load(out, ctx, zkey_path, NULL, 0, NULL, NULL, opts, err);
 }
 
 cuzk_status cuzk_key_load_buffer(cuzk_key **out, cuzk_ctx *ctx, const void *data, size_t size,
                                  const char *name, const cuzk_key_opts *opts, cuzk_error *err)
 {
-    return key_load(out, ctx, NULL, data, size, name, opts, err);
+    return key_load(out, ctx, NULL, data, size, NULL, name, opts, err);
 }
 
 void cuzk_key_get_info(const cuzk_key *key, cuzk_key_info *info)
@@ -228,41 +240,32 @@ void cuzk_key_get_info(const cuzk_key *key, cuzk_key_info *info)
 cuzk_status cuzk_key_adopt(cuzk_key **out, cuzk_ctx *ctx, cuzk_zkey *zk, const char *name, const cuzk_key_opts *opts,
                            cuzk_error *err)
 {
-    *out = NULL;
-    cuzk_key_opts o = {0};
-    if (opts)
-        o = *opts;
-    cuzk_key *key = calloc(1, sizeof *key);
-    if (!key || !(key->name = dup_str(name))) {
-        free(key);
-        cuzk_zkey_free(zk);
-        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory preparing %s", name);
-    }
-    key->zk = *zk;
-    memset(zk, 0, sizeof *zk);
-    bool own = plan_begin(ctx, KEY_PLAN);
-    cuzk_status st = key_finish(key, ctx, &o, err);
-    if (own)
-        cuzk_progress_plan(ctx, NULL);
-    if (st) {
-        cuzk_key_free(key);
-        return st;
-    }
-    *out = key;
-    return CUZK_OK;
+    return key_load(out, ctx, NULL, NULL, 0, zk, name, opts, err);
 }
 
+/* A witness from the wtns file at path, from size bytes at data, or (adopt
+ * not NULL) from a wtns already read, which the witness takes over (freed on
+ * error). */
 static cuzk_status witness_load(cuzk_witness **out, const char *path, const void *data, size_t size,
-                                const char *name, cuzk_error *err)
+                                cuzk_wtns *adopt, const char *name, cuzk_error *err)
 {
     *out = NULL;
     cuzk_witness *w = calloc(1, sizeof *w);
     if (!w || !(w->name = dup_str(path ? path : name ? name : "witness"))) {
         free(w);
+        if (adopt) {
+            cuzk_wtns_free(adopt);
+            return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for %s", name);
+        }
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory loading %s", path ? path : "a witness");
     }
-    cuzk_status st = path ? cuzk_wtns_read(&w->wt, path, err)
-                          : cuzk_wtns_read_buffer(&w->wt, data, size, w->name, err);
+    cuzk_status st = CUZK_OK;
+    if (adopt) {
+        w->wt = *adopt;
+        memset(adopt, 0, sizeof *adopt);
+    } else {
+        st = path ? cuzk_wtns_read(&w->wt, path, err) : cuzk_wtns_read_buffer(&w->wt, data, size, w->name, err);
+    }
     if (st) {
         cuzk_witness_free(w);
         return st;
@@ -273,28 +276,18 @@ static cuzk_status witness_load(cuzk_witness **out, const char *path, const void
 
 cuzk_status cuzk_witness_load(cuzk_witness **out, const char *wtns_path, cuzk_error *err)
 {
-    return witness_load(out, wtns_path, NULL, 0, NULL, err);
+    return witness_load(out, wtns_path, NULL, 0, NULL, NULL, err);
 }
 
 cuzk_status cuzk_witness_load_buffer(cuzk_witness **out, const void *data, size_t size, const char *name,
                                      cuzk_error *err)
 {
-    return witness_load(out, NULL, data, size, name, err);
+    return witness_load(out, NULL, data, size, NULL, name, err);
 }
 
 cuzk_status cuzk_witness_adopt(cuzk_witness **out, cuzk_wtns *wt, const char *name, cuzk_error *err)
 {
-    *out = NULL;
-    cuzk_witness *w = calloc(1, sizeof *w);
-    if (!w || !(w->name = dup_str(name))) {
-        free(w);
-        cuzk_wtns_free(wt);
-        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for %s", name);
-    }
-    w->wt = *wt;
-    memset(wt, 0, sizeof *wt);
-    *out = w;
-    return CUZK_OK;
+    return witness_load(out, NULL, NULL, 0, wt, name, err);
 }
 
 void cuzk_witness_free(cuzk_witness *w)
