@@ -197,6 +197,20 @@ static void expect_equal(const void *want, const void *got, size_t n, const char
             fail_msg("%s differs at %zu (curve %d, 2^%u)", what, i, (int)curve, lg);
 }
 
+/* The device vectors a, b, c equal ref's (a, b, c at n * 32 bytes apart),
+ * read back through got; `how` is added to their names in a failure. */
+static void expect_abc(const uint8_t *ref, const void *da, const void *db, const void *dc, uint8_t *got, size_t n,
+                       const char *how, cuzk_curve curve, unsigned lg)
+{
+    const void *d[3] = {da, db, dc};
+    for (int v = 0; v < 3; v++) {
+        char what[32];
+        snprintf(what, sizeof what, "%c%s", "abc"[v], how);
+        down(got, d[v], n * 32);
+        expect_equal(ref + (size_t)v * n * 32, got, n, what, curve, lg);
+    }
+}
+
 /* One size on one curve: abc, the 3-vector quotient and the 2-vector one. */
 static void run_case(cuzk_curve curve, unsigned lg, uint64_t seed)
 {
@@ -226,12 +240,7 @@ static void run_case(cuzk_curve curve, unsigned lg, uint64_t seed)
 
     /* a, b, c */
     assert_int_equal(cuzk_gpu_g16_abc(csr, dw, da, db, dc, NULL, &e), CUZK_OK);
-    down(got, da, n * 32);
-    expect_equal(ra, got, n, "a", curve, lg);
-    down(got, db, n * 32);
-    expect_equal(rb, got, n, "b", curve, lg);
-    down(got, dc, n * 32);
-    expect_equal(rc, got, n, "c", curve, lg);
+    expect_abc(ref, da, db, dc, got, n, "", curve, lg);
     /* streamed CSRs: ranges of rows of at most 16 records (a row has at
      * most 8) in two buffers, and all records in one */
     for (int t = 0; t < 2; t++) {
@@ -242,12 +251,7 @@ static void run_case(cuzk_curve curve, unsigned lg, uint64_t seed)
         for (int rep = 0; rep < 2; rep++) {
             assert_int_equal(cuzk_gpu_g16_csr_acquire(sc, &e), CUZK_OK);
             assert_int_equal(cuzk_gpu_g16_abc(sc, dw, da, db, dc, NULL, &e), CUZK_OK);
-            down(got, da, n * 32);
-            expect_equal(ra, got, n, "a (streamed)", curve, lg);
-            down(got, db, n * 32);
-            expect_equal(rb, got, n, "b (streamed)", curve, lg);
-            down(got, dc, n * 32);
-            expect_equal(rc, got, n, "c (streamed)", curve, lg);
+            expect_abc(ref, da, db, dc, got, n, " (streamed)", curve, lg);
             cuzk_gpu_g16_csr_release(sc);
         }
         cuzk_gpu_g16_csr_destroy(sc);
