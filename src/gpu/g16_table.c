@@ -9,6 +9,7 @@
 
 #include "cuzk/gpu.h"
 #include "gpu/g16_backend.h"
+#include "groth16/abc_plan.h"
 #include "groth16/backend.h"
 #include "groth16/ctx.h"
 #include "util/threadpool.h"
@@ -17,27 +18,10 @@
 static void key_src(const cuzk_zkey *zk, cuzk_gpu_g16_key_src *s)
 {
     memset(s, 0, sizeof *s);
-    s->shape.curve = zk->curve;
-    s->shape.n_vars = zk->n_vars;
-    s->shape.n_public = zk->n_public;
-    s->shape.log_domain = zk->log_domain;
-    s->shape.n_coefs = zk->n_coefs;
-    cuzk_gpu_g16_coefs *co = &s->coefs;
-    co->n = zk->n_coefs;
-    if (zk->coef_raw) { /* section 4 in place: u32 matrix, constraint, signal, then the value */
-        co->matrix = zk->coef_raw;
-        co->constraint = zk->coef_raw + 4;
-        co->signal = zk->coef_raw + 8;
-        co->value = zk->coef_raw + 12;
-        co->stride = co->vstride = 12 + (size_t)zk->n8r;
-    } else {
-        co->matrix = (const uint8_t *)zk->coef_matrix;
-        co->constraint = (const uint8_t *)zk->coef_constraint;
-        co->signal = (const uint8_t *)zk->coef_signal;
-        co->value = (const uint8_t *)zk->coef_value.ptr;
-        co->stride = sizeof(uint32_t);
-        co->vstride = zk->n8r;
-    }
+    cuzk_g16_key_shape(&s->shape, zk);
+    cuzk_coefs co;
+    cuzk_coefs_of_zkey(&co, zk);
+    s->coefs = (cuzk_gpu_g16_coefs){co.n, co.matrix, co.constraint, co.signal, co.value, co.stride, co.vstride};
     s->bases[0] = zk->h.ptr;
     s->bases[1] = zk->a.ptr;
     s->bases[2] = zk->b1.ptr;

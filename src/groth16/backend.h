@@ -27,6 +27,7 @@
 
 #include <stdint.h>
 
+#include "cuzk/gpu_plan.h"
 #include "curve/curve_ops.h"
 #include "formats/formats.h"
 #include "groth16/ctx.h"
@@ -85,5 +86,8 @@ struct cuzk_g16_backend {
 const cuzk_g16_backend *cuzk_g16_backend_cpu(void);
 /* The GPU backend, or NULL when this build has none. */
 const cuzk_g16_backend *cuzk_g16_backend_gpu(void);
+
+/* The sizes of zk that a GPU memory plan depends on (gpu_plan.c). */
+void cuzk_g16_key_shape(cuzk_gpu_key_shape *out, const cuzk_zkey *zk);
 
 #endif

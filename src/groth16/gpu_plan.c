@@ -28,6 +28,7 @@
 #include "cuzk/gpu_plan.h"
 #include "curve/curve_desc.h"
 #include "formats/formats.h"
+#include "groth16/backend.h"
 #include "gpu/g16.h"
 #include "gpu/plan.h"
 #include "util/common.h"
@@ -482,6 +483,16 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
                     fmt_size(b2, sizeof b2, least));
 }
 
+void cuzk_g16_key_shape(cuzk_gpu_key_shape *out, const cuzk_zkey *zk)
+{
+    memset(out, 0, sizeof *out);
+    out->curve = zk->curve;
+    out->n_vars = zk->n_vars;
+    out->n_public = zk->n_public;
+    out->log_domain = zk->log_domain;
+    out->n_coefs = zk->n_coefs;
+}
+
 cuzk_status cuzk_gpu_key_shape_read(const char *zkey_path, cuzk_gpu_key_shape *out, cuzk_error *err)
 {
     if (!zkey_path || !out)
@@ -491,12 +502,7 @@ cuzk_status cuzk_gpu_key_shape_read(const char *zkey_path, cuzk_gpu_key_shape *o
     cuzk_status st = cuzk_zkey_read(&zk, zkey_path, &ro, err);
     if (st)
         return st;
-    memset(out, 0, sizeof *out);
-    out->curve = zk.curve;
-    out->n_vars = zk.n_vars;
-    out->n_public = zk.n_public;
-    out->log_domain = zk.log_domain;
-    out->n_coefs = zk.n_coefs;
+    cuzk_g16_key_shape(out, &zk);
     cuzk_zkey_free(&zk);
     return CUZK_OK;
 }
