@@ -19,6 +19,7 @@
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 #include "curve/curve_ops.h"
+#include "diag/diag.h"
 #include "util/common.h"
 #include "util/rng.h"
 #include "util/threadpool.h"
@@ -33,17 +34,10 @@ typedef struct {
 static void say(const cuzk_gpu_bench_opts *o, const char *fmt, ...) CUZK_PRINTF(2, 3);
 static void say(const cuzk_gpu_bench_opts *o, const char *fmt, ...)
 {
-    char line[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    cuzk_diag_vsay(o->log, o->log_arg, fmt, ap);
     va_end(ap);
-    if (o->log) {
-        o->log(o->log_arg, line);
-    } else {
-        printf("%s\n", line);
-        fflush(stdout);
-    }
 }
 
 /* Records a table row and prints it as it comes. */
@@ -113,28 +107,9 @@ static void make_scalars(uint64_t *s, size_t n, int witness, const uint64_t r[4]
     }
 }
 
-/* The bases and scalars of one group of a curve. */
-typedef struct {
-    char name[24]; /* "bn254 G1" */
-    const cuzk_curve_ops *ops;
-    cuzk_curve curve;
-    cuzk_gpu_group group;
-    size_t aff;
-    const uint64_t *r;
-} grp;
-
-static grp grp_of(const cuzk_curve_ops *ops, cuzk_gpu_group group)
-{
-    const cuzk_curve_desc *d = ops->desc;
-    grp g = {.ops = ops, .curve = d->curve, .group = group, .r = d->r};
-    g.aff = group == CUZK_GPU_G1 ? d->g1_affine : d->g2_affine;
-    snprintf(g.name, sizeof g.name, "%s %s", d->id, group == CUZK_GPU_G1 ? "G1" : "G2");
-    return g;
-}
-
 /* 2^16 distinct base points per group, made once with the CPU. */
 #define DISTINCT_LG 16
-static cuzk_status distinct_bases(const grp *g, void **out, cuzk_pool *pool, cuzk_error *e)
+static cuzk_status distinct_bases(const cuzk_diag_group *g, void **out, cuzk_pool *pool, cuzk_error *e)
 {
     const size_t m = (size_t)1 << DISTINCT_LG;
     void *b = cuzk_alloc(m, g->aff);
@@ -149,9 +124,7 @@ static cuzk_status distinct_bases(const grp *g, void **out, cuzk_pool *pool, cuz
         k[i][0] = cuzk_splitmix64(&seed);
         k[i][1] = cuzk_splitmix64(&seed);
     }
-    const cuzk_curve_desc *d = g->ops->desc;
-    cuzk_status st = g->group == CUZK_GPU_G1 ? g->ops->g1_batch_mul(b, d->g1_generator, k, m, pool, e)
-                                             : g->ops->g2_batch_mul(b, d->g2_generator, k, m, pool, e);
+    cuzk_status st = g->batch_mul(b, g->gen, k, m, pool, e);
     cuzk_free(k);
     if (st) {
         cuzk_free(b);
@@ -268,8 +241,8 @@ static double time_run(bench_ctx *b, double *t, cuzk_gpu_msm *m, const uint64_t 
  * streamed one whose budget holds 1/4 of the bases (chunks of n/16, the
  * host bases page-locked by create), device and pinned host scalars.
  * hs / ds hold uniform scalars (the last rows left them so). */
-static cuzk_status bench_msm_more(bench_ctx *b, double *t, const grp *g, cuzk_gpu_msm *m, const uint8_t *bases, size_t n,
-                                  uint64_t *hs, void *ds, cuzk_error *e)
+static cuzk_status bench_msm_more(bench_ctx *b, double *t, const cuzk_diag_group *g, cuzk_gpu_msm *m,
+                                  const uint8_t *bases, size_t n, uint64_t *hs, void *ds, cuzk_error *e)
 {
     const cuzk_gpu_bench_opts *o = b->o;
     cuzk_status st = CUZK_OK;
@@ -342,12 +315,12 @@ static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_erro
 {
     const cuzk_gpu_bench_opts *o = b->o;
     /* G1 and G2 of every curve asked for */
-    grp groups[16];
+    cuzk_diag_group groups[16];
     int ng = 0;
     for (const cuzk_curve_desc *const *cd = cuzk_curve_descs(); *cd && ng + 2 <= 16; cd++) {
         if (!wanted(o, *cd)) continue;
-        groups[ng++] = grp_of(cuzk_curve_ops_get((*cd)->curve), CUZK_GPU_G1);
-        if (!o->no_g2) groups[ng++] = grp_of(cuzk_curve_ops_get((*cd)->curve), CUZK_GPU_G2);
+        groups[ng++] = cuzk_diag_group_of(cuzk_curve_ops_get((*cd)->curve), CUZK_GPU_G1);
+        if (!o->no_g2) groups[ng++] = cuzk_diag_group_of(cuzk_curve_ops_get((*cd)->curve), CUZK_GPU_G2);
     }
     cuzk_status st = CUZK_OK;
     size_t nmax = (size_t)1 << o->max_lg;
@@ -358,7 +331,7 @@ static cuzk_status bench_msm(bench_ctx *b, double *t, cuzk_pool *pool, cuzk_erro
     TRY(cuzk_gpu_host_alloc((void **)&hs, nmax * 32, e));
     TRY(cuzk_gpu_dev_alloc(&ds, nmax * 32, o->device, e));
     for (int gi = 0; gi < ng; gi++) {
-        const grp *g = &groups[gi];
+        const cuzk_diag_group *g = &groups[gi];
         TRY(distinct_bases(g, &distinct, pool, e));
         for (unsigned lg = o->min_lg; lg <= o->max_lg; lg++) {
             size_t n = (size_t)1 << lg;

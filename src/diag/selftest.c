@@ -16,6 +16,7 @@
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 #include "curve/curve_ops.h"
+#include "diag/diag.h"
 #include "util/common.h"
 #include "util/rng.h"
 #include "util/threadpool.h"
@@ -31,17 +32,10 @@ typedef struct st_ctx {
 static void st_log(const st_ctx *x, const char *fmt, ...) CUZK_PRINTF(2, 3);
 static void st_log(const st_ctx *x, const char *fmt, ...)
 {
-    char line[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    cuzk_diag_vsay(x->o->log, x->o->log_arg, fmt, ap);
     va_end(ap);
-    if (x->o->log) {
-        x->o->log(x->o->log_arg, line);
-    } else {
-        printf("%s\n", line);
-        fflush(stdout);
-    }
 }
 
 /* Counts one check; logs failures always, passes when verbose. */
@@ -184,44 +178,8 @@ static cuzk_status st_ntt_big(st_ctx *x, const cuzk_curve_ops *ops, cuzk_gpu_gro
 
 /* ---- MSM ---------------------------------------------------------------- */
 
-/* The CPU operations of one group of a curve. */
-typedef struct st_group {
-    const cuzk_curve_ops *ops;
-    cuzk_gpu_group group;
-    char name[32];                  /* "bn254 G1" */
-    size_t aff;                     /* bytes of an affine point */
-    const void *gen;
-    void (*mul_affine)(void *j, const void *a, const uint64_t *k, size_t limbs);
-    void (*to_affine)(void *a, const void *j);
-    cuzk_status (*batch_mul)(void *out, const void *base, const void *k, size_t n, cuzk_pool *pool, cuzk_error *e);
-    cuzk_status (*msm)(void *j, const void *bases, const void *scalars, size_t n, cuzk_pool *pool, cuzk_error *e);
-} st_group;
-
-static st_group group_of(const cuzk_curve_ops *ops, cuzk_gpu_group g)
-{
-    const cuzk_curve_desc *d = ops->desc;
-    st_group r = {.ops = ops, .group = g};
-    snprintf(r.name, sizeof r.name, "%s %s", d->id, g == CUZK_GPU_G1 ? "G1" : "G2");
-    if (g == CUZK_GPU_G1) {
-        r.aff = d->g1_affine;
-        r.gen = d->g1_generator;
-        r.mul_affine = ops->g1_mul_affine;
-        r.to_affine = ops->g1_to_affine;
-        r.batch_mul = ops->g1_batch_mul;
-        r.msm = ops->g1_msm;
-    } else {
-        r.aff = d->g2_affine;
-        r.gen = d->g2_generator;
-        r.mul_affine = ops->g2_mul_affine;
-        r.to_affine = ops->g2_to_affine;
-        r.batch_mul = ops->g2_batch_mul;
-        r.msm = ops->g2_msm;
-    }
-    return r;
-}
-
 /* Equal group elements: equal affine forms (Jacobian forms are not unique). */
-static bool jac_eq(const st_group *g, const void *a, const void *b)
+static bool jac_eq(const cuzk_diag_group *g, const void *a, const void *b)
 {
     uint8_t x[CUZK_MAX_G2_AFFINE], y[CUZK_MAX_G2_AFFINE];
     g->to_affine(x, a);
@@ -232,7 +190,7 @@ static bool jac_eq(const st_group *g, const void *a, const void *b)
 /* Bases: a set of `nd` distinct k_j G, base i = D[i mod nd], every 61st base
  * replaced by infinity (discrete log 0). */
 typedef struct {
-    const st_group *g;
+    const cuzk_diag_group *g;
     size_t n, nd;
     uint8_t *bases;
     uint64_t (*klog)[4]; /* Montgomery discrete logs of the nd distinct bases */
@@ -252,7 +210,7 @@ static void msm_st_free(msm_st *s, int device)
     cuzk_free(s->sc);
 }
 
-static cuzk_status msm_st_init(st_ctx *x, const st_group *g, msm_st *s, size_t n, size_t nd,
+static cuzk_status msm_st_init(st_ctx *x, const cuzk_diag_group *g, msm_st *s, size_t n, size_t nd,
                                const cuzk_gpu_msm_config *cfg, cuzk_error *e)
 {
     memset(s, 0, sizeof *s);
@@ -323,7 +281,7 @@ static void msm_st_ref(const msm_st *s, size_t n, void *out)
 
 static cuzk_status msm_st_one(st_ctx *x, msm_st *s, size_t n, enum sdist d, const char *tag, cuzk_error *e)
 {
-    const st_group *g = s->g;
+    const cuzk_diag_group *g = s->g;
     msm_st_scalars(x, s, n, d);
     uint8_t ref[CUZK_MAX_G2_JAC], got[CUZK_MAX_G2_JAC], cpu[CUZK_MAX_G2_JAC];
     msm_st_ref(s, n, ref);
@@ -352,7 +310,7 @@ static cuzk_status msm_st_one(st_ctx *x, msm_st *s, size_t n, enum sdist d, cons
 
 static cuzk_status st_msm(st_ctx *x, const cuzk_curve_ops *ops, cuzk_gpu_group group, unsigned max_lg, cuzk_error *e)
 {
-    const st_group gr = group_of(ops, group), *g = &gr;
+    const cuzk_diag_group gr = cuzk_diag_group_of(ops, group), *g = &gr;
     const size_t nmax = (size_t)1 << max_lg;
     msm_st s;
     cuzk_status st = msm_st_init(x, g, &s, nmax, nmax < 4096 ? nmax : 4096, NULL, e);
