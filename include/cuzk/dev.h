@@ -26,8 +26,7 @@ CUZK_API cuzk_status cuzk_setup_files(cuzk_ctx *ctx, const char *r1cs_path, cons
 
 /* The same setup; opts->gpu makes the key's point sections by fixed-base
  * multiplications on GPU opts->device (cuzk_gpu_fixed: the same key, much
- * faster at large sizes; a group it does not offer, BLS12-381 G2, on the
- * CPU). CUZK_ERR_GPU when that device does not exist. */
+ * faster at large sizes). CUZK_ERR_GPU when that device does not exist. */
 typedef struct cuzk_setup_opts {
     int gpu;
     int device;

@@ -228,8 +228,7 @@ CUZK_API unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m);
  * chunks that fit a quarter of the device's free memory; it returns when
  * every point is in `out`. Two points of every chunk are computed again on
  * the host: a difference fails the run (CUZK_ERR_GPU), so a device fault
- * cannot make a wrong key silently. create refuses BLS12-381 G2
- * (CUZK_ERR_UNSUPPORTED): its device points differed from the CPU's. */
+ * cannot make a wrong key silently. Both groups of both curves. */
 typedef struct cuzk_gpu_fixed cuzk_gpu_fixed;
 CUZK_API cuzk_status cuzk_gpu_fixed_create(cuzk_gpu_fixed **out, cuzk_curve curve, cuzk_gpu_group group,
                                            const void *base, int device, cuzk_error *e);

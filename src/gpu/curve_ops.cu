@@ -16,17 +16,15 @@ template <class F> constexpr cuzk_gpu_fixed_ops fixed_ops()
                               gpu_fixed_impl<F>::check};
 }
 
-/* The table of a curve from its Fr field and its G1 / G2 coordinate fields,
- * and the fixed-base ops of its G2 (fixed_ops<G2>() or none). */
-template <class Fr, class G1, class G2>
-constexpr cuzk_gpu_curve_ops table(const cuzk_curve_desc *desc, cuzk_gpu_fixed_ops fixed_g2)
+/* The table of a curve from its Fr field and its G1 / G2 coordinate fields. */
+template <class Fr, class G1, class G2> constexpr cuzk_gpu_curve_ops table(const cuzk_curve_desc *desc)
 {
     return cuzk_gpu_curve_ops{
         desc,
         {gpu_msm_impl<G1>::issue, gpu_msm_impl<G1>::finish, gpu_msm_impl<G1>::precompute},
         {gpu_msm_impl<G2>::issue, gpu_msm_impl<G2>::finish, gpu_msm_impl<G2>::precompute},
         fixed_ops<G1>(),
-        fixed_g2,
+        fixed_ops<G2>(),
         gpu_ntt_impl<Fr>::tables,
         gpu_ntt_impl<Fr>::run,
         gpu_g16_impl<Fr>::abc,
@@ -34,12 +32,8 @@ constexpr cuzk_gpu_curve_ops table(const cuzk_curve_desc *desc, cuzk_gpu_fixed_o
     };
 }
 
-constexpr cuzk_gpu_curve_ops BN254 =
-    table<bn254_fr_p, bn254_fp, bn254_fp2>(&bn254_curve_desc, fixed_ops<bn254_fp2>());
-/* No fixed-base G2 on BLS12-381: its device points differed from the CPU's
- * on the H200 (an open defect); callers make that section on the CPU. */
-constexpr cuzk_gpu_curve_ops BLS12_381 =
-    table<bls12_381_fr_p, bls12_381_fp, bls12_381_fp2>(&bls12_381_curve_desc, cuzk_gpu_fixed_ops{});
+constexpr cuzk_gpu_curve_ops BN254 = table<bn254_fr_p, bn254_fp, bn254_fp2>(&bn254_curve_desc);
+constexpr cuzk_gpu_curve_ops BLS12_381 = table<bls12_381_fr_p, bls12_381_fp, bls12_381_fp2>(&bls12_381_curve_desc);
 
 } /* namespace */
 

@@ -210,9 +210,7 @@ static void SETUP_(setup_coef_range)(void *p, size_t lo, size_t hi, int worker)
         if (device >= 0 && n) {                                                                    \
             cuzk_error ge = {0};                                                                   \
             st = cuzk_gpu_fixed_create(&fx, curve, GG, &gen, device, &ge);                         \
-            if (st == CUZK_ERR_UNSUPPORTED) /* a group the GPU does not offer: the CPU */          \
-                st = CUZK_OK;                                                                      \
-            else if (st)                                                                           \
+            if (st)                                                                                \
                 return cuzk_err(err, st, "%s", ge.msg);                                            \
         }                                                                                          \
         for (size_t i = 0; i < n && !st; i += block) {                                             \
