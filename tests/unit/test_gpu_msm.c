@@ -300,10 +300,12 @@ static void run_streamed(const group_ops *g, size_t nmax, uint64_t seed)
     char what[160];
     cuzk_gpu_msm_config cfg = {.batch_points = 1024};
     cuzk_gpu_msm_plan pl;
-    /* resident figure for this batch size, then the smallest budget that
-     * plans (bisection: plan_for is pure host arithmetic) */
+    /* the least resident figure for this batch size (no limit: no
+     * precomputed copies; any larger budget below it must stream), then the
+     * smallest budget that plans (bisection: plan_for is pure host
+     * arithmetic) */
     assert_int_equal(cuzk_gpu_msm_plan_for(g->curve, g->group, nmax, &(cuzk_gpu_msm_config){.batch_points = 1024,
-                                                                                      .device_budget = (size_t)1 << 40},
+                                                                                      .device_budget = SIZE_MAX},
                                            0, &pl, &e),
                      CUZK_OK);
     assert_int_equal(pl.streamed, 0);
