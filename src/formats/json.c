@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -662,30 +663,57 @@ static cuzk_status json_write_file(const json_kind *k, const void *obj, int styl
     return st;
 }
 
-/* A point of a snarkjs object, by key. */
+/* A point of a snarkjs object: its key, group and place in our struct. */
 typedef struct {
     const char *key;
     bool g2;
-    void *dst;
+    size_t offset;
 } named_point;
 
-/* Reads the n points pt[] of root. One that is missing is a format error
- * (all are looked for first); one that is not a valid group element returns
- * `bad`. */
+/* The points of a proof and of a verification key, in file order. */
+static const named_point PROOF_POINTS[] = {
+    {"pi_a", false, offsetof(cuzk_proof_points, a)},
+    {"pi_b", true, offsetof(cuzk_proof_points, b)},
+    {"pi_c", false, offsetof(cuzk_proof_points, c)},
+};
+static const named_point VK_POINTS[] = {
+    {"vk_alpha_1", false, offsetof(cuzk_vk, alpha_1)},
+    {"vk_beta_2", true, offsetof(cuzk_vk, beta_2)},
+    {"vk_gamma_2", true, offsetof(cuzk_vk, gamma_2)},
+    {"vk_delta_2", true, offsetof(cuzk_vk, delta_2)},
+};
+
+/* Reads the n points pt[] of root into obj. One that is missing is a format
+ * error (all are looked for first); one that is not a valid group element
+ * returns `bad`. */
 static cuzk_status get_points(const fmt_ops *ops, const cJSON *root, const named_point *pt, size_t n,
-                              const char *nm, cuzk_status bad, cuzk_error *err)
+                              void *obj, const char *nm, cuzk_status bad, cuzk_error *err)
 {
     for (size_t i = 0; i < n; i++)
         if (!obj_get(root, pt[i].key))
             return cuzk_err(err, CUZK_ERR_FORMAT, "%s: missing %s", nm, pt[i].key);
     for (size_t i = 0; i < n; i++) {
         const cJSON *v = obj_get(root, pt[i].key);
-        cuzk_status st = pt[i].g2 ? get_g2(ops, pt[i].dst, v, nm, pt[i].key, bad, err)
-                                  : get_g1(ops, pt[i].dst, v, nm, pt[i].key, bad, err);
+        void *dst = (uint8_t *)obj + pt[i].offset;
+        cuzk_status st = pt[i].g2 ? get_g2(ops, dst, v, nm, pt[i].key, bad, err)
+                                  : get_g1(ops, dst, v, nm, pt[i].key, bad, err);
         if (st)
             return st;
     }
     return CUZK_OK;
+}
+
+/* Writes the n points pt[] of obj as members of the open object. */
+static void put_points(jw *w, const fmt_ops *ops, const named_point *pt, size_t n, const void *obj)
+{
+    for (size_t i = 0; i < n; i++) {
+        const void *src = (const uint8_t *)obj + pt[i].offset;
+        jw_key(w, pt[i].key);
+        if (pt[i].g2)
+            jw_g2(w, ops, src);
+        else
+            jw_g1(w, ops, src);
+    }
 }
 
 cuzk_status cuzk_proof_points_read_json_buffer(cuzk_proof_points *p, const char *text, size_t len,
@@ -697,10 +725,10 @@ cuzk_status cuzk_proof_points_read_json_buffer(cuzk_proof_points *p, const char 
     cuzk_status st = parse_groth16_object(&root, text, len, nm, false, curve, &p->curve, err);
     if (st)
         goto out;
-    const named_point pt[] = {{"pi_a", false, &p->a}, {"pi_b", true, &p->b}, {"pi_c", false, &p->c}};
     /* A point that is not a valid group element makes an invalid proof,
      * as for snarkjs (isWellConstructed -> "Invalid proof"). */
-    st = get_points(fmt_ops_get(p->curve), root, pt, CUZK_ARRAY_LEN(pt), nm, CUZK_ERR_INVALID_PROOF, err);
+    st = get_points(fmt_ops_get(p->curve), root, PROOF_POINTS, CUZK_ARRAY_LEN(PROOF_POINTS), p, nm,
+                    CUZK_ERR_INVALID_PROOF, err);
 out:
     cJSON_Delete(root);
     if (st)
@@ -721,12 +749,7 @@ static cuzk_status proof_build(jw *w, const void *obj, int style, cuzk_error *er
     if (!ops)
         return cuzk_err(err, CUZK_ERR_USAGE, "proof has no supported curve");
     jw_open(w, '{');
-    jw_key(w, "pi_a");
-    jw_g1(w, ops, &p->a);
-    jw_key(w, "pi_b");
-    jw_g2(w, ops, &p->b);
-    jw_key(w, "pi_c");
-    jw_g1(w, ops, &p->c);
+    put_points(w, ops, PROOF_POINTS, CUZK_ARRAY_LEN(PROOF_POINTS), p);
     jw_key(w, "protocol");
     jw_str(w, "groth16");
     if (style != CUZK_JSON_RAPIDSNARK) {
@@ -949,11 +972,7 @@ cuzk_status cuzk_vk_read_json_buffer(cuzk_vk *vk, const char *text, size_t len, 
         goto out;
     }
     vk->n_public = (uint32_t)np->valuedouble;
-    const named_point pt[] = {{"vk_alpha_1", false, &vk->alpha_1},
-                              {"vk_beta_2", true, &vk->beta_2},
-                              {"vk_gamma_2", true, &vk->gamma_2},
-                              {"vk_delta_2", true, &vk->delta_2}};
-    if ((st = get_points(ops, root, pt, CUZK_ARRAY_LEN(pt), nm, CUZK_ERR_FORMAT, err)))
+    if ((st = get_points(ops, root, VK_POINTS, CUZK_ARRAY_LEN(VK_POINTS), vk, nm, CUZK_ERR_FORMAT, err)))
         goto out;
     const cJSON *ic = obj_get(root, "IC");
     if (!cJSON_IsArray(ic) || (uint64_t)cJSON_GetArraySize(ic) != (uint64_t)vk->n_public + 1) {
@@ -1030,14 +1049,7 @@ static cuzk_status vk_build(jw *w, const void *obj, int style, cuzk_error *err)
     jw_str(w, ops->desc->snarkjs_name);
     jw_key(w, "nPublic");
     jw_uint(w, vk->n_public);
-    jw_key(w, "vk_alpha_1");
-    jw_g1(w, ops, &vk->alpha_1);
-    jw_key(w, "vk_beta_2");
-    jw_g2(w, ops, &vk->beta_2);
-    jw_key(w, "vk_gamma_2");
-    jw_g2(w, ops, &vk->gamma_2);
-    jw_key(w, "vk_delta_2");
-    jw_g2(w, ops, &vk->delta_2);
+    put_points(w, ops, VK_POINTS, CUZK_ARRAY_LEN(VK_POINTS), vk);
     jw_key(w, "vk_alphabeta_12");
     const uint8_t *ab = (const uint8_t *)&vk->alphabeta_12;
     size_t fq = ops->desc->n8q;
