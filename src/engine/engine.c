@@ -192,6 +192,15 @@ struct cuzk_engine {
     char host_id[256];
 };
 
+void cuzk_engine_vlog(const cuzk_engine_hooks *h, const char *event, const char *fmt, va_list ap)
+{
+    if (!h->log)
+        return;
+    char fields[1024];
+    vsnprintf(fields, sizeof fields, fmt, ap);
+    h->log(h->user, event, fields);
+}
+
 static int64_t now_ms(void)
 {
     struct timespec ts;
@@ -202,14 +211,10 @@ static int64_t now_ms(void)
 static void elog(cuzk_engine *e, const char *event, const char *fmt, ...) CUZK_PRINTF(3, 4);
 static void elog(cuzk_engine *e, const char *event, const char *fmt, ...)
 {
-    if (!e->hooks.log)
-        return;
-    char fields[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(fields, sizeof fields, fmt, ap);
+    cuzk_engine_vlog(&e->hooks, event, fmt, ap);
     va_end(ap);
-    e->hooks.log(e->hooks.user, event, fields);
 }
 
 static cuzk_status ecode(cuzk_error *err, int code, const char *fmt, ...) CUZK_PRINTF(3, 4);

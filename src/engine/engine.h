@@ -21,6 +21,7 @@
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -158,6 +159,10 @@ typedef struct cuzk_engine_hooks {
     cuzk_engine_log_fn log;   /* may be NULL */
     void *user;
 } cuzk_engine_hooks;
+
+/* One event to h->log, its fields formatted from fmt and ap (at most 1023
+ * bytes); nothing when h->log is NULL. The engine's and the server's logs. */
+void cuzk_engine_vlog(const cuzk_engine_hooks *h, const char *event, const char *fmt, va_list ap);
 
 /* Opens the engine over cfg->state_dir (created if missing): opens / migrates
  * the journal, recovers (jobs left running by a crash go back to the queue,

@@ -85,14 +85,10 @@ static double now_s(void)
 static void slog(cuzk_server *s, const char *event, const char *fmt, ...) CUZK_PRINTF(3, 4);
 static void slog(cuzk_server *s, const char *event, const char *fmt, ...)
 {
-    if (!s->log.log)
-        return;
-    char fields[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(fields, sizeof fields, fmt, ap);
+    cuzk_engine_vlog(&s->log, event, fmt, ap);
     va_end(ap);
-    s->log.log(s->log.user, event, fields);
 }
 
 /* ---- responses ------------------------------------------------------------ */
