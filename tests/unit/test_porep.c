@@ -33,25 +33,9 @@
 #include "msm/msm.h"
 #include "util/rng.h"
 
+#include "fixture_util.h"
+
 static const cuzk_curve CURVES[2] = {CUZK_CURVE_BN254, CUZK_CURVE_BLS12_381};
-
-/* Arbitrary fixed toxic waste (all < 2^250, so < r on both curves). */
-static const cuzk_setup_toxic TOXIC = {
-    {0x243f6a8885a308d3ull, 0x13198a2e03707344ull, 0xa4093822299f31d0ull, 0x082efa98ec4e6c89ull},
-    {0x452821e638d01377ull, 0xbe5466cf34e90c6cull, 0xc0ac29b7c97c50ddull, 0x03f84d5b5b547091ull},
-    {0x9216d5d98979fb1bull, 0xd1310ba698dfb5acull, 0x2ffd72dbd01adfb7ull, 0x0b8e1afed6a267e9ull},
-    {0x6a267e96ba7c9045ull, 0xf12c7f9924a19947ull, 0xb3916cf70801f2e2ull, 0x0858efc16636920dull},
-};
-
-static cuzk_ctx *mkctx(void)
-{
-    cuzk_ctx *ctx = NULL;
-    cuzk_ctx_opts o = {0};
-    o.threads = 2;
-    cuzk_error e = {0};
-    assert_int_equal(cuzk_ctx_create(&ctx, &o, &e), CUZK_OK);
-    return ctx;
-}
 
 static void shape(cuzk_porep_shape *s, cuzk_curve c, unsigned lg)
 {
@@ -116,7 +100,7 @@ static void test_shape_sizes(void **st)
 static void test_circuit_shape(void **st)
 {
     (void)st;
-    cuzk_ctx *ctx = mkctx();
+    cuzk_ctx *ctx = mkctx(NULL);
     for (int c = 0; c < 2; c++) {
         cuzk_porep_shape s;
         shape(&s, CURVES[c], 16);
@@ -174,7 +158,7 @@ static void test_circuit_shape(void **st)
 static void test_key_equals_setup(void **st)
 {
     (void)st;
-    cuzk_ctx *ctx = mkctx();
+    cuzk_ctx *ctx = mkctx(NULL);
     for (int c = 0; c < 2; c++)
         for (unsigned lg = CUZK_POREP_MIN_LOG; lg <= 12; lg += 2) {
             cuzk_porep_shape s;
@@ -208,7 +192,7 @@ static void test_key_equals_setup(void **st)
 static void test_make_and_prove(void **st)
 {
     (void)st;
-    cuzk_ctx *ctx = mkctx();
+    cuzk_ctx *ctx = mkctx(NULL);
     const int ngpu = cuzk_gpu_device_count();
     for (int c = 0; c < 2; c++)
         for (int be = 0; be < (ngpu ? 2 : 1); be++) {
@@ -318,7 +302,7 @@ static void test_gpu_points(void **st)
     curve = CUZK_CURVE_BLS12_381;
     CHECK_FIXED(bls12_381, g1, CUZK_GPU_G1);
     CHECK_FIXED(bls12_381, g2, CUZK_GPU_G2);
-    cuzk_ctx *ctx = mkctx();
+    cuzk_ctx *ctx = mkctx(NULL);
     for (int c = 0; c < 2; c++) {
         cuzk_porep_shape s;
         shape(&s, CURVES[c], 13);
