@@ -60,7 +60,8 @@ static inline const char *T(const char *file)
 static inline char *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
-    assert_non_null(f);
+    if (!f)
+        fail_msg("cannot open %s", path);
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);

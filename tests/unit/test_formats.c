@@ -24,7 +24,7 @@
 #include "util/bigint.h"
 #include "util/threadpool.h"
 
-#define FX_DIR CUZK_TEST_DATA_DIR "/formats"
+#include "fixture_util.h"
 
 typedef struct {
     const char *dir, *circ;
@@ -51,26 +51,9 @@ static const char *fx_path(const fixture *f, const char *file)
     return b;
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    assert_non_null(fp);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n + 1);
-    assert_non_null(b);
-    assert_int_equal(fread(b, 1, (size_t)n, fp), (size_t)n);
-    fclose(fp);
-    b[n] = 0;
-    *len = (size_t)n;
-    return b;
-}
-
 static cJSON *load_json(const char *path)
 {
-    size_t n;
-    char *t = (char *)slurp(path, &n);
+    char *t = slurp(path, NULL);
     cJSON *j = cJSON_Parse(t);
     free(t);
     assert_non_null(j);
@@ -203,43 +186,6 @@ static void fr_from_mont(cuzk_curve c, uint64_t out[4], const uint64_t in[4])
         bls12_381_fr_from_mont((bls12_381_fr_t *)out, (const bls12_381_fr_t *)in);
 }
 
-static char tmpdir[256];
-
-static int setup_tmp(void **state)
-{
-    (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/cuzk_test_formats.XXXXXX");
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown_tmp(void **state)
-{
-    (void)state;
-    DIR *d = opendir(tmpdir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (e->d_name[0] == '.')
-                continue;
-            char p[600];
-            snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-            unlink(p);
-        }
-        closedir(d);
-    }
-    rmdir(tmpdir);
-    return 0;
-}
-
-static const char *tmp_path(const char *name)
-{
-    static char buf[4][600];
-    static int k;
-    char *b = buf[k++ & 3];
-    snprintf(b, 600, "%s/%s", tmpdir, name);
-    return b;
-}
-
 static int count_dir_entries(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -255,7 +201,7 @@ static int count_dir_entries(const char *dir)
 static void files_equal(const char *a, const char *b)
 {
     size_t na, nb;
-    uint8_t *x = slurp(a, &na), *y = slurp(b, &nb);
+    uint8_t *x = (uint8_t *)slurp(a, &na), *y = (uint8_t *)slurp(b, &nb);
     assert_int_equal(na, nb);
     assert_memory_equal(x, y, na);
     free(x);
@@ -329,7 +275,7 @@ static void test_binfile_copy(void **state)
     memset(b + 8, 0, 4); /* no sections */
     for (size_t i = 12; i < n; i++)
         b[i] = (uint8_t)(i * 2654435761u >> 13);
-    const char *path = tmp_path("copy.bin");
+    const char *path = T("copy.bin");
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     assert_int_equal(fwrite(b, 1, n, f), n);
@@ -426,14 +372,14 @@ static void test_binfile(void **state)
     expect_err(cuzk_binfile_open(&bf, "/nonexistent/x.zkey", "zkey", 1, &e), &e, CUZK_ERR_IO,
                "/nonexistent/x.zkey", "cannot open");
     cuzk_err_clear(&e);
-    expect_err(cuzk_binfile_open(&bf, tmpdir, "zkey", 1, &e), &e, CUZK_ERR_IO, tmpdir, NULL);
+    expect_err(cuzk_binfile_open(&bf, fx_tmpdir, "zkey", 1, &e), &e, CUZK_ERR_IO, fx_tmpdir, NULL);
     cuzk_err_clear(&e);
-    FILE *fp = fopen(tmp_path("empty.wtns"), "wb");
+    FILE *fp = fopen(T("empty.wtns"), "wb");
     fclose(fp);
-    expect_err(cuzk_binfile_open(&bf, tmp_path("empty.wtns"), "wtns", 2, &e), &e, CUZK_ERR_FORMAT,
+    expect_err(cuzk_binfile_open(&bf, T("empty.wtns"), "wtns", 2, &e), &e, CUZK_ERR_FORMAT,
                "empty.wtns", "truncated");
     cuzk_err_clear(&e);
-    unlink(tmp_path("empty.wtns"));
+    unlink(T("empty.wtns"));
     const char *rp = fx_path(&FX[0], "r1cs");
     assert_int_equal(cuzk_binfile_open(&bf, rp, "r1cs", 1, &e), CUZK_OK);
     /* circom writes the constraints (2) before the header (1). */
@@ -497,21 +443,21 @@ static void test_r1cs_fixtures(void **state)
         assert_int_equal(cuzk_r1cs_read(&r, p, &e), CUZK_OK);
         check_r1cs_against_export(&FX[f], &r);
         /* The writer reproduces circom's file byte for byte (order 2,1,3). */
-        assert_int_equal(cuzk_r1cs_write(&r, tmp_path("out.r1cs"), &e), CUZK_OK);
-        files_equal(p, tmp_path("out.r1cs"));
+        assert_int_equal(cuzk_r1cs_write(&r, T("out.r1cs"), &e), CUZK_OK);
+        files_equal(p, T("out.r1cs"));
         /* Without the label map the writer emits the identity map. */
         cuzk_free(r.wire_labels);
         r.wire_labels = NULL;
-        assert_int_equal(cuzk_r1cs_write(&r, tmp_path("out.r1cs"), &e), CUZK_OK);
+        assert_int_equal(cuzk_r1cs_write(&r, T("out.r1cs"), &e), CUZK_OK);
         cuzk_r1cs r2;
-        assert_int_equal(cuzk_r1cs_read(&r2, tmp_path("out.r1cs"), &e), CUZK_OK);
+        assert_int_equal(cuzk_r1cs_read(&r2, T("out.r1cs"), &e), CUZK_OK);
         for (uint32_t i = 0; i < r2.n_wires; i++)
             assert_int_equal(r2.wire_labels[i], i);
         assert_int_equal(r2.m[0].nnz, r.m[0].nnz);
         assert_memory_equal(r2.m[2].coef.ptr, r.m[2].coef.ptr, 32 * r.m[2].nnz);
         cuzk_r1cs_free(&r2);
         cuzk_r1cs_free(&r);
-        unlink(tmp_path("out.r1cs"));
+        unlink(T("out.r1cs"));
     }
 }
 
@@ -528,7 +474,7 @@ static void test_r1cs_malformed(void **state)
 {
     (void)state;
     size_t n;
-    uint8_t *orig = slurp(fx_path(&FX[0], "r1cs"), &n);
+    uint8_t *orig = (uint8_t *)slurp(fx_path(&FX[0], "r1cs"), &n);
     uint8_t *b = malloc(n + 64);
     cuzk_error e = {0};
     assert_int_equal(r1cs_buf(orig, n, &e), CUZK_OK);
@@ -636,9 +582,9 @@ static void test_r1cs_writer(void **state)
     r.m[2].wire[0] = 4, cc[0][0] = 1;
     r.m[2].wire[1] = 1, cc[1][0] = 1;
     r.m[2].row[1] = 1, r.m[2].row[2] = 2;
-    assert_int_equal(cuzk_r1cs_write(&r, tmp_path("gen.r1cs"), &e), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_write(&r, T("gen.r1cs"), &e), CUZK_OK);
     cuzk_r1cs r2;
-    assert_int_equal(cuzk_r1cs_read(&r2, tmp_path("gen.r1cs"), &e), CUZK_OK);
+    assert_int_equal(cuzk_r1cs_read(&r2, T("gen.r1cs"), &e), CUZK_OK);
     assert_int_equal(r2.curve, CUZK_CURVE_BLS12_381);
     assert_int_equal(r2.n_constraints, 2);
     for (int m = 0; m < 3; m++) {
@@ -655,9 +601,9 @@ static void test_r1cs_writer(void **state)
         memset(wv[i], 0, 32);
         wv[i][0] = vals[i];
     }
-    assert_int_equal(cuzk_wtns_write(&w, tmp_path("gen.wtns"), &e), CUZK_OK);
+    assert_int_equal(cuzk_wtns_write(&w, T("gen.wtns"), &e), CUZK_OK);
     cuzk_wtns w2;
-    assert_int_equal(cuzk_wtns_read(&w2, tmp_path("gen.wtns"), &e), CUZK_OK);
+    assert_int_equal(cuzk_wtns_read(&w2, T("gen.wtns"), &e), CUZK_OK);
     assert_int_equal(w2.n_witness, 5);
     assert_memory_equal(w2.values.ptr, w.values.ptr, 5 * 32);
     assert_int_equal(cuzk_r1cs_check_witness(&r2, &w2, NULL, "gen.r1cs", "gen.wtns", &e), CUZK_OK);
@@ -668,20 +614,20 @@ static void test_r1cs_writer(void **state)
     cuzk_err_clear(&e);
     /* Writers refuse data the readers would reject, and leave no file. */
     r.m[0].wire[0] = 5;
-    expect_err(cuzk_r1cs_write(&r, tmp_path("bad.r1cs"), &e), &e, CUZK_ERR_USAGE, "bad.r1cs", NULL);
+    expect_err(cuzk_r1cs_write(&r, T("bad.r1cs"), &e), &e, CUZK_ERR_USAGE, "bad.r1cs", NULL);
     cuzk_err_clear(&e);
-    assert_int_equal(access(tmp_path("bad.r1cs"), F_OK), -1);
+    assert_int_equal(access(T("bad.r1cs"), F_OK), -1);
     wv = w.values.ptr;
     memcpy(wv[2], cuzk_curve_desc_get(CUZK_CURVE_BLS12_381)->r, 32);
-    expect_err(cuzk_wtns_write(&w, tmp_path("bad.wtns"), &e), &e, CUZK_ERR_USAGE, "bad.wtns", ">= r");
+    expect_err(cuzk_wtns_write(&w, T("bad.wtns"), &e), &e, CUZK_ERR_USAGE, "bad.wtns", ">= r");
     cuzk_err_clear(&e);
-    assert_int_equal(access(tmp_path("bad.wtns"), F_OK), -1);
+    assert_int_equal(access(T("bad.wtns"), F_OK), -1);
     cuzk_wtns_free(&w);
     cuzk_wtns_free(&w2);
     cuzk_r1cs_free(&r);
     cuzk_r1cs_free(&r2);
-    unlink(tmp_path("gen.r1cs"));
-    unlink(tmp_path("gen.wtns"));
+    unlink(T("gen.r1cs"));
+    unlink(T("gen.wtns"));
 }
 
 /* ---- wtns --------------------------------------------------------------------------- */
@@ -704,9 +650,9 @@ static void test_wtns_fixtures(void **state)
             assert_string_equal(d, cJSON_GetArrayItem(j, (int)i)->valuestring);
         }
         cJSON_Delete(j);
-        assert_int_equal(cuzk_wtns_write(&w, tmp_path("out.wtns"), &e), CUZK_OK);
-        files_equal(p, tmp_path("out.wtns"));
-        unlink(tmp_path("out.wtns"));
+        assert_int_equal(cuzk_wtns_write(&w, T("out.wtns"), &e), CUZK_OK);
+        files_equal(p, T("out.wtns"));
+        unlink(T("out.wtns"));
 
         /* The fixture witness satisfies its circuit; serial and pooled. */
         cuzk_r1cs r;
@@ -790,7 +736,7 @@ static void test_wtns_malformed(void **state)
 {
     (void)state;
     size_t n;
-    uint8_t *orig = slurp(fx_path(&FX[1], "witness.wtns"), &n);
+    uint8_t *orig = (uint8_t *)slurp(fx_path(&FX[1], "witness.wtns"), &n);
     uint8_t *b = malloc(n + 64);
     cuzk_error e = {0};
     for (size_t k = 0; k < n; k++)
@@ -927,7 +873,7 @@ static void test_zkey_fixtures(void **state)
                  * aligned). Section headers are 12 bytes, so sections
                  * 5..9 alternate; both kinds occur in every fixture. */
                 size_t fn;
-                uint8_t *fb = slurp(p, &fn);
+                uint8_t *fb = (uint8_t *)slurp(p, &fn);
                 const void *arr[] = {zk.a.ptr, zk.b1.ptr, zk.b2.ptr, zk.c.ptr, zk.h.ptr};
                 int borrowed = 0;
                 for (int i = 0; i < 5; i++) {
@@ -991,9 +937,9 @@ static void test_zkey_fixtures(void **state)
         cuzk_zkey zk;
         if (cuzk_zkey_read(&zk, p, NULL, &e))
             fail_msg("%s", e.msg);
-        assert_int_equal(cuzk_zkey_write(&zk, tmp_path("out.zkey"), &e), CUZK_OK);
+        assert_int_equal(cuzk_zkey_write(&zk, T("out.zkey"), &e), CUZK_OK);
         size_t na, nb;
-        uint8_t *a = slurp(p, &na), *b = slurp(tmp_path("out.zkey"), &nb);
+        uint8_t *a = (uint8_t *)slurp(p, &na), *b = (uint8_t *)slurp(T("out.zkey"), &nb);
         assert_int_equal(rd32(b + 8), 10);
         for (uint32_t id = 1; id <= 9; id++) {
             uint64_t sa, sb;
@@ -1015,12 +961,12 @@ static void test_zkey_fixtures(void **state)
         for (int i = 0; i < 68; i++)
             assert_int_equal(b[o10 + i], 0);
         cuzk_zkey zk2;
-        assert_int_equal(cuzk_zkey_read(&zk2, tmp_path("out.zkey"), NULL, &e), CUZK_OK);
+        assert_int_equal(cuzk_zkey_read(&zk2, T("out.zkey"), NULL, &e), CUZK_OK);
         check_zkey_against_export(&FX[f], &zk2);
         cuzk_zkey_free(&zk2);
         free(a);
         free(b);
-        unlink(tmp_path("out.zkey"));
+        unlink(T("out.zkey"));
 
         /* The fixture witness fits the key; a truncated one does not. */
         cuzk_wtns w;
@@ -1126,7 +1072,7 @@ static cuzk_status zkey_buf(const uint8_t *b, size_t n, const cuzk_zkey_read_opt
     cuzk_status st = cuzk_zkey_read_buffer(&zk, b, n, "mutant.zkey", o, e);
     cuzk_zkey_free(&zk);
 
-    const char *path = tmp_path("mutant.zkey");
+    const char *path = T("mutant.zkey");
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     assert_int_equal(fwrite(b, 1, n, f), n);
@@ -1167,7 +1113,7 @@ static void test_zkey_section_order(void **state)
 {
     (void)state;
     size_t n, m;
-    uint8_t *orig = slurp(fx_path(&FX[0], "zkey"), &n);
+    uint8_t *orig = (uint8_t *)slurp(fx_path(&FX[0], "zkey"), &n);
     const uint32_t setup_order[] = {1, 2, 4, 3, 9, 8, 5, 6, 7, 10};
     const uint32_t no10[] = {9, 8, 7, 6, 5, 4, 3, 2, 1};
     cuzk_error e = {0};
@@ -1230,14 +1176,14 @@ static void test_zkey_malformed(void **state)
     /* bn128 Mul: every truncation is rejected (and never crashes). */
     {
         size_t n;
-        uint8_t *orig = slurp(fx_path(&FX[0], "zkey"), &n);
+        uint8_t *orig = (uint8_t *)slurp(fx_path(&FX[0], "zkey"), &n);
         for (size_t k = 0; k < n; k += (k < 2000 ? 1 : 7))
             expect_err(zkey_buf(orig, k, NULL, &e), &e, CUZK_ERR_FORMAT, "mutant.zkey", NULL);
         free(orig);
     }
     for (size_t f = 0; f < 2; f++) {
         size_t n;
-        uint8_t *orig = slurp(fx_path(&FX[f], "zkey"), &n);
+        uint8_t *orig = (uint8_t *)slurp(fx_path(&FX[f], "zkey"), &n);
         uint8_t *b = malloc(n + 256);
         const cuzk_curve_desc *cp = cuzk_curve_desc_get(FX[f].curve);
         const size_t g1 = cp->g1_affine, n8q = cp->n8q;
@@ -1398,8 +1344,6 @@ static void test_zkey_malformed(void **state)
 
 /* ---- JSON ---------------------------------------------------------------------------- */
 
-static char *text_of(const char *path, size_t *n) { return (char *)slurp(path, n); }
-
 static void test_json_roundtrip(void **state)
 {
     (void)state;
@@ -1410,7 +1354,7 @@ static void test_json_roundtrip(void **state)
         size_t len;
         /* proof.json */
         const char *pp = fx_path(&FX[f], "proof.json");
-        char *t = text_of(pp, &n);
+        char *t = slurp(pp, &n);
         cuzk_proof_points pr;
         assert_int_equal(cuzk_proof_points_read_json(&pr, pp, CUZK_CURVE_NONE, &e), CUZK_OK);
         assert_int_equal(pr.curve, FX[f].curve);
@@ -1418,8 +1362,8 @@ static void test_json_roundtrip(void **state)
         assert_int_equal(len, n);
         assert_string_equal(out, t);
         free(out);
-        assert_int_equal(cuzk_proof_points_write_json(&pr, tmp_path("proof.json"), CUZK_JSON_SNARKJS, &e), CUZK_OK);
-        files_equal(pp, tmp_path("proof.json"));
+        assert_int_equal(cuzk_proof_points_write_json(&pr, T("proof.json"), CUZK_JSON_SNARKJS, &e), CUZK_OK);
+        files_equal(pp, T("proof.json"));
         /* rapidsnark style: compact, sorted keys, no curve; readable back
          * when the caller supplies the curve. */
         assert_int_equal(cuzk_proof_points_to_json(&pr, CUZK_JSON_RAPIDSNARK, &out, &len, &e), CUZK_OK);
@@ -1444,7 +1388,7 @@ static void test_json_roundtrip(void **state)
 
         /* public.json */
         const char *pub = fx_path(&FX[f], "public.json");
-        t = text_of(pub, &n);
+        t = slurp(pub, &n);
         cuzk_public pb;
         assert_int_equal(cuzk_public_read_json(&pb, pub, FX[f].curve, &e), CUZK_OK);
         /* Public signals = w[1..nPublic] of the witness. */
@@ -1456,9 +1400,9 @@ static void test_json_roundtrip(void **state)
         assert_string_equal(out, t);
         free(out);
         assert_int_equal(cuzk_public_write_json(w.curve, (uint8_t *)w.values.ptr + 32, pb.n,
-                                                tmp_path("public.json"), CUZK_JSON_SNARKJS, &e),
+                                                T("public.json"), CUZK_JSON_SNARKJS, &e),
                          CUZK_OK);
-        files_equal(pub, tmp_path("public.json"));
+        files_equal(pub, T("public.json"));
         assert_int_equal(cuzk_public_to_json(pb.curve, pb.values.ptr, pb.n, CUZK_JSON_RAPIDSNARK, &out, &len, &e),
                          CUZK_OK);
         cJSON *pj = cJSON_Parse(t);
@@ -1480,7 +1424,7 @@ static void test_json_roundtrip(void **state)
 
         /* verification_key.json: read/write and from the zkey. */
         const char *vp = fx_path(&FX[f], "verification_key.json");
-        t = text_of(vp, &n);
+        t = slurp(vp, &n);
         cuzk_vk vk, vk2;
         assert_int_equal(cuzk_vk_read_json(&vk, vp, &e), CUZK_OK);
         assert_true(vk.has_alphabeta);
@@ -1496,17 +1440,17 @@ static void test_json_roundtrip(void **state)
         cuzk_err_clear(&e);
         memcpy(&vk2.alphabeta_12, &vk.alphabeta_12, sizeof vk.alphabeta_12);
         vk2.has_alphabeta = true;
-        assert_int_equal(cuzk_vk_write_json(&vk2, tmp_path("vk.json"), &e), CUZK_OK);
-        files_equal(vp, tmp_path("vk.json"));
+        assert_int_equal(cuzk_vk_write_json(&vk2, T("vk.json"), &e), CUZK_OK);
+        files_equal(vp, T("vk.json"));
         cuzk_vk_free(&vk2);
         cuzk_vk_free(&vk);
         cuzk_zkey_free(&zk);
         free(t);
         /* Only the three outputs are in the directory (no temp files). */
-        assert_int_equal(count_dir_entries(tmpdir), 3);
-        unlink(tmp_path("proof.json"));
-        unlink(tmp_path("public.json"));
-        unlink(tmp_path("vk.json"));
+        assert_int_equal(count_dir_entries(fx_tmpdir), 3);
+        unlink(T("proof.json"));
+        unlink(T("public.json"));
+        unlink(T("vk.json"));
     }
 }
 
@@ -1548,7 +1492,7 @@ static void test_json_malformed(void **state)
     (void)state;
     for (size_t f = 0; f < 2; f++) {
         size_t n;
-        char *t = text_of(fx_path(&FX[f], "proof.json"), &n);
+        char *t = slurp(fx_path(&FX[f], "proof.json"), &n);
         cJSON *j = cJSON_Parse(t);
         const char *ax = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "pi_a"), 0)->valuestring;
         const char *bx1 = cJSON_GetArrayItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "pi_b"), 0), 1)->valuestring;
@@ -1649,7 +1593,7 @@ static void test_json_malformed(void **state)
         cuzk_public_free(&pb);
 
         /* verification_key.json */
-        t = text_of(fx_path(&FX[f], "verification_key.json"), &n);
+        t = slurp(fx_path(&FX[f], "verification_key.json"), &n);
         cuzk_vk vk;
         m = replace(t, "\"nPublic\": 2", "\"nPublic\": 3");
         expect_err(cuzk_vk_read_json_buffer(&vk, m, strlen(m), "vk.json", &e), &e, CUZK_ERR_FORMAT, "vk.json", "IC");
@@ -1713,7 +1657,7 @@ static void test_json_as_snarkjs(void **state)
     (void)state;
     for (size_t f = 0; f < 2; f++) {
         size_t n;
-        char *t = text_of(fx_path(&FX[f], "proof.json"), &n);
+        char *t = slurp(fx_path(&FX[f], "proof.json"), &n);
         cJSON *j = cJSON_Parse(t);
         const char *ax = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "pi_a"), 0)->valuestring;
         cuzk_proof_points ref, p;
@@ -1800,7 +1744,7 @@ static void test_json_as_snarkjs(void **state)
 
         /* verification_key.json: strict numbers, nesting, duplicate keys,
          * and a tree bounded by the text. */
-        t = text_of(fx_path(&FX[f], "verification_key.json"), &n);
+        t = slurp(fx_path(&FX[f], "verification_key.json"), &n);
         cuzk_vk vk, vref;
         assert_int_equal(cuzk_vk_read_json_buffer(&vref, t, n, "vk.json", &e), CUZK_OK);
         const char *nums[] = {"02", "2.", "+2", ".5", "2e", "0x2"};
@@ -1867,10 +1811,10 @@ static void test_inputs_not_regular(void **state)
     expect_err(cuzk_r1cs_read_buffer(&r1, b, sizeof b, "wires.r1cs", &e1), &e1, CUZK_ERR_FORMAT,
                "wires.r1cs", "no wire map");
 
-    const char *fifo = tmp_path("in.fifo");
+    const char *fifo = T("in.fifo");
     unlink(fifo);
     assert_int_equal(mkfifo(fifo, 0600), 0);
-    const char *paths[] = {fifo, "/dev/zero", tmpdir};
+    const char *paths[] = {fifo, "/dev/zero", fx_tmpdir};
     const char *kinds[] = {"a FIFO", "a character device", "a directory"};
     for (int i = 0; i < 3; i++) {
         cuzk_error e = {0};
@@ -1895,8 +1839,8 @@ static void test_inputs_not_regular(void **state)
     unlink(fifo);
     /* A proof file larger than a proof can be (valid JSON: white space). */
     size_t n;
-    char *t = text_of(fx_path(&FX[0], "proof.json"), &n);
-    const char *big = tmp_path("big_proof.json");
+    char *t = slurp(fx_path(&FX[0], "proof.json"), &n);
+    const char *big = T("big_proof.json");
     FILE *fp = fopen(big, "wb");
     assert_non_null(fp);
     fwrite(t, 1, n, fp);
@@ -1918,11 +1862,11 @@ static void test_atomic_write(void **state)
     expect_err(cuzk_write_file_atomic("/nonexistent-dir/x.json", "x", 1, &e), &e, CUZK_ERR_IO,
                "/nonexistent-dir/x.json", NULL);
     cuzk_err_clear(&e);
-    const char *p = tmp_path("a.txt");
+    const char *p = T("a.txt");
     assert_int_equal(cuzk_write_file_atomic(p, "hello", 5, &e), CUZK_OK);
     assert_int_equal(cuzk_write_file_atomic(p, "bye", 3, &e), CUZK_OK);
     size_t n;
-    uint8_t *b = slurp(p, &n);
+    uint8_t *b = (uint8_t *)slurp(p, &n);
     assert_int_equal(n, 3);
     assert_memory_equal(b, "bye", 3);
     free(b);
@@ -1931,10 +1875,10 @@ static void test_atomic_write(void **state)
     assert_int_equal(cuzk_afile_open(&f, p, &e), CUZK_OK);
     cuzk_afile_write(&f, "partial", 7);
     cuzk_afile_abort(&f);
-    b = slurp(p, &n);
+    b = (uint8_t *)slurp(p, &n);
     assert_int_equal(n, 3);
     free(b);
-    assert_int_equal(count_dir_entries(tmpdir), 1);
+    assert_int_equal(count_dir_entries(fx_tmpdir), 1);
     struct stat sb;
     assert_int_equal(stat(p, &sb), 0);
     assert_true((sb.st_mode & 0444) == 0444 || (sb.st_mode & 0400)); /* readable per umask */
@@ -1943,7 +1887,7 @@ static void test_atomic_write(void **state)
 
 static int setup_all(void **state)
 {
-    if (setup_tmp(state))
+    if (fx_setup("formats"))
         return -1;
     *state = cuzk_pool_create(2);
     return *state ? 0 : -1;
@@ -1952,7 +1896,7 @@ static int setup_all(void **state)
 static int teardown_all(void **state)
 {
     cuzk_pool_destroy(*state);
-    return teardown_tmp(state);
+    return fx_teardown();
 }
 
 int main(void)

@@ -20,6 +20,8 @@
 #include "util/common.h"
 #include "util/rng.h"
 
+#include "fixture_util.h"
+
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -28,17 +30,7 @@ static cJSON *load_json(const char *name)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/kat/%s", CUZK_TEST_DATA_DIR, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
+    char *buf = slurp(path, NULL);
     cJSON *j = cJSON_Parse(buf);
     free(buf);
     if (!j)

@@ -17,6 +17,8 @@
 
 #include "util/trace.h"
 
+#include "fixture_util.h"
+
 enum { THREADS = 4, PER_THREAD = 500 };
 
 typedef struct {
@@ -34,20 +36,6 @@ static void *worker(void *p)
         cuzk_trace_complete(a->t, "prove", "job", 1, a->tid, i * 10.0, 5.0, args, 2);
     }
     return NULL;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = 0;
-    fclose(f);
-    return buf;
 }
 
 static void test_threads_and_escaping(void **state)
@@ -76,7 +64,7 @@ static void test_threads_and_escaping(void **state)
     assert_int_equal(cuzk_trace_count(t), 2 + THREADS * PER_THREAD);
     assert_int_equal(cuzk_trace_close(t, &err), CUZK_OK);
 
-    char *text = slurp(path);
+    char *text = slurp(path, NULL);
     cJSON *root = cJSON_Parse(text);
     assert_non_null(root);
     cJSON *evs = cJSON_GetObjectItem(root, "traceEvents");
