@@ -52,12 +52,19 @@ static const char *code_name(int code)
     }
 }
 
+/* The member "error": {"code": name, "status": status, "message": msg}. */
+static void add_error(cJSON *j, const char *name, int status, const char *msg)
+{
+    cJSON *e = cJSON_AddObjectToObject(j, "error");
+    cJSON_AddStringToObject(e, "code", name);
+    cJSON_AddNumberToObject(e, "status", status);
+    cJSON_AddStringToObject(e, "message", msg);
+}
+
 cJSON *json_error(int code, const char *msg)
 {
-    cJSON *j = cJSON_CreateObject(), *e = cJSON_AddObjectToObject(j, "error");
-    cJSON_AddStringToObject(e, "code", code_name(code));
-    cJSON_AddNumberToObject(e, "status", code);
-    cJSON_AddStringToObject(e, "message", msg);
+    cJSON *j = cJSON_CreateObject();
+    add_error(j, code_name(code), code, msg);
     return j;
 }
 
@@ -106,12 +113,8 @@ cJSON *json_job(const cuzk_job_info *ji)
     cJSON_AddNumberToObject(j, "prove_s", ji->prove_s);
     if (ji->cancel_requested)
         cJSON_AddBoolToObject(j, "cancel_requested", 1);
-    if (ji->state == CUZK_JOB_FAILED || ji->error[0]) {
-        cJSON *e = cJSON_AddObjectToObject(j, "error");
-        cJSON_AddStringToObject(e, "code", cuzk_engine_code_name(ji->error_code));
-        cJSON_AddNumberToObject(e, "status", ji->error_code);
-        cJSON_AddStringToObject(e, "message", ji->error);
-    }
+    if (ji->state == CUZK_JOB_FAILED || ji->error[0])
+        add_error(j, cuzk_engine_code_name(ji->error_code), ji->error_code, ji->error);
     return j;
 }
 
