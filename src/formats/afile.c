@@ -47,15 +47,6 @@
 
 enum { PUB_NONE, PUB_EXCHANGED, PUB_CREATED, PUB_REPLACED };
 
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 /* The descriptor a stdio name stands for, or -1. */
 static int stdio_fd_of(const char *p)
 {
@@ -99,7 +90,7 @@ static size_t dir_len(const char *p)
  * *st / *exists. */
 static cuzk_status resolve(cuzk_afile *f, struct stat *st, bool *exists, cuzk_error *err)
 {
-    char *cur = xstrdup(f->name);
+    char *cur = strdup(f->name);
     if (!cur)
         return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory", f->name);
     *exists = false;
@@ -157,7 +148,7 @@ static cuzk_status out_check(cuzk_afile *f, const char *path, cuzk_cancel_fn can
     f->cancel_user = cancel_user;
     if (!path || !*path)
         return cuzk_err(err, CUZK_ERR_USAGE, "empty output path");
-    if (!(f->name = xstrdup(path)))
+    if (!(f->name = strdup(path)))
         return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory", path);
     struct stat st;
     bool exists;
@@ -198,7 +189,7 @@ static cuzk_status out_check(cuzk_afile *f, const char *path, cuzk_cancel_fn can
         return cuzk_err(err, CUZK_ERR_IO, "%s: cannot write: %s", path, strerror(EISDIR));
     if (strlen(base) > NAME_MAX)
         return cuzk_err(err, CUZK_ERR_IO, "%s: cannot write: %s", path, strerror(ENAMETOOLONG));
-    char *dir = dl ? strndup(f->path, dl) : xstrdup(".");
+    char *dir = dl ? strndup(f->path, dl) : strdup(".");
     if (!dir)
         return cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory", path);
     struct stat ds;
@@ -426,7 +417,7 @@ static cuzk_status lock_dirs(cuzk_afile *const *fs, size_t n, int *fds, cuzk_err
             continue;
         const char *p = ord[i]->path;
         size_t dl = dir_len(p);
-        char *dir = dl ? strndup(p, dl) : xstrdup(".");
+        char *dir = dl ? strndup(p, dl) : strdup(".");
         int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
         int e = dir ? errno : ENOMEM;
         free(dir);

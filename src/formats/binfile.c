@@ -18,16 +18,7 @@
 
 #include "formats/fmt_internal.h"
 
-static char *dup_name(const char *s)
-{
-    if (!s)
-        s = "<buffer>";
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
+static char *dup_name(const char *s) { return strdup(s ? s : "<buffer>"); }
 
 static void printable_magic(char out[17], const uint8_t *m)
 {

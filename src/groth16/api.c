@@ -33,15 +33,6 @@ struct cuzk_proof {
     void *pub;            /* n_public raw Fr values */
 };
 
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 /* Host bytes of the zkey's arrays that are not in its file mapping, plus the mapping. */
 static uint64_t zkey_host_bytes(const cuzk_zkey *zk)
 {
@@ -183,7 +174,7 @@ static cuzk_status key_load(cuzk_key **out, cuzk_ctx *ctx, const char *path, con
     if (opts)
         o = *opts;
     cuzk_key *key = calloc(1, sizeof *key);
-    if (!key || !(key->name = dup_str(path ? path : name ? name : "zkey"))) {
+    if (!key || !(key->name = strdup(path ? path : name ? name : "zkey"))) {
         free(key);
         if (adopt) {
             cuzk_zkey_free(adopt);
@@ -251,7 +242,7 @@ static cuzk_status witness_load(cuzk_witness **out, const char *path, const void
 {
     *out = NULL;
     cuzk_witness *w = calloc(1, sizeof *w);
-    if (!w || !(w->name = dup_str(path ? path : name ? name : "witness"))) {
+    if (!w || !(w->name = strdup(path ? path : name ? name : "witness"))) {
         free(w);
         if (adopt) {
             cuzk_wtns_free(adopt);
