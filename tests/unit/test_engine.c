@@ -30,8 +30,9 @@
 #include "cuzk/dev.h"
 #include "engine/engine.h"
 
-static char fx[256];  /* fixtures: keys, witnesses, vks */
-static int n_state;   /* state directories handed out */
+#include "fixture_util.h"
+
+static int n_state; /* state directories handed out (fixtures: in fx_tmpdir) */
 
 typedef struct fixture {
     const char *name;
@@ -53,9 +54,7 @@ enum { A, B, C, L };
 static int setup_fixtures(void **state)
 {
     (void)state;
-    strcpy(fx, "/tmp/cuzk_test_engine_XXXXXX");
-    if (!mkdtemp(fx))
-        return -1;
+    fx_setup("engine");
     cuzk_ctx *ctx;
     cuzk_error e = {0};
     if (cuzk_ctx_create(&ctx, &(cuzk_ctx_opts){.threads = 0}, &e))
@@ -63,10 +62,10 @@ static int setup_fixtures(void **state)
     for (size_t i = 0; i < sizeof FX / sizeof FX[0]; i++) {
         fixture *f = &FX[i];
         char r1cs[320];
-        snprintf(r1cs, sizeof r1cs, "%s/%s.r1cs", fx, f->name);
-        snprintf(f->zkey, sizeof f->zkey, "%s/%s.zkey", fx, f->name);
-        snprintf(f->wtns, sizeof f->wtns, "%s/%s.wtns", fx, f->name);
-        snprintf(f->vk, sizeof f->vk, "%s/%s.vk.json", fx, f->name);
+        snprintf(r1cs, sizeof r1cs, "%s/%s.r1cs", fx_tmpdir, f->name);
+        snprintf(f->zkey, sizeof f->zkey, "%s/%s.zkey", fx_tmpdir, f->name);
+        snprintf(f->wtns, sizeof f->wtns, "%s/%s.wtns", fx_tmpdir, f->name);
+        snprintf(f->vk, sizeof f->vk, "%s/%s.vk.json", fx_tmpdir, f->name);
         cuzk_gen_opts g = {.curve = cuzk_curve_from_name(f->curve), .constraints = f->constraints,
                            .public_inputs = 2, .seed = 1 + i};
         if (cuzk_gen_files(ctx, &g, r1cs, f->wtns, &e) || cuzk_setup_files(ctx, r1cs, f->zkey, &e) ||
@@ -82,14 +81,12 @@ static int setup_fixtures(void **state)
 static int teardown_fixtures(void **state)
 {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx);
-    return system(cmd) == 0 ? 0 : -1;
+    return fx_teardown();
 }
 
 static void new_state_dir(char *out, size_t cap)
 {
-    snprintf(out, cap, "%s/state%d", fx, n_state++);
+    snprintf(out, cap, "%s/state%d", fx_tmpdir, n_state++);
 }
 
 static void base_config(cuzk_config *c, const char *dir, int workers)
@@ -162,8 +159,8 @@ static void check_proof(cuzk_engine *e, const char *id, int fxi)
     cuzk_error err = {0};
     assert_int_equal(cuzk_engine_job_result(e, id, &proof, &pub, &err), CUZK_OK);
     char pp[320], pubp[320];
-    snprintf(pp, sizeof pp, "%s/check.proof.json", fx);
-    snprintf(pubp, sizeof pubp, "%s/check.public.json", fx);
+    snprintf(pp, sizeof pp, "%s/check.proof.json", fx_tmpdir);
+    snprintf(pubp, sizeof pubp, "%s/check.public.json", fx_tmpdir);
     FILE *f = fopen(pp, "w");
     fputs(proof, f);
     fclose(f);

@@ -19,24 +19,22 @@
 
 #include "engine/queue.h"
 
-static char dir[256], path[300];
+#include "fixture_util.h"
+
+static char path[300];
 
 static int setup(void **state)
 {
     (void)state;
-    strcpy(dir, "/tmp/cuzk_test_queue_XXXXXX");
-    if (!mkdtemp(dir))
-        return -1;
-    snprintf(path, sizeof path, "%s/journal.db", dir);
+    fx_setup("queue");
+    snprintf(path, sizeof path, "%s/journal.db", fx_tmpdir);
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return fx_teardown();
 }
 
 static eng_queue *qopen(void)
