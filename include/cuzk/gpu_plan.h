@@ -145,9 +145,12 @@ typedef struct cuzk_gpu_plan {
     size_t runtime_bytes;  /* reserved for the CUDA runtime: kernel modules, kernel stacks, allocation rounding */
     size_t phase_bytes[CUZK_GPU_PHASE_COUNT]; /* runtime + key + streamed items of the phase + job + others */
     size_t peak;           /* max of phase_bytes: <= budget */
-    size_t least_budget;   /* the least budget the smallest tier (7) fits, to 1 MiB: a proof with
-                              this key needs at least this much; budget - least_budget is the
-                              headroom (the streamed items grow into whatever is given) */
+    size_t least_budget;   /* the least budget (bytes) any tier fits: a proof with this key needs
+                              at least this much; budget - least_budget is the headroom (the
+                              streamed items grow into whatever is given) */
+    unsigned least_tier;   /* the tier chosen at least_budget: 7, or (small keys, where tier 7's
+                              MSM host-scalar staging outweighs a witness and two vectors) a
+                              key-streamed tier 4-6 */
 } cuzk_gpu_plan;
 
 /* Name of an item / phase ("coefs", "ntt", "msm_h", ...; "stage", "abc", ...). */
@@ -157,7 +160,7 @@ CUZK_API const char *cuzk_gpu_plan_phase_name(cuzk_gpu_plan_phase p);
 /* Computes the plan for a key of `shape` (opts may be NULL: defaults).
  * Touches the GPU only to query free memory / the SM count when opts leave
  * them 0. CUZK_ERR_USAGE for a bad shape, CUZK_ERR_NOMEM with a one-line
- * message saying what the smallest tier (7) needs when nothing fits,
+ * message saying the least budget that fits (least_budget) when nothing does,
  * CUZK_ERR_UNSUPPORTED / CUZK_ERR_GPU when a device had to be queried and
  * could not be. */
 CUZK_API cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_plan_opts *opts,

@@ -16,7 +16,7 @@ static const char PLAN_USAGE[] =
     "  The device-memory plan of a GPU proof with this key: the tier chosen (key\n"
     "  resident or streamed, witness pre-staged, uploaded at start or kept on the\n"
     "  host, a/b/c as 3, 2 or 1 vectors), each key item's device bytes, each\n"
-    "  phase's bytes, the peak, and the least budget the smallest tier needs.\n"
+    "  phase's bytes, the peak, and the least budget any tier fits.\n"
     "  Touches the GPU only to read its free memory and SM count.\n"
     "  --gpu-mem SIZE  device memory the proofs may use, all workers together\n"
     "                  (e.g. 16G, 80G); without a GPU it plans for that much.\n"
@@ -155,7 +155,7 @@ int cmd_plan(int argc, char **argv)
                gib(p.others_bytes));
     }
     printf("peak     %.3f GiB of %.3f GiB (%zu of %zu bytes)\n", gib(p.peak), gib(p.budget), p.peak, p.budget);
-    printf("least    %.3f GiB: the smallest tier (7) needs this much; %.3f GiB to spare\n", gib(p.least_budget),
-           gib(p.budget - p.least_budget));
+    printf("least    %.3f GiB: the least budget a proof with this key fits (tier %u); %.3f GiB to spare\n",
+           gib(p.least_budget), p.least_tier, gib(p.budget - p.least_budget));
     return 0;
 }

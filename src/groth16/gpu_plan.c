@@ -316,21 +316,21 @@ static bool plan_key(const cuzk_gpu_key_shape *s, int sm, size_t budget, bool st
     return false;
 }
 
-/* The least budget (to 1 MiB above) that the smallest tier (7: key
- * streamed, host witness, proof buffers extra[]) fits; `from` is a hint. */
-static size_t least_budget(const cuzk_gpu_key_shape *s, int sm, size_t from, const size_t extra[CUZK_GPU_PHASE_COUNT],
-                           const cuzk_gpu_plan_item whole[CUZK_GPU_ITEM_COUNT])
+/* The least budget, to the byte, that a key-streamed tier (host: tier 7;
+ * proof buffers extra[]) fits; `from` is a hint. */
+static size_t least_budget(const cuzk_gpu_key_shape *s, int sm, size_t from, bool host,
+                           const size_t extra[CUZK_GPU_PHASE_COUNT], const cuzk_gpu_plan_item whole[CUZK_GPU_ITEM_COUNT])
 {
     size_t lo = 0, hi = from ? from : 1;
     cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
     size_t held, phase[CUZK_GPU_PHASE_COUNT];
-    while (hi < (SIZE_MAX >> 2) && !plan_key(s, sm, hi, true, true, extra, whole, key, &held, phase)) {
+    while (hi < (SIZE_MAX >> 2) && !plan_key(s, sm, hi, true, host, extra, whole, key, &held, phase)) {
         lo = hi;
         hi *= 2;
     }
-    while (hi - lo > ((size_t)1 << 20)) {
+    while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
-        if (plan_key(s, sm, mid, true, true, extra, whole, key, &held, phase))
+        if (plan_key(s, sm, mid, true, host, extra, whole, key, &held, phase))
             hi = mid;
         else
             lo = mid;
@@ -445,8 +445,26 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
         for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
             extra_of[t][p] = sadd(sadd(job[p], others), RUNTIME_RESERVE);
     }
-    /* the least budget the smallest tier fits: in the plan and the message */
-    const size_t least = least_budget(s, sm, budget, extra_of[LAST], whole[TIERS[LAST].host]);
+    /* The least budget any tier fits: that of tier 7 or tier 6 (each tier
+     * before 6 needs at least what 6 does: more vectors, pre-staged
+     * witnesses or items held whole). Usually tier 7's; at small sizes,
+     * where the host-scalar staging of tier 7's MSMs outweighs a witness
+     * and two vectors, tier 6's can be lower. */
+    size_t least = least_budget(s, sm, budget, true, extra_of[LAST], whole[1]);
+    const size_t least6 = least_budget(s, sm, least, false, extra_of[LAST - 1], whole[0]);
+    if (least6 < least)
+        least = least6;
+    /* the tier chosen there (the first that fits, as below) */
+    unsigned least_tier = LAST + 1;
+    for (unsigned t = 0; t <= LAST; t++) {
+        cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
+        size_t held, phase[CUZK_GPU_PHASE_COUNT];
+        if (plan_key(s, sm, least, TIERS[t].streamed, TIERS[t].host, extra_of[t], whole[TIERS[t].host], key, &held,
+                     phase)) {
+            least_tier = t + 1;
+            break;
+        }
+    }
     for (unsigned t = 0; t <= LAST; t++) {
         const bool host = TIERS[t].host;
         const size_t *job = job_of[t], *extra = extra_of[t];
@@ -466,6 +484,7 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
         out->others_bytes = others;
         out->runtime_bytes = RUNTIME_RESERVE;
         out->least_budget = least;
+        out->least_tier = least_tier;
         for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
             out->job_bytes[p] = job[p];
             out->phase_bytes[p] = phase[p];
@@ -477,10 +496,10 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
     char b1[32], b2[32];
     return cuzk_err(err, CUZK_ERR_NOMEM,
                     "gpu plan: a proof with this key (domain 2^%u, %llu wires) does not fit a device "
-                    "budget of %s: even the smallest tier (7: key streamed, witness on the host, "
-                    "one domain vector on the device) needs %s",
+                    "budget of %s: it needs at least %s (with tier %u; the smallest tier, 7, keeps the key "
+                    "streamed, the witness on the host and one domain vector on the device)",
                     s->log_domain, (unsigned long long)s->n_vars, fmt_size(b1, sizeof b1, budget),
-                    fmt_size(b2, sizeof b2, least));
+                    fmt_size(b2, sizeof b2, least), least_tier);
 }
 
 void cuzk_g16_key_shape(cuzk_gpu_key_shape *out, const cuzk_zkey *zk)

@@ -130,11 +130,27 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     assert_int_equal(p->peak, peak);
     assert_true(p->peak <= p->budget);
     assert_true(p->least_budget <= p->budget);
+    assert_true(p->least_tier >= 4 && p->least_tier <= 7);
+    assert_true(p->tier <= p->least_tier);
     int streamed = 0;
     for (int i = 0; i < CUZK_GPU_ITEM_COUNT; i++)
         streamed |= p->item[i].streamed;
     assert_int_equal(p->key_streamed, streamed);
     assert_int_equal(p->key_streamed, p->tier >= 4);
+}
+
+/* At least_budget the plan is least_tier; one byte less, nothing fits. */
+static void check_least(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
+{
+    cuzk_gpu_plan_opts lo = {.budget = p->least_budget, .workers = p->workers, .sm_count = p->sm_count};
+    cuzk_gpu_plan pl;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_gpu_plan_proof(s, &lo, &pl, &e), CUZK_OK);
+    check_plan(s, &pl);
+    assert_int_equal(pl.tier, p->least_tier);
+    assert_int_equal(pl.least_budget, p->least_budget);
+    lo.budget--;
+    assert_int_equal(cuzk_gpu_plan_proof(s, &lo, &pl, &e), CUZK_ERR_NOMEM);
 }
 
 /* PoRep on an H200 (about 137 GiB for the proofs): all resident, pre-staged. */
@@ -181,8 +197,10 @@ static void test_porep_8g(void **state)
         for (int id = CUZK_GPU_ITEM_MSM_H; id <= CUZK_GPU_ITEM_MSM_B2; id++)
             assert_true(p.item[id].streamed);
         const size_t need = p.runtime_bytes + cuzk_gpu_ntt_device_bytes(CUZK_CURVE_BLS12_381, 27) + ((size_t)32 << 27);
-        assert_true(p.least_budget >= need && p.least_budget <= need + ((size_t)1 << 20));
+        assert_int_equal(p.least_budget, need);
+        assert_int_equal(p.least_tier, 7);
         assert_true(p.budget - p.least_budget > 3 * GIB); /* 3.6 / 3.1 GiB to spare */
+        check_least(&POREP, &p);
     }
     /* 13.5 GiB: tier 6 still (13.31 GiB) */
     cuzk_gpu_plan p13 = plan_ok(&POREP, 27 * GIB / 2, 2);
@@ -190,15 +208,14 @@ static void test_porep_8g(void **state)
     assert_int_equal(p13.tier, 6);
     /* just below tier 7's need, and 4 GiB: nothing fits */
     cuzk_gpu_plan p8 = plan_ok(&POREP, 8 * GIB, 2);
-    const size_t below[] = {p8.least_budget - ((size_t)2 << 20), 4 * GIB};
+    const size_t below[] = {p8.least_budget - 1, 4 * GIB};
     for (size_t i = 0; i < 2; i++) {
         cuzk_gpu_plan_opts o = {.budget = below[i], .sm_count = 132};
         cuzk_gpu_plan p;
         cuzk_error e = {0};
         assert_int_equal(cuzk_gpu_plan_proof(&POREP, &o, &p, &e), CUZK_ERR_NOMEM);
         assert_non_null(strstr(e.msg, "does not fit"));
-        assert_non_null(strstr(e.msg, "smallest tier (7:"));
-        assert_non_null(strstr(e.msg, "needs 4.42 GiB"));
+        assert_non_null(strstr(e.msg, "needs at least 4.42 GiB (with tier 7; the smallest tier, 7,"));
         assert_null(strchr(e.msg, '\n'));
     }
 }
@@ -222,6 +239,8 @@ static void sweep(const cuzk_gpu_key_shape *s, size_t hi, unsigned workers)
         assert_true(last_tier <= 7); /* no plan after a NOMEM at a larger budget */
         check_plan(s, &p);
         assert_true(p.tier >= last_tier);
+        if (!planned)
+            check_least(s, &p);
         last_tier = p.tier;
         planned++;
     }
