@@ -21,6 +21,7 @@ struct cuzk_gpu_g16_key {
     cuzk_gpu_ntt *ntt;
     cuzk_gpu_msm *msm[NMSM]; /* resident handles, NULL for streamed items */
     void *pinned[MAX_WORKERS];
+    void *pinned_abc[MAX_WORKERS]; /* tier 7: a, b, c of each worker slot */
     bool slot_busy[MAX_WORKERS];
     pthread_mutex_t mu;      /* slots, measured peak */
     pthread_cond_t cv;
@@ -45,6 +46,8 @@ struct cuzk_gpu_g16_job {
     bool reported[CUZK_GPU_PHASE_COUNT]; /* handed out by job_spans */
     void *d_w, *d_a, *d_b, *d_c;
     bool w_issued;
+    bool host_abc, host_h;   /* tier 7: a, b, c in the pinned slot; h there */
+    void *host_user;
     bool csr_held;           /* streamed coefficients acquired for this job's abc/ntt */
     bool pipelined;          /* all MSMs resident: issue the next before finishing one */
     int next_msm;            /* 0..5: MSMs done */
@@ -168,11 +171,14 @@ cuzk_status msm_issue(cuzk_gpu_g16_job *j, int i, cuzk_gpu_msm *m, cuzk_error *e
 {
     const cuzk_gpu_key_shape *s = &j->k->src.shape;
     const int ph = CUZK_GPU_PHASE_MSM_H + i;
-    const uint64_t *sc = i == 0 ? (const uint64_t *)j->d_a
-                                : (const uint64_t *)j->d_w + (i == 3 ? 4 * (s->n_public + 1) : 0);
+    /* tier 7: h in the pinned a, the witness in the pinned slot */
+    const bool host = j->k->plan.host_witness;
+    const uint64_t *h = (const uint64_t *)(host ? j->k->pinned_abc[j->slot] : j->d_a);
+    const uint64_t *w = (const uint64_t *)(host ? j->k->pinned[j->slot] : j->d_w);
+    const uint64_t *sc = i == 0 ? h : w + (i == 3 ? 4 * (s->n_public + 1) : 0);
     cuzk_status st;
     if ((st = phase_begin(j, ph, j->cs, e))) return st;
-    if ((st = cuzk_gpu_msm_issue(m, &j->tk[i], sc, msm_points(s, i), 1, j->cs, e))) return st;
+    if ((st = cuzk_gpu_msm_issue(m, &j->tk[i], sc, msm_points(s, i), !host, j->cs, e))) return st;
     return phase_end(j, ph, j->cs, e);
 }
 
@@ -181,8 +187,10 @@ void key_free(cuzk_gpu_g16_key *k)
     for (int i = 0; i < NMSM; i++) cuzk_gpu_msm_destroy(k->msm[i]);
     cuzk_gpu_ntt_destroy(k->ntt);
     cuzk_gpu_g16_csr_destroy(k->csr);
-    for (int i = 0; i < MAX_WORKERS; i++)
+    for (int i = 0; i < MAX_WORKERS; i++) {
         if (k->pinned[i]) cudaFreeHost(k->pinned[i]);
+        if (k->pinned_abc[i]) cudaFreeHost(k->pinned_abc[i]);
+    }
     if (k->sync_made) {
         pthread_mutex_destroy(&k->mu);
         pthread_cond_destroy(&k->cv);
@@ -199,9 +207,15 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
     CUZK_DEVICE_GUARD(k->device);
     cuzk_status st;
     const cuzk_gpu_plan_item *co = &p->item[CUZK_GPU_ITEM_COEFS];
-    if ((st = cuzk_gpu_g16_csr_create(&k->csr, s->curve, (uint32_t)1 << s->log_domain, (uint32_t)s->n_vars,
-                                      &k->src.coefs, co->streamed ? co->chunk : 0, k->device, e)))
+    if (p->host_witness) { /* tier 7: the host evaluates a, b, c; no coefficients on the device */
+        if (!k->src.host.abc || !k->src.host.quotient)
+            return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: the plan is tier 7 (witness on the host) and the "
+                                               "caller gave no host steps");
+    } else if ((st = cuzk_gpu_g16_csr_create(&k->csr, s->curve, (uint32_t)1 << s->log_domain,
+                                             (uint32_t)s->n_vars, &k->src.coefs, co->streamed ? co->chunk : 0,
+                                             k->device, e))) {
         return st;
+    }
     if ((st = cuzk_gpu_ntt_create(&k->ntt, s->curve, s->log_domain, k->device, e))) return st;
     for (int i = 0; i < NMSM; i++) {
         const cuzk_gpu_plan_item *it = &p->item[CUZK_GPU_ITEM_MSM_H + i];
@@ -214,8 +228,11 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
                                       k->src.bases[i], msm_points(s, i), 0, k->device, &cfg, e)))
             return st;
     }
-    for (unsigned w = 0; w < p->workers; w++)
+    for (unsigned w = 0; w < p->workers; w++) {
         CUZK_CU(cudaHostAlloc(&k->pinned[w], p->witness_bytes, cudaHostAllocPortable));
+        if (p->host_witness)
+            CUZK_CU(cudaHostAlloc(&k->pinned_abc[w], 3 * p->vector_bytes, cudaHostAllocPortable));
+    }
     return CUZK_OK;
 }
 
@@ -270,9 +287,6 @@ extern "C" cuzk_status cuzk_gpu_g16_key_attach(cuzk_gpu_g16_key **out, const cuz
     size_t tot = 0;
     cuzk_status st = cuzk_gpu_mem_info(k->device, &k->base_free, &tot, e);
     if (!st) st = cuzk_gpu_plan_proof(&src->shape, &o, &k->plan, e);
-    if (!st && k->plan.host_witness)
-        st = cuzk_err(e, CUZK_ERR_NOMEM,
-                      "gpu prover: the budget fits only tier 7 (witness on the host), which this build does not run");
     if (!st) st = key_make(k, e);
     if (st) {
         key_free(k);
@@ -317,8 +331,10 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
     if (hooks) {
         j->cancelled = hooks->cancelled;
         j->user = hooks->cancel_user;
+        j->host_user = hooks->host_user;
     }
-    j->pipelined = true;
+    /* tier 7 takes the GPU lock per MSM: no MSM is issued ahead */
+    j->pipelined = !k->plan.host_witness;
     for (int i = 0; i < NMSM; i++)
         if (!k->msm[i] && msm_points(&k->src.shape, i) > 0) j->pipelined = false;
     /* a worker slot: at most `workers` jobs hold device memory */
@@ -355,6 +371,13 @@ extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
     if (!j) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL job");
     cuzk_gpu_g16_key *k = j->k;
     const cuzk_gpu_plan *p = &k->plan;
+    if (p->host_witness) { /* tier 7: on the host, outside the GPU lock */
+        uint8_t *abc = (uint8_t *)k->pinned_abc[j->slot];
+        const size_t v = p->vector_bytes;
+        k->src.host.abc(k->src.host.user, j->host_user, k->pinned[j->slot], abc, abc + v, abc + 2 * v);
+        j->host_abc = true;
+        return CUZK_OK;
+    }
     if (!j->locked) {
         pthread_mutex_lock(&k->gpu_lock);
         j->locked = true;
@@ -387,8 +410,61 @@ extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
     return CUZK_OK;
 }
 
+namespace {
+
+/* Tier 7: a, b, c (pinned, host) one at a time through one device vector
+ * (upload, odd-coset NTT, download) under the GPU lock, then the quotient on
+ * the host into a. */
+cuzk_status ntt_host(cuzk_gpu_g16_job *j, cuzk_error *e)
+{
+    cuzk_gpu_g16_key *k = j->k;
+    const cuzk_gpu_plan *p = &k->plan;
+    const unsigned lg = k->src.shape.log_domain;
+    const size_t v = p->vector_bytes;
+    uint8_t *abc = (uint8_t *)k->pinned_abc[j->slot];
+    CUZK_DEVICE_GUARD(k->device);
+    pthread_mutex_lock(&k->gpu_lock);
+    j->locked = true;
+    cuzk_status st = dev_alloc(k, &j->d_a, v, "domain vector", e);
+    if (!st) {
+        sample(k);
+        st = phase_begin(j, CUZK_GPU_PHASE_NTT, j->cs, e);
+    }
+    for (int i = 0; i < 3 && !st; i++) {
+        cudaError_t rc = cudaMemcpyAsync(j->d_a, abc + i * v, v, cudaMemcpyHostToDevice, j->cs);
+        if (rc == cudaSuccess && !(st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)))
+            rc = cudaMemcpyAsync(abc + i * v, j->d_a, v, cudaMemcpyDeviceToHost, j->cs);
+        if (rc != cudaSuccess) {
+            cudaGetLastError();
+            st = cuzk_err(e, CUZK_ERR_GPU, "gpu prover: the NTT of vector %d: %s", i, cudaGetErrorString(rc));
+        }
+        if (!st && j->cancelled) {
+            if (cudaEventRecord(j->ev_w, j->cs) != cudaSuccess) st = cuzk_err(e, CUZK_ERR_GPU, "gpu prover: event");
+            else st = wait_polled(j, j->ev_w, e);
+        }
+    }
+    if (!st) st = phase_end(j, CUZK_GPU_PHASE_NTT, j->cs, e);
+    if (!st) {
+        cudaError_t rc = cudaStreamSynchronize(j->cs);
+        if (rc != cudaSuccess) {
+            cudaGetLastError();
+            st = cuzk_err(e, CUZK_ERR_GPU, "gpu prover: the NTTs: %s", cudaGetErrorString(rc));
+        }
+    }
+    if (st) return st; /* end waits for the stream, frees the vector and unlocks */
+    dev_free(k, &j->d_a);
+    j->locked = false;
+    pthread_mutex_unlock(&k->gpu_lock);
+    k->src.host.quotient(k->src.host.user, j->host_user, abc, abc + v, abc + 2 * v, (size_t)1 << lg);
+    j->host_h = true;
+    return CUZK_OK;
+}
+
+} /* namespace */
+
 extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
 {
+    if (j && j->host_abc) return ntt_host(j, e);
     if (!j || !j->d_a) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: ntt before abc");
     cuzk_gpu_g16_key *k = j->k;
     const cuzk_curve curve = k->src.shape.curve;
@@ -433,10 +509,15 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
 {
     if (!j || !result) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
     const int i = (int)id - CUZK_GPU_ITEM_MSM_H;
-    if (i != j->next_msm || (i == 0 && !j->d_a) || !j->locked)
+    cuzk_gpu_g16_key *k = j->k;
+    const bool host = k->plan.host_witness;
+    if (i != j->next_msm || (host ? !j->host_h : (i == 0 && !j->d_a) || !j->locked))
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: MSMs run after ntt in the order H, A, B1, C, B2 (got %s)",
                         cuzk_gpu_plan_item_name(id));
-    cuzk_gpu_g16_key *k = j->k;
+    if (host && !j->locked) { /* tier 7: the lock per MSM */
+        pthread_mutex_lock(&k->gpu_lock);
+        j->locked = true;
+    }
     const cuzk_gpu_key_shape *s = &k->src.shape;
     const int ph = CUZK_GPU_PHASE_MSM_H + i;
     CUZK_DEVICE_GUARD(k->device);
@@ -478,7 +559,11 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
     /* h is freed after its MSM unless the MSMs are pipelined (a free would
      * wait for the next MSM's kernels) */
     if (i == 0 && !j->pipelined) dev_free(k, &j->d_a);
-    if (i == NMSM - 1) {
+    if (host) {
+        CUZK_CU(cudaStreamSynchronize(j->cs));
+        j->locked = false;
+        pthread_mutex_unlock(&k->gpu_lock);
+    } else if (i == NMSM - 1) {
         CUZK_CU(cudaStreamSynchronize(j->cs));
         dev_free(k, &j->d_w);
         dev_free(k, &j->d_a);

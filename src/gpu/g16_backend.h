@@ -34,6 +34,16 @@
  * memory at attach) is sampled after each phase's allocations, for the
  * measured peak beside the planned one.
  *
+ * Tier 7 (plan.host_witness: the witness on the host): attach also
+ * page-locks a, b, c per worker (3 domain vectors) and makes no coefficient
+ * CSR; abc is the caller's host.abc into the slot's pinned a, b, c, outside
+ * the GPU lock; ntt takes the lock, uploads each vector in turn into one
+ * device vector, runs the odd-coset NTT and downloads it, releases the lock
+ * and runs host.quotient; each MSM takes the lock for its own phase and
+ * reads host scalars (h from the pinned a, the witness from the pinned
+ * slot), streamed by the handle. So one worker's CPU work (abc, quotient)
+ * overlaps another's kernels.
+ *
  * Cancellation: with a poll, the job waits for its device work by polling
  * events (between NTT passes, streamed coefficient ranges, before each MSM's
  * sums are read) and stops with CUZK_ERR_CANCELLED; end waits for what was
@@ -57,10 +67,25 @@ extern "C" {
  * read at every proof). Bases are affine points of the curve's types:
  * H 2^log_domain, A and B1 n_vars, C n_vars - n_public - 1 (G1), B2 n_vars
  * (G2); index by cuzk_gpu_plan_item_id - CUZK_GPU_ITEM_MSM_H. */
+/* The host steps of tier 7, the caller's (the pipeline passes the CPU
+ * backend's kernels). key_user is cuzk_gpu_g16_host.user, job_user the
+ * job's cuzk_gpu_g16_hooks.host_user. */
+typedef struct cuzk_gpu_g16_host {
+    /* a = A.w, b = B.w, c = a.b over the domain (Montgomery) from the raw
+     * witness w (n_vars values) */
+    void (*abc)(void *key_user, void *job_user, const void *w, void *a, void *b, void *c);
+    /* a, b, c (Montgomery, on the odd coset) -> a = raw(a.b - c) */
+    void (*quotient)(void *key_user, void *job_user, void *a, const void *b, const void *c, size_t n);
+    void *user;
+} cuzk_gpu_g16_host;
+
 typedef struct cuzk_gpu_g16_key_src {
     cuzk_gpu_key_shape shape;
     cuzk_gpu_g16_coefs coefs;
     const void *bases[5];
+    /* Required when the plan is tier 7 (attach fails with CUZK_ERR_USAGE
+     * without it); unused otherwise. */
+    cuzk_gpu_g16_host host;
 } cuzk_gpu_g16_key_src;
 
 typedef struct cuzk_gpu_g16_key cuzk_gpu_g16_key;
@@ -95,6 +120,7 @@ typedef struct cuzk_gpu_g16_hooks {
      * with several threads); NULL: memcpy */
     void (*copy)(void *user, void *dst, const void *src, size_t n);
     void *copy_user;
+    void *host_user; /* passed to the key's host steps (tier 7) */
 } cuzk_gpu_g16_hooks;
 
 /* witness: n_vars raw scalars (32 bytes each), host; copied into the
@@ -104,7 +130,8 @@ typedef struct cuzk_gpu_g16_hooks {
 cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
                                    const cuzk_gpu_g16_hooks *hooks, cuzk_error *e);
 cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e);
-/* The three odd-coset NTTs and h = a.b - c (raw) in a's buffer. */
+/* The three odd-coset NTTs and h = a.b - c (raw) in a's buffer (tier 7:
+ * the pinned host a). */
 cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e);
 /* MSM `id` (CUZK_GPU_ITEM_MSM_H .. _B2, in that order) into `result`, one
  * Jacobian point of the curve's G1 (G2 for B2) type. */

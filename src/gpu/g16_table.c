@@ -14,6 +14,29 @@
 #include "groth16/ctx.h"
 #include "util/threadpool.h"
 
+/* The key state: the device key, and for tier 7 (witness on the host) the
+ * CPU backend's A/B evaluation plan and kernels, which do its host steps. */
+typedef struct {
+    cuzk_gpu_g16_key *k;
+    const cuzk_curve_ops *ops;
+    cuzk_abc_plan plan;
+    bool plan_made;
+} gpu_key;
+
+static cuzk_pool *job_pool(void *job_user) { return job_user ? ((cuzk_ctx *)job_user)->pool : NULL; }
+
+static void host_abc(void *key_user, void *job_user, const void *w, void *a, void *b, void *c)
+{
+    gpu_key *gk = key_user;
+    gk->ops->abc_eval(&gk->plan, w, a, b, c, job_pool(job_user));
+}
+
+static void host_quotient(void *key_user, void *job_user, void *a, const void *b, const void *c, size_t n)
+{
+    gpu_key *gk = key_user;
+    gk->ops->h_pointwise(a, b, c, n, job_pool(job_user));
+}
+
 /* The key's host data for the device: the zkey sections, borrowed. */
 static void key_src(const cuzk_zkey *zk, cuzk_gpu_g16_key_src *s)
 {
@@ -29,40 +52,65 @@ static void key_src(const cuzk_zkey *zk, cuzk_gpu_g16_key_src *s)
     s->bases[4] = zk->b2.ptr;
 }
 
+static void gpu_key_detach(void *key_state)
+{
+    gpu_key *gk = key_state;
+    if (!gk)
+        return;
+    cuzk_gpu_g16_key_detach(gk->k);
+    if (gk->plan_made)
+        cuzk_abc_plan_free(&gk->plan);
+    free(gk);
+}
+
 static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, const cuzk_zkey *zk,
                                   const cuzk_curve_ops *ops, const cuzk_key_opts *opts, void **key_state,
                                   uint64_t *host_bytes, uint64_t *device_bytes, cuzk_error *err)
 {
-    (void)be, (void)ctx, (void)ops;
+    (void)be;
+    *key_state = NULL;
+    gpu_key *gk = calloc(1, sizeof *gk);
+    if (!gk)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
+    gk->ops = ops;
     cuzk_gpu_g16_key_src src;
     key_src(zk, &src);
+    src.host = (cuzk_gpu_g16_host){host_abc, host_quotient, gk};
     cuzk_gpu_plan_opts po = {0};
     if (opts) {
         po.device = opts->device;
         po.budget = (size_t)opts->device_budget;
         po.workers = opts->gpu_workers;
     }
-    cuzk_gpu_g16_key *k = NULL;
-    cuzk_status st = cuzk_gpu_g16_key_attach(&k, &src, &po, err);
-    if (st)
-        return st;
+    cuzk_status st = cuzk_gpu_g16_key_attach(&gk->k, &src, &po, err);
     cuzk_gpu_plan plan;
-    cuzk_gpu_g16_key_plan(k, &plan, NULL);
-    *key_state = k;
-    if (host_bytes) /* pinned witness buffers, streamed coefficients */
-        *host_bytes = (uint64_t)plan.workers * plan.witness_bytes +
-                      (plan.item[CUZK_GPU_ITEM_COEFS].streamed ? plan.item[CUZK_GPU_ITEM_COEFS].data_bytes : 0);
+    if (!st) {
+        cuzk_gpu_g16_key_plan(gk->k, &plan, NULL);
+        if (plan.host_witness) { /* tier 7: the CPU evaluates a, b, c */
+            cuzk_coefs co;
+            cuzk_coefs_of_zkey(&co, zk);
+            st = cuzk_abc_plan_build(&gk->plan, &co, zk->domain_size, ctx ? ctx->pool : NULL, err);
+            gk->plan_made = !st;
+        }
+    }
+    if (st) {
+        gpu_key_detach(gk);
+        return st;
+    }
+    *key_state = gk;
+    if (host_bytes) /* pinned witness (and tier 7: a, b, c) buffers, streamed coefficients, the A/B plan */
+        *host_bytes = (uint64_t)plan.workers * plan.host_pinned +
+                      (plan.item[CUZK_GPU_ITEM_COEFS].streamed ? plan.item[CUZK_GPU_ITEM_COEFS].data_bytes : 0) +
+                      (gk->plan_made ? cuzk_abc_plan_bytes(&gk->plan) : 0);
     if (device_bytes)
         *device_bytes = plan.peak;
     return CUZK_OK;
 }
 
-static void gpu_key_detach(void *key_state) { cuzk_gpu_g16_key_detach(key_state); }
-
 static uint64_t gpu_device_peak(const void *key_state)
 {
     size_t peak = 0;
-    cuzk_gpu_g16_key_plan(key_state, NULL, &peak);
+    cuzk_gpu_g16_key_plan(((const gpu_key *)key_state)->k, NULL, &peak);
     return peak;
 }
 
@@ -130,8 +178,9 @@ static cuzk_status gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const voi
     if (!g)
         return cuzk_err(err, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
     g->ctx = ctx;
-    g->device = cuzk_gpu_g16_key_device(key_state);
-    cuzk_gpu_g16_hooks h = {0};
+    const gpu_key *gk = key_state;
+    g->device = cuzk_gpu_g16_key_device(gk->k);
+    cuzk_gpu_g16_hooks h = {.host_user = ctx};
     if (ctx && ctx->opts.cancelled) {
         h.cancelled = job_cancelled;
         h.cancel_user = ctx;
@@ -140,7 +189,7 @@ static cuzk_status gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const voi
         h.copy = pool_copy;
         h.copy_user = ctx;
     }
-    cuzk_status st = cuzk_gpu_g16_job_begin(&g->j, (cuzk_gpu_g16_key *)key_state, w, &h, err);
+    cuzk_status st = cuzk_gpu_g16_job_begin(&g->j, gk->k, w, &h, err);
     if (st) { /* the pipeline ends only jobs that began: release the slot and buffers now */
         cuzk_gpu_g16_job_end(g->j);
         free(g);

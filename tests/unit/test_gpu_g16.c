@@ -20,9 +20,11 @@
 
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
+#include "curve/curve_ops.h"
 #include "formats/formats.h"
 #include "gpu/g16.h"
 #include "gpu/g16_backend.h"
+#include "groth16/abc_plan.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
 #include "util/rng.h"
@@ -316,6 +318,8 @@ typedef struct {
     cuzk_zkey zk;
     cuzk_wtns wt;
     cuzk_gpu_g16_key_src src;
+    const cuzk_curve_ops *ops; /* tier 7's host steps: the CPU backend's A/B plan and kernels */
+    cuzk_abc_plan abc;
     uint8_t *h;       /* the CPU's h (raw) */
     uint8_t *want;    /* the five CPU MSM results, Jacobian, at want_off[i] */
     size_t want_off[5], jac[5];
@@ -353,6 +357,19 @@ typedef struct {
 KEY_GLUE(bn254)
 KEY_GLUE(bls12_381)
 
+static void host_abc(void *key_user, void *job_user, const void *w, void *a, void *b, void *c)
+{
+    (void)job_user;
+    gkey *g = key_user;
+    g->ops->abc_eval(&g->abc, w, a, b, c, g_pool);
+}
+
+static void host_quotient(void *key_user, void *job_user, void *a, const void *b, const void *c, size_t n)
+{
+    (void)job_user;
+    ((gkey *)key_user)->ops->h_pointwise(a, b, c, n, g_pool);
+}
+
 static void gkey_make(gkey *g, cuzk_curve curve, uint64_t constraints)
 {
     memset(g, 0, sizeof *g);
@@ -385,6 +402,12 @@ static void gkey_make(gkey *g, cuzk_curve curve, uint64_t constraints)
     g->src.bases[2] = z->b1.ptr;
     g->src.bases[3] = z->c.ptr;
     g->src.bases[4] = z->b2.ptr;
+    g->ops = cuzk_curve_ops_get(curve);
+    cuzk_coefs co;
+    cuzk_coefs_of_zkey(&co, z);
+    if (cuzk_abc_plan_build(&g->abc, &co, z->domain_size, g_pool, &e))
+        fail_msg("abc plan: %s", e.msg);
+    g->src.host = (cuzk_gpu_g16_host){host_abc, host_quotient, g};
     if (curve == CUZK_CURVE_BN254)
         bn254_key_reference(g, g_pool);
     else
@@ -393,6 +416,7 @@ static void gkey_make(gkey *g, cuzk_curve curve, uint64_t constraints)
 
 static void gkey_free(gkey *g)
 {
+    cuzk_abc_plan_free(&g->abc);
     cuzk_zkey_free(&g->zk);
     cuzk_wtns_free(&g->wt);
     free(g->h);
@@ -499,26 +523,26 @@ static void test_backend(void **state)
         /* smaller budgets down to the smallest tier: every tier once (the
          * tier only grows as the budget shrinks; a jump of more than one
          * tier between two budgets is bisected for the ones in between) */
-        bool seen[7] = {false};
+        bool seen[8] = {false};
         seen[1] = true;
         size_t prev_b = 0;
         unsigned prev_t = 1;
         for (size_t b = tier_at(&g, 0, NULL); b > (1u << 20); b = b / 50 * 49) {
             unsigned t;
-            if (!tier_at(&g, b, &t) || t == 7) /* tier 7: not run by the backend yet */
+            if (!tier_at(&g, b, &t))
                 break;
             for (unsigned want = prev_t + 1; want < t && prev_b; want++) {
                 size_t lo = b, hi = prev_b; /* tier(lo) > want >= tier(hi) */
                 while (hi - lo > 1) {
                     size_t mid = lo + (hi - lo) / 2;
-                    unsigned tm = 7;
+                    unsigned tm = 8;
                     tier_at(&g, mid, &tm);
                     if (tm > want)
                         lo = mid;
                     else
                         hi = mid;
                 }
-                unsigned th = 7;
+                unsigned th = 8;
                 tier_at(&g, hi, &th);
                 if (th == want && !seen[want]) {
                     seen[want] = true;
@@ -532,9 +556,17 @@ static void test_backend(void **state)
             prev_b = b;
             prev_t = t;
         }
-        for (unsigned t = 1; t <= 6; t++)
+        for (unsigned t = 1; t <= 7; t++)
             printf("# %s: tier %u %s\n", cuzk_curve_name(g.zk.curve), t, seen[t] ? "proved" : "not reached");
         assert_true(seen[4] || seen[5] || seen[6]); /* some streamed tier ran */
+        /* tier 7 (witness on the host) at the least budget it fits, with
+         * two workers and two proofs each */
+        cuzk_gpu_plan p7;
+        cuzk_gpu_plan_opts po7 = {.budget = (size_t)1 << 40, .workers = 2};
+        cuzk_error e7 = {0};
+        assert_int_equal(cuzk_gpu_plan_proof(&g.src.shape, &po7, &p7, &e7), CUZK_OK);
+        assert_int_equal(p7.least_tier, 7);
+        assert_int_equal(prove_with(&g, p7.least_budget, 2, 2), 7);
         gkey_free(&g);
     }
 }

@@ -23,6 +23,7 @@
 
 #include "cuzk/cuzk.h"
 #include "cuzk/gpu.h"
+#include "cuzk/gpu_plan.h"
 #include "cuzk/dev.h"
 #include "curve/curve_ops.h"
 #include "formats/formats.h"
@@ -310,6 +311,68 @@ static void test_shared_key_and_pool(void **state)
     free(want);
     cuzk_witness_free(w);
     cuzk_key_free(key);
+    cuzk_pool_destroy(pool);
+}
+
+/* The GPU prover's smallest tier (7: witness, a, b, c and the quotient on
+ * the host, one domain vector on the device), forced by a budget of exactly
+ * what it needs: on both curves, two workers proving twice each give the
+ * CPU's proof bit for bit (same r, s), each verified before it is returned. */
+static void test_gpu_tier7(void **state)
+{
+    (void)state;
+    if (cuzk_gpu_device_count() == 0)
+        skip();
+    cuzk_pool *pool = cuzk_pool_create(4);
+    assert_non_null(pool);
+    for (int c = 0; c < 2; c++) {
+        cuzk_ctx *ctx = mkctx(pool);
+        cuzk_error err = {0};
+        cuzk_gen_opts go = {.curve = c ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254, .constraints = 3000,
+                            .public_inputs = 2, .seed = 11 + c};
+        assert_int_equal(cuzk_gen_files(ctx, &go, T("t7.r1cs"), T("t7.wtns"), &err), CUZK_OK);
+        assert_int_equal(cuzk_setup_files(ctx, T("t7.r1cs"), T("t7.zkey"), &err), CUZK_OK);
+        cuzk_key *cpu = NULL, *gpu = NULL;
+        cuzk_witness *w = NULL;
+        assert_int_equal(cuzk_key_load(&cpu, ctx, T("t7.zkey"), NULL, &err), CUZK_OK);
+        assert_int_equal(cuzk_witness_load(&w, T("t7.wtns"), &err), CUZK_OK);
+        uint8_t r[32] = {9, 8, 7}, s[32] = {6, 5, 4}; /* as prover_main */
+        cuzk_prove_opts po = {.insecure_r = r, .insecure_s = s};
+        cuzk_proof *p = NULL;
+        assert_int_equal(cuzk_prove(ctx, cpu, w, &po, &p, &err), CUZK_OK);
+        char *want;
+        size_t len;
+        assert_int_equal(cuzk_proof_to_json(p, CUZK_JSON_SNARKJS, &want, &len, &err), CUZK_OK);
+        cuzk_proof_free(p);
+        cuzk_key_free(cpu);
+        /* the least budget any tier fits: there only tier 7 fits */
+        cuzk_gpu_key_shape shape;
+        assert_int_equal(cuzk_gpu_key_shape_read(T("t7.zkey"), &shape, &err), CUZK_OK);
+        cuzk_gpu_plan_opts plo = {.budget = (size_t)1 << 40, .workers = 2};
+        cuzk_gpu_plan plan;
+        assert_int_equal(cuzk_gpu_plan_proof(&shape, &plo, &plan, &err), CUZK_OK);
+        assert_int_equal(plan.least_tier, 7);
+        cuzk_key_opts ko = {.backend = CUZK_BACKEND_GPU, .device_budget = plan.least_budget, .gpu_workers = 2};
+        if (cuzk_key_load(&gpu, ctx, T("t7.zkey"), &ko, &err))
+            fail_msg("tier-7 key: %s", err.msg);
+        prover_job jobs[2] = {{pool, gpu, w, want, 2, 0}, {pool, gpu, w, want, 2, 0}};
+        pthread_t th[2];
+        for (int i = 0; i < 2; i++)
+            assert_int_equal(pthread_create(&th[i], NULL, prover_main, &jobs[i]), 0);
+        for (int i = 0; i < 2; i++)
+            pthread_join(th[i], NULL);
+        assert_int_equal(jobs[0].ok, 2);
+        assert_int_equal(jobs[1].ok, 2);
+        cuzk_key_info ki;
+        cuzk_key_get_info(gpu, &ki);
+        assert_int_equal(ki.backend, CUZK_BACKEND_GPU);
+        assert_true(ki.device_bytes <= plan.least_budget);
+        assert_true(ki.device_peak > 0 && ki.device_peak <= ki.device_bytes);
+        free(want);
+        cuzk_witness_free(w);
+        cuzk_key_free(gpu);
+        cuzk_ctx_free(ctx);
+    }
     cuzk_pool_destroy(pool);
 }
 
@@ -624,6 +687,7 @@ int main(void)
         cmocka_unit_test(test_one_key_many_witnesses),
         cmocka_unit_test(test_fixed_rs),
         cmocka_unit_test(test_shared_key_and_pool),
+        cmocka_unit_test(test_gpu_tier7),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_spans),
         cmocka_unit_test(test_wrong_witness),
