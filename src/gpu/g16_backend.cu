@@ -20,6 +20,8 @@ struct cuzk_gpu_g16_key {
     cuzk_gpu_g16_csr *csr;   /* coefficients: resident, or streamed (device part acquired per job) */
     cuzk_gpu_ntt *ntt;
     cuzk_gpu_msm *msm[NMSM]; /* resident handles, NULL for streamed items */
+    bool pinned_bases[NMSM]; /* streamed item's host bases are page-locked */
+    bool registered[NMSM];   /* ... by this key (unregistered at free) */
     void *pinned[MAX_WORKERS];
     void *pinned_abc[MAX_WORKERS]; /* tier 7: a, b, c of each worker slot */
     bool slot_busy[MAX_WORKERS];
@@ -182,9 +184,37 @@ cuzk_status msm_issue(cuzk_gpu_g16_job *j, int i, cuzk_gpu_msm *m, cuzk_error *e
     return phase_end(j, ph, j->cs, e);
 }
 
+/* Page-locks the host bases of a streamed MSM item for the key's life, so
+ * its per-proof chunk uploads are asynchronous DMA at the bus's rate instead
+ * of the driver's staging copies of pageable memory. The key may be a
+ * read-only mapping of the zkey: the read-only flag where the device has
+ * it. Bases page-locked already (the same host key on another device) are
+ * used as they are and left to their owner. Failing both (no page-lockable
+ * memory left), the uploads stay pageable: slower, never wrong. */
+void pin_bases(cuzk_gpu_g16_key *k, int i, size_t bytes)
+{
+    int ro = 0;
+    cudaDeviceGetAttribute(&ro, cudaDevAttrHostRegisterReadOnlySupported, k->device);
+    const unsigned flags = cudaHostRegisterPortable | (ro ? cudaHostRegisterReadOnly : 0);
+    const char *b = (const char *)k->src.bases[i];
+    const cudaError_t rc = cudaHostRegister((void *)b, bytes, flags);
+    if (rc != cudaSuccess) cudaGetLastError();
+    k->registered[i] = rc == cudaSuccess;
+    k->pinned_bases[i] = rc == cudaSuccess;
+    if (rc == cudaErrorHostMemoryAlreadyRegistered) { /* all of it, or only a page it shares? */
+        cudaPointerAttributes a0, a1;
+        k->pinned_bases[i] = cudaPointerGetAttributes(&a0, b) == cudaSuccess && a0.type == cudaMemoryTypeHost &&
+                             cudaPointerGetAttributes(&a1, b + bytes - 1) == cudaSuccess &&
+                             a1.type == cudaMemoryTypeHost;
+        cudaGetLastError();
+    }
+}
+
 void key_free(cuzk_gpu_g16_key *k)
 {
     for (int i = 0; i < NMSM; i++) cuzk_gpu_msm_destroy(k->msm[i]);
+    for (int i = 0; i < NMSM; i++)
+        if (k->registered[i]) cudaHostUnregister((void *)k->src.bases[i]);
     cuzk_gpu_ntt_destroy(k->ntt);
     cuzk_gpu_g16_csr_destroy(k->csr);
     for (int i = 0; i < MAX_WORKERS; i++) {
@@ -219,7 +249,13 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
     if ((st = cuzk_gpu_ntt_create(&k->ntt, s->curve, s->log_domain, k->device, e))) return st;
     for (int i = 0; i < NMSM; i++) {
         const cuzk_gpu_plan_item *it = &p->item[CUZK_GPU_ITEM_MSM_H + i];
-        if (it->streamed || msm_points(s, i) == 0) continue;
+        if (msm_points(s, i) == 0) continue;
+        if (it->streamed) {
+            const size_t aff = i == NMSM - 1 ? cuzk_gpu_curve_ops_get(s->curve)->desc->g2_affine
+                                             : cuzk_gpu_curve_ops_get(s->curve)->desc->g1_affine;
+            pin_bases(k, i, msm_points(s, i) * aff);
+            continue;
+        }
         cuzk_gpu_msm_config cfg;
         memset(&cfg, 0, sizeof cfg);
         cfg.device_budget = it->msm_budget;
@@ -532,6 +568,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
             memset(&cfg, 0, sizeof cfg);
             cfg.device_budget = k->plan.item[CUZK_GPU_ITEM_MSM_H + i].msm_budget;
             cfg.precompute = 1; /* as planned (gpu_plan.c) */
+            cfg.pin_host_bases = k->pinned_bases[i]; /* at key_make: uploads by DMA */
             pthread_mutex_lock(&k->alloc_mu);
             st = cuzk_gpu_msm_create(&tmp, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i], np,
                                      0, k->device, &cfg, e);
