@@ -317,16 +317,21 @@ static bool plan_key(const cuzk_gpu_key_shape *s, int sm, size_t budget, bool st
 }
 
 /* The least budget, to the byte, that a key-streamed tier (host: tier 7;
- * proof buffers extra[]) fits; `from` is a hint. */
-static size_t least_budget(const cuzk_gpu_key_shape *s, int sm, size_t from, bool host,
-                           const size_t extra[CUZK_GPU_PHASE_COUNT], const cuzk_gpu_plan_item whole[CUZK_GPU_ITEM_COUNT])
+ * proof buffers extra[]) fits. Every phase holds at least its extra[] and
+ * the NTT tables (never streamed): the search starts there. */
+static size_t least_budget(const cuzk_gpu_key_shape *s, int sm, bool host, const size_t extra[CUZK_GPU_PHASE_COUNT],
+                           const cuzk_gpu_plan_item whole[CUZK_GPU_ITEM_COUNT])
 {
-    size_t lo = 0, hi = from ? from : 1;
+    size_t floor = 0;
+    for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
+        floor = extra[p] > floor ? extra[p] : floor;
+    floor = sadd(floor, whole[CUZK_GPU_ITEM_NTT].device_bytes);
+    size_t lo = floor - 1, hi = floor; /* lo never fits */
     cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
     size_t held, phase[CUZK_GPU_PHASE_COUNT];
     while (hi < (SIZE_MAX >> 2) && !plan_key(s, sm, hi, true, host, extra, whole, key, &held, phase)) {
         lo = hi;
-        hi *= 2;
+        hi = sadd(hi, hi);
     }
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
@@ -450,8 +455,8 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
      * witnesses or items held whole). Usually tier 7's; at small sizes,
      * where the host-scalar staging of tier 7's MSMs outweighs a witness
      * and two vectors, tier 6's can be lower. */
-    size_t least = least_budget(s, sm, budget, true, extra_of[LAST], whole[1]);
-    const size_t least6 = least_budget(s, sm, least, false, extra_of[LAST - 1], whole[0]);
+    size_t least = least_budget(s, sm, true, extra_of[LAST], whole[1]);
+    const size_t least6 = least_budget(s, sm, false, extra_of[LAST - 1], whole[0]);
     if (least6 < least)
         least = least6;
     /* the tier chosen there (the first that fits, as below) */
