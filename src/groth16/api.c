@@ -342,7 +342,7 @@ cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w
     if (!st && !o.no_verify) {
         cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_VERIFY);
         cuzk_error verr = {0};
-        st = cuzk_g16_verify(key->ops, &key->vk, p->pub, &p->pts, &verr);
+        st = cuzk_g16_verify(key->ops, &key->vk, p->pub, &p->pts, ctx->pool, &verr);
         cuzk_phase_end(ctx, &ph);
         if (st == CUZK_ERR_INVALID_PROOF)
             st = cuzk_err(err, CUZK_ERR_MISMATCH,
@@ -575,7 +575,7 @@ cuzk_status cuzk_verify_files(cuzk_ctx *ctx, const char *vk_path, const char *pu
     if (!st) {
         ph = cuzk_phase_begin(ctx, CUZK_PHASE_PAIRING);
         const cuzk_curve_ops *ops = cuzk_curve_ops_get(vk.curve);
-        st = ops ? cuzk_g16_verify(ops, &vk, pub.values.ptr, &proof, err)
+        st = ops ? cuzk_g16_verify(ops, &vk, pub.values.ptr, &proof, ctx->pool, err)
                  : cuzk_err(err, CUZK_ERR_UNSUPPORTED, "%s: unsupported curve", vk_path);
         if (st == CUZK_ERR_INVALID_PROOF) /* the message names the proof */
             st = cuzk_err_force(err, st, "%s: invalid proof: the pairing check failed", proof_path);

@@ -116,16 +116,16 @@ cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void
 }
 
 cuzk_status cuzk_g16_verify(const cuzk_curve_ops *ops, const cuzk_vk *vk, const void *pub,
-                            const cuzk_proof_points *p, cuzk_error *err)
+                            const cuzk_proof_points *p, cuzk_pool *pool, cuzk_error *err)
 {
     const cuzk_curve_desc *d = ops->desc;
-    const uint8_t *ic = vk->ic.ptr, *pb = pub;
+    const uint8_t *ic = vk->ic.ptr;
     g1j_buf acc, t;
     ops->g1_from_affine(&acc, ic);
-    for (uint32_t i = 0; i < vk->n_public; i++) {
-        uint64_t k[CUZK_MAX_FR_BYTES / 8];
-        memcpy(k, pb + (size_t)i * d->n8r, d->n8r);
-        ops->g1_mul_affine(&t, ic + (size_t)(i + 1) * d->g1_affine, k, d->fr_limbs);
+    if (vk->n_public) { /* IC[0] + Σ pub[i]·IC[i+1] */
+        cuzk_status st = ops->g1_msm(&t, ic + d->g1_affine, pub, vk->n_public, pool, err);
+        if (st)
+            return st;
         ops->g1_add(&acc, &acc, &t);
     }
     /* e(−A, B)·e(IC(pub), γ)·e(C, δ)·e(α, β) = 1 */
