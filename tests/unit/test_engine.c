@@ -1,5 +1,7 @@
-/* The proving engine (src/engine), CPU workers, with keys made here by the
- * library's generator and development setup on both curves. Every proof the
+/* The proving engine (src/engine), CPU workers even where a GPU is present
+ * (the scheduling checks below count on them; the engine's GPU backend is
+ * load-tested on the device, bench/bench_daemon.sh -g), with keys made here
+ * by the library's generator and development setup on both curves. Every proof the
  * engine returns is checked by the verifier against the exported
  * verification key (independently of the engine's own check). Covered:
  * proofs on both curves, priorities (a critical job behind many normal ones
@@ -94,6 +96,7 @@ static void base_config(cuzk_config *c, const char *dir, int workers)
     cuzk_config_init(c);
     snprintf(c->state_dir, sizeof c->state_dir, "%s", dir);
     c->cpu_workers = workers;
+    snprintf(c->devices, sizeof c->devices, "none");
     c->threads = 2;
     c->host_memory = 4ull << 30;
     c->retention_s = 3600;
