@@ -601,28 +601,9 @@ static cuzk_status PO_(porep_build)(cuzk_ctx *ctx, const cuzk_porep_shape *s, ui
         goto out;
     }
 
+    PO_(setup_domain_secrets)(secret, &tx, log_n);
     PO_(fr_t) *scale_n = &secret[0], *scale_2n = &secret[1], *delta_inv = &secret[2];
     PO_(fr_t) *omega = &secret[3], *omega_2n = &secret[4], *one = &secret[5];
-    PO_(ntt_root_of_unity)(omega, log_n);
-    PO_(ntt_root_of_unity)(omega_2n, log_n + 1);
-    PO_(fr_set_one)(one);
-    {
-        PO_(fr_t) t = tx.tau, nn;
-        for (unsigned i = 0; i < log_n; i++)
-            PO_(fr_sqr)(&t, &t);
-        PO_(fr_from_u64)(&nn, (uint64_t)n);
-        PO_(fr_inv)(&nn, &nn);
-        PO_(fr_sub)(scale_n, &t, one);
-        PO_(fr_mul)(scale_n, scale_n, &nn);
-        PO_(fr_sqr)(&t, &t);
-        PO_(fr_sub)(scale_2n, &t, one);
-        PO_(fr_mul)(scale_2n, scale_2n, &nn);
-        PO_(fr_from_u64)(&nn, 2);
-        PO_(fr_inv)(&nn, &nn);
-        PO_(fr_mul)(scale_2n, scale_2n, &nn);
-        PO_(fr_inv)(delta_inv, &tx.delta);
-        setup_wipe(&t, sizeof t);
-    }
 
     /* 1-2. The chunks: records, Lagrange values, u, v, w, witness. */
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_QAP);

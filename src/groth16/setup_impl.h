@@ -269,6 +269,33 @@ static cuzk_status SETUP_(setup_domain)(const cuzk_r1cs *r, unsigned *log_n, cuz
     return CUZK_OK;
 }
 
+/* The domain's constants at tau, in secret[6] (wiped by the caller):
+ * scale_n = (tau^n - 1)/n, scale_2n = (tau^2n - 1)/2n, delta^-1, omega
+ * (order n), omega_2n (order 2n), one. */
+static void SETUP_(setup_domain_secrets)(SETUP_(fr_t) secret[6], const SETUP_(setup_toxic_t) *tx, unsigned log_n)
+{
+    SETUP_(fr_t) *scale_n = &secret[0], *scale_2n = &secret[1], *delta_inv = &secret[2];
+    SETUP_(fr_t) *omega = &secret[3], *omega_2n = &secret[4], *one = &secret[5];
+    SETUP_(ntt_root_of_unity)(omega, log_n);
+    SETUP_(ntt_root_of_unity)(omega_2n, log_n + 1);
+    SETUP_(fr_set_one)(one);
+    SETUP_(fr_t) t = tx->tau, nn;
+    for (unsigned i = 0; i < log_n; i++)
+        SETUP_(fr_sqr)(&t, &t); /* tau^n */
+    SETUP_(fr_from_u64)(&nn, (uint64_t)1 << log_n);
+    SETUP_(fr_inv)(&nn, &nn);
+    SETUP_(fr_sub)(scale_n, &t, one);
+    SETUP_(fr_mul)(scale_n, scale_n, &nn); /* (tau^n − 1)/n */
+    SETUP_(fr_sqr)(&t, &t);                /* tau^2n */
+    SETUP_(fr_sub)(scale_2n, &t, one);
+    SETUP_(fr_mul)(scale_2n, scale_2n, &nn);
+    SETUP_(fr_from_u64)(&nn, 2);
+    SETUP_(fr_inv)(&nn, &nn);
+    SETUP_(fr_mul)(scale_2n, scale_2n, &nn); /* (tau^2n − 1)/2n */
+    SETUP_(fr_inv)(delta_inv, &tx->delta);
+    setup_wipe(&t, sizeof t);
+}
+
 /* True if tau is usable: not a 2n-th root of unity (the Lagrange formulas
  * divide by tau − x for every x of the doubled domain). */
 static bool SETUP_(setup_tau_ok)(const SETUP_(fr_t) *tau, unsigned log_n)
@@ -353,28 +380,9 @@ static cuzk_status SETUP_(setup_build)(cuzk_ctx *ctx, const cuzk_r1cs *r,
 
     /* 1. Lagrange bases L_i(tau), i < m + nPublic + 1. */
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_LAGRANGE);
+    SETUP_(setup_domain_secrets)(secret, &tx, log_n);
     SETUP_(fr_t) *scale_n = &secret[0], *scale_2n = &secret[1], *delta_inv = &secret[2];
     SETUP_(fr_t) *omega = &secret[3], *omega_2n = &secret[4], *one = &secret[5];
-    SETUP_(ntt_root_of_unity)(omega, log_n);
-    SETUP_(ntt_root_of_unity)(omega_2n, log_n + 1);
-    SETUP_(fr_set_one)(one);
-    {
-        SETUP_(fr_t) t = tx.tau, nn;
-        for (unsigned i = 0; i < log_n; i++)
-            SETUP_(fr_sqr)(&t, &t); /* tau^n */
-        SETUP_(fr_from_u64)(&nn, (uint64_t)n);
-        SETUP_(fr_inv)(&nn, &nn);
-        SETUP_(fr_sub)(scale_n, &t, one);
-        SETUP_(fr_mul)(scale_n, scale_n, &nn); /* (tau^n − 1)/n */
-        SETUP_(fr_sqr)(&t, &t); /* tau^2n */
-        SETUP_(fr_sub)(scale_2n, &t, one);
-        SETUP_(fr_mul)(scale_2n, scale_2n, &nn);
-        SETUP_(fr_from_u64)(&nn, 2);
-        SETUP_(fr_inv)(&nn, &nn);
-        SETUP_(fr_mul)(scale_2n, scale_2n, &nn); /* (tau^2n − 1)/2n */
-        SETUP_(fr_inv)(delta_inv, &tx.delta);
-        setup_wipe(&t, sizeof t);
-    }
     SETUP_(setup_lagrange)(pool, lag, scratch, rows, &tx.tau, scale_n, one, omega);
     cuzk_phase_end(ctx, &ph);
     if ((st = cuzk_check_cancel(ctx, err)))
