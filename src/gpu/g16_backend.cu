@@ -126,6 +126,18 @@ cuzk_status wait_polled(cuzk_gpu_g16_job *j, cudaEvent_t ev, cuzk_error *e)
     return j->cancelled(j->user) ? cuzk_err(e, CUZK_ERR_CANCELLED, "cancelled") : CUZK_OK;
 }
 
+/* With a cancel callback: waits for the job's stream so far (ev_w, free for
+ * reuse once the witness is consumed), polling it; without one, nothing. */
+cuzk_status cancel_point(cuzk_gpu_g16_job *j, cuzk_error *e)
+{
+    if (!j->cancelled) return CUZK_OK;
+    if (cudaEventRecord(j->ev_w, j->cs) != cudaSuccess) {
+        cudaGetLastError();
+        return cuzk_err(e, CUZK_ERR_GPU, "gpu prover: event");
+    }
+    return wait_polled(j, j->ev_w, e);
+}
+
 void dev_free(cuzk_gpu_g16_key *k, void **p)
 {
     if (!*p) return;
@@ -210,6 +222,24 @@ void pin_bases(cuzk_gpu_g16_key *k, int i, size_t bytes)
     }
 }
 
+/* The MSM handle of item i (H, A, B1, C, B2) with its planned budget: made
+ * once at key_make when resident, per job when streamed (the bases stay on
+ * the host, page-locked by pin_bases when that succeeded). */
+cuzk_status msm_make(cuzk_gpu_g16_key *k, int i, cuzk_gpu_msm **out, cuzk_error *e)
+{
+    const cuzk_gpu_key_shape *s = &k->src.shape;
+    cuzk_gpu_msm_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.device_budget = k->plan.item[CUZK_GPU_ITEM_MSM_H + i].msm_budget;
+    cfg.precompute = 1; /* as planned (gpu_plan.c) */
+    cfg.pin_host_bases = k->pinned_bases[i];
+    pthread_mutex_lock(&k->alloc_mu);
+    cuzk_status st = cuzk_gpu_msm_create(out, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i],
+                                         msm_points(s, i), 0, k->device, &cfg, e);
+    pthread_mutex_unlock(&k->alloc_mu);
+    return st;
+}
+
 void key_free(cuzk_gpu_g16_key *k)
 {
     for (int i = 0; i < NMSM; i++) cuzk_gpu_msm_destroy(k->msm[i]);
@@ -256,13 +286,7 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
             pin_bases(k, i, msm_points(s, i) * aff);
             continue;
         }
-        cuzk_gpu_msm_config cfg;
-        memset(&cfg, 0, sizeof cfg);
-        cfg.device_budget = it->msm_budget;
-        cfg.precompute = 1; /* as planned (gpu_plan.c) */
-        if ((st = cuzk_gpu_msm_create(&k->msm[i], s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1,
-                                      k->src.bases[i], msm_points(s, i), 0, k->device, &cfg, e)))
-            return st;
+        if ((st = msm_make(k, i, &k->msm[i], e))) return st;
     }
     for (unsigned w = 0; w < p->workers; w++) {
         CUZK_CU(cudaHostAlloc(&k->pinned[w], p->witness_bytes, cudaHostAllocPortable));
@@ -474,10 +498,7 @@ cuzk_status ntt_host(cuzk_gpu_g16_job *j, cuzk_error *e)
             cudaGetLastError();
             st = cuzk_err(e, CUZK_ERR_GPU, "gpu prover: the NTT of vector %d: %s", i, cudaGetErrorString(rc));
         }
-        if (!st && j->cancelled) {
-            if (cudaEventRecord(j->ev_w, j->cs) != cudaSuccess) st = cuzk_err(e, CUZK_ERR_GPU, "gpu prover: event");
-            else st = wait_polled(j, j->ev_w, e);
-        }
+        if (!st) st = cancel_point(j, e);
     }
     if (!st) st = phase_end(j, CUZK_GPU_PHASE_NTT, j->cs, e);
     if (!st) {
@@ -509,17 +530,11 @@ extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
     CUZK_DEVICE_GUARD(k->device);
     cuzk_status st;
     if ((st = phase_begin(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
-    /* a cancel poll waits after each pass (ev_w is free for reuse by now) */
+    /* a cancel poll after each transform */
     if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e))) return st;
-    if (j->cancelled) {
-        CUZK_CU(cudaEventRecord(j->ev_w, j->cs));
-        if ((st = wait_polled(j, j->ev_w, e))) return st;
-    }
+    if ((st = cancel_point(j, e))) return st;
     if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_b, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e))) return st;
-    if (j->cancelled) {
-        CUZK_CU(cudaEventRecord(j->ev_w, j->cs));
-        if ((st = wait_polled(j, j->ev_w, e))) return st;
-    }
+    if ((st = cancel_point(j, e))) return st;
     if (j->d_c) {
         if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_c, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)) ||
             (st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, j->d_c, n, CUZK_GPU_G16_QUOTIENT, j->cs, e)))
@@ -564,16 +579,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
     } else {
         cuzk_gpu_msm *m = k->msm[i], *tmp = NULL;
         if (!m) {
-            cuzk_gpu_msm_config cfg;
-            memset(&cfg, 0, sizeof cfg);
-            cfg.device_budget = k->plan.item[CUZK_GPU_ITEM_MSM_H + i].msm_budget;
-            cfg.precompute = 1; /* as planned (gpu_plan.c) */
-            cfg.pin_host_bases = k->pinned_bases[i]; /* at key_make: uploads by DMA */
-            pthread_mutex_lock(&k->alloc_mu);
-            st = cuzk_gpu_msm_create(&tmp, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i], np,
-                                     0, k->device, &cfg, e);
-            pthread_mutex_unlock(&k->alloc_mu);
-            if (st) return st;
+            if ((st = msm_make(k, i, &tmp, e))) return st;
             m = tmp;
         }
         sample(k);
