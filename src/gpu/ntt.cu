@@ -27,6 +27,9 @@
  * the natural-order transforms moves 256-byte runs (lg >= 6): a warp loads
  * the 8x8 tiles of a middle index and of its reverse (coalesced) and writes
  * them back transposed, 3-bit-reversed inside; smaller sizes swap pairs.
+ * A call does no field arithmetic on the host: the scale constants of every
+ * size are made with the handle. Passes with fewer blocks of 1024 elements
+ * than twice the multiprocessors take narrower blocks (fewer columns).
  * What each of these choices gained on the H200 is in docs/PERFORMANCE.md. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +100,7 @@ template <class F> struct ntt_args {
     shoup_t<F> c_s;           /* scale constant */
     unsigned lg, h, s, lgcols, T, L;
     int scale;
+    unsigned min_blocks;      /* host only: blocks a pass should have (launch_pass) */
 };
 
 template <class F> __device__ __forceinline__ F ld_global(const F *p)
@@ -438,6 +442,8 @@ struct cuzk_gpu_ntt {
     unsigned D;         /* direct inter-pass table: w_{2^D}^j, j < 2^D */
     void *d_direct;     /* fwd, inv; Shoup form */
     void *d_staged;     /* fwd, inv: staged planes of the inner twiddles */
+    void *h_consts;     /* host: 1 and (2^lg)^-1, lg <= max_lg, in Shoup form */
+    unsigned sms;       /* multiprocessors of the device */
 };
 
 namespace {
@@ -518,6 +524,24 @@ template <class P> cuzk_status ntt_build_tables(cuzk_gpu_ntt *t, cuzk_error *e)
     cuzk_free(hd);
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: table upload: %s", cudaGetErrorString(rc));
+    /* The scale constants of every size, made once: a Fermat inversion and
+     * the Shoup division on the host cost more than a whole 2^16 transform
+     * on the device. */
+    S *hc = (S *)cuzk_alloc(t->max_lg + 2, sizeof(S));
+    if (!hc) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu ntt: out of host memory for tables");
+    const F inv2 = fr_inv(fr_from_u64<P>(2));
+    F ninv = fp_one<P>();
+    hc[0] = shoup_make<P>(ninv);
+    for (unsigned lg = 0; lg <= t->max_lg; lg++) {
+        hc[1 + lg] = shoup_make<P>(ninv);
+        ninv = ninv * inv2;
+    }
+    t->h_consts = hc;
+    int sms = 0;
+    rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, t->device);
+    if (rc != cudaSuccess)
+        return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: device attributes: %s", cudaGetErrorString(rc));
+    t->sms = (unsigned)sms;
     rc = set_smem<F, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY>((int)(NTT_PASS_ELEMS * sizeof(F)));
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: shared memory attribute: %s", cudaGetErrorString(rc));
@@ -563,6 +587,8 @@ template <class F, bool DIF> cuzk_status launch_pass(ntt_args<F> a, cudaStream_t
     unsigned E0 = 1u << a.s;
     unsigned maxcols = E0 >= NTT_PASS_ELEMS ? 1 : NTT_PASS_ELEMS / E0;
     unsigned cols = 1u << a.h < maxcols ? 1u << a.h : maxcols;
+    /* small sizes: narrower blocks, so that every multiprocessor gets some */
+    while (cols > 1 && ((size_t)1 << a.lg) / ((size_t)E0 * cols) < a.min_blocks) cols >>= 1;
     unsigned lgc = 0;
     while ((1u << lgc) < cols) lgc++;
     a.lgcols = lgc;
@@ -591,7 +617,7 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu ntt: data pointer must be 16-byte aligned");
     F *data = (F *)d_data;
     const size_t n = (size_t)1 << lg;
-    const F ninv = fr_inv(fr_from_u64<P>(n));
+    const shoup_tw<P> *consts = (const shoup_tw<P> *)t->h_consts;
 
     unsigned s[4];
     const unsigned np = plan_passes(lg, s);
@@ -601,12 +627,13 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
     a.lg = lg;
     a.T = t->T;
     a.L = t->L;
-    a.c_s = shoup_make<P>(fp_one<P>());
+    a.c_s = consts[0];
     a.D = t->D;
     a.direct = NULL;
     a.scale = SCALE_NONE;
     a.lgcols = 0;
-    const shoup_tw<P> ninv_s = shoup_make<P>(ninv);
+    a.min_blocks = 2 * t->sms;
+    const shoup_tw<P> ninv_s = consts[1 + lg];
 
     const sh_tables<F> fwd_s = sh_tables_of<F>(t, 0), inv_s = sh_tables_of<F>(t, 1);
     const unsigned grid_br = (unsigned)((n + 255) / 256 < 65535 * 16 ? (n + 255) / 256 : 65535 * 16);
@@ -721,6 +748,7 @@ extern "C" cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve,
 extern "C" void cuzk_gpu_ntt_destroy(cuzk_gpu_ntt *t)
 {
     if (!t) return;
+    cuzk_free(t->h_consts);
     if (t->d_tables || t->d_shoup || t->d_direct || t->d_staged) {
         cuzk_gpu::device_guard g(t->device);
         if (t->d_staged) cudaFree(t->d_staged);
