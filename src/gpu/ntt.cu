@@ -529,13 +529,7 @@ template <class P> cuzk_status ntt_build_tables(cuzk_gpu_ntt *t, cuzk_error *e)
      * on the device. */
     S *hc = (S *)cuzk_alloc(t->max_lg + 2, sizeof(S));
     if (!hc) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu ntt: out of host memory for tables");
-    const F inv2 = fr_inv(fr_from_u64<P>(2));
-    F ninv = fp_one<P>();
-    hc[0] = shoup_make<P>(ninv);
-    for (unsigned lg = 0; lg <= t->max_lg; lg++) {
-        hc[1 + lg] = shoup_make<P>(ninv);
-        ninv = ninv * inv2;
-    }
+    shoup_scale_consts<P>(hc, t->max_lg);
     t->h_consts = hc;
     int sms = 0;
     rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, t->device);

@@ -237,6 +237,29 @@ template <class P> CUZK_HD shoup_tw<P> shoup_make(const fp<P> &wm)
     return t;
 }
 
+/* The scale constants of an NTT handle, in Shoup form: out[0] = 1 and
+ * out[1 + lg] = (2^lg)^-1 for lg <= max_lg (out has max_lg + 2 entries).
+ * 2^-1 = (p + 1) / 2, so no inversion is needed. Host only. */
+template <class P> void shoup_scale_consts(shoup_tw<P> *out, unsigned max_lg)
+{
+    constexpr int N = P::N;
+    fp<P> half = fp_zero<P>(); /* (p + 1) / 2, standard form; p is odd and below 2^(32N) - 1 */
+    uint32_t c = 1;
+    for (int k = 0; k < N; k++) {
+        const uint64_t t = (uint64_t)P::mod(k) + c;
+        half.v[k] = (uint32_t)t;
+        c = (uint32_t)(t >> 32);
+    }
+    for (int k = 0; k < N; k++) half.v[k] = (half.v[k] >> 1) | (k + 1 < N ? half.v[k + 1] << 31 : 0u);
+    const fp<P> inv2 = fp_to_mont(half);
+    fp<P> x = fp_one<P>();
+    out[0] = shoup_make<P>(x);
+    for (unsigned lg = 0; lg <= max_lg; lg++) {
+        out[1 + lg] = shoup_make<P>(x);
+        x = x * inv2;
+    }
+}
+
 } /* namespace cuzk_gpu */
 
 #endif

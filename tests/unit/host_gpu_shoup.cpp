@@ -2,7 +2,8 @@
  * same carry-chain code as on the device, with emulated carries, against the
  * portable Montgomery product, for both Fr fields: random operands and the
  * edge values 0, 1, 2, p-1, p-2 (as x and as w); the unreduced product
- * (shoup_mul_lazy) chained into a second one, and inputs x + p, x + 2p.
+ * (shoup_mul_lazy) chained into a second one, and inputs x + p, x + 2p;
+ * and the NTT handle's scale constants (shoup_scale_consts).
  *
  * Built as a host C++ program (the .cuh headers compile without nvcc), so it
  * runs in CI without a GPU: CTest test host_gpu_shoup. */
@@ -103,10 +104,43 @@ template <class P> static long check_lazy(const char *name, long iters)
     return bad;
 }
 
+/* The handle's scale constants (shoup_scale_consts): c[0] x = x, and
+ * 2^lg c[1 + lg] = 1, for lg 0..28 (the largest handle), and each constant
+ * in range (w < p). */
+template <class P> static long check_scale(const char *name)
+{
+    const unsigned max_lg = 28;
+    shoup_tw<P> c[max_lg + 2];
+    shoup_scale_consts<P>(c, max_lg);
+    uint64_t s = 99;
+    long bad = 0;
+    for (int it = 0; it < 100; it++) {
+        fp<P> x = host_rand_below_p<P>(&s);
+        if (!fp_eq(shoup_mul<P>(x, c[0]), x)) bad++;
+    }
+    const fp<P> one = fp_one<P>();
+    for (unsigned lg = 0; lg <= max_lg; lg++) {
+        fp<P> n = fp_zero<P>(); /* 2^lg, Montgomery form */
+        n.v[lg / 32] = 1u << (lg % 32);
+        n = fp_to_mont(n);
+        fp<P> w; /* the constant's w (standard form) must be below p */
+        for (int k = 0; k < P::N; k++) w.v[k] = c[1 + lg].v[k];
+        fp<P> wr = w;
+        fp_reduce_once<P>(wr.v);
+        if (!fp_eq(shoup_mul<P>(n, c[1 + lg]), one) || !fp_eq(wr, w)) {
+            if (bad < 5) printf("%s: (2^%u)^-1 wrong\n", name, lg);
+            bad++;
+        }
+    }
+    printf("%s: %u scale constants, %ld mismatches\n", name, max_lg + 2, bad);
+    return bad;
+}
+
 int main(void)
 {
     long bad = check<bn254_fr_p>("bn254 fr", 200000) + check<bls12_381_fr_p>("bls12-381 fr", 200000);
     bad += check_lazy<bn254_fr_p>("bn254 fr", 100000) + check_lazy<bls12_381_fr_p>("bls12-381 fr", 100000);
+    bad += check_scale<bn254_fr_p>("bn254 fr") + check_scale<bls12_381_fr_p>("bls12-381 fr");
     printf("%s\n", bad ? "FAILED" : "passed");
     return bad ? 1 : 0;
 }
