@@ -137,8 +137,9 @@ typedef struct cuzk_gpu_plan {
     cuzk_gpu_plan_item item[CUZK_GPU_ITEM_COUNT];
     size_t key_bytes;      /* the items held with the key (the resident ones) */
     size_t witness_bytes;  /* n_vars x 32 */
-    size_t host_pinned;    /* page-locked host memory per worker: the witness, and in tier 7
-                              the a, b, c vectors too */
+    size_t host_pinned;    /* page-locked host memory per worker: the witness (packed for the
+                              bus: its 2-bit codes and tile offsets too), and in tier 7 the
+                              a, b, c vectors (the witness raw) */
     size_t vector_bytes;   /* one domain vector, 2^log_domain x 32 */
     size_t job_bytes[CUZK_GPU_PHASE_COUNT];   /* the running proof's own buffers per phase */
     size_t others_bytes;   /* the other workers' pre-staged witnesses ((W-1) x witness, or 0) */

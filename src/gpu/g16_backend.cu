@@ -8,6 +8,7 @@
 #include "gpu/g16_backend.h"
 #include "gpu/gpu_common.cuh"
 #include "gpu/msm_async.h"
+#include "gpu/wpack.h"
 #include "util/common.h"
 
 #define NMSM 5
@@ -22,7 +23,9 @@ struct cuzk_gpu_g16_key {
     cuzk_gpu_msm *msm[NMSM]; /* resident handles, NULL for streamed items */
     bool pinned_bases[NMSM]; /* streamed item's host bases are page-locked */
     bool registered[NMSM];   /* ... by this key (unregistered at free) */
-    void *pinned[MAX_WORKERS];
+    void *pinned[MAX_WORKERS];     /* witness slots: raw (tier 7) or packed (gpu/wpack.h: the whole values) */
+    void *pinned_index[MAX_WORKERS]; /* tiers 1-6: the packed witness's codes and tile offsets */
+    void *dev_full[MAX_WORKERS], *dev_index[MAX_WORKERS]; /* their device-visible addresses */
     void *pinned_abc[MAX_WORKERS]; /* tier 7: a, b, c of each worker slot */
     bool slot_busy[MAX_WORKERS];
     pthread_mutex_t mu;      /* slots, measured peak */
@@ -58,8 +61,11 @@ struct cuzk_gpu_g16_job {
     void *user;
 };
 
-/* Witness chunk: copied to the pinned slot, then uploaded, while the next is copied. */
-#define W_CHUNK ((size_t)8 << 20)
+/* Witness upload step: its tiles are packed into the pinned slot by the
+ * host (in parallel ranges of W_GRAIN tiles), then expanded on the device
+ * while the host packs the next step. */
+#define W_STEP_TILES 1024u
+#define W_GRAIN_TILES 16u
 
 namespace {
 
@@ -249,6 +255,7 @@ void key_free(cuzk_gpu_g16_key *k)
     cuzk_gpu_g16_csr_destroy(k->csr);
     for (int i = 0; i < MAX_WORKERS; i++) {
         if (k->pinned[i]) cudaFreeHost(k->pinned[i]);
+        if (k->pinned_index[i]) cudaFreeHost(k->pinned_index[i]);
         if (k->pinned_abc[i]) cudaFreeHost(k->pinned_abc[i]);
     }
     if (k->sync_made) {
@@ -289,32 +296,79 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
         if ((st = msm_make(k, i, &k->msm[i], e))) return st;
     }
     for (unsigned w = 0; w < p->workers; w++) {
-        CUZK_CU(cudaHostAlloc(&k->pinned[w], p->witness_bytes, cudaHostAllocPortable));
-        if (p->host_witness)
+        CUZK_CU(cudaHostAlloc(&k->pinned[w], p->witness_bytes, cudaHostAllocPortable | cudaHostAllocMapped));
+        if (p->host_witness) {
             CUZK_CU(cudaHostAlloc(&k->pinned_abc[w], 3 * p->vector_bytes, cudaHostAllocPortable));
+        } else { /* the packed witness, read by the expand kernel over the bus */
+            CUZK_CU(cudaHostAlloc(&k->pinned_index[w], cuzk_wpack_index_bytes(s->n_vars),
+                                  cudaHostAllocPortable | cudaHostAllocMapped));
+            CUZK_CU(cudaHostGetDevicePointer(&k->dev_full[w], k->pinned[w], 0));
+            CUZK_CU(cudaHostGetDevicePointer(&k->dev_index[w], k->pinned_index[w], 0));
+        }
     }
     return CUZK_OK;
 }
 
-/* The device witness of the job: allocated, uploaded on the copy stream
- * from the pinned slot, marked by ev_w. src: the caller's witness, copied
- * into the slot chunk by chunk (each chunk's upload overlaps the next
- * chunk's copy), or NULL when the slot holds it already. */
+/* fn over [0, n) in ranges of at least `grain`, through the caller's
+ * parallel hook when there is one. */
+void run_ranges(const cuzk_gpu_g16_hooks *h, size_t n, size_t grain, cuzk_gpu_g16_range_fn fn, void *arg)
+{
+    if (h && h->parallel) h->parallel(h->parallel_user, n, grain, fn, arg);
+    else fn(arg, 0, n, 0);
+}
+
+struct pack_arg {
+    const void *src;
+    size_t n, tile0;
+    void *index, *full;
+};
+
+void pack_tiles(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    const pack_arg *a = (const pack_arg *)arg;
+    const size_t vb = (a->tile0 + b) * CUZK_WPACK_TILE, ve = (a->tile0 + e) * CUZK_WPACK_TILE;
+    cuzk_wpack_range(a->src, a->n, vb, ve < a->n ? ve : a->n, a->index, a->full);
+}
+
+/* Packs tiles [tile0, tile0 + ntiles) of the caller's witness into the slot. */
+void pack_witness(cuzk_gpu_g16_job *j, const void *src, size_t tile0, size_t ntiles, const cuzk_gpu_g16_hooks *h)
+{
+    pack_arg a = {src, j->k->src.shape.n_vars, tile0, j->k->pinned_index[j->slot], j->k->pinned[j->slot]};
+    run_ranges(h, ntiles, W_GRAIN_TILES, pack_tiles, &a);
+}
+
+struct copy_arg {
+    uint8_t *dst;
+    const uint8_t *src;
+};
+
+void copy_bytes(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    const copy_arg *c = (const copy_arg *)arg;
+    memcpy(c->dst + b, c->src + b, e - b);
+}
+
+/* The device witness of the job: allocated, expanded on the copy stream
+ * from the packed witness in the pinned slot, marked by ev_w. src: the
+ * caller's witness, packed into the slot step by step (the device expands a
+ * step while the host packs the next), or NULL when the slot holds it
+ * packed already. */
 cuzk_status issue_witness(cuzk_gpu_g16_job *j, const void *src, const cuzk_gpu_g16_hooks *h, cuzk_error *e)
 {
     cuzk_gpu_g16_key *k = j->k;
     cuzk_status st;
-    const size_t n = k->plan.witness_bytes;
-    uint8_t *pin = (uint8_t *)k->pinned[j->slot];
-    if ((st = dev_alloc(k, &j->d_w, n, "witness", e))) return st;
+    const size_t n = k->src.shape.n_vars;
+    const size_t ntiles = (n + CUZK_WPACK_TILE - 1) / CUZK_WPACK_TILE;
+    if ((st = dev_alloc(k, &j->d_w, k->plan.witness_bytes, "witness", e))) return st;
     if ((st = phase_begin(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
-    for (size_t o = 0; o < n; o += W_CHUNK) {
-        const size_t c = n - o < W_CHUNK ? n - o : W_CHUNK;
-        if (src) {
-            if (h && h->copy) h->copy(h->copy_user, pin + o, (const uint8_t *)src + o, c);
-            else memcpy(pin + o, (const uint8_t *)src + o, c);
-        }
-        CUZK_CU(cudaMemcpyAsync((uint8_t *)j->d_w + o, pin + o, c, cudaMemcpyHostToDevice, j->up));
+    for (size_t t = 0; t < ntiles; t += W_STEP_TILES) {
+        const size_t nt = ntiles - t < W_STEP_TILES ? ntiles - t : W_STEP_TILES;
+        if (src) pack_witness(j, src, t, nt, h);
+        if ((st = cuzk_gpu_g16_witness_expand(k->dev_index[j->slot], k->dev_full[j->slot], j->d_w, n, t, nt, j->up,
+                                              e)))
+            return st;
     }
     if ((st = phase_end(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
     CUZK_CU(cudaEventRecord(j->ev_w, j->up));
@@ -420,9 +474,13 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
     CUZK_CU(cudaEventSynchronize(j->ev_ref));
     j->t_ref = cuzk_now();
     if (k->plan.prestage) return issue_witness(j, witness, hooks, e);
-    /* uploaded at abc, under the GPU lock (the plan has no room for it before) */
-    if (hooks && hooks->copy) hooks->copy(hooks->copy_user, k->pinned[j->slot], witness, k->plan.witness_bytes);
-    else memcpy(k->pinned[j->slot], witness, k->plan.witness_bytes);
+    if (k->plan.host_witness) { /* tier 7: the host reads it raw */
+        copy_arg c = {(uint8_t *)k->pinned[j->slot], (const uint8_t *)witness};
+        run_ranges(hooks, k->plan.witness_bytes, (size_t)1 << 20, copy_bytes, &c);
+        return CUZK_OK;
+    }
+    /* packed now, expanded at abc under the GPU lock (the plan has no room for it before) */
+    pack_witness(j, witness, 0, (k->src.shape.n_vars + CUZK_WPACK_TILE - 1) / CUZK_WPACK_TILE, hooks);
     return CUZK_OK;
 }
 

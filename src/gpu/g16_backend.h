@@ -109,6 +109,9 @@ typedef int (*cuzk_gpu_g16_cancel_fn)(void *user);
 /* The CUDA device the key lives on. */
 int cuzk_gpu_g16_key_device(const cuzk_gpu_g16_key *k);
 
+/* A range [b, e) of a parallel loop, run by `worker`. */
+typedef void (*cuzk_gpu_g16_range_fn)(void *arg, size_t b, size_t e, int worker);
+
 /* What a job may call back (any member may be NULL). */
 typedef struct cuzk_gpu_g16_hooks {
     /* polled while the job waits for the device inside a step: between NTT
@@ -116,16 +119,18 @@ typedef struct cuzk_gpu_g16_hooks {
      * are read */
     cuzk_gpu_g16_cancel_fn cancelled;
     void *cancel_user;
-    /* copies n bytes (the witness into the pinned buffer, in chunks; e.g.
-     * with several threads); NULL: memcpy */
-    void (*copy)(void *user, void *dst, const void *src, size_t n);
-    void *copy_user;
+    /* runs fn(arg, b, e, worker) over [0, n) in ranges of at least grain
+     * (the witness's packing into the pinned slot), e.g. on several threads;
+     * NULL: one call on the calling thread */
+    void (*parallel)(void *user, size_t n, size_t grain, cuzk_gpu_g16_range_fn fn, void *arg);
+    void *parallel_user;
     void *host_user; /* passed to the key's host steps (tier 7) */
 } cuzk_gpu_g16_hooks;
 
-/* witness: n_vars raw scalars (32 bytes each), host; copied into the
- * slot's pinned buffer in chunks, each uploaded as soon as it is there when
- * the plan pre-stages. hooks may be NULL. On an error the caller still ends
+/* witness: n_vars raw scalars (32 bytes each), host; packed into the
+ * slot's pinned buffer (gpu/wpack.h; tier 7: copied raw), step by step, each
+ * step expanded on the device as soon as it is there when the plan
+ * pre-stages. hooks may be NULL. On an error the caller still ends
  * the job (*out may be set). */
 cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
                                    const cuzk_gpu_g16_hooks *hooks, cuzk_error *e);

@@ -5,6 +5,7 @@
 
 #include "gpu/curve_ops.cuh"
 #include "gpu/g16.h"
+#include "gpu/wpack.h"
 #include "gpu/gpu_common.cuh"
 #include "gpu/gpu_field.cuh"
 
@@ -291,6 +292,47 @@ cuzk_status pointwise_t(void *d_a, const void *d_b, const void *d_c, size_t n, i
     return CUZK_OK;
 }
 
+/* The packed witness (gpu/wpack.h) expanded: one block a tile, 4 values a
+ * thread (one code byte); a thread's first whole value is the tile's offset
+ * plus the whole values of the threads before it (a block scan of counts). */
+constexpr unsigned WX_THREADS = CUZK_WPACK_TILE / 4;
+
+__global__ void __launch_bounds__(WX_THREADS) witness_expand_kernel(const uint8_t *codes, const uint32_t *tile_off,
+                                                                    const uint4 *full, uint4 *w, size_t n,
+                                                                    size_t tile0)
+{
+    __shared__ uint32_t warp_sum[WX_THREADS / 32];
+    const size_t t = tile0 + blockIdx.x;
+    const size_t i0 = t * CUZK_WPACK_TILE + 4 * threadIdx.x;
+    const unsigned lane = threadIdx.x & 31, wid = threadIdx.x / 32;
+    const unsigned cnt_here = i0 < n ? (unsigned)(n - i0 < 4 ? n - i0 : 4) : 0;
+    const unsigned byte = cnt_here ? codes[i0 / 4] : 0;
+    unsigned whole = 0;
+    for (unsigned k = 0; k < cnt_here; k++) whole += ((byte >> (2 * k)) & 3) == 2;
+    /* exclusive scan of `whole` over the block */
+    unsigned x = whole;
+    for (unsigned d = 1; d < 32; d <<= 1) {
+        const unsigned y = __shfl_up_sync(0xffffffffu, x, d);
+        if (lane >= d) x += y;
+    }
+    if (lane == 31) warp_sum[wid] = x;
+    __syncthreads();
+    unsigned before = 0;
+    for (unsigned k = 0; k < wid; k++) before += warp_sum[k];
+    size_t pos = (size_t)tile_off[t] + before + x - whole;
+    for (unsigned k = 0; k < cnt_here; k++) {
+        const unsigned code = (byte >> (2 * k)) & 3;
+        uint4 lo = make_uint4(code, 0, 0, 0), hi = make_uint4(0, 0, 0, 0);
+        if (code == 2) {
+            lo = full[2 * pos];
+            hi = full[2 * pos + 1];
+            pos++;
+        }
+        w[2 * (i0 + k)] = lo;
+        w[2 * (i0 + k) + 1] = hi;
+    }
+}
+
 bool aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 
 } /* namespace */
@@ -397,6 +439,21 @@ extern "C" cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const
     const cuzk_gpu_curve_ops *ops = cuzk_gpu_curve_ops_get(curve);
     if (!ops) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover pointwise: unknown curve %d", (int)curve);
     return ops->g16_pointwise(d_a, d_b, d_c, n, op, (cudaStream_t)stream, e);
+}
+
+extern "C" cuzk_status cuzk_gpu_g16_witness_expand(const void *index, const void *full, void *d_w, size_t n,
+                                                   size_t tile0, size_t ntiles, void *stream, cuzk_error *e)
+{
+    if (!index || !full || !d_w) return cuzk_err(e, CUZK_ERR_USAGE, "gpu witness expand: NULL buffer");
+    if (!aligned16(full) || !aligned16(d_w))
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu witness expand: buffers must be 16-byte aligned");
+    if (ntiles == 0) return CUZK_OK;
+    const uint8_t *codes = (const uint8_t *)index;
+    const uint32_t *tile_off = (const uint32_t *)(codes + cuzk_wpack_codes_bytes(n));
+    witness_expand_kernel<<<(unsigned)ntiles, WX_THREADS, 0, (cudaStream_t)stream>>>(codes, tile_off, (const uint4 *)full,
+                                                                                    (uint4 *)d_w, n, tile0);
+    CUZK_LAUNCHED("witness_expand");
+    return CUZK_OK;
 }
 
 /* The per-curve entry points (curve_ops.cuh), instantiated once per curve. */

@@ -152,23 +152,10 @@ static void report_spans(gpu_job *g, int wait)
 
 static int job_cancelled(void *user) { return cuzk_ctx_cancelled(user); }
 
-/* The witness copy into pinned memory, spread over the context's pool. */
-typedef struct {
-    uint8_t *dst;
-    const uint8_t *src;
-} copy_job;
-
-static void copy_range(void *arg, size_t b, size_t e, int worker)
+/* The witness's packing into pinned memory, spread over the context's pool. */
+static void pool_parallel(void *user, size_t n, size_t grain, cuzk_gpu_g16_range_fn fn, void *arg)
 {
-    (void)worker;
-    copy_job *c = arg;
-    memcpy(c->dst + b, c->src + b, e - b);
-}
-
-static void pool_copy(void *user, void *dst, const void *src, size_t n)
-{
-    copy_job c = {dst, src};
-    cuzk_parallel_for(((cuzk_ctx *)user)->pool, n, (size_t)1 << 20, copy_range, &c);
+    cuzk_parallel_for(((cuzk_ctx *)user)->pool, n, grain, fn, arg);
 }
 
 static cuzk_status gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const void *w, void **job, cuzk_error *err)
@@ -186,8 +173,8 @@ static cuzk_status gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const voi
         h.cancel_user = ctx;
     }
     if (ctx && ctx->pool && cuzk_pool_size(ctx->pool) > 1) {
-        h.copy = pool_copy;
-        h.copy_user = ctx;
+        h.parallel = pool_parallel;
+        h.parallel_user = ctx;
     }
     cuzk_status st = cuzk_gpu_g16_job_begin(&g->j, gk->k, w, &h, err);
     if (st) { /* the pipeline ends only jobs that began: release the slot and buffers now */

@@ -31,6 +31,7 @@
 #include "groth16/backend.h"
 #include "gpu/g16.h"
 #include "gpu/plan.h"
+#include "gpu/wpack.h"
 #include "util/common.h"
 
 #define FR_BYTES 32u
@@ -481,7 +482,7 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
         out->tier = t + 1;
         out->key_streamed = TIERS[t].streamed;
         out->host_witness = host;
-        out->host_pinned = host ? sadd(wb, smul(3, v)) : wb;
+        out->host_pinned = sadd(wb, host ? smul(3, v) : cuzk_wpack_index_bytes(s->n_vars));
         memcpy(out->item, key, sizeof key);
         out->key_bytes = held;
         out->prestage = TIERS[t].prestage;

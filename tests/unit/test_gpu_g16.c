@@ -24,6 +24,7 @@
 #include "formats/formats.h"
 #include "gpu/g16.h"
 #include "gpu/g16_backend.h"
+#include "gpu/wpack.h"
 #include "groth16/abc_plan.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
@@ -704,6 +705,45 @@ static void test_bad_records(void **state)
     free(r.rec);
 }
 
+/* The packed witness (gpu/wpack.h) expanded on the device equals the
+ * witness: 0, 1 and whole values (also 2, and 1 or 0 with a high limb set),
+ * tiles expanded in two calls, the last tile partial. */
+static void test_witness_expand(void **state)
+{
+    (void)state;
+    if (!g_have_device)
+        skip();
+    const size_t n = 3 * CUZK_WPACK_TILE + 77, ib = cuzk_wpack_index_bytes(n);
+    uint8_t *w = calloc(n, 32), *full = calloc(n, 32), *index = calloc(ib, 1), *back = calloc(n, 32);
+    assert_true(w && full && index && back);
+    uint64_t s = 99;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v[4] = {0, 0, 0, 0};
+        const uint64_t r = cuzk_splitmix64(&s) % 10;
+        if (r < 9) v[0] = r & 1;
+        else if (i % 3 == 0) v[0] = 2;
+        else if (i % 3 == 1) v[0] = 1, v[3] = 1;
+        else for (int k = 0; k < 4; k++) v[k] = cuzk_splitmix64(&s) >> (k == 3 ? 2 : 0);
+        memcpy(w + 32 * i, v, 32);
+    }
+    cuzk_wpack_range(w, n, 0, n, index, full);
+    void *d_index = dev(ib), *d_full = dev(32 * n), *d_w = dev(32 * n);
+    up(d_index, index, ib);
+    up(d_full, full, 32 * n);
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_gpu_g16_witness_expand(d_index, d_full, d_w, n, 0, 2, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_g16_witness_expand(d_index, d_full, d_w, n, 2, 2, NULL, &e), CUZK_OK);
+    down(back, d_w, 32 * n);
+    assert_memory_equal(back, w, 32 * n);
+    cuzk_gpu_dev_free(d_index, 0);
+    cuzk_gpu_dev_free(d_full, 0);
+    cuzk_gpu_dev_free(d_w, 0);
+    free(w);
+    free(full);
+    free(index);
+    free(back);
+}
+
 /* Without CUDA the calls exist and say so. */
 static void test_no_cuda(void **state)
 {
@@ -725,6 +765,7 @@ int main(void)
         cmocka_unit_test(test_bad_records),
         cmocka_unit_test(test_backend),
         cmocka_unit_test(test_cancel_and_faults),
+        cmocka_unit_test(test_witness_expand),
         cmocka_unit_test(test_no_cuda),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

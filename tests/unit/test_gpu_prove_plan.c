@@ -17,6 +17,7 @@
 
 #include "cuzk/gpu.h"
 #include "cuzk/gpu_plan.h"
+#include "gpu/wpack.h"
 
 #define GIB ((size_t)1 << 30)
 
@@ -67,7 +68,7 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     assert_int_equal(p->host_witness, host);
     assert_int_equal(p->witness_bytes, s->n_vars * 32);
     assert_int_equal(p->vector_bytes, n * 32);
-    assert_int_equal(p->host_pinned, s->n_vars * 32 + (host ? 3 * n * 32 : 0));
+    assert_int_equal(p->host_pinned, s->n_vars * 32 + (host ? 3 * n * 32 : cuzk_wpack_index_bytes(s->n_vars)));
     /* coefficients: CSR rows + 36-byte records, or two chunks of them; none
      * on the device in tier 7 */
     const cuzk_gpu_plan_item *co = &p->item[CUZK_GPU_ITEM_COEFS];

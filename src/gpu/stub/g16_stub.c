@@ -44,6 +44,13 @@ cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const void *d_b,
     return NO_CUDA(e);
 }
 
+cuzk_status cuzk_gpu_g16_witness_expand(const void *index, const void *full, void *d_w, size_t n, size_t tile0,
+                                        size_t ntiles, void *stream, cuzk_error *e)
+{
+    (void)index, (void)full, (void)d_w, (void)n, (void)tile0, (void)ntiles, (void)stream;
+    return NO_CUDA(e);
+}
+
 cuzk_status cuzk_gpu_g16_key_attach(cuzk_gpu_g16_key **out, const cuzk_gpu_g16_key_src *src,
                                     const cuzk_gpu_plan_opts *po, cuzk_error *e)
 {
