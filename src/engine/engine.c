@@ -1143,19 +1143,6 @@ static void *housekeeper_main(void *arg)
 
 /* ---- open / drain / close -------------------------------------------------- */
 
-static uint64_t mem_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[256];
-    unsigned long long kb = 0;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-            break;
-    if (f)
-        fclose(f);
-    return kb ? (uint64_t)kb * 1024 : (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-}
-
 static cuzk_status mkdir_p(const char *dir, cuzk_error *err)
 {
     char tmp[CUZK_CFG_STR_MAX + 16];
@@ -1336,7 +1323,7 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
                             "%s: locked: another cuzk engine uses this state directory", dir);
         goto fail;
     }
-    e->host_budget = cfg->host_memory ? cfg->host_memory : mem_available() / 10 * 9;
+    e->host_budget = cfg->host_memory ? cfg->host_memory : cuzk_host_mem_available() / 10 * 9;
 
     char journal[CUZK_CFG_STR_MAX + 16];
     snprintf(journal, sizeof journal, "%s/journal.db", dir);

@@ -2,6 +2,7 @@
  * its memory plan and the device steps of a proof. */
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gpu/curve_ops.cuh"
@@ -401,6 +402,12 @@ extern "C" cuzk_status cuzk_gpu_g16_key_attach(cuzk_gpu_g16_key **out, const cuz
     size_t tot = 0;
     cuzk_status st = cuzk_gpu_mem_info(k->device, &k->base_free, &tot, e);
     if (!st) st = cuzk_gpu_plan_proof(&src->shape, &o, &k->plan, e);
+    if (!st) { /* page-locked memory cannot be swapped: refuse what the host cannot hold */
+        char what[160];
+        snprintf(what, sizeof what, "gpu prover: the plan's page-locked buffers (tier %u, %u worker%s x %.2f GiB) would",
+                 k->plan.tier, k->plan.workers, k->plan.workers == 1 ? "" : "s", (double)k->plan.host_pinned / (1 << 30));
+        st = cuzk_host_mem_check((uint64_t)k->plan.workers * k->plan.host_pinned, what, e);
+    }
     if (!st) st = key_make(k, e);
     if (st) {
         key_free(k);

@@ -42,11 +42,16 @@ void cuzk_abc_plan_free(cuzk_abc_plan *k)
     k->terms_a = k->terms_b = NULL;
 }
 
+uint64_t cuzk_abc_plan_csr_bytes(size_t n_coefs, size_t domain_size)
+{
+    return 2 * ((uint64_t)domain_size + 1) * sizeof(uint32_t) + (uint64_t)n_coefs * CUZK_ABC_TERM_SIZE;
+}
+
 uint64_t cuzk_abc_plan_bytes(const cuzk_abc_plan *k)
 {
     uint64_t b = (k->n_chunks + 1) * (uint64_t)(sizeof *k->cstart + sizeof *k->crow);
     if (k->row_a)
-        b += 2 * ((uint64_t)k->domain_size + 1) * sizeof(uint32_t) + (uint64_t)k->co.n * CUZK_ABC_TERM_SIZE;
+        b += cuzk_abc_plan_csr_bytes(k->co.n, k->domain_size);
     return b;
 }
 

@@ -16,6 +16,9 @@ cuzk_status cuzk_abc_plan_build(cuzk_abc_plan *plan, const cuzk_coefs *co, size_
 void cuzk_abc_plan_free(cuzk_abc_plan *plan);
 /* Host bytes the plan holds (not counting the records). */
 uint64_t cuzk_abc_plan_bytes(const cuzk_abc_plan *plan);
+/* The bulk of them, known before the build: the per-row CSR of n_coefs
+ * records over the domain. */
+uint64_t cuzk_abc_plan_csr_bytes(size_t n_coefs, size_t domain_size);
 
 /* The records of a zkey's section 4: in the file mapping or decoded. */
 void cuzk_coefs_of_zkey(cuzk_coefs *co, const cuzk_zkey *zk);

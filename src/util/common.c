@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CUZK_HUGE_ALIGN ((size_t)2 << 20)
 #define CUZK_HUGE_MIN ((size_t)1 << 20)
@@ -132,3 +133,30 @@ const char *cuzk_status_name(cuzk_status s)
 }
 
 const char *cuzk_version(void) { return CUZK_VERSION_STRING; }
+
+uint64_t cuzk_host_mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb ? (uint64_t)kb * 1024 : (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+cuzk_status cuzk_host_mem_check(uint64_t need, const char *what, cuzk_error *e)
+{
+    const uint64_t avail = cuzk_host_mem_available();
+    /* kept for the system and the process's other allocations: 2 % of the
+     * physical memory, at least 1 GiB */
+    uint64_t keep = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE) / 50;
+    if (keep < ((uint64_t)1 << 30))
+        keep = (uint64_t)1 << 30;
+    if (need <= avail && avail - need >= keep)
+        return CUZK_OK;
+    return cuzk_err(e, CUZK_ERR_NOMEM, "%s need %.2f GiB of host memory; %.2f GiB are available (%.2f GiB kept free)",
+                    what, (double)need / (1 << 30), (double)avail / (1 << 30), (double)keep / (1 << 30));
+}

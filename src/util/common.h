@@ -48,6 +48,16 @@ void cuzk_free(void *p);
 /* Monotonic wall clock in seconds. */
 double cuzk_now(void);
 
+/* Host memory a new allocation can take without swapping (Linux:
+ * MemAvailable; elsewhere the physical memory). */
+uint64_t cuzk_host_mem_available(void);
+
+/* CUZK_ERR_NOMEM naming `what` when `need` bytes would leave less than
+ * max(1 GiB, 2 % of the physical memory) of the host memory available now,
+ * else CUZK_OK: for big buffers (page-locked, or touched at once) that would
+ * otherwise end the process through the OOM killer. */
+cuzk_status cuzk_host_mem_check(uint64_t need, const char *what, cuzk_error *e);
+
 /* Fill buf with bytes from the OS CSPRNG (getrandom). Returns false on failure. */
 bool cuzk_random_bytes(void *buf, size_t n);
 
