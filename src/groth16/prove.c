@@ -9,6 +9,7 @@
  *   π_C = Σ w·C + π_H + s·π_A + r·B₁ − r·s·δ₁ */
 #include "groth16/prove.h"
 
+#include <pthread.h>
 #include <string.h>
 
 /* Point buffers of the largest curve (bytes, 8-byte aligned). */
@@ -57,17 +58,38 @@ out:
     return st;
 }
 
+/* What needs no MSM result: the blinding terms r·δ₁, s·δ₁, s·δ₂, r·s·δ₁
+ * (fixed-base products, ~1 ms on the CPU) and the caller's side work; done
+ * on a thread of its own while the backend's steps run. */
+typedef struct {
+    const cuzk_curve_ops *ops;
+    const cuzk_zkey *zk;
+    const uint64_t *r, *s, *rs; /* raw scalars */
+    g1j_buf rd1, sd1, rsd1;
+    g2j_buf sd2;
+    void (*side)(void *);
+    void *side_arg;
+} blind_job;
+
+static void *blind_main(void *arg)
+{
+    blind_job *b = arg;
+    const cuzk_curve_ops *ops = b->ops;
+    const size_t limbs = ops->desc->fr_limbs;
+    ops->g1_mul_affine(&b->rd1, &b->zk->delta_1, b->r, limbs);
+    ops->g1_mul_affine(&b->sd1, &b->zk->delta_1, b->s, limbs);
+    ops->g1_mul_affine(&b->rsd1, &b->zk->delta_1, b->rs, limbs);
+    ops->g1_neg(&b->rsd1, &b->rsd1);
+    ops->g2_mul_affine(&b->sd2, &b->zk->delta_2, b->s, limbs);
+    if (b->side)
+        b->side(b->side_arg);
+    return NULL;
+}
+
 cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void *key_state, const cuzk_zkey *zk,
                            const cuzk_curve_ops *ops, const void *w, const uint8_t *r_raw, const uint8_t *s_raw,
-                           cuzk_proof_points *out, cuzk_error *err)
+                           void (*side)(void *), void *side_arg, cuzk_proof_points *out, cuzk_error *err)
 {
-    g1j_buf msm[CUZK_G16_MSM_COUNT];
-    g2j_buf msm_b2;
-    cuzk_status st = run_backend(ctx, be, key_state, w, msm, &msm_b2, err);
-    if (st)
-        return st;
-
-    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_ASSEMBLE);
     /* r, s, r·s as raw scalars. */
     const size_t fr = ops->desc->n8r, limbs = ops->desc->fr_limbs;
     uint64_t r[CUZK_MAX_FR_BYTES / 8], s[CUZK_MAX_FR_BYTES / 8], rs[CUZK_MAX_FR_BYTES / 8];
@@ -84,18 +106,29 @@ cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void
     ops->fr_from_mont(s, s);
     ops->fr_from_mont(rs, rs);
 
+    blind_job bj = {.ops = ops, .zk = zk, .r = r, .s = s, .rs = rs, .side = side, .side_arg = side_arg};
+    pthread_t th;
+    const bool threaded = pthread_create(&th, NULL, blind_main, &bj) == 0;
+    g1j_buf msm[CUZK_G16_MSM_COUNT];
+    g2j_buf msm_b2;
+    cuzk_status st = run_backend(ctx, be, key_state, w, msm, &msm_b2, err);
+    if (threaded)
+        pthread_join(th, NULL);
+    else if (!st) /* no thread: here */
+        blind_main(&bj);
+    if (st)
+        return st;
+
+    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_ASSEMBLE);
     g1j_buf t1, pa, pb1, pc;
-    g2j_buf t2, pb;
+    g2j_buf pb;
     /* π_A = α₁ + Σ w·A + r·δ₁ */
-    ops->g1_mul_affine(&t1, &zk->delta_1, r, limbs);
-    ops->g1_add(&pa, &msm[CUZK_G16_MSM_A], &t1);
+    ops->g1_add(&pa, &msm[CUZK_G16_MSM_A], &bj.rd1);
     ops->g1_add_affine(&pa, &pa, &zk->alpha_1);
     /* π_B = β₂ + Σ w·B₂ + s·δ₂; B₁ likewise in G1 */
-    ops->g2_mul_affine(&t2, &zk->delta_2, s, limbs);
-    ops->g2_add(&pb, &msm_b2, &t2);
+    ops->g2_add(&pb, &msm_b2, &bj.sd2);
     ops->g2_add_affine(&pb, &pb, &zk->beta_2);
-    ops->g1_mul_affine(&t1, &zk->delta_1, s, limbs);
-    ops->g1_add(&pb1, &msm[CUZK_G16_MSM_B1], &t1);
+    ops->g1_add(&pb1, &msm[CUZK_G16_MSM_B1], &bj.sd1);
     ops->g1_add_affine(&pb1, &pb1, &zk->beta_1);
     /* π_C = Σ w·C + π_H + s·π_A + r·B₁ − r·s·δ₁ */
     ops->g1_add(&pc, &msm[CUZK_G16_MSM_C], &msm[CUZK_G16_MSM_H]);
@@ -103,9 +136,7 @@ cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void
     ops->g1_add(&pc, &pc, &t1);
     ops->g1_mul_jac(&t1, &pb1, r, limbs);
     ops->g1_add(&pc, &pc, &t1);
-    ops->g1_mul_affine(&t1, &zk->delta_1, rs, limbs);
-    ops->g1_neg(&t1, &t1);
-    ops->g1_add(&pc, &pc, &t1);
+    ops->g1_add(&pc, &pc, &bj.rsd1);
     memset(out, 0, sizeof *out);
     out->curve = zk->curve;
     ops->g1_to_affine(&out->a, &pa);
@@ -115,34 +146,48 @@ cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void
     return CUZK_OK;
 }
 
-cuzk_status cuzk_g16_verify(const cuzk_curve_ops *ops, const cuzk_vk *vk, const void *pub,
-                            const cuzk_proof_points *p, cuzk_pool *pool, cuzk_error *err)
+cuzk_status cuzk_g16_verify_ic(const cuzk_curve_ops *ops, const cuzk_vk *vk, const void *pub, void *acc,
+                               cuzk_pool *pool, cuzk_error *err)
 {
-    const cuzk_curve_desc *d = ops->desc;
     const uint8_t *ic = vk->ic.ptr;
-    g1j_buf acc, t;
-    ops->g1_from_affine(&acc, ic);
+    ops->g1_from_affine(acc, ic);
     if (vk->n_public) { /* IC[0] + Σ pub[i]·IC[i+1] */
-        cuzk_status st = ops->g1_msm(&t, ic + d->g1_affine, pub, vk->n_public, pool, err);
+        g1j_buf t;
+        cuzk_status st = ops->g1_msm(&t, ic + ops->desc->g1_affine, pub, vk->n_public, pool, err);
         if (st)
             return st;
-        ops->g1_add(&acc, &acc, &t);
+        ops->g1_add(acc, acc, &t);
     }
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_g16_verify_with_ic(const cuzk_curve_ops *ops, const cuzk_vk *vk, const void *acc,
+                                    const cuzk_proof_points *p, cuzk_pool *pool, cuzk_error *err)
+{
+    const cuzk_curve_desc *d = ops->desc;
     /* e(−A, B)·e(IC(pub), γ)·e(C, δ)·e(α, β) = 1 */
     uint64_t ps[4 * CUZK_MAX_G1_AFFINE / 8], qs[4 * CUZK_MAX_G2_AFFINE / 8];
     uint8_t *P = (uint8_t *)ps, *Q = (uint8_t *)qs;
     const size_t g1 = d->g1_affine, g2 = d->g2_affine;
     ops->g1_affine_neg(P, &p->a);
     memcpy(Q, &p->b, g2);
-    ops->g1_to_affine(P + g1, &acc);
+    ops->g1_to_affine(P + g1, acc);
     memcpy(Q + g2, &vk->gamma_2, g2);
     memcpy(P + 2 * g1, &p->c, g1);
     memcpy(Q + 2 * g2, &vk->delta_2, g2);
     memcpy(P + 3 * g1, &vk->alpha_1, g1);
     memcpy(Q + 3 * g2, &vk->beta_2, g2);
-    if (!ops->pairing_product_is_one(P, Q, 4))
+    if (!ops->pairing_product_is_one(P, Q, 4, pool))
         return cuzk_err(err, CUZK_ERR_INVALID_PROOF, "invalid proof: the pairing check failed");
     return CUZK_OK;
+}
+
+cuzk_status cuzk_g16_verify(const cuzk_curve_ops *ops, const cuzk_vk *vk, const void *pub,
+                            const cuzk_proof_points *p, cuzk_pool *pool, cuzk_error *err)
+{
+    g1j_buf acc;
+    cuzk_status st = cuzk_g16_verify_ic(ops, vk, pub, &acc, pool, err);
+    return st ? st : cuzk_g16_verify_with_ic(ops, vk, &acc, p, pool, err);
 }
 
 void cuzk_g16_fill_alphabeta(const cuzk_curve_ops *ops, cuzk_vk *vk)

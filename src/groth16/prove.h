@@ -8,10 +8,12 @@
 /* Proves with witness w (n_vars raw Fr values) on a key attached to `be`
  * (key_state). r, s: raw blinding factors (n8r bytes each), or NULL for fresh
  * random ones (anything else is for tests only). Phases abc .. assemble are
- * timed on ctx and cancellation is checked between them. */
+ * timed on ctx and cancellation is checked between them. side(side_arg), if
+ * side is not NULL, runs on another thread while the backend's steps run
+ * (with the blinding terms), and has returned when this returns. */
 cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void *key_state, const cuzk_zkey *zk,
                            const cuzk_curve_ops *ops, const void *w, const uint8_t *r, const uint8_t *s,
-                           cuzk_proof_points *out, cuzk_error *err);
+                           void (*side)(void *), void *side_arg, cuzk_proof_points *out, cuzk_error *err);
 
 /* pub: n_public raw Fr values (< r, checked by the caller). CUZK_OK if
  * e(-A,B)·e(IC(pub),γ)·e(C,δ)·e(α,β) = 1, else CUZK_ERR_INVALID_PROOF.
@@ -19,6 +21,15 @@ cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void
  * hundreds of public inputs verify in milliseconds. */
 cuzk_status cuzk_g16_verify(const cuzk_curve_ops *ops, const cuzk_vk *vk, const void *pub,
                             const cuzk_proof_points *p, cuzk_pool *pool, cuzk_error *err);
+
+/* The two halves of cuzk_g16_verify, so that the first (it needs only the
+ * public inputs) can run while the proof is made: acc (a G1 Jacobian point,
+ * CUZK_MAX_G1_JAC bytes) = IC(pub) on `pool`; then the pairing check with
+ * that acc, its Miller loops on `pool`. */
+cuzk_status cuzk_g16_verify_ic(const cuzk_curve_ops *ops, const cuzk_vk *vk, const void *pub, void *acc,
+                               cuzk_pool *pool, cuzk_error *err);
+cuzk_status cuzk_g16_verify_with_ic(const cuzk_curve_ops *ops, const cuzk_vk *vk, const void *acc,
+                                    const cuzk_proof_points *p, cuzk_pool *pool, cuzk_error *err);
 
 /* vk->alphabeta_12 = e(alpha_1, beta_2), as snarkjs exports it. */
 void cuzk_g16_fill_alphabeta(const cuzk_curve_ops *ops, cuzk_vk *vk);
