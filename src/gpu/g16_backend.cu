@@ -15,6 +15,17 @@
 #define NMSM 5
 #define MAX_WORKERS 64
 
+/* A worker slot's streams and events, made once at attach and reused by the
+ * slot's jobs: the driver's own allocations for them are made before any
+ * proof, so a proof refused for want of device memory cannot be the one that
+ * leaves them behind. */
+struct slot_res {
+    cudaStream_t cs, up;     /* compute, copies */
+    cudaEvent_t ev_w;        /* witness on the device */
+    cudaEvent_t ev_ref;      /* a job's event clock origin */
+    cudaEvent_t t0[CUZK_GPU_PHASE_COUNT], t1[CUZK_GPU_PHASE_COUNT];
+};
+
 struct cuzk_gpu_g16_key {
     cuzk_gpu_g16_key_src src;
     cuzk_gpu_plan plan;
@@ -28,6 +39,7 @@ struct cuzk_gpu_g16_key {
     void *pinned_index[MAX_WORKERS]; /* tiers 1-6: the packed witness's codes and tile offsets */
     void *dev_full[MAX_WORKERS], *dev_index[MAX_WORKERS]; /* their device-visible addresses */
     void *pinned_abc[MAX_WORKERS]; /* tier 7: a, b, c of each worker slot */
+    slot_res res[MAX_WORKERS];     /* streams and events of each worker slot */
     bool slot_busy[MAX_WORKERS];
     pthread_mutex_t mu;      /* slots, measured peak */
     pthread_cond_t cv;
@@ -42,12 +54,12 @@ struct cuzk_gpu_g16_job {
     cuzk_gpu_g16_key *k;
     int slot;
     bool locked;
+    /* the slot's (slot_res): */
     cudaStream_t cs, up;     /* compute, copies */
     cudaEvent_t ev_w;        /* witness on the device */
     cudaEvent_t ev_ref;      /* recorded and waited for at begin: the event clock's origin */
     double t_ref;            /* host clock (cuzk_now) when ev_ref completed */
-    cudaEvent_t t0[CUZK_GPU_PHASE_COUNT], t1[CUZK_GPU_PHASE_COUNT];
-    bool timed[CUZK_GPU_PHASE_COUNT];   /* events made */
+    cudaEvent_t *t0, *t1;    /* per phase */
     bool recorded[CUZK_GPU_PHASE_COUNT]; /* the phase's end event is recorded */
     bool reported[CUZK_GPU_PHASE_COUNT]; /* handed out by job_spans */
     void *d_w, *d_a, *d_b, *d_c;
@@ -171,11 +183,6 @@ void abc_release(cuzk_gpu_g16_job *j)
 
 cuzk_status phase_begin(cuzk_gpu_g16_job *j, int ph, cudaStream_t st, cuzk_error *e)
 {
-    if (!j->timed[ph]) {
-        CUZK_CU(cudaEventCreate(&j->t0[ph]));
-        CUZK_CU(cudaEventCreate(&j->t1[ph]));
-        j->timed[ph] = true;
-    }
     CUZK_CU(cudaEventRecord(j->t0[ph], st));
     return CUZK_OK;
 }
@@ -258,6 +265,15 @@ void key_free(cuzk_gpu_g16_key *k)
         if (k->pinned[i]) cudaFreeHost(k->pinned[i]);
         if (k->pinned_index[i]) cudaFreeHost(k->pinned_index[i]);
         if (k->pinned_abc[i]) cudaFreeHost(k->pinned_abc[i]);
+        slot_res *r = &k->res[i];
+        for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
+            if (r->t0[p]) cudaEventDestroy(r->t0[p]);
+            if (r->t1[p]) cudaEventDestroy(r->t1[p]);
+        }
+        if (r->ev_w) cudaEventDestroy(r->ev_w);
+        if (r->ev_ref) cudaEventDestroy(r->ev_ref);
+        if (r->cs) cudaStreamDestroy(r->cs);
+        if (r->up) cudaStreamDestroy(r->up);
     }
     if (k->sync_made) {
         pthread_mutex_destroy(&k->mu);
@@ -297,6 +313,15 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
         if ((st = msm_make(k, i, &k->msm[i], e))) return st;
     }
     for (unsigned w = 0; w < p->workers; w++) {
+        slot_res *r = &k->res[w];
+        CUZK_CU(cudaStreamCreateWithFlags(&r->cs, cudaStreamNonBlocking));
+        CUZK_CU(cudaStreamCreateWithFlags(&r->up, cudaStreamNonBlocking));
+        CUZK_CU(cudaEventCreateWithFlags(&r->ev_w, cudaEventDisableTiming));
+        CUZK_CU(cudaEventCreate(&r->ev_ref));
+        for (int ph = 0; ph < CUZK_GPU_PHASE_COUNT; ph++) {
+            CUZK_CU(cudaEventCreate(&r->t0[ph]));
+            CUZK_CU(cudaEventCreate(&r->t1[ph]));
+        }
         CUZK_CU(cudaHostAlloc(&k->pinned[w], p->witness_bytes, cudaHostAllocPortable | cudaHostAllocMapped));
         if (p->host_witness) {
             CUZK_CU(cudaHostAlloc(&k->pinned_abc[w], 3 * p->vector_bytes, cudaHostAllocPortable));
@@ -361,7 +386,7 @@ cuzk_status issue_witness(cuzk_gpu_g16_job *j, const void *src, const cuzk_gpu_g
     cuzk_gpu_g16_key *k = j->k;
     cuzk_status st;
     const size_t n = k->src.shape.n_vars;
-    const size_t ntiles = (n + CUZK_WPACK_TILE - 1) / CUZK_WPACK_TILE;
+    const size_t ntiles = cuzk_wpack_tiles(n);
     if ((st = dev_alloc(k, &j->d_w, k->plan.witness_bytes, "witness", e))) return st;
     if ((st = phase_begin(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
     for (size_t t = 0; t < ntiles; t += W_STEP_TILES) {
@@ -472,11 +497,14 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
     pthread_mutex_unlock(&k->mu);
     *out = j;
     CUZK_DEVICE_GUARD(k->device);
-    CUZK_CU(cudaStreamCreateWithFlags(&j->cs, cudaStreamNonBlocking));
-    CUZK_CU(cudaStreamCreateWithFlags(&j->up, cudaStreamNonBlocking));
-    CUZK_CU(cudaEventCreateWithFlags(&j->ev_w, cudaEventDisableTiming));
-    /* the event clock's origin on the host clock (nothing is queued on cs yet) */
-    CUZK_CU(cudaEventCreate(&j->ev_ref));
+    slot_res *r = &k->res[j->slot];
+    j->cs = r->cs;
+    j->up = r->up;
+    j->ev_w = r->ev_w;
+    j->ev_ref = r->ev_ref;
+    j->t0 = r->t0;
+    j->t1 = r->t1;
+    /* the event clock's origin on the host clock (the slot's streams are idle) */
     CUZK_CU(cudaEventRecord(j->ev_ref, j->cs));
     CUZK_CU(cudaEventSynchronize(j->ev_ref));
     j->t_ref = cuzk_now();
@@ -487,7 +515,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
         return CUZK_OK;
     }
     /* packed now, expanded at abc under the GPU lock (the plan has no room for it before) */
-    pack_witness(j, witness, 0, (k->src.shape.n_vars + CUZK_WPACK_TILE - 1) / CUZK_WPACK_TILE, hooks);
+    pack_witness(j, witness, 0, cuzk_wpack_tiles(k->src.shape.n_vars), hooks);
     return CUZK_OK;
 }
 
@@ -686,7 +714,7 @@ extern "C" void cuzk_gpu_g16_job_times(const cuzk_gpu_g16_job *j, double ms[CUZK
     for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
         float t = 0;
         ms[p] = 0;
-        if (j->timed[p] && cudaEventElapsedTime(&t, j->t0[p], j->t1[p]) == cudaSuccess) ms[p] = t;
+        if (j->recorded[p] && cudaEventElapsedTime(&t, j->t0[p], j->t1[p]) == cudaSuccess) ms[p] = t;
         else cudaGetLastError();
     }
 }
@@ -735,15 +763,6 @@ extern "C" void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j)
         dev_free(k, &j->d_w);
         dev_free(k, &j->d_a);
         abc_release(j);
-        for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
-            if (j->timed[p]) {
-                cudaEventDestroy(j->t0[p]);
-                cudaEventDestroy(j->t1[p]);
-            }
-        if (j->ev_w) cudaEventDestroy(j->ev_w);
-        if (j->ev_ref) cudaEventDestroy(j->ev_ref);
-        if (j->cs) cudaStreamDestroy(j->cs);
-        if (j->up) cudaStreamDestroy(j->up);
     }
     if (j->locked) pthread_mutex_unlock(&k->gpu_lock);
     if (j->slot >= 0) {

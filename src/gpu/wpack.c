@@ -3,11 +3,13 @@
 
 #include <string.h>
 
+size_t cuzk_wpack_tiles(size_t n) { return (n + CUZK_WPACK_TILE - 1) / CUZK_WPACK_TILE; }
+
 size_t cuzk_wpack_codes_bytes(size_t n) { return ((n + 3) / 4 + 15) & ~(size_t)15; }
 
 size_t cuzk_wpack_index_bytes(size_t n)
 {
-    return cuzk_wpack_codes_bytes(n) + 4 * ((n + CUZK_WPACK_TILE - 1) / CUZK_WPACK_TILE);
+    return cuzk_wpack_codes_bytes(n) + 4 * cuzk_wpack_tiles(n);
 }
 
 void cuzk_wpack_range(const void *src, size_t n, size_t b, size_t e, void *index, void *full)

@@ -33,6 +33,9 @@ extern "C" {
 
 #define CUZK_WPACK_TILE 1024u /* values per tile (one block of the expand kernel) */
 
+/* Tiles of n values (the last one may be partial). */
+size_t cuzk_wpack_tiles(size_t n);
+
 /* Bytes of the codes (rounded up to 16), and of the whole index (codes +
  * tile offsets), for n values. */
 size_t cuzk_wpack_codes_bytes(size_t n);
