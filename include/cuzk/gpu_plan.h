@@ -20,7 +20,9 @@
  *    "Memory plan" in gpu.h; it may keep a prefix on the device for the
  *    phase), so the five MSM workspaces are never live at once;
  *  - per proof ("job"): the witness (raw scalars: the SpMV input and the
- *    scalars of the A, B1, C, B2 MSMs), and a, b, c over the domain; after
+ *    scalars of the A, B1, C, B2 MSMs; when the key drops the wires whose B
+ *    points are at infinity, the kept B wires' scalars gathered beside it),
+ *    and a, b, c over the domain; after
  *    the quotient only h (in a's buffer) stays; all of it is freed when the
  *    proof's device phases end;
  *  - per waiting worker, when the plan pre-stages: its next witness, uploaded
@@ -67,6 +69,11 @@ typedef struct cuzk_gpu_key_shape {
     uint64_t n_public;   /* public signals (ONE not counted) */
     unsigned log_domain; /* domain 2^log_domain */
     uint64_t n_coefs;    /* A and B coefficient records together */
+    uint64_t n_b;        /* wires whose B1 / B2 bases are kept: those with a B point (the
+                            others, at infinity, are dropped and their scalars never
+                            gathered, src/groth16/b_density.h); 0: all n_vars (nothing
+                            dropped, or not known: cuzk_gpu_key_shape_read reads headers
+                            only, so its plan is an upper bound) */
 } cuzk_gpu_key_shape;
 
 /* Reads the shape from a .zkey's header sections (the coefficient and point
@@ -83,6 +90,7 @@ typedef enum cuzk_gpu_plan_item_id {
     CUZK_GPU_ITEM_MSM_B1,
     CUZK_GPU_ITEM_MSM_C,
     CUZK_GPU_ITEM_MSM_B2,
+    CUZK_GPU_ITEM_B_INDEX,   /* the kept B wires' witness indices (n_b < n_vars; not in tier 7) */
     CUZK_GPU_ITEM_COUNT
 } cuzk_gpu_plan_item_id;
 
@@ -137,6 +145,10 @@ typedef struct cuzk_gpu_plan {
     cuzk_gpu_plan_item item[CUZK_GPU_ITEM_COUNT];
     size_t key_bytes;      /* the items held with the key (the resident ones) */
     size_t witness_bytes;  /* n_vars x 32 */
+    size_t b_scalar_bytes; /* the kept B wires' scalars gathered from the witness, n_b x 32 when
+                              wires are dropped (else 0): beside the witness on the device
+                              (counted with it in job_bytes and others_bytes), or in tier 7
+                              page-locked per worker (counted in host_pinned) */
     size_t host_pinned;    /* page-locked host memory per worker: the witness (packed for the
                               bus: its 2-bit codes and tile offsets too), and in tier 7 the
                               a, b, c vectors (the witness raw) */

@@ -46,7 +46,14 @@ static int parse_count(const char *s, const char *what, unsigned long max, unsig
 static void print_item(const cuzk_gpu_plan *p, int id)
 {
     const cuzk_gpu_plan_item *it = &p->item[id];
+    if (id == CUZK_GPU_ITEM_B_INDEX && !it->data_bytes)
+        return; /* no B wire dropped */
     printf("  %-8s %9.3f GiB", cuzk_gpu_plan_item_name((cuzk_gpu_plan_item_id)id), gib(it->device_bytes));
+    if (id == CUZK_GPU_ITEM_B_INDEX) {
+        printf("  %s: the %llu wires with a B point (%.3f GiB of data)\n",
+               p->host_witness ? "on the host" : "resident", (unsigned long long)p->shape.n_b, gib(it->data_bytes));
+        return;
+    }
     if (id == CUZK_GPU_ITEM_NTT) {
         printf("  resident\n");
         return;
@@ -138,6 +145,10 @@ int cmd_plan(int argc, char **argv)
         printf("tier     %u: key %s, witness %s, a/b/c as %u vectors\n", p.tier,
                p.key_streamed ? "partly streamed" : "resident",
                p.prestage ? "pre-staged by waiting workers" : "uploaded at job start", p.abc_vectors);
+    if (!shape.n_b || shape.n_b == shape.n_vars)
+        printf("B bases  counted for all %llu wires (the prover drops those at infinity, known once the key's "
+               "points are read: this plan is then an upper bound)\n",
+               (unsigned long long)shape.n_vars);
     printf("key (shared by the workers):\n");
     for (int i = 0; i < CUZK_GPU_ITEM_COUNT; i++)
         print_item(&p, i);

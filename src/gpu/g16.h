@@ -99,6 +99,11 @@ cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const void *d_b,
 cuzk_status cuzk_gpu_g16_witness_expand(const void *index, const void *full, void *d_w, size_t n, size_t tile0,
                                         size_t ntiles, void *stream, cuzk_error *e);
 
+/* d_out[i] = d_w[d_index[i]] for i < n, over raw 32-byte scalars (device
+ * buffers, 16-byte aligned): the kept B wires' scalars (groth16/b_density.h). */
+cuzk_status cuzk_gpu_g16_gather(const uint32_t *d_index, const void *d_w, void *d_out, size_t n, void *stream,
+                                cuzk_error *e);
+
 #ifdef __cplusplus
 }
 #endif

@@ -39,6 +39,8 @@ struct cuzk_gpu_g16_key {
     void *pinned_index[MAX_WORKERS]; /* tiers 1-6: the packed witness's codes and tile offsets */
     void *dev_full[MAX_WORKERS], *dev_index[MAX_WORKERS]; /* their device-visible addresses */
     void *pinned_abc[MAX_WORKERS]; /* tier 7: a, b, c of each worker slot */
+    void *pinned_b[MAX_WORKERS];   /* tier 7, B wires dropped: the kept B wires' scalars of each slot */
+    void *d_bindex;                /* B wires dropped, tiers 1-6: their indices on the device */
     slot_res res[MAX_WORKERS];     /* streams and events of each worker slot */
     bool slot_busy[MAX_WORKERS];
     pthread_mutex_t mu;      /* slots, measured peak */
@@ -89,10 +91,15 @@ size_t jac_bytes(cuzk_curve c, int msm)
     return msm == NMSM - 1 ? d->g2_jac : d->g1_jac;
 }
 
+/* Whether the key keeps only the wires with a B point (groth16/b_density.h). */
+bool b_dropped(const cuzk_gpu_key_shape *s) { return s->n_b && s->n_b < s->n_vars; }
+
 size_t msm_points(const cuzk_gpu_key_shape *s, int i)
 {
     switch (i) {
     case 0: return (size_t)1 << s->log_domain;
+    case 2:
+    case 4: return b_dropped(s) ? s->n_b : s->n_vars;
     case 3: return s->n_vars - s->n_public - 1;
     default: return s->n_vars;
     }
@@ -204,6 +211,8 @@ cuzk_status msm_issue(cuzk_gpu_g16_job *j, int i, cuzk_gpu_msm *m, cuzk_error *e
     const uint64_t *h = (const uint64_t *)(host ? j->k->pinned_abc[j->slot] : j->d_a);
     const uint64_t *w = (const uint64_t *)(host ? j->k->pinned[j->slot] : j->d_w);
     const uint64_t *sc = i == 0 ? h : w + (i == 3 ? 4 * (s->n_public + 1) : 0);
+    if ((i == 2 || i == 4) && b_dropped(s)) /* the kept B wires' scalars, gathered */
+        sc = host ? (const uint64_t *)j->k->pinned_b[j->slot] : (const uint64_t *)j->d_w + 4 * s->n_vars;
     cuzk_status st;
     if ((st = phase_begin(j, ph, j->cs, e))) return st;
     if ((st = cuzk_gpu_msm_issue(m, &j->tk[i], sc, msm_points(s, i), !host, j->cs, e))) return st;
@@ -261,10 +270,12 @@ void key_free(cuzk_gpu_g16_key *k)
         if (k->registered[i]) cudaHostUnregister((void *)k->src.bases[i]);
     cuzk_gpu_ntt_destroy(k->ntt);
     cuzk_gpu_g16_csr_destroy(k->csr);
+    if (k->d_bindex) cudaFree(k->d_bindex);
     for (int i = 0; i < MAX_WORKERS; i++) {
         if (k->pinned[i]) cudaFreeHost(k->pinned[i]);
         if (k->pinned_index[i]) cudaFreeHost(k->pinned_index[i]);
         if (k->pinned_abc[i]) cudaFreeHost(k->pinned_abc[i]);
+        if (k->pinned_b[i]) cudaFreeHost(k->pinned_b[i]);
         slot_res *r = &k->res[i];
         for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
             if (r->t0[p]) cudaEventDestroy(r->t0[p]);
@@ -301,6 +312,13 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
         return st;
     }
     if ((st = cuzk_gpu_ntt_create(&k->ntt, s->curve, s->log_domain, k->device, e))) return st;
+    if (b_dropped(s) && !k->src.b_index)
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: the key drops B wires and gives no index of the kept ones");
+    if (b_dropped(s) && !p->host_witness) {
+        const size_t ib = s->n_b * sizeof(uint32_t);
+        if ((st = dev_alloc(k, &k->d_bindex, ib, "kept B wires' index", e))) return st;
+        CUZK_CU(cudaMemcpy(k->d_bindex, k->src.b_index, ib, cudaMemcpyHostToDevice));
+    }
     for (int i = 0; i < NMSM; i++) {
         const cuzk_gpu_plan_item *it = &p->item[CUZK_GPU_ITEM_MSM_H + i];
         if (msm_points(s, i) == 0) continue;
@@ -325,6 +343,8 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
         CUZK_CU(cudaHostAlloc(&k->pinned[w], p->witness_bytes, cudaHostAllocPortable | cudaHostAllocMapped));
         if (p->host_witness) {
             CUZK_CU(cudaHostAlloc(&k->pinned_abc[w], 3 * p->vector_bytes, cudaHostAllocPortable));
+            if (p->b_scalar_bytes)
+                CUZK_CU(cudaHostAlloc(&k->pinned_b[w], p->b_scalar_bytes, cudaHostAllocPortable));
         } else { /* the packed witness, read by the expand kernel over the bus */
             CUZK_CU(cudaHostAlloc(&k->pinned_index[w], cuzk_wpack_index_bytes(s->n_vars),
                                   cudaHostAllocPortable | cudaHostAllocMapped));
@@ -376,6 +396,20 @@ void copy_bytes(void *arg, size_t b, size_t e, int worker)
     memcpy(c->dst + b, c->src + b, e - b);
 }
 
+struct gather_arg {
+    uint8_t *dst;
+    const uint8_t *w;
+    const uint32_t *index;
+};
+
+/* dst[i] = w[index[i]] (32-byte scalars) for i in [b, e). */
+void gather_scalars(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    const gather_arg *g = (const gather_arg *)arg;
+    for (size_t i = b; i < e; i++) memcpy(g->dst + 32 * i, g->w + 32 * (size_t)g->index[i], 32);
+}
+
 /* The device witness of the job: allocated, expanded on the copy stream
  * from the packed witness in the pinned slot, marked by ev_w. src: the
  * caller's witness, packed into the slot step by step (the device expands a
@@ -387,7 +421,7 @@ cuzk_status issue_witness(cuzk_gpu_g16_job *j, const void *src, const cuzk_gpu_g
     cuzk_status st;
     const size_t n = k->src.shape.n_vars;
     const size_t ntiles = cuzk_wpack_tiles(n);
-    if ((st = dev_alloc(k, &j->d_w, k->plan.witness_bytes, "witness", e))) return st;
+    if ((st = dev_alloc(k, &j->d_w, k->plan.witness_bytes + k->plan.b_scalar_bytes, "witness", e))) return st;
     if ((st = phase_begin(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
     for (size_t t = 0; t < ntiles; t += W_STEP_TILES) {
         const size_t nt = ntiles - t < W_STEP_TILES ? ntiles - t : W_STEP_TILES;
@@ -396,6 +430,10 @@ cuzk_status issue_witness(cuzk_gpu_g16_job *j, const void *src, const cuzk_gpu_g
                                               e)))
             return st;
     }
+    if (k->plan.b_scalar_bytes && /* the kept B wires' scalars, beside the witness */
+        (st = cuzk_gpu_g16_gather((const uint32_t *)k->d_bindex, j->d_w, (uint8_t *)j->d_w + k->plan.witness_bytes,
+                                  k->src.shape.n_b, j->up, e)))
+        return st;
     if ((st = phase_end(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
     CUZK_CU(cudaEventRecord(j->ev_w, j->up));
     j->w_issued = true;
@@ -512,6 +550,10 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
     if (k->plan.host_witness) { /* tier 7: the host reads it raw */
         copy_arg c = {(uint8_t *)k->pinned[j->slot], (const uint8_t *)witness};
         run_ranges(hooks, k->plan.witness_bytes, (size_t)1 << 20, copy_bytes, &c);
+        if (k->plan.b_scalar_bytes) {
+            gather_arg g = {(uint8_t *)k->pinned_b[j->slot], (const uint8_t *)witness, k->src.b_index};
+            run_ranges(hooks, k->src.shape.n_b, (size_t)1 << 16, gather_scalars, &g);
+        }
         return CUZK_OK;
     }
     /* packed now, expanded at abc under the GPU lock (the plan has no room for it before) */

@@ -65,8 +65,9 @@ extern "C" {
 
 /* The key's host data, borrowed for the key's lifetime (streamed items are
  * read at every proof). Bases are affine points of the curve's types:
- * H 2^log_domain, A and B1 n_vars, C n_vars - n_public - 1 (G1), B2 n_vars
- * (G2); index by cuzk_gpu_plan_item_id - CUZK_GPU_ITEM_MSM_H. */
+ * H 2^log_domain, A n_vars, B1 n_vars (or n_b), C n_vars - n_public - 1
+ * (G1), B2 n_vars (or n_b) (G2); index by cuzk_gpu_plan_item_id -
+ * CUZK_GPU_ITEM_MSM_H. */
 /* The host steps of tier 7, the caller's (the pipeline passes the CPU
  * backend's kernels). key_user is cuzk_gpu_g16_host.user, job_user the
  * job's cuzk_gpu_g16_hooks.host_user. */
@@ -83,6 +84,9 @@ typedef struct cuzk_gpu_g16_key_src {
     cuzk_gpu_key_shape shape;
     cuzk_gpu_g16_coefs coefs;
     const void *bases[5];
+    /* When shape.n_b < n_vars (groth16/b_density.h): B1 and B2 hold only the
+     * n_b kept wires' bases, and b_index their witness indices. */
+    const uint32_t *b_index;
     /* Required when the plan is tier 7 (attach fails with CUZK_ERR_USAGE
      * without it); unused otherwise. */
     cuzk_gpu_g16_host host;

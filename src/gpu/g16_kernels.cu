@@ -335,6 +335,14 @@ __global__ void __launch_bounds__(WX_THREADS) witness_expand_kernel(const uint8_
 
 bool aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 
+/* out[i] = w[index[i]] over 32-byte scalars: two threads a scalar, 16 bytes each. */
+__global__ void gather_kernel(const uint32_t *index, const uint4 *w, uint4 *out, size_t n)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= 2 * n) return;
+    out[t] = w[2 * (size_t)index[t >> 1] + (t & 1)];
+}
+
 } /* namespace */
 
 extern "C" cuzk_status cuzk_gpu_g16_csr_create(cuzk_gpu_g16_csr **out, cuzk_curve curve, uint32_t n_rows,
@@ -453,6 +461,20 @@ extern "C" cuzk_status cuzk_gpu_g16_witness_expand(const void *index, const void
     witness_expand_kernel<<<(unsigned)ntiles, WX_THREADS, 0, (cudaStream_t)stream>>>(codes, tile_off, (const uint4 *)full,
                                                                                     (uint4 *)d_w, n, tile0);
     CUZK_LAUNCHED("witness_expand");
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_gpu_g16_gather(const uint32_t *d_index, const void *d_w, void *d_out, size_t n,
+                                           void *stream, cuzk_error *e)
+{
+    if (!d_index || !d_w || !d_out) return cuzk_err(e, CUZK_ERR_USAGE, "gpu gather: NULL buffer");
+    if (!aligned16(d_w) || !aligned16(d_out))
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu gather: buffers must be 16-byte aligned");
+    if (n == 0) return CUZK_OK;
+    const unsigned threads = 256;
+    gather_kernel<<<(unsigned)((2 * n + threads - 1) / threads), threads, 0, (cudaStream_t)stream>>>(
+        d_index, (const uint4 *)d_w, (uint4 *)d_out, n);
+    CUZK_LAUNCHED("gather");
     return CUZK_OK;
 }
 

@@ -10,15 +10,19 @@
 #include "cuzk/gpu.h"
 #include "gpu/g16_backend.h"
 #include "groth16/abc_plan.h"
+#include "groth16/b_density.h"
 #include "groth16/backend.h"
 #include "groth16/ctx.h"
 #include "util/threadpool.h"
 
-/* The key state: the device key, and for tier 7 (witness on the host) the
- * CPU backend's A/B evaluation plan and kernels, which do its host steps. */
+/* The key state: the device key, the B wires kept (those with a B point,
+ * when that drops some: their index, and their bases while streamed items
+ * read them), and for tier 7 (witness on the host) the CPU backend's A/B
+ * evaluation plan and kernels, which do its host steps. */
 typedef struct {
     cuzk_gpu_g16_key *k;
     const cuzk_curve_ops *ops;
+    cuzk_b_density bd;
     cuzk_abc_plan plan;
     bool plan_made;
 } gpu_key;
@@ -58,6 +62,7 @@ static void gpu_key_detach(void *key_state)
     if (!gk)
         return;
     cuzk_gpu_g16_key_detach(gk->k);
+    cuzk_b_density_free(&gk->bd);
     if (gk->plan_made)
         cuzk_abc_plan_free(&gk->plan);
     free(gk);
@@ -76,16 +81,30 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
     cuzk_gpu_g16_key_src src;
     key_src(zk, &src);
     src.host = (cuzk_gpu_g16_host){host_abc, host_quotient, gk};
+    cuzk_status st = cuzk_b_density_make(&gk->bd, zk->b1.ptr, zk->b2.ptr, zk->n_vars, ops->desc->g1_affine,
+                                         ops->desc->g2_affine, ctx ? ctx->pool : NULL, err);
+    if (st) {
+        gpu_key_detach(gk);
+        return st;
+    }
+    if (gk->bd.index) { /* B1 and B2 without their points at infinity */
+        src.shape.n_b = gk->bd.n;
+        src.b_index = gk->bd.index;
+        src.bases[2] = gk->bd.b1;
+        src.bases[4] = gk->bd.b2;
+    }
     cuzk_gpu_plan_opts po = {0};
     if (opts) {
         po.device = opts->device;
         po.budget = (size_t)opts->device_budget;
         po.workers = opts->gpu_workers;
     }
-    cuzk_status st = cuzk_gpu_g16_key_attach(&gk->k, &src, &po, err);
+    st = cuzk_gpu_g16_key_attach(&gk->k, &src, &po, err);
     cuzk_gpu_plan plan;
     if (!st) {
         cuzk_gpu_g16_key_plan(gk->k, &plan, NULL);
+        if (!plan.item[CUZK_GPU_ITEM_MSM_B1].streamed && !plan.item[CUZK_GPU_ITEM_MSM_B2].streamed)
+            cuzk_b_density_drop_bases(&gk->bd); /* on the device now; only streamed items read them again */
         if (plan.host_witness) { /* tier 7: the CPU evaluates a, b, c */
             cuzk_coefs co;
             cuzk_coefs_of_zkey(&co, zk);
@@ -101,10 +120,13 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
         return st;
     }
     *key_state = gk;
-    if (host_bytes) /* pinned witness (and tier 7: a, b, c) buffers, streamed coefficients, the A/B plan */
+    if (host_bytes) /* pinned witness (and tier 7: a, b, c) buffers, streamed coefficients, the A/B plan,
+                       the kept B wires (index, and bases while streamed) */
         *host_bytes = (uint64_t)plan.workers * plan.host_pinned +
                       (plan.item[CUZK_GPU_ITEM_COEFS].streamed ? plan.item[CUZK_GPU_ITEM_COEFS].data_bytes : 0) +
-                      (gk->plan_made ? cuzk_abc_plan_bytes(&gk->plan) : 0);
+                      (gk->plan_made ? cuzk_abc_plan_bytes(&gk->plan) : 0) +
+                      (gk->bd.index ? gk->bd.n * sizeof(uint32_t) : 0) +
+                      (gk->bd.b1 ? gk->bd.n * (ops->desc->g1_affine + ops->desc->g2_affine) : 0);
     if (device_bytes)
         *device_bytes = plan.peak;
     return CUZK_OK;

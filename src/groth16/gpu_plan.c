@@ -47,8 +47,8 @@
  * and the rounding of allocations to 2 MiB pages (~100 allocations). */
 #define RUNTIME_RESERVE ((size_t)384 << 20)
 
-static const char *const ITEM_NAMES[CUZK_GPU_ITEM_COUNT] = {"coefs", "ntt", "msm_h", "msm_a",
-                                                            "msm_b1", "msm_c", "msm_b2"};
+static const char *const ITEM_NAMES[CUZK_GPU_ITEM_COUNT] = {"coefs",  "ntt",   "msm_h",  "msm_a",
+                                                            "msm_b1", "msm_c", "msm_b2", "b_index"};
 static const char *const PHASE_NAMES[CUZK_GPU_PHASE_COUNT] = {
     "stage", "abc", "ntt", "msm_h", "msm_a", "msm_b1", "msm_c", "msm_b2"};
 
@@ -71,6 +71,10 @@ typedef struct {
     size_t npoints;
 } msm_item;
 
+/* The wires whose B points are kept (b_density.h): n_b when it drops some. */
+static bool b_dropped(const cuzk_gpu_key_shape *s) { return s->n_b && s->n_b < s->n_vars; }
+static uint64_t b_wires(const cuzk_gpu_key_shape *s) { return b_dropped(s) ? s->n_b : s->n_vars; }
+
 static msm_item msm_of(const cuzk_gpu_key_shape *s, int id)
 {
     size_t n = (size_t)1 << s->log_domain;
@@ -78,9 +82,9 @@ static msm_item msm_of(const cuzk_gpu_key_shape *s, int id)
     switch (id) {
     case CUZK_GPU_ITEM_MSM_H: return (msm_item){CUZK_GPU_G1, n};
     case CUZK_GPU_ITEM_MSM_A: return (msm_item){CUZK_GPU_G1, s->n_vars};
-    case CUZK_GPU_ITEM_MSM_B1: return (msm_item){CUZK_GPU_G1, s->n_vars};
+    case CUZK_GPU_ITEM_MSM_B1: return (msm_item){CUZK_GPU_G1, b_wires(s)};
     case CUZK_GPU_ITEM_MSM_C: return (msm_item){CUZK_GPU_G1, npriv};
-    default: return (msm_item){CUZK_GPU_G2, s->n_vars};
+    default: return (msm_item){CUZK_GPU_G2, b_wires(s)};
     }
 }
 
@@ -237,6 +241,15 @@ static cuzk_status plan_item(const cuzk_gpu_key_shape *s, int id, int sm, size_t
         it->data_bytes = smul(s->n_coefs, COEF_BYTES);
         return CUZK_OK;
     }
+    if (id == CUZK_GPU_ITEM_B_INDEX) { /* held whole: the gather reads it at every proof; tier 7 gathers on the host */
+        memset(it, 0, sizeof *it);
+        if (b_dropped(s)) {
+            it->data_bytes = smul(s->n_b, sizeof(uint32_t));
+            it->device_bytes = host ? 0 : it->data_bytes;
+            it->resident = host ? 0 : s->n_b;
+        }
+        return CUZK_OK;
+    }
     return plan_msm(s, id, sm, budget, whole, host, it, err);
 }
 
@@ -372,7 +385,7 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
         o = *opts;
     const cuzk_gpu_key_shape *s = shape;
     if (!cuzk_curve_desc_get(s->curve) || s->n_vars == 0 ||
-        s->n_public >= s->n_vars || s->log_domain > NTT_MAX_LG ||
+        s->n_public >= s->n_vars || s->n_b > s->n_vars || s->log_domain > NTT_MAX_LG ||
         s->log_domain >= gpu_fr_two_adicity(s->curve) || s->n_vars > ((uint64_t)1 << 32))
         return cuzk_err(err, CUZK_ERR_USAGE,
                         "gpu plan: bad key shape (curve %d, %llu wires, %llu public, domain 2^%u)",
@@ -411,8 +424,11 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
 
     const size_t v = (size_t)FR_BYTES << s->log_domain;
     const size_t wb = smul(s->n_vars, FR_BYTES);
+    const size_t bsb = b_dropped(s) ? smul(s->n_b, FR_BYTES) : 0;
+    const size_t wdev = sadd(wb, bsb); /* the witness on the device, the B scalars beside it */
     out->vector_bytes = v;
     out->witness_bytes = wb;
+    out->b_scalar_bytes = bsb;
 
     /* Every item whole, once: with device scalars (tiers 1-6) and with host
      * scalars and no coefficients (tier 7). */
@@ -440,14 +456,14 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
             memset(job, 0, sizeof job_of[t]);
             job[CUZK_GPU_PHASE_NTT] = v;
         } else {
-            job[CUZK_GPU_PHASE_STAGE] = wb;
-            job[CUZK_GPU_PHASE_ABC] = sadd(wb, smul(TIERS[t].vecs, v));
+            job[CUZK_GPU_PHASE_STAGE] = wdev;
+            job[CUZK_GPU_PHASE_ABC] = sadd(wdev, smul(TIERS[t].vecs, v));
             job[CUZK_GPU_PHASE_NTT] = job[CUZK_GPU_PHASE_ABC];
-            job[CUZK_GPU_PHASE_MSM_H] = sadd(wb, v);
+            job[CUZK_GPU_PHASE_MSM_H] = sadd(wdev, v);
             for (int p = CUZK_GPU_PHASE_MSM_A; p <= CUZK_GPU_PHASE_MSM_B2; p++)
-                job[p] = wb;
+                job[p] = wdev;
         }
-        size_t others = TIERS[t].prestage ? smul(out->workers - 1, wb) : 0;
+        size_t others = TIERS[t].prestage ? smul(out->workers - 1, wdev) : 0;
         for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
             extra_of[t][p] = sadd(sadd(job[p], others), RUNTIME_RESERVE);
     }
@@ -474,7 +490,7 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
     for (unsigned t = 0; t <= LAST; t++) {
         const bool host = TIERS[t].host;
         const size_t *job = job_of[t], *extra = extra_of[t];
-        size_t others = TIERS[t].prestage ? smul(out->workers - 1, wb) : 0;
+        size_t others = TIERS[t].prestage ? smul(out->workers - 1, wdev) : 0;
         cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
         size_t held, phase[CUZK_GPU_PHASE_COUNT];
         if (!plan_key(s, sm, budget, TIERS[t].streamed, host, extra, whole[host], key, &held, phase))
@@ -482,7 +498,7 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
         out->tier = t + 1;
         out->key_streamed = TIERS[t].streamed;
         out->host_witness = host;
-        out->host_pinned = sadd(wb, host ? smul(3, v) : cuzk_wpack_index_bytes(s->n_vars));
+        out->host_pinned = sadd(wb, host ? sadd(smul(3, v), bsb) : cuzk_wpack_index_bytes(s->n_vars));
         memcpy(out->item, key, sizeof key);
         out->key_bytes = held;
         out->prestage = TIERS[t].prestage;

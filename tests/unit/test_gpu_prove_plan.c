@@ -50,11 +50,24 @@ static cuzk_gpu_plan plan_ok(const cuzk_gpu_key_shape *s, size_t budget, unsigne
     return p;
 }
 
+/* The same shape keeping only the wires with a B point: a quarter of the
+ * private ones, and ONE (a PoRep partition's B density). */
+static cuzk_gpu_key_shape b_kept(const cuzk_gpu_key_shape *s)
+{
+    cuzk_gpu_key_shape k = *s;
+    k.n_b = 1 + (s->n_vars - s->n_public - 1) / 4;
+    return k;
+}
+
+static bool dropped(const cuzk_gpu_key_shape *s) { return s->n_b && s->n_b < s->n_vars; }
+
 static size_t npoints_of(const cuzk_gpu_key_shape *s, int id)
 {
     switch (id) {
     case CUZK_GPU_ITEM_MSM_H: return (size_t)1 << s->log_domain;
     case CUZK_GPU_ITEM_MSM_C: return s->n_vars - s->n_public - 1;
+    case CUZK_GPU_ITEM_MSM_B1:
+    case CUZK_GPU_ITEM_MSM_B2: return dropped(s) ? s->n_b : s->n_vars;
     default: return s->n_vars;
     }
 }
@@ -67,8 +80,16 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     const bool host = p->tier == 7;
     assert_int_equal(p->host_witness, host);
     assert_int_equal(p->witness_bytes, s->n_vars * 32);
+    const size_t bsb = dropped(s) ? s->n_b * 32 : 0; /* the kept B wires' scalars */
+    assert_int_equal(p->b_scalar_bytes, bsb);
     assert_int_equal(p->vector_bytes, n * 32);
-    assert_int_equal(p->host_pinned, s->n_vars * 32 + (host ? 3 * n * 32 : cuzk_wpack_index_bytes(s->n_vars)));
+    assert_int_equal(p->host_pinned,
+                     s->n_vars * 32 + (host ? 3 * n * 32 + bsb : cuzk_wpack_index_bytes(s->n_vars)));
+    /* the kept B wires' index: held on the device, except in tier 7 (gathered on the host) */
+    const cuzk_gpu_plan_item *bi = &p->item[CUZK_GPU_ITEM_B_INDEX];
+    assert_int_equal(bi->data_bytes, dropped(s) ? s->n_b * 4 : 0);
+    assert_int_equal(bi->device_bytes, host ? 0 : bi->data_bytes);
+    assert_false(bi->streamed);
     /* coefficients: CSR rows + 36-byte records, or two chunks of them; none
      * on the device in tier 7 */
     const cuzk_gpu_plan_item *co = &p->item[CUZK_GPU_ITEM_COEFS];
@@ -92,7 +113,7 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
             in_phase[CUZK_GPU_PHASE_ABC] = in_phase[CUZK_GPU_PHASE_NTT] = it->device_bytes;
         else
             in_phase[CUZK_GPU_PHASE_MSM_H + (id - CUZK_GPU_ITEM_MSM_H)] = it->device_bytes;
-        if (id < CUZK_GPU_ITEM_MSM_H)
+        if (id < CUZK_GPU_ITEM_MSM_H || id > CUZK_GPU_ITEM_MSM_B2)
             continue;
         size_t np = npoints_of(s, id);
         cuzk_gpu_msm_plan mp;
@@ -114,7 +135,7 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     assert_int_equal(p->key_bytes, held);
     assert_int_equal(p->runtime_bytes, (size_t)384 << 20);
     /* the proof's buffers per phase, from the tier */
-    const size_t w = p->witness_bytes, v = p->vector_bytes;
+    const size_t w = p->witness_bytes + bsb, v = p->vector_bytes; /* the B scalars beside the witness */
     const size_t job_dev[CUZK_GPU_PHASE_COUNT] = {w, w + p->abc_vectors * v, w + p->abc_vectors * v, w + v, w, w, w, w};
     const size_t job_host[CUZK_GPU_PHASE_COUNT] = {0, 0, v, 0, 0, 0, 0, 0}; /* one vector, in the NTT phase */
     const size_t *want_job = host ? job_host : job_dev;
@@ -165,6 +186,35 @@ static void test_porep_h200(void **state)
         assert_int_equal(p.item[i].streamed, 0);
     /* the key data alone: 4 G1 MSMs of ~2^27 points, B2 on G2, 16 GB of records */
     assert_true(p.key_bytes > 90 * (size_t)1000000000);
+}
+
+/* Keeping only the B wires with a point (a quarter of them) frees three
+ * quarters of the B bases' device memory on the H200, and at 16 GiB three
+ * quarters of the B bases' bus traffic per proof. */
+static void test_porep_b_kept(void **state)
+{
+    (void)state;
+    const cuzk_gpu_key_shape k = b_kept(&POREP);
+    cuzk_gpu_plan all = plan_ok(&POREP, 137 * GIB, 2), kept = plan_ok(&k, 137 * GIB, 2);
+    check_plan(&k, &kept);
+    assert_int_equal(kept.tier, 1);
+    const size_t b_all = all.item[CUZK_GPU_ITEM_MSM_B1].data_bytes + all.item[CUZK_GPU_ITEM_MSM_B2].data_bytes;
+    const size_t b_kept_ = kept.item[CUZK_GPU_ITEM_MSM_B1].data_bytes + kept.item[CUZK_GPU_ITEM_MSM_B2].data_bytes;
+    assert_true(b_kept_ * 4 <= b_all + 4 * 288);
+    assert_true(kept.key_bytes + 20 * GIB < all.key_bytes);
+    assert_int_equal(kept.b_scalar_bytes, k.n_b * 32);
+    const size_t budgets[] = {16 * GIB, 8 * GIB};
+    for (size_t i = 0; i < 2; i++) {
+        cuzk_gpu_plan p = plan_ok(&k, budgets[i], 2);
+        check_plan(&k, &p);
+        assert_int_equal(p.tier, i ? 7 : 6);
+    }
+    cuzk_gpu_key_shape bad = POREP;
+    bad.n_b = bad.n_vars + 1;
+    cuzk_gpu_plan_opts o = {.budget = GIB};
+    cuzk_gpu_plan p;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_gpu_plan_proof(&bad, &o, &p, &e), CUZK_ERR_USAGE);
 }
 
 /* PoRep at a 16 GiB cap: the key is streamed, the witness and 2 vectors
@@ -254,6 +304,8 @@ static void test_sweep_porep(void **state)
     (void)state;
     sweep(&POREP, 200 * GIB, 2);
     sweep(&POREP, 200 * GIB, 3);
+    const cuzk_gpu_key_shape k = b_kept(&POREP);
+    sweep(&k, 200 * GIB, 2);
 }
 
 static void test_sweep_small(void **state)
@@ -267,6 +319,8 @@ static void test_sweep_small(void **state)
     s.n_coefs = 3000000;
     sweep(&s, 8 * GIB, 1);
     sweep(&s, 8 * GIB, 4);
+    const cuzk_gpu_key_shape k = b_kept(&s);
+    sweep(&k, 8 * GIB, 2);
 }
 
 /* More workers: more pre-staged witnesses, same key and job. */
@@ -318,6 +372,7 @@ static void test_names(void **state)
 {
     (void)state;
     assert_string_equal(cuzk_gpu_plan_item_name(CUZK_GPU_ITEM_MSM_B2), "msm_b2");
+    assert_string_equal(cuzk_gpu_plan_item_name(CUZK_GPU_ITEM_B_INDEX), "b_index");
     assert_string_equal(cuzk_gpu_plan_phase_name(CUZK_GPU_PHASE_NTT), "ntt");
     assert_string_equal(cuzk_gpu_plan_phase_name(CUZK_GPU_PHASE_COUNT), "?");
 }
@@ -325,7 +380,7 @@ static void test_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_porep_h200),  cmocka_unit_test(test_porep_16g),
+        cmocka_unit_test(test_porep_h200),  cmocka_unit_test(test_porep_b_kept), cmocka_unit_test(test_porep_16g),
         cmocka_unit_test(test_porep_8g), cmocka_unit_test(test_sweep_porep),
         cmocka_unit_test(test_sweep_small), cmocka_unit_test(test_workers),
         cmocka_unit_test(test_bad_shape),   cmocka_unit_test(test_no_device),

@@ -51,6 +51,13 @@ cuzk_status cuzk_gpu_g16_witness_expand(const void *index, const void *full, voi
     return NO_CUDA(e);
 }
 
+cuzk_status cuzk_gpu_g16_gather(const uint32_t *d_index, const void *d_w, void *d_out, size_t n, void *stream,
+                                cuzk_error *e)
+{
+    (void)d_index, (void)d_w, (void)d_out, (void)n, (void)stream;
+    return NO_CUDA(e);
+}
+
 cuzk_status cuzk_gpu_g16_key_attach(cuzk_gpu_g16_key **out, const cuzk_gpu_g16_key_src *src,
                                     const cuzk_gpu_plan_opts *po, cuzk_error *e)
 {
