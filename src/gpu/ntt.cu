@@ -12,24 +12,30 @@
  *   DIF chain: natural in       -> bit-reversed out ("NR").
  * Natural-order transforms add one bit-reversal pass in front of the DIT chain
  * (it also applies coset powers when needed); the Groth16 odd-coset step is a
- * DIF inverse (whose last pass applies n^-1 g^i) followed by a DIT forward,
- * with no bit reversal at all. FORWARD_NR is the DIF chain alone, INVERSE_RN
- * the DIT chain alone (its last pass applies n^-1).
+ * DIF inverse followed by a DIT forward, with no bit reversal at all: the
+ * DIF's last pass and the DIT's first (both h = 0, the same blocks) are one
+ * fused pass that applies n^-1 g^i between them, so the array is read and
+ * written once less. FORWARD_NR is the DIF chain alone, INVERSE_RN the DIT
+ * chain alone (its last pass applies n^-1).
  *
  * Every multiplication in a pass is by a table constant, so it uses Shoup's
  * method (ntt_shoup.cuh: 216 instead of 264 IMADs per product). The
  * inter-pass twiddle w_{2^(h+s)}^e is one product from a direct table of the
  * 2^D-th roots when the pass ends at stage h + s <= D = 18 (the first
  * boundary up to 2^27), else x * lo * hi from two windowed tables (lo = e mod
- * 2^L, hi = e >> L); each pass's stage 0 (twiddle 1) has no multiplication;
- * the inner twiddles are read per stage as 16-byte planes (few L1 wavefronts
- * per warp) and the shared memory holds 16-byte planes. The bit reversal of
- * the natural-order transforms moves 256-byte runs (lg >= 6): a warp loads
- * the 8x8 tiles of a middle index and of its reverse (coalesced) and writes
- * them back transposed, 3-bit-reversed inside; smaller sizes swap pairs.
- * A call does no field arithmetic on the host: the scale constants of every
- * size are made with the handle. Passes with fewer blocks of 1024 elements
- * than twice the multiprocessors take narrower blocks (fewer columns).
+ * 2^L, hi = e >> L). Each pass's stages 0 and 1 are one radix-4 step in
+ * registers: stage 0 has twiddle 1 and so does one butterfly in two of
+ * stage 1, so the step does one product per 4 elements instead of two, with
+ * one shared-memory round trip and barrier instead of two. The inner
+ * twiddles are read per stage as 16-byte planes (few L1 wavefronts per warp)
+ * and the shared memory holds 16-byte planes. The 1/n scale is a division
+ * by 2^lg (fp_div_pow2: one partial Montgomery step), not a product. The
+ * bit reversal of the natural-order transforms moves 256-byte runs
+ * (lg >= 6): a warp loads the 8x8 tiles of a middle index and of its reverse
+ * (coalesced) and writes them back transposed, 3-bit-reversed inside;
+ * smaller sizes swap pairs. A call does no field arithmetic on the host.
+ * Passes with fewer blocks of 1024 elements than twice the multiprocessors
+ * take narrower blocks (fewer columns).
  * What each of these choices gained on the H200 is in docs/PERFORMANCE.md. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,11 +65,12 @@ constexpr int NTT_PASS_THREADS = 256;
 constexpr int NTT_PASS_MINB = 4;
 constexpr bool NTT_LAZY = true;
 
+/* Every scale includes n^-1 = 2^-lg (fp_div_pow2: no product). */
 enum scale_mode : int {
     SCALE_NONE = 0,
-    SCALE_CONST = 1,          /* x *= c */
-    SCALE_POW_FWD_REV = 2,    /* x *= c * g^(bitrev_lg(pos))   (odd coset) */
-    SCALE_POW_INV_NAT = 3,    /* x *= c * g^(-pos)             (coset inverse) */
+    SCALE_INV_N = 1,          /* x *= n^-1 */
+    SCALE_POW_FWD_REV = 2,    /* x *= n^-1 g^(bitrev_lg(pos))   (odd coset) */
+    SCALE_POW_INV_NAT = 3,    /* x *= n^-1 g^(-pos)             (coset inverse) */
 };
 
 /* Montgomery-form windowed tables (the pairwise bit reversal's coset
@@ -97,9 +104,9 @@ template <class F> struct ntt_args {
     sh_tables<F> scale_tws;   /* tables used by the scale modes */
     const shoup_t<F> *direct; /* w_{2^D}^j, j < 2^D */
     unsigned D;
-    shoup_t<F> c_s;           /* scale constant */
     unsigned lg, h, s, lgcols, T, L;
     int scale;
+    int fused;                /* host only: the DIF chain's last pass is the fused one (PASS_ODD) */
     unsigned min_blocks;      /* host only: blocks a pass should have (launch_pass) */
 };
 
@@ -175,13 +182,13 @@ CUZK_UNROLL
     return r;
 }
 
-/* Inner twiddle of stage t (w_{2^(t+1)}^k). */
+/* Inner twiddle of stage t (w_{2^(t+1)}^k) from a staged table. */
 template <class F>
-__device__ __forceinline__ shoup_t<F> ld_stage_tw(const ntt_args<F> &a, unsigned t, unsigned k)
+__device__ __forceinline__ shoup_t<F> ld_stage_tw(const uint4 *staged, unsigned t, unsigned k)
 {
     shoup_t<F> r;
     uint4 *dst = reinterpret_cast<uint4 *>(r.v);
-    const uint4 *src = a.tws.staged + (1u << t) + k;
+    const uint4 *src = staged + (1u << t) + k;
 CUZK_UNROLL
     for (int c = 0; c < (int)(sizeof(r) / 16); c++) dst[c] = __ldg(src + c * NTT_STAGED);
     return r;
@@ -215,15 +222,16 @@ __device__ __forceinline__ F interpass(const ntt_args<F> &a, const F &x, uint32_
     return mul_pow_T<LZ>(x, a.tws, a.L, ex << (a.T - hs));
 }
 
+/* The scale modes; lg >= 1 (a single element is its own transform). */
 template <bool LZ, class F> __device__ __forceinline__ F apply_scale(const ntt_args<F> &a, const F &x, uint32_t pos)
 {
     switch (a.scale) {
-    case SCALE_CONST:
-        return shoup_mul(x, a.c_s);
+    case SCALE_INV_N:
+        return fp_div_pow2(x, a.lg);
     case SCALE_POW_FWD_REV:
-        return shoup_mul(mul_pow_T<LZ, !LZ>(x, a.scale_tws, a.L, brev_bits(pos, a.lg) << (a.T - a.lg - 1)), a.c_s);
+        return fp_div_pow2(mul_pow_T<LZ>(x, a.scale_tws, a.L, brev_bits(pos, a.lg) << (a.T - a.lg - 1)), a.lg);
     case SCALE_POW_INV_NAT:
-        return shoup_mul(mul_pow_T<LZ, !LZ>(x, a.scale_tws, a.L, pos << (a.T - a.lg - 1)), a.c_s);
+        return fp_div_pow2(mul_pow_T<LZ>(x, a.scale_tws, a.L, pos << (a.T - a.lg - 1)), a.lg);
     default:
         return x;
     }
@@ -231,13 +239,13 @@ template <bool LZ, class F> __device__ __forceinline__ F apply_scale(const ntt_a
 
 /* One radix-2 stage t over the block's columns: butterflies (m0, m0 + 2^t),
  * k = m0 mod 2^t, twiddle w_{2^(t+1)}^k = w_1024^(k 2^(9-t)); stage 0 has
- * twiddle 1 (no product). */
+ * twiddle 1 (no product; only run as a radix-2 stage when the pass has one
+ * stage). */
 template <class F, bool DIF>
-__device__ __forceinline__ void radix2_stage(const ntt_args<F> &a, uint32_t *sm, unsigned E, unsigned lgc, unsigned t)
+__device__ __forceinline__ void radix2_stage(const uint4 *staged, uint32_t *sm, unsigned E, unsigned lgc, unsigned t)
 {
     const unsigned cols = 1u << lgc;
     if (t == 0) {
-#pragma unroll 4
         for (unsigned bi = threadIdx.x; bi < (E >> 1); bi += blockDim.x) {
             unsigned l = bi & (cols - 1), m0 = (bi >> lgc) << 1;
             unsigned e0 = (m0 << lgc) | l, e1 = e0 + cols;
@@ -254,7 +262,7 @@ __device__ __forceinline__ void radix2_stage(const ntt_args<F> &a, uint32_t *sm,
         unsigned m0 = ((pr >> t) << (t + 1)) | k;
         unsigned m1 = m0 + (1u << t);
         unsigned e0 = (m0 << lgc) | l, e1 = (m1 << lgc) | l;
-        shoup_t<F> w = ld_stage_tw(a, t, k);
+        shoup_t<F> w = ld_stage_tw<F>(staged, t, k);
         F u = sm4_ld<F>(sm, E, e0), v = sm4_ld<F>(sm, E, e1);
         if (!DIF) {
             v = shoup_mul(v, w);
@@ -267,12 +275,78 @@ __device__ __forceinline__ void radix2_stage(const ntt_args<F> &a, uint32_t *sm,
     }
 }
 
+/* Stages 0 and 1 as one radix-4 step: each thread takes m = 4q .. 4q + 3 of
+ * a column. Of stage 1's two butterflies only (4q + 1, 4q + 3) has a twiddle
+ * (w_4); the other is by 1: one product per 4 elements instead of two, and
+ * one shared-memory round trip and barrier instead of two. DIT: stage 0 then
+ * 1; DIF: stage 1 then 0. Needs s >= 2. A quarter warp's 8 lanes hit 2 or 4
+ * bank groups here (lanes 4 * 2^lgc elements apart); swizzling the layout to
+ * avoid that cost more on every other access than it saved
+ * (docs/PERFORMANCE.md). */
+template <class F, bool DIF>
+__device__ __forceinline__ void radix4_low(const uint4 *staged, uint32_t *sm, unsigned E, unsigned lgc)
+{
+    const unsigned cols = 1u << lgc;
+    for (unsigned gi = threadIdx.x; gi < (E >> 2); gi += blockDim.x) {
+        const unsigned l = gi & (cols - 1), q = gi >> lgc;
+        const unsigned e0 = ((q << 2) << lgc) | l, e1 = e0 + cols, e2 = e1 + cols, e3 = e2 + cols;
+        const F x0 = sm4_ld<F>(sm, E, e0), x1 = sm4_ld<F>(sm, E, e1);
+        const F x2 = sm4_ld<F>(sm, E, e2), x3 = sm4_ld<F>(sm, E, e3);
+        if (!DIF) {
+            const F b0 = x0 + x1, b2 = x2 + x3;
+            sm4_st(sm, E, e0, b0 + b2);
+            sm4_st(sm, E, e2, b0 - b2);
+            const F b1 = x0 - x1, v = shoup_mul(x2 - x3, ld_stage_tw<F>(staged, 1, 1));
+            sm4_st(sm, E, e1, b1 + v);
+            sm4_st(sm, E, e3, b1 - v);
+        } else {
+            const F c0 = x0 + x2, c1 = x1 + x3;
+            sm4_st(sm, E, e0, c0 + c1);
+            sm4_st(sm, E, e1, c0 - c1);
+            const F c2 = x0 - x2, c3 = shoup_mul(x1 - x3, ld_stage_tw<F>(staged, 1, 1));
+            sm4_st(sm, E, e2, c2 + c3);
+            sm4_st(sm, E, e3, c2 - c3);
+        }
+    }
+}
+
+/* The s stages of a pass in shared memory (DIT: 0 .. s-1, DIF: s-1 .. 0),
+ * each followed by a barrier. */
+template <class F, bool DIF>
+__device__ __forceinline__ void pass_stages(const uint4 *staged, uint32_t *sm, unsigned E, unsigned lgc, unsigned s)
+{
+    if (s == 1) {
+        radix2_stage<F, DIF>(staged, sm, E, lgc, 0);
+        __syncthreads();
+        return;
+    }
+    if (!DIF) {
+        radix4_low<F, false>(staged, sm, E, lgc);
+        __syncthreads();
+    }
+    for (unsigned it = 2; it < s; it++) {
+        radix2_stage<F, DIF>(staged, sm, E, lgc, DIF ? (s + 1 - it) : it);
+        __syncthreads();
+    }
+    if (DIF) {
+        radix4_low<F, true>(staged, sm, E, lgc);
+        __syncthreads();
+    }
+}
+
 /* One pass (see the top of the file). TPB x MINB sets the register budget,
  * 65536 / (TPB MINB) per thread: 256 x 4 (NTT_PASS_*) gives 32 warps per SM
- * at 64 registers. */
-template <class F, bool DIF, int TPB, int MINB, bool LZ>
+ * at 64 registers. The fused pass (PASS_ODD, h = 0) runs the DIF stages
+ * (a.tws), the scale, and the DIT stages of the next transform (a.scale_tws:
+ * the odd coset's forward half) on the block it holds: the odd-coset
+ * transform reads and writes the array once less. It is a kernel of its own
+ * so that the plain DIF pass keeps its registers. */
+enum pass_kind : int { PASS_DIT = 0, PASS_DIF = 1, PASS_ODD = 2 };
+
+template <class F, int KIND, int TPB, int MINB, bool LZ>
 __global__ void __launch_bounds__(TPB, MINB) ntt_pass_kernel(ntt_args<F> a)
 {
+    constexpr bool DIF = KIND != PASS_DIT, FUSED = KIND == PASS_ODD;
     extern __shared__ uint32_t sm[];
     const unsigned s = a.s, h = a.h, lgc = a.lgcols;
     const unsigned cols = 1u << lgc;
@@ -292,9 +366,16 @@ __global__ void __launch_bounds__(TPB, MINB) ntt_pass_kernel(ntt_args<F> a)
     }
     __syncthreads();
 
-    for (unsigned it = 0; it < s; it++) {
-        radix2_stage<F, DIF>(a, sm, E, lgc, DIF ? (s - 1 - it) : it);
+    if (s > 0) pass_stages<F, DIF>(a.tws.staged, sm, E, lgc, s);
+
+    if (FUSED) {
+        for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
+            unsigned l = e & (cols - 1), m = e >> lgc;
+            size_t pos = base + ((size_t)m << h) + lo0 + l;
+            sm4_st(sm, E, e, apply_scale<LZ>(a, sm4_ld<F>(sm, E, e), (uint32_t)pos));
+        }
         __syncthreads();
+        if (s > 0) pass_stages<F, false>(a.scale_tws.staged, sm, E, lgc, s);
     }
 
     for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
@@ -302,7 +383,7 @@ __global__ void __launch_bounds__(TPB, MINB) ntt_pass_kernel(ntt_args<F> a)
         size_t pos = base + ((size_t)m << h) + lo0 + l;
         F x = sm4_ld<F>(sm, E, e);
         if (DIF && h > 0) x = interpass<LZ>(a, x, (lo0 + l) * brev_bits(m, s), h + s);
-        if (a.scale != SCALE_NONE) x = apply_scale<LZ>(a, x, (uint32_t)pos);
+        if (!FUSED && a.scale != SCALE_NONE) x = apply_scale<LZ>(a, x, (uint32_t)pos);
         st_plain(a.data + pos, x);
     }
 }
@@ -442,19 +523,21 @@ struct cuzk_gpu_ntt {
     unsigned D;         /* direct inter-pass table: w_{2^D}^j, j < 2^D */
     void *d_direct;     /* fwd, inv; Shoup form */
     void *d_staged;     /* fwd, inv: staged planes of the inner twiddles */
-    void *h_consts;     /* host: 1 and (2^lg)^-1, lg <= max_lg, in Shoup form */
     unsigned sms;       /* multiprocessors of the device */
 };
 
 namespace {
 
-/* Both directions of one pass kernel configuration. */
+/* The three pass kernels (DIT, DIF, fused odd coset) of one configuration. */
 template <class F, int TPB, int MINB, bool LZ> cudaError_t set_smem(int smem)
 {
-    cudaError_t rc = cudaFuncSetAttribute(ntt_pass_kernel<F, false, TPB, MINB, LZ>,
+    cudaError_t rc = cudaFuncSetAttribute(ntt_pass_kernel<F, PASS_DIT, TPB, MINB, LZ>,
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (rc == cudaSuccess)
+        rc = cudaFuncSetAttribute(ntt_pass_kernel<F, PASS_DIF, TPB, MINB, LZ>,
+                                  cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (rc != cudaSuccess) return rc;
-    return cudaFuncSetAttribute(ntt_pass_kernel<F, true, TPB, MINB, LZ>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    return cudaFuncSetAttribute(ntt_pass_kernel<F, PASS_ODD, TPB, MINB, LZ>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 smem);
 }
 
@@ -524,13 +607,6 @@ template <class P> cuzk_status ntt_build_tables(cuzk_gpu_ntt *t, cuzk_error *e)
     cuzk_free(hd);
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: table upload: %s", cudaGetErrorString(rc));
-    /* The scale constants of every size, made once: a Fermat inversion and
-     * the Shoup division on the host cost more than a whole 2^16 transform
-     * on the device. */
-    S *hc = (S *)cuzk_alloc(t->max_lg + 2, sizeof(S));
-    if (!hc) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu ntt: out of host memory for tables");
-    shoup_scale_consts<P>(hc, t->max_lg);
-    t->h_consts = hc;
     int sms = 0;
     rc = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, t->device);
     if (rc != cudaSuccess)
@@ -590,7 +666,12 @@ template <class F, bool DIF> cuzk_status launch_pass(ntt_args<F> a, cudaStream_t
     size_t nblocks = ((size_t)1 << a.lg) / E;
     unsigned threads = E / 2 < (unsigned)NTT_PASS_THREADS ? (E / 2 < 32 ? 32 : E / 2) : (unsigned)NTT_PASS_THREADS;
     size_t smem = (size_t)E * sizeof(F);
-    ntt_pass_kernel<F, DIF, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY><<<(unsigned)nblocks, threads, smem, st>>>(a);
+    if (!DIF)
+        ntt_pass_kernel<F, PASS_DIT, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY><<<(unsigned)nblocks, threads, smem, st>>>(a);
+    else if (!a.fused)
+        ntt_pass_kernel<F, PASS_DIF, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY><<<(unsigned)nblocks, threads, smem, st>>>(a);
+    else
+        ntt_pass_kernel<F, PASS_ODD, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY><<<(unsigned)nblocks, threads, smem, st>>>(a);
     CUZK_LAUNCHED("ntt_pass");
     return CUZK_OK;
 }
@@ -611,7 +692,6 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu ntt: data pointer must be 16-byte aligned");
     F *data = (F *)d_data;
     const size_t n = (size_t)1 << lg;
-    const shoup_tw<P> *consts = (const shoup_tw<P> *)t->h_consts;
 
     unsigned s[4];
     const unsigned np = plan_passes(lg, s);
@@ -621,20 +701,23 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
     a.lg = lg;
     a.T = t->T;
     a.L = t->L;
-    a.c_s = consts[0];
     a.D = t->D;
     a.direct = NULL;
     a.scale = SCALE_NONE;
     a.lgcols = 0;
+    a.fused = 0;
     a.min_blocks = 2 * t->sms;
-    const shoup_tw<P> ninv_s = consts[1 + lg];
 
     const sh_tables<F> fwd_s = sh_tables_of<F>(t, 0), inv_s = sh_tables_of<F>(t, 1);
     const unsigned grid_br = (unsigned)((n + 255) / 256 < 65535 * 16 ? (n + 255) / 256 : 65535 * 16);
 
+    /* A transform of one element is the identity (every scale is 1). */
+    auto scale_of = [&](int scale) -> int { return lg ? scale : (int)SCALE_NONE; };
+
     /* DIF chain (natural in, bit-reversed out): passes in reverse order, the
-     * last one (h = 0) applies the scale mode. */
-    auto dif_chain = [&](bool inv, int scale, const shoup_tw<P> &c_s) -> cuzk_status {
+     * last one (h = 0) applies the scale mode; fused: it also runs the first
+     * pass of the forward DIT chain (the odd coset). */
+    auto dif_chain = [&](bool inv, int scale, bool fused) -> cuzk_status {
         a.tws = inv ? inv_s : fwd_s;
         a.scale_tws = fwd_s;
         a.direct = direct_of<F>(t, inv);
@@ -645,17 +728,19 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
             a.h = h;
             a.s = s[i];
             if (i == 0) {
-                a.scale = scale;
-                a.c_s = c_s;
+                a.scale = scale_of(scale);
+                a.fused = fused;
             }
             cuzk_status rc = launch_pass<F, true>(a, st, e);
+            a.fused = 0;
             if (rc) return rc;
         }
         a.scale = SCALE_NONE;
         return CUZK_OK;
     };
-    /* DIT chain (bit-reversed in, natural out); the last pass scales. */
-    auto dit_chain = [&](bool inv, int scale, const shoup_tw<P> &c_s) -> cuzk_status {
+    /* DIT chain (bit-reversed in, natural out) from pass `first` on; the
+     * last pass scales. */
+    auto dit_chain = [&](bool inv, int scale, unsigned first) -> cuzk_status {
         a.tws = inv ? inv_s : fwd_s;
         a.scale_tws = inv_s;
         a.direct = direct_of<F>(t, inv);
@@ -664,29 +749,27 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
         for (unsigned i = 0; i < np; i++) {
             a.h = h;
             a.s = s[i];
-            if (i == np - 1) {
-                a.scale = scale;
-                a.c_s = c_s;
-            }
+            h += s[i];
+            if (i < first) continue;
+            if (i == np - 1) a.scale = scale_of(scale);
             cuzk_status rc = launch_pass<F, false>(a, st, e);
             if (rc) return rc;
-            h += s[i];
         }
         a.scale = SCALE_NONE;
         return CUZK_OK;
     };
-    const shoup_tw<P> one_s = a.c_s;
 
     switch (op) {
     case CUZK_GPU_NTT_ODD_COSET: {
-        /* DIF inverse whose last pass applies n^-1 g^i, then DIT forward. */
-        cuzk_status rc = dif_chain(true, SCALE_POW_FWD_REV, ninv_s);
-        return rc ? rc : dit_chain(false, SCALE_NONE, one_s);
+        /* DIF inverse whose last pass applies n^-1 g^i and runs the first
+         * pass of the DIT forward, then the rest of the DIT forward. */
+        cuzk_status rc = dif_chain(true, SCALE_POW_FWD_REV, true);
+        return rc ? rc : dit_chain(false, SCALE_NONE, 1);
     }
     case CUZK_GPU_NTT_FORWARD_NR:
-        return dif_chain(false, SCALE_NONE, one_s);
+        return dif_chain(false, SCALE_NONE, false);
     case CUZK_GPU_NTT_INVERSE_RN:
-        return dit_chain(true, SCALE_CONST, ninv_s);
+        return dit_chain(true, SCALE_INV_N, 0);
     default:
         break;
     }
@@ -704,8 +787,8 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
                                                       t->T, t->L);
         CUZK_LAUNCHED("ntt_bitrev");
     }
-    if (!inverse) return dit_chain(false, SCALE_NONE, one_s);
-    return dit_chain(true, op == CUZK_GPU_NTT_COSET_INVERSE ? SCALE_POW_INV_NAT : SCALE_CONST, ninv_s);
+    if (!inverse) return dit_chain(false, SCALE_NONE, 0);
+    return dit_chain(true, op == CUZK_GPU_NTT_COSET_INVERSE ? SCALE_POW_INV_NAT : SCALE_INV_N, 0);
 }
 
 } /* namespace */
@@ -742,7 +825,6 @@ extern "C" cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve,
 extern "C" void cuzk_gpu_ntt_destroy(cuzk_gpu_ntt *t)
 {
     if (!t) return;
-    cuzk_free(t->h_consts);
     if (t->d_tables || t->d_shoup || t->d_direct || t->d_staged) {
         cuzk_gpu::device_guard g(t->device);
         if (t->d_staged) cudaFree(t->d_staged);

@@ -20,6 +20,8 @@
  * parity of the limb would alternate the pairing between rows and cost
  * register moves (docs/PERFORMANCE.md has the measurement).
  *
+ * Also here: the NTT's 1/n scale as a division by 2^k (fp_div_pow2).
+ *
  * Written with gpu_field.cuh's carry-chain primitives, so the same code runs
  * on the host (emulated carries) and is checked there against the Montgomery
  * product (tests/unit/host_gpu_shoup.cpp). */
@@ -237,27 +239,30 @@ template <class P> CUZK_HD shoup_tw<P> shoup_make(const fp<P> &wm)
     return t;
 }
 
-/* The scale constants of an NTT handle, in Shoup form: out[0] = 1 and
- * out[1 + lg] = (2^lg)^-1 for lg <= max_lg (out has max_lg + 2 entries).
- * 2^-1 = (p + 1) / 2, so no inversion is needed. Host only. */
-template <class P> void shoup_scale_consts(shoup_tw<P> *out, unsigned max_lg)
+/* x 2^-k mod p for 1 <= k <= 31 and x < 2p (Montgomery form is kept:
+ * (xR) 2^-k = (x 2^-k) R): the NTT's 1/n scale, one partial Montgomery step
+ * instead of a product by the constant n^-1. m = -x p^-1 mod 2^k makes
+ * x + m p divisible by 2^k, and (x + m p) / 2^k < (2p + 2^k p) / 2^k <= 2p
+ * needs one conditional subtraction: N + 1 multiply-add pairs and a shift
+ * instead of a 216-IMAD Shoup product. Host and device. */
+template <class P> CUZK_HD fp<P> fp_div_pow2(const fp<P> &x, unsigned k)
 {
     constexpr int N = P::N;
-    fp<P> half = fp_zero<P>(); /* (p + 1) / 2, standard form; p is odd and below 2^(32N) - 1 */
-    uint32_t c = 1;
-    for (int k = 0; k < N; k++) {
-        const uint64_t t = (uint64_t)P::mod(k) + c;
-        half.v[k] = (uint32_t)t;
-        c = (uint32_t)(t >> 32);
-    }
-    for (int k = 0; k < N; k++) half.v[k] = (half.v[k] >> 1) | (k + 1 < N ? half.v[k + 1] << 31 : 0u);
-    const fp<P> inv2 = fp_to_mont(half);
-    fp<P> x = fp_one<P>();
-    out[0] = shoup_make<P>(x);
-    for (unsigned lg = 0; lg <= max_lg; lg++) {
-        out[1 + lg] = shoup_make<P>(x);
-        x = x * inv2;
-    }
+    const uint32_t m = (x.v[0] * P::m0()) & ((1u << k) - 1u);
+    uint32_t t[N + 1], cf = 0;
+    c_mad_lo_cc(t[0], m, P::mod(0), x.v[0], cf);
+CUZK_UNROLL
+    for (int j = 1; j < N; j++) c_madc_lo_cc(t[j], m, P::mod(j), x.v[j], cf);
+    c_addc(t[N], 0, 0, cf);
+    c_mad_hi_cc(t[1], m, P::mod(0), t[1], cf);
+CUZK_UNROLL
+    for (int j = 1; j < N - 1; j++) c_madc_hi_cc(t[j + 1], m, P::mod(j), t[j + 1], cf);
+    c_madc_hi_cc(t[N], m, P::mod(N - 1), t[N], cf); /* t < 2^(32N + k): no carry out */
+    fp<P> r;
+CUZK_UNROLL
+    for (int j = 0; j < N; j++) r.v[j] = (t[j] >> k) | (t[j + 1] << (32 - k));
+    fp_reduce_once<P>(r.v);
+    return r;
 }
 
 } /* namespace cuzk_gpu */

@@ -3,7 +3,7 @@
  * portable Montgomery product, for both Fr fields: random operands and the
  * edge values 0, 1, 2, p-1, p-2 (as x and as w); the unreduced product
  * (shoup_mul_lazy) chained into a second one, and inputs x + p, x + 2p;
- * and the NTT handle's scale constants (shoup_scale_consts).
+ * and the NTT's 1/n scale (fp_div_pow2).
  *
  * Built as a host C++ program (the .cuh headers compile without nvcc), so it
  * runs in CI without a GPU: CTest test host_gpu_shoup. */
@@ -104,35 +104,32 @@ template <class P> static long check_lazy(const char *name, long iters)
     return bad;
 }
 
-/* The handle's scale constants (shoup_scale_consts): c[0] x = x, and
- * 2^lg c[1 + lg] = 1, for lg 0..28 (the largest handle), and each constant
- * in range (w < p). */
-template <class P> static long check_scale(const char *name)
+/* The NTT's 1/n scale (fp_div_pow2): y = x 2^-k must satisfy y < p and
+ * y 2^k = x (mod p), checked with the portable Montgomery product by 2^k,
+ * for k = 1..28 (up to the largest handle) and x < 2p: random values, the
+ * edges 0, 1, p - 1, and x + p. */
+template <class P> static long check_div_pow2(const char *name)
 {
-    const unsigned max_lg = 28;
-    shoup_tw<P> c[max_lg + 2];
-    shoup_scale_consts<P>(c, max_lg);
     uint64_t s = 99;
-    long bad = 0;
-    for (int it = 0; it < 100; it++) {
-        fp<P> x = host_rand_below_p<P>(&s);
-        if (!fp_eq(shoup_mul<P>(x, c[0]), x)) bad++;
-    }
-    const fp<P> one = fp_one<P>();
-    for (unsigned lg = 0; lg <= max_lg; lg++) {
-        fp<P> n = fp_zero<P>(); /* 2^lg, Montgomery form */
-        n.v[lg / 32] = 1u << (lg % 32);
-        n = fp_to_mont(n);
-        fp<P> w; /* the constant's w (standard form) must be below p */
-        for (int k = 0; k < P::N; k++) w.v[k] = c[1 + lg].v[k];
-        fp<P> wr = w;
-        fp_reduce_once<P>(wr.v);
-        if (!fp_eq(shoup_mul<P>(n, c[1 + lg]), one) || !fp_eq(wr, w)) {
-            if (bad < 5) printf("%s: (2^%u)^-1 wrong\n", name, lg);
-            bad++;
+    long bad = 0, n = 0;
+    for (unsigned k = 1; k <= 28; k++) {
+        fp<P> pk = fp_zero<P>(); /* 2^k, Montgomery form */
+        pk.v[k / 32] = 1u << (k % 32);
+        pk = fp_to_mont(pk);
+        for (int it = 0; it < 2000; it++) {
+            fp<P> x = it < 3 ? small<P>(it == 2 ? -1 : it) : host_rand_below_p<P>(&s), xin = x;
+            if (it % 5 == 4 && !add_kp(xin, 1)) xin = x;
+            fp<P> y = fp_div_pow2<P>(xin, k), yr = y, back;
+            fp_reduce_once<P>(yr.v);
+            fp_mul_portable<P>(back.v, y.v, pk.v);
+            n++;
+            if (!fp_eq(back, x) || !fp_eq(yr, y)) {
+                if (bad < 5) printf("%s: x 2^-%u wrong at iteration %d\n", name, k, it);
+                bad++;
+            }
         }
     }
-    printf("%s: %u scale constants, %ld mismatches\n", name, max_lg + 2, bad);
+    printf("%s: %ld divisions by 2^k, %ld mismatches\n", name, n, bad);
     return bad;
 }
 
@@ -140,7 +137,7 @@ int main(void)
 {
     long bad = check<bn254_fr_p>("bn254 fr", 200000) + check<bls12_381_fr_p>("bls12-381 fr", 200000);
     bad += check_lazy<bn254_fr_p>("bn254 fr", 100000) + check_lazy<bls12_381_fr_p>("bls12-381 fr", 100000);
-    bad += check_scale<bn254_fr_p>("bn254 fr") + check_scale<bls12_381_fr_p>("bls12-381 fr");
+    bad += check_div_pow2<bn254_fr_p>("bn254 fr") + check_div_pow2<bls12_381_fr_p>("bls12-381 fr");
     printf("%s\n", bad ? "FAILED" : "passed");
     return bad ? 1 : 0;
 }
