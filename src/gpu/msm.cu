@@ -4,6 +4,22 @@
 
 namespace {
 
+/* live[i / 32] bit i % 32: base i is not the point at infinity, i.e. not all
+ * of its coordinate words are zero (x = y = 0, the zkey convention: the
+ * same test as aff_is_inf). One thread a point, a warp's ballot a word. */
+__global__ void live_mask_kernel(const uint4 *bases, size_t n, unsigned words, uint32_t *live)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t nz = 0;
+    if (i < n)
+        for (unsigned k = 0; k < words; k++) {
+            const uint4 v = bases[i * words + k];
+            nz |= v.x | v.y | v.z | v.w;
+        }
+    const unsigned word = __ballot_sync(0xffffffffu, nz != 0);
+    if ((threadIdx.x & 31) == 0 && i < n) live[i >> 5] = word;
+}
+
 /* Free memory minus the margin (gpu_default_budget). */
 cuzk_status default_budget(size_t *budget, cuzk_error *e)
 {
@@ -53,7 +69,7 @@ extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
     {
         cuzk_gpu::device_guard g(m->device);
         if (m->copy_st) cudaStreamSynchronize(m->copy_st);
-        void *ptrs[] = {m->d_bases, m->d_chunk, m->d_scalars, m->d_ones_acc, m->d_ones, m->d_counters, m->d_offsets,
+        void *ptrs[] = {m->d_bases, m->d_live, m->d_chunk, m->d_scalars, m->d_ones_acc, m->d_ones, m->d_counters, m->d_offsets,
                         m->d_cursor, m->d_tiles, m->d_entries, m->d_pairs, m->d_gcur, m->d_buckets, m->d_part,
                         m->d_part_key, m->d_red_a, m->d_red_b};
         for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
@@ -144,6 +160,13 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
             CUZK_CU_GOTO(cudaMalloc(&m->d_ones, chunk * 4), fail);
         } else {
             CUZK_CU_GOTO(cudaMalloc(&m->d_ones, npoints * 4), fail);
+            /* the live mask (classify skips scalars on infinity), from the
+             * bases just copied, on the legacy stream like that copy */
+            CUZK_CU_GOTO(cudaMalloc(&m->d_live, gpu_msm_live_words(npoints) * 4), fail);
+            live_mask_kernel<<<(unsigned)((npoints + 255) / 256), 256>>>((const uint4 *)m->d_bases, npoints,
+                                                                         (unsigned)(m->aff_size / 16), m->d_live);
+            CUZK_CU_GOTO(cudaGetLastError(), fail);
+            CUZK_CU_GOTO(cudaStreamSynchronize(0), fail);
         }
         CUZK_CU_GOTO(cudaMalloc(&m->d_counters, 16), fail);
         CUZK_CU_GOTO(cudaMalloc(&m->d_offsets, (p.NBmax + 1) * 4), fail);

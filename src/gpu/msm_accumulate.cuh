@@ -122,16 +122,25 @@ __global__ void __launch_bounds__(EC_THREADS) ones_kernel(const uint32_t *ones, 
 inline uint32_t msm_seg_len(size_t entries) { return entries >= ((size_t)1 << 27) ? 2 * MSM_SEG : MSM_SEG; }
 
 /* Sum of the points listed in `ones` (count counters[0], read on the
- * device): `nthreads` partial sums, then 8-to-1 sums; the result is left in
- * red_b[0]. red_a / red_b: scratch of >= nthreads points each. */
+ * device): one partial sum a thread, then 8-to-1 sums; the result is left in
+ * red_b[0]. The grid is one wave: as many blocks as the SMs hold at once, at
+ * most max_threads (the plan's ones_threads, 4 blocks a SM). Every thread
+ * has the same share, so a second wave would run with most of the SMs idle
+ * (BLS12-381 G1: 146 registers, 3 blocks a SM: 4 a SM took 2 waves' time for
+ * 1.33 waves' work). red_a / red_b: scratch of >= max_threads points each. */
 template <class F>
 cuzk_status msm_ones_sum(cudaStream_t st, const uint32_t *ones, const uint32_t *counters, const affine<F> *bases,
-                         uint32_t nthreads, xyzz<F> *red_a, xyzz<F> *red_b, cuzk_error *e)
+                         int sm_count, uint32_t max_threads, xyzz<F> *red_a, xyzz<F> *red_b, cuzk_error *e)
 {
     typedef xyzz<F> X;
-    ones_kernel<F><<<nthreads / EC_THREADS, EC_THREADS, 0, st>>>(ones, counters, bases, red_b);
+    int occ = 0;
+    CUZK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, ones_kernel<F>, EC_THREADS, 0));
+    uint32_t blocks = max_threads / EC_THREADS;
+    const uint32_t wave = (uint32_t)(sm_count > 0 ? sm_count : 1) * (uint32_t)(occ > 0 ? occ : 1);
+    if (wave < blocks) blocks = wave;
+    ones_kernel<F><<<blocks, EC_THREADS, 0, st>>>(ones, counters, bases, red_b);
     CUZK_LAUNCHED("ones");
-    uint32_t cnt = nthreads;
+    uint32_t cnt = blocks * EC_THREADS;
     X *src = red_b, *dst = red_a;
     while (cnt > 1) {
         uint32_t mo = (cnt + MSM_RED_FAN - 1) / MSM_RED_FAN;
@@ -146,9 +155,9 @@ cuzk_status msm_ones_sum(cudaStream_t st, const uint32_t *ones, const uint32_t *
     return CUZK_OK;
 }
 
-/* Adds one sorted batch (msm_sort_batch: `entries` entries for the NB
- * buckets, `sig_entries` of them expected non-empty, which sets the segment
- * length) into `buckets`. part / part_key: the partial-sum workspace, 2 x
+/* Adds one sorted batch (msm_sort_batch: at most `nentries` entries for
+ * the NB buckets, `sig_entries` of them expected non-empty, which sets the
+ * segment length) into `buckets`. part / part_key: the partial-sum workspace, 2 x
  * nseg_max points and keys. */
 template <class F>
 cuzk_status msm_accumulate_batch(cudaStream_t st, const uint32_t *entries, const uint32_t *offsets, size_t NB,

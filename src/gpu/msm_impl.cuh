@@ -1,13 +1,18 @@
 /* Multi-scalar multiplication on the GPU: G1 and G2 of BN254 and BLS12-381.
  *
  * Pipeline of one run (all on the caller's stream):
- *  1. classify: zero scalars are skipped; with the 0/1 split, indices of
- *     scalars equal to 1 are compacted into a list (warp-aggregated atomics)
- *     and the remaining "significant" scalars are counted. One host read of
- *     that count picks the window size c for the significant scalars only.
- *  2. ones: the listed points are summed by a grid of threads (mixed XYZZ
+ *  1. classify: zero scalars are skipped, and so are scalars whose base is
+ *     the point at infinity (resident handles: a mask of the live bases made
+ *     at create, n/8 bytes; the B query of a Groth16 key is mostly
+ *     infinity); with the 0/1 split, indices of scalars equal to 1 are
+ *     compacted into a list (warp-aggregated atomics) and the remaining
+ *     "significant" scalars are counted. One host read of that count picks
+ *     the window size c for the significant scalars only.
+ *  2. ones: the listed points are summed by one wave of threads (mixed XYZZ
  *     additions), then tree-reduced.
- *  3. per batch of points (bounded so the sort buffer stays small):
+ *  3. per batch of points (bounded so the sort buffer stays small; a sparse
+ *     run, whose entries are those of its significant scalars only, takes
+ *     one batch when they fit):
  *     a. signed digits (Booth-style recoding, digits in [-2^(c-1), 2^(c-1)],
  *        W = ceil((bits+1)/c) windows so the top window never carries);
  *        histogram of (window, |digit|-1) by atomics;
@@ -28,8 +33,8 @@
  *  5. host: levels combined (log2 L doublings each), window sums by Horner
  *     (c doublings per window) + ones.
  *
- * Streamed handles (bases over the memory budget, see msm.cu): no global
- * classify; per chunk of points (= sort batch): uploads of the chunk's
+ * Streamed handles (bases over the memory budget, see msm.cu): no live
+ * mask, no global classify; per chunk of points (= sort batch): uploads of the chunk's
  * bases / host scalars on a second stream into one of two buffers (events
  * order them against the compute of the chunk two before), classify + ones
  * of the chunk, sort, accumulate into the persistent buckets; the window is
@@ -76,6 +81,7 @@ struct cuzk_gpu_msm {
     const void *h_bases;   /* streamed: the caller's bases (host or device) */
     int registered;        /* streamed: h_bases page-locked by create */
     void *d_bases;         /* resident: all bases; streamed: the resident prefix (may be NULL) */
+    uint32_t *d_live;      /* resident: bit i set when base i is not infinity (gpu_msm_live_words) */
     void *d_chunk;         /* streamed: 2 x chunk bases */
     uint64_t *d_scalars;   /* lazily allocated staging for host scalars (resident: npoints, streamed: 2 x chunk) */
     void *d_ones_acc;      /* streamed: ones partial sum per batch */
@@ -257,10 +263,11 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
         }
         /* 1. classify */
         CUZK_CU(cudaMemsetAsync(m->d_counters, 0, 4 * sizeof(uint32_t), st));
-        classify_kernel<<<grid_sc, 256, 0, st>>>(scalars, n, split, m->d_ones, m->d_counters);
+        classify_kernel<<<grid_sc, 256, 0, st>>>(scalars, n, split, m->d_live, m->d_ones, m->d_counters);
         CUZK_LAUNCHED("classify");
         /* 2. ones (always launched: it reads the count on the device) */
-        cuzk_status ro = msm_ones_sum<F>(st, m->d_ones, m->d_counters, bases, (uint32_t)pl.ones_threads, red_a, red_b, e);
+        cuzk_status ro = msm_ones_sum<F>(st, m->d_ones, m->d_counters, bases, m->sm_count, (uint32_t)pl.ones_threads,
+                                         red_a, red_b, e);
         if (ro != CUZK_OK) return ro;
         X ones_sum;
         uint32_t counts[2];
@@ -281,16 +288,23 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
              * staging (sort_fine_kernel) unless the bin size follows the
              * density. */
             const bool dense = 2 * nsig >= n && !pre;
+            /* a batch's entries: W a point for the window-major digits of
+             * the two-pass sort, W a significant scalar for the scatter */
+            const bool scatter = m->cfg.sort == CUZK_GPU_MSM_SORT_SCATTER || (m->cfg.sort == CUZK_GPU_MSM_SORT_AUTO && !dense);
             size_t batch = pl.cap_entries / W;
+            if (scatter && nsig * W <= pl.cap_entries) batch = n;
             if (batch > n) batch = n;
             CUZK_CU(cudaMemsetAsync(buckets, 0, NB * sizeof(X), st)); /* ZZ = 0: infinity */
             for (size_t b0 = 0; b0 < n; b0 += batch) {
                 const size_t b1 = b0 + batch < n ? b0 + batch : n;
-                cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, c, W, Wg, m->npoints, dense, m->cfg.sort, grid_sc, m->d_offsets,
-                                                m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, e);
+                cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, m->d_live, c, W, Wg, m->npoints, dense, m->cfg.sort,
+                                                grid_sc, m->d_offsets, m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs,
+                                                m->d_gcur, e);
                 if (rs != CUZK_OK) return rs;
-                rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (nsig < b1 - b0 ? nsig : b1 - b0) * W,
-                                             (b1 - b0) * W, bases, buckets, m->d_part, m->d_part_key, pl.nseg_max, e);
+                /* at most W entries for each of the batch's significant scalars */
+                const size_t ne = (nsig < b1 - b0 ? nsig : b1 - b0) * W;
+                rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, ne, ne, bases, buckets, m->d_part,
+                                             m->d_part_key, pl.nseg_max, e);
                 if (rs != CUZK_OK) return rs;
             }
             pd->pip = true;
@@ -372,16 +386,16 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             const uint64_t *sc_g = (const uint64_t *)(uintptr_t)((uintptr_t)sp - b0 * 32);
             /* classify and ones of this batch (indices relative to b0) */
             CUZK_CU(cudaMemsetAsync(m->d_counters, 0, 4 * sizeof(uint32_t), st));
-            classify_kernel<<<grid_sc, 256, 0, st>>>(sp, b1 - b0, split, m->d_ones, m->d_counters);
+            classify_kernel<<<grid_sc, 256, 0, st>>>(sp, b1 - b0, split, nullptr, m->d_ones, m->d_counters);
             CUZK_LAUNCHED("classify");
-            cuzk_status ro = msm_ones_sum<F>(st, m->d_ones, m->d_counters, (const affine<F> *)bp, (uint32_t)pl.ones_threads,
-                                             red_a, red_b, e);
+            cuzk_status ro = msm_ones_sum<F>(st, m->d_ones, m->d_counters, (const affine<F> *)bp, m->sm_count,
+                                             (uint32_t)pl.ones_threads, red_a, red_b, e);
             if (ro != CUZK_OK) return ro;
             CUZK_CU(cudaMemcpyAsync((X *)m->d_ones_acc + k, red_b, sizeof(X), cudaMemcpyDeviceToDevice, st));
             /* the dense-scalar sort path (the count of significant
              * scalars is not read back in streamed runs) */
-            cuzk_status rs = msm_sort_batch(st, sc_g, b0, b1, split, c, W, W, 0, true, m->cfg.sort, grid_sc, m->d_offsets, m->d_tiles,
-                                            m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, e);
+            cuzk_status rs = msm_sort_batch(st, sc_g, b0, b1, split, nullptr, c, W, W, 0, true, m->cfg.sort, grid_sc, m->d_offsets,
+                                            m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, e);
             if (rs != CUZK_OK) return rs;
             rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (b1 - b0) * W, (b1 - b0) * W, bases_g, buckets,
                                          m->d_part, m->d_part_key, pl.nseg_max, e);

@@ -105,16 +105,27 @@ struct scatter_fn {
 
 /* ---- kernels: classify, digits ----------------------------------------- */
 
-/* counters[0] = #ones listed, counters[1] = #significant scalars. The loop
- * bound is warp-uniform so the ballots see full warps. */
-__global__ void classify_kernel(const uint64_t *scalars, size_t n, int split, uint32_t *ones, uint32_t *counters)
+/* Whether base i is not the point at infinity: bit i of the handle's live
+ * mask (msm.cu), or unknown (live == NULL) and taken as live. A scalar
+ * whose base is infinity adds nothing, so classify, the ones list and the
+ * sort treat it as zero. */
+__device__ __forceinline__ bool base_live(const uint32_t *live, size_t i)
+{
+    return !live || ((live[i >> 5] >> (i & 31)) & 1u) != 0;
+}
+
+/* counters[0] = #ones listed, counters[1] = #significant scalars (both
+ * over live bases). The loop bound is warp-uniform so the ballots see full
+ * warps. */
+__global__ void classify_kernel(const uint64_t *scalars, size_t n, int split, const uint32_t *live, uint32_t *ones,
+                                uint32_t *counters)
 {
     const unsigned lane = threadIdx.x & 31;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t base = (size_t)blockIdx.x * blockDim.x; base < n; base += stride) {
         size_t i = base + threadIdx.x;
         bool one = false, sig = false;
-        if (i < n) {
+        if (i < n && base_live(live, i)) {
             scalar8 s = load_scalar(scalars, i);
             one = split && scalar_is_one(s);
             sig = !one && !scalar_is_zero(s);
@@ -131,11 +142,12 @@ __global__ void classify_kernel(const uint64_t *scalars, size_t n, int split, ui
     }
 }
 
-__global__ void digits_hist_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
-                                   unsigned Wg, uint32_t B, uint32_t *hist)
+__global__ void digits_hist_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, const uint32_t *live,
+                                   unsigned c, unsigned W, unsigned Wg, uint32_t B, uint32_t *hist)
 {
     hist_fn f{hist, B, Wg};
     for (size_t i = b0 + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < b1; i += (size_t)gridDim.x * blockDim.x) {
+        if (!base_live(live, i)) continue;
         scalar8 s = load_scalar(scalars, i);
         if (split && scalar_is_one(s)) continue;
         if (scalar_is_zero(s)) continue;
@@ -143,10 +155,12 @@ __global__ void digits_hist_kernel(const uint64_t *scalars, size_t b0, size_t b1
     }
 }
 
-__global__ void digits_scatter_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
-                                      unsigned Wg, size_t stride, uint32_t B, uint32_t *cursor, uint32_t *entries)
+__global__ void digits_scatter_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, const uint32_t *live,
+                                      unsigned c, unsigned W, unsigned Wg, size_t stride, uint32_t B, uint32_t *cursor,
+                                      uint32_t *entries)
 {
     for (size_t i = b0 + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < b1; i += (size_t)gridDim.x * blockDim.x) {
+        if (!base_live(live, i)) continue;
         scalar8 s = load_scalar(scalars, i);
         if (split && scalar_is_one(s)) continue;
         if (scalar_is_zero(s)) continue;
@@ -320,13 +334,13 @@ struct store_fn {
     }
 };
 
-__global__ void digits_store_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
-                                    unsigned Wg, uint32_t B, uint32_t *hist, uint32_t *dig)
+__global__ void digits_store_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, const uint32_t *live,
+                                    unsigned c, unsigned W, unsigned Wg, uint32_t B, uint32_t *hist, uint32_t *dig)
 {
     const size_t nb = b1 - b0;
     for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < nb; t += (size_t)gridDim.x * blockDim.x) {
         scalar8 sc = load_scalar(scalars, b0 + t);
-        if ((split && scalar_is_one(sc)) || scalar_is_zero(sc)) {
+        if (!base_live(live, b0 + t) || (split && scalar_is_one(sc)) || scalar_is_zero(sc)) {
             for (unsigned w = 0; w < W; w++) dig[w * nb + t] = KEY_NONE;
             continue;
         }
@@ -400,9 +414,9 @@ CUZK_UNROLL
  * of the Wg * 2^(c-1) owning entries[offsets[k] .. offsets[k+1]); `cursor`,
  * `tiles`, `pairs` and `gcur` are scratch. Wg = W without precomputed bases;
  * with them window w goes to bucket set w mod Wg as point index + (w / Wg) *
- * stride. */
-cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, size_t b1, int split, unsigned c, unsigned W,
-                           unsigned Wg, size_t stride, bool dense, cuzk_gpu_msm_sort mode, unsigned grid, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
+ * stride. Points whose base is not live (base_live) have no entries. */
+cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, size_t b1, int split, const uint32_t *live,
+                           unsigned c, unsigned W, unsigned Wg, size_t stride, bool dense, cuzk_gpu_msm_sort mode, unsigned grid, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
                            uint2 *pairs, uint32_t *gcur, cuzk_error *e)
 {
     const uint32_t B = 1u << (c - 1);
@@ -415,10 +429,10 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
     CUZK_CU(cudaMemsetAsync(offsets, 0, (NB + 1) * sizeof(uint32_t), st));
     if (mode != CUZK_GPU_MSM_SORT_SCATTER) {
         /* the digits live in `entries` until the fine pass writes it */
-        digits_store_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, Wg, B, offsets, entries);
+        digits_store_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, live, c, W, Wg, B, offsets, entries);
         CUZK_LAUNCHED("digits_store");
     } else {
-        digits_hist_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, Wg, B, offsets);
+        digits_hist_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, live, c, W, Wg, B, offsets);
         CUZK_LAUNCHED("digits_hist");
     }
     scan_tiles_kernel<<<(unsigned)ntiles, 256, 0, st>>>(offsets, NB, tiles);
@@ -429,7 +443,7 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
     CUZK_LAUNCHED("scan_add");
     if (mode == CUZK_GPU_MSM_SORT_SCATTER) {
         /* One pass with global cursors (reference path). */
-        digits_scatter_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, c, W, Wg, stride, B, cursor, entries);
+        digits_scatter_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, live, c, W, Wg, stride, B, cursor, entries);
         CUZK_LAUNCHED("digits_scatter");
         return CUZK_OK;
     }

@@ -214,11 +214,12 @@ size_t gpu_msm_max_batches(const gpu_msm_layout *p, unsigned bits, size_t npoint
     return (res + step - 1) / step + (rest + step - 1) / step + 1;
 }
 
-/* Resident: all bases (and their precomputed copies), the ones list and the
- * staging of host scalars for npoints. */
+/* Resident: all bases (and their precomputed copies), the ones list, the
+ * live mask and the staging of host scalars for npoints. */
 static size_t resident_bytes(const gpu_msm_layout *p, size_t npoints, size_t aff)
 {
-    return npoints * aff * p->pre_t + npoints * 32 + npoints * 4 + gpu_msm_workspace_bytes(p, 2 * aff);
+    return npoints * aff * p->pre_t + npoints * 32 + npoints * 4 + gpu_msm_live_words(npoints) * 4 +
+           gpu_msm_workspace_bytes(p, 2 * aff);
 }
 
 /* Streamed with chunks of `chunk` points and `res` resident bases: two

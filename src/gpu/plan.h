@@ -113,7 +113,7 @@ typedef struct gpu_msm_layout {
     size_t nseg_max;          /* accumulate threads (partial sums) */
     size_t ncoarse_max;       /* coarse sort bins */
     size_t red_max;           /* reduction outputs */
-    size_t ones_threads;      /* partial sums of the ones sum: sm_count * 4 * EC_THREADS */
+    size_t ones_threads;      /* partial sums of the ones sum: sm_count * 4 * EC_THREADS at most (a run takes one wave) */
     size_t pre_threads;       /* threads of the copies' creation (min(npoints, ones_threads)) */
     size_t pre_scratch;       /* their scratch in field elements, 2 (pre_t - 1) a thread (in the pairs buffer) */
 } gpu_msm_layout;
@@ -132,6 +132,10 @@ size_t gpu_msm_pairs_bytes(const gpu_msm_layout *p, size_t xyzz_bytes);
  * (c <= cfb, one set a window) costs less, as for few significant scalars.
  * *pre: whether the run uses the copies. */
 unsigned gpu_msm_run_window(const gpu_msm_layout *p, unsigned bits, size_t m, int *pre);
+
+/* 32-bit words of a resident handle's live mask (bit i: base i is not the
+ * point at infinity; classify skips scalars whose base is). */
+static inline size_t gpu_msm_live_words(size_t npoints) { return (npoints + 31) / 32; }
 
 /* Upper bound of the sort batches of one run over npoints with `res`
  * resident bases (streamed runs keep one ones partial sum per batch). */

@@ -268,6 +268,53 @@ static void test_sort_paths(void **state)
     }
 }
 
+/* Bases mostly at infinity, as in the B query of a Groth16 key (a quarter
+ * live) and all of them: the live mask of a resident handle drops the
+ * scalars on infinity from the ones list and the sort (a run whose
+ * significant scalars all sit on infinity runs no Pippenger at all), for
+ * every sort path, with and without the 0/1 split, for sizes that end
+ * inside a mask word. */
+static void test_infinity_bases(void **state)
+{
+    (void)state;
+    static const cuzk_gpu_msm_sort modes[] = {CUZK_GPU_MSM_SORT_AUTO, CUZK_GPU_MSM_SORT_WINDOW,
+                                              CUZK_GPU_MSM_SORT_SCATTER};
+    for (int gi = 0; gi < 4; gi++) {
+        const group_ops *g = &GROUPS[gi];
+        const size_t n = cap(g->group == CUZK_GPU_G1 ? 13 : 11);
+        uint8_t *bases, *sc;
+        new_inputs(g, n, 51 + gi, &bases, &sc);
+        for (int live = 1; live >= 0; live--) {
+            /* live = 1: about a quarter of the bases stay, then none */
+            uint64_t seed = 1234 + gi;
+            for (size_t i = 0; i < n; i++)
+                if (!live || cuzk_splitmix64(&seed) % 4 != 0) memset(bases + i * g->aff, 0, g->aff);
+            for (int mi = 0; mi < 3; mi++) {
+                for (int split = 0; split < 2; split++) {
+                    cuzk_gpu_msm_config cfg = {.no_split_ones = split, .sort = modes[mi]};
+                    cuzk_error e = {0};
+                    cuzk_gpu_msm *m = NULL;
+                    assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, n, 0, 0, &cfg, &e), CUZK_OK);
+                    /* all, sizes ending inside a mask word, all but 5 */
+                    static const size_t ns[] = {0, 33, 1000, 0};
+                    for (int d = 0; d < 4; d++) {
+                        for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+                            const size_t nn = k == 0 ? n : k == 3 ? n - 5 : (ns[k] < n ? ns[k] : n);
+                            char what[96];
+                            g->scalars(sc, nn, (enum dist)d, 5 + 3 * d + k);
+                            snprintf(what, sizeof what, "%s bases live, sort %d, no_split=%d %s n=%zu",
+                                     live ? "1/4 of the" : "no", (int)modes[mi], split, DIST_NAMES[d], nn);
+                            check_run(g, m, bases, sc, nn, (int)((d + k) & 1), what);
+                        }
+                    }
+                    cuzk_gpu_msm_destroy(m);
+                }
+            }
+        }
+        free(bases);
+        free(sc);
+    }
+}
 
 static int device_sms(void)
 {
@@ -601,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_bls12_381_g2),
         cmocka_unit_test(test_large_g1),
         cmocka_unit_test(test_sort_paths),
+        cmocka_unit_test(test_infinity_bases),
         cmocka_unit_test(test_precompute),
         cmocka_unit_test(test_selftest),
         cmocka_unit_test(test_streamed),
