@@ -27,6 +27,8 @@
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 #include "formats/formats.h"
+#include "groth16/b_density.h"
+#include "groth16/backend.h"
 #include "groth16/handles.h"
 #include "groth16/porep.h"
 #include "groth16/setup.h"
@@ -220,13 +222,15 @@ static void test_make_and_prove(void **st)
         }
     /* One key on both backends, the same r and s: the GPU's proof is the
      * CPU's byte for byte (its B MSMs run over the wires with a B point
-     * only, a quarter of them: src/groth16/b_density.h). */
+     * only, a quarter of them: src/groth16/b_density.h), with the key
+     * resident and at the least budget, tier 7 (the kept B wires' scalars
+     * gathered on the host). */
     for (int c = 0; c < 2 && ngpu; c++) {
         cuzk_porep_shape s;
         shape(&s, CURVES[c], 12);
-        uint8_t bytes[2][1024];
-        size_t len[2] = {0, 0};
-        for (int be = 0; be < 2; be++) {
+        uint8_t bytes[3][1024];
+        size_t len[3] = {0, 0, 0}, least_peak = 0;
+        for (int be = 0; be < 3; be++) {
             cuzk_zkey zk;
             cuzk_wtns wt;
             cuzk_porep_info info;
@@ -238,8 +242,36 @@ static void test_make_and_prove(void **st)
             cuzk_witness *w = NULL;
             cuzk_key_opts ko = {0};
             ko.backend = be ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
+            if (be == 2) { /* the least budget of the key as the prover plans it (B wires dropped) */
+                const cuzk_curve_desc *cd = cuzk_curve_desc_get(zk.curve);
+                cuzk_b_density bd;
+                cuzk_gpu_key_shape ks;
+                cuzk_g16_key_shape(&ks, &zk);
+                if (cuzk_b_density_make(&bd, zk.b1.ptr, zk.b2.ptr, zk.n_vars, cd->g1_affine, cd->g2_affine, NULL,
+                                        &e))
+                    fail_msg("%s", e.msg);
+                assert_non_null(bd.index);
+                ks.n_b = bd.n;
+                cuzk_b_density_free(&bd);
+                cuzk_gpu_plan_opts po = {.budget = (size_t)64 << 30, .sm_count = 132};
+                cuzk_gpu_plan pl;
+                if (cuzk_gpu_plan_proof(&ks, &po, &pl, &e))
+                    fail_msg("%s", e.msg);
+                assert_int_equal(pl.least_tier, 7);
+                ko.device_budget = pl.least_budget;
+                po.budget = pl.least_budget;
+                if (cuzk_gpu_plan_proof(&ks, &po, &pl, &e))
+                    fail_msg("%s", e.msg);
+                assert_int_equal(pl.tier, 7);
+                least_peak = pl.peak;
+            }
             if (cuzk_key_adopt(&key, ctx, &zk, "k", &ko, &e) || cuzk_witness_adopt(&w, &wt, "w", &e))
                 fail_msg("%s", e.msg);
+            if (be == 2) { /* the prover made that plan */
+                cuzk_key_info ki;
+                cuzk_key_get_info(key, &ki);
+                assert_int_equal(ki.device_bytes, least_peak);
+            }
             static const uint8_t r[32] = {5, 4, 3}, sv[32] = {9, 8, 7};
             cuzk_prove_opts o = {0};
             o.insecure_r = r;
@@ -251,8 +283,10 @@ static void test_make_and_prove(void **st)
             cuzk_key_free(key);
             cuzk_witness_free(w);
         }
-        assert_int_equal(len[0], len[1]);
-        assert_memory_equal(bytes[0], bytes[1], len[0]);
+        for (int be = 1; be < 3; be++) {
+            assert_int_equal(len[0], len[be]);
+            assert_memory_equal(bytes[0], bytes[be], len[0]);
+        }
     }
     /* the same circuit with one witness value changed: no valid proof */
     {
