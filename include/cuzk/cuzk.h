@@ -203,6 +203,9 @@ typedef struct cuzk_key_opts {
                                 read with pread, and a changed file cannot hurt a loaded key. */
     unsigned gpu_workers;    /* GPU: proofs that may hold device memory at once (0: 2): one runs its
                                 kernels, the others pre-stage their witness; more wait (cuzk plan --workers) */
+    int gpu_msm_copies;      /* GPU, key resident: precomputed copies of the H MSM's bases in the device
+                                memory the plan leaves (cuzk_gpu_plan_opts.msm_copies): seconds more at
+                                load, every proof a few % faster; for keys that serve many proofs */
 } cuzk_key_opts;
 
 typedef struct cuzk_key_info {

@@ -116,6 +116,8 @@ typedef struct cuzk_gpu_plan_item {
     size_t resident;      /* points / records kept on the device (all when resident) */
     size_t msm_budget;    /* MSM items: the device_budget to create the handle with (its plan
                              is then exactly this one); 0 for the others */
+    unsigned precompute;  /* MSM items: shifted copies of the bases the handle holds (see
+                             cuzk_gpu_msm_config.precompute; 1: none); 0 for the others */
 } cuzk_gpu_plan_item;
 
 typedef struct cuzk_gpu_plan_opts {
@@ -129,6 +131,13 @@ typedef struct cuzk_gpu_plan_opts {
      * (an H100/H200) when there is none. */
     int sm_count;
     unsigned workers;     /* workers sharing the device (0 = 2) */
+    /* Nonzero: once the tier is chosen, and only when it keeps the key
+     * resident, the H MSM (random scalars: the one that gains most) gets
+     * precomputed copies of its bases from the device memory the tier
+     * leaves, if the MSM cost model prefers them. They are made at attach
+     * (seconds for 2^26 bases) and make every proof's H MSM a few % faster:
+     * for keys that serve many proofs (the daemon, benchmarks). */
+    int msm_copies;
 } cuzk_gpu_plan_opts;
 
 typedef struct cuzk_gpu_plan {

@@ -17,10 +17,10 @@
 int cmd_bench_prove(int argc, char **argv);
 
 static const char USAGE[] =
-    "Usage: cuzk bench prove [--gpu[=D]] [--gpu-mem SIZE] [--workers LIST] [--proofs N] [--trace FILE]\n"
-    "                        <zkey> <wtns>\n"
+    "Usage: cuzk bench prove [--gpu[=D]] [--gpu-mem SIZE] [--no-msm-copies] [--workers LIST] [--proofs N]\n"
+    "                        [--trace FILE] <zkey> <wtns>\n"
     "       cuzk bench prove --porep [--scale LG] [--curve C] [--seed S] [--gpu[=D]] [--gpu-mem SIZE]\n"
-    "                        [--workers LIST] [--proofs N] [--trace FILE]\n"
+    "                        [--no-msm-copies] [--workers LIST] [--proofs N] [--trace FILE]\n"
     "  Loads the key once per worker count, proves one warm-up proof, then\n"
     "  3 single proofs (latency: median; with --porep for the first W only)\n"
     "  and N proofs by W threads at once\n"
@@ -36,6 +36,9 @@ static const char USAGE[] =
     "    plan_GiB, peak_GiB  GPU: the memory plan's peak and the measured one\n"
     "  then the per-phase means of the throughput run (ms per proof; host wall\n"
     "  times, and gpu.* device times).\n"
+    "  --no-msm-copies GPU: no precomputed copies of the H MSM's bases (by default\n"
+    "                  the plan gives them the memory its tier leaves when the key is\n"
+    "                  resident, as `cuzk serve --msm-copies true`; made at key load)\n"
     "  --workers LIST  comma-separated worker counts (default 1,2)\n"
     "  --proofs N      proofs per throughput run (default 4 x W)\n"
     "  --trace FILE    Chrome trace-event timeline (Perfetto) of every run, a lane\n"
@@ -272,7 +275,7 @@ int cmd_bench_prove(int argc, char **argv)
 {
     const char *gpu_mem = NULL, *workers = NULL, *proofs = NULL, *trace = NULL, *scale = NULL, *curve = NULL,
                *seed = NULL;
-    int porep = 0;
+    int porep = 0, no_copies = 0;
     cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU};
     /* --gpu[=D] */
     int out = 1;
@@ -292,6 +295,7 @@ int cmd_bench_prove(int argc, char **argv)
         {"proofs", 0, 1, &proofs, NULL},
         {"trace", 0, 1, &trace, NULL},
         {"porep", 0, 0, NULL, &porep},
+        {"no-msm-copies", 0, 0, NULL, &no_copies},
         {"scale", 0, 1, &scale, NULL},
         {"curve", 0, 1, &curve, NULL},
         {"seed", 0, 1, &seed, NULL},
@@ -327,6 +331,7 @@ int cmd_bench_prove(int argc, char **argv)
             return cli_usage_error(USAGE, "--gpu-mem must be " CLI_SIZE_HELP ", got '%s'", gpu_mem);
         ko.device_budget = b;
     }
+    ko.gpu_msm_copies = !no_copies;
     if (ko.backend == CUZK_BACKEND_GPU && cuzk_gpu_device_count() <= ko.device) {
         fprintf(stderr, "Error: --gpu: no CUDA device %d\n", ko.device);
         return CUZK_ERR_GPU;

@@ -11,7 +11,8 @@
 #include "cuzk/gpu_plan.h"
 
 static const char PLAN_USAGE[] =
-    "Usage: cuzk plan [--gpu-mem SIZE] [--workers N] [--device D] [--sm-count S] <circuit.zkey>\n"
+    "Usage: cuzk plan [--gpu-mem SIZE] [--workers N] [--device D] [--sm-count S] [--msm-copies]\n"
+    "                 <circuit.zkey>\n"
     "       cuzk plan --porep [--scale LG] [--curve C] [--gpu-mem SIZE] ...\n"
     "  The device-memory plan of a GPU proof with this key: the tier chosen (key\n"
     "  resident or streamed, witness pre-staged, uploaded at start or kept on the\n"
@@ -25,6 +26,9 @@ static const char PLAN_USAGE[] =
     "  --device D      CUDA device (default 0)\n"
     "  --sm-count S    SMs the MSM workspaces are sized for (default: the\n"
     "                  device's; 132 without one)\n"
+    "  --msm-copies    with the key resident, precomputed copies of the H MSM's\n"
+    "                  bases in the memory the tier leaves (as `cuzk bench prove`\n"
+    "                  and `cuzk serve --msm-copies true` make them)\n"
     "  --porep         no file: the key of `cuzk bench prove --porep` (a Filecoin\n"
     "                  PoRep partition's shape, domain 2^27 or --scale LG, 10..27;\n"
     "                  bls12381 unless --curve bn128)\n"
@@ -61,6 +65,9 @@ static void print_item(const cuzk_gpu_plan *p, int id)
     const char *unit = id == CUZK_GPU_ITEM_COEFS ? "records" : "points";
     if (id == CUZK_GPU_ITEM_COEFS && p->host_witness)
         printf("  on the host: a, b, c evaluated by the CPU (%.3f GiB of data)\n", gib(it->data_bytes));
+    else if (!it->streamed && it->precompute > 1)
+        printf("  resident (%.3f GiB of data), with %u precomputed copies of its bases\n", gib(it->data_bytes),
+               it->precompute);
     else if (!it->streamed)
         printf("  resident (%.3f GiB of data)\n", gib(it->data_bytes));
     else
@@ -71,8 +78,9 @@ static void print_item(const cuzk_gpu_plan *p, int id)
 int cmd_plan(int argc, char **argv)
 {
     const char *mem = NULL, *workers = NULL, *device = NULL, *sms = NULL, *scale = NULL, *curve = NULL;
-    int porep = 0;
+    int porep = 0, copies = 0;
     const cli_opt opts[] = {
+        {"msm-copies", 0, 0, NULL, &copies},
         {"gpu-mem", 0, 1, &mem, NULL},   {"workers", 0, 1, &workers, NULL},
         {"device", 0, 1, &device, NULL}, {"sm-count", 0, 1, &sms, NULL},
         {"porep", 0, 0, NULL, &porep},   {"scale", 0, 1, &scale, NULL},
@@ -99,6 +107,7 @@ int cmd_plan(int argc, char **argv)
         pos[0] = name;
     }
     cuzk_gpu_plan_opts po = {0};
+    po.msm_copies = copies;
     unsigned long v = 0;
     if (mem && cli_parse_size(mem, &po.budget))
         return cli_usage_error(PLAN_USAGE, "--gpu-mem must be " CLI_SIZE_HELP ", got '%s'", mem);

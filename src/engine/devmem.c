@@ -5,13 +5,13 @@
 
 
 cuzk_status eng_devmem_plan(const cuzk_gpu_key_shape *shape, uint64_t budget, int sm_count,
-                            unsigned workers, uint64_t *bytes, cuzk_error *err)
+                            unsigned workers, int msm_copies, uint64_t *bytes, cuzk_error *err)
 {
     *bytes = 0;
     if (!budget) /* the planner would read the budget from the device: never here */
         return cuzk_err_force(err, CUZK_ERR_NOMEM, "no device memory budget");
     cuzk_gpu_plan_opts o = {.budget = (size_t)budget, .device = -1, .sm_count = sm_count,
-                            .workers = workers};
+                            .workers = workers, .msm_copies = msm_copies};
     cuzk_gpu_plan p;
     cuzk_status st = cuzk_gpu_plan_proof(shape, &o, &p, err);
     if (!st)

@@ -23,10 +23,11 @@
 
 /* The device bytes a key of `shape` holds on a GPU with `budget` bytes and
  * `sm_count` SMs, shared by `workers` workers: the peak of its best plan
- * within the budget. CUZK_ERR_NOMEM (a one-line message saying what the
- * smallest plan needs) when no plan fits. */
+ * within the budget (msm_copies: with the H MSM's copies in what the tier
+ * leaves, cuzk_gpu_plan_opts). CUZK_ERR_NOMEM (a one-line message saying
+ * what the smallest plan needs) when no plan fits. */
 cuzk_status eng_devmem_plan(const cuzk_gpu_key_shape *shape, uint64_t budget, int sm_count,
-                            unsigned workers, uint64_t *bytes, cuzk_error *err);
+                            unsigned workers, int msm_copies, uint64_t *bytes, cuzk_error *err);
 
 /* A key resident (or being loaded) on the GPU. */
 typedef struct eng_devmem_key {

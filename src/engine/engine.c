@@ -367,7 +367,7 @@ static void key_plan(const cuzk_engine *e, const char *path, eng_kplan *out)
     for (int i = 0; i < e->n_devices; i++) {
         cuzk_error perr = {0};
         if (eng_devmem_plan(&shape, e->device_info[i].memory_budget, e->device_sms[i],
-                            (unsigned)workers_per_device(e), &out->bytes[i], &perr))
+                            (unsigned)workers_per_device(e), e->cfg.msm_copies, &out->bytes[i], &perr))
             snprintf(out->why, sizeof out->why, "GPU %d: %.400s", e->devices[i], perr.msg);
     }
 }
@@ -743,7 +743,7 @@ static cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot,
         /* On a GPU: within the plan admission counted for it (devmem.h). */
         st = eng_key_load(wctx, path, slot - 1,
                           slot > 0 ? k->plan.bytes[dev_index(e, slot - 1)] : 0,
-                          (unsigned)workers_per_device(e), &key, &hb, &db, err);
+                          (unsigned)workers_per_device(e), e->cfg.msm_copies, &key, &hb, &db, err);
     pthread_mutex_lock(&e->lock);
     int remember = 0;
     eng_key_rec upd;

@@ -109,8 +109,8 @@ cuzk_status eng_key_meta_read(const char *path, eng_key_meta *out, cuzk_error *e
 }
 
 cuzk_status eng_key_load(eng_worker_ctx *w, const char *path, int device, uint64_t device_budget,
-                         unsigned gpu_workers, eng_key **out, uint64_t *host_bytes, uint64_t *device_bytes,
-                         cuzk_error *err)
+                         unsigned gpu_workers, int msm_copies, eng_key **out, uint64_t *host_bytes,
+                         uint64_t *device_bytes, cuzk_error *err)
 {
     eng_key *k = calloc(1, sizeof *k);
     if (!k)
@@ -118,7 +118,8 @@ cuzk_status eng_key_load(eng_worker_ctx *w, const char *path, int device, uint64
     cuzk_key_opts ko = {.backend = device < 0 ? CUZK_BACKEND_CPU : CUZK_BACKEND_GPU,
                         .device = device < 0 ? 0 : device,
                         .device_budget = device < 0 ? 0 : device_budget,
-                        .gpu_workers = gpu_workers};
+                        .gpu_workers = gpu_workers,
+                        .gpu_msm_copies = device < 0 ? 0 : msm_copies};
     cuzk_status st = cuzk_key_load(&k->key, w->ctx, path, &ko, err);
     if (st) {
         free(k);

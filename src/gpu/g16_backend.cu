@@ -253,8 +253,9 @@ cuzk_status msm_make(cuzk_gpu_g16_key *k, int i, cuzk_gpu_msm **out, cuzk_error 
     const cuzk_gpu_key_shape *s = &k->src.shape;
     cuzk_gpu_msm_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.device_budget = k->plan.item[CUZK_GPU_ITEM_MSM_H + i].msm_budget;
-    cfg.precompute = 1; /* as planned (gpu_plan.c) */
+    const cuzk_gpu_plan_item *it = &k->plan.item[CUZK_GPU_ITEM_MSM_H + i];
+    cfg.device_budget = it->msm_budget;
+    cfg.precompute = it->precompute > 1 ? it->precompute : 1; /* as planned (gpu_plan.c) */
     cfg.pin_host_bases = k->pinned_bases[i];
     pthread_mutex_lock(&k->alloc_mu);
     cuzk_status st = cuzk_gpu_msm_create(out, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i],

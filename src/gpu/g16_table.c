@@ -98,6 +98,7 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
         po.device = opts->device;
         po.budget = (size_t)opts->device_budget;
         po.workers = opts->gpu_workers;
+        po.msm_copies = opts->gpu_msm_copies;
     }
     st = cuzk_gpu_g16_key_attach(&gk->k, &src, &po, err);
     cuzk_gpu_plan plan;

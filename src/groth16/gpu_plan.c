@@ -99,9 +99,10 @@ static size_t coef_rows_bytes(const cuzk_gpu_key_shape *s)
     return cuzk_gpu_g16_csr_device_bytes((uint32_t)1 << s->log_domain, 0);
 }
 
-/* The prover's MSM handles hold no precomputed copies: every item is planned
- * with exactly its own bytes, and copies taken from a tier's spare budget
- * would starve the items planned after it. */
+/* The prover's MSM handles are planned without precomputed copies: every
+ * item with exactly its own bytes (copies taken while the tiers are searched
+ * would starve the items planned after them). Copies for H come last, from
+ * what the chosen tier leaves (plan_h_copies). */
 static const cuzk_gpu_msm_config MSM_CFG = {.precompute = 1};
 
 /* Host-scalar staging counted by an MSM plan and never allocated when the
@@ -151,6 +152,7 @@ static cuzk_status plan_msm(const cuzk_gpu_key_shape *s, int id, int sm, size_t 
             it->resident = m.npoints;
             it->chunk = mp.chunk_points;
             it->msm_budget = mp.device_bytes;
+            it->precompute = 1;
             return CUZK_OK;
         }
     }
@@ -200,6 +202,7 @@ static cuzk_status plan_msm(const cuzk_gpu_key_shape *s, int id, int sm, size_t 
     it->chunk = mp.chunk_points;
     it->resident = mp.resident_points;
     it->msm_budget = hi;
+    it->precompute = 1;
     return CUZK_OK;
 }
 
@@ -369,6 +372,35 @@ static const char *fmt_size(char *buf, size_t cap, size_t b)
     return buf;
 }
 
+/* The H item, resident, with as many precomputed copies as `spare` more
+ * bytes hold, when the MSM cost model prefers them (cuzk_gpu_msm_config:
+ * precompute 0 picks the count, then the handle is planned with that count
+ * fixed, as the backend creates it). Returns the bytes the copies add (0:
+ * none; the item is left as it was). */
+static size_t plan_h_copies(const cuzk_gpu_key_shape *s, int sm, size_t spare, cuzk_gpu_plan_item *it)
+{
+    msm_item m = msm_of(s, CUZK_GPU_ITEM_MSM_H);
+    if (it->streamed || m.group != CUZK_GPU_G1 || spare == 0)
+        return 0;
+    const size_t staging = smul(m.npoints, FR_BYTES); /* counted by the handle's plan, never allocated */
+    cuzk_gpu_msm_config cfg = {.precompute = 0};
+    cuzk_gpu_msm_plan mp;
+    cuzk_error e2 = {0};
+    if (cuzk_gpu_msm_plan_make(s->curve, m.group, m.npoints, &cfg, sm, sadd(it->msm_budget, spare), &mp, &e2) ||
+        mp.streamed || mp.precompute < 2)
+        return 0;
+    cfg.precompute = mp.precompute;
+    if (cuzk_gpu_msm_plan_make(s->curve, m.group, m.npoints, &cfg, sm, mp.device_bytes, &mp, &e2) || mp.streamed ||
+        mp.device_bytes - staging <= it->device_bytes || mp.device_bytes - staging - it->device_bytes > spare)
+        return 0;
+    const size_t add = mp.device_bytes - staging - it->device_bytes;
+    it->device_bytes += add;
+    it->msm_budget = mp.device_bytes;
+    it->chunk = mp.chunk_points;
+    it->precompute = mp.precompute;
+    return add;
+}
+
 static size_t default_margin(size_t total)
 {
     size_t m = total / 50;
@@ -507,6 +539,15 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
         out->runtime_bytes = RUNTIME_RESERVE;
         out->least_budget = least;
         out->least_tier = least_tier;
+        size_t peak = 0;
+        for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
+            peak = phase[p] > peak ? phase[p] : peak;
+        if (o.msm_copies && !TIERS[t].streamed) { /* H's copies from what the tier leaves */
+            const size_t add = plan_h_copies(s, sm, budget - peak, &out->item[CUZK_GPU_ITEM_MSM_H]);
+            out->key_bytes += add;
+            for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
+                phase[p] += add;
+        }
         for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
             out->job_bytes[p] = job[p];
             out->phase_bytes[p] = phase[p];

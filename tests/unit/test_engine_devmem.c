@@ -26,7 +26,7 @@ static uint64_t plan(const cuzk_gpu_key_shape *s, uint64_t budget, unsigned work
 {
     uint64_t b = 0;
     cuzk_error err = {0};
-    assert_int_equal(eng_devmem_plan(s, budget, SMS, workers, &b, &err), CUZK_OK);
+    assert_int_equal(eng_devmem_plan(s, budget, SMS, workers, 0, &b, &err), CUZK_OK);
     return b;
 }
 
@@ -49,7 +49,7 @@ static void test_plan(void **state)
     assert_true(tight <= p.peak / 2);
     /* nothing fits: an error saying what the smallest plan needs */
     uint64_t b = 7;
-    assert_int_equal(eng_devmem_plan(&s24, 64ull << 20, SMS, 2, &b, &err), CUZK_ERR_NOMEM);
+    assert_int_equal(eng_devmem_plan(&s24, 64ull << 20, SMS, 2, 0, &b, &err), CUZK_ERR_NOMEM);
     assert_int_equal(b, 0);
     assert_true(strlen(err.msg) > 0);
     printf("plans on 16 GiB, 2 workers: BN254 2^20 %.2f GiB, BLS12-381 2^24 %.2f GiB; "

@@ -119,8 +119,11 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
         cuzk_gpu_msm_plan mp;
         cuzk_error e = {0};
         cuzk_gpu_group g = id == CUZK_GPU_ITEM_MSM_B2 ? CUZK_GPU_G2 : CUZK_GPU_G1;
-        const cuzk_gpu_msm_config none = {.precompute = 1}; /* as the backend creates them */
-        assert_int_equal(cuzk_gpu_msm_plan_make(s->curve, g, np, &none, 132, it->msm_budget, &mp, &e), CUZK_OK);
+        /* as the backend creates them: copies only for H, key resident */
+        assert_true(it->precompute == 1 || (id == CUZK_GPU_ITEM_MSM_H && !it->streamed && it->precompute > 1));
+        const cuzk_gpu_msm_config cfg = {.precompute = it->precompute};
+        assert_int_equal(cuzk_gpu_msm_plan_make(s->curve, g, np, &cfg, 132, it->msm_budget, &mp, &e), CUZK_OK);
+        assert_int_equal(mp.precompute, it->precompute);
         assert_int_equal(mp.chunk_points, it->chunk);
         assert_int_equal(mp.resident_points, it->resident);
         if (!it->streamed)
@@ -215,6 +218,49 @@ static void test_porep_b_kept(void **state)
     cuzk_gpu_plan p;
     cuzk_error e = {0};
     assert_int_equal(cuzk_gpu_plan_proof(&bad, &o, &p, &e), CUZK_ERR_USAGE);
+}
+
+/* With msm_copies, a resident key's H MSM takes precomputed copies from the
+ * memory the tier leaves, when the cost model prefers them (BLS12-381 G1 at
+ * every size, BN254 G1 only below 2^22); the rest of the plan is unchanged,
+ * the peak still within the budget. A streamed key gets none. */
+static void test_h_copies(void **state)
+{
+    (void)state;
+    cuzk_gpu_key_shape bls = {.curve = CUZK_CURVE_BLS12_381, .n_vars = 1u << 24, .n_public = 3, .log_domain = 24,
+                              .n_coefs = 3ull << 24};
+    bls.n_b = 1 + (bls.n_vars - 4) / 4;
+    cuzk_gpu_key_shape bn = bls;
+    bn.curve = CUZK_CURVE_BN254;
+    const struct {
+        const cuzk_gpu_key_shape *s;
+        size_t budget;
+        bool copies;
+    } cases[] = {{&bls, 137 * GIB, true}, {&bls, 48 * GIB, true}, {&bn, 137 * GIB, false}, {&bls, 16 * GIB, false}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cuzk_gpu_plan_opts o = {.budget = cases[i].budget, .workers = 2, .sm_count = 132};
+        cuzk_gpu_plan without, with;
+        cuzk_error e = {0};
+        assert_int_equal(cuzk_gpu_plan_proof(cases[i].s, &o, &without, &e), CUZK_OK);
+        o.msm_copies = 1;
+        assert_int_equal(cuzk_gpu_plan_proof(cases[i].s, &o, &with, &e), CUZK_OK);
+        check_plan(cases[i].s, &with);
+        assert_int_equal(with.tier, without.tier);
+        const cuzk_gpu_plan_item *h = &with.item[CUZK_GPU_ITEM_MSM_H], *h0 = &without.item[CUZK_GPU_ITEM_MSM_H];
+        assert_int_equal(h0->precompute, 1);
+        if (!cases[i].copies) {
+            assert_int_equal(h->precompute, 1);
+            assert_int_equal(with.peak, without.peak);
+            continue;
+        }
+        assert_true(h->precompute > 1);
+        assert_true(h->device_bytes > h0->device_bytes);
+        assert_true(h->device_bytes >= (size_t)h->precompute * h->data_bytes); /* the copies at least */
+        const size_t add = h->device_bytes - h0->device_bytes;
+        assert_int_equal(with.key_bytes, without.key_bytes + add);
+        assert_int_equal(with.peak, without.peak + add);
+        assert_true(with.peak <= with.budget);
+    }
 }
 
 /* PoRep at a 16 GiB cap: the key is streamed, the witness and 2 vectors
@@ -380,7 +426,8 @@ static void test_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_porep_h200),  cmocka_unit_test(test_porep_b_kept), cmocka_unit_test(test_porep_16g),
+        cmocka_unit_test(test_porep_h200),  cmocka_unit_test(test_porep_b_kept), cmocka_unit_test(test_h_copies),
+        cmocka_unit_test(test_porep_16g),
         cmocka_unit_test(test_porep_8g), cmocka_unit_test(test_sweep_porep),
         cmocka_unit_test(test_sweep_small), cmocka_unit_test(test_workers),
         cmocka_unit_test(test_bad_shape),   cmocka_unit_test(test_no_device),

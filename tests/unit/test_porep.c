@@ -223,14 +223,16 @@ static void test_make_and_prove(void **st)
     /* One key on both backends, the same r and s: the GPU's proof is the
      * CPU's byte for byte (its B MSMs run over the wires with a B point
      * only, a quarter of them: src/groth16/b_density.h), with the key
-     * resident and at the least budget, tier 7 (the kept B wires' scalars
-     * gathered on the host). */
+     * resident, at the least budget, tier 7 (the kept B wires' scalars
+     * gathered on the host), and resident with the H MSM's precomputed
+     * copies. */
     for (int c = 0; c < 2 && ngpu; c++) {
         cuzk_porep_shape s;
         shape(&s, CURVES[c], 12);
-        uint8_t bytes[3][1024];
-        size_t len[3] = {0, 0, 0}, least_peak = 0;
-        for (int be = 0; be < 3; be++) {
+        uint8_t bytes[4][1024];
+        size_t len[4] = {0, 0, 0, 0}, least_peak = 0;
+        uint64_t dev[4] = {0, 0, 0, 0};
+        for (int be = 0; be < 4; be++) {
             cuzk_zkey zk;
             cuzk_wtns wt;
             cuzk_porep_info info;
@@ -242,6 +244,7 @@ static void test_make_and_prove(void **st)
             cuzk_witness *w = NULL;
             cuzk_key_opts ko = {0};
             ko.backend = be ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
+            ko.gpu_msm_copies = be == 3;
             if (be == 2) { /* the least budget of the key as the prover plans it (B wires dropped) */
                 const cuzk_curve_desc *cd = cuzk_curve_desc_get(zk.curve);
                 cuzk_b_density bd;
@@ -267,11 +270,11 @@ static void test_make_and_prove(void **st)
             }
             if (cuzk_key_adopt(&key, ctx, &zk, "k", &ko, &e) || cuzk_witness_adopt(&w, &wt, "w", &e))
                 fail_msg("%s", e.msg);
-            if (be == 2) { /* the prover made that plan */
-                cuzk_key_info ki;
-                cuzk_key_get_info(key, &ki);
+            cuzk_key_info ki;
+            cuzk_key_get_info(key, &ki);
+            dev[be] = ki.device_bytes;
+            if (be == 2) /* the prover made that plan */
                 assert_int_equal(ki.device_bytes, least_peak);
-            }
             static const uint8_t r[32] = {5, 4, 3}, sv[32] = {9, 8, 7};
             cuzk_prove_opts o = {0};
             o.insecure_r = r;
@@ -283,7 +286,8 @@ static void test_make_and_prove(void **st)
             cuzk_key_free(key);
             cuzk_witness_free(w);
         }
-        for (int be = 1; be < 3; be++) {
+        assert_true(dev[3] > dev[1]); /* the copies were made */
+        for (int be = 1; be < 4; be++) {
             assert_int_equal(len[0], len[be]);
             assert_memory_equal(bytes[0], bytes[be], len[0]);
         }
