@@ -315,14 +315,12 @@ typedef struct {
     uint64_t acc[CUZK_MAX_G1_JAC / 8];
     cuzk_status st;
     cuzk_error err;
-    bool done;
 } ic_job;
 
 static void ic_run(void *arg)
 {
     ic_job *j = arg;
     j->st = cuzk_g16_verify_ic(j->ops, j->vk, j->pub, j->acc, NULL, &j->err);
-    j->done = true;
 }
 
 cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w, const cuzk_prove_opts *opts,
@@ -365,9 +363,7 @@ cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w
     if (!st && !o.no_verify) {
         cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_VERIFY);
         cuzk_error verr = {0};
-        if (!ic.done) /* not done on the side: here, on the pool */
-            ic.st = cuzk_g16_verify_ic(key->ops, &key->vk, p->pub, ic.acc, ctx->pool, &ic.err);
-        if (ic.st) {
+        if (ic.st) { /* cuzk_g16_prove ran ic_run before its success */
             st = ic.st;
             verr = ic.err;
         } else {

@@ -10,7 +10,8 @@
  * random ones (anything else is for tests only). Phases abc .. assemble are
  * timed on ctx and cancellation is checked between them. side(side_arg), if
  * side is not NULL, runs on another thread while the backend's steps run
- * (with the blinding terms), and has returned when this returns. */
+ * (with the blinding terms), or on this one when no thread can be made; it
+ * has run and returned whenever this returns CUZK_OK. */
 cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void *key_state, const cuzk_zkey *zk,
                            const cuzk_curve_ops *ops, const void *w, const uint8_t *r, const uint8_t *s,
                            void (*side)(void *), void *side_arg, cuzk_proof_points *out, cuzk_error *err);
