@@ -19,16 +19,24 @@
  * chain alone (its last pass applies n^-1).
  *
  * Every multiplication in a pass is by a table constant, so it uses Shoup's
- * method (ntt_shoup.cuh: 216 instead of 264 IMADs per product). The
+ * method (ntt_shoup.cuh: 208 instead of 264 IMADs per product), and the
+ * values stay below 2p inside a transform (sums and differences by one
+ * conditional subtraction or addition of 2p, products with no final
+ * subtraction; ntt_shoup.cuh), brought below p by its last pass. The
  * inter-pass twiddle w_{2^(h+s)}^e is one product from a direct table of the
  * 2^D-th roots when the pass ends at stage h + s <= D = 18 (the first
- * boundary up to 2^27), else x * lo * hi from two windowed tables (lo = e mod
- * 2^L, hi = e >> L). Each pass's stages 0 and 1 are one radix-4 step in
- * registers: stage 0 has twiddle 1 and so does one butterfly in two of
- * stage 1, so the step does one product per 4 elements instead of two, with
- * one shared-memory round trip and barrier instead of two. The inner
- * twiddles are read per stage as 16-byte planes (few L1 wavefronts per warp)
- * and the shared memory holds 16-byte planes. The 1/n scale is a division
+ * boundary up to 2^27) or when every lane of the warp has an exponent that
+ * is a multiple of 2^(h+s-D) (half the warps at 2^20), else x * lo * hi from
+ * two windowed tables (lo = e mod 2^L, hi = e >> L). The passes are
+ * launched as programmatic dependents on sm_90 (each may be placed while the
+ * previous one drains; it waits for it before touching memory), which hides
+ * the launch gaps that dominate 2^16..2^18 (a single cooperative launch
+ * with grid barriers lost to separate passes). Each pass's stages 0 and 1
+ * are one radix-4 step in registers: stage 0 has twiddle 1 and so does one
+ * butterfly in two of stage 1, so the step does one product per 4 elements
+ * instead of two, with one shared-memory round trip and barrier instead of
+ * two. The inner twiddles are read per stage as 16-byte planes (few L1
+ * wavefronts per warp) and the shared memory holds 16-byte planes. The 1/n scale is a division
  * by 2^lg (fp_div_pow2: one partial Montgomery step), not a product. The
  * bit reversal of the natural-order transforms moves 256-byte runs
  * (lg >= 6): a warp loads the 8x8 tiles of a middle index and of its reverse
@@ -108,6 +116,7 @@ template <class F> struct ntt_args {
     int scale;
     int fused;                /* host only: the DIF chain's last pass is the fused one (PASS_ODD) */
     unsigned min_blocks;      /* host only: blocks a pass should have (launch_pass) */
+    int pdl;                  /* host only: launch as a programmatic dependent */
 };
 
 template <class F> __device__ __forceinline__ F ld_global(const F *p)
@@ -194,6 +203,9 @@ CUZK_UNROLL
     return r;
 }
 
+/* x < 2p -> x mod p. */
+template <class P> __device__ __forceinline__ void below_p(fp<P> &x) { fp_reduce_once<P>(x.v); }
+
 /* A product whose result only feeds another Shoup product: LZ leaves it
  * unreduced (< 2^(32N), ntt_shoup.cuh), saving two
  * conditional subtractions. */
@@ -214,27 +226,35 @@ __device__ __forceinline__ F mul_pow_T(const F &x, const sh_tables<F> &t, unsign
 }
 
 /* Inter-pass twiddle: x * w_{2^(h+s)}^ex, one product from the direct table
- * when it covers 2^(h+s), else two from the windowed ones. */
+ * when it covers 2^(h+s), else two from the windowed ones, except where
+ * w_{2^(h+s)}^ex is a 2^D-th root (2^(h+s-D) divides ex) for every lane of
+ * the warp: then it is one product from the direct table. The test is per
+ * warp, so the lanes never diverge; ex = lo * bitrev(m), and a warp's lanes
+ * share lo and the low bits of bitrev(m) when a block holds one or two
+ * columns (2^19, 2^20: one product for half of the elements). */
 template <bool LZ, class F>
 __device__ __forceinline__ F interpass(const ntt_args<F> &a, const F &x, uint32_t ex, unsigned hs)
 {
-    if (hs <= a.D) return shoup_mul(x, ld_shoup<F>(a.direct + (ex << (a.D - hs))));
-    return mul_pow_T<LZ>(x, a.tws, a.L, ex << (a.T - hs));
+    if (hs <= a.D) return shoup_mul_2p(x, ld_shoup<F>(a.direct + (ex << (a.D - hs))));
+    if (__all_sync(__activemask(), (ex & ((1u << (hs - a.D)) - 1)) == 0))
+        return shoup_mul_2p(x, ld_shoup<F>(a.direct + (ex >> (hs - a.D))));
+    const uint32_t e = ex << (a.T - hs);
+    const F y = smul_in<LZ>(x, ld_shoup<F>(a.tws.lo + (e & ((1u << a.L) - 1))));
+    return shoup_mul_2p(y, ld_shoup<F>(a.tws.hi + (e >> a.L)));
 }
 
-/* The scale modes; lg >= 1 (a single element is its own transform). */
-template <bool LZ, class F> __device__ __forceinline__ F apply_scale(const ntt_args<F> &a, const F &x, uint32_t pos)
+/* The scale modes; lg >= 1 (a single element is its own transform). A
+ * kernel compiles only the modes its pass kind uses (scales_of): the DIF
+ * pass none, the DIT pass the inverse's, the fused pass the odd coset's. */
+template <bool LZ, int MODES, class F>
+__device__ __forceinline__ F apply_scale(const ntt_args<F> &a, const F &x, uint32_t pos)
 {
-    switch (a.scale) {
-    case SCALE_INV_N:
-        return fp_div_pow2(x, a.lg);
-    case SCALE_POW_FWD_REV:
+    if ((MODES & (1 << SCALE_INV_N)) && a.scale == SCALE_INV_N) return fp_div_pow2(x, a.lg);
+    if ((MODES & (1 << SCALE_POW_FWD_REV)) && a.scale == SCALE_POW_FWD_REV)
         return fp_div_pow2(mul_pow_T<LZ>(x, a.scale_tws, a.L, brev_bits(pos, a.lg) << (a.T - a.lg - 1)), a.lg);
-    case SCALE_POW_INV_NAT:
+    if ((MODES & (1 << SCALE_POW_INV_NAT)) && a.scale == SCALE_POW_INV_NAT)
         return fp_div_pow2(mul_pow_T<LZ>(x, a.scale_tws, a.L, pos << (a.T - a.lg - 1)), a.lg);
-    default:
-        return x;
-    }
+    return x;
 }
 
 /* One radix-2 stage t over the block's columns: butterflies (m0, m0 + 2^t),
@@ -250,8 +270,8 @@ __device__ __forceinline__ void radix2_stage(const uint4 *staged, uint32_t *sm, 
             unsigned l = bi & (cols - 1), m0 = (bi >> lgc) << 1;
             unsigned e0 = (m0 << lgc) | l, e1 = e0 + cols;
             F u = sm4_ld<F>(sm, E, e0), v = sm4_ld<F>(sm, E, e1);
-            sm4_st(sm, E, e0, u + v);
-            sm4_st(sm, E, e1, u - v);
+            sm4_st(sm, E, e0, fp_add_2p(u, v));
+            sm4_st(sm, E, e1, fp_sub_2p(u, v));
         }
         return;
     }
@@ -265,12 +285,12 @@ __device__ __forceinline__ void radix2_stage(const uint4 *staged, uint32_t *sm, 
         shoup_t<F> w = ld_stage_tw<F>(staged, t, k);
         F u = sm4_ld<F>(sm, E, e0), v = sm4_ld<F>(sm, E, e1);
         if (!DIF) {
-            v = shoup_mul(v, w);
-            sm4_st(sm, E, e0, u + v);
-            sm4_st(sm, E, e1, u - v);
+            v = shoup_mul_2p(v, w);
+            sm4_st(sm, E, e0, fp_add_2p(u, v));
+            sm4_st(sm, E, e1, fp_sub_2p(u, v));
         } else {
-            sm4_st(sm, E, e0, u + v);
-            sm4_st(sm, E, e1, shoup_mul(u - v, w));
+            sm4_st(sm, E, e0, fp_add_2p(u, v));
+            sm4_st(sm, E, e1, shoup_mul_2p(fp_sub_2p(u, v), w));
         }
     }
 }
@@ -293,19 +313,19 @@ __device__ __forceinline__ void radix4_low(const uint4 *staged, uint32_t *sm, un
         const F x0 = sm4_ld<F>(sm, E, e0), x1 = sm4_ld<F>(sm, E, e1);
         const F x2 = sm4_ld<F>(sm, E, e2), x3 = sm4_ld<F>(sm, E, e3);
         if (!DIF) {
-            const F b0 = x0 + x1, b2 = x2 + x3;
-            sm4_st(sm, E, e0, b0 + b2);
-            sm4_st(sm, E, e2, b0 - b2);
-            const F b1 = x0 - x1, v = shoup_mul(x2 - x3, ld_stage_tw<F>(staged, 1, 1));
-            sm4_st(sm, E, e1, b1 + v);
-            sm4_st(sm, E, e3, b1 - v);
+            const F b0 = fp_add_2p(x0, x1), b2 = fp_add_2p(x2, x3);
+            sm4_st(sm, E, e0, fp_add_2p(b0, b2));
+            sm4_st(sm, E, e2, fp_sub_2p(b0, b2));
+            const F b1 = fp_sub_2p(x0, x1), v = shoup_mul_2p(fp_sub_2p(x2, x3), ld_stage_tw<F>(staged, 1, 1));
+            sm4_st(sm, E, e1, fp_add_2p(b1, v));
+            sm4_st(sm, E, e3, fp_sub_2p(b1, v));
         } else {
-            const F c0 = x0 + x2, c1 = x1 + x3;
-            sm4_st(sm, E, e0, c0 + c1);
-            sm4_st(sm, E, e1, c0 - c1);
-            const F c2 = x0 - x2, c3 = shoup_mul(x1 - x3, ld_stage_tw<F>(staged, 1, 1));
-            sm4_st(sm, E, e2, c2 + c3);
-            sm4_st(sm, E, e3, c2 - c3);
+            const F c0 = fp_add_2p(x0, x2), c1 = fp_add_2p(x1, x3);
+            sm4_st(sm, E, e0, fp_add_2p(c0, c1));
+            sm4_st(sm, E, e1, fp_sub_2p(c0, c1));
+            const F c2 = fp_sub_2p(x0, x2), c3 = shoup_mul_2p(fp_sub_2p(x1, x3), ld_stage_tw<F>(staged, 1, 1));
+            sm4_st(sm, E, e2, fp_add_2p(c2, c3));
+            sm4_st(sm, E, e3, fp_sub_2p(c2, c3));
         }
     }
 }
@@ -343,10 +363,26 @@ __device__ __forceinline__ void pass_stages(const uint4 *staged, uint32_t *sm, u
  * so that the plain DIF pass keeps its registers. */
 enum pass_kind : int { PASS_DIT = 0, PASS_DIF = 1, PASS_ODD = 2 };
 
+/* The scale modes a pass kind applies (ntt_run_t's chains): the DIF chain
+ * scales only as the fused odd-coset pass, the DIT chain by n^-1 or the
+ * coset inverse's n^-1 g^-i. */
+constexpr int scales_of(int kind)
+{
+    return kind == PASS_DIT ? (1 << SCALE_INV_N) | (1 << SCALE_POW_INV_NAT)
+                            : kind == PASS_ODD ? (1 << SCALE_POW_FWD_REV) : 0;
+}
+
 template <class F, int KIND, int TPB, int MINB, bool LZ>
 __global__ void __launch_bounds__(TPB, MINB) ntt_pass_kernel(ntt_args<F> a)
 {
     constexpr bool DIF = KIND != PASS_DIT, FUSED = KIND == PASS_ODD;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    /* Launched as a programmatic dependent (launch_pass): the work before
+     * it in the stream is complete and visible after the wait; the next
+     * pass may start its blocks as this one's leave. */
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;");
+#endif
     extern __shared__ uint32_t sm[];
     const unsigned s = a.s, h = a.h, lgc = a.lgcols;
     const unsigned cols = 1u << lgc;
@@ -372,18 +408,22 @@ __global__ void __launch_bounds__(TPB, MINB) ntt_pass_kernel(ntt_args<F> a)
         for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
             unsigned l = e & (cols - 1), m = e >> lgc;
             size_t pos = base + ((size_t)m << h) + lo0 + l;
-            sm4_st(sm, E, e, apply_scale<LZ>(a, sm4_ld<F>(sm, E, e), (uint32_t)pos));
+            sm4_st(sm, E, e, apply_scale<LZ, scales_of(KIND)>(a, sm4_ld<F>(sm, E, e), (uint32_t)pos));
         }
         __syncthreads();
         if (s > 0) pass_stages<F, false>(a.scale_tws.staged, sm, E, lgc, s);
     }
 
+    /* The values are below 2p (ntt_shoup.cuh) until the transform's last
+     * pass, which stores them below p (a scale does that too). */
+    const bool last = KIND == PASS_DIF ? h == 0 : h + s == a.lg;
     for (unsigned e = threadIdx.x; e < E; e += blockDim.x) {
         unsigned l = e & (cols - 1), m = e >> lgc;
         size_t pos = base + ((size_t)m << h) + lo0 + l;
         F x = sm4_ld<F>(sm, E, e);
         if (DIF && h > 0) x = interpass<LZ>(a, x, (lo0 + l) * brev_bits(m, s), h + s);
-        if (!FUSED && a.scale != SCALE_NONE) x = apply_scale<LZ>(a, x, (uint32_t)pos);
+        if (KIND == PASS_DIT && a.scale != SCALE_NONE) x = apply_scale<LZ, scales_of(KIND)>(a, x, (uint32_t)pos);
+        else if (last) below_p(x);
         st_plain(a.data + pos, x);
     }
 }
@@ -524,6 +564,7 @@ struct cuzk_gpu_ntt {
     void *d_direct;     /* fwd, inv; Shoup form */
     void *d_staged;     /* fwd, inv: staged planes of the inner twiddles */
     unsigned sms;       /* multiprocessors of the device */
+    int pdl;            /* passes launched as programmatic dependents (sm_90+) */
 };
 
 namespace {
@@ -612,6 +653,11 @@ template <class P> cuzk_status ntt_build_tables(cuzk_gpu_ntt *t, cuzk_error *e)
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: device attributes: %s", cudaGetErrorString(rc));
     t->sms = (unsigned)sms;
+    int major = 0;
+    rc = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, t->device);
+    if (rc != cudaSuccess)
+        return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: device attributes: %s", cudaGetErrorString(rc));
+    t->pdl = major >= 9;
     rc = set_smem<F, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY>((int)(NTT_PASS_ELEMS * sizeof(F)));
     if (rc != cudaSuccess)
         return cuzk_err(e, CUZK_ERR_GPU, "gpu ntt: shared memory attribute: %s", cudaGetErrorString(rc));
@@ -666,13 +712,30 @@ template <class F, bool DIF> cuzk_status launch_pass(ntt_args<F> a, cudaStream_t
     size_t nblocks = ((size_t)1 << a.lg) / E;
     unsigned threads = E / 2 < (unsigned)NTT_PASS_THREADS ? (E / 2 < 32 ? 32 : E / 2) : (unsigned)NTT_PASS_THREADS;
     size_t smem = (size_t)E * sizeof(F);
+    /* Programmatic dependent launch (sm_90+) on a created stream: the
+     * pass's blocks may be placed while the previous kernel's last blocks
+     * run; the kernel waits for that kernel's completion before it touches
+     * memory, so the launch gap between passes is hidden, and nothing else
+     * changes. The default streams get plain launches. */
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)nblocks);
+    cfg.blockDim = dim3(threads);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = st;
+    cfg.attrs = &attr;
+    cfg.numAttrs = a.pdl && st != cudaStreamLegacy && st != cudaStreamPerThread && st != NULL ? 1 : 0;
+    cudaError_t rc;
     if (!DIF)
-        ntt_pass_kernel<F, PASS_DIT, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY><<<(unsigned)nblocks, threads, smem, st>>>(a);
+        rc = cudaLaunchKernelEx(&cfg, ntt_pass_kernel<F, PASS_DIT, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY>, a);
     else if (!a.fused)
-        ntt_pass_kernel<F, PASS_DIF, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY><<<(unsigned)nblocks, threads, smem, st>>>(a);
+        rc = cudaLaunchKernelEx(&cfg, ntt_pass_kernel<F, PASS_DIF, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY>, a);
     else
-        ntt_pass_kernel<F, PASS_ODD, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY><<<(unsigned)nblocks, threads, smem, st>>>(a);
-    CUZK_LAUNCHED("ntt_pass");
+        rc = cudaLaunchKernelEx(&cfg, ntt_pass_kernel<F, PASS_ODD, NTT_PASS_THREADS, NTT_PASS_MINB, NTT_LAZY>, a);
+    (void)cudaGetLastError(); /* reported through rc */
+    CUZK_CU(rc);
     return CUZK_OK;
 }
 
@@ -707,6 +770,7 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
     a.lgcols = 0;
     a.fused = 0;
     a.min_blocks = 2 * t->sms;
+    a.pdl = t->pdl;
 
     const sh_tables<F> fwd_s = sh_tables_of<F>(t, 0), inv_s = sh_tables_of<F>(t, 1);
     const unsigned grid_br = (unsigned)((n + 255) / 256 < 65535 * 16 ? (n + 255) / 256 : 65535 * 16);

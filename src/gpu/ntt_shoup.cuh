@@ -4,14 +4,17 @@
  * K = 32(N+1) (N+1 limbs), and any x < p (here: a Montgomery-form value, so
  * the product stays in Montgomery form: (xR) * w = (xw)R):
  *   q = floor(x w' / 2^K),  r = x w - q p  in [0, p + p^2/2^K).
- * q is computed from the product columns >= N-1 only; the dropped columns
- * add < (N-1) 2^(32N) << 2^K, so the computed q~ is q or q - 1 and
+ * q is computed from the product columns >= N-1 only, and of column N-1
+ * only the high halves (the carries into column N); what is dropped adds
+ * < (N-1) 2^(32N) (columns < N-1) + N 2^(32N) (low halves of column N-1)
+ * << 2^K, so the computed q~ is q or q - 1 and
  *   r~ = x w - q~ p  in [0, 2p + p^2/2^K)  < 2^(32N)    (2p < 2^(32N)),
  * which is computed modulo 2^(32N) as low(x w) + low(q~ (2^(32N) - p)), then
  * brought below p by two conditional subtractions.
  *
- * Cost for N = 8: 44 products for q~ and 2 x 36 low-half products (64 + 64
- * IMADs), 216 IMADs against 264 for a Montgomery product, which is what the
+ * Cost for N = 8: 44 products for q~ less 8 low halves (80 IMADs) and
+ * 2 x 36 low-half products (64 + 64 IMADs), 208 IMADs against 264 for a
+ * Montgomery product, which is what the
  * NTT is bound by. Each row of a sum is two carry chains for
  * instruction-level parallelism, and the x*w rows do not depend on q~, so
  * they overlap with it. shoup_mul splits the chains by the parity of the
@@ -83,8 +86,10 @@ template <int N> constexpr int shoup_q_top(int i, int par)
     return top;
 }
 
-/* One chain: acc[c0 + j .. ] += a[j] * b (AX) or pbar[j] * b. */
-template <class P, int NC, int C0, int J0, int J1, int PAR, int LIM, int TOP, bool AX>
+/* One chain: acc[c0 + j .. ] += a[j] * b (AX) or pbar[j] * b. DROP: the
+ * low half of the chain's first product, when it lands in that column, is
+ * not added (only its high half; q~ drops column N-1, see shoup_mul_par). */
+template <class P, int NC, int C0, int J0, int J1, int PAR, int LIM, int TOP, bool AX, int DROP = -1>
 CUZK_HD void shoup_chain(uint32_t (&acc)[NC], const uint32_t *a, uint32_t b)
 {
     constexpr int JS = ((C0 + J0) & 1) != PAR ? J0 + 1 : J0;
@@ -94,6 +99,10 @@ CUZK_HD void shoup_chain(uint32_t (&acc)[NC], const uint32_t *a, uint32_t b)
 CUZK_UNROLL
         for (int j = JS; j <= J1 && C0 + j <= LIM; j += 2) {
             const uint32_t aj = AX ? a[j] : shoup_pbar<P>(j);
+            if (j == JS && C0 + j == DROP && C0 + j + 1 <= LIM) {
+                c_mad_hi_cc(acc[C0 + j + 1], aj, b, acc[C0 + j + 1], cf);
+                continue;
+            }
             if (j == JS) c_mad_lo_cc(acc[C0 + j], aj, b, acc[C0 + j], cf);
             else c_madc_lo_cc(acc[C0 + j], aj, b, acc[C0 + j], cf);
             if (C0 + j + 1 <= LIM) c_madc_hi_cc(acc[C0 + j + 1], aj, b, acc[C0 + j + 1], cf);
@@ -117,8 +126,8 @@ template <class P, int I> struct shoup_q_rows {
     {
         if constexpr (I <= N) {
             constexpr int J0 = N - 1 - I > 0 ? N - 1 - I : 0;
-            shoup_chain<P, NC, I, J0, N - 1, 0, NC - 1, shoup_q_top<N>(I, 0), true>(EV, x, wp[I]);
-            shoup_chain<P, NC, I, J0, N - 1, 1, NC - 1, shoup_q_top<N>(I, 1), true>(OD, x, wp[I]);
+            shoup_chain<P, NC, I, J0, N - 1, 0, NC - 1, shoup_q_top<N>(I, 0), true, N - 1>(EV, x, wp[I]);
+            shoup_chain<P, NC, I, J0, N - 1, 1, NC - 1, shoup_q_top<N>(I, 1), true, N - 1>(OD, x, wp[I]);
             shoup_q_rows<P, I + 1>::run(EV, OD, x, wp);
         }
     }
@@ -149,17 +158,16 @@ CUZK_HD void shoup_mul_par(uint32_t *r, const uint32_t *x, const uint32_t *w, co
     constexpr int N = P::N;
     constexpr int NC = 2 * N + 3;
     uint32_t cf = 0;
-    /* q~: columns N-1 .. 2N of x * w', products with column >= N-1 */
+    /* q~: columns N .. 2N of x * w', from the products with column >= N-1,
+     * the low halves of column N-1 left out */
     uint32_t EV[NC], OD[NC];
 CUZK_UNROLL
     for (int k = 0; k < NC; k++) EV[k] = OD[k] = 0;
     shoup_q_rows<P, 0>::run(EV, OD, x, wp);
-    uint32_t q[N], t0, t1;
-    c_add_cc(t0, EV[N - 1], OD[N - 1], cf);
-    c_addc_cc(t1, EV[N], OD[N], cf);
+    uint32_t q[N], t1;
+    c_add_cc(t1, EV[N], OD[N], cf);
 CUZK_UNROLL
     for (int k = 0; k < N; k++) c_addc_cc(q[k], EV[N + 1 + k], OD[N + 1 + k], cf);
-    (void)t0;
     (void)t1;
 
     /* r~ = low(x w) + low(q~ pbar) mod 2^(32N) */
@@ -190,6 +198,108 @@ template <class P> CUZK_HD fp<P> shoup_mul_lazy(const fp<P> &x, const shoup_tw<P
 {
     fp<P> r;
     shoup_mul_par<P, false>(r.v, x.v, t.v, t.v + P::N);
+    return r;
+}
+
+/* ---- values below 2p (the NTT's butterflies) ----------------------------
+ * Inside a transform the values are kept below 2p rather than p: a sum is
+ * brought below 2p by one conditional subtraction of 2p, a difference by one
+ * conditional addition of 2p, and a Shoup product (below 2p + p/2^32 when
+ * unreduced) needs no subtraction except in the rare case of a result >= 2p,
+ * which a test of its top limb finds. That saves the product's two
+ * conditional subtractions per butterfly. 2p < 2^(32N) for both Fr; 4p may
+ * not be (BLS12-381), so a sum's carry out of the top limb is kept. The
+ * transform's outputs are brought below p once, at its end (fp_reduce_once). */
+
+/* Limb i of 2p. */
+template <class P> CUZK_HD constexpr uint32_t twop_limb(int i)
+{
+    return (P::mod(i) << 1) | (i > 0 ? P::mod(i - 1) >> 31 : 0u);
+}
+
+/* t + c 2^(32N) < 4p  ->  below 2p, the same modulo p (c: 0 or 1). */
+template <class P> CUZK_HD void fp_sub_2p_once(uint32_t *t, uint32_t c)
+{
+    constexpr int N = P::N;
+    uint32_t s[N], keep;
+#if CUZK_GPU_USE_PTX
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(s[0]) : "r"(t[0]), "r"(twop_limb<P>(0)));
+CUZK_UNROLL
+    for (int i = 1; i < N; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(s[i]) : "r"(t[i]), "r"(twop_limb<P>(i)));
+    asm volatile("subc.u32 %0, %1, 0;" : "=r"(keep) : "r"(c));
+#else
+    uint64_t borrow = 0;
+CUZK_UNROLL
+    for (int i = 0; i < N; i++) {
+        uint64_t d = (uint64_t)t[i] - twop_limb<P>(i) - borrow;
+        s[i] = (uint32_t)d;
+        borrow = (d >> 32) & 1;
+    }
+    keep = c - (uint32_t)borrow;
+#endif
+    /* keep = c - borrow: all ones when t < 2p (no carry, a borrow); 0 when
+     * t >= 2p (no carry, no borrow, or a carry and a borrow; a carry
+     * without a borrow would need t >= 2^(32N) + 2p > 4p). */
+CUZK_UNROLL
+    for (int i = 0; i < N; i++) t[i] = (t[i] & keep) | (s[i] & ~keep);
+}
+
+/* a + b for a, b < 2p: below 2p. */
+template <class P> CUZK_HD fp<P> fp_add_2p(const fp<P> &a, const fp<P> &b)
+{
+    constexpr int N = P::N;
+    fp<P> r;
+    uint32_t cf = 0, c;
+    c_add_cc(r.v[0], a.v[0], b.v[0], cf);
+CUZK_UNROLL
+    for (int i = 1; i < N; i++) c_addc_cc(r.v[i], a.v[i], b.v[i], cf);
+    c_addc(c, 0, 0, cf);
+    fp_sub_2p_once<P>(r.v, c);
+    return r;
+}
+
+/* a - b for a, b < 2p: below 2p (2p added when a < b). */
+template <class P> CUZK_HD fp<P> fp_sub_2p(const fp<P> &a, const fp<P> &b)
+{
+    constexpr int N = P::N;
+    fp<P> r;
+    uint32_t mask;
+#if CUZK_GPU_USE_PTX
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(a.v[0]), "r"(b.v[0]));
+CUZK_UNROLL
+    for (int i = 1; i < N; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(a.v[i]), "r"(b.v[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(mask));
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(r.v[0]) : "r"(twop_limb<P>(0) & mask));
+CUZK_UNROLL
+    for (int i = 1; i < N; i++) asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(r.v[i]) : "r"(twop_limb<P>(i) & mask));
+#else
+    uint64_t borrow = 0;
+CUZK_UNROLL
+    for (int i = 0; i < N; i++) {
+        uint64_t d = (uint64_t)a.v[i] - b.v[i] - borrow;
+        r.v[i] = (uint32_t)d;
+        borrow = (d >> 32) & 1;
+    }
+    mask = 0u - (uint32_t)borrow;
+    uint64_t c = 0;
+CUZK_UNROLL
+    for (int i = 0; i < N; i++) {
+        uint64_t t = (uint64_t)r.v[i] + (twop_limb<P>(i) & mask) + c;
+        r.v[i] = (uint32_t)t;
+        c = t >> 32;
+    }
+#endif
+    return r;
+}
+
+/* x * w below 2p, for any x < 2^(32N): the unreduced product is below
+ * 2p + p/2^32, and >= 2p only when its top limb is at least 2p's, which
+ * almost never happens (the branch is not taken in practice). */
+template <class P> CUZK_HD fp<P> shoup_mul_2p(const fp<P> &x, const shoup_tw<P> &t)
+{
+    fp<P> r;
+    shoup_mul_par<P, false>(r.v, x.v, t.v, t.v + P::N);
+    if (__builtin_expect(r.v[P::N - 1] >= twop_limb<P>(P::N - 1), 0)) fp_sub_2p_once<P>(r.v, 0);
     return r;
 }
 
@@ -244,7 +354,7 @@ template <class P> CUZK_HD shoup_tw<P> shoup_make(const fp<P> &wm)
  * instead of a product by the constant n^-1. m = -x p^-1 mod 2^k makes
  * x + m p divisible by 2^k, and (x + m p) / 2^k < (2p + 2^k p) / 2^k <= 2p
  * needs one conditional subtraction: N + 1 multiply-add pairs and a shift
- * instead of a 216-IMAD Shoup product. Host and device. */
+ * instead of a 208-IMAD Shoup product. Host and device. */
 template <class P> CUZK_HD fp<P> fp_div_pow2(const fp<P> &x, unsigned k)
 {
     constexpr int N = P::N;

@@ -3,7 +3,8 @@
  * portable Montgomery product, for both Fr fields: random operands and the
  * edge values 0, 1, 2, p-1, p-2 (as x and as w); the unreduced product
  * (shoup_mul_lazy) chained into a second one, and inputs x + p, x + 2p;
- * and the NTT's 1/n scale (fp_div_pow2).
+ * the NTT's 1/n scale (fp_div_pow2); and the below-2p sums, differences and
+ * products of the butterflies (fp_add_2p, fp_sub_2p, shoup_mul_2p).
  *
  * Built as a host C++ program (the .cuh headers compile without nvcc), so it
  * runs in CI without a GPU: CTest test host_gpu_shoup. */
@@ -133,11 +134,79 @@ template <class P> static long check_div_pow2(const char *name)
     return bad;
 }
 
+/* x < 2p? */
+template <class P> static bool below_2p(const fp<P> &x)
+{
+    for (int i = P::N - 1; i >= 0; i--)
+        if (x.v[i] != twop_limb<P>(i)) return x.v[i] < twop_limb<P>(i);
+    return false;
+}
+
+/* The lazy (below 2p) arithmetic of the NTT's butterflies: fp_add_2p,
+ * fp_sub_2p and shoup_mul_2p on operands below 2p (random, x + p, the edges
+ * 0, 1, p - 1, p, 2p - 1) must give results below 2p that are the canonical
+ * sum, difference and product once reduced. */
+template <class P> static long check_2p(const char *name, long iters)
+{
+    uint64_t s = 4242;
+    long bad = 0;
+    fp<P> pm1 = small<P>(-1), p = pm1, tpm1 = pm1;
+    p.v[0] += 1;           /* p (the low limb of p - 1 does not wrap) */
+    add_kp(tpm1, 1);       /* 2p - 1 */
+    const fp<P> edge[] = {small<P>(0), small<P>(1), pm1, p, tpm1};
+    for (long it = 0; it < iters; it++) {
+        fp<P> a, b, w = host_rand_below_p<P>(&s);
+        if (it < 25) {
+            a = edge[it % 5];
+            b = edge[it / 5];
+        } else {
+            a = host_rand_below_p<P>(&s);
+            b = host_rand_below_p<P>(&s);
+            if (it % 2) add_kp(a, 1);
+            if (it % 3 == 0) add_kp(b, 1);
+        }
+        fp<P> ca = a, cb = b; /* canonical */
+        fp_reduce_once<P>(ca.v);
+        fp_reduce_once<P>(cb.v);
+        fp<P> sum = fp_add_2p<P>(a, b), dif = fp_sub_2p<P>(a, b);
+        fp<P> prd = shoup_mul_2p<P>(a, shoup_make<P>(w)), ref;
+        fp_mul_portable<P>(ref.v, ca.v, w.v);
+        bool ok = below_2p(sum) && below_2p(dif) && below_2p(prd);
+        fp_reduce_once<P>(sum.v);
+        fp_reduce_once<P>(dif.v);
+        fp_reduce_once<P>(prd.v);
+        ok = ok && fp_eq(sum, ca + cb) && fp_eq(dif, ca - cb) && fp_eq(prd, ref);
+        if (!ok) {
+            if (bad < 5) printf("%s: below-2p arithmetic wrong at iteration %ld\n", name, it);
+            bad++;
+        }
+    }
+    /* what the rare branch of shoup_mul_2p does with an unreduced product
+     * just above 2p: 2p + k -> k */
+    for (uint32_t k = 0; k < 1000; k++) {
+        fp<P> t = tpm1, kk = small<P>(k);
+        uint64_t c = 1; /* 2p - 1 + 1 + k */
+        for (int j = 0; j < P::N; j++) {
+            uint64_t v = (uint64_t)t.v[j] + (j == 0 ? k : 0) + c;
+            t.v[j] = (uint32_t)v;
+            c = v >> 32;
+        }
+        fp_sub_2p_once<P>(t.v, 0);
+        if (!fp_eq(t, kk)) {
+            if (bad < 5) printf("%s: 2p + %u not brought to %u\n", name, k, k);
+            bad++;
+        }
+    }
+    printf("%s: %ld below-2p sums, differences, products, %ld mismatches\n", name, iters, bad);
+    return bad;
+}
+
 int main(void)
 {
     long bad = check<bn254_fr_p>("bn254 fr", 200000) + check<bls12_381_fr_p>("bls12-381 fr", 200000);
     bad += check_lazy<bn254_fr_p>("bn254 fr", 100000) + check_lazy<bls12_381_fr_p>("bls12-381 fr", 100000);
     bad += check_div_pow2<bn254_fr_p>("bn254 fr") + check_div_pow2<bls12_381_fr_p>("bls12-381 fr");
+    bad += check_2p<bn254_fr_p>("bn254 fr", 100000) + check_2p<bls12_381_fr_p>("bls12-381 fr", 100000);
     printf("%s\n", bad ? "FAILED" : "passed");
     return bad ? 1 : 0;
 }
