@@ -5,9 +5,9 @@
  *     the point at infinity (resident handles: a mask of the live bases made
  *     at create, n/8 bytes; the B query of a Groth16 key is mostly
  *     infinity); with the 0/1 split, indices of scalars equal to 1 are
- *     compacted into a list (warp-aggregated atomics) and the remaining
- *     "significant" scalars are counted. One host read of that count picks
- *     the window size c for the significant scalars only.
+ *     compacted into a list (one run reserved a block's tile) and the
+ *     remaining "significant" scalars are counted. One host read of that
+ *     count picks the window size c for the significant scalars only.
  *  2. ones: the listed points are summed by one wave of threads (mixed XYZZ
  *     additions), then tree-reduced.
  *  3. per batch of points (bounded so the sort buffer stays small; a sparse
@@ -263,8 +263,8 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
         }
         /* 1. classify */
         CUZK_CU(cudaMemsetAsync(m->d_counters, 0, 4 * sizeof(uint32_t), st));
-        classify_kernel<<<grid_sc, 256, 0, st>>>(scalars, n, split, m->d_live, m->d_ones, m->d_counters);
-        CUZK_LAUNCHED("classify");
+        cuzk_status rc = msm_classify(st, scalars, n, split, m->d_live, m->d_ones, m->d_counters, m->sm_count, e);
+        if (rc != CUZK_OK) return rc;
         /* 2. ones (always launched: it reads the count on the device) */
         cuzk_status ro = msm_ones_sum<F>(st, m->d_ones, m->d_counters, bases, m->sm_count, (uint32_t)pl.ones_threads,
                                          red_a, red_b, e);
@@ -386,8 +386,8 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             const uint64_t *sc_g = (const uint64_t *)(uintptr_t)((uintptr_t)sp - b0 * 32);
             /* classify and ones of this batch (indices relative to b0) */
             CUZK_CU(cudaMemsetAsync(m->d_counters, 0, 4 * sizeof(uint32_t), st));
-            classify_kernel<<<grid_sc, 256, 0, st>>>(sp, b1 - b0, split, nullptr, m->d_ones, m->d_counters);
-            CUZK_LAUNCHED("classify");
+            cuzk_status rc = msm_classify(st, sp, b1 - b0, split, nullptr, m->d_ones, m->d_counters, m->sm_count, e);
+            if (rc != CUZK_OK) return rc;
             cuzk_status ro = msm_ones_sum<F>(st, m->d_ones, m->d_counters, (const affine<F> *)bp, m->sm_count,
                                              (uint32_t)pl.ones_threads, red_a, red_b, e);
             if (ro != CUZK_OK) return ro;

@@ -115,31 +115,89 @@ __device__ __forceinline__ bool base_live(const uint32_t *live, size_t i)
 }
 
 /* counters[0] = #ones listed, counters[1] = #significant scalars (both
- * over live bases). The loop bound is warp-uniform so the ballots see full
- * warps. */
-__global__ void classify_kernel(const uint64_t *scalars, size_t n, int split, const uint32_t *live, uint32_t *ones,
-                                uint32_t *counters)
+ * over live bases). A block takes tiles of CLS_PER scalars a thread (all
+ * loaded before any count, so the loads overlap), reserves the tile's run of
+ * the ones list with one atomic (ballots and a scan of the warps' counts
+ * place each one in it), and adds its significant scalars once at the end.
+ * Two atomics a warp on these two counters serialised at the L2 (1.2 ms for
+ * 2^24 scalars, 8x the time to read them: docs/PERFORMANCE.md). The order of
+ * the ones list is free: it is summed. CLS_THREADS threads a block. */
+constexpr unsigned CLS_THREADS = 256, CLS_PER = 8;
+__global__ void __launch_bounds__(CLS_THREADS)
+    classify_kernel(const uint64_t *scalars, size_t n, int split, const uint32_t *live, uint32_t *ones, uint32_t *counters)
 {
-    const unsigned lane = threadIdx.x & 31;
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t base = (size_t)blockIdx.x * blockDim.x; base < n; base += stride) {
-        size_t i = base + threadIdx.x;
-        bool one = false, sig = false;
-        if (i < n && base_live(live, i)) {
-            scalar8 s = load_scalar(scalars, i);
-            one = split && scalar_is_one(s);
-            sig = !one && !scalar_is_zero(s);
+    constexpr unsigned NW = CLS_THREADS / 32;
+    __shared__ uint32_t wsum[NW], wsig[NW], run0;
+    const unsigned lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+    const size_t tile = (size_t)CLS_THREADS * CLS_PER;
+    uint32_t nsig = 0;
+    /* t0 is block-uniform: every thread reaches the barriers */
+    for (size_t t0 = (size_t)blockIdx.x * tile; t0 < n; t0 += (size_t)gridDim.x * tile) {
+        uint32_t onem = 0; /* bit u: scalar t0 + u * CLS_THREADS + threadIdx.x is 1 */
+CUZK_UNROLL
+        for (unsigned u = 0; u < CLS_PER; u++) {
+            const size_t i = t0 + (size_t)u * CLS_THREADS + threadIdx.x;
+            if (i < n && base_live(live, i)) {
+                const scalar8 s = load_scalar(scalars, i);
+                if (split && scalar_is_one(s)) onem |= 1u << u;
+                else if (!scalar_is_zero(s)) nsig++;
+            }
         }
-        unsigned m1 = __ballot_sync(0xffffffffu, one);
-        unsigned m2 = __ballot_sync(0xffffffffu, sig);
-        uint32_t start = 0;
-        if (lane == 0) {
-            if (m1) start = atomicAdd(&counters[0], (uint32_t)__popc(m1));
-            if (m2) atomicAdd(&counters[1], (uint32_t)__popc(m2));
+        /* the warp's ones of item u are contiguous in its run, u-major:
+         * before u come the ones of the items < u (ballots) */
+        uint32_t m[CLS_PER], wtot = 0;
+CUZK_UNROLL
+        for (unsigned u = 0; u < CLS_PER; u++) {
+            m[u] = __ballot_sync(0xffffffffu, (onem >> u) & 1);
+            wtot += (uint32_t)__popc(m[u]);
         }
-        start = __shfl_sync(0xffffffffu, start, 0);
-        if (one) ones[start + __popc(m1 & ((1u << lane) - 1))] = (uint32_t)i;
+        if (lane == 0) wsum[wid] = wtot;
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            uint32_t tot = 0;
+            for (unsigned w = 0; w < NW; w++) {
+                const uint32_t c = wsum[w];
+                wsum[w] = tot;
+                tot += c;
+            }
+            run0 = tot ? atomicAdd(&counters[0], tot) : 0;
+        }
+        __syncthreads();
+        if (wtot) {
+            const uint32_t lt = (1u << lane) - 1;
+            uint32_t pos = run0 + wsum[wid];
+CUZK_UNROLL
+            for (unsigned u = 0; u < CLS_PER; u++) {
+                if ((onem >> u) & 1) ones[pos + __popc(m[u] & lt)] = (uint32_t)(t0 + (size_t)u * CLS_THREADS + threadIdx.x);
+                pos += (uint32_t)__popc(m[u]);
+            }
+        }
+        __syncthreads(); /* wsum and run0 are rewritten by the next tile */
     }
+CUZK_UNROLL
+    for (int o = 16; o > 0; o >>= 1) nsig += __shfl_down_sync(0xffffffffu, nsig, o);
+    if (lane == 0) wsig[wid] = nsig;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        uint32_t tot = 0;
+        for (unsigned w = 0; w < NW; w++) tot += wsig[w];
+        if (tot) atomicAdd(&counters[1], tot);
+    }
+}
+
+/* classify_kernel on `st` over n scalars: one wave of blocks (as many as
+ * the SMs hold at once), fewer when n has fewer tiles. */
+inline cuzk_status msm_classify(cudaStream_t st, const uint64_t *scalars, size_t n, int split, const uint32_t *live,
+                                uint32_t *ones, uint32_t *counters, int sm_count, cuzk_error *e)
+{
+    int occ = 0;
+    CUZK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, classify_kernel, CLS_THREADS, 0));
+    size_t blocks = (size_t)(sm_count > 0 ? sm_count : 1) * (size_t)(occ > 0 ? occ : 1);
+    const size_t tiles = (n + (size_t)CLS_THREADS * CLS_PER - 1) / ((size_t)CLS_THREADS * CLS_PER);
+    if (tiles < blocks) blocks = tiles ? tiles : 1;
+    classify_kernel<<<(unsigned)blocks, CLS_THREADS, 0, st>>>(scalars, n, split, live, ones, counters);
+    CUZK_LAUNCHED("classify");
+    return CUZK_OK;
 }
 
 __global__ void digits_hist_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, const uint32_t *live,
