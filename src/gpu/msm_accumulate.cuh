@@ -104,6 +104,10 @@ __global__ void __launch_bounds__(EC_THREADS) fixup_kernel(uint32_t nseg, uint32
     buckets[k] = acc;
 }
 
+/* out[t] = thread t's share of the listed points (grid stride). No tree
+ * here: an out-of-line addition after the loop would keep the accumulator
+ * in local memory for the whole kernel (gpu_ec.cuh), and G2's would spill
+ * more; the partials are summed by msm_ones_sum's row sums. */
 template <class F>
 __global__ void __launch_bounds__(EC_THREADS) ones_kernel(const uint32_t *ones, const uint32_t *counters, const affine<F> *bases,
                                                           xyzz<F> *out)
@@ -122,36 +126,39 @@ __global__ void __launch_bounds__(EC_THREADS) ones_kernel(const uint32_t *ones, 
 inline uint32_t msm_seg_len(size_t entries) { return entries >= ((size_t)1 << 27) ? 2 * MSM_SEG : MSM_SEG; }
 
 /* Sum of the points listed in `ones` (count counters[0], read on the
- * device): one partial sum a thread, then 8-to-1 sums; the result is left in
- * red_b[0]. The grid is one wave: as many blocks as the SMs hold at once, at
- * most max_threads (the plan's ones_threads, 4 blocks a SM). Every thread
- * has the same share, so a second wave would run with most of the SMs idle
- * (BLS12-381 G1: 146 registers, 3 blocks a SM: 4 a SM took 2 waves' time for
- * 1.33 waves' work). red_a / red_b: scratch of >= max_threads points each. */
+ * device): one partial sum a thread, then two sum_rows_kernel launches
+ * (each block's partials by a tree, then those block sums); the result is
+ * left in red_b[0]. The grid is one wave: as many blocks as the SMs hold at
+ * once, at most max_threads (the plan's ones_threads, 4 blocks a SM). Every
+ * thread has the same share, so a second wave would run with most of the
+ * SMs idle (BLS12-381 G1: 146 registers, 3 blocks a SM: 4 a SM took 2
+ * waves' time for 1.33 waves' work). red_a / red_b: scratch of >=
+ * max_threads points each. */
 template <class F>
 cuzk_status msm_ones_sum(cudaStream_t st, const uint32_t *ones, const uint32_t *counters, const affine<F> *bases,
                          int sm_count, uint32_t max_threads, xyzz<F> *red_a, xyzz<F> *red_b, cuzk_error *e)
 {
-    typedef xyzz<F> X;
     int occ = 0;
     CUZK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, ones_kernel<F>, EC_THREADS, 0));
     uint32_t blocks = max_threads / EC_THREADS;
     const uint32_t wave = (uint32_t)(sm_count > 0 ? sm_count : 1) * (uint32_t)(occ > 0 ? occ : 1);
     if (wave < blocks) blocks = wave;
+    if (blocks == 0) blocks = 1;
     ones_kernel<F><<<blocks, EC_THREADS, 0, st>>>(ones, counters, bases, red_b);
     CUZK_LAUNCHED("ones");
-    uint32_t cnt = blocks * EC_THREADS;
-    X *src = red_b, *dst = red_a;
-    while (cnt > 1) {
-        uint32_t mo = (cnt + MSM_RED_FAN - 1) / MSM_RED_FAN;
-        sum_kernel<F><<<ceil_div_u(mo, EC_THREADS), EC_THREADS, 0, st>>>(src, 1, cnt, dst);
-        CUZK_LAUNCHED("sum");
-        X *tmp = src;
-        src = dst;
-        dst = tmp;
-        cnt = mo;
-    }
-    if (src != red_b) CUZK_CU(cudaMemcpyAsync(red_b, src, sizeof(X), cudaMemcpyDeviceToDevice, st));
+    sum_rows_args a;
+    memset(&a, 0, sizeof a);
+    a.row[0] = red_b;
+    a.len[0] = EC_THREADS;
+    a.bit[0] = SUM_ALL;
+    a.W = blocks;
+    sum_rows_kernel<F><<<blocks, EC_THREADS, 0, st>>>(a, red_a);
+    CUZK_LAUNCHED("sum_rows");
+    a.row[0] = red_a;
+    a.len[0] = blocks;
+    a.W = 1;
+    sum_rows_kernel<F><<<1, EC_THREADS, 0, st>>>(a, red_b);
+    CUZK_LAUNCHED("sum_rows");
     return CUZK_OK;
 }
 

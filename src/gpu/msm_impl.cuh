@@ -9,7 +9,7 @@
  *     remaining "significant" scalars are counted. One host read of that
  *     count picks the window size c for the significant scalars only.
  *  2. ones: the listed points are summed by one wave of threads (mixed XYZZ
- *     additions), then tree-reduced.
+ *     additions); their partial sums by trees in blocks, in two launches.
  *  3. per batch of points (bounded so the sort buffer stays small; a sparse
  *     run, whose entries are those of its significant scalars only, takes
  *     one batch when they fit):
@@ -28,10 +28,11 @@
  *        across batches.
  *  4. reduce: per window, segments of L buckets compute sum (i+1)*B_i and
  *     sum B_i by running sums; the segment totals are reduced the same way
- *     (levels, no double-and-add), the level results summed by 8-to-1
- *     reduction kernels.
- *  5. host: levels combined (log2 L doublings each), window sums by Horner
- *     (c doublings per window) + ones.
+ *     (levels, no double-and-add) until a level has at most 1024 segments,
+ *     whose weighted sum is split by the bits of the segment index; one
+ *     kernel sums every row (msm_reduce.cuh).
+ *  5. host: rows combined (doublings), window sums by Horner (c doublings
+ *     per window) + ones.
  *
  * Streamed handles (bases over the memory budget, see msm.cu): no live
  * mask, no global classify; per chunk of points (= sort batch): uploads of the chunk's
@@ -113,7 +114,7 @@ struct msm_pending {
     bool pip;         /* Pippenger ran (some significant scalar) */
     unsigned c, W;
     red_levels rl;
-    size_t nones;     /* ones partial sums after the W * rl.n level sums */
+    size_t nones;     /* ones partial sums after the W * red_rows_count(rl) row sums */
 };
 
 namespace {
@@ -312,9 +313,9 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             pd->W = Wg; /* windows to reduce and combine: the bucket sets */
             pd->rl = gpu_msm_red_plan(Wg, B, gpu_msm_red_l0(Wg, B, 0));
         }
-        /* the ones sum follows the level sums in the slot */
+        /* the ones sum follows the row sums in the slot */
         pd->nones = 1;
-        const size_t at = pd->pip ? (size_t)pd->W * pd->rl.n : 0;
+        const size_t at = pd->pip ? (size_t)pd->W * red_rows_count(pd->rl) : 0;
         hs[at] = ones_sum;
     } else {
         /* ---- streamed: batches = chunks; bases of the resident prefix are
@@ -408,7 +409,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
         pd->rl = gpu_msm_red_plan(W, B, gpu_msm_red_l0(W, B, 0));
         pd->nones = nb;
         if (nb)
-            CUZK_CU(cudaMemcpyAsync(hs + (size_t)W * pd->rl.n, m->d_ones_acc, nb * sizeof(X), cudaMemcpyDeviceToHost, st));
+            CUZK_CU(cudaMemcpyAsync(hs + (size_t)W * red_rows_count(pd->rl), m->d_ones_acc, nb * sizeof(X), cudaMemcpyDeviceToHost, st));
     }
     if (pd->pip) {
         /* 4. reduce (levels, see reduce_level_kernel): per window and level,
@@ -434,7 +435,7 @@ template <class F> cuzk_status msm_finish_t(cuzk_gpu_msm *m, const msm_pending *
     size_t at = 0;
     if (pd->pip) {
         msm_combine_windows<F>(total, hs, pd->W, pd->c, pd->rl);
-        at = (size_t)pd->W * pd->rl.n;
+        at = (size_t)pd->W * red_rows_count(pd->rl);
     }
     for (size_t i = 0; i < pd->nones; i++) xyzz_add(total, hs[at + i]);
     jac<F> out;

@@ -66,6 +66,70 @@ __global__ void __launch_bounds__(EC_THREADS) sum_kernel(const xyzz<F> *in, uint
     out[t] = acc;
 }
 
+/* Thread 0's acc += every other thread's, by a binary tree in shared memory
+ * (sh: EC_THREADS / 2 points): log2 of the span additions in series, where
+ * the threads from `active` on hold infinity. Every thread of the block (of
+ * EC_THREADS) calls it with the same `active`. */
+template <class F> __device__ __forceinline__ void block_sum(xyzz<F> &acc, xyzz<F> *sh, uint32_t active)
+{
+    static_assert((EC_THREADS & (EC_THREADS - 1)) == 0, "EC_THREADS a power of two");
+    uint32_t span = 1;
+    while (span < active && span < EC_THREADS) span *= 2;
+    for (uint32_t h = span / 2; h > 0; h /= 2) {
+        if (threadIdx.x >= h && threadIdx.x < 2 * h) sh[threadIdx.x - h] = acc;
+        __syncthreads();
+        if (threadIdx.x < h) {
+            /* through a copy, so acc's address never reaches the
+             * out-of-line addition (that keeps a variable in local memory
+             * for the whole kernel: gpu_ec.cuh) */
+            xyzz<F> t = acc;
+            xyzz_add(t, sh[threadIdx.x]);
+            acc = t;
+        }
+        __syncthreads();
+    }
+}
+
+/* Rows to sum by sum_rows_kernel: for r < the row count, W rows at
+ * row[r] + w * len[r], of len[r] points, all of them (bit[r] = SUM_ALL) or
+ * those whose index has bit bit[r] set. */
+constexpr uint32_t SUM_ALL = 0xffffffffu;
+struct sum_rows_args {
+    const void *row[MSM_RED_LEVELS];
+    uint32_t len[MSM_RED_LEVELS];
+    uint32_t bit[MSM_RED_LEVELS];
+    uint32_t W;
+};
+
+/* One block (EC_THREADS) a row: out[r * W + w] = the sum of row (r, w),
+ * strided over the threads, then block_sum. All the rows in one launch:
+ * the 8-to-1 sum launches this replaces each waited on a few threads adding
+ * 8 points in series (docs/PERFORMANCE.md). */
+template <class F> __global__ void __launch_bounds__(EC_THREADS) sum_rows_kernel(sum_rows_args a, xyzz<F> *out)
+{
+    __shared__ xyzz<F> sh[EC_THREADS / 2];
+    const uint32_t r = blockIdx.x / a.W, w = blockIdx.x % a.W, m = a.len[r], b = a.bit[r];
+    const xyzz<F> *in = (const xyzz<F> *)a.row[r] + (size_t)w * m;
+    xyzz<F> acc;
+    xyzz_set_inf(acc);
+    if (b == SUM_ALL) {
+        for (uint32_t i = threadIdx.x; i < m; i += EC_THREADS) xyzz_add(acc, in[i]);
+    } else {
+        /* the i-th index with bit b set: i's bits below b, then b, then the rest */
+        const uint32_t lo = (1u << b) - 1;
+        for (uint32_t i = threadIdx.x;; i += EC_THREADS) {
+            const uint32_t g = ((i & ~lo) << 1) | (1u << b) | (i & lo);
+            if (g >= m) break;
+            xyzz_add(acc, in[g]);
+        }
+    }
+    block_sum(acc, sh, m);
+    if (threadIdx.x == 0) out[blockIdx.x] = acc;
+}
+
+/* Longest row sum_rows_kernel takes: 8 points a thread in series at most
+ * (longer rows are cut down by sum_kernel passes first). */
+constexpr uint32_t SUM_ROW_MAX = EC_THREADS * MSM_RED_FAN;
 
 /* The levels of the reduction (gpu_red_levels: segments of L[k] inputs per
  * thread on level k) are planned by gpu_msm_red_plan / gpu_msm_red_l0
@@ -75,20 +139,54 @@ __global__ void __launch_bounds__(EC_THREADS) sum_kernel(const xyzz<F> *in, uint
  * the larger ones. */
 typedef gpu_red_levels red_levels;
 
-/* Reduces the W rows of B buckets by the levels of `rl`; wins (host, W *
- * rl.n points) receives, per level k and window w, wins[k * W + w] = the
- * sum of that level's T row. Synchronises the stream unless sync is
- * false (wins is then pinned and the caller waits for an event). red_a / red_b:
- * scratch of rl.total points each. */
+/* What runs of a plan: levels 0 .. K-1, level K-1 the first whose G is at
+ * most SUM_ROW_MAX; the levels above it are replaced by nb bit sums of its R
+ * row: the next level's S = sum_g g R_g = sum_(b < nb) 2^b Q_b, Q_b = the
+ * sum of the R_g whose g has bit b set (g < G[K-1] <= 2^nb). One
+ * sum_rows_kernel launch makes every Q_b and every level's T sum, where each
+ * level above K-1 was a launch of short serial chains. Rows read back per
+ * window: K T sums, then nb Q sums (K + nb <= MSM_RED_LEVELS). */
+struct red_rows {
+    unsigned K, nb;
+};
+inline red_rows red_rows_for(const red_levels &rl)
+{
+    red_rows r;
+    r.K = rl.n;
+    for (unsigned k = 0; k < rl.n; k++)
+        if (rl.G[k] <= SUM_ROW_MAX) {
+            r.K = k + 1;
+            break;
+        }
+    r.nb = 0;
+    while ((1u << r.nb) < rl.G[r.K - 1]) r.nb++;
+    return r;
+}
+/* Row sums read back per window (K + nb). */
+inline unsigned red_rows_count(const red_levels &rl)
+{
+    const red_rows r = red_rows_for(rl);
+    return r.K + r.nb;
+}
+
+/* Reduces the W rows of B buckets by the plan `rl` (red_rows_for); wins
+ * (host, W * (K + nb) points) receives wins[r * W + w] = row r's sum of
+ * window w. The buckets are free once level 0 has read them: they hold
+ * those sums (K + nb <= B) for one read-back. Synchronises the stream unless
+ * sync is false (wins is then pinned and the caller waits for an event).
+ * red_a / red_b: scratch of rl.total points each. */
 template <class F>
-cuzk_status msm_reduce_windows(cudaStream_t st, const xyzz<F> *buckets, unsigned W, uint32_t B, const red_levels &rl,
+cuzk_status msm_reduce_windows(cudaStream_t st, xyzz<F> *buckets, unsigned W, uint32_t B, const red_levels &rl,
                                xyzz<F> *red_a, xyzz<F> *red_b, xyzz<F> *wins, cuzk_error *e, bool sync = true)
 {
     typedef xyzz<F> X;
+    const red_rows rr = red_rows_for(rl);
+    if (rr.K + rr.nb > MSM_RED_LEVELS || rr.K + rr.nb > B)
+        return cuzk_err(e, CUZK_ERR_INTERNAL, "gpu msm: %u reduction rows for %u buckets", rr.K + rr.nb, B);
     /* the inlined addition for G1, the out-of-line one for G2 (the faster
      * of the two for each on the H200; docs/PERFORMANCE.md) */
     constexpr bool red_inl = !is_fp2<F>::value;
-    for (unsigned k = 0; k < rl.n; k++) {
+    for (unsigned k = 0; k < rr.K; k++) {
         const X *in = k ? red_b + rl.off[k - 1] : buckets;
         const uint32_t stride = k ? rl.G[k - 1] : B;
         if constexpr (red_inl)
@@ -99,13 +197,16 @@ cuzk_status msm_reduce_windows(cudaStream_t st, const xyzz<F> *buckets, unsigned
                 in, stride, k ? 1u : 0u, rl.M[k], rl.L[k], rl.G[k], W, red_a + rl.off[k], red_b + rl.off[k]);
         CUZK_LAUNCHED("reduce_level");
     }
-    /* per level, the W rows of T summed (ping-pong inside the level's
-     * own regions of the two buffers; the R rows are no longer needed) */
-    X *lvl[24];
-    for (unsigned k = 0; k < rl.n; k++) {
+    /* T rows longer than SUM_ROW_MAX (levels below K-1) cut by 8-to-1
+     * passes, ping-pong inside the level's own regions of the two buffers
+     * (its R row was read by the level above); level K-1's R row stays */
+    sum_rows_args a;
+    memset(&a, 0, sizeof a);
+    a.W = W;
+    for (unsigned k = 0; k < rr.K; k++) {
         uint32_t cnt = rl.G[k];
         X *src = red_a + rl.off[k], *dst = red_b + rl.off[k];
-        while (cnt > 1) {
+        while (cnt > SUM_ROW_MAX) {
             uint32_t mo = (cnt + MSM_RED_FAN - 1) / MSM_RED_FAN;
             sum_kernel<F><<<ceil_div_u((size_t)W * mo, EC_THREADS), EC_THREADS, 0, st>>>(src, W, cnt, dst);
             CUZK_LAUNCHED("sum");
@@ -114,28 +215,44 @@ cuzk_status msm_reduce_windows(cudaStream_t st, const xyzz<F> *buckets, unsigned
             dst = tmp;
             cnt = mo;
         }
-        lvl[k] = src;
+        a.row[k] = src;
+        a.len[k] = cnt;
+        a.bit[k] = SUM_ALL;
     }
-    for (unsigned k = 0; k < rl.n; k++)
-        CUZK_CU(cudaMemcpyAsync(wins + (size_t)k * W, lvl[k], W * sizeof(X), cudaMemcpyDeviceToHost, st));
+    for (unsigned b = 0; b < rr.nb; b++) {
+        a.row[rr.K + b] = red_b + rl.off[rr.K - 1];
+        a.len[rr.K + b] = rl.G[rr.K - 1];
+        a.bit[rr.K + b] = b;
+    }
+    const unsigned rows = rr.K + rr.nb;
+    sum_rows_kernel<F><<<W * rows, EC_THREADS, 0, st>>>(a, buckets);
+    CUZK_LAUNCHED("sum_rows");
+    CUZK_CU(cudaMemcpyAsync(wins, buckets, (size_t)W * rows * sizeof(X), cudaMemcpyDeviceToHost, st));
     if (sync) CUZK_CU(cudaStreamSynchronize(st));
     return CUZK_OK;
 }
 
-/* On the host: per window S = T_0 + L_0 (T_1 + L_1 (...)) from the level
- * sums of msm_reduce_windows, then Horner over the windows (c doublings
- * each) into total. */
+/* On the host: per window S = T_0 + L_0 (T_1 + ... + L_(K-1) (T_(K-1) +
+ * L_(K-1) sum_b 2^b Q_b)) from the row sums of msm_reduce_windows, then
+ * Horner over the windows (c doublings each) into total. */
 template <class F>
 void msm_combine_windows(xyzz<F> &total, const xyzz<F> *wins, unsigned W, unsigned c, const red_levels &rl)
 {
     typedef xyzz<F> X;
+    const red_rows rr = red_rows_for(rl);
     for (int w = (int)W - 1; w >= 0; w--) {
         for (unsigned i = 0; i < c; i++) {
             X d = total;
             xyzz_dbl(total, d);
         }
-        X sw = wins[(size_t)(rl.n - 1) * W + w];
-        for (int k = (int)rl.n - 2; k >= 0; k--) {
+        X sw;
+        xyzz_set_inf(sw);
+        for (int b = (int)rr.nb - 1; b >= 0; b--) {
+            X d = sw;
+            xyzz_dbl(sw, d);
+            xyzz_add(sw, wins[(size_t)(rr.K + b) * W + w]);
+        }
+        for (int k = (int)rr.K - 1; k >= 0; k--) {
             for (unsigned i = 0; i < rl.lg[k]; i++) {
                 X d = sw;
                 xyzz_dbl(sw, d);
