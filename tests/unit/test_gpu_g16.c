@@ -566,8 +566,11 @@ static void test_backend(void **state)
         cuzk_gpu_plan_opts po7 = {.budget = (size_t)1 << 40, .workers = 2};
         cuzk_error e7 = {0};
         assert_int_equal(cuzk_gpu_plan_proof(&g.src.shape, &po7, &p7, &e7), CUZK_OK);
-        assert_int_equal(p7.least_tier, 7);
-        assert_int_equal(prove_with(&g, p7.least_budget, 2, 2), 7);
+        /* below 2^12 (compute-sanitizer runs) tier 7's host-scalar staging
+         * outweighs what it saves and a streamed tier is the least */
+        if (lg >= 12)
+            assert_int_equal(p7.least_tier, 7);
+        assert_int_equal(prove_with(&g, p7.least_budget, 2, 2), p7.least_tier);
         gkey_free(&g);
     }
 }
