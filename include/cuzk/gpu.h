@@ -118,9 +118,9 @@ typedef struct cuzk_gpu_msm_config {
      * create (a run with few significant scalars, for which that costs more,
      * does without the copies). t >= 2: that many (clamped to the window
      * count; NOMEM when they do not fit the budget). 1: none. 0 (default):
-     * automatic (G1): the most copies whose resident plan fits the budget, if
-     * the cost model prefers them (on the H200: BLS12-381 at every size, BN254
-     * up to 2^21; G2: none until measured); none with no limit (budget SIZE_MAX in
+     * automatic: the most copies whose resident plan fits the budget, if
+     * the cost model prefers them (on the H200: G1 BLS12-381 at every size,
+     * G1 BN254 up to 2^21, G2 at every size); none with no limit (budget SIZE_MAX in
      * cuzk_gpu_msm_plan_make, cuzk_gpu_msm_device_bytes without a
      * device_budget), so those give the least resident figure. Making the
      * copies costs about (bits + c) doublings per base: seconds for 2^26

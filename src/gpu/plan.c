@@ -235,22 +235,26 @@ static size_t streamed_bytes(const gpu_msm_layout *p, unsigned bits, size_t npoi
 /* What an entry costs more on the copies' path, in bucket additions: its
  * sort is the one-pass scatter and its bases are gathered from t times the
  * memory, a fixed cost per entry, so relative to an addition it is larger
- * on the smaller field: MSM_PRE_ENTRY / (words of a G1 coordinate)^2. On
+ * on the smaller field. G1: MSM_PRE_ENTRY / (words of a G1 point)^2; on
  * the H200 (2026-12-01, docs/PERFORMANCE.md) the copies won on BLS12-381 G1
  * at 2^20..2^26 (-1.5 % .. -7.6 %) and on BN254 G1 at 2^20 (-9 %), and lost
  * on BN254 G1 at 2^24 (+0.7 %) and 2^26 (+4.5 %): 12 puts the model's
- * break-even between those. */
+ * break-even between those. G2: MSM_PRE_ENTRY_G2 of an addition on both
+ * curves (its addition is ~3x G1's, so the same per-entry time weighs
+ * less): on the H200 (2026-12-02) the copies won on G2 at every size
+ * measured, 2^16..2^24 on both curves and BN254 2^26 (-52 % .. -4.8 %),
+ * and 2^24 / 2^26 imply 0.053 .. 0.067. */
 #define MSM_PRE_ENTRY 12.0
+#define MSM_PRE_ENTRY_G2 0.06
 
-/* Automatic copies (G1; G2 copies are not measured yet, so not automatic):
- * the most copies (fewest bucket sets) whose resident plan fits the budget,
- * among those the cost model, with the copies' entry cost, prefers to none
- * at npoints significant scalars; 1 when none does. */
+/* Automatic copies: the most copies (fewest bucket sets) whose resident
+ * plan fits the budget, among those the cost model, with the copies' entry
+ * cost, prefers to none at npoints significant scalars; 1 when none does. */
 static unsigned auto_copies(unsigned bits, size_t npoints, const cuzk_gpu_msm_config *cfg, int sm_count,
                             cuzk_gpu_group group, size_t aff, size_t budget)
 {
-    if (group != CUZK_GPU_G1) return 1;
-    const double words = (double)aff / 8, entry = 1.0 + MSM_PRE_ENTRY / (words * words);
+    const double words = (double)aff / 8;
+    const double entry = 1.0 + (group == CUZK_GPU_G2 ? MSM_PRE_ENTRY_G2 : MSM_PRE_ENTRY / (words * words));
     cuzk_gpu_msm_config c2;
     if (cfg) c2 = *cfg;
     else memset(&c2, 0, sizeof c2);

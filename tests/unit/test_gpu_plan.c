@@ -289,7 +289,7 @@ static void test_auto_copies(void **state)
     /* the copies' entry cost (12 / words^2 of an addition): BN254 G1 takes
      * them at 2^20 (t = 14, c = 19: 2^20 14 (1 + 12/64) + 4 2^18 = 18481152
      * < 18874368 at c = 16 without), not at 2^24 (2^24 12 (1 + 12/64) + 4 2^21
-     * = 247463936 > 245366784) nor 2^26; G2 takes none automatically */
+     * = 247463936 > 245366784) nor 2^26 */
     assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, (size_t)1 << 20, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
     assert_int_equal(pl.precompute, 14);
     assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, (size_t)1 << 21, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
@@ -303,10 +303,27 @@ static void test_auto_copies(void **state)
     assert_int_equal(pl.precompute, 1);
     assert_int_equal(plan(CUZK_CURVE_BLS12_381, CUZK_GPU_G1, (size_t)1 << 20, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
     assert_int_equal(pl.precompute, 14);
+    /* G2: an entry costs 0.06 of an addition more on the copies' path (both
+     * curves): 2^20 takes t = 14, c = 19 (2^20 14 1.06 + 4 2^18 = 16609444
+     * < 18874368 at c = 16 without), 2^24 all 12 windows of c = 22; on an
+     * H200 (147 GB) BLS12-381 2^26 takes 6 copies (12 do not fit: 2 bucket
+     * sets), BN254 2^26 all 12 */
     for (int ci = 1; ci <= 2; ci++) {
         assert_int_equal(plan((cuzk_curve)ci, CUZK_GPU_G2, (size_t)1 << 20, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
-        assert_int_equal(pl.precompute, 1);
+        assert_int_equal(pl.precompute, 14);
+        assert_int_equal(plan((cuzk_curve)ci, CUZK_GPU_G2, n, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
+        assert_int_equal(pl.precompute, 12);
+        assert_true(pl.device_bytes >= 12 * n * (ci == 1 ? 128 : 192));
     }
+    const size_t h200 = (size_t)147000000000ull;
+    assert_int_equal(plan(cv, CUZK_GPU_G2, (size_t)1 << 26, NULL, 132, h200, &pl), CUZK_OK);
+    assert_int_equal(pl.precompute, 6);
+    assert_true(pl.device_bytes <= h200);
+    assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G2, (size_t)1 << 26, NULL, 132, h200, &pl), CUZK_OK);
+    assert_int_equal(pl.precompute, 12);
+    /* without a limit (the least resident figure): none */
+    assert_int_equal(plan(cv, CUZK_GPU_G2, n, NULL, 132, SIZE_MAX, &pl), CUZK_OK);
+    assert_int_equal(pl.precompute, 1);
     /* an explicit t that does not fit is an error, not a silent fallback */
     assert_int_equal(plan(cv, CUZK_GPU_G1, n, &all, 132, rall - 1, &pl), CUZK_ERR_NOMEM);
 }
