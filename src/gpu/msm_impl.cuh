@@ -424,7 +424,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
 
 /* Waits for the sums of an issued MSM and combines them on the host:
  * level sums per window, Horner over the windows (c doublings each), the
- * ones partial sums. */
+ * ones partial sums (the CPU's formulas, host_ec.cuh). */
 template <class F> cuzk_status msm_finish_t(cuzk_gpu_msm *m, const msm_pending *pd, void *result, cuzk_error *e)
 {
     typedef xyzz<F> X;
@@ -437,7 +437,12 @@ template <class F> cuzk_status msm_finish_t(cuzk_gpu_msm *m, const msm_pending *
         msm_combine_windows<F>(total, hs, pd->W, pd->c, pd->rl);
         at = (size_t)pd->W * red_rows_count(pd->rl);
     }
-    for (size_t i = 0; i < pd->nones; i++) xyzz_add(total, hs[at + i]);
+    if (pd->nones) {
+        typedef host_ec<F> H;
+        typename H::T acc = host_of(total);
+        for (size_t i = 0; i < pd->nones; i++) H::add(acc, host_of(hs[at + i]));
+        total = device_of<F>(acc);
+    }
     jac<F> out;
     xyzz_to_jac(out, total);
     memcpy(result, &out, sizeof out);

@@ -3,6 +3,7 @@
 #ifndef CUZK_GPU_MSM_REDUCE_CUH
 #define CUZK_GPU_MSM_REDUCE_CUH
 
+#include "gpu/host_ec.cuh"
 #include "gpu/msm_defs.cuh"
 
 namespace {
@@ -234,33 +235,28 @@ cuzk_status msm_reduce_windows(cudaStream_t st, xyzz<F> *buckets, unsigned W, ui
 
 /* On the host: per window S = T_0 + L_0 (T_1 + ... + L_(K-1) (T_(K-1) +
  * L_(K-1) sum_b 2^b Q_b)) from the row sums of msm_reduce_windows, then
- * Horner over the windows (c doublings each) into total. */
+ * Horner over the windows (c doublings each) into total, by the CPU's
+ * formulas (host_ec.cuh). */
 template <class F>
 void msm_combine_windows(xyzz<F> &total, const xyzz<F> *wins, unsigned W, unsigned c, const red_levels &rl)
 {
-    typedef xyzz<F> X;
+    typedef host_ec<F> H;
     const red_rows rr = red_rows_for(rl);
+    typename H::T acc = host_of(total), sw;
     for (int w = (int)W - 1; w >= 0; w--) {
-        for (unsigned i = 0; i < c; i++) {
-            X d = total;
-            xyzz_dbl(total, d);
-        }
-        X sw;
-        xyzz_set_inf(sw);
+        for (unsigned i = 0; i < c; i++) H::dbl(acc);
+        H::set_inf(sw);
         for (int b = (int)rr.nb - 1; b >= 0; b--) {
-            X d = sw;
-            xyzz_dbl(sw, d);
-            xyzz_add(sw, wins[(size_t)(rr.K + b) * W + w]);
+            H::dbl(sw);
+            H::add(sw, host_of(wins[(size_t)(rr.K + b) * W + w]));
         }
         for (int k = (int)rr.K - 1; k >= 0; k--) {
-            for (unsigned i = 0; i < rl.lg[k]; i++) {
-                X d = sw;
-                xyzz_dbl(sw, d);
-            }
-            xyzz_add(sw, wins[(size_t)k * W + w]);
+            for (unsigned i = 0; i < rl.lg[k]; i++) H::dbl(sw);
+            H::add(sw, host_of(wins[(size_t)k * W + w]));
         }
-        xyzz_add(total, sw);
+        H::add(acc, sw);
     }
+    total = device_of<F>(acc);
 }
 
 } /* namespace */
