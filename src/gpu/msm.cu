@@ -81,6 +81,8 @@ extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
             if (m->h_slot[i]) cudaFreeHost(m->h_slot[i]);
         }
         if (m->ev_start) cudaEventDestroy(m->ev_start);
+        if (m->ev_cls) cudaEventDestroy(m->ev_cls);
+        if (m->ev_ones) cudaEventDestroy(m->ev_ones);
         if (m->copy_st) cudaStreamDestroy(m->copy_st);
         if (m->registered) cudaHostUnregister((void *)((const char *)m->h_bases + m->mem.resident_points * m->aff_size));
     }

@@ -10,11 +10,22 @@
 
 namespace {
 
+/* Blocks a SM the accumulation asks of ptxas: 3 on BLS12-381 G1 (168
+ * registers and 8 bytes of spill, 12 warps a SM instead of 8; -4 % uniform
+ * 2^24, -4 % the witness-like accumulation on the H200:
+ * docs/PERFORMANCE.md); the other groups as ptxas chooses. */
+template <class F> struct accumulate_min_blocks {
+    static constexpr int value = 1;
+};
+template <> struct accumulate_min_blocks<bls12_381_fp> {
+    static constexpr int value = 3;
+};
+
 template <class F>
-__global__ void __launch_bounds__(EC_THREADS) accumulate_kernel(const uint32_t *entries, const uint32_t *offsets, uint32_t NB,
-                                                                uint32_t nseg, uint32_t seg, const affine<F> *bases,
-                                                                xyzz<F> *buckets, xyzz<F> *head, uint32_t *head_key,
-                                                                xyzz<F> *tail, uint32_t *tail_key)
+__global__ void __launch_bounds__(EC_THREADS, accumulate_min_blocks<F>::value)
+    accumulate_kernel(const uint32_t *entries, const uint32_t *offsets, uint32_t NB, uint32_t nseg, uint32_t seg,
+                      const affine<F> *bases, xyzz<F> *buckets, xyzz<F> *head, uint32_t *head_key, xyzz<F> *tail,
+                      uint32_t *tail_key)
 {
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nseg) return;
@@ -149,13 +160,13 @@ cuzk_status msm_ones_sum(cudaStream_t st, const uint32_t *ones, const uint32_t *
     sum_rows_args a;
     memset(&a, 0, sizeof a);
     a.row[0] = red_b;
-    a.len[0] = EC_THREADS;
+    a.len[0] = a.stride[0] = EC_THREADS;
     a.bit[0] = SUM_ALL;
     a.W = blocks;
     sum_rows_kernel<F><<<blocks, EC_THREADS, 0, st>>>(a, red_a);
     CUZK_LAUNCHED("sum_rows");
     a.row[0] = red_a;
-    a.len[0] = blocks;
+    a.len[0] = a.stride[0] = blocks;
     a.W = 1;
     sum_rows_kernel<F><<<1, EC_THREADS, 0, st>>>(a, red_b);
     CUZK_LAUNCHED("sum_rows");

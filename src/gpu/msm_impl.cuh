@@ -10,6 +10,9 @@
  *     count picks the window size c for the significant scalars only.
  *  2. ones: the listed points are summed by one wave of threads (mixed XYZZ
  *     additions); their partial sums by trees in blocks, in two launches.
+ *     Resident handles run it on the handle's second stream, beside 3 (the
+ *     reduction, whose scratch it uses, waits for it), so the host reads
+ *     the count right after classify.
  *  3. per batch of points (bounded so the sort buffer stays small; a sparse
  *     run, whose entries are those of its significant scalars only, takes
  *     one batch when they fit):
@@ -98,8 +101,9 @@ struct cuzk_gpu_msm {
     void *d_part;
     uint32_t *d_part_key;
     void *d_red_a, *d_red_b;
-    /* uploads (streamed) and read-backs (all) */
+    /* uploads (streamed), the ones sum (resident) and read-backs (all) */
     cudaStream_t copy_st;
+    cudaEvent_t ev_cls, ev_ones; /* resident: classify done; ones sum done (on copy_st) */
     cudaEvent_t ev_up[2], ev_done[2], ev_start;
     cudaEvent_t ev_res[2]; /* window sums of slot i on the host */
     void *h_slot[2];       /* pinned, gpu_msm_slot_points each */
@@ -114,7 +118,7 @@ struct msm_pending {
     bool pip;         /* Pippenger ran (some significant scalar) */
     unsigned c, W;
     red_levels rl;
-    size_t nones;     /* ones partial sums after the W * red_rows_count(rl) row sums */
+    size_t nones;     /* ones partial sums after the W * red_rows_count(rl, B) row sums */
 };
 
 namespace {
@@ -132,6 +136,8 @@ inline cuzk_status msm_ensure_events(cuzk_gpu_msm *m, cuzk_error *e)
         CUZK_CU(cudaHostAlloc(&m->h_slot[i], bytes, cudaHostAllocPortable));
     }
     CUZK_CU(cudaEventCreateWithFlags(&m->ev_start, cudaEventDisableTiming));
+    CUZK_CU(cudaEventCreateWithFlags(&m->ev_cls, cudaEventDisableTiming));
+    CUZK_CU(cudaEventCreateWithFlags(&m->ev_ones, cudaEventDisableTiming));
     /* non-blocking: no implicit ordering with the legacy default stream */
     CUZK_CU(cudaStreamCreateWithFlags(&m->copy_st, cudaStreamNonBlocking));
     m->events_made = 1;
@@ -266,13 +272,14 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
         CUZK_CU(cudaMemsetAsync(m->d_counters, 0, 4 * sizeof(uint32_t), st));
         cuzk_status rc = msm_classify(st, scalars, n, split, m->d_live, m->d_ones, m->d_counters, m->sm_count, e);
         if (rc != CUZK_OK) return rc;
-        /* 2. ones (always launched: it reads the count on the device) */
-        cuzk_status ro = msm_ones_sum<F>(st, m->d_ones, m->d_counters, bases, m->sm_count, (uint32_t)pl.ones_threads,
-                                         red_a, red_b, e);
+        /* 2. ones on copy_st after classify (always launched: it reads the
+         * count on the device); its sum is left in red_b[0] */
+        CUZK_CU(cudaEventRecord(m->ev_cls, st));
+        CUZK_CU(cudaStreamWaitEvent(m->copy_st, m->ev_cls, 0));
+        cuzk_status ro = msm_ones_sum<F>(m->copy_st, m->d_ones, m->d_counters, bases, m->sm_count,
+                                         (uint32_t)pl.ones_threads, red_a, red_b, e);
         if (ro != CUZK_OK) return ro;
-        X ones_sum;
         uint32_t counts[2];
-        CUZK_CU(cudaMemcpyAsync(&ones_sum, red_b, sizeof(X), cudaMemcpyDeviceToHost, st));
         CUZK_CU(cudaMemcpyAsync(counts, m->d_counters, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, st));
         CUZK_CU(cudaStreamSynchronize(st));
         const size_t nsig = counts[1];
@@ -313,10 +320,13 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             pd->W = Wg; /* windows to reduce and combine: the bucket sets */
             pd->rl = gpu_msm_red_plan(Wg, B, gpu_msm_red_l0(Wg, B, 0));
         }
-        /* the ones sum follows the row sums in the slot */
+        /* the ones sum follows the row sums in the slot; the reduction and
+         * the next run wait for it (they reuse red_a / red_b, d_ones) */
         pd->nones = 1;
-        const size_t at = pd->pip ? (size_t)pd->W * red_rows_count(pd->rl) : 0;
-        hs[at] = ones_sum;
+        const size_t at = pd->pip ? (size_t)pd->W * red_rows_count(pd->rl, 1u << (pd->c - 1)) : 0;
+        CUZK_CU(cudaMemcpyAsync(hs + at, red_b, sizeof(X), cudaMemcpyDeviceToHost, m->copy_st));
+        CUZK_CU(cudaEventRecord(m->ev_ones, m->copy_st));
+        CUZK_CU(cudaStreamWaitEvent(st, m->ev_ones, 0));
     } else {
         /* ---- streamed: batches = chunks; bases of the resident prefix are
          * used in place, the others and host scalars are uploaded into two
@@ -409,7 +419,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
         pd->rl = gpu_msm_red_plan(W, B, gpu_msm_red_l0(W, B, 0));
         pd->nones = nb;
         if (nb)
-            CUZK_CU(cudaMemcpyAsync(hs + (size_t)W * red_rows_count(pd->rl), m->d_ones_acc, nb * sizeof(X), cudaMemcpyDeviceToHost, st));
+            CUZK_CU(cudaMemcpyAsync(hs + (size_t)W * red_rows_count(pd->rl, B), m->d_ones_acc, nb * sizeof(X), cudaMemcpyDeviceToHost, st));
     }
     if (pd->pip) {
         /* 4. reduce (levels, see reduce_level_kernel): per window and level,
@@ -434,8 +444,8 @@ template <class F> cuzk_status msm_finish_t(cuzk_gpu_msm *m, const msm_pending *
     xyzz_set_inf(total);
     size_t at = 0;
     if (pd->pip) {
-        msm_combine_windows<F>(total, hs, pd->W, pd->c, pd->rl);
-        at = (size_t)pd->W * red_rows_count(pd->rl);
+        msm_combine_windows<F>(total, hs, pd->W, pd->c, pd->rl, 1u << (pd->c - 1));
+        at = (size_t)pd->W * red_rows_count(pd->rl, 1u << (pd->c - 1));
     }
     if (pd->nones) {
         typedef host_ec<F> H;

@@ -13,17 +13,17 @@ namespace {
  *   T_g = sum_i (i+1) X_{gL+i}  and  R_g = sum_i X_{gL+i}  (running sums),
  * so S = sum_g T_g + L * sum_g g R_g, and sum_g g R_g = sum_{h} (h+1) R_{h+1}
  * is the same problem on the row R_1..R_{G-1}: the next level. Levels stop
- * at G = 1; the host combines S = sum T_0 + L (sum T_1 + L (...)). */
+ * at G = 1; the host combines S = sum T_0 + L (sum T_1 + L (...)).
+ * reduce_level_thread is thread t's part, window w's inputs gL .. min(gL +
+ * L, M) - 1 at in + w * stride + off; host and device, so the host check
+ * (tests/unit/host_cuda_msm_reduce.cu) runs the kernel's own code. */
 template <class F, bool INL>
-__global__ void __launch_bounds__(EC_THREADS) reduce_level_kernel(const xyzz<F> *in, uint32_t stride, uint32_t off,
-                                                                  uint32_t M, uint32_t L, uint32_t G, uint32_t W,
-                                                                  xyzz<F> *T, xyzz<F> *R)
+CUZK_HD void reduce_level_thread(uint32_t t, const xyzz<F> *in, uint32_t stride, uint32_t off, uint32_t M, uint32_t L,
+                                 uint32_t G, xyzz<F> *T, xyzz<F> *R)
 {
-    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= W * G) return;
     const uint32_t w = t / G, g = t % G;
     const xyzz<F> *b = in + (size_t)w * stride + off + (size_t)g * L;
-    const uint32_t cnt = min(L, M - g * L);
+    const uint32_t cnt = L < M - g * L ? L : M - g * L;
     xyzz<F> run, sum;
     xyzz_set_inf(run);
     xyzz_set_inf(sum);
@@ -51,6 +51,16 @@ __global__ void __launch_bounds__(EC_THREADS) reduce_level_kernel(const xyzz<F> 
     }
     T[t] = sum;
     R[t] = run;
+}
+
+template <class F, bool INL>
+__global__ void __launch_bounds__(EC_THREADS) reduce_level_kernel(const xyzz<F> *in, uint32_t stride, uint32_t off,
+                                                                  uint32_t M, uint32_t L, uint32_t G, uint32_t W,
+                                                                  xyzz<F> *T, xyzz<F> *R)
+{
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= W * G) return;
+    reduce_level_thread<F, INL>(t, in, stride, off, M, L, G, T, R);
 }
 
 /* out[g][j] = sum of in[g][j*FAN .. (j+1)*FAN) (groups of m inputs). */
@@ -92,12 +102,13 @@ template <class F> __device__ __forceinline__ void block_sum(xyzz<F> &acc, xyzz<
 }
 
 /* Rows to sum by sum_rows_kernel: for r < the row count, W rows at
- * row[r] + w * len[r], of len[r] points, all of them (bit[r] = SUM_ALL) or
- * those whose index has bit bit[r] set. */
+ * row[r] + w * stride[r], of len[r] points, all of them (bit[r] = SUM_ALL)
+ * or those whose index has bit bit[r] set. */
 constexpr uint32_t SUM_ALL = 0xffffffffu;
 struct sum_rows_args {
     const void *row[MSM_RED_LEVELS];
     uint32_t len[MSM_RED_LEVELS];
+    uint32_t stride[MSM_RED_LEVELS];
     uint32_t bit[MSM_RED_LEVELS];
     uint32_t W;
 };
@@ -110,7 +121,7 @@ template <class F> __global__ void __launch_bounds__(EC_THREADS) sum_rows_kernel
 {
     __shared__ xyzz<F> sh[EC_THREADS / 2];
     const uint32_t r = blockIdx.x / a.W, w = blockIdx.x % a.W, m = a.len[r], b = a.bit[r];
-    const xyzz<F> *in = (const xyzz<F> *)a.row[r] + (size_t)w * m;
+    const xyzz<F> *in = (const xyzz<F> *)a.row[r] + (size_t)w * a.stride[r];
     xyzz<F> acc;
     xyzz_set_inf(acc);
     if (b == SUM_ALL) {
@@ -129,7 +140,8 @@ template <class F> __global__ void __launch_bounds__(EC_THREADS) sum_rows_kernel
 }
 
 /* Longest row sum_rows_kernel takes: 8 points a thread in series at most
- * (longer rows are cut down by sum_kernel passes first). */
+ * (longer rows are cut into pieces or shortened by sum_kernel passes first:
+ * red_rows_for). */
 constexpr uint32_t SUM_ROW_MAX = EC_THREADS * MSM_RED_FAN;
 
 /* The levels of the reduction (gpu_red_levels: segments of L[k] inputs per
@@ -145,45 +157,57 @@ typedef gpu_red_levels red_levels;
  * row: the next level's S = sum_g g R_g = sum_(b < nb) 2^b Q_b, Q_b = the
  * sum of the R_g whose g has bit b set (g < G[K-1] <= 2^nb). One
  * sum_rows_kernel launch makes every Q_b and every level's T sum, where each
- * level above K-1 was a launch of short serial chains. Rows read back per
- * window: K T sums, then nb Q sums (K + nb <= MSM_RED_LEVELS). */
+ * level above K-1 was a launch of short serial chains. A T row longer than
+ * SUM_ROW_MAX is cut into pieces[k] rows of that launch (the host adds them
+ * up) while the rows fit (at most MSM_RED_LEVELS and B a window), else
+ * first shortened by passes[k] 8-to-1 sum_kernel launches: a piece costs
+ * blocks beside the others, a pass a launch of 8 additions in series. Rows
+ * read back per window: the pieces of levels 0 .. K-1 in order, then the nb
+ * Q rows (rows in all). */
 struct red_rows {
-    unsigned K, nb;
+    unsigned K, nb, rows;
+    unsigned passes[MSM_RED_LEVELS], pieces[MSM_RED_LEVELS];
 };
-inline red_rows red_rows_for(const red_levels &rl)
+inline red_rows red_rows_for(const red_levels &rl, uint32_t B)
 {
     red_rows r;
+    memset(&r, 0, sizeof r);
     r.K = rl.n;
     for (unsigned k = 0; k < rl.n; k++)
         if (rl.G[k] <= SUM_ROW_MAX) {
             r.K = k + 1;
             break;
         }
-    r.nb = 0;
     while ((1u << r.nb) < rl.G[r.K - 1]) r.nb++;
+    const unsigned cap = B < MSM_RED_LEVELS ? B : MSM_RED_LEVELS;
+    r.rows = r.K + r.nb;
+    for (unsigned k = 0; k < r.K; k++) {
+        uint32_t cnt = rl.G[k];
+        while (cnt > SUM_ROW_MAX && r.rows + (cnt - 1) / SUM_ROW_MAX > cap) {
+            cnt = (cnt + MSM_RED_FAN - 1) / MSM_RED_FAN;
+            r.passes[k]++;
+        }
+        r.pieces[k] = (cnt + SUM_ROW_MAX - 1) / SUM_ROW_MAX;
+        r.rows += r.pieces[k] - 1;
+    }
     return r;
 }
-/* Row sums read back per window (K + nb). */
-inline unsigned red_rows_count(const red_levels &rl)
-{
-    const red_rows r = red_rows_for(rl);
-    return r.K + r.nb;
-}
+inline unsigned red_rows_count(const red_levels &rl, uint32_t B) { return red_rows_for(rl, B).rows; }
 
 /* Reduces the W rows of B buckets by the plan `rl` (red_rows_for); wins
- * (host, W * (K + nb) points) receives wins[r * W + w] = row r's sum of
- * window w. The buckets are free once level 0 has read them: they hold
- * those sums (K + nb <= B) for one read-back. Synchronises the stream unless
- * sync is false (wins is then pinned and the caller waits for an event).
- * red_a / red_b: scratch of rl.total points each. */
+ * (host, W * rows points) receives wins[r * W + w] = row r's sum of window
+ * w. The buckets are free once level 0 has read them: they hold those sums
+ * (rows <= B) for one read-back. Synchronises the stream unless sync is
+ * false (wins is then pinned and the caller waits for an event). red_a /
+ * red_b: scratch of rl.total points each. */
 template <class F>
 cuzk_status msm_reduce_windows(cudaStream_t st, xyzz<F> *buckets, unsigned W, uint32_t B, const red_levels &rl,
                                xyzz<F> *red_a, xyzz<F> *red_b, xyzz<F> *wins, cuzk_error *e, bool sync = true)
 {
     typedef xyzz<F> X;
-    const red_rows rr = red_rows_for(rl);
-    if (rr.K + rr.nb > MSM_RED_LEVELS || rr.K + rr.nb > B)
-        return cuzk_err(e, CUZK_ERR_INTERNAL, "gpu msm: %u reduction rows for %u buckets", rr.K + rr.nb, B);
+    const red_rows rr = red_rows_for(rl, B);
+    if (rr.rows > MSM_RED_LEVELS || rr.rows > B)
+        return cuzk_err(e, CUZK_ERR_INTERNAL, "gpu msm: %u reduction rows for %u buckets", rr.rows, B);
     /* the inlined addition for G1, the out-of-line one for G2 (the faster
      * of the two for each on the H200; docs/PERFORMANCE.md) */
     constexpr bool red_inl = !is_fp2<F>::value;
@@ -198,16 +222,17 @@ cuzk_status msm_reduce_windows(cudaStream_t st, xyzz<F> *buckets, unsigned W, ui
                 in, stride, k ? 1u : 0u, rl.M[k], rl.L[k], rl.G[k], W, red_a + rl.off[k], red_b + rl.off[k]);
         CUZK_LAUNCHED("reduce_level");
     }
-    /* T rows longer than SUM_ROW_MAX (levels below K-1) cut by 8-to-1
-     * passes, ping-pong inside the level's own regions of the two buffers
-     * (its R row was read by the level above); level K-1's R row stays */
+    /* the passes ping-pong inside the level's own regions of the two
+     * buffers (its R row was read by the level above; level K-1's, whose R
+     * row stays, has none: G[K-1] <= SUM_ROW_MAX) */
     sum_rows_args a;
     memset(&a, 0, sizeof a);
     a.W = W;
+    unsigned r = 0;
     for (unsigned k = 0; k < rr.K; k++) {
         uint32_t cnt = rl.G[k];
         X *src = red_a + rl.off[k], *dst = red_b + rl.off[k];
-        while (cnt > SUM_ROW_MAX) {
+        for (unsigned p = 0; p < rr.passes[k]; p++) {
             uint32_t mo = (cnt + MSM_RED_FAN - 1) / MSM_RED_FAN;
             sum_kernel<F><<<ceil_div_u((size_t)W * mo, EC_THREADS), EC_THREADS, 0, st>>>(src, W, cnt, dst);
             CUZK_LAUNCHED("sum");
@@ -216,43 +241,46 @@ cuzk_status msm_reduce_windows(cudaStream_t st, xyzz<F> *buckets, unsigned W, ui
             dst = tmp;
             cnt = mo;
         }
-        a.row[k] = src;
-        a.len[k] = cnt;
-        a.bit[k] = SUM_ALL;
+        for (unsigned p = 0; p < rr.pieces[k]; p++, r++) {
+            a.row[r] = src + (size_t)p * SUM_ROW_MAX;
+            a.len[r] = cnt - p * SUM_ROW_MAX < SUM_ROW_MAX ? cnt - p * SUM_ROW_MAX : SUM_ROW_MAX;
+            a.stride[r] = cnt;
+            a.bit[r] = SUM_ALL;
+        }
     }
-    for (unsigned b = 0; b < rr.nb; b++) {
-        a.row[rr.K + b] = red_b + rl.off[rr.K - 1];
-        a.len[rr.K + b] = rl.G[rr.K - 1];
-        a.bit[rr.K + b] = b;
+    for (unsigned b = 0; b < rr.nb; b++, r++) {
+        a.row[r] = red_b + rl.off[rr.K - 1];
+        a.len[r] = a.stride[r] = rl.G[rr.K - 1];
+        a.bit[r] = b;
     }
-    const unsigned rows = rr.K + rr.nb;
-    sum_rows_kernel<F><<<W * rows, EC_THREADS, 0, st>>>(a, buckets);
+    sum_rows_kernel<F><<<W * rr.rows, EC_THREADS, 0, st>>>(a, buckets);
     CUZK_LAUNCHED("sum_rows");
-    CUZK_CU(cudaMemcpyAsync(wins, buckets, (size_t)W * rows * sizeof(X), cudaMemcpyDeviceToHost, st));
+    CUZK_CU(cudaMemcpyAsync(wins, buckets, (size_t)W * rr.rows * sizeof(X), cudaMemcpyDeviceToHost, st));
     if (sync) CUZK_CU(cudaStreamSynchronize(st));
     return CUZK_OK;
 }
 
 /* On the host: per window S = T_0 + L_0 (T_1 + ... + L_(K-1) (T_(K-1) +
- * L_(K-1) sum_b 2^b Q_b)) from the row sums of msm_reduce_windows, then
- * Horner over the windows (c doublings each) into total, by the CPU's
- * formulas (host_ec.cuh). */
+ * L_(K-1) sum_b 2^b Q_b)) from the row sums of msm_reduce_windows (T_k the
+ * sum of level k's pieces), then Horner over the windows (c doublings
+ * each) into total, by the CPU's formulas (host_ec.cuh). */
 template <class F>
-void msm_combine_windows(xyzz<F> &total, const xyzz<F> *wins, unsigned W, unsigned c, const red_levels &rl)
+void msm_combine_windows(xyzz<F> &total, const xyzz<F> *wins, unsigned W, unsigned c, const red_levels &rl, uint32_t B)
 {
     typedef host_ec<F> H;
-    const red_rows rr = red_rows_for(rl);
+    const red_rows rr = red_rows_for(rl, B);
     typename H::T acc = host_of(total), sw;
     for (int w = (int)W - 1; w >= 0; w--) {
         for (unsigned i = 0; i < c; i++) H::dbl(acc);
         H::set_inf(sw);
         for (int b = (int)rr.nb - 1; b >= 0; b--) {
             H::dbl(sw);
-            H::add(sw, host_of(wins[(size_t)(rr.K + b) * W + w]));
+            H::add(sw, host_of(wins[(size_t)(rr.rows - rr.nb + b) * W + w]));
         }
+        unsigned r = rr.rows - rr.nb; /* one past level k's last piece */
         for (int k = (int)rr.K - 1; k >= 0; k--) {
             for (unsigned i = 0; i < rl.lg[k]; i++) H::dbl(sw);
-            H::add(sw, host_of(wins[(size_t)k * W + w]));
+            for (unsigned p = 0; p < rr.pieces[k]; p++) H::add(sw, host_of(wins[(size_t)--r * W + w]));
         }
         H::add(acc, sw);
     }
