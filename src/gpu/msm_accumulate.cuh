@@ -180,10 +180,19 @@ cuzk_status msm_ones_sum(cudaStream_t st, const uint32_t *ones, const uint32_t *
 template <class F>
 cuzk_status msm_accumulate_batch(cudaStream_t st, const uint32_t *entries, const uint32_t *offsets, size_t NB,
                                  size_t sig_entries, size_t nentries, const affine<F> *bases, xyzz<F> *buckets, void *part,
-                                 uint32_t *part_key, size_t nseg_max, cuzk_error *e)
+                                 uint32_t *part_key, size_t nseg_max, int sm_count, cuzk_error *e)
 {
     typedef xyzz<F> X;
-    const uint32_t seg = msm_seg_len(sig_entries);
+    /* Every thread has the same share, so the grid should be whole waves:
+     * w = the waves that segments of the base length fill completely, and
+     * the segments lengthened to cover the entries in exactly w waves
+     * (never shortened: the plan's nseg_max partial sums still hold). */
+    uint32_t seg = msm_seg_len(sig_entries);
+    int occ = 0;
+    CUZK_CU(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, accumulate_kernel<F>, EC_THREADS, 0));
+    const size_t resident = (size_t)(occ > 0 ? occ : 1) * (size_t)(sm_count > 0 ? sm_count : 1) * EC_THREADS;
+    const size_t waves = sig_entries / ((size_t)seg * resident);
+    if (waves >= 1) seg = (uint32_t)((sig_entries + waves * resident - 1) / (waves * resident));
     const uint32_t nseg = (uint32_t)((nentries + seg - 1) / seg);
     X *head = (X *)part, *tail = head + nseg_max;
     uint32_t *head_key = part_key, *tail_key = part_key + nseg_max;

@@ -383,7 +383,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
                 /* at most W entries for each of the batch's significant scalars */
                 const size_t ne = (nsig < b1 - b0 ? nsig : b1 - b0) * W;
                 rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, ne, ne, bases, buckets, m->d_part,
-                                             m->d_part_key, pl.nseg_max, e);
+                                             m->d_part_key, pl.nseg_max, m->sm_count, e);
                 if (rs != CUZK_OK) return rs;
             }
             pd->pip = true;
@@ -480,7 +480,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
                                             m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, e);
             if (rs != CUZK_OK) return rs;
             rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (b1 - b0) * W, (b1 - b0) * W, bases_g, buckets,
-                                         m->d_part, m->d_part_key, pl.nseg_max, e);
+                                         m->d_part, m->d_part_key, pl.nseg_max, m->sm_count, e);
             if (rs != CUZK_OK) return rs;
             CUZK_CU(cudaEventRecord(m->ev_done[s], st));
         }
