@@ -325,6 +325,8 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
     X *buckets = (X *)m->d_buckets;
     X *red_a = (X *)m->d_red_a, *red_b = (X *)m->d_red_b;
     const unsigned grid_sc = (unsigned)(m->sm_count * 8);
+    /* the sort's second pairs set, where the plan has one (sort_split) */
+    uint2 *pairs2 = pl.sort_split ? m->d_pairs + pl.cap_entries : nullptr;
     X *hs = (X *)m->h_slot[slot];
     pd->slot = slot;
     pd->pip = false;
@@ -362,11 +364,9 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             const unsigned Wg = pre ? pl.pre_wg : W; /* bucket sets */
             const uint32_t B = 1u << (c - 1);
             const size_t NB = (size_t)Wg * B;
-            /* Two-pass placement for dense scalars; not with precomputed
-             * bases yet: pre_t x more entries a bucket overflow its bins'
-             * staging (sort_fine_kernel) unless the bin size follows the
-             * density. */
-            const bool dense = 2 * nsig >= n && !pre;
+            /* Two-pass placement for dense scalars (with precomputed
+             * bases the coarse bins are split again: msm_sort_batch) */
+            const bool dense = 2 * nsig >= n;
             /* a batch's entries: W a point for the window-major digits of
              * the two-pass sort, W a significant scalar for the scatter */
             const bool scatter = m->cfg.sort == CUZK_GPU_MSM_SORT_SCATTER || (m->cfg.sort == CUZK_GPU_MSM_SORT_AUTO && !dense);
@@ -378,7 +378,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
                 const size_t b1 = b0 + batch < n ? b0 + batch : n;
                 cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, m->d_live, c, W, Wg, m->npoints, dense, m->cfg.sort,
                                                 grid_sc, m->d_offsets, m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs,
-                                                m->d_gcur, e);
+                                                pairs2, m->d_gcur, e);
                 if (rs != CUZK_OK) return rs;
                 /* at most W entries for each of the batch's significant scalars */
                 const size_t ne = (nsig < b1 - b0 ? nsig : b1 - b0) * W;
@@ -477,7 +477,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             /* the dense-scalar sort path (the count of significant
              * scalars is not read back in streamed runs) */
             cuzk_status rs = msm_sort_batch(st, sc_g, b0, b1, split, nullptr, c, W, W, 0, true, m->cfg.sort, grid_sc, m->d_offsets,
-                                            m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs, m->d_gcur, e);
+                                            m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs, nullptr, m->d_gcur, e);
             if (rs != CUZK_OK) return rs;
             rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (b1 - b0) * W, (b1 - b0) * W, bases_g, buckets,
                                          m->d_part, m->d_part_key, pl.nseg_max, m->sm_count, e);

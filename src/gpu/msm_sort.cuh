@@ -18,6 +18,11 @@
  *    it back coalesced. A bin larger than the staging buffer (skewed
  *    scalars) is placed by a grid-wide pass with global cursors, warp-
  *    aggregated per key.
+ *  - with precomputed copies W / Wg windows share a bucket set, and its
+ *    coarse bins hold W / Wg times the pairs the staging takes; a split
+ *    pass (the coarse pass's ranking and staged write again, over the
+ *    coarse-sorted pairs into a second pairs set) first cuts them into
+ *    bins of 2^s2 buckets (gpu_msm_sort_shift2) that fit.
  * Sparse batches keep the one-pass scatter with global cursors (it skips the
  * zero scalars; the window-major digits do not).
  * Why two passes: the one-pass scatter's cost on dense scalars is its random
@@ -309,8 +314,7 @@ __global__ void scan_add_kernel(uint32_t *a, size_t NB, const uint32_t *tile_sum
 
 /* SORT_LO, SORT_HI_MAX and the bin count (gpu_msm_sort_shift,
  * gpu_msm_sort_ncoarse) are in gpu/plan.h. */
-constexpr unsigned SORT_THREADS = 512;
-constexpr uint32_t SORT_CAP = 24576;    /* pairs a fine block stages (96 KiB; 2^24 uniform c = 20: ~16.4 K a bin) */
+constexpr unsigned SORT_THREADS = 512; /* SORT_CAP (plan.h): 2^24 uniform c = 20: ~16.4 K pairs a bin */
 
 /* One block per coarse bin; dynamic shared memory: 2^s cursors + cap
  * staged entries. A bin of more than `cap` pairs is left to
@@ -467,6 +471,65 @@ CUZK_UNROLL
     }
 }
 
+/* Second level, where the coarse bins hold more than the fine pass stages
+ * (gpu_msm_sort_shift2: precomputed copies put W / Wg windows into one
+ * set). Block = a tile of SORT_WTILE consecutive coarse-sorted pairs; the
+ * same ranking, reservation and staged write as sort_win_coarse_kernel,
+ * into bins of 2^s2 buckets (`out` has the entries' layout at that
+ * granularity). The pairs are sorted by coarse bin, so a tile's bins start
+ * at the fine bins of its first pair's coarse bin; a pair whose fine bin is
+ * more than 2^SORT_HI_MAX beyond (a tile over many small coarse bins) is
+ * placed alone with a global cursor. */
+__global__ void __launch_bounds__(SORT_THREADS)
+    sort_split_kernel(const uint2 *pairs, const uint32_t *offsets, size_t NB, unsigned s, unsigned s2, uint32_t *gcur2,
+                      uint2 *out)
+{
+    extern __shared__ uint2 stage[]; /* SORT_WTILE pairs in bin order */
+    __shared__ uint32_t cnt[1u << SORT_HI_MAX], base[1u << SORT_HI_MAX], gpos[1u << SORT_HI_MAX], ws[32];
+    constexpr uint32_t NL = 1u << SORT_HI_MAX, FAR = 0xffffffffu;
+    const uint32_t total = offsets[NB];
+    const size_t t0 = (size_t)blockIdx.x * SORT_WTILE;
+    if (t0 >= total) return; /* block-uniform */
+    const uint32_t f0 = (pairs[t0].x >> s) << (s - s2); /* first fine bin of the tile */
+    for (uint32_t j = threadIdx.x; j < NL; j += blockDim.x) cnt[j] = 0;
+    uint2 v[SORT_PER];
+    uint32_t rank[SORT_PER];
+CUZK_UNROLL
+    for (unsigned u = 0; u < SORT_PER; u++) {
+        const size_t t = t0 + threadIdx.x + (size_t)u * SORT_THREADS;
+        v[u] = t < total ? pairs[t] : make_uint2(KEY_NONE, 0);
+    }
+    __syncthreads();
+CUZK_UNROLL
+    for (unsigned u = 0; u < SORT_PER; u++) {
+        rank[u] = FAR;
+        if (v[u].x == KEY_NONE) continue;
+        const uint32_t f = v[u].x >> s2;
+        if (f - f0 < NL) rank[u] = atomicAdd(&cnt[f - f0], 1u);
+        else out[offsets[(size_t)f << s2] + atomicAdd(&gcur2[f], 1u)] = v[u];
+    }
+    __syncthreads();
+    uint32_t nv;
+    {
+        const uint32_t j = 2 * threadIdx.x, c0 = cnt[j], c1 = cnt[j + 1];
+        const uint32_t ex = block_exclusive_scan(c0 + c1, ws, &nv);
+        base[j] = ex;
+        base[j + 1] = ex + c0;
+        if (c0) gpos[j] = offsets[(size_t)(f0 + j) << s2] + atomicAdd(&gcur2[f0 + j], c0);
+        if (c1) gpos[j + 1] = offsets[(size_t)(f0 + j + 1) << s2] + atomicAdd(&gcur2[f0 + j + 1], c1);
+    }
+    __syncthreads();
+CUZK_UNROLL
+    for (unsigned u = 0; u < SORT_PER; u++)
+        if (rank[u] != FAR) stage[base[(v[u].x >> s2) - f0] + rank[u]] = v[u];
+    __syncthreads();
+    for (uint32_t j = threadIdx.x; j < nv; j += blockDim.x) {
+        const uint2 p = stage[j];
+        const uint32_t bin = (p.x >> s2) - f0;
+        out[gpos[bin] + (j - base[bin])] = p;
+    }
+}
+
 /* Sort of one batch of points [b0, b1): the entries of every (bucket set,
  * bucket) end up contiguous in `entries` (point index | sign << 31), bucket k
  * of the Wg * 2^(c-1) owning entries[offsets[k] .. offsets[k+1]); `cursor`,
@@ -475,7 +538,7 @@ CUZK_UNROLL
  * stride. Points whose base is not live (base_live) have no entries. */
 cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, size_t b1, int split, const uint32_t *live,
                            unsigned c, unsigned W, unsigned Wg, size_t stride, bool dense, cuzk_gpu_msm_sort mode, unsigned grid, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
-                           uint2 *pairs, uint32_t *gcur, cuzk_error *e)
+                           uint2 *pairs, uint2 *pairs2, uint32_t *gcur, cuzk_error *e)
 {
     const uint32_t B = 1u << (c - 1);
     const size_t NB = (size_t)Wg * B;
@@ -505,25 +568,37 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
         CUZK_LAUNCHED("digits_scatter");
         return CUZK_OK;
     }
+    const size_t nb = b1 - b0;
     const unsigned s = gpu_msm_sort_shift(c);
-    const uint32_t nc = (uint32_t)gpu_msm_sort_ncoarse(c, Wg);
-    uint32_t *flag = gcur + nc;
+    /* fine bins of 2^s2 buckets: the coarse ones, or a split of them (the
+     * plan gave the second pairs set to every window that splits) */
+    const unsigned s2 = pairs2 ? gpu_msm_sort_shift2(c, W, Wg, nb) : s;
+    const uint32_t nc = (uint32_t)gpu_msm_sort_ncoarse(c, Wg), nc2 = s2 < s ? (uint32_t)(NB >> s2) : 0;
+    uint32_t *flag = gcur + nc + nc2;
     const uint32_t cap = mode == CUZK_GPU_MSM_SORT_OVERFLOW ? 0 : SORT_CAP;
-    CUZK_CU(cudaMemsetAsync(gcur, 0, ((size_t)nc + 1) * sizeof(uint32_t), st));
+    CUZK_CU(cudaMemsetAsync(gcur, 0, ((size_t)nc + nc2 + 1) * sizeof(uint32_t), st));
     /* one block per (tile of SORT_WTILE digits, window): runs of ~8 pairs
      * a block and bin at 2^24 (c = 20), 26624 blocks x <= 1024 reservation
      * atomics */
-    const size_t nb = b1 - b0;
     const size_t sh1 = (size_t)SORT_WTILE * sizeof(uint2);
     CUZK_CU(cudaFuncSetAttribute(sort_win_coarse_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh1));
     sort_win_coarse_kernel<<<dim3((unsigned)((nb + SORT_WTILE - 1) / SORT_WTILE), W), SORT_THREADS, sh1, st>>>(
         entries, nb, b0, Wg, stride, B, s, offsets, gcur, pairs);
     CUZK_LAUNCHED("sort_win_coarse");
-    const size_t sh2 = (((size_t)1 << s) + SORT_CAP) * sizeof(uint32_t);
+    const uint2 *fine_in = pairs;
+    if (s2 < s) {
+        /* at most W entries a point */
+        CUZK_CU(cudaFuncSetAttribute(sort_split_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh1));
+        sort_split_kernel<<<(unsigned)((nb * W + SORT_WTILE - 1) / SORT_WTILE), SORT_THREADS, sh1, st>>>(
+            pairs, offsets, NB, s, s2, gcur + nc, pairs2);
+        CUZK_LAUNCHED("sort_split");
+        fine_in = pairs2;
+    }
+    const size_t sh2 = (((size_t)1 << s2) + SORT_CAP) * sizeof(uint32_t);
     CUZK_CU(cudaFuncSetAttribute(sort_fine_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh2));
-    sort_fine_kernel<<<nc, SORT_THREADS, sh2, st>>>(pairs, offsets, s, cap, entries, flag);
+    sort_fine_kernel<<<(unsigned)(NB >> s2), SORT_THREADS, sh2, st>>>(fine_in, offsets, s2, cap, entries, flag);
     CUZK_LAUNCHED("sort_fine");
-    sort_rest_kernel<<<grid, 256, 0, st>>>(pairs, offsets, NB, s, cap, cursor, entries, flag);
+    sort_rest_kernel<<<grid, 256, 0, st>>>(fine_in, offsets, NB, s2, cap, cursor, entries, flag);
     CUZK_LAUNCHED("sort_rest");
     return CUZK_OK;
 }

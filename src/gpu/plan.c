@@ -161,21 +161,27 @@ gpu_msm_layout gpu_msm_layout_for(unsigned bits, size_t npoints, const cuzk_gpu_
     p.NBmax = 0;
     p.ncoarse_max = 0;
     p.red_max = 0;
+    size_t batch = cfg && cfg->batch_points ? cfg->batch_points : ((size_t)1 << 24);
+    if (batch > npoints) batch = npoints ? npoints : 1;
+    p.batch = batch;
+    p.sort_split = 0;
     const unsigned ctop = p.cmax > p.cfb ? p.cmax : p.cfb;
     for (unsigned c = cmin; c <= ctop; c++) {
         if (p.pre_t > 1 && c != p.cmax && c > p.cfb) continue;
-        const unsigned W = p.pre_t > 1 && c == p.cmax ? p.pre_wg : gpu_msm_windows(bits, c);
+        const unsigned Wc = gpu_msm_windows(bits, c);
+        const unsigned W = p.pre_t > 1 && c == p.cmax ? p.pre_wg : Wc;
         const uint32_t B = 1u << (c - 1);
         const size_t nb = (size_t)W * B;
-        const size_t nc = gpu_msm_sort_ncoarse(c, W);
+        /* With copies a window's sort may split its coarse bins (for a full
+         * batch: the split shift only grows for fewer points); without them
+         * the bins are those of one window and never split. */
+        const size_t nc = p.pre_t > 1 ? gpu_msm_sort_counters(c, Wc, W, batch) : gpu_msm_sort_ncoarse(c, W);
         const size_t r = gpu_msm_red_plan(W, B, gpu_msm_red_l0(W, B, 0)).total;
+        if (p.pre_t > 1 && gpu_msm_sort_shift2(c, Wc, W, batch) < gpu_msm_sort_shift(c)) p.sort_split = 1;
         if (nb > p.NBmax) p.NBmax = nb;
         if (nc > p.ncoarse_max) p.ncoarse_max = nc;
         if (r > p.red_max) p.red_max = r;
     }
-    size_t batch = cfg && cfg->batch_points ? cfg->batch_points : ((size_t)1 << 24);
-    if (batch > npoints) batch = npoints ? npoints : 1;
-    p.batch = batch;
     p.cap_entries = batch * p.Wmax;
     p.nseg_max = (p.cap_entries + MSM_SEG - 1) / MSM_SEG;
     p.ones_threads = (size_t)(sm_count > 0 ? sm_count : 1) * 4 * EC_THREADS;
@@ -186,7 +192,7 @@ gpu_msm_layout gpu_msm_layout_for(unsigned bits, size_t npoints, const cuzk_gpu_
 
 size_t gpu_msm_pairs_bytes(const gpu_msm_layout *p, size_t xz)
 {
-    const size_t pairs = p->cap_entries * 8, scratch = p->pre_scratch * (xz / 4);
+    const size_t pairs = p->cap_entries * 8 * (p->sort_split ? 2 : 1), scratch = p->pre_scratch * (xz / 4);
     return pairs > scratch ? pairs : scratch;
 }
 

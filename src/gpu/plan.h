@@ -39,6 +39,7 @@ extern "C" {
 #define EC_THREADS 128u         /* threads per block of the point-arithmetic kernels */
 #define SORT_LO 9u              /* a coarse sort bin is 2^9 buckets when c - 1 >= 9 ... */
 #define SORT_HI_MAX 10u         /* ... and there are at most 2^10 bins per window */
+#define SORT_CAP 24576u         /* pairs a fine-pass block stages (96 KiB) */
 #define NTT_INNER 512u          /* inner twiddles w_1024^j, j < 512 */
 #define NTT_STAGED 1024u        /* inner twiddles per direction, staged per stage */
 #define NTT_SHOUP_BYTES 80u     /* a twiddle with its Shoup constant (8 + 9 words, padded to 16 bytes) */
@@ -86,6 +87,27 @@ static inline size_t gpu_msm_sort_ncoarse(unsigned c, unsigned W)
 {
     return ((size_t)W << (c - 1)) >> gpu_msm_sort_shift(c);
 }
+/* log2 of the buckets per bin of the fine pass for a batch of nb points
+ * whose W windows go to Wg sets of 2^(c-1) buckets: the coarse shift when
+ * a coarse bin's expected pairs fill at most 3/4 of the fine pass's staging;
+ * else (precomputed copies: W / Wg windows share a set, so the coarse bins
+ * of the set hold W / Wg times as many pairs) the largest shift below whose
+ * bins do, and the coarse bins are split again into bins of that size. */
+static inline unsigned gpu_msm_sort_shift2(unsigned c, unsigned W, unsigned Wg, size_t nb)
+{
+    unsigned s = gpu_msm_sort_shift(c);
+    /* expected pairs of a bin of 2^s buckets: nb W 2^s / (Wg 2^(c-1)) */
+    while (s > 0 && (uint64_t)nb * W * 4 > (uint64_t)3 * SORT_CAP * Wg << (c - 1 - s)) s--;
+    return s;
+}
+/* Bin cursors of a batch's sort: the coarse bins, and the fine bins when
+ * the coarse ones are split (gpu_msm_sort_shift2). */
+static inline size_t gpu_msm_sort_counters(unsigned c, unsigned W, unsigned Wg, size_t nb)
+{
+    const unsigned s = gpu_msm_sort_shift(c), s2 = gpu_msm_sort_shift2(c, W, Wg, nb);
+    const size_t NB = (size_t)Wg << (c - 1);
+    return (NB >> s) + (s2 < s ? NB >> s2 : 0);
+}
 
 /* Levels of the bucket reduction: level k has G[k] segments of L[k] (=
  * 2^lg[k]) per window over M[k] inputs; its outputs (W * G[k] each, two
@@ -111,7 +133,8 @@ typedef struct gpu_msm_layout {
     size_t batch;             /* points per sort batch at cmax */
     size_t cap_entries;       /* sorted entries buffer = batch * Wmax */
     size_t nseg_max;          /* accumulate threads (partial sums) */
-    size_t ncoarse_max;       /* coarse sort bins */
+    size_t ncoarse_max;       /* sort bin cursors (coarse bins, and fine bins where split) */
+    int sort_split;           /* with copies, a window's sort splits its coarse bins: the pairs buffer holds two sets */
     size_t red_max;           /* reduction outputs */
     size_t ones_threads;      /* partial sums of the ones sum: sm_count * 4 * EC_THREADS at most (a run takes one wave) */
     size_t pre_threads;       /* threads of the copies' creation (min(npoints, ones_threads)) */
@@ -122,8 +145,9 @@ gpu_msm_layout gpu_msm_layout_for(unsigned bits, size_t npoints, const cuzk_gpu_
 /* Device bytes of the workspaces that do not depend on how the bases are
  * held (xyzz_bytes: one bucket point). */
 size_t gpu_msm_workspace_bytes(const gpu_msm_layout *p, size_t xyzz_bytes);
-/* Bytes of the pairs buffer: the sort's coarse pairs, and at create the
- * scratch of the copies' creation (xyzz_bytes / 4 a field element). */
+/* Bytes of the pairs buffer: the sort's coarse pairs (and the split ones
+ * after them where sort_split), and at create the scratch of the copies'
+ * creation (xyzz_bytes / 4 a field element). */
 size_t gpu_msm_pairs_bytes(const gpu_msm_layout *p, size_t xyzz_bytes);
 
 /* Window of a resident run over m significant scalars (no fixed window):

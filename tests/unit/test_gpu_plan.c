@@ -120,6 +120,17 @@ static void test_layout_pieces(void **state)
     assert_int_equal(gpu_msm_sort_ncoarse(7, 37), 37);
     assert_int_equal(gpu_msm_sort_ncoarse(16, 16), 16 * 64);
     assert_int_equal(gpu_msm_sort_ncoarse(22, 12), 12 * 1024);
+    /* fine bins: a batch of 2^24 points, 13 windows of c = 20 in 13 sets: 16384 pairs a
+     * coarse bin of 2^9 buckets, at most 3/4 of SORT_CAP (18432): not split; 12 windows of
+     * c = 22 into one set (copies): 196608 a bin of 2^11, split to 2^7 (12288; 2^8: 24576) */
+    assert_int_equal(gpu_msm_sort_shift2(20, 13, 13, (size_t)1 << 24), gpu_msm_sort_shift(20));
+    assert_int_equal(gpu_msm_sort_counters(20, 13, 13, (size_t)1 << 24), 13 * 1024);
+    assert_int_equal(gpu_msm_sort_shift(22), 11);
+    assert_int_equal(gpu_msm_sort_shift2(22, 12, 1, (size_t)1 << 24), 7);
+    assert_int_equal(gpu_msm_sort_counters(22, 12, 1, (size_t)1 << 24), 1024 + 16384);
+    /* 1000 points, 37 windows of c = 7 in one set: 37000 a bin of 2^6, 2^4: 9250 */
+    assert_int_equal(gpu_msm_sort_shift2(7, 37, 1, 1000), 4);
+    assert_int_equal(gpu_msm_sort_shift2(7, 37, 19, 1000), 6);
     /* reduction of 16 windows of 2^15 buckets: W B / 32 = 2^14 < 2^17, L0 = 16:
      * 2048 segments, then 2047 inputs by 4: 512, 511 -> 128, 127 -> 32, 31 -> 8, 7 -> 2, 1 -> 1 */
     const gpu_red_levels rl = gpu_msm_red_plan(16, 1u << 15, gpu_msm_red_l0(16, 1u << 15, 0));
@@ -280,6 +291,14 @@ static void test_auto_copies(void **state)
     assert_int_equal(p.pre_threads, 132 * 512);
     assert_int_equal(p.pre_scratch, 2 * 11 * 132 * 512);
     assert_true(gpu_msm_pairs_bytes(&p, 192) >= p.pre_scratch * 48);
+    /* 12 windows into one set: the sort splits its coarse bins, two pairs sets; without
+     * copies one */
+    assert_int_equal(p.sort_split, 1);
+    assert_true(gpu_msm_pairs_bytes(&p, 192) >= 2 * 8 * p.cap_entries);
+    assert_true(p.ncoarse_max >= 1024 + 16384);
+    const gpu_msm_layout p1 = gpu_msm_layout_for(255, n, &none, 132);
+    assert_int_equal(p1.sort_split, 0);
+    assert_int_equal(gpu_msm_pairs_bytes(&p1, 192), 8 * p1.cap_entries);
     const gpu_msm_layout small = gpu_msm_layout_for(255, 100, &all, 132);
     assert_int_equal(small.pre_threads, 100);
     assert_true(gpu_msm_pairs_bytes(&small, 384) >= small.pre_scratch * 96);
