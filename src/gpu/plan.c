@@ -239,18 +239,20 @@ static size_t streamed_bytes(const gpu_msm_layout *p, unsigned bits, size_t npoi
 }
 
 /* What an entry costs more on the copies' path, in bucket additions: its
- * sort is the one-pass scatter and its bases are gathered from t times the
- * memory, a fixed cost per entry, so relative to an addition it is larger
- * on the smaller field. G1: MSM_PRE_ENTRY / (words of a G1 point)^2; on
- * the H200 (2026-12-01, docs/PERFORMANCE.md) the copies won on BLS12-381 G1
- * at 2^20..2^26 (-1.5 % .. -7.6 %) and on BN254 G1 at 2^20 (-9 %), and lost
- * on BN254 G1 at 2^24 (+0.7 %) and 2^26 (+4.5 %): 12 puts the model's
- * break-even between those. G2: MSM_PRE_ENTRY_G2 of an addition on both
+ * bases are gathered from t times the memory and its sort splits the
+ * coarse bins once more, a fixed cost per entry, so relative to an
+ * addition it is larger on the smaller field. G1: MSM_PRE_ENTRY / (words
+ * of a G1 point)^2. On the H200 (2026-12-02, docs/PERFORMANCE.md), with the
+ * split sort, BN254 G1 with copies against none: 2^22 16.12 / 19.34 ms,
+ * 2^23 30.39 / 37.01, 2^24 56.75 / 62.80; the 2^24 ratio puts it at 3.85
+ * (2^22 and 2^23 below 0); BLS12-381 G1 takes copies at every size. (With
+ * the one-pass scatter sort it was 12: the copies then lost on BN254 G1 at
+ * 2^24 and 2^26.) G2: MSM_PRE_ENTRY_G2 of an addition on both
  * curves (its addition is ~3x G1's, so the same per-entry time weighs
  * less): on the H200 (2026-12-02) the copies won on G2 at every size
  * measured, 2^16..2^24 on both curves and BN254 2^26 (-52 % .. -4.8 %),
  * and 2^24 / 2^26 imply 0.053 .. 0.067. */
-#define MSM_PRE_ENTRY 12.0
+#define MSM_PRE_ENTRY 4.0
 #define MSM_PRE_ENTRY_G2 0.06
 
 /* Automatic copies: the most copies (fewest bucket sets) whose resident

@@ -305,21 +305,21 @@ static void test_auto_copies(void **state)
     /* a fixed window has no fallback */
     const cuzk_gpu_msm_config fixed = {.precompute = 64, .window_bits = 16};
     assert_int_equal(gpu_msm_layout_for(255, n, &fixed, 132).cfb, 0);
-    /* the copies' entry cost (12 / words^2 of an addition): BN254 G1 takes
-     * them at 2^20 (t = 14, c = 19: 2^20 14 (1 + 12/64) + 4 2^18 = 18481152
-     * < 18874368 at c = 16 without), not at 2^24 (2^24 12 (1 + 12/64) + 4 2^21
-     * = 247463936 > 245366784) nor 2^26 */
+    /* the copies' entry cost (4 / words^2 of an addition): BN254 G1 takes
+     * them at 2^20 (t = 14, c = 19: 2^20 14 (1 + 4/64) + 4 2^18 = 16646144
+     * < 18874368 at c = 16 without), 2^22 (t = 13, c = 20: 60030976 <
+     * 66846720 at c = 17), 2^24 (all 12 windows of c = 22: 2^24 12 (1 + 4/64)
+     * + 4 2^21 = 222298112 < 245366784 at c = 20) and 2^26 */
     assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, (size_t)1 << 20, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
     assert_int_equal(pl.precompute, 14);
     assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, (size_t)1 << 21, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
     assert_true(pl.precompute > 1);
-    /* 2^22: the break-even (66846720 both ways): none */
     assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, (size_t)1 << 22, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
-    assert_int_equal(pl.precompute, 1);
+    assert_int_equal(pl.precompute, 13);
     assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, n, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
-    assert_int_equal(pl.precompute, 1);
+    assert_int_equal(pl.precompute, 12);
     assert_int_equal(plan(CUZK_CURVE_BN254, CUZK_GPU_G1, (size_t)1 << 26, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
-    assert_int_equal(pl.precompute, 1);
+    assert_int_equal(pl.precompute, 12);
     assert_int_equal(plan(CUZK_CURVE_BLS12_381, CUZK_GPU_G1, (size_t)1 << 20, NULL, 132, (size_t)1 << 40, &pl), CUZK_OK);
     assert_int_equal(pl.precompute, 14);
     /* G2: an entry costs 0.06 of an addition more on the copies' path (both

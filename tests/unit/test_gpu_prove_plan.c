@@ -221,8 +221,8 @@ static void test_porep_b_kept(void **state)
 }
 
 /* With msm_copies, a resident key's H MSM takes precomputed copies from the
- * memory the tier leaves, when the cost model prefers them (BLS12-381 G1 at
- * every size, BN254 G1 only below 2^22); the rest of the plan is unchanged,
+ * memory the tier leaves, when the cost model prefers them (BLS12-381 G1 and
+ * BN254 G1 at every size); the rest of the plan is unchanged,
  * the peak still within the budget. A streamed key gets none. */
 static void test_h_copies(void **state)
 {
@@ -236,7 +236,7 @@ static void test_h_copies(void **state)
         const cuzk_gpu_key_shape *s;
         size_t budget;
         bool copies;
-    } cases[] = {{&bls, 137 * GIB, true}, {&bls, 48 * GIB, true}, {&bn, 137 * GIB, false}, {&bls, 16 * GIB, false}};
+    } cases[] = {{&bls, 137 * GIB, true}, {&bls, 48 * GIB, true}, {&bn, 137 * GIB, true}, {&bls, 16 * GIB, false}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cuzk_gpu_plan_opts o = {.budget = cases[i].budget, .workers = 2, .sm_count = 132};
         cuzk_gpu_plan without, with;
