@@ -411,6 +411,22 @@ __global__ void digits_store_kernel(const uint64_t *scalars, size_t b0, size_t b
     }
 }
 
+/* A block's runs in the global bins g0 + j (j < 2^SORT_HI_MAX, 2^sh
+ * buckets a bin) from its counts cnt[j]: base[j] = the run's place in the
+ * block's staging (exclusive scan; *nv its total), gpos[j] = its place in
+ * the output, reserved with one atomic on the bin's cursor. Two bins a
+ * thread; every thread of the block calls it. */
+__device__ __forceinline__ void reserve_runs(const uint32_t *cnt, uint32_t *ws, const uint32_t *offsets, uint32_t *cursor,
+                                             size_t g0, unsigned sh, uint32_t *base, uint32_t *gpos, uint32_t *nv)
+{
+    const uint32_t j = 2 * threadIdx.x, c0 = cnt[j], c1 = cnt[j + 1];
+    const uint32_t ex = block_exclusive_scan(c0 + c1, ws, nv);
+    base[j] = ex;
+    base[j + 1] = ex + c0;
+    if (c0) gpos[j] = offsets[(g0 + j) << sh] + atomicAdd(&cursor[g0 + j], c0);
+    if (c1) gpos[j + 1] = offsets[(g0 + j + 1) << sh] + atomicAdd(&cursor[g0 + j + 1], c1);
+}
+
 /* Block (tile, window): the tile's digits of one window into the window's
  * <= 2^10 coarse bins. The block ranks its digits per bin in shared memory,
  * reserves one run per bin in the bin's output range (one global atomic a
@@ -447,14 +463,7 @@ CUZK_UNROLL
         rank[u] = v[u] != KEY_NONE ? atomicAdd(&cnt[(v[u] & 0x7fffffffu) >> s], 1u) : 0;
     __syncthreads();
     uint32_t nv;
-    {
-        const uint32_t j = 2 * threadIdx.x, c0 = cnt[j], c1 = cnt[j + 1];
-        const uint32_t ex = block_exclusive_scan(c0 + c1, ws, &nv);
-        base[j] = ex;
-        base[j + 1] = ex + c0;
-        if (c0) gpos[j] = offsets[(size_t)bs * B + ((size_t)j << s)] + atomicAdd(&gcur[(size_t)bs * nbw + j], c0);
-        if (c1) gpos[j + 1] = offsets[(size_t)bs * B + ((size_t)(j + 1) << s)] + atomicAdd(&gcur[(size_t)bs * nbw + j + 1], c1);
-    }
+    reserve_runs(cnt, ws, offsets, gcur, (size_t)bs * nbw, s, base, gpos, &nv);
     __syncthreads();
 CUZK_UNROLL
     for (unsigned u = 0; u < SORT_PER; u++) {
@@ -510,14 +519,7 @@ CUZK_UNROLL
     }
     __syncthreads();
     uint32_t nv;
-    {
-        const uint32_t j = 2 * threadIdx.x, c0 = cnt[j], c1 = cnt[j + 1];
-        const uint32_t ex = block_exclusive_scan(c0 + c1, ws, &nv);
-        base[j] = ex;
-        base[j + 1] = ex + c0;
-        if (c0) gpos[j] = offsets[(size_t)(f0 + j) << s2] + atomicAdd(&gcur2[f0 + j], c0);
-        if (c1) gpos[j + 1] = offsets[(size_t)(f0 + j + 1) << s2] + atomicAdd(&gcur2[f0 + j + 1], c1);
-    }
+    reserve_runs(cnt, ws, offsets, gcur2, f0, s2, base, gpos, &nv);
     __syncthreads();
 CUZK_UNROLL
     for (unsigned u = 0; u < SORT_PER; u++)
