@@ -41,6 +41,12 @@ int cli_usage_error(const char *usage, const char *fmt, ...)
 #endif
     ;
 
+/* Takes --gpu, --gpu=D (a device number 0..1023) and, with allow_auto,
+ * --gpu=auto out of argv (up to a "--"), before cli_parse, whose table has
+ * no optional values. *gpu: 0 absent, 1 a device (*device, default 0), 2
+ * auto. Returns 0, or 1 after a one-line usage error. */
+int cli_take_gpu(int *argc, char **argv, int allow_auto, int *gpu, int *device, const char *usage);
+
 /* Creates a context wired to the progress bar / timing lines. */
 cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *err);
 /* Prints "Error: <msg>" and returns the exit code for err. */

@@ -44,6 +44,37 @@ int cli_usage_error(const char *usage, const char *fmt, ...)
     return 1;
 }
 
+int cli_take_gpu(int *argc, char **argv, int allow_auto, int *gpu, int *device, const char *usage)
+{
+    int out = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            for (; i < *argc; i++)
+                argv[out++] = argv[i];
+            break;
+        }
+        if (strcmp(a, "--gpu") && strncmp(a, "--gpu=", 6)) {
+            argv[out++] = argv[i];
+            continue;
+        }
+        *gpu = 1;
+        if (a[5] != '=')
+            continue;
+        const char *v = a + 6;
+        char *end;
+        const long d = strtol(v, &end, 10);
+        if (allow_auto && !strcmp(v, "auto"))
+            *gpu = 2;
+        else if (*v >= '0' && *v <= '9' && !*end && d >= 0 && d < 1024)
+            *device = (int)d;
+        else
+            return cli_usage_error(usage, "--gpu takes a device number%s, got '%s'", allow_auto ? " or 'auto'" : "", v);
+    }
+    *argc = out;
+    return 0;
+}
+
 static int match_long(const char *arg, const char *name, const char **inline_val)
 {
     size_t n = strlen(name);

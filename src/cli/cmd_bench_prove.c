@@ -277,18 +277,11 @@ int cmd_bench_prove(int argc, char **argv)
                *seed = NULL;
     int porep = 0, no_copies = 0;
     cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU};
-    /* --gpu[=D] */
-    int out = 1;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--gpu") && strncmp(argv[i], "--gpu=", 6)) {
-            argv[out++] = argv[i];
-            continue;
-        }
+    int on_gpu = 0;
+    if (cli_take_gpu(&argc, argv, 0, &on_gpu, &ko.device, USAGE))
+        return 1;
+    if (on_gpu)
         ko.backend = CUZK_BACKEND_GPU;
-        if (argv[i][5] == '=')
-            ko.device = atoi(argv[i] + 6);
-    }
-    argc = out;
     const cli_opt opts[] = {
         {"gpu-mem", 0, 1, &gpu_mem, NULL},
         {"workers", 0, 1, &workers, NULL},

@@ -27,39 +27,6 @@
 
 #define MAX_TRIPLES 256
 
-/* --gpu / --gpu=DEVICE / --gpu=auto, taken out of argv before the common
- * parser (which has no optional values). Returns 0, or 1 after a message. */
-static int take_gpu_flag(int *argc, char **argv, cuzk_key_opts *ko, const char *usage)
-{
-    int out = 1;
-    for (int i = 1; i < *argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            for (; i < *argc; i++)
-                argv[out++] = argv[i];
-            break;
-        }
-        if (strcmp(a, "--gpu") && strncmp(a, "--gpu=", 6)) {
-            argv[out++] = argv[i];
-            continue;
-        }
-        ko->backend = CUZK_BACKEND_GPU;
-        if (a[5] == '=') {
-            const char *v = a + 6;
-            char *end;
-            long d = strtol(v, &end, 10);
-            if (!strcmp(v, "auto"))
-                ko->backend = CUZK_BACKEND_AUTO;
-            else if (*v && !*end && d >= 0 && d < 1024)
-                ko->device = (int)d;
-            else
-                return cli_usage_error(usage, "--gpu takes a device number or 'auto', got '%s'", v);
-        }
-    }
-    *argc = out;
-    return 0;
-}
-
 /* Loads the key once and proves every (witness, proof, public) triple with
  * it. A failing triple stops the run with its error; the triples before it
  * are written, the failing one writes nothing. */
@@ -162,8 +129,11 @@ int cmd_prove(int argc, char **argv)
     };
     /* one proof at a time: the plan needs no room for waiting workers */
     cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU, .map_in_place = 1, .gpu_workers = 1};
-    if (take_gpu_flag(&argc, argv, &ko, usage))
+    int gpu = 0;
+    if (cli_take_gpu(&argc, argv, 1, &gpu, &ko.device, usage))
         return 1;
+    if (gpu)
+        ko.backend = gpu == 2 ? CUZK_BACKEND_AUTO : CUZK_BACKEND_GPU;
     cli_common common;
     const char *pos[1 + 3 * MAX_TRIPLES];
     int npos = 0;
@@ -293,24 +263,9 @@ int cmd_setup(int argc, char **argv)
         "  --gpu[=D]             make the key's points (the bulk of the work) by fixed-base\n"
         "                        multiplications on CUDA device D (default 0): the same key,\n"
         "                        much faster at large sizes; exit 8 without that device\n";
-    /* --gpu[=D] (an optional value, which the option table cannot express) */
     cuzk_setup_opts so = {0};
-    int out = 1;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--gpu") && strncmp(argv[i], "--gpu=", 6)) {
-            argv[out++] = argv[i];
-            continue;
-        }
-        so.gpu = 1;
-        if (argv[i][5] == '=') {
-            char *end;
-            long d = strtol(argv[i] + 6, &end, 10);
-            if (*end || end == argv[i] + 6 || d < 0 || d > 1023)
-                return cli_usage_error(usage, "--gpu=D takes a device number, got '%s'", argv[i] + 6);
-            so.device = (int)d;
-        }
-    }
-    argc = out;
+    if (cli_take_gpu(&argc, argv, 0, &so.gpu, &so.device, usage))
+        return 1;
     cli_common common;
     const char *pos[2];
     int r = cli_parse_exact(argc, argv, NULL, &common, pos, 2, "setup", usage);

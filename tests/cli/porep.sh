@@ -20,7 +20,7 @@ grep -q "^porep 2^11 bls12381: .* terms a row A 2\.[34][0-9] B 1\.00 C 2\.[12][0
 grep -q "^1 " "$T/out" || fail "no row for W = 1: $(cat "$T/out" "$T/err")"
 
 for args in "--porep --scale 9" "--porep --scale 28" "--porep x.zkey" "--porep --curve nope" "--scale 12 a.zkey b.wtns" \
-    "--porep --seed x"; do
+    "--porep --seed x" "--porep --gpu=x" "--porep --gpu=-1" "--porep --gpu=1x"; do
     # shellcheck disable=SC2086
     "$CUZK" bench prove $args >/dev/null 2>"$T/err"
     check "bench prove $args: usage error" 1 $?
