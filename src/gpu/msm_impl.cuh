@@ -376,7 +376,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             CUZK_CU(cudaMemsetAsync(buckets, 0, NB * sizeof(X), st)); /* ZZ = 0: infinity */
             for (size_t b0 = 0; b0 < n; b0 += batch) {
                 const size_t b1 = b0 + batch < n ? b0 + batch : n;
-                cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, m->d_live, c, W, Wg, m->npoints, dense, m->cfg.sort,
+                cuzk_status rs = msm_sort_batch(st, scalars, b0, b1, split, m->d_live, m->bits, c, W, Wg, m->npoints, dense, m->cfg.sort,
                                                 grid_sc, m->d_offsets, m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs,
                                                 pairs2, m->d_gcur, e);
                 if (rs != CUZK_OK) return rs;
@@ -476,7 +476,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             CUZK_CU(cudaMemcpyAsync((X *)m->d_ones_acc + k, red_b, sizeof(X), cudaMemcpyDeviceToDevice, st));
             /* the dense-scalar sort path (the count of significant
              * scalars is not read back in streamed runs) */
-            cuzk_status rs = msm_sort_batch(st, sc_g, b0, b1, split, nullptr, c, W, W, 0, true, m->cfg.sort, grid_sc, m->d_offsets,
+            cuzk_status rs = msm_sort_batch(st, sc_g, b0, b1, split, nullptr, m->bits, c, W, W, 0, true, m->cfg.sort, grid_sc, m->d_offsets,
                                             m->d_tiles, m->d_cursor, m->d_entries, m->d_pairs, nullptr, m->d_gcur, e);
             if (rs != CUZK_OK) return rs;
             rs = msm_accumulate_batch<F>(st, m->d_entries, m->d_offsets, NB, (b1 - b0) * W, (b1 - b0) * W, bases_g, buckets,

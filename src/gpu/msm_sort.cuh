@@ -23,6 +23,10 @@
  *    pass (the coarse pass's ranking and staged write again, over the
  *    coarse-sorted pairs into a second pairs set) first cuts them into
  *    bins of 2^s2 buckets (gpu_msm_sort_shift2) that fit.
+ *  - without copies the top window's digits (bits - (W - 1) c bits) reach
+ *    only its first buckets, so bins of 2^s would be few and oversized; it
+ *    is binned by 2^st buckets (gpu_msm_sort_shift_top) with its own
+ *    cursors and fine blocks.
  * Sparse batches keep the one-pass scatter with global cursors (it skips the
  * zero scalars; the window-major digits do not).
  * Why two passes: the one-pass scatter's cost on dense scalars is its random
@@ -316,16 +320,17 @@ __global__ void scan_add_kernel(uint32_t *a, size_t NB, const uint32_t *tile_sum
  * gpu_msm_sort_ncoarse) are in gpu/plan.h. */
 constexpr unsigned SORT_THREADS = 512; /* SORT_CAP (plan.h): 2^24 uniform c = 20: ~16.4 K pairs a bin */
 
-/* One block per coarse bin; dynamic shared memory: 2^s cursors + cap
- * staged entries. A bin of more than `cap` pairs is left to
- * sort_rest_kernel (flagged). */
+/* One block per bin of 2^s buckets from bucket k0; dynamic shared memory:
+ * 2^s cursors + cap staged entries. A bin of more than `cap` pairs is left
+ * to sort_rest_kernel (flagged). */
 __global__ void __launch_bounds__(SORT_THREADS)
-    sort_fine_kernel(const uint2 *pairs, const uint32_t *offsets, unsigned s, uint32_t cap, uint32_t *entries, uint32_t *flag)
+    sort_fine_kernel(const uint2 *pairs, const uint32_t *offsets, size_t k0, unsigned s, uint32_t cap, uint32_t *entries,
+                     uint32_t *flag)
 {
     extern __shared__ uint32_t sh[];
     const uint32_t nk = 1u << s;
     uint32_t *cur = sh, *stage = sh + nk;
-    const size_t kb = (size_t)blockIdx.x << s;
+    const size_t kb = k0 + ((size_t)blockIdx.x << s);
     const uint32_t j0 = offsets[kb], j1 = offsets[kb + nk];
     if (j1 - j0 > cap) {
         if (threadIdx.x == 0) *flag = 1;
@@ -344,9 +349,10 @@ __global__ void __launch_bounds__(SORT_THREADS)
 
 /* Pairs of the flagged (over-`cap`) bins, with the global cursors (cursor[k]
  * = offsets[k]); lanes with the same key take one atomic together (skewed
- * scalars put most entries in a few buckets). */
-__global__ void sort_rest_kernel(const uint2 *pairs, const uint32_t *offsets, size_t NB, unsigned s, uint32_t cap,
-                                 uint32_t *cursor, uint32_t *entries, const uint32_t *flag)
+ * scalars put most entries in a few buckets). Bins are of 2^s buckets, of
+ * 2^st from bucket ktop on (the top window's: msm_sort_batch). */
+__global__ void sort_rest_kernel(const uint2 *pairs, const uint32_t *offsets, size_t NB, unsigned s, uint32_t ktop,
+                                 unsigned st, uint32_t cap, uint32_t *cursor, uint32_t *entries, const uint32_t *flag)
 {
     if (*flag == 0) return;
     const uint32_t total = offsets[NB];
@@ -357,8 +363,9 @@ __global__ void sort_rest_kernel(const uint2 *pairs, const uint32_t *offsets, si
         uint32_t key = KEY_NONE, val = 0;
         if (j < total) {
             const uint2 v = pairs[j];
-            const size_t kb = (size_t)(v.x >> s) << s;
-            if (offsets[kb + ((size_t)1 << s)] - offsets[kb] > cap) {
+            const unsigned sp = v.x >= ktop ? st : s;
+            const size_t kb = (size_t)(v.x >> sp) << sp;
+            if (offsets[kb + ((size_t)1 << sp)] - offsets[kb] > cap) {
                 key = v.x;
                 val = v.y;
             }
@@ -378,17 +385,20 @@ __global__ void sort_rest_kernel(const uint2 *pairs, const uint32_t *offsets, si
 
 /* Digits stored window-major, dig[w * nb + t] = (|d| - 1) | sign << 31 or
  * KEY_NONE for a zero digit (coalesced writes), with the bucket histogram
- * by reductions: the histogram kernel's recoding, done once for both. */
+ * by reductions: the histogram kernel's recoding, done once for both. The
+ * top window's buckets are < 2^(its bits) for scalars < r; `kmax` holds
+ * them there for any other input (a wrong sum, never a bin out of range). */
 struct store_fn {
     uint32_t *hist, *dig;
-    uint32_t B;
-    unsigned Wg;
+    uint32_t B, kmax;
+    unsigned Wg, wtop;
     size_t nb, t;
     __device__ __forceinline__ void operator()(unsigned w, int d)
     {
         uint32_t v = KEY_NONE;
         if (d != 0) {
-            const uint32_t k = (unsigned)(d < 0 ? -d : d) - 1;
+            uint32_t k = (unsigned)(d < 0 ? -d : d) - 1;
+            if (w == wtop && k > kmax) k = kmax;
             atomicAdd(&hist[bucket_set(w, Wg) * B + k], 1u);
             v = k | (d < 0 ? 0x80000000u : 0u);
         }
@@ -397,7 +407,8 @@ struct store_fn {
 };
 
 __global__ void digits_store_kernel(const uint64_t *scalars, size_t b0, size_t b1, int split, const uint32_t *live,
-                                    unsigned c, unsigned W, unsigned Wg, uint32_t B, uint32_t *hist, uint32_t *dig)
+                                    unsigned c, unsigned W, unsigned Wg, uint32_t B, unsigned wtop, uint32_t kmax,
+                                    uint32_t *hist, uint32_t *dig)
 {
     const size_t nb = b1 - b0;
     for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < nb; t += (size_t)gridDim.x * blockDim.x) {
@@ -406,25 +417,26 @@ __global__ void digits_store_kernel(const uint64_t *scalars, size_t b0, size_t b
             for (unsigned w = 0; w < W; w++) dig[w * nb + t] = KEY_NONE;
             continue;
         }
-        store_fn f{hist, dig, B, Wg, nb, t};
+        store_fn f{hist, dig, B, kmax, Wg, wtop, nb, t};
         for_each_digit(sc, c, W, f);
     }
 }
 
-/* A block's runs in the global bins g0 + j (j < 2^SORT_HI_MAX, 2^sh
- * buckets a bin) from its counts cnt[j]: base[j] = the run's place in the
- * block's staging (exclusive scan; *nv its total), gpos[j] = its place in
- * the output, reserved with one atomic on the bin's cursor. Two bins a
- * thread; every thread of the block calls it. */
+/* A block's runs in the bins j (j < 2^SORT_HI_MAX) of 2^sh buckets from
+ * the bucket whose offset is offsets[0], with bin cursors cursor[j], from
+ * its counts cnt[j]: base[j] = the run's place in the block's staging
+ * (exclusive scan; *nv its total), gpos[j] = its place in the output,
+ * reserved with one atomic on the bin's cursor. Two bins a thread; every
+ * thread of the block calls it. */
 __device__ __forceinline__ void reserve_runs(const uint32_t *cnt, uint32_t *ws, const uint32_t *offsets, uint32_t *cursor,
-                                             size_t g0, unsigned sh, uint32_t *base, uint32_t *gpos, uint32_t *nv)
+                                             unsigned sh, uint32_t *base, uint32_t *gpos, uint32_t *nv)
 {
     const uint32_t j = 2 * threadIdx.x, c0 = cnt[j], c1 = cnt[j + 1];
     const uint32_t ex = block_exclusive_scan(c0 + c1, ws, nv);
     base[j] = ex;
     base[j + 1] = ex + c0;
-    if (c0) gpos[j] = offsets[(g0 + j) << sh] + atomicAdd(&cursor[g0 + j], c0);
-    if (c1) gpos[j + 1] = offsets[(g0 + j + 1) << sh] + atomicAdd(&cursor[g0 + j + 1], c1);
+    if (c0) gpos[j] = offsets[(size_t)j << sh] + atomicAdd(&cursor[j], c0);
+    if (c1) gpos[j + 1] = offsets[(size_t)(j + 1) << sh] + atomicAdd(&cursor[j + 1], c1);
 }
 
 /* Block (tile, window): the tile's digits of one window into the window's
@@ -435,19 +447,22 @@ __device__ __forceinline__ void reserve_runs(const uint32_t *cnt, uint32_t *ws, 
  * so the sectors are written whole (pairs scattered straight from the
  * ranks are partial-sector writes, ~4x the pair bytes of DRAM traffic).
  * One window at a time keeps the runs few: at most 2^10 a block. Each
- * thread loads all its digits before any atomic, so the loads overlap. */
+ * thread loads all its digits before any atomic, so the loads overlap.
+ * Window wtop (the top one without copies; none: wtop >= W) is binned by
+ * 2^st buckets with its own cursors gtop (gpu_msm_sort_shift_top). */
 constexpr unsigned SORT_WTILE = 8192;                        /* digits a block stages (64 KiB of pairs) */
 constexpr unsigned SORT_PER = SORT_WTILE / SORT_THREADS;     /* digits a thread, loaded before any atomic */
 static_assert(2 * SORT_THREADS == (1u << SORT_HI_MAX), "two coarse bins a thread in the tile scan");
 __global__ void __launch_bounds__(SORT_THREADS)
     sort_win_coarse_kernel(const uint32_t *dig, size_t nb, size_t b0, unsigned Wg, size_t stride, uint32_t B, unsigned s,
-                           const uint32_t *offsets, uint32_t *gcur, uint2 *pairs)
+                           unsigned wtop, unsigned st, const uint32_t *offsets, uint32_t *gcur, uint32_t *gtop, uint2 *pairs)
 {
     extern __shared__ uint2 stage[]; /* SORT_WTILE pairs in bin order */
     __shared__ uint32_t cnt[1u << SORT_HI_MAX], base[1u << SORT_HI_MAX], gpos[1u << SORT_HI_MAX], ws[32];
     const unsigned w = blockIdx.y, bs = bucket_set(w, Wg);
     const uint32_t cofs = copy_offset(w, Wg, stride);
-    const uint32_t nbw = B >> s;
+    const unsigned sw = w == wtop ? st : s;
+    uint32_t *cur = w == wtop ? gtop : gcur + (size_t)bs * (B >> s);
     const uint32_t *dw = dig + (size_t)w * nb;
     const size_t t0 = (size_t)blockIdx.x * SORT_WTILE;
     for (uint32_t j = threadIdx.x; j < (1u << SORT_HI_MAX); j += blockDim.x) cnt[j] = 0;
@@ -460,22 +475,22 @@ CUZK_UNROLL
     __syncthreads();
 CUZK_UNROLL
     for (unsigned u = 0; u < SORT_PER; u++)
-        rank[u] = v[u] != KEY_NONE ? atomicAdd(&cnt[(v[u] & 0x7fffffffu) >> s], 1u) : 0;
+        rank[u] = v[u] != KEY_NONE ? atomicAdd(&cnt[(v[u] & 0x7fffffffu) >> sw], 1u) : 0;
     __syncthreads();
     uint32_t nv;
-    reserve_runs(cnt, ws, offsets, gcur, (size_t)bs * nbw, s, base, gpos, &nv);
+    reserve_runs(cnt, ws, offsets + (size_t)bs * B, cur, sw, base, gpos, &nv);
     __syncthreads();
 CUZK_UNROLL
     for (unsigned u = 0; u < SORT_PER; u++) {
         if (v[u] == KEY_NONE) continue;
         const uint32_t k = v[u] & 0x7fffffffu;
         const uint32_t t = (uint32_t)(b0 + t0) + threadIdx.x + u * SORT_THREADS;
-        stage[base[k >> s] + rank[u]] = make_uint2(bs * B + k, (t + cofs) | (v[u] & 0x80000000u));
+        stage[base[k >> sw] + rank[u]] = make_uint2(bs * B + k, (t + cofs) | (v[u] & 0x80000000u));
     }
     __syncthreads();
     for (uint32_t j = threadIdx.x; j < nv; j += blockDim.x) {
         const uint2 p = stage[j];
-        const uint32_t bin = (p.x & (B - 1)) >> s;
+        const uint32_t bin = (p.x & (B - 1)) >> sw;
         pairs[gpos[bin] + (j - base[bin])] = p;
     }
 }
@@ -519,7 +534,7 @@ CUZK_UNROLL
     }
     __syncthreads();
     uint32_t nv;
-    reserve_runs(cnt, ws, offsets, gcur2, f0, s2, base, gpos, &nv);
+    reserve_runs(cnt, ws, offsets + ((size_t)f0 << s2), gcur2 + f0, s2, base, gpos, &nv);
     __syncthreads();
 CUZK_UNROLL
     for (unsigned u = 0; u < SORT_PER; u++)
@@ -537,9 +552,10 @@ CUZK_UNROLL
  * of the Wg * 2^(c-1) owning entries[offsets[k] .. offsets[k+1]); `cursor`,
  * `tiles`, `pairs` and `gcur` are scratch. Wg = W without precomputed bases;
  * with them window w goes to bucket set w mod Wg as point index + (w / Wg) *
- * stride. Points whose base is not live (base_live) have no entries. */
+ * stride. Points whose base is not live (base_live) have no entries.
+ * Scalars have `bits` bits. */
 cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, size_t b1, int split, const uint32_t *live,
-                           unsigned c, unsigned W, unsigned Wg, size_t stride, bool dense, cuzk_gpu_msm_sort mode, unsigned grid, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
+                           unsigned bits, unsigned c, unsigned W, unsigned Wg, size_t stride, bool dense, cuzk_gpu_msm_sort mode, unsigned grid, uint32_t *offsets, uint32_t *tiles, uint32_t *cursor, uint32_t *entries,
                            uint2 *pairs, uint2 *pairs2, uint32_t *gcur, cuzk_error *e)
 {
     const uint32_t B = 1u << (c - 1);
@@ -549,10 +565,22 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
      * sparse ones the one pass skips the zero scalars, the window-major
      * digits do not */
     if (mode == CUZK_GPU_MSM_SORT_AUTO) mode = dense ? CUZK_GPU_MSM_SORT_WINDOW : CUZK_GPU_MSM_SORT_SCATTER;
+    const size_t nb = b1 - b0;
+    const unsigned s = gpu_msm_sort_shift(c);
+    /* fine bins of 2^s2 buckets: the coarse ones, or a split of them (the
+     * plan gave the second pairs set to every window that splits) */
+    const unsigned s2 = pairs2 ? gpu_msm_sort_shift2(c, W, Wg, nb) : s;
+    /* Without copies and unsplit, the top window (the last bucket set, its
+     * first 2^tb buckets) is binned by 2^stop buckets: 2^(tb - stop) <=
+     * 2^10 bins of one fine block each instead of few bins over the
+     * staging, which the global-cursor pass would place. */
+    const unsigned tb = gpu_msm_top_bits(bits, c), stop = gpu_msm_sort_shift_top(bits, c);
+    const bool top = Wg == W && s2 == s && stop < s;
     CUZK_CU(cudaMemsetAsync(offsets, 0, (NB + 1) * sizeof(uint32_t), st));
     if (mode != CUZK_GPU_MSM_SORT_SCATTER) {
         /* the digits live in `entries` until the fine pass writes it */
-        digits_store_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, live, c, W, Wg, B, offsets, entries);
+        digits_store_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, live, c, W, Wg, B, top ? W - 1 : W,
+                                                  (1u << tb) - 1, offsets, entries);
         CUZK_LAUNCHED("digits_store");
     } else {
         digits_hist_kernel<<<grid, 256, 0, st>>>(scalars, b0, b1, split, live, c, W, Wg, B, offsets);
@@ -570,22 +598,19 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
         CUZK_LAUNCHED("digits_scatter");
         return CUZK_OK;
     }
-    const size_t nb = b1 - b0;
-    const unsigned s = gpu_msm_sort_shift(c);
-    /* fine bins of 2^s2 buckets: the coarse ones, or a split of them (the
-     * plan gave the second pairs set to every window that splits) */
-    const unsigned s2 = pairs2 ? gpu_msm_sort_shift2(c, W, Wg, nb) : s;
+    /* cursors (gpu_msm_sort_counters): coarse, split, the top window's */
     const uint32_t nc = (uint32_t)gpu_msm_sort_ncoarse(c, Wg), nc2 = s2 < s ? (uint32_t)(NB >> s2) : 0;
-    uint32_t *flag = gcur + nc + nc2;
+    const uint32_t ntop = Wg == W ? 1u << SORT_HI_MAX : 0;
+    uint32_t *gtop = gcur + nc + nc2, *flag = gtop + ntop;
     const uint32_t cap = mode == CUZK_GPU_MSM_SORT_OVERFLOW ? 0 : SORT_CAP;
-    CUZK_CU(cudaMemsetAsync(gcur, 0, ((size_t)nc + nc2 + 1) * sizeof(uint32_t), st));
+    CUZK_CU(cudaMemsetAsync(gcur, 0, ((size_t)nc + nc2 + ntop + 1) * sizeof(uint32_t), st));
     /* one block per (tile of SORT_WTILE digits, window): runs of ~8 pairs
      * a block and bin at 2^24 (c = 20), 26624 blocks x <= 1024 reservation
      * atomics */
     const size_t sh1 = (size_t)SORT_WTILE * sizeof(uint2);
     CUZK_CU(cudaFuncSetAttribute(sort_win_coarse_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh1));
     sort_win_coarse_kernel<<<dim3((unsigned)((nb + SORT_WTILE - 1) / SORT_WTILE), W), SORT_THREADS, sh1, st>>>(
-        entries, nb, b0, Wg, stride, B, s, offsets, gcur, pairs);
+        entries, nb, b0, Wg, stride, B, s, top ? W - 1 : W, stop, offsets, gcur, gtop, pairs);
     CUZK_LAUNCHED("sort_win_coarse");
     const uint2 *fine_in = pairs;
     if (s2 < s) {
@@ -598,9 +623,14 @@ cuzk_status msm_sort_batch(cudaStream_t st, const uint64_t *scalars, size_t b0, 
     }
     const size_t sh2 = (((size_t)1 << s2) + SORT_CAP) * sizeof(uint32_t);
     CUZK_CU(cudaFuncSetAttribute(sort_fine_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sh2));
-    sort_fine_kernel<<<(unsigned)(NB >> s2), SORT_THREADS, sh2, st>>>(fine_in, offsets, s2, cap, entries, flag);
+    const size_t ktop = top ? NB - B : NB; /* the top window's first bucket */
+    sort_fine_kernel<<<(unsigned)(ktop >> s2), SORT_THREADS, sh2, st>>>(fine_in, offsets, 0, s2, cap, entries, flag);
     CUZK_LAUNCHED("sort_fine");
-    sort_rest_kernel<<<grid, 256, 0, st>>>(fine_in, offsets, NB, s2, cap, cursor, entries, flag);
+    if (top) { /* stop < s2: its staging fits the regular one's */
+        sort_fine_kernel<<<1u << (tb - stop), SORT_THREADS, sh2, st>>>(fine_in, offsets, ktop, stop, cap, entries, flag);
+        CUZK_LAUNCHED("sort_fine");
+    }
+    sort_rest_kernel<<<grid, 256, 0, st>>>(fine_in, offsets, NB, s2, (uint32_t)ktop, stop, cap, cursor, entries, flag);
     CUZK_LAUNCHED("sort_rest");
     return CUZK_OK;
 }

@@ -174,8 +174,10 @@ gpu_msm_layout gpu_msm_layout_for(unsigned bits, size_t npoints, const cuzk_gpu_
         const size_t nb = (size_t)W * B;
         /* With copies a window's sort may split its coarse bins (for a full
          * batch: the split shift only grows for fewer points); without them
-         * the bins are those of one window and never split. */
-        const size_t nc = p.pre_t > 1 ? gpu_msm_sort_counters(c, Wc, W, batch) : gpu_msm_sort_ncoarse(c, W);
+         * the bins are those of one window and never split, and the top
+         * window has its own. */
+        const size_t nc = p.pre_t > 1 ? gpu_msm_sort_counters(c, Wc, W, batch)
+                                      : gpu_msm_sort_ncoarse(c, W) + ((size_t)1 << SORT_HI_MAX);
         const size_t r = gpu_msm_red_plan(W, B, gpu_msm_red_l0(W, B, 0)).total;
         if (p.pre_t > 1 && gpu_msm_sort_shift2(c, Wc, W, batch) < gpu_msm_sort_shift(c)) p.sort_split = 1;
         if (nb > p.NBmax) p.NBmax = nb;

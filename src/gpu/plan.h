@@ -100,13 +100,26 @@ static inline unsigned gpu_msm_sort_shift2(unsigned c, unsigned W, unsigned Wg, 
     while (s > 0 && (uint64_t)nb * W * 4 > (uint64_t)3 * SORT_CAP * Wg << (c - 1 - s)) s--;
     return s;
 }
-/* Bin cursors of a batch's sort: the coarse bins, and the fine bins when
- * the coarse ones are split (gpu_msm_sort_shift2). */
+/* The top window's digits have bits - (W - 1) c <= c - 1 bits, so they
+ * reach only its first 2^that buckets, and its coarse bins of 2^s would be
+ * few and oversized. Without copies (its own bucket set) it is binned at
+ * this shift instead: at most 2^SORT_HI_MAX bins over those buckets. It
+ * equals gpu_msm_sort_shift(c) when the top window is not narrower. */
+static inline unsigned gpu_msm_top_bits(unsigned bits, unsigned c) { return bits - (gpu_msm_windows(bits, c) - 1) * c; }
+static inline unsigned gpu_msm_sort_shift_top(unsigned bits, unsigned c)
+{
+    const unsigned tb = gpu_msm_top_bits(bits, c), s = gpu_msm_sort_shift(c);
+    const unsigned st = tb > SORT_HI_MAX ? tb - SORT_HI_MAX : 0;
+    return st < s ? st : s;
+}
+/* Bin cursors of a batch's sort: the coarse bins, the fine bins when the
+ * coarse ones are split (gpu_msm_sort_shift2), and without copies (W ==
+ * Wg) the top window's own bins (gpu_msm_sort_shift_top). */
 static inline size_t gpu_msm_sort_counters(unsigned c, unsigned W, unsigned Wg, size_t nb)
 {
     const unsigned s = gpu_msm_sort_shift(c), s2 = gpu_msm_sort_shift2(c, W, Wg, nb);
     const size_t NB = (size_t)Wg << (c - 1);
-    return (NB >> s) + (s2 < s ? NB >> s2 : 0);
+    return (NB >> s) + (s2 < s ? NB >> s2 : 0) + (W == Wg ? (size_t)1 << SORT_HI_MAX : 0);
 }
 
 /* Levels of the bucket reduction: level k has G[k] segments of L[k] (=

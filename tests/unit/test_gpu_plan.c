@@ -65,16 +65,16 @@ static void test_ntt_bytes(void **state)
 /* BN254 G1, 1024 bases, defaults, worked by hand:
  *  window: n W(c) + 4 W 2^(c-1) is 67584, 55488, 49536, 47360, 49152 for
  *  c = 4..8, so c = 7, W = 37; buckets max_c W(c) 2^(c-1) = 37 * 64 = 2368;
- *  coarse bins max W = 64; reduction outputs (c = 7: L0 = 16, 4 + 1 segments
+ *  coarse bins max W = 64 and the top window's 2^10; reduction outputs (c = 7: L0 = 16, 4 + 1 segments
  *  a window) 37 * 5 = 185; batch 1024, entries 37888, segments 592;
  *  ones partial sums sm_count * 512.
- *  workspaces: 16 + 4737 * 4 + 3 * 4 + 37888 * 12 + 65 * 4 + 2368 * 128
- *  + 2 * 592 * 132 + 2 * max(185, 512 sm_count) * 128 = 933284 + 131072 sm_count
+ *  workspaces: 16 + 4737 * 4 + 3 * 4 + 37888 * 12 + 1089 * 4 + 2368 * 128
+ *  + 2 * 592 * 132 + 2 * max(185, 512 sm_count) * 128 = 937380 + 131072 sm_count
  *  resident: 1024 * (64 + 32 + 4) + 32 * 4 (live mask) + workspaces. */
 static void test_msm_resident_by_hand(void **state)
 {
     (void)state;
-    const size_t base = 102400 + 128 + 933284;
+    const size_t base = 102400 + 128 + 937380;
     assert_int_equal(cuzk_gpu_msm_device_bytes(CUZK_CURVE_BN254, CUZK_GPU_G1, 1024, NULL, 1), base + 131072);
     assert_int_equal(cuzk_gpu_msm_device_bytes(CUZK_CURVE_BN254, CUZK_GPU_G1, 1024, NULL, 78), base + 78 * 131072);
     assert_int_equal(cuzk_gpu_msm_device_bytes(CUZK_CURVE_BN254, CUZK_GPU_G1, 1024, NULL, 132), base + 132 * 131072);
@@ -124,7 +124,19 @@ static void test_layout_pieces(void **state)
      * coarse bin of 2^9 buckets, at most 3/4 of SORT_CAP (18432): not split; 12 windows of
      * c = 22 into one set (copies): 196608 a bin of 2^11, split to 2^7 (12288; 2^8: 24576) */
     assert_int_equal(gpu_msm_sort_shift2(20, 13, 13, (size_t)1 << 24), gpu_msm_sort_shift(20));
-    assert_int_equal(gpu_msm_sort_counters(20, 13, 13, (size_t)1 << 24), 13 * 1024);
+    /* ... and the top window's own 2^10 bins */
+    assert_int_equal(gpu_msm_sort_counters(20, 13, 13, (size_t)1 << 24), 13 * 1024 + 1024);
+    /* the top window: BN254 (254 bits) c = 20, 13 windows: 14 bits, 2^14 buckets in 2^10 bins of
+     * 2^4 (not the 32 bins of 2^9); BLS12-381 (255) c = 16: 15 bits, 2^5; c = 7 (37 windows): 3 bits,
+     * one bucket a bin; 255 bits, c = 8: 32 windows, top 7 bits = c - 1, bins of 2^0 < 2^7 */
+    assert_int_equal(gpu_msm_top_bits(254, 20), 14);
+    assert_int_equal(gpu_msm_sort_shift_top(254, 20), 4);
+    assert_int_equal(gpu_msm_sort_shift_top(255, 16), 5);
+    assert_int_equal(gpu_msm_top_bits(254, 7), 2);
+    assert_int_equal(gpu_msm_sort_shift_top(254, 7), 0);
+    assert_int_equal(gpu_msm_top_bits(255, 8), 7);
+    /* 255 bits, c = 22: 12 windows, top 13 bits: 2^3 < shift 11 */
+    assert_int_equal(gpu_msm_sort_shift_top(255, 22), 3);
     assert_int_equal(gpu_msm_sort_shift(22), 11);
     assert_int_equal(gpu_msm_sort_shift2(22, 12, 1, (size_t)1 << 24), 7);
     assert_int_equal(gpu_msm_sort_counters(22, 12, 1, (size_t)1 << 24), 1024 + 16384);
