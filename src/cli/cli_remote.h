@@ -29,6 +29,7 @@ int cmd_submit(int argc, char **argv);
 int cmd_await(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_cancel(int argc, char **argv);
+int cmd_workers(int argc, char **argv);
 int cmd_bench_serve(int argc, char **argv);
 
 #endif

@@ -381,3 +381,48 @@ int cmd_cancel(int argc, char **argv)
     snprintf(path, sizeof path, "/v1/jobs/%s/cancel", pos[0]);
     return get_and_print(url, token, "POST", path);
 }
+
+static const char WORKERS_USAGE[] =
+    "Usage: cuzk workers [options] pause|resume|admit [N]\n"
+    "\n"
+    "Holds or releases the daemon's workers (POST /v1/workers/...):\n"
+    "  pause     no job starts; a claimed job waits before its proof (phase \"paused\");\n"
+    "            proofs under way finish. Jobs are still accepted and queued.\n"
+    "  resume    jobs run again.\n"
+    "  admit N   while paused: the next N jobs (default 1) are claimed in queue order\n"
+    "            and held before their proofs (their keys loaded), until resume.\n"
+    "Prints {paused, admit, running} (JSON).\n"
+    "\n"
+    "  --url URL        daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
+    "  --token TOKEN    bearer token (default $CUZK_TOKEN)\n";
+
+int cmd_workers(int argc, char **argv)
+{
+    const char *url = NULL, *token = NULL;
+    const cli_opt opts[] = {{"url", 0, 1, &url, NULL}, {"token", 0, 1, &token, NULL}, {NULL, 0, 0, NULL, NULL}};
+    cli_common common;
+    const char *pos[2];
+    int npos;
+    int r = cli_parse(argc, argv, opts, &common, pos, 2, &npos, WORKERS_USAGE);
+    if (r)
+        return r == 2 ? 0 : 1;
+    if (npos < 1)
+        return cli_usage_error(WORKERS_USAGE, "expected pause, resume or admit");
+    const char *what = pos[0];
+    char path[128];
+    if (!strcmp(what, "pause") || !strcmp(what, "resume")) {
+        if (npos != 1)
+            return cli_usage_error(WORKERS_USAGE, "'%s' takes no argument", what);
+        snprintf(path, sizeof path, "/v1/workers/%s", what);
+    } else if (!strcmp(what, "admit")) {
+        const char *n = npos == 2 ? pos[1] : "1";
+        char *end;
+        unsigned long v = strtoul(n, &end, 10);
+        if (!*n || *end || !v || v > 1000000)
+            return cli_usage_error(WORKERS_USAGE, "admit '%s': expected a number of jobs 1..1000000", n);
+        snprintf(path, sizeof path, "/v1/workers/admit?jobs=%lu", v);
+    } else {
+        return cli_usage_error(WORKERS_USAGE, "unknown action '%s' (pause, resume or admit)", what);
+    }
+    return get_and_print(url, token, "POST", path);
+}

@@ -52,6 +52,17 @@ static void log_line(void *user, const char *event, const char *fields)
             fields && *fields ? " " : "", fields ? fields : "");
 }
 
+/* A bool setting's flag may stand alone (--paused = --paused true). */
+static int is_bool_flag(const char *flag)
+{
+    size_t n;
+    const cuzk_setting *t = cuzk_config_settings(&n);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(t[i].flag, flag))
+            return t[i].type == CUZK_SET_BOOL;
+    return 0;
+}
+
 static void print_settings_help(void)
 {
     size_t n;
@@ -190,12 +201,17 @@ int cmd_serve(int argc, char **argv)
             value = eq + 1;
         } else {
             snprintf(name, sizeof name, "%s", a + 2);
+            if (is_bool_flag(name) && (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2))) {
+                value = "true"; /* --paused alone */
+                goto set;
+            }
             if (i + 1 >= argc) {
                 fprintf(stderr, "Error: option '%s' needs a value\n", a);
                 return 1;
             }
             value = argv[++i];
         }
+    set:;
         cuzk_error err = {0};
         if (cuzk_config_set(&cfg, name, value, &err))
             return cli_fail(&err);

@@ -41,6 +41,7 @@ static const char USAGE[] =
     "                         wait for a job (across daemon restarts), write its proof\n"
     "  status [JOB_ID]        the daemon's or a job's status (JSON)\n"
     "  cancel <JOB_ID>        cancel a queued or running job\n"
+    "  workers pause|resume|admit [N]  hold or release the daemon's workers\n"
     "  prove --remote URL ... prove through the daemon (same arguments as prove)\n"
     "  bench serve --key K --witness W [-n N] [-c C]\n"
     "                         load-test a daemon (throughput, latency percentiles)\n"
@@ -70,7 +71,7 @@ int main(int argc, char **argv)
         {"plan", cmd_plan},
         {"selftest", cmd_selftest}, {"bench", cmd_bench}, /* cmd_gpu.c */
         {"serve", cmd_serve},   {"submit", cmd_submit},       {"await", cmd_await},
-        {"status", cmd_status}, {"cancel", cmd_cancel},
+        {"status", cmd_status}, {"cancel", cmd_cancel},       {"workers", cmd_workers},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (!strcmp(cmd, cmds[i].name))

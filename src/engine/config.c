@@ -61,6 +61,11 @@ static const cuzk_setting SETTINGS[] = {
      "on SIGTERM, how long running jobs may take before they are stopped and requeued",
      F(drain_timeout_s), S(drain_timeout_s)},
 
+    {"engine", "paused", "paused", CUZK_SET_BOOL, "false",
+     "start with the workers paused: jobs are accepted and queued, none runs until "
+     "POST /v1/workers/resume (cuzk workers resume)",
+     F(paused), S(paused)},
+
     {"memory", "host", "host-memory", CUZK_SET_SIZE, "auto",
      "host memory budget for resident keys and running jobs (auto = 90% of MemAvailable at start)",
      F(host_memory), S(host_memory)},

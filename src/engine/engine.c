@@ -26,6 +26,10 @@
  * job is never starved by smaller ones; a job that could never fit is
  * refused at submit (TOO_LARGE).
  *
+ * Pause: no claim while e->paused (except e->admit more); a claimed job
+ * waits on work_cv before its proof starts, until resume, cancel or a drain's
+ * stop. Proofs under way finish.
+ *
  * Cancel: a queued job is cancelled in the queue; a running one gets its
  * worker's cancel flag, which the prover polls at phase boundaries. A drain
  * uses the same flag with another reason: those jobs go back to the queue.
@@ -170,6 +174,8 @@ struct cuzk_engine {
     pthread_cond_t change_cv; /* a job changed state; a key finished loading */
     pthread_cond_t hk_cv;     /* housekeeping wake-up (close) */
     int draining, drained, stopping;
+    int paused;               /* cuzk_engine_pause: no claims, claimed jobs hold */
+    unsigned admit;           /* while paused: claims still allowed */
     uint64_t host_budget, jobs_reserved;
     uint64_t active_jobs, spool_bytes; /* queued + running, for BUSY */
     eng_kentry **keys;        /* entries never move: workers hold pointers unlocked */
@@ -874,6 +880,24 @@ static int job_end(cuzk_engine *e, const eng_job *j, cuzk_status st, const cuzk_
     return fenced ? -1 : state;
 }
 
+/* Holds a claimed job before its proof while the workers are paused; a
+ * cancel or a drain's stop ends the hold. */
+static cuzk_status hold_while_paused(eng_worker *w, cuzk_error *err)
+{
+    cuzk_engine *e = w->e;
+    pthread_mutex_lock(&e->lock);
+    if (e->paused && !atomic_load(&w->prog.cancel)) {
+        atomic_store(&w->prog.phase, "paused");
+        elog(e, "job_held", "job=%s worker=%d", w->job_id, w->index);
+        pthread_cond_broadcast(&e->change_cv);
+        while (e->paused && !atomic_load(&w->prog.cancel) && !e->stopping)
+            pthread_cond_wait(&e->work_cv, &e->lock);
+    }
+    int stop = atomic_load(&w->prog.cancel) || e->stopping;
+    pthread_mutex_unlock(&e->lock);
+    return stop ? cuzk_err_force(err, CUZK_ERR_CANCELLED, "cancelled") : CUZK_OK;
+}
+
 static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
 {
     cuzk_engine *e = w->e;
@@ -896,6 +920,8 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
             st = e->q->ops->input(e->q, j->id, &body, &len, &err);
             pthread_mutex_unlock(&e->dblock);
         }
+        if (!st)
+            st = hold_while_paused(w, &err);
         atomic_store(&w->prog.phase, "prove");
         if (!st)
             st = eng_prove(w->wctx, k->slot[slot].key, j->input[0] ? wp : NULL, body, len, &proof,
@@ -1025,7 +1051,7 @@ static void *worker_main(void *arg)
     cuzk_engine *e = w->e;
     pthread_mutex_lock(&e->lock);
     while (!e->stopping) {
-        if (e->draining) {
+        if (e->draining || (e->paused && !e->admit)) {
             pthread_cond_wait(&e->work_cv, &e->lock);
             continue;
         }
@@ -1045,7 +1071,7 @@ static void *worker_main(void *arg)
             continue;
         }
         eng_kentry *k = key_for_job(e, &head);
-        if (e->stopping || e->draining)
+        if (e->stopping || e->draining || (e->paused && !e->admit))
             continue;
         if (!k) {
             cuzk_error why = {0};
@@ -1082,6 +1108,8 @@ static void *worker_main(void *arg)
         }
         if (!claimed)
             continue;
+        if (e->paused && e->admit)
+            e->admit--;
         make_room(e, k, slot, need);
         e->jobs_reserved += j.host_bytes;
         k->slot[slot].users++;
@@ -1292,6 +1320,7 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
     if (hooks)
         e->hooks = *hooks;
     e->lockfd = -1;
+    e->paused = cfg->paused != 0;
     e->start_mono = cuzk_now();
     pthread_mutex_init(&e->lock, NULL);
     pthread_mutex_init(&e->dblock, NULL);
@@ -1439,6 +1468,43 @@ fail:
     return st;
 }
 
+void cuzk_engine_pause(cuzk_engine *e)
+{
+    pthread_mutex_lock(&e->lock);
+    if (!e->paused)
+        elog(e, "workers_paused", "running=%zu", busy_workers(e));
+    e->paused = 1;
+    e->admit = 0;
+    pthread_cond_broadcast(&e->change_cv);
+    pthread_mutex_unlock(&e->lock);
+}
+
+void cuzk_engine_resume(cuzk_engine *e)
+{
+    pthread_mutex_lock(&e->lock);
+    if (e->paused)
+        elog(e, "workers_resumed", "running=%zu", busy_workers(e));
+    e->paused = 0;
+    e->admit = 0;
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_cond_broadcast(&e->change_cv);
+    pthread_mutex_unlock(&e->lock);
+}
+
+cuzk_status cuzk_engine_admit(cuzk_engine *e, unsigned n, cuzk_error *err)
+{
+    pthread_mutex_lock(&e->lock);
+    if (!e->paused) {
+        pthread_mutex_unlock(&e->lock);
+        return ecode(err, CUZK_ENGINE_CONFLICT, "the workers are not paused: nothing to admit");
+    }
+    e->admit = n > UINT_MAX - e->admit ? UINT_MAX : e->admit + n;
+    elog(e, "workers_admit", "jobs=%u", n);
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_mutex_unlock(&e->lock);
+    return CUZK_OK;
+}
+
 void cuzk_engine_drain(cuzk_engine *e, double timeout_s)
 {
     if (!e)
@@ -1459,6 +1525,7 @@ void cuzk_engine_drain(cuzk_engine *e, double timeout_s)
                 e->workers[i].stop = STOP_DRAIN;
                 atomic_store(&e->workers[i].prog.cancel, 1);
             }
+        pthread_cond_broadcast(&e->work_cv); /* held jobs */
         while (busy_workers(e))
             pthread_cond_wait(&e->change_cv, &e->lock);
     }
@@ -1939,6 +2006,7 @@ cuzk_status cuzk_engine_job_cancel(cuzk_engine *e, const char *job_id, cuzk_job_
                 elog(e, "job_cancel_requested", "job=%s worker=%d", j.id, w->index);
             }
         }
+        pthread_cond_broadcast(&e->work_cv); /* a job held by a pause */
     }
     pthread_mutex_unlock(&e->lock);
     if (!st)
@@ -1996,6 +2064,8 @@ cuzk_status cuzk_engine_snapshot_get(cuzk_engine *e, cuzk_engine_snapshot **out,
     pthread_mutex_lock(&e->lock);
     s->uptime_s = cuzk_now() - e->start_mono;
     s->draining = e->draining;
+    s->paused = e->paused;
+    s->admit = e->admit;
     snprintf(s->host_id, sizeof s->host_id, "%s", e->host_id);
     s->host_budget = e->host_budget;
     s->host_used = e->jobs_reserved + keys_resident_bytes(e);

@@ -81,6 +81,7 @@ typedef struct cuzk_config {
     int max_attempts;                  /* a job interrupted this many times fails */
     double retention_s;                /* finished jobs (and proofs) kept this long */
     double drain_timeout_s;            /* SIGTERM: how long running jobs may take */
+    int paused;                        /* start with the workers paused (cuzk_engine_pause) */
 
     /* [memory] */
     uint64_t host_memory;              /* budget for resident keys + jobs; 0 = auto */
@@ -179,6 +180,20 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
  * their next phase boundary and puts them back in the queue. Queued jobs stay
  * journaled for the next start. Returns once no job is running. */
 void cuzk_engine_drain(cuzk_engine *e, double timeout_s);
+
+/* Pause and resume the workers (an operator's hold, for maintenance or to
+ * lend the machine to other work for a while). While paused, no worker claims
+ * a job; a claimed job whose proof has not started waits before it (state
+ * running, phase "paused", its key loaded); proofs under way finish. Cancel
+ * and drain still act on a held job. Queued jobs keep their order. */
+void cuzk_engine_pause(cuzk_engine *e);
+void cuzk_engine_resume(cuzk_engine *e);
+
+/* While paused: lets the next n jobs in queue order be claimed; each is held
+ * before its proof like any claimed job, so an operator can step the queue,
+ * or warm the keys of what runs next, and resume when ready.
+ * CUZK_ENGINE_CONFLICT if the workers are not paused. */
+cuzk_status cuzk_engine_admit(cuzk_engine *e, unsigned n, cuzk_error *err);
 
 /* Drains with the configured timeout (if not done yet), stops every thread
  * and frees everything. No other call on e may be in progress or start
@@ -365,6 +380,8 @@ typedef struct cuzk_engine_counters {
 typedef struct cuzk_engine_snapshot {
     double uptime_s;
     int draining;
+    int paused;                        /* the workers are paused (cuzk_engine_pause) */
+    unsigned admit;                    /* while paused: jobs still admitted (cuzk_engine_admit) */
     char host_id[256];
     uint64_t queued[CUZK_PRIO_COUNT];  /* queue depth per priority */
     uint64_t running;

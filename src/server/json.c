@@ -124,6 +124,9 @@ cJSON *json_snapshot(const cuzk_engine_snapshot *s)
     cJSON_AddStringToObject(j, "host", s->host_id);
     cJSON_AddNumberToObject(j, "uptime_s", s->uptime_s);
     cJSON_AddBoolToObject(j, "draining", s->draining);
+    cJSON_AddBoolToObject(j, "paused", s->paused);
+    if (s->paused)
+        cJSON_AddNumberToObject(j, "admit", (double)s->admit);
     cJSON *q = cJSON_AddObjectToObject(j, "queue");
     uint64_t total = 0;
     for (int p = 0; p < CUZK_PRIO_COUNT; p++) {

@@ -58,6 +58,8 @@ char *metrics_text(const cuzk_engine_snapshot *sn, const server_counters *sc)
     put(&s, "cuzk_uptime_seconds %.3f\n", sn->uptime_s);
     metric(&s, "cuzk_draining", "gauge", "1 while shutting down (no new jobs).");
     put(&s, "cuzk_draining %d\n", sn->draining ? 1 : 0);
+    metric(&s, "cuzk_paused", "gauge", "1 while the workers are paused (no job starts).");
+    put(&s, "cuzk_paused %d\n", sn->paused ? 1 : 0);
 
     metric(&s, "cuzk_jobs_total", "counter", "Jobs by outcome since start.");
     for (size_t i = 0; i < JOB_OUTCOMES_N; i++)

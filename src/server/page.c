@@ -47,7 +47,7 @@ const char status_page_html[] =
     "'<td'+(typeof c==='number'?' class=\"num\"':'')+'>'+(typeof c==='number'?c:esc(c))+'</td>').join('')+'</tr>').join('');}\n"
     "function render(s){\n"
     " $('summary').textContent=`host ${s.host} \\u00b7 cuzk ${s.version} \\u00b7 up ${s.uptime_s.toFixed(0)} s`+"
-    "(s.draining?' \\u00b7 DRAINING':'');\n"
+    "(s.draining?' \\u00b7 DRAINING':'')+(s.paused?' \\u00b7 PAUSED':'');\n"
     " const q=s.queue;rows('queue',[[q.critical,q.high,q.normal,q.low,s.running,bytes(s.spool_bytes)]]);\n"
     " rows('counters',Object.entries(s.counters).map(([k,v])=>[k,Number.isInteger(v)?v:Number(v.toFixed(3))]));\n"
     " rows('devices',s.devices.map(d=>[d.index,d.name,bytes(d.memory_free)+' / '+bytes(d.memory_total),d.workers]));\n"

@@ -59,6 +59,7 @@ struct cuzk_server {
     char url[300];
     char unix_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
     atomic_int stopping;
+    atomic_int in_flight;     /* requests between their headers and their answer's end */
     server_counters counters;
     pthread_mutex_t rate_mu;
     rate_slot *rate;
@@ -457,6 +458,35 @@ static enum MHD_Result h_job_cancel(cuzk_server *s, struct MHD_Connection *c, re
     return send_json(s, c, r, 200, json_job(&ji));
 }
 
+/* POST /v1/workers/{pause,resume,admit}: the operator's hold (engine.h). */
+static enum MHD_Result h_workers(cuzk_server *s, struct MHD_Connection *c, request *r, const char *what)
+{
+    cuzk_error err = {0};
+    if (!strcmp(what, "pause")) {
+        cuzk_engine_pause(s->engine);
+    } else if (!strcmp(what, "resume")) {
+        cuzk_engine_resume(s->engine);
+    } else {
+        const char *n = query(c, "jobs");
+        char *end = NULL;
+        unsigned long v = n ? strtoul(n, &end, 10) : 1;
+        if (n && (!*n || *end || !v || v > 1000000))
+            return send_error(s, c, r, CUZK_ERR_USAGE, "jobs '%.32s': expected 1..1000000", n);
+        if (cuzk_engine_admit(s->engine, (unsigned)v, &err))
+            return send_engine_error(s, c, r, &err);
+    }
+    slog(s, "workers", "action=%s", what);
+    cuzk_engine_snapshot *sn;
+    if (cuzk_engine_snapshot_get(s->engine, &sn, &err))
+        return send_engine_error(s, c, r, &err);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddBoolToObject(j, "paused", sn->paused);
+    cJSON_AddNumberToObject(j, "admit", (double)sn->admit);
+    cJSON_AddNumberToObject(j, "running", (double)sn->running);
+    cuzk_engine_snapshot_free(sn);
+    return send_json(s, c, r, 200, j);
+}
+
 /* Splits "/v1/jobs/<id>[/<tail>]" style paths. */
 static int path_id(const char *url, const char *prefix, char *id, size_t cap, const char **tail)
 {
@@ -505,6 +535,10 @@ static enum MHD_Result route(cuzk_server *s, struct MHD_Connection *c, request *
             slog(s, "key_evict", "key=%.16s", id);
             return send_json(s, c, r, 200, json_key(&ki));
         }
+    } else if (!strcmp(url, "/v1/workers/pause") || !strcmp(url, "/v1/workers/resume") ||
+               !strcmp(url, "/v1/workers/admit")) {
+        if (post)
+            return h_workers(s, c, r, url + strlen("/v1/workers/"));
     } else if (!strcmp(url, "/v1/jobs")) {
         if (get)
             return h_job_list(s, c, r);
@@ -537,6 +571,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         /* First call: headers only. Refuse early what needs no body. */
         if (!(r = calloc(1, sizeof *r)))
             return MHD_NO;
+        atomic_fetch_add(&s->in_flight, 1);
         r->t0 = now_s();
         snprintf(r->method, sizeof r->method, "%s", method);
         snprintf(r->path, sizeof r->path, "%s", url);
@@ -544,6 +579,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
             if ((unsigned char)*p <= ' ' || *p == '"')
                 *p = '_';
         *con_cls = r;
+        if (atomic_load(&s->stopping))
+            return send_error(s, c, r, CUZK_ENGINE_DRAINING, "the daemon is shutting down: retry later");
         if (!auth_ok(s, c))
             return send_error(s, c, r, 401, "missing or wrong bearer token (Authorization: Bearer ...)");
         if (!rate_allow(s, c)) {
@@ -623,6 +660,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
     free(r->body);
     free(r);
     *con_cls = NULL;
+    atomic_fetch_sub(&s->in_flight, 1);
 }
 
 /* ---- start / stop --------------------------------------------------------- */
@@ -785,6 +823,11 @@ void cuzk_server_stop(cuzk_server *s)
     if (!s)
         return;
     atomic_store(&s->stopping, 1);
+    /* Answers already under way are sent before the listeners close (long
+     * polls see `stopping` within a second); bounded, so a stuck client
+     * cannot hold the shutdown. */
+    for (int i = 0; i < 500 && atomic_load(&s->in_flight) > 0; i++)
+        nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
     if (s->tcp)
         MHD_stop_daemon(s->tcp);
     if (s->unix_d)

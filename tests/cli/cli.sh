@@ -109,9 +109,20 @@ scen_outputs() {
   [ -d outdir ] || fail "the directory was replaced"
   mkfifo fifo
   expect 2 "a FIFO with no reader as output" "$CUZK" prove c.zkey w.wtns fifo p.json
-  (timeout 60 cat fifo >fromfifo &) ; sleep 0.3
+  # The shell holds the FIFO open (read-write, so opening it does not block):
+  # a reader exists before prove opens it, whenever cat gets there. Closing
+  # the shell's end after prove lets cat see the end of the data.
+  exec 3<>fifo
+  cat fifo >fromfifo 3>&- & local catpid=$! i
   expect 0 "a FIFO with a reader as output" "$CUZK" prove c.zkey w.wtns fifo pf.json
-  sleep 0.3; verifies "$VK" pf.json fromfifo
+  for i in $(seq 1200); do   # cat has the FIFO open (it cannot block: fd 3 writes)
+    ls -l /proc/$catpid/fd 2>/dev/null | grep -q "$(readlink -f fifo)" && break
+    kill -0 $catpid 2>/dev/null || break
+    sleep 0.05
+  done
+  exec 3>&-
+  wait $catpid || fail "reading the proof from the FIFO failed"
+  verifies "$VK" pf.json fromfifo
   [ -p fifo ] || fail "the FIFO was replaced"
   # 255-character names (NAME_MAX) work; 256 do not.
   local n255 n256
