@@ -930,17 +930,17 @@ cuzk_status cuzk_bp_proof_decode(cuzk_proof_points *p, const uint8_t *in, const 
     if (!why && bls12_381_g1_affine_is_inf(&p->a.bls12_381))
         why = CUZK_BP_PT_IDENTITY;
     if (why)
-        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: proof %zu: A %s", nm, index, cuzk_bp_pt_reason(why));
+        return cuzk_err(err, CUZK_ERR_INVALID_PROOF, "%s: proof %zu: A %s", nm, index, cuzk_bp_pt_reason(why));
     why = cuzk_bp_g2_decode(&p->b.bls12_381, in + 48, true, true);
     if (!why && bls12_381_g2_affine_is_inf(&p->b.bls12_381))
         why = CUZK_BP_PT_IDENTITY;
     if (why)
-        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: proof %zu: B %s", nm, index, cuzk_bp_pt_reason(why));
+        return cuzk_err(err, CUZK_ERR_INVALID_PROOF, "%s: proof %zu: B %s", nm, index, cuzk_bp_pt_reason(why));
     why = cuzk_bp_g1_decode(&p->c.bls12_381, in + 144, true, true);
     if (!why && bls12_381_g1_affine_is_inf(&p->c.bls12_381))
         why = CUZK_BP_PT_IDENTITY;
     if (why)
-        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: proof %zu: C %s", nm, index, cuzk_bp_pt_reason(why));
+        return cuzk_err(err, CUZK_ERR_INVALID_PROOF, "%s: proof %zu: C %s", nm, index, cuzk_bp_pt_reason(why));
     return CUZK_OK;
 }
 

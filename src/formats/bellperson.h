@@ -250,8 +250,10 @@ void cuzk_bp_params_writer_abort(cuzk_bp_params_writer *w);
 /* One 192-byte proof (p->curve = CUZK_CURVE_BLS12_381). */
 void cuzk_bp_proof_encode(uint8_t out[CUZK_BP_PROOF_SIZE], const cuzk_proof_points *p);
 /* Decodes proof `index` (for messages) from 192 bytes: subgroup checks,
- * identity rejected: CUZK_ERR_FORMAT "<name>: proof 2: B is not in the
- * prime-order subgroup". */
+ * identity rejected: CUZK_ERR_INVALID_PROOF (as for snarkjs proofs: a point
+ * that is not a valid group element makes the proof invalid) "<name>:
+ * proof 2: B is not in the prime-order subgroup". A file of the wrong
+ * length is CUZK_ERR_FORMAT. */
 cuzk_status cuzk_bp_proof_decode(cuzk_proof_points *p, const uint8_t *in, const char *name, size_t index,
                                  cuzk_error *err);
 /* A proof file: n ≥ 1 proofs of 192 bytes each (*n from the size, which
