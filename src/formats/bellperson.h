@@ -266,6 +266,16 @@ cuzk_status cuzk_bp_proofs_read_buffer(cuzk_proof_points **out, size_t *n, const
 /* Writes n proofs (n · 192 bytes) atomically. */
 cuzk_status cuzk_bp_proofs_write(const cuzk_proof_points *p, size_t n, const char *path, cuzk_error *err);
 
+/* ---- public inputs ------------------------------------------------------------ */
+
+/* public.json of bellperson proofs: an array of decimal strings (one
+ * partition) or an array of such arrays (one per partition, all of the same
+ * length), each value < r. *values = n_parts · n_each raw Fr values (4 LE
+ * limbs each; cuzk_alloc'd, cuzk_free). Messages name `name` (and the
+ * partition). */
+cuzk_status cuzk_bp_public_read(uint64_t (**values)[4], size_t *n_parts, size_t *n_each, const char *text,
+                                size_t len, const char *name, cuzk_error *err);
+
 /* ---- parameters.json digest -------------------------------------------------- */
 
 /* The `digest` of filecoin-proofs' parameters.json: the first 32 hex

@@ -12,10 +12,4 @@
 cuzk_status cuzk_bp_verify_points(const cuzk_vk *vk, const cuzk_proof_points *proofs, size_t n_proofs,
                                   const void *inputs, const char *proof_name, cuzk_pool *pool, cuzk_error *err);
 
-/* public.json of bellperson proofs: an array of decimal strings (one
- * partition) or an array of such arrays (one per partition, all of the same
- * length). *values = n_parts · n_each raw values (cuzk_alloc'd, cuzk_free). */
-cuzk_status cuzk_bp_public_read(uint64_t (**values)[4], size_t *n_parts, size_t *n_each, const char *text,
-                                size_t len, const char *name, cuzk_error *err);
-
 #endif

@@ -5,6 +5,9 @@
 //                                                   the G1 generator)
 //   node bp_convert.mjs proof proof.json [proof2.json ...] OUT.bin
 //                                                   A||B||C compressed, concatenated
+//   node bp_convert.mjs vkc HEX OUT.vk              a verifying key of compressed points in the
+//                                                   .vk order (polka-storage's encoding) -> .vk
+//   node bp_convert.mjs hex HEX OUT                 the bytes of HEX
 // Exit 77 when @noble/curves is not installed.
 import fs from "node:fs";
 
@@ -41,7 +44,20 @@ if (cmd === "vk") {
         parts.push(g1(p.pi_a).toRawBytes(true), g2(p.pi_b).toRawBytes(true), g1(p.pi_c).toRawBytes(true));
     }
     fs.writeFileSync(args[args.length - 1], Buffer.concat(parts));
+} else if (cmd === "vkc") {
+    const b = Buffer.from(args[0], "hex");
+    let o = 0;
+    const take = (n) => b.subarray(o, (o += n));
+    const u = (G, n) => G.fromHex(take(n).toString("hex")).toRawBytes(false);
+    parts.push(u(G1, 48), u(G1, 48), u(G2, 96), u(G2, 96), u(G1, 48), u(G2, 96));
+    const n = take(4);
+    parts.push(n);
+    for (let i = 0; i < n.readUInt32BE(); i++) parts.push(u(G1, 48));
+    if (o !== b.length) throw new Error(`vkc: ${b.length - o} bytes left over`);
+    fs.writeFileSync(args[1], Buffer.concat(parts));
+} else if (cmd === "hex") {
+    fs.writeFileSync(args[1], Buffer.from(args[0], "hex"));
 } else {
-    console.error("usage: bp_convert.mjs vk|proof ...");
+    console.error("usage: bp_convert.mjs vk|proof|vkc|hex ...");
     process.exit(2);
 }
