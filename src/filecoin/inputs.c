@@ -506,9 +506,9 @@ cuzk_status cuzk_fil_post_inputs(const cuzk_fil_post *in, uint64_t (**values)[4]
     qsort_r(ord, in->n_sectors, sizeof *ord, cmp_idx, (void *)in->sector_ids);
     for (size_t i = 1; i < in->n_sectors; i++)
         if (in->sector_ids[ord[i]] == in->sector_ids[ord[i - 1]]) {
+            uint64_t dup = in->sector_ids[ord[i]];
             free(ord);
-            return cuzk_err(err, CUZK_ERR_USAGE, "sector %llu given twice",
-                            (unsigned long long)in->sector_ids[ord[i]]);
+            return cuzk_err(err, CUZK_ERR_USAGE, "sector %llu given twice", (unsigned long long)dup);
         }
     const size_t parts = (in->n_sectors + per_part - 1) / per_part;
     const size_t per_sector = 1 + n_ch, each = per_part * per_sector;
