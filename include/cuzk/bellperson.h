@@ -99,16 +99,16 @@ CUZK_BP_STATIC_ASSERT(offsetof(cuzk_bp_assignment, aux) == 120, "Assignment layo
 CUZK_BP_STATIC_ASSERT(offsetof(cuzk_bp_assignment, aux_size) == 128, "Assignment layout");
 #undef CUZK_BP_STATIC_ASSERT
 
-/* ---- Parameters ------------------------------------------------------------
+/* ---- Parameters (the SRS) --------------------------------------------------
  * A bellperson parameter file (`.params`: verifying key, then the H, L, A,
  * B_G1, B_G2 sections) loaded for proving: the file is memory-mapped and its
  * points decoded into the prover's form once, on the context's pool; the
  * backend then keeps them where its memory plan says (the GPU prover: on the
  * device, or streamed from host memory). Immutable after load: several
  * threads may prove with one handle at once (each with its own context). */
-typedef struct cuzk_bp_params cuzk_bp_params;
+typedef struct cuzk_bp_srs cuzk_bp_srs; /* supraseal-c2 calls the loaded parameters an SRS */
 
-typedef struct cuzk_bp_params_opts {
+typedef struct cuzk_bp_srs_opts {
     cuzk_backend backend;   /* zero: CPU; GPU / AUTO as cuzk_key_opts */
     int device;             /* CUDA device index (GPU / AUTO) */
     uint64_t device_budget; /* device bytes the parameters and their proofs may use; 0: free memory minus a margin */
@@ -118,9 +118,9 @@ typedef struct cuzk_bp_params_opts {
                                slow for large files. 0: as filecoin-proofs maps parameters (unchecked): the
                                verifying key fully checked, section points only decoded (coordinates < q and
                                on the curve, which the decoding checks anyway) */
-} cuzk_bp_params_opts;
+} cuzk_bp_srs_opts;
 
-typedef struct cuzk_bp_params_info {
+typedef struct cuzk_bp_srs_info {
     uint32_t n_inputs;       /* inputs, ONE included (the verifying key's IC count) */
     uint32_t log_domain;     /* evaluation domain 2^log_domain (H holds 2^log_domain - 1 points) */
     uint64_t n_h, n_l, n_a, n_b; /* section point counts (n_b: B_G1 and B_G2 each) */
@@ -129,7 +129,7 @@ typedef struct cuzk_bp_params_info {
     uint64_t host_bytes;     /* host memory held (decoded points, plans; the file mapping not counted) */
     uint64_t device_bytes;   /* device memory planned (0 on the CPU) */
     uint64_t device_peak;    /* GPU: most device memory measured in use so far (as cuzk_key_info) */
-} cuzk_bp_params_info;
+} cuzk_bp_srs_info;
 
 /* Loads the parameter file at path (opts may be NULL: CPU, unchecked).
  * Reports the phases load_zkey (mapping, checks, decoding) and prepare on
@@ -139,17 +139,17 @@ typedef struct cuzk_bp_params_info {
  * malformed or truncated file, a point off the curve or, when checked,
  * outside the subgroup), _UNSUPPORTED (a domain beyond BLS12-381's two-adicity,
  * a backend not built), _NOMEM, _GPU, _CANCELLED. On success *out is a new
- * handle (cuzk_bp_params_free). */
-CUZK_API cuzk_status cuzk_bp_params_load(cuzk_bp_params **out, cuzk_ctx *ctx, const char *path,
-                                         const cuzk_bp_params_opts *opts, cuzk_error *err);
+ * handle (cuzk_bp_srs_free). */
+CUZK_API cuzk_status cuzk_bp_srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path,
+                                         const cuzk_bp_srs_opts *opts, cuzk_error *err);
 /* Frees the parameters (no proof may be running or pending with them). NULL is a no-op. */
-CUZK_API void cuzk_bp_params_free(cuzk_bp_params *p);
+CUZK_API void cuzk_bp_srs_free(cuzk_bp_srs *p);
 /* Sizes and memory of the loaded parameters. */
-CUZK_API void cuzk_bp_params_get_info(const cuzk_bp_params *p, cuzk_bp_params_info *info);
+CUZK_API void cuzk_bp_srs_get_info(const cuzk_bp_srs *p, cuzk_bp_srs_info *info);
 /* Releases the device memory the parameters hold (supraseal-c2's SRS::evict);
  * the next proof prepares them again. Waits for running proofs to end. On
  * the CPU backend a no-op. */
-CUZK_API void cuzk_bp_params_evict(cuzk_bp_params *p);
+CUZK_API void cuzk_bp_srs_evict(cuzk_bp_srs *p);
 
 /* ---- Proving ---------------------------------------------------------------- */
 
@@ -175,7 +175,7 @@ typedef struct cuzk_bp_prove_opts {
  * before the call returns: an assignment that does not satisfy the circuit
  * of p gives CUZK_ERR_MISMATCH naming the circuit. On any error out[0..n)
  * is zeroed (no partial result). Also CUZK_ERR_NOMEM, _GPU, _CANCELLED. */
-CUZK_API cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_params *p, const cuzk_bp_assignment *a, size_t n,
+CUZK_API cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
                                    const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
                                    const cuzk_bp_prove_opts *opts, cuzk_error *err);
 
@@ -188,7 +188,7 @@ CUZK_API cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_params *p, const
  * anything else, until finish or drop returns. finish and drop consume the
  * handle (each exactly once; drop(NULL) is a no-op). */
 typedef struct cuzk_bp_pending cuzk_bp_pending;
-CUZK_API cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_params *p, const cuzk_bp_assignment *a,
+CUZK_API cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a,
                                          size_t n, const cuzk_bp_fr *r, const cuzk_bp_fr *s,
                                          const cuzk_bp_prove_opts *opts, cuzk_bp_pending **out, cuzk_error *err);
 CUZK_API cuzk_status cuzk_bp_prove_finish(cuzk_bp_pending *pending, cuzk_bp_proof *out, cuzk_error *err);
@@ -208,7 +208,7 @@ CUZK_API cuzk_status cuzk_bp_proof_to_bytes(const cuzk_bp_proof *proof, uint8_t 
  * fails or a point is not on the curve or not in its subgroup;
  * CUZK_ERR_MISMATCH for a wrong number of inputs; CUZK_ERR_USAGE for an input
  * >= r. The pairings run on ctx's pool. */
-CUZK_API cuzk_status cuzk_bp_verify(cuzk_ctx *ctx, const cuzk_bp_params *p, const cuzk_bp_proof *proof,
+CUZK_API cuzk_status cuzk_bp_verify(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_proof *proof,
                                     const cuzk_bp_fr *inputs, size_t n_inputs, cuzk_error *err);
 
 /* ---- Development: INSECURE parameters and assignments from circom files ----- */

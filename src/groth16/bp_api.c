@@ -9,8 +9,8 @@ static cuzk_status not_yet(cuzk_error *err, const char *what)
     return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "%s: the bellperson prover is not built yet", what);
 }
 
-cuzk_status cuzk_bp_params_load(cuzk_bp_params **out, cuzk_ctx *ctx, const char *path,
-                                const cuzk_bp_params_opts *opts, cuzk_error *err)
+cuzk_status cuzk_bp_srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path,
+                                const cuzk_bp_srs_opts *opts, cuzk_error *err)
 {
     (void)ctx;
     (void)opts;
@@ -18,15 +18,15 @@ cuzk_status cuzk_bp_params_load(cuzk_bp_params **out, cuzk_ctx *ctx, const char 
     return not_yet(err, path);
 }
 
-void cuzk_bp_params_free(cuzk_bp_params *p) { (void)p; }
-void cuzk_bp_params_get_info(const cuzk_bp_params *p, cuzk_bp_params_info *info)
+void cuzk_bp_srs_free(cuzk_bp_srs *p) { (void)p; }
+void cuzk_bp_srs_get_info(const cuzk_bp_srs *p, cuzk_bp_srs_info *info)
 {
     (void)p;
     memset(info, 0, sizeof *info);
 }
-void cuzk_bp_params_evict(cuzk_bp_params *p) { (void)p; }
+void cuzk_bp_srs_evict(cuzk_bp_srs *p) { (void)p; }
 
-cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_params *p, const cuzk_bp_assignment *a, size_t n,
+cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
                           const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
                           const cuzk_bp_prove_opts *opts, cuzk_error *err)
 {
@@ -36,7 +36,7 @@ cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_params *p, const cuzk_bp_
     return not_yet(err, "cuzk_bp_prove");
 }
 
-cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_params *p, const cuzk_bp_assignment *a, size_t n,
+cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
                                 const cuzk_bp_fr *r, const cuzk_bp_fr *s, const cuzk_bp_prove_opts *opts,
                                 cuzk_bp_pending **out, cuzk_error *err)
 {
@@ -59,7 +59,7 @@ cuzk_status cuzk_bp_proof_to_bytes(const cuzk_bp_proof *proof, uint8_t out[192],
     return not_yet(err, "cuzk_bp_proof_to_bytes");
 }
 
-cuzk_status cuzk_bp_verify(cuzk_ctx *ctx, const cuzk_bp_params *p, const cuzk_bp_proof *proof,
+cuzk_status cuzk_bp_verify(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_proof *proof,
                            const cuzk_bp_fr *inputs, size_t n_inputs, cuzk_error *err)
 {
     (void)ctx, (void)p, (void)proof, (void)inputs, (void)n_inputs;
