@@ -14,7 +14,9 @@
  *    384 bytes; cuzk_bp_proof_to_bytes gives bellperson's 192-byte encoding.
  *
  * The library is reentrant, reports errors as values (cuzk_error, one line
- * naming the file or the circuit and what is wrong) and never aborts. */
+ * naming the file or the circuit and what is wrong) and never aborts. Every
+ * function here that takes a cuzk_error clears it first, so one struct may
+ * be reused across calls. */
 #ifndef CUZK_BELLPERSON_H
 #define CUZK_BELLPERSON_H
 

@@ -119,6 +119,7 @@ cuzk_status cuzk_bp_srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, con
 cuzk_status cuzk_bp_srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path, const cuzk_bp_srs_opts *opts,
                              cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     *out = NULL;
     cuzk_bpk k = {0};
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_LOAD_KEY);
@@ -452,6 +453,7 @@ cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_ass
                           const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
                           const cuzk_bp_prove_opts *opts, cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     if (n && !out)
         return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove: NULL output");
     cuzk_bp_srs *ps = (cuzk_bp_srs *)p; /* its lock and lazy attach; the key itself is not changed */
@@ -501,6 +503,7 @@ cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_
                                 const cuzk_bp_fr *r, const cuzk_bp_fr *s, const cuzk_bp_prove_opts *opts,
                                 cuzk_bp_pending **out, cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     *out = NULL;
     cuzk_status st = check_all(p, a, n, r, s, ctx->pool, err);
     if (st)
@@ -532,6 +535,7 @@ cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_
 
 cuzk_status cuzk_bp_prove_finish(cuzk_bp_pending *q, cuzk_bp_proof *out, cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     if (!q)
         return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove_finish: no pending proof");
     if (q->threaded)
@@ -590,6 +594,7 @@ cuzk_status cuzk_bp_proof_points(const cuzk_bp_proof *pr, cuzk_proof_points *pt,
 cuzk_status cuzk_bp_verify(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_proof *proof,
                            const cuzk_bp_fr *inputs, size_t n_inputs, cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     if (n_inputs + 1 != p->k.n_inp)
         return cuzk_err(err, CUZK_ERR_MISMATCH, "%zu public inputs, %s expects %u", n_inputs, p->name,
                         p->k.n_inp - 1);

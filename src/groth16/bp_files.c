@@ -149,6 +149,7 @@ out:
 cuzk_status cuzk_bp_setup_files(cuzk_ctx *ctx, const char *r1cs_path, const char *params_path, const char *vk_path,
                                 cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     cuzk_r1cs r = {0};
     cuzk_bpk k = {0};
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_READ);
@@ -175,6 +176,7 @@ cuzk_status cuzk_bp_setup_files(cuzk_ctx *ctx, const char *r1cs_path, const char
 
 cuzk_status cuzk_bp_proof_to_bytes(const cuzk_bp_proof *proof, uint8_t out[192], cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     cuzk_proof_points pt;
     cuzk_status st = cuzk_bp_proof_points(proof, &pt, err);
     if (st) {
@@ -201,6 +203,7 @@ cuzk_status cuzk_bp_prove_files(cuzk_ctx *ctx, const char *params_path, const ch
                                 const char *proof_path, const char *public_path, const cuzk_bp_prove_files_opts *opts,
                                 cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     cuzk_bp_prove_files_opts o = {0};
     if (opts)
         o = *opts;

@@ -45,7 +45,9 @@ check() {
     # the comparison can fail: one flipped bit of C's x, and the valid proof for r = 7
     # compared with the reference for r = R1, must be rejected
     cp "$T/p.bin" "$T/bad.bin"
-    printf '\x01' | dd of="$T/bad.bin" bs=1 seek=191 conv=notrunc status=none
+    local byte
+    byte=$(od -An -tu1 -j191 -N1 "$T/p.bin" | tr -d ' ')
+    printf "\\$(printf %03o $((byte ^ 1)))" | dd of="$T/bad.bin" bs=1 seek=191 conv=notrunc status=none
     cmp -s "$T/p.bin" "$T/bad.bin" && fail "$label: the flip did nothing"
     node "$REF" "$T/k.params" "$r1cs" "$wtns" $R1 $S1 "$T/p.bin" 7 $S1 "$T/p2.bin" $R1 $S1 "!$T/bad.bin" $R1 $S1 "!$T/p2.bin" \
         >"$T/out" 2>&1 || fail "$label: reference: $(cat "$T/out")"
