@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_remote.h"
+#include "cuzk/bellperson.h"
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 
@@ -113,6 +114,11 @@ int cmd_prove(int argc, char **argv)
         "                        id instead of circuit.zkey); waits across daemon restarts\n"
         "  --token TOKEN         bearer token for --remote (default $CUZK_TOKEN)\n"
         "  --priority P          --remote: critical, high, normal (default) or low\n";
+    const char *fmt = NULL;
+    if (cli_take_format(&argc, argv, &fmt, usage))
+        return 1;
+    if (fmt && !strcmp(fmt, "bellperson"))
+        return cmd_prove_bellperson(argc, argv);
     int verify = 0, no_verify = 0, rs = 0, zero = 0;
     const char *remote = NULL, *token = NULL, *priority = NULL, *gpu_mem = NULL, *trace = NULL;
     const cli_opt opts[] = {
@@ -203,21 +209,41 @@ int cmd_verify(int argc, char **argv)
 {
     static const char usage[] =
         "Usage: cuzk verify [options] <verification_key.json> <public.json> <proof.json>\n"
+        "       cuzk verify --format bellperson [options] <key.vk|key.params> <public.json> <proof.bin>\n"
         "\n"
         "Checks a Groth16 proof (snarkjs or rapidsnark JSON). Prints \"OK!\" and exits 0\n"
         "when it is valid; prints \"Invalid proof\" and exits 5 when it is not (the\n"
         "pairing check fails, or a proof point is not a valid group element), with the\n"
-        "reason on stderr. A malformed file exits 3.\n";
+        "reason on stderr. A malformed file exits 3, inputs that disagree exit 4.\n"
+        "\n"
+        "With --format bellperson (Filecoin, BLS12-381): the key is a bellperson .vk or\n"
+        ".params file, the proof 192 bytes per partition (A||B||C compressed), and\n"
+        "public.json a JSON array of decimal strings (the inputs after the implicit one)\n"
+        "or an array of such arrays, one per partition in proof order (`cuzk filecoin\n"
+        "inputs` prints it). Every partition must verify.\n"
+        "\n"
+        "Options:\n"
+        "  --format snarkjs|bellperson   file formats (default snarkjs)\n";
+    const char *format = NULL;
+    const cli_opt opts[] = {{"format", 0, 1, &format, NULL}, {NULL, 0, 0, NULL, NULL}};
     cli_common common;
     const char *pos[3];
-    int r = cli_parse_exact(argc, argv, NULL, &common, pos, 3, "verify", usage);
+    int r = cli_parse_exact(argc, argv, opts, &common, pos, 3, "verify", usage);
     if (r >= 0)
         return r;
+    bool bellperson = false;
+    if (format && !strcmp(format, "bellperson"))
+        bellperson = true;
+    else if (format && strcmp(format, "snarkjs"))
+        return cli_usage_error(usage, "--format: unknown format '%s' (snarkjs or bellperson)", format);
     cuzk_error err = {0};
     cuzk_ctx *ctx = NULL;
     if (cli_make_ctx(&ctx, &common, &err) != CUZK_OK)
         return cli_fail(&err);
-    cuzk_status st = cuzk_verify_files(ctx, pos[0], pos[1], pos[2], &err);
+    if (bellperson)
+        cli_catch_sigbus(pos[0]); /* a .params is mapped while its structure is checked */
+    cuzk_status st = bellperson ? cuzk_bp_verify_files(ctx, pos[0], pos[1], pos[2], &err)
+                                : cuzk_verify_files(ctx, pos[0], pos[1], pos[2], &err);
     cuzk_ctx_free(ctx);
     if (st == CUZK_OK) {
         printf("OK!\n");
@@ -253,6 +279,7 @@ int cmd_setup(int argc, char **argv)
 {
     static const char usage[] =
         "Usage: cuzk setup [options] <circuit.r1cs> <out.zkey>\n"
+        "       cuzk setup --format bellperson [options] <circuit.r1cs> <out.params>\n"
         "\n"
         "INSECURE DEVELOPMENT SETUP. Creates a Groth16 proving key from random toxic\n"
         "waste (tau, alpha, beta, delta) that exists in this process's memory while it\n"
@@ -263,6 +290,11 @@ int cmd_setup(int argc, char **argv)
         "  --gpu[=D]             make the key's points (the bulk of the work) by fixed-base\n"
         "                        multiplications on CUDA device D (default 0): the same key,\n"
         "                        much faster at large sizes; exit 8 without that device\n";
+    const char *fmt = NULL;
+    if (cli_take_format(&argc, argv, &fmt, usage))
+        return 1;
+    if (fmt && !strcmp(fmt, "bellperson"))
+        return cmd_setup_bellperson(argc, argv);
     cuzk_setup_opts so = {0};
     if (cli_take_gpu(&argc, argv, 0, &so.gpu, &so.device, usage))
         return 1;
