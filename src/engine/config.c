@@ -35,6 +35,20 @@ static const cuzk_setting SETTINGS[] = {
     {"server", "request_timeout", "request-timeout", CUZK_SET_DURATION, "60s",
      "a connection idle or stalled mid-request this long is closed", F(request_timeout_s),
      S(request_timeout_s)},
+    {"server", "header_timeout", "header-timeout", CUZK_SET_DURATION, "10s",
+     "a request's headers must all arrive within this (total, however slowly they trickle); "
+     "also how long a body may take before body_min_rate applies",
+     F(header_timeout_s), S(header_timeout_s)},
+    {"server", "body_min_rate", "body-min-rate", CUZK_SET_SIZE, "64K",
+     "bytes per second a request body must average once header_timeout has passed (0 = no minimum)",
+     F(body_min_rate), S(body_min_rate)},
+    {"server", "max_connections_per_address", "max-connections-per-address", CUZK_SET_INT, "256",
+     "TCP connections open at once from one client address (0 = no limit)",
+     F(max_connections_per_address), S(max_connections_per_address)},
+    {"server", "body_memory", "body-memory", CUZK_SET_SIZE, "2G",
+     "request bodies held in memory at once, over all requests (each counts twice: its bytes and "
+     "the witness check's copy); a body that does not fit now gets 503 with Retry-After",
+     F(body_memory), S(body_memory)},
 
     {"engine", "state_dir", "state-dir", CUZK_SET_STRING, "cuzk-state",
      "directory for the job journal (SQLite), the witness spool and the lock", F(state_dir),

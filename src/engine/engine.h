@@ -70,6 +70,10 @@ typedef struct cuzk_config {
     int rate_limit;                    /* requests/s per client address (burst 2 s), 0 = none */
     int max_connections;               /* HTTP connections open at once */
     double request_timeout_s;          /* a connection idle or stalled this long is closed */
+    double header_timeout_s;           /* a request's headers must arrive within this (total) */
+    uint64_t body_min_rate;            /* bytes/s a body must average after header_timeout_s */
+    int max_connections_per_address;   /* TCP connections open at once per client address, 0 = none */
+    uint64_t body_memory;              /* request bodies held in memory at once, all requests */
 
     /* [engine] */
     char state_dir[CUZK_CFG_STR_MAX];  /* journal (SQLite), spool, results */

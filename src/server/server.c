@@ -45,6 +45,21 @@
 enum { RATE_SLOTS = 4096, RATE_PROBE = 16 };
 #define LONG_POLL_MAX_S 300.0
 
+/* A connection, from accept to close (MHD_OPTION_NOTIFY_CONNECTION), and
+ * where its current request stands: the reaper closes it when the request's
+ * headers or body come too slowly, whoever the client is (before any
+ * authentication). */
+enum { CONN_HEADERS, CONN_BODY, CONN_HANDLER };
+typedef struct conn {
+    struct conn *prev, *next;
+    int fd;
+    unsigned char addr[16];     /* client address (IPv4 in the first 4 bytes; 0 = Unix socket) */
+    int phase;                  /* CONN_*, under conn_mu */
+    double t_phase;             /* when the phase began */
+    _Atomic uint64_t body_got;  /* bytes of the body received so far */
+    int closing;                /* shut down by us: waiting for MHD to close it */
+} conn;
+
 typedef struct rate_slot {
     unsigned char addr[16];
     int used;
@@ -62,13 +77,25 @@ struct cuzk_server {
     server_counters counters;
     pthread_mutex_t rate_mu;
     rate_slot *rate;
+    /* Connections (both listeners) and the body-memory budget, under conn_mu. */
+    pthread_mutex_t conn_mu;
+    pthread_cond_t conn_cv;
+    conn *conns;
+    int n_conns;
+    uint64_t body_used, body_budget;
+    pthread_t reaper;
+    int reaper_started;
+    double closed_logged;       /* when the current second of http_closed lines began */
+    int closed_lines;           /* lines logged in it (10 at most) */
+    uint64_t closed_unlogged;   /* closes not logged since */
 };
 
 /* Per-request state, from the first handler call to the completion callback. */
 typedef struct request {
     char *body;
     size_t len, cap;
-    int too_large;
+    uint64_t reserved;  /* of the body-memory budget */
+    int too_large, over_budget;
     double t0;
     unsigned status;
     char method[8];
@@ -105,7 +132,7 @@ static enum MHD_Result send_text(cuzk_server *s, struct MHD_Connection *c, reque
     }
     MHD_add_response_header(resp, "Content-Type", ctype);
     MHD_add_response_header(resp, "Cache-Control", "no-store");
-    if (status == MHD_HTTP_TOO_MANY_REQUESTS)
+    if (status == MHD_HTTP_TOO_MANY_REQUESTS || status == MHD_HTTP_SERVICE_UNAVAILABLE)
         MHD_add_response_header(resp, "Retry-After", "1");
     if (status == MHD_HTTP_UNAUTHORIZED)
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
@@ -195,6 +222,217 @@ static int rate_allow(cuzk_server *s, struct MHD_Connection *c)
         slot->tokens -= 1.0;
     pthread_mutex_unlock(&s->rate_mu);
     return ok;
+}
+
+/* ---- connections: deadlines, eviction, body memory ----------------------- */
+
+/* Shuts a connection's socket down (conn_mu held): its MHD thread sees the
+ * end of the stream and closes it. MHD reports the close (notify_conn,
+ * which takes conn_mu) before it closes the descriptor, so fd is still this
+ * connection's here. */
+static void conn_kill(cuzk_server *s, conn *cn, const char *why)
+{
+    if (cn->closing)
+        return;
+    cn->closing = 1;
+    atomic_fetch_sub(&s->counters.connections, 1);
+    shutdown(cn->fd, SHUT_RDWR);
+    atomic_fetch_add(&s->counters.slow_closed, 1);
+    double t = now_s();
+    if (t - s->closed_logged >= 1.0) {
+        s->closed_logged = t;
+        s->closed_lines = 0;
+    }
+    if (++s->closed_lines > 10) { /* an attack must not flood the log */
+        s->closed_unlogged++;
+        return;
+    }
+    slog(s, "http_closed", "reason=%s phase=%s seconds=%.1f unlogged=%llu", why,
+         cn->phase == CONN_HEADERS ? "headers" : cn->phase == CONN_BODY ? "body" : "handler", t - cn->t_phase,
+         (unsigned long long)s->closed_unlogged);
+    s->closed_unlogged = 0;
+}
+
+/* Is this connection's request too slow at time t? (conn_mu held) */
+static const char *conn_too_slow(const cuzk_server *s, conn *cn, double t)
+{
+    double el = t - cn->t_phase, grace = s->cfg.header_timeout_s;
+    if (grace <= 0 || cn->closing)
+        return NULL;
+    if (cn->phase == CONN_HEADERS && el > grace)
+        return "header_timeout";
+    if (cn->phase == CONN_BODY && s->cfg.body_min_rate && el > grace &&
+        (double)atomic_load(&cn->body_got) < (double)s->cfg.body_min_rate * (el - grace))
+        return "body_min_rate";
+    return NULL;
+}
+
+/* Connections open from cn's address (conn_mu held). */
+static int conn_same_addr(const cuzk_server *s, const conn *cn)
+{
+    int n = 0;
+    for (const conn *o = s->conns; o; o = o->next)
+        n += !o->closing && !memcmp(o->addr, cn->addr, 16);
+    return n;
+}
+
+/* A new connection beyond max_connections: the connection least likely to
+ * be a legitimate client makes room: one still sending its headers, from
+ * the address with the most connections open, the oldest of those; else
+ * the slowest body (below body_min_rate after a second); if none, the new
+ * one is refused. (conn_mu held; O(connections) per new connection, and
+ * only at the limit.) */
+static void conn_make_room(cuzk_server *s, conn *fresh, double t)
+{
+    conn *victim = NULL;
+    int victim_n = 0;
+    double worst = 0;
+    for (conn *cn = s->conns; cn; cn = cn->next) {
+        if (cn == fresh || cn->closing)
+            continue;
+        if (cn->phase == CONN_HEADERS) {
+            int n = victim && victim->phase == CONN_HEADERS && !memcmp(victim->addr, cn->addr, 16)
+                        ? victim_n
+                        : conn_same_addr(s, cn);
+            if (!victim || victim->phase != CONN_HEADERS || n > victim_n ||
+                (n == victim_n && cn->t_phase < victim->t_phase)) {
+                victim = cn;
+                victim_n = n;
+            }
+        } else if (cn->phase == CONN_BODY && (!victim || victim->phase != CONN_HEADERS)) {
+            double el = t - cn->t_phase;
+            double rate = el > 0 ? (double)atomic_load(&cn->body_got) / el : 0;
+            if (el >= 1.0 && s->cfg.body_min_rate && rate < (double)s->cfg.body_min_rate &&
+                (!victim || rate < worst)) {
+                victim = cn;
+                worst = rate;
+            }
+        }
+    }
+    /* No churn among equals: a connection from an address with as many
+     * open evicts one only if that one has had a second for its headers. */
+    if (victim && victim->phase == CONN_HEADERS && victim_n <= conn_same_addr(s, fresh) &&
+        t - victim->t_phase < 1.0)
+        victim = NULL;
+    conn_kill(s, victim ? victim : fresh, "connection_limit");
+}
+
+static void notify_conn(void *cls, struct MHD_Connection *c, void **socket_context,
+                        enum MHD_ConnectionNotificationCode toe)
+{
+    cuzk_server *s = cls;
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        conn *cn = calloc(1, sizeof *cn);
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = cn;
+        if (!cn)
+            return;
+        cn->fd = ci ? ci->connect_fd : -1;
+        const union MHD_ConnectionInfo *ai = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        if (ai && ai->client_addr) {
+            const struct sockaddr *sa = ai->client_addr;
+            if (sa->sa_family == AF_INET)
+                memcpy(cn->addr, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+            else if (sa->sa_family == AF_INET6)
+                memcpy(cn->addr, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+        }
+        cn->phase = CONN_HEADERS;
+        cn->t_phase = now_s();
+        pthread_mutex_lock(&s->conn_mu);
+        cn->next = s->conns;
+        if (s->conns)
+            s->conns->prev = cn;
+        s->conns = cn;
+        s->n_conns++;
+        atomic_fetch_add(&s->counters.connections, 1);
+        int limit = s->cfg.max_connections > 0 ? s->cfg.max_connections : 1024;
+        int live = 0;
+        for (conn *o = s->conns; o; o = o->next)
+            live += !o->closing;
+        if (live > limit && cn->fd >= 0)
+            conn_make_room(s, cn, cn->t_phase);
+        pthread_mutex_unlock(&s->conn_mu);
+    } else if (*socket_context) {
+        conn *cn = *socket_context;
+        pthread_mutex_lock(&s->conn_mu);
+        if (cn->prev)
+            cn->prev->next = cn->next;
+        else
+            s->conns = cn->next;
+        if (cn->next)
+            cn->next->prev = cn->prev;
+        s->n_conns--;
+        if (!cn->closing)
+            atomic_fetch_sub(&s->counters.connections, 1);
+        pthread_mutex_unlock(&s->conn_mu);
+        free(cn);
+        *socket_context = NULL;
+    }
+}
+
+static conn *conn_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
+}
+
+static void conn_phase(cuzk_server *s, conn *cn, int phase)
+{
+    if (!cn)
+        return;
+    pthread_mutex_lock(&s->conn_mu);
+    cn->phase = phase;
+    cn->t_phase = now_s();
+    atomic_store(&cn->body_got, 0);
+    pthread_mutex_unlock(&s->conn_mu);
+}
+
+/* Reserves n more bytes of the body-memory budget for r; 0 if they do not fit now. */
+static int body_reserve(cuzk_server *s, request *r, uint64_t n)
+{
+    pthread_mutex_lock(&s->conn_mu);
+    int ok = s->body_used + n <= s->body_budget && s->body_used + n >= s->body_used;
+    if (ok) {
+        s->body_used += n;
+        r->reserved += n;
+        atomic_store(&s->counters.body_reserved, s->body_used);
+    }
+    pthread_mutex_unlock(&s->conn_mu);
+    return ok;
+}
+
+static void body_release(cuzk_server *s, request *r)
+{
+    pthread_mutex_lock(&s->conn_mu);
+    s->body_used -= r->reserved;
+    r->reserved = 0;
+    atomic_store(&s->counters.body_reserved, s->body_used);
+    pthread_mutex_unlock(&s->conn_mu);
+}
+
+/* Closes connections whose headers or body are late, four times a second. */
+static void *reaper_main(void *arg)
+{
+    cuzk_server *s = arg;
+    pthread_mutex_lock(&s->conn_mu);
+    while (!atomic_load(&s->stopping)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 250000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&s->conn_cv, &s->conn_mu, &ts);
+        double t = now_s();
+        for (conn *cn = s->conns; cn; cn = cn->next) {
+            const char *why = conn_too_slow(s, cn, t);
+            if (why)
+                conn_kill(s, cn, why);
+        }
+    }
+    pthread_mutex_unlock(&s->conn_mu);
+    return NULL;
 }
 
 /* ---- auth ----------------------------------------------------------------- */
@@ -533,6 +771,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 {
     cuzk_server *s = cls;
     request *r = *con_cls;
+    (void)version;
     if (!r) {
         /* First call: headers only. Refuse early what needs no body. */
         if (!(r = calloc(1, sizeof *r)))
@@ -540,10 +779,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         r->t0 = now_s();
         snprintf(r->method, sizeof r->method, "%s", method);
         snprintf(r->path, sizeof r->path, "%s", url);
-        for (char *p = r->path; *p; p++) /* log fields hold no spaces or quotes */
-            if ((unsigned char)*p <= ' ' || *p == '"')
+        for (char *p = r->path; *p; p++) /* log fields hold no spaces, quotes or controls */
+            if ((unsigned char)*p <= ' ' || *p == '"' || (unsigned char)*p >= 0x7f)
                 *p = '_';
         *con_cls = r;
+        conn_phase(s, conn_of(c), CONN_BODY); /* the headers are in: the body's clock starts */
         if (!auth_ok(s, c))
             return send_error(s, c, r, 401, "missing or wrong bearer token (Authorization: Bearer ...)");
         if (!rate_allow(s, c)) {
@@ -552,10 +792,25 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                               s->cfg.rate_limit);
         }
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-        if (cl && strtoull(cl, NULL, 10) > s->cfg.max_request_bytes) {
+        unsigned long long clv = cl ? strtoull(cl, NULL, 10) : 0;
+        if (cl && clv > s->cfg.max_request_bytes) {
             atomic_fetch_add(&s->counters.too_large, 1);
-            return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE, "request body of %s bytes is over the limit of %llu",
-                              cl, (unsigned long long)s->cfg.max_request_bytes);
+            return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE, "request body of %llu bytes is over the limit of %llu",
+                              clv, (unsigned long long)s->cfg.max_request_bytes);
+        }
+        if (clv) {
+            /* The body and the copy the witness check parses, reserved up
+             * front: memory for bodies never grows past body_memory. */
+            if (!body_reserve(s, r, 2 * (uint64_t)clv + 2)) {
+                atomic_fetch_add(&s->counters.over_budget, 1);
+                return send_error(s, c, r, CUZK_ERR_NOMEM,
+                                  "request bodies in memory are at their budget (server.body_memory, %llu "
+                                  "bytes): retry later",
+                                  (unsigned long long)s->body_budget);
+            }
+            if (!(r->body = malloc((size_t)clv + 1)))
+                return MHD_NO;
+            r->cap = (size_t)clv + 1;
         }
         return MHD_YES;
     }
@@ -566,20 +821,34 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (*upload_size) {
         size_t n = *upload_size;
         *upload_size = 0;
-        if (r->too_large || r->len + n > s->cfg.max_request_bytes) {
-            r->too_large = 1;
+        conn *cn = conn_of(c);
+        if (cn)
+            atomic_fetch_add(&cn->body_got, n);
+        if (r->too_large || r->over_budget || r->len + n > s->cfg.max_request_bytes) {
+            r->too_large |= !r->over_budget;
             free(r->body);
             r->body = NULL;
             r->len = r->cap = 0;
+            body_release(s, r);
             return MHD_YES;
         }
-        if (r->len + n + 1 > r->cap) {
+        if (r->len + n + 1 > r->cap) { /* no Content-Length (chunked): grow within the budget */
             size_t cap = r->cap ? r->cap : 65536;
             while (cap < r->len + n + 1)
                 cap *= 2;
-            char *nb = realloc(r->body, cap);
-            if (!nb)
+            char *nb = NULL;
+            if (2 * (uint64_t)cap > r->reserved && !body_reserve(s, r, 2 * (uint64_t)cap - r->reserved)) {
+                r->over_budget = 1;
+            } else if (!(nb = realloc(r->body, cap))) {
                 return MHD_NO;
+            }
+            if (r->over_budget) {
+                free(r->body);
+                r->body = NULL;
+                r->len = r->cap = 0;
+                body_release(s, r);
+                return MHD_YES;
+            }
             r->body = nb;
             r->cap = cap;
         }
@@ -588,10 +857,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         r->body[r->len] = 0;
         return MHD_YES;
     }
+    conn_phase(s, conn_of(c), CONN_HANDLER);
     if (r->too_large) {
         atomic_fetch_add(&s->counters.too_large, 1);
         return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE, "request body is over the limit of %llu bytes",
                           (unsigned long long)s->cfg.max_request_bytes);
+    }
+    if (r->over_budget) {
+        atomic_fetch_add(&s->counters.over_budget, 1);
+        return send_error(s, c, r, CUZK_ERR_NOMEM,
+                          "request bodies in memory are at their budget (server.body_memory, %llu bytes): "
+                          "retry later",
+                          (unsigned long long)s->body_budget);
     }
     return route(s, c, r, url, method);
 }
@@ -621,8 +898,10 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
              (now_s() - r->t0) * 1e3);
     }
     free(r->body);
+    body_release(s, r);
     free(r);
     *con_cls = NULL;
+    conn_phase(s, conn_of(c), CONN_HEADERS); /* the next request's headers are due */
 }
 
 /* ---- start / stop --------------------------------------------------------- */
@@ -675,15 +954,20 @@ static struct MHD_Daemon *start_mhd(cuzk_server *s, int fd, const struct sockadd
     if (sa && sa->sa_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     unsigned timeout = s->cfg.request_timeout_s > 0 ? (unsigned)ceil(s->cfg.request_timeout_s) : 0;
-    unsigned limit = s->cfg.max_connections > 0 ? (unsigned)s->cfg.max_connections : 1024;
+    /* MHD's own limit leaves headroom: notify_conn keeps the connections
+     * at max_connections by closing the likeliest attacker (conn_make_room). */
+    unsigned limit = (s->cfg.max_connections > 0 ? (unsigned)s->cfg.max_connections : 1024) + 32;
+    unsigned per_ip = s->cfg.max_connections_per_address > 0 ? (unsigned)s->cfg.max_connections_per_address : 0;
     if (fd >= 0)
         return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, fd,
                                 MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_CONNECTION_LIMIT, limit,
-                                MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+                                MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION,
+                                notify_conn, s, MHD_OPTION_END);
     return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, sa,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_CONNECTION_LIMIT, limit,
-                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_LISTEN_BACKLOG_SIZE,
-                            (unsigned)512, MHD_OPTION_END);
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_NOTIFY_COMPLETED,
+                            on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, notify_conn, s,
+                            MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)512, MHD_OPTION_END);
 }
 
 static cuzk_status open_unix(cuzk_server *s, const char *path, int *fd_out, cuzk_error *err)
@@ -742,6 +1026,14 @@ cuzk_status cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_conf
     if (log)
         s->log = *log;
     pthread_mutex_init(&s->rate_mu, NULL);
+    pthread_mutex_init(&s->conn_mu, NULL);
+    pthread_cond_init(&s->conn_cv, NULL);
+    s->body_budget = cfg->body_memory ? cfg->body_memory : UINT64_MAX;
+    if (pthread_create(&s->reaper, NULL, reaper_main, s)) {
+        cuzk_err(err, CUZK_ERR_NOMEM, "server: cannot start a thread");
+        goto fail;
+    }
+    s->reaper_started = 1;
     s->tcp = start_mhd(s, -1, (struct sockaddr *)&ss);
     if (!s->tcp) {
         cuzk_err(err, CUZK_ERR_IO, "listen '%s': cannot bind (in use or not a local address?)", cfg->listen);
@@ -791,6 +1083,14 @@ void cuzk_server_stop(cuzk_server *s)
         MHD_stop_daemon(s->unix_d);
     if (s->unix_path[0])
         unlink(s->unix_path);
+    if (s->reaper_started) {
+        pthread_mutex_lock(&s->conn_mu);
+        pthread_cond_broadcast(&s->conn_cv);
+        pthread_mutex_unlock(&s->conn_mu);
+        pthread_join(s->reaper, NULL);
+    }
+    pthread_mutex_destroy(&s->conn_mu);
+    pthread_cond_destroy(&s->conn_cv);
     pthread_mutex_destroy(&s->rate_mu);
     free(s->rate);
     free(s);

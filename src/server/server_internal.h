@@ -17,6 +17,10 @@ typedef struct server_counters {
     atomic_uint_fast64_t rate_limited;
     atomic_uint_fast64_t too_large;
     atomic_uint_fast64_t aborted;     /* clients gone before the response */
+    atomic_uint_fast64_t slow_closed; /* closed for late headers / slow bodies / the connection limit */
+    atomic_uint_fast64_t over_budget; /* bodies refused: body_memory in use (503) */
+    atomic_uint_fast64_t body_reserved; /* bytes of server.body_memory reserved now */
+    atomic_int_fast64_t connections;  /* open now (both listeners), not counting ones being closed */
 } server_counters;
 
 /* The job counters by outcome, in the order /v1/status ("counters") and
