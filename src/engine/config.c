@@ -49,6 +49,10 @@ static const cuzk_setting SETTINGS[] = {
      "request bodies held in memory at once, over all requests (each counts twice: its bytes and "
      "the witness check's copy); a body that does not fit now gets 503 with Retry-After",
      F(body_memory), S(body_memory)},
+    {"server", "local_files", "local-files", CUZK_SET_BOOL, "true",
+     "a client on this machine (the Unix socket, or TCP from a local address) may name any file its own "
+     "user can read, besides keys.dirs and witness.dirs",
+     F(local_files), S(local_files)},
 
     {"engine", "state_dir", "state-dir", CUZK_SET_STRING, "cuzk-state",
      "directory for the job journal (SQLite), the witness spool and the lock", F(state_dir),
@@ -84,6 +88,12 @@ static const cuzk_setting SETTINGS[] = {
 
     {"keys", "preload", "preload", CUZK_SET_STRING, "",
      "comma-separated .zkey paths registered and loaded at start", F(preload), S(preload)},
+    {"keys", "dirs", "key-dirs", CUZK_SET_STRING, "",
+     "comma-separated directories any client may name .zkey files in (key_path)", F(key_dirs), S(key_dirs)},
+
+    {"witness", "dirs", "witness-dirs", CUZK_SET_STRING, "",
+     "comma-separated directories any client may name .wtns files in (witness_path)", F(witness_dirs),
+     S(witness_dirs)},
 
     {"gpu", "devices", "devices", CUZK_SET_STRING, "",
      "GPUs to use: \"\" = all, \"none\" = CPU only, or a list such as \"0,2\"", F(devices),

@@ -68,6 +68,9 @@ const char *cuzk_engine_code_name(int code)
     case CUZK_ENGINE_BUSY: return "busy";
     case CUZK_ENGINE_DRAINING: return "draining";
     case CUZK_ENGINE_TOO_LARGE: return "too_large";
+    case CUZK_ENGINE_FORBIDDEN: return "forbidden";
+    case CUZK_ENGINE_NO_SPACE: return "no_space";
+    case CUZK_ENGINE_UNAVAILABLE: return "unavailable";
     default: return cuzk_status_name((cuzk_status)code);
     }
 }
@@ -596,7 +599,8 @@ static cuzk_status key_add(cuzk_engine *e, const eng_key_rec *rec, const eng_key
 /* SHA-256 of a file's bytes as hex. */
 static cuzk_status sha256_file(const char *path, char out[CUZK_KEY_ID_LEN + 1], cuzk_error *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Resolved already: no symlink to follow; never block on a FIFO. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0)
         return cuzk_err_force(err, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
     EVP_MD_CTX *md = EVP_MD_CTX_new();
@@ -1619,7 +1623,7 @@ static cuzk_status read_all(const char *path, uint8_t **data, size_t *len, cuzk_
 {
     *data = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
     struct stat sb;
     if (fd < 0 || fstat(fd, &sb)) {
         int en = errno;

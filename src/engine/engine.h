@@ -40,7 +40,10 @@ enum cuzk_engine_code {
                                     evicting a key that is in use [409] */
     CUZK_ENGINE_BUSY = 102,      /* queue full (jobs or spool bytes): retry later [429] */
     CUZK_ENGINE_DRAINING = 103,  /* shutting down: no new jobs accepted [503] */
-    CUZK_ENGINE_TOO_LARGE = 104  /* the job can never fit the memory budget [413] */
+    CUZK_ENGINE_TOO_LARGE = 104, /* the job can never fit the memory budget [413] */
+    CUZK_ENGINE_FORBIDDEN = 105, /* a file path the client may not name [403] */
+    CUZK_ENGINE_NO_SPACE = 106,  /* the state directory's disk is full [507] */
+    CUZK_ENGINE_UNAVAILABLE = 107 /* the journal or spool cannot be written now [503] */
 };
 
 /* Name of a cuzk_status or cuzk_engine_code ("not_found", "busy", ...). */
@@ -90,8 +93,14 @@ typedef struct cuzk_config {
     uint64_t host_memory;              /* budget for resident keys + jobs; 0 = auto */
     uint64_t device_memory;            /* per-GPU budget; 0 = free memory at start minus a margin */
 
+    int local_files;                   /* local clients may name files their own user can read */
+
     /* [keys] */
     char preload[CUZK_CFG_LIST_MAX];   /* comma-separated .zkey paths loaded at start */
+    char key_dirs[CUZK_CFG_LIST_MAX];  /* directories clients may name keys in (comma-separated) */
+
+    /* [witness] */
+    char witness_dirs[CUZK_CFG_LIST_MAX]; /* directories clients may name witnesses in */
 
     /* [gpu] */
     char devices[256];                 /* "" = all GPUs, "none" = CPU only, "0,2" = those */

@@ -39,6 +39,9 @@ unsigned http_status_for(int code)
     case CUZK_ENGINE_BUSY: return 429;
     case CUZK_ENGINE_DRAINING: return 503;
     case CUZK_ENGINE_TOO_LARGE: return 413;
+    case CUZK_ENGINE_FORBIDDEN: return 403;
+    case CUZK_ENGINE_NO_SPACE: return 507;
+    case CUZK_ENGINE_UNAVAILABLE: return 503;
     default: return 500;
     }
 }

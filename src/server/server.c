@@ -174,7 +174,10 @@ static enum MHD_Result send_error(cuzk_server *s, struct MHD_Connection *c, requ
 static enum MHD_Result send_engine_error(cuzk_server *s, struct MHD_Connection *c, request *r,
                                          const cuzk_error *err)
 {
-    return send_error(s, c, r, err->code ? (int)err->code : CUZK_ERR_INTERNAL, "%s", err->msg);
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    scrub_file_content(msg);
+    return send_error(s, c, r, err->code ? (int)err->code : CUZK_ERR_INTERNAL, "%s", msg);
 }
 
 /* ---- rate limit ----------------------------------------------------------- */
@@ -521,6 +524,63 @@ static const char *jstr(cJSON *o, const char *name)
     return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
 }
 
+/* A key path the client named, resolved and checked (paths.c): abs gets the
+ * path to give the engine. */
+static cuzk_status key_path_for(cuzk_server *s, struct MHD_Connection *c, const char *path, const char *what,
+                                char abs[PATH_MAX], cuzk_error *err)
+{
+    uid_t uid = 0;
+    int have_user = 0;
+    if (s->cfg.local_files) {
+        const union MHD_ConnectionInfo *fi = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *di = MHD_get_connection_info(c, MHD_CONNECTION_INFO_DAEMON);
+        const union MHD_ConnectionInfo *ai = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        int on_unix = di && di->daemon == s->unix_d && s->unix_d;
+        have_user = fi && !client_local_user(fi->connect_fd, on_unix || !ai ? NULL : ai->client_addr, &uid);
+    }
+    cuzk_status st = client_path(path, what, what[0] == 'w' ? s->cfg.witness_dirs : s->cfg.key_dirs,
+                                 what[0] == 'w' ? "witness.dirs" : "keys.dirs", have_user, uid, abs, err);
+    if (st)
+        return st;
+    /* A FIFO or a device is refused here, before the engine opens it. */
+    int fd = -1;
+    uint64_t size = 0;
+    if ((st = client_open(abs, what, UINT64_MAX, &fd, &size, err)))
+        return st;
+    close(fd);
+    return CUZK_OK;
+}
+
+/* The witness file a client named, read into r->body within the request
+ * limits: at most max_request_bytes, reserved in body_memory first. */
+static cuzk_status witness_file_read(cuzk_server *s, struct MHD_Connection *c, request *r, const char *path,
+                                     cuzk_error *err)
+{
+    char abs[PATH_MAX];
+    cuzk_status st = key_path_for(s, c, path, "witness_path", abs, err);
+    int fd = -1;
+    uint64_t size = 0;
+    if (st || (st = client_open(abs, "witness_path", s->cfg.max_request_bytes, &fd, &size, err)))
+        return st;
+    if (!body_reserve(s, r, 2 * size + 2)) {
+        close(fd);
+        atomic_fetch_add(&s->counters.over_budget, 1);
+        return cuzk_err_force(err, CUZK_ERR_NOMEM,
+                              "request bodies in memory are at their budget (server.body_memory): retry later");
+    }
+    free(r->body);
+    r->len = r->cap = 0;
+    if (!(r->body = malloc(size + 1))) {
+        close(fd);
+        return cuzk_err_force(err, CUZK_ERR_NOMEM, "witness_path: out of memory");
+    }
+    st = client_read(fd, abs, "witness_path", r->body, size, err);
+    close(fd);
+    r->len = (size_t)size;
+    r->cap = (size_t)size + 1;
+    return st;
+}
+
 static enum MHD_Result h_key_register(cuzk_server *s, struct MHD_Connection *c, request *r)
 {
     cJSON *body = parse_body(r);
@@ -536,7 +596,10 @@ static enum MHD_Result h_key_register(cuzk_server *s, struct MHD_Connection *c, 
     }
     cuzk_engine_key_info ki;
     cuzk_error err = {0};
-    cuzk_status st = cuzk_engine_key_register(s->engine, path, !load || cJSON_IsTrue(load), &ki, &err);
+    char abs[PATH_MAX];
+    cuzk_status st = key_path_for(s, c, path, "path", abs, &err);
+    if (!st)
+        st = cuzk_engine_key_register(s->engine, abs, !load || cJSON_IsTrue(load), &ki, &err);
     cJSON_Delete(body);
     if (st)
         return send_engine_error(s, c, r, &err);
@@ -585,6 +648,14 @@ static enum MHD_Result h_job_submit(cuzk_server *s, struct MHD_Connection *c, re
             return send_error(s, c, r, CUZK_ERR_USAGE,
                               "request body: \"witness_path\" is required (or send the .wtns bytes as the body)");
         }
+        cuzk_error ferr = {0};
+        if (witness_file_read(s, c, r, req.witness_path, &ferr)) {
+            cJSON_Delete(body);
+            return send_engine_error(s, c, r, &ferr);
+        }
+        req.witness_path = NULL;
+        req.witness = r->body;
+        req.witness_len = r->len;
     } else {
         /* Binary form: the body is the .wtns; the rest in the query. */
         req.key_id = query(c, "key");
@@ -599,6 +670,15 @@ static enum MHD_Result h_job_submit(cuzk_server *s, struct MHD_Connection *c, re
     if (!req.key_id && !req.key_path) {
         cJSON_Delete(body);
         return send_error(s, c, r, CUZK_ERR_USAGE, "a key is required: \"key\" (id) or \"key_path\"");
+    }
+    char key_abs[PATH_MAX];
+    if (!req.key_id && req.key_path) {
+        cuzk_error kerr = {0};
+        if (key_path_for(s, c, req.key_path, "key_path", key_abs, &kerr)) {
+            cJSON_Delete(body);
+            return send_engine_error(s, c, r, &kerr);
+        }
+        req.key_path = key_abs;
     }
     if (prio) {
         int p = cuzk_priority_parse(prio);

@@ -5,7 +5,10 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 
 #include <cJSON.h>
 
@@ -45,6 +48,31 @@ cJSON *json_snapshot(const cuzk_engine_snapshot *s);
 /* Prometheus text exposition of a snapshot and the server's counters
  * (malloc'd; free()). */
 char *metrics_text(const cuzk_engine_snapshot *s, const server_counters *c);
+
+/* ---- client-named files (paths.c) ---- */
+
+/* The client's user on this machine: the peer credentials of a Unix-socket
+ * connection (client NULL or AF_UNIX), else the owner of the client's TCP
+ * socket when it is on this machine. 0 when known, -1 otherwise. */
+int client_local_user(int fd, const struct sockaddr *client, uid_t *uid);
+
+/* Resolves a path a client named (symlinks resolved) into abs: allowed
+ * inside one of the comma-separated dirs, or when have_user and that user
+ * can read it. Refused (CUZK_ENGINE_FORBIDDEN): one message whether the
+ * file exists or not. what names it in messages ("key_path"), dirs_name is
+ * the setting ("keys.dirs"). */
+cuzk_status client_path(const char *path, const char *what, const char *dirs, const char *dirs_name,
+                        int have_user, uid_t uid, char abs[PATH_MAX], cuzk_error *err);
+
+/* Opens abs without following a final symlink or blocking: a regular file
+ * of at most max_bytes (else CUZK_ERR_IO / CUZK_ENGINE_TOO_LARGE, nothing
+ * read). *fd_out to close. */
+cuzk_status client_open(const char *abs, const char *what, uint64_t max_bytes, int *fd_out, uint64_t *size,
+                        cuzk_error *err);
+cuzk_status client_read(int fd, const char *abs, const char *what, void *buf, uint64_t size, cuzk_error *err);
+
+/* Drops file bytes that a parser's message quotes (a wrong magic number). */
+void scrub_file_content(char *msg);
 
 /* The status page (static HTML + script that polls /v1/status). */
 extern const char status_page_html[];

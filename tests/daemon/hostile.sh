@@ -17,6 +17,11 @@
 #   deadlines  a request trickling its headers, one trickling its body: both
 #              closed by the daemon (header_timeout, body_min_rate); connections
 #              beyond max_connections_per_address closed at once
+#   paths      key and witness paths outside keys.dirs / witness.dirs, symlinks
+#              out of them, a FIFO, a device, a 3 GiB file: refused at once,
+#              one message whether the file exists or not, no file bytes in
+#              answers; local clients (another user over the Unix socket and
+#              TCP) may name only what their user can read
 #   memory     concurrent large bodies under body_memory: as many as fit are
 #              read, the rest get 503 with Retry-After; the daemon's peak RSS
 #              stays within the budget
@@ -177,6 +182,61 @@ memory)
   http GET /metrics
   echo "$BODY" | grep -Eq '^cuzk_http_body_bytes_reserved 0$' || fail "body memory still reserved after the requests: $(echo "$BODY" | grep body_bytes)"
   stop_daemon
+  ;;
+
+paths)
+  K=$T/keys W=$T/wit
+  mkdir -p "$K" "$W"
+  cp "$DATA/bn128/mul.zkey" "$K/"; cp "$DATA/bn128/mul.wtns" "$W/"
+  ln -s "$DATA/bn128/mul.zkey" "$K/out.zkey"; ln -s /etc/passwd "$W/passwd.wtns"; ln -s /dev/zero "$W/zero.wtns"
+  mkfifo "$W/fifo.wtns"
+  truncate -s 3G "$W/huge.wtns"
+  start_daemon main --local-files false --key-dirs "$K" --witness-dirs "$W" --max-request-bytes 64M
+  sub() { http POST /v1/jobs -H 'Content-Type: application/json' --max-time 30 -d "{\"key_path\":\"$1\",\"witness_path\":\"$2\"}"; }
+  sub "$K/mul.zkey" "$W/mul.wtns"; expect_code 201 "key and witness inside their directories"
+  # Outside: the same answer for a file that exists and one that does not.
+  sub /etc/passwd "$W/mul.wtns"; expect_code 403 "key_path /etc/passwd"; m1=${BODY//\/etc\/passwd/P}
+  sub /etc/no-such-file "$W/mul.wtns"; expect_code 403 "key_path /etc/no-such-file"; m2=${BODY//\/etc\/no-such-file/P}
+  [ "$m1" = "$m2" ] || fail "the answers tell an existing file from a missing one: $m1 / $m2"
+  sub "$K/mul.zkey" /etc/passwd; expect_code 403 "witness_path /etc/passwd"
+  echo "$BODY" | grep -q root && fail "file content in an answer: $BODY"
+  sub "$K/out.zkey" "$W/mul.wtns"; expect_code 403 "a symlink out of keys.dirs"
+  sub "$K/mul.zkey" "$W/passwd.wtns"; expect_code 403 "a symlink out of witness.dirs"
+  sub "$K/mul.zkey" "$W/zero.wtns"; expect_code 403 "a symlink to a device"
+  sub "$K/mul.zkey" "$K/../../../../../../etc/passwd"; expect_code 403 "dot-dot out of the directory"
+  sub "$K/mul.zkey" "$W/fifo.wtns"; expect_code 400 "a FIFO"
+  echo "$BODY" | grep -q 'not a regular file' || fail "FIFO: $BODY"
+  R0=$(awk '/^VmHWM/{print $2}' "/proc/$DPID/status")
+  sub "$K/mul.zkey" "$W/huge.wtns"; expect_code 413 "a 3 GiB witness file"
+  R1=$(awk '/^VmHWM/{print $2}' "/proc/$DPID/status")
+  [ $((R1 - R0)) -lt 65536 ] || fail "the 3 GiB file was read: peak RSS +$((R1 - R0)) kB"
+  if [ "$(id -u)" = 0 ]; then
+    mknod "$W/null.wtns" c 1 3
+    sub "$K/mul.zkey" "$W/null.wtns"; expect_code 400 "a device inside witness.dirs"
+  fi
+  http POST "/v1/jobs?key_path=/etc/passwd" --data-binary "@$DATA/bn128/mul.wtns" -H 'Content-Type: application/octet-stream'
+  expect_code 403 "binary form, key_path outside"
+  http POST /v1/keys -H 'Content-Type: application/json' -d '{"path":"/etc/passwd"}'; expect_code 403 "register /etc/passwd"
+  http POST /v1/keys -H 'Content-Type: application/json' -d "{\"path\":\"$K/mul.zkey\"}"; expect_code 200 "register inside keys.dirs"
+  note "outside the directories, symlinks out, dot-dot: 403 with one message; FIFO and device 400 at once; 3 GiB file 413 unread (+$((R1 - R0)) kB)"
+  stop_daemon   # the FIFO held nothing: SIGTERM completes
+  # Local clients: another user may name only files it can read itself.
+  if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    chmod 755 "$T"; mkdir -m 777 "$T/out"
+    cp "$DATA/bn128/mul.zkey" "$DATA/bn128/mul.wtns" "$T/out/"; chmod 644 "$T/out/"*
+    install -m 600 "$DATA/bn128/mul.zkey" "$T/private.zkey"
+    start_daemon local --socket "$T/cuzk.sock"
+    chmod 666 "$T/cuzk.sock"
+    as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+    for via in "unix:$T/cuzk.sock" "$URL"; do
+      as_nobody "$CUZK" prove --remote "$via" "$T/out/mul.zkey" "$T/out/mul.wtns" "$T/out/p.json" "$T/out/pub.json" >"$T/err" 2>&1 || fail "another user's prove --remote via $via: $(cat "$T/err")"
+      as_nobody "$CUZK" prove --remote "$via" "$T/private.zkey" "$T/out/mul.wtns" "$T/out/p.json" "$T/out/pub.json" >"$T/err" 2>&1 && fail "another user named a key it cannot read via $via"
+      grep -q 'may name' "$T/err" || fail "refusal via $via: $(cat "$T/err")"
+    done
+    "$CUZK" prove --remote "unix:$T/cuzk.sock" "$T/private.zkey" "$T/out/mul.wtns" "$T/p.json" "$T/pub.json" || fail "the key's owner via the Unix socket"
+    note "user nobody: prove --remote with its own readable key works over the Unix socket and TCP; a 0600 root key refused"
+    stop_daemon
+  fi
   ;;
 
 *) echo "unknown scenario $SCEN" >&2; exit 2 ;;
