@@ -265,6 +265,14 @@ static int fsync_dir(const char *dir)
     return rc;
 }
 
+/* The code for a state-directory write that failed with errno en: the disk
+ * is full (507) or the storage fails (503); a server fault, never the
+ * client's. */
+static int store_code(int en)
+{
+    return en == ENOSPC || en == EDQUOT ? CUZK_ENGINE_NO_SPACE : CUZK_ENGINE_UNAVAILABLE;
+}
+
 /* Writes data to dir/name durably (temporary name, fsync, rename, fsync dir). */
 static cuzk_status write_durable(const char *dir, const char *name, const void *data, size_t len,
                                  cuzk_error *err)
@@ -274,7 +282,7 @@ static cuzk_status write_durable(const char *dir, const char *name, const void *
     snprintf(dst, sizeof dst, "%s/%s", dir, name);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0)
-        return cuzk_err_force(err, CUZK_ERR_IO, "%s: %s", tmp, strerror(errno));
+        return ecode(err, store_code(errno), "%s: %s", tmp, strerror(errno));
     const uint8_t *p = data;
     size_t left = len;
     while (left) {
@@ -285,7 +293,7 @@ static cuzk_status write_durable(const char *dir, const char *name, const void *
             int en = n < 0 ? errno : EIO;
             close(fd);
             unlink(tmp);
-            return cuzk_err_force(err, CUZK_ERR_IO, "%s: %s", tmp, strerror(en));
+            return ecode(err, store_code(en), "%s: %s", tmp, strerror(en));
         }
         p += n;
         left -= (size_t)n;
@@ -294,7 +302,7 @@ static cuzk_status write_durable(const char *dir, const char *name, const void *
         int en = errno;
         unlink(tmp);
         unlink(dst);
-        return cuzk_err_force(err, CUZK_ERR_IO, "%s: %s", dst, strerror(en));
+        return ecode(err, store_code(en), "%s: %s", dst, strerror(en));
     }
     return CUZK_OK;
 }
@@ -839,8 +847,9 @@ static size_t busy_workers(const cuzk_engine *e)
 /* Ends a job (terminal or requeued) in the queue; returns the state it took
  * (-1 when fenced: another owner/attempt holds it). */
 static int job_end(cuzk_engine *e, const eng_job *j, cuzk_status st, const cuzk_error *perr,
-                   const char *proof, const char *pub, int stop, uint64_t *mark)
+                   const char *proof, const char *pub, int stop, uint64_t *mark, int *stored)
 {
+    *stored = 0;
     int64_t t = now_ms();
     int fenced = 0, state;
     cuzk_error err = {0};
@@ -870,13 +879,16 @@ static int job_end(cuzk_engine *e, const eng_job *j, cuzk_status st, const cuzk_
         e->end_mark = *mark;
     pthread_mutex_unlock(&e->dblock);
     if (qst) {
-        /* The journal cannot be written: the job stays running in it and is
-         * rescued at the next start. */
+        /* The journal cannot be written: the job stays running in it (the
+         * caller retries; a restart rescues it). */
         elog(e, "journal_error", "job=%s error=\"%s\"", j->id, err.msg);
         return -1;
     }
+    *stored = 1;
     return fenced ? -1 : state;
 }
+
+static void cond_wait_s(pthread_cond_t *cv, pthread_mutex_t *m, double s);
 
 static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
 {
@@ -910,7 +922,22 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
     int stop = w->stop;
     pthread_mutex_unlock(&e->lock);
     uint64_t mark = 0;
-    int state = job_end(e, j, st, &err, proof, pub, stop, &mark);
+    int state, stored;
+    /* A journal that cannot take the end now (a full disk) is retried every
+     * second, the job shown running in phase store_result, until it can:
+     * the job is finished then, never left running with an idle worker. A
+     * drain or close gives up: the job stays running in the journal and the
+     * next start puts it back in the queue. */
+    while ((state = job_end(e, j, st, &err, proof, pub, stop, &mark, &stored)) < 0 && !stored) {
+        atomic_store(&w->prog.phase, "store_result");
+        pthread_mutex_lock(&e->lock);
+        if (!e->stopping && w->stop != STOP_DRAIN)
+            cond_wait_s(&e->change_cv, &e->lock, 1.0);
+        int give_up = e->stopping || w->stop == STOP_DRAIN;
+        pthread_mutex_unlock(&e->lock);
+        if (give_up)
+            break;
+    }
     free(proof);
     free(pub);
     double secs = cuzk_now() - t0;
@@ -1010,7 +1037,8 @@ static void fail_unclaimable(cuzk_engine *e, eng_worker *w, const eng_job *head,
     if (st || !claimed)
         return;
     uint64_t mark = 0;
-    int state = job_end(e, &j, why->code, why, NULL, NULL, STOP_NONE, &mark);
+    int stored = 0;
+    int state = job_end(e, &j, why->code, why, NULL, NULL, STOP_NONE, &mark, &stored);
     if (state == CUZK_JOB_FAILED) {
         pthread_mutex_unlock(&e->lock);
         spool_remove_durable(e, &j, mark);
@@ -1327,10 +1355,38 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
                             "%s: locked: another cuzk engine uses this state directory", dir);
         goto fail;
     }
+    /* The holder's pid, for operators (a detached daemon prints it once). */
+    if (ftruncate(e->lockfd, 0) == 0)
+        dprintf(e->lockfd, "%d\n", (int)getpid());
+    /* Private: the journal holds witnesses and proofs. Older state
+     * directories are tightened too. */
+    struct stat dsb;
+    if (!stat(dir, &dsb) && (dsb.st_mode & 077)) {
+        if (chmod(dir, 0700))
+            elog(e, "state_dir_mode", "dir=%s error=\"%s\"", dir, strerror(errno));
+        else
+            elog(e, "state_dir_mode", "dir=%s mode=0700 was=0%o", dir, (unsigned)(dsb.st_mode & 0777));
+    }
+    chmod(e->spool, 0700);
     e->host_budget = cfg->host_memory ? cfg->host_memory : cuzk_host_mem_available() / 10 * 9;
 
     char journal[CUZK_CFG_STR_MAX + 16];
     snprintf(journal, sizeof journal, "%s/journal.db", dir);
+    {
+        /* SQLite gives its -wal and -shm files the journal's mode. */
+        int jfd = open(journal, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (jfd < 0) {
+            st = ecode(err, store_code(errno), "%s: %s", journal, strerror(errno));
+            goto fail;
+        }
+        fchmod(jfd, 0600);
+        close(jfd);
+        char side[CUZK_CFG_STR_MAX + 32];
+        snprintf(side, sizeof side, "%s-wal", journal);
+        chmod(side, 0600);
+        snprintf(side, sizeof side, "%s-shm", journal);
+        chmod(side, 0600);
+    }
     if ((st = eng_queue_sqlite.open(&e->q, journal, err)))
         goto fail;
     uint64_t requeued = 0, failed = 0;
@@ -1999,6 +2055,7 @@ cuzk_status cuzk_engine_snapshot_get(cuzk_engine *e, cuzk_engine_snapshot **out,
     }
     pthread_mutex_lock(&e->lock);
     s->uptime_s = cuzk_now() - e->start_mono;
+    s->pid = (int)getpid();
     s->draining = e->draining;
     snprintf(s->host_id, sizeof s->host_id, "%s", e->host_id);
     s->host_budget = e->host_budget;

@@ -377,6 +377,7 @@ typedef struct cuzk_engine_counters {
 
 typedef struct cuzk_engine_snapshot {
     double uptime_s;
+    int pid;                           /* the daemon's process (also in <state_dir>/lock) */
     int draining;
     char host_id[256];
     uint64_t queued[CUZK_PRIO_COUNT];  /* queue depth per priority */

@@ -127,8 +127,10 @@ typedef struct eng_queue_ops {
                                cuzk_error *err);
     cuzk_status (*key_all)(eng_queue *q, eng_key_rec **out, size_t *n, cuzk_error *err);
     /* Durability (see the top): a mark covering every commit so far, and a
-     * wait until everything up to a mark is on stable storage (CUZK_ERR_IO
-     * if it cannot be: then every later sync fails too), and the number of
+     * wait until everything up to a mark is on stable storage
+     * (CUZK_ENGINE_NO_SPACE / CUZK_ENGINE_UNAVAILABLE if it cannot be: then
+     * every later sync fails too; other calls report a full disk or failing
+     * storage with the same codes), and the number of
      * flushes done since open (how well commits are grouped). */
     uint64_t (*mark)(eng_queue *q);
     cuzk_status (*sync)(eng_queue *q, uint64_t mark, cuzk_error *err);

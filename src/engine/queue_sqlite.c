@@ -85,9 +85,11 @@ static const char SCHEMA[] =
 static cuzk_status db_err(sq_queue *q, cuzk_error *err, const char *what)
 {
     int rc = sqlite3_errcode(q->db);
-    cuzk_status code = rc == SQLITE_FULL || rc == SQLITE_IOERR || rc == SQLITE_CANTOPEN ||
-                               rc == SQLITE_READONLY
-                           ? CUZK_ERR_IO
+    /* The journal is the server's: a full disk (507) or failing storage
+     * (503), never the client's fault. */
+    cuzk_status code = rc == SQLITE_FULL ? (cuzk_status)CUZK_ENGINE_NO_SPACE
+                       : rc == SQLITE_IOERR || rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY
+                           ? (cuzk_status)CUZK_ENGINE_UNAVAILABLE
                        : rc == SQLITE_NOMEM ? CUZK_ERR_NOMEM
                                             : CUZK_ERR_INTERNAL;
     return cuzk_err_force(err, code, "%s: %s: %s", q->path, what, sqlite3_errmsg(q->db));
@@ -296,7 +298,8 @@ static cuzk_status sq_sync(eng_queue *base, uint64_t mark, cuzk_error *err)
     int en = q->sync_errno;
     pthread_mutex_unlock(&q->sync_mu);
     if (en)
-        return cuzk_err_force(err, CUZK_ERR_IO,
+        return cuzk_err_force(err, en == ENOSPC || en == EDQUOT ? (cuzk_status)CUZK_ENGINE_NO_SPACE
+                                                                 : (cuzk_status)CUZK_ENGINE_UNAVAILABLE,
                               "%s: the job journal cannot be flushed to disk (%s); restart the daemon",
                               q->path, strerror(en));
     return CUZK_OK;

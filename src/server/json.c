@@ -126,6 +126,7 @@ cJSON *json_snapshot(const cuzk_engine_snapshot *s)
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "host", s->host_id);
     cJSON_AddNumberToObject(j, "uptime_s", s->uptime_s);
+    cJSON_AddNumberToObject(j, "pid", s->pid);
     cJSON_AddBoolToObject(j, "draining", s->draining);
     cJSON *q = cJSON_AddObjectToObject(j, "queue");
     uint64_t total = 0;

@@ -22,6 +22,13 @@
 #              one message whether the file exists or not, no file bytes in
 #              answers; local clients (another user over the Unix socket and
 #              TCP) may name only what their user can read
+#   state      the state directory and its files are private (0700 / 0600, the
+#              journal included), the pid is in `lock` and /v1/status, a start
+#              that fails (address in use) leaves no state directory behind
+#   diskfull   the state directory on a small tmpfs (root only, else skipped)
+#              that fills mid-load, then grows: submissions get 507 (never
+#              400), no job stays stuck, every acknowledged job completes
+#              once, the journal passes PRAGMA integrity_check
 #   memory     concurrent large bodies under body_memory: as many as fit are
 #              read, the rest get 503 with Retry-After; the daemon's peak RSS
 #              stays within the budget
@@ -237,6 +244,69 @@ paths)
     note "user nobody: prove --remote with its own readable key works over the Unix socket and TCP; a 0600 root key refused"
     stop_daemon
   fi
+  ;;
+
+state)
+  out=$("$CUZK" serve --listen 127.0.0.1:0 --state-dir "$T/st") || fail "detached start: $out"
+  DPID=$(echo "$out" | sed -n 's/.*(pid \([0-9]*\),.*/\1/p'); PIDS+=("$DPID")
+  URL=$(echo "$out" | sed -n 's/^cuzk serve: \(http[^ ]*\) .*/\1/p')
+  [ -n "$DPID" ] && [ -n "$URL" ] || fail "detached start printed: $out"
+  http POST "/v1/jobs?key_path=$DATA/bn128/mul.zkey" --data-binary "@$DATA/bn128/mul.wtns" -H 'Content-Type: application/octet-stream'
+  expect_code 201 submit
+  for f in st:700 st/spool:700 st/journal.db:600 st/journal.db-wal:600 st/journal.db-shm:600 st/lock:600 st/cuzk.log:600; do
+    m=$(stat -c %a "$T/${f%%:*}") || fail "${f%%:*} missing"
+    [ "$m" = "${f##*:}" ] || fail "${f%%:*} has mode $m (expected ${f##*:})"
+  done
+  [ "$(tr -d '\n' <"$T/st/lock")" = "$DPID" ] || fail "lock holds '$(cat "$T/st/lock")', the daemon is $DPID"
+  http GET /v1/status; [ "$(echo "$BODY" | jget pid)" = "$DPID" ] || fail "/v1/status pid: $(echo "$BODY" | jget pid), expected $DPID"
+  # Address in use: the failed start leaves no new directory (detached and foreground).
+  "$CUZK" serve --listen "${URL#http://}" --state-dir "$T/new" >"$T/err" 2>&1 && fail "a second daemon on the same address started"
+  [ ! -e "$T/new" ] || fail "a failed detached start left $T/new: $(ls -la "$T/new")"
+  "$CUZK" serve --foreground --listen "${URL#http://}" --state-dir "$T/new2" 2>"$T/err" && fail "a second daemon on the same address started"
+  [ ! -e "$T/new2" ] || fail "a failed start left $T/new2: $(ls -la "$T/new2")"
+  kill -TERM "$DPID"
+  for _ in $(seq 1 600); do kill -0 "$DPID" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$DPID" 2>/dev/null && fail "the detached daemon did not stop"
+  note "state dir 0700, journal/wal/shm/lock/log 0600, pid $DPID in lock and /v1/status; a failed start left nothing"
+  ;;
+
+diskfull)
+  [ "$(id -u)" = 0 ] || { echo "SKIP $TAG: needs root to mount a tmpfs"; exit 77; }
+  mkdir -p "$T/fs"
+  mount -t tmpfs -o size=1M,mode=0700 cuzk-hostile "$T/fs" 2>"$T/err" || { echo "SKIP $TAG: cannot mount a tmpfs: $(cat "$T/err")"; exit 77; }
+  trap 'umount -l "$T/fs" 2>/dev/null; cleanup' EXIT
+  start_daemon main --state-dir "$T/fs/st" --cpu-workers 1 --threads 1
+  D=$DATA/bn128
+  : >"$T/acked"; codes=""
+  for i in $(seq 1 3000); do
+    http POST "/v1/jobs?key_path=$D/mul.zkey" --data-binary "@$D/mul.wtns" -H 'Content-Type: application/octet-stream'
+    if [ "$CODE" = 201 ]; then echo "$BODY" | jget id >>"$T/acked"; continue; fi
+    codes="$codes $CODE"
+    [ "$CODE" = 507 ] || [ "$CODE" = 503 ] || fail "submission $i on a full disk: HTTP $CODE (expected 507/503): $BODY"
+    [ $(echo $codes | wc -w) -ge 5 ] && break
+  done
+  n=$(wc -l <"$T/acked")
+  [ -n "$codes" ] || fail "the 1 MiB tmpfs never filled ($n jobs)"
+  note "disk full after $n acknowledged jobs; then:$codes"
+  # While full: the daemon answers, and the worker is either proving, storing a
+  # result (retrying) or waiting for the journal; never idle with a job running.
+  http GET /v1/status; expect_code 200 "status while full"
+  echo "$BODY" >"$T/full-status.json"
+  mount -o remount,size=64M "$T/fs" || fail "cannot grow the tmpfs"
+  while read -r j; do
+    "$CUZK" await --timeout 120 "$j" "$T/p.json" "$T/pub.json" >"$T/err" 2>&1 || fail "acknowledged job $j after the disk grew: $(cat "$T/err")"
+  done <"$T/acked"
+  "$CUZK" verify "$D/mul.vkey.json" "$T/pub.json" "$T/p.json" >/dev/null || fail "the last proof does not verify"
+  http GET "/v1/jobs?limit=100000"
+  summary=$(echo "$BODY" | node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const j=JSON.parse(d).jobs;console.log(j.length+" "+j.filter(x=>x.state==="done").length+" "+new Set(j.map(x=>x.id)).size+" "+Math.max(...j.map(x=>x.attempt)))})')
+  [ "$summary" = "$n $n $n 1" ] || fail "jobs/done/unique/max-attempt = $summary (expected $n $n $n 1)"
+  http GET /v1/status; [ "$(echo "$BODY" | jget running)" = 0 ] || fail "a job still running: $BODY"
+  stored=$(grep -c 'phase.:.store_result' "$T/full-status.json")
+  stop_daemon
+  command -v sqlite3 >/dev/null || fail "sqlite3 (the command) is missing: scripts/deps.sh installs it"
+  ic=$(sqlite3 "$T/fs/st/journal.db" 'PRAGMA integrity_check' 2>&1)
+  [ "$ic" = ok ] || fail "journal integrity_check: $ic"
+  note "after growing: all $n acknowledged jobs done exactly once (attempt 1); integrity_check ok; worker in store_result while full: $stored"
   ;;
 
 *) echo "unknown scenario $SCEN" >&2; exit 2 ;;
