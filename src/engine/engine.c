@@ -1632,7 +1632,8 @@ cuzk_status cuzk_engine_key_evict(cuzk_engine *e, const char *key_id, cuzk_error
 
 /* ---- jobs API -------------------------------------------------------------- */
 
-static void job_info_fill(cuzk_engine *e, const eng_job *j, cuzk_job_info *o)
+/* pos: the queued job's position when known already, else NULL (a query). */
+static void job_info_fill_at(cuzk_engine *e, const eng_job *j, cuzk_job_info *o, const uint64_t *known)
 {
     memset(o, 0, sizeof *o);
     memcpy(o->id, j->id, sizeof o->id);
@@ -1653,13 +1654,18 @@ static void job_info_fill(cuzk_engine *e, const eng_job *j, cuzk_job_info *o)
     snprintf(o->error, sizeof o->error, "%s", j->error);
     o->cancel_requested = j->cancel_requested;
     o->host_bytes = j->host_bytes;
+    o->seq = j->seq;
     if (j->state == CUZK_JOB_QUEUED) {
         uint64_t pos = 0;
         cuzk_error err = {0};
-        pthread_mutex_lock(&e->dblock);
-        if (!e->q->ops->position(e->q, j, &pos, &err))
-            o->queue_position = pos;
-        pthread_mutex_unlock(&e->dblock);
+        if (known) {
+            o->queue_position = *known;
+        } else {
+            pthread_mutex_lock(&e->dblock);
+            if (!e->q->ops->position(e->q, j, &pos, &err))
+                o->queue_position = pos;
+            pthread_mutex_unlock(&e->dblock);
+        }
         o->worker = o->device = -1;
     } else if (j->state == CUZK_JOB_RUNNING) {
         pthread_mutex_lock(&e->lock);
@@ -1673,6 +1679,11 @@ static void job_info_fill(cuzk_engine *e, const eng_job *j, cuzk_job_info *o)
         }
         pthread_mutex_unlock(&e->lock);
     }
+}
+
+static void job_info_fill(cuzk_engine *e, const eng_job *j, cuzk_job_info *o)
+{
+    job_info_fill_at(e, j, o, NULL);
 }
 
 static cuzk_status read_all(const char *path, uint8_t **data, size_t *len, cuzk_error *err)
@@ -2019,21 +2030,31 @@ cuzk_status cuzk_engine_job_list(cuzk_engine *e, const cuzk_job_filter *filter,
     size_t len = 0;
     *out = NULL;
     *n = 0;
+    uint64_t *pos = NULL;
     pthread_mutex_lock(&e->dblock);
-    cuzk_status st = e->q->ops->list(e->q, state, limit, &v, &len, err);
+    cuzk_status st = e->q->ops->list(e->q, state, filter ? filter->before : 0, limit, &v, &len, err);
+    if (!st && !(pos = malloc((len ? len : 1) * sizeof *pos)))
+        st = cuzk_err_force(err, CUZK_ERR_NOMEM, "jobs: out of memory");
+    if (!st)
+        st = e->q->ops->positions(e->q, v, len, pos, err); /* one walk for the page */
     uint64_t mark = e->submit_mark > e->end_mark ? e->submit_mark : e->end_mark;
     pthread_mutex_unlock(&e->dblock);
-    if (!st && (st = journal_sync(e, mark, err)))
+    if (!st)
+        st = journal_sync(e, mark, err);
+    if (st) {
         free(v);
-    if (st)
+        free(pos);
         return st;
+    }
     *out = calloc(len ? len : 1, sizeof **out);
     if (!*out) {
         free(v);
+        free(pos);
         return cuzk_err_force(err, CUZK_ERR_NOMEM, "jobs: out of memory");
     }
     for (size_t i = 0; i < len; i++)
-        job_info_fill(e, &v[i], &(*out)[i]);
+        job_info_fill_at(e, &v[i], &(*out)[i], &pos[i]);
+    free(pos);
     *n = len;
     free(v);
     return CUZK_OK;

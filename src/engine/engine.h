@@ -276,6 +276,7 @@ typedef struct cuzk_job_info {
     cuzk_status error_code;   /* failed: why (CUZK_OK otherwise) */
     char error[CUZK_ERROR_MSG_MAX];
     int cancel_requested;
+    uint64_t seq;             /* submission order: the cursor for listing pages */
 } cuzk_job_info;
 
 /* Validates the request (the key exists / loads its header, the witness is a
@@ -316,9 +317,12 @@ cuzk_status cuzk_engine_job_cancel(cuzk_engine *e, const char *job_id, cuzk_job_
 typedef struct cuzk_job_filter {
     int state;        /* a cuzk_job_state, or -1 for all */
     size_t limit;     /* 0 = 1000 */
+    uint64_t before;  /* a page: only jobs older than this cursor (a job's seq); 0 = newest */
 } cuzk_job_filter;
 
-/* Jobs newest first (malloc'd array in *out; free()). filter may be NULL. */
+/* Jobs newest first (malloc'd array in *out; free()). filter may be NULL.
+ * The next page starts before the last job's seq. Costs O(limit) rows plus
+ * one walk of the queue index up to the page's last queued position. */
 cuzk_status cuzk_engine_job_list(cuzk_engine *e, const cuzk_job_filter *filter,
                                  cuzk_job_info **out, size_t *n, cuzk_error *err);
 

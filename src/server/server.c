@@ -717,6 +717,16 @@ static enum MHD_Result h_job_list(cuzk_server *s, struct MHD_Connection *c, requ
             return send_error(s, c, r, CUZK_ERR_USAGE, "limit '%.32s': expected 1..100000", lim);
         f.limit = v;
     }
+    const char *before = query(c, "before");
+    if (before) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(before, &end, 10);
+        if (*end || !v || errno || before[0] < '0' || before[0] > '9')
+            return send_error(s, c, r, CUZK_ERR_USAGE, "before '%.32s': expected the \"next\" of a previous page",
+                              before);
+        f.before = v;
+    }
     cuzk_job_info *jobs;
     size_t n;
     cuzk_error err = {0};
@@ -725,9 +735,14 @@ static enum MHD_Result h_job_list(cuzk_server *s, struct MHD_Connection *c, requ
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(arr, json_job(&jobs[i]));
-    free(jobs);
     cJSON *j = cJSON_CreateObject();
     cJSON_AddItemToObject(j, "jobs", arr);
+    if (n && n == f.limit) { /* a full page: the next one starts after its last job */
+        char next[32];
+        snprintf(next, sizeof next, "%llu", (unsigned long long)jobs[n - 1].seq);
+        cJSON_AddStringToObject(j, "next", next);
+    }
+    free(jobs);
     return send_json(s, c, r, 200, j);
 }
 
