@@ -338,7 +338,7 @@ list10k)
     t=$(curl -sS -o "$T/page.json" -w '%{time_total}' "$URL/v1/jobs?state=queued&limit=100${cur:+&before=$cur}") || fail "page $i"
     echo "$t" >>"$T/times"
     cat "$T/page.json" >>"$T/pages"; echo >>"$T/pages"
-    cur=$(jget next <"$T/page.json"); [ "$cur" = undefined ] && break
+    cur=$(grep -o '"next":"[0-9]*"' "$T/page.json" | tr -dc 0-9); [ -z "$cur" ] && break
   done
   check=$(node -e '
     const pages=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse);
