@@ -216,6 +216,27 @@ int cmd_serve(int argc, char **argv)
         if (cuzk_config_set(&cfg, name, value, &err))
             return cli_fail(&err);
     }
+    /* The token from a file or the environment: a flag shows in ps. */
+    if (cfg.token_file[0]) {
+        FILE *tf = fopen(cfg.token_file, "re");
+        char line[CUZK_CFG_STR_MAX] = "";
+        if (!tf || !fgets(line, sizeof line, tf)) {
+            fprintf(stderr, "Error: %s: cannot read the token (server.token_file): %s\n", cfg.token_file,
+                    tf ? "empty" : strerror(errno));
+            if (tf)
+                fclose(tf);
+            return 2;
+        }
+        fclose(tf);
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0]) {
+            fprintf(stderr, "Error: %s: the first line is empty (server.token_file)\n", cfg.token_file);
+            return 1;
+        }
+        snprintf(cfg.token, sizeof cfg.token, "%s", line);
+    } else if (!cfg.token[0] && getenv("CUZK_TOKEN") && *getenv("CUZK_TOKEN")) {
+        snprintf(cfg.token, sizeof cfg.token, "%s", getenv("CUZK_TOKEN"));
+    }
     if (print_config) {
         char *text = cuzk_config_format(&cfg);
         if (text)

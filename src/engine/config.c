@@ -22,7 +22,12 @@ static const cuzk_setting SETTINGS[] = {
     {"server", "socket", "socket", CUZK_SET_STRING, "",
      "also listen on this Unix socket path (\"\" = none)", F(socket), S(socket)},
     {"server", "token", "token", CUZK_SET_STRING, "",
-     "bearer token clients must send (Authorization: Bearer ...)", F(token), S(token)},
+     "bearer token clients must send (Authorization: Bearer ...); visible in ps as a flag: prefer "
+     "token_file or $CUZK_TOKEN", F(token), S(token)},
+    {"server", "token_file", "token-file", CUZK_SET_STRING, "",
+     "read the bearer token from this file (its first line); without token or token_file, cuzk serve "
+     "takes $CUZK_TOKEN",
+     F(token_file), S(token_file)},
     {"server", "max_request_bytes", "max-request-bytes", CUZK_SET_SIZE, "1G",
      "largest request body accepted (a witness upload)", F(max_request_bytes),
      S(max_request_bytes)},

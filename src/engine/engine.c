@@ -199,9 +199,37 @@ void cuzk_engine_vlog(const cuzk_engine_hooks *h, const char *event, const char 
 {
     if (!h->log)
         return;
-    char fields[1024];
+    char fields[1024], esc[4 * sizeof fields];
     vsnprintf(fields, sizeof fields, fmt, ap);
-    h->log(h->user, event, fields);
+    /* One event, one line: control characters (a newline in a value a
+     * client chose) are written as \xNN. */
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)fields; *p && o + 5 < sizeof esc; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            o += (size_t)snprintf(esc + o, sizeof esc - o, "\\x%02x", *p);
+        else
+            esc[o++] = (char)*p;
+    }
+    esc[o] = 0;
+    h->log(h->user, event, esc);
+}
+
+/* A log value a client chose, quoted: "..." with \" and \\ escaped, so it
+ * can hold spaces without forging fields. */
+static const char *logq(char *dst, size_t cap, const char *src)
+{
+    size_t o = 0;
+    if (cap < 3)
+        return "";
+    dst[o++] = '"';
+    for (; *src && o + 3 < cap; src++) {
+        if (*src == '"' || *src == '\\')
+            dst[o++] = '\\';
+        dst[o++] = *src;
+    }
+    dst[o++] = '"';
+    dst[o] = 0;
+    return dst;
 }
 
 static int64_t now_ms(void)
@@ -771,12 +799,15 @@ static cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot,
         k->rec.host_bytes = hb;
         upd = k->rec;
         e->counters.keys_loaded++;
+        char qp[2 * CUZK_CFG_STR_MAX + 3];
         elog(e, "key_loaded", "key=%s path=%s device=%d host_bytes=%llu device_bytes=%llu ms=%.1f",
-             k->id, path, slot - 1, (unsigned long long)hb, (unsigned long long)db,
+             k->id, logq(qp, sizeof qp, path), slot - 1, (unsigned long long)hb, (unsigned long long)db,
              1e3 * (cuzk_now() - t0));
     } else {
         ks->state = KEY_UNLOADED;
-        elog(e, "key_load_failed", "key=%s path=%s error=\"%s\"", k->id, path, err ? err->msg : "");
+        char qp[2 * CUZK_CFG_STR_MAX + 3];
+        elog(e, "key_load_failed", "key=%s path=%s error=\"%s\"", k->id, logq(qp, sizeof qp, path),
+             err ? err->msg : "");
     }
     pthread_cond_broadcast(&e->change_cv);
     pthread_cond_broadcast(&e->work_cv);
@@ -1121,7 +1152,8 @@ static void *worker_main(void *arg)
         w->stop = STOP_NONE;
         memcpy(w->job_id, j.id, sizeof w->job_id);
         atomic_store(&w->prog.cancel, 0);
-        atomic_store(&w->prog.phase, "load_key");
+        /* The phase it is really in: a resident key is not loaded again. */
+        atomic_store(&w->prog.phase, k->slot[slot].state == KEY_RESIDENT ? "prove" : "load_key");
         atomic_store(&w->prog.fraction, 0.0);
         pthread_cond_broadcast(&e->change_cv);
         pthread_mutex_unlock(&e->lock);
@@ -1913,11 +1945,13 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         pthread_mutex_unlock(&e->lock);
         return st ? st : idem_answer(e, &saved, j.req_sha256, out, existed, err);
     }
+    char qk[2 * CUZK_IDEM_KEY_MAX + 3];
     pthread_mutex_lock(&e->lock);
     e->counters.submitted++;
     pthread_cond_broadcast(&e->work_cv);
     elog(e, "job_submitted", "job=%s key=%s priority=%s bytes=%zu%s%s", j.id, key_id,
-         PRIO[j.priority], wl, j.idem_key[0] ? " idempotency_key=" : "", j.idem_key);
+         PRIO[j.priority], wl, j.idem_key[0] ? " idempotency_key=" : "",
+         j.idem_key[0] ? logq(qk, sizeof qk, j.idem_key) : "");
     pthread_mutex_unlock(&e->lock);
     job_info_fill(e, &saved, out);
     return CUZK_OK;

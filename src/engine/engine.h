@@ -69,6 +69,7 @@ typedef struct cuzk_config {
     char listen[CUZK_CFG_STR_MAX];     /* ADDR:PORT, default 127.0.0.1:9820 */
     char socket[CUZK_CFG_STR_MAX];     /* Unix socket path, "" = none */
     char token[CUZK_CFG_STR_MAX];      /* bearer token; required beyond localhost */
+    char token_file[CUZK_CFG_STR_MAX]; /* read the token from this file (cuzk serve) */
     uint64_t max_request_bytes;        /* largest request body */
     int rate_limit;                    /* requests/s per client address (burst 2 s), 0 = none */
     int max_connections;               /* HTTP connections open at once */

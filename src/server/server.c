@@ -95,6 +95,7 @@ typedef struct request {
     char *body;
     size_t len, cap;
     uint64_t reserved;  /* of the body-memory budget */
+    const char *allow;  /* a 405's Allow header */
     int too_large, over_budget;
     double t0;
     unsigned status;
@@ -136,6 +137,8 @@ static enum MHD_Result send_text(cuzk_server *s, struct MHD_Connection *c, reque
         MHD_add_response_header(resp, "Retry-After", "1");
     if (status == MHD_HTTP_UNAUTHORIZED)
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED && r && r->allow)
+        MHD_add_response_header(resp, "Allow", r->allow);
     enum MHD_Result ret = MHD_queue_response(c, status, resp);
     MHD_destroy_response(resp);
     if (r)
@@ -168,6 +171,7 @@ static enum MHD_Result send_error(cuzk_server *s, struct MHD_Connection *c, requ
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    text_scrub(msg); /* messages quote what clients sent: only text goes back */
     return send_json(s, c, r, http_status_for(code), json_error(code, msg));
 }
 
@@ -463,6 +467,22 @@ static const char *query(struct MHD_Connection *c, const char *name)
     return v && *v ? v : NULL;
 }
 
+/* The first query argument or header value that is not text (UTF-8
+ * without control characters), to refuse the request: NULL if none. */
+typedef struct bad_arg {
+    const char *name;
+} bad_arg;
+static enum MHD_Result find_bad(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    bad_arg *b = cls;
+    (void)kind;
+    if ((key && !text_ok(key, strlen(key))) || (value && !text_ok(value, strlen(value)))) {
+        b->name = key ? key : "";
+        return MHD_NO;
+    }
+    return MHD_YES;
+}
+
 /* Reads ?wait=SECONDS (bounded); -1 if malformed. */
 static double wait_arg(struct MHD_Connection *c)
 {
@@ -516,12 +536,6 @@ static cJSON *parse_body(request *r)
     if (!r->body)
         return NULL;
     return cJSON_ParseWithLength(r->body, r->len);
-}
-
-static const char *jstr(cJSON *o, const char *name)
-{
-    cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-    return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
 }
 
 /* A key path the client named, resolved and checked (paths.c): abs gets the
@@ -584,22 +598,19 @@ static cuzk_status witness_file_read(cuzk_server *s, struct MHD_Connection *c, r
 static enum MHD_Result h_key_register(cuzk_server *s, struct MHD_Connection *c, request *r)
 {
     cJSON *body = parse_body(r);
-    if (!cJSON_IsObject(body)) {
+    const char *path;
+    int load;
+    char msg[CUZK_ERROR_MSG_MAX];
+    if (parse_key_body(body, &path, &load, msg, sizeof msg)) {
         cJSON_Delete(body);
-        return send_error(s, c, r, CUZK_ERR_USAGE, "request body: expected a JSON object {\"path\": ...}");
-    }
-    const char *path = jstr(body, "path");
-    cJSON *load = cJSON_GetObjectItemCaseSensitive(body, "load");
-    if (!path) {
-        cJSON_Delete(body);
-        return send_error(s, c, r, CUZK_ERR_USAGE, "request body: \"path\" (a .zkey path) is required");
+        return send_error(s, c, r, CUZK_ERR_USAGE, "%s", msg);
     }
     cuzk_engine_key_info ki;
     cuzk_error err = {0};
     char abs[PATH_MAX];
     cuzk_status st = key_path_for(s, c, path, "path", abs, &err);
     if (!st)
-        st = cuzk_engine_key_register(s->engine, abs, !load || cJSON_IsTrue(load), &ki, &err);
+        st = cuzk_engine_key_register(s->engine, abs, load, &ki, &err);
     cJSON_Delete(body);
     if (st)
         return send_engine_error(s, c, r, &err);
@@ -632,22 +643,19 @@ static enum MHD_Result h_job_submit(cuzk_server *s, struct MHD_Connection *c, re
     if (ctype && !strncmp(ctype, "application/json", 16)) {
         /* JSON form: every field in the body, the witness by path. */
         body = parse_body(r);
-        if (!cJSON_IsObject(body)) {
+        submit_fields f;
+        char msg[CUZK_ERROR_MSG_MAX];
+        if (parse_submit_body(body, &f, msg, sizeof msg)) {
             cJSON_Delete(body);
-            return send_error(s, c, r, CUZK_ERR_USAGE, "request body: malformed JSON (expected an object)");
+            return send_error(s, c, r, CUZK_ERR_USAGE, "%s", msg);
         }
-        req.key_id = jstr(body, "key");
-        req.key_path = jstr(body, "key_path");
-        req.witness_path = jstr(body, "witness_path");
-        if (jstr(body, "priority"))
-            prio = jstr(body, "priority");
-        if (jstr(body, "idempotency_key"))
-            req.idempotency_key = jstr(body, "idempotency_key");
-        if (!req.witness_path) {
-            cJSON_Delete(body);
-            return send_error(s, c, r, CUZK_ERR_USAGE,
-                              "request body: \"witness_path\" is required (or send the .wtns bytes as the body)");
-        }
+        req.key_id = f.key;
+        req.key_path = f.key_path;
+        req.witness_path = f.witness_path;
+        if (f.priority)
+            prio = f.priority;
+        if (f.idempotency_key)
+            req.idempotency_key = f.idempotency_key;
         cuzk_error ferr = {0};
         if (witness_file_read(s, c, r, req.witness_path, &ferr)) {
             cJSON_Delete(body);
@@ -658,6 +666,8 @@ static enum MHD_Result h_job_submit(cuzk_server *s, struct MHD_Connection *c, re
         req.witness_len = r->len;
     } else {
         /* Binary form: the body is the .wtns; the rest in the query. */
+        if (query(c, "key") && query(c, "key_path"))
+            return send_error(s, c, r, CUZK_ERR_USAGE, "key or key_path, not both");
         req.key_id = query(c, "key");
         req.key_path = query(c, "key_path");
         if (query(c, "idempotency_key"))
@@ -710,19 +720,15 @@ static enum MHD_Result h_job_list(cuzk_server *s, struct MHD_Connection *c, requ
     const char *st = query(c, "state"), *lim = query(c, "limit");
     if (st && (f.state = cuzk_job_state_parse(st)) < 0)
         return send_error(s, c, r, CUZK_ERR_USAGE, "state '%.64s': expected queued, running, done, failed or cancelled", st);
+    uint64_t v;
     if (lim) {
-        char *end;
-        unsigned long v = strtoul(lim, &end, 10);
-        if (*end || !v || v > 100000)
+        if (parse_uint(lim, 1, 100000, &v))
             return send_error(s, c, r, CUZK_ERR_USAGE, "limit '%.32s': expected 1..100000", lim);
-        f.limit = v;
+        f.limit = (size_t)v;
     }
     const char *before = query(c, "before");
     if (before) {
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(before, &end, 10);
-        if (*end || !v || errno || before[0] < '0' || before[0] > '9')
+        if (parse_uint(before, 1, UINT64_MAX, &v))
             return send_error(s, c, r, CUZK_ERR_USAGE, "before '%.32s': expected the \"next\" of a previous page",
                               before);
         f.before = v;
@@ -854,11 +860,19 @@ static enum MHD_Result route(cuzk_server *s, struct MHD_Connection *c, request *
             return h_job_cancel(s, c, r, id);
         if (*tail && strcmp(tail, "/proof") && strcmp(tail, "/cancel"))
             return send_error(s, c, r, CUZK_ENGINE_NOT_FOUND, "%s: no such endpoint", url);
-    } else {
+    } else if (strcmp(url, "/") && strcmp(url, "/metrics") && strcmp(url, "/v1/status")) {
         return send_error(s, c, r, CUZK_ENGINE_NOT_FOUND, "%s: no such endpoint", url);
     }
-    r->status = 405;
-    return send_json(s, c, r, 405, json_error(CUZK_ERR_USAGE, "method not allowed for this endpoint"));
+    /* A known endpoint, another method: 405 with what it takes. */
+    const char *allow = "GET, HEAD";
+    if (!strcmp(url, "/v1/keys") || !strcmp(url, "/v1/jobs"))
+        allow = "GET, HEAD, POST";
+    else if (!strncmp(url, "/v1/keys/", 9) || (!strncmp(url, "/v1/jobs/", 9) && !strchr(url + 9, '/')))
+        allow = "GET, HEAD, DELETE";
+    else if (strstr(url, "/cancel"))
+        allow = "POST";
+    r->allow = allow;
+    return send_error(s, c, r, 405, "%.8s %s: method not allowed (allowed: %s)", m, url, allow);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -965,6 +979,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                           "retry later",
                           (unsigned long long)s->body_budget);
     }
+    bad_arg bad = {NULL};
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, find_bad, &bad);
+    if (!bad.name) {
+        const char *ik = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key");
+        if (ik && !text_ok(ik, strlen(ik)))
+            bad.name = "Idempotency-Key";
+    }
+    if (bad.name)
+        return send_error(s, c, r, CUZK_ERR_USAGE, "'%.64s': not UTF-8 text (or holds control characters)",
+                          bad.name);
     return route(s, c, r, url, method);
 }
 

@@ -74,6 +74,25 @@ cuzk_status client_read(int fd, const char *abs, const char *what, void *buf, ui
 /* Drops file bytes that a parser's message quotes (a wrong magic number). */
 void scrub_file_content(char *msg);
 
+/* ---- request checks (request.c; pure, fuzzed) ---- */
+
+/* n bytes of UTF-8 text without control characters? */
+int text_ok(const char *s, size_t n);
+/* Replaces bytes that are not UTF-8 text (invalid sequences, controls) with '?'. */
+void text_scrub(char *s);
+
+/* The fields of a JSON submission (pointers into body). */
+typedef struct submit_fields {
+    const char *key, *key_path, *witness_path, *priority, *idempotency_key;
+} submit_fields;
+/* Every member known, a string of text, given once; witness_path present;
+ * not both key and key_path. 0, or -1 with a message. */
+int parse_submit_body(const cJSON *body, submit_fields *out, char *msg, size_t cap);
+/* POST /v1/keys: "path" (text, required), "load" (bool, default true). */
+int parse_key_body(const cJSON *body, const char **path, int *load, char *msg, size_t cap);
+/* A decimal number in [min, max], nothing else: 0, or -1. */
+int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
 /* The status page (static HTML + script that polls /v1/status). */
 extern const char status_page_html[];
 

@@ -33,6 +33,11 @@
 #              a head job that can never get memory, so they stay queued):
 #              every page of 100 by cursor, positions checked against the
 #              queue order; the time of each page printed
+#   malformed  mistyped, unknown and non-UTF-8 fields, control characters, bad
+#              numbers: 400 with a message, answers always valid JSON; a
+#              client-chosen value cannot forge a log line or field; 405 with
+#              code method_not_allowed and Allow on every endpoint; the token
+#              from --token-file or $CUZK_TOKEN (not in the command line)
 #   memory     concurrent large bodies under body_memory: as many as fit are
 #              read, the rest get 503 with Retry-After; the daemon's peak RSS
 #              stays within the budget
@@ -356,6 +361,68 @@ list10k)
   # The target is 50 ms on an idle machine; 10x that here, on a shared one.
   awk -v m="$max" 'BEGIN{exit !(m < 0.5)}' || fail "a page took $max s"
   stop_daemon
+  ;;
+
+malformed)
+  start_daemon main
+  D=$DATA/bn128
+  isjson() { echo "$BODY" | node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{try{const v=JSON.parse(d);process.exit(v.error&&v.error.message?0:1)}catch(e){process.exit(1)}})'; }
+  bad() {  # DESC EXPECTED-CODE curl-args...: the answer is a JSON error with that code
+    local d=$1 want=$2; shift 2
+    http "$@"
+    [ "$CODE" = "$want" ] || fail "$d: HTTP $CODE (expected $want): $BODY"
+    isjson || fail "$d: the answer is not a JSON error: $BODY"
+  }
+  J=(-H 'Content-Type: application/json')
+  bad "priority 7" 400 POST /v1/jobs "${J[@]}" -d "{\"key_path\":\"$D/mul.zkey\",\"witness_path\":\"$D/mul.wtns\",\"priority\":7}"
+  echo "$BODY" | grep -q '"priority\\" must be a string' || fail "priority 7: $BODY"
+  bad "key_path 5" 400 POST /v1/jobs "${J[@]}" -d "{\"key_path\":5,\"witness_path\":\"$D/mul.wtns\"}"
+  bad "unknown field" 400 POST /v1/jobs "${J[@]}" -d "{\"key_path\":\"$D/mul.zkey\",\"witness_path\":\"$D/mul.wtns\",\"prio\":\"high\"}"
+  bad "key and key_path" 400 POST /v1/jobs "${J[@]}" -d "{\"key\":\"ab\",\"key_path\":\"$D/mul.zkey\",\"witness_path\":\"$D/mul.wtns\"}"
+  bad "a field twice" 400 POST /v1/jobs "${J[@]}" -d "{\"key_path\":\"$D/mul.zkey\",\"key_path\":\"$D/mul.zkey\",\"witness_path\":\"$D/mul.wtns\"}"
+  bad "a newline in the idempotency key" 400 POST /v1/jobs "${J[@]}" -d "{\"key_path\":\"$D/mul.zkey\",\"witness_path\":\"$D/mul.wtns\",\"idempotency_key\":\"a\\nts=x event=forged\"}"
+  printf '{"key_path":"%s","witness_path":"%s","priority":"\xff\xfe"}' "$D/mul.zkey" "$D/mul.wtns" >"$T/bad-utf8.json"
+  bad "invalid UTF-8 in JSON" 400 POST /v1/jobs "${J[@]}" --data-binary "@$T/bad-utf8.json"
+  bad "invalid UTF-8 in the query" 400 POST "/v1/jobs?key_path=$D/mul.zkey&priority=%FF%FE" --data-binary "@$D/mul.wtns" -H 'Content-Type: application/octet-stream'
+  bad "a newline in a query value" 400 POST "/v1/jobs?key_path=$D/mul.zkey&idempotency_key=a%0Aevent%3Dforged" --data-binary "@$D/mul.wtns" -H 'Content-Type: application/octet-stream'
+  bad "a newline in the Idempotency-Key header" 400 POST "/v1/jobs?key_path=$D/mul.zkey" --data-binary "@$D/mul.wtns" -H 'Content-Type: application/octet-stream' -H $'Idempotency-Key: a\x01b'
+  bad "register: path 1" 400 POST /v1/keys "${J[@]}" -d '{"path":1}'
+  bad "register: load \"yes\"" 400 POST /v1/keys "${J[@]}" -d "{\"path\":\"$D/mul.zkey\",\"load\":\"yes\"}"
+  bad "limit abc" 400 GET "/v1/jobs?limit=abc"
+  bad "limit 0" 400 GET "/v1/jobs?limit=0"
+  bad "limit -1" 400 GET "/v1/jobs?limit=-1"
+  bad "before x" 400 GET "/v1/jobs?before=x"
+  bad "wait nan" 400 GET "/v1/jobs/00000000-0000-4000-8000-000000000001?wait=nan"
+  # A value with spaces is quoted in the log: it cannot forge a field.
+  http POST "/v1/jobs?key_path=$D/mul.zkey&idempotency_key=a%20b%20event%3Dforged" --data-binary "@$D/mul.wtns" -H 'Content-Type: application/octet-stream'
+  expect_code 201 "an idempotency key with spaces"
+  grep -q 'idempotency_key="a b event=forged"' "$T/daemon-main.log" || fail "the idempotency key is not quoted in the log: $(grep job_submitted "$T/daemon-main.log")"
+  forged=$(grep 'event=forged' "$T/daemon-main.log" | grep -v 'idempotency_key="a b event=forged"')
+  [ -z "$forged" ] || fail "a forged log field: $forged"
+  # 405 everywhere, with the documented code and Allow.
+  for mp in "POST /" "PUT /metrics" "DELETE /v1/status" "PUT /v1/jobs" "PATCH /v1/keys" "POST /v1/keys/ab" \
+            "POST /v1/jobs/00000000-0000-4000-8000-000000000001" "DELETE /v1/jobs/00000000-0000-4000-8000-000000000001/proof" \
+            "GET /v1/jobs/00000000-0000-4000-8000-000000000001/cancel"; do
+    hdr=$(curl -sS -D - -o "$T/405.json" -X "${mp%% *}" "$URL${mp#* }")
+    echo "$hdr" | head -n 1 | grep -q ' 405' || fail "$mp: $(echo "$hdr" | head -n 1)"
+    echo "$hdr" | grep -qi '^Allow: ' || fail "$mp: no Allow header"
+    [ "$(jget error.code <"$T/405.json")" = method_not_allowed ] || fail "$mp: $(cat "$T/405.json")"
+  done
+  http GET /v1/status
+  [ "$(echo "$BODY" | jget devices.length)" = 0 ] && curl -s "$URL/" | grep -q 'CPU only' || fail "the status page does not say CPU only"
+  stop_daemon
+  # The token from a file or the environment: never in the command line.
+  printf 's3cret-from-file\n' >"$T/token"; chmod 600 "$T/token"
+  start_daemon tok --token-file "$T/token"
+  tr '\0' ' ' <"/proc/$DPID/cmdline" | grep -q s3cret && fail "the token is in the command line"
+  http GET /v1/status; expect_code 401 "no token"
+  http GET /v1/status -H 'Authorization: Bearer s3cret-from-file'; expect_code 200 "the token from --token-file"
+  stop_daemon
+  CUZK_TOKEN=s3cret-env start_daemon env
+  http GET /v1/status; expect_code 401 "no token"
+  CUZK_TOKEN=s3cret-env "$CUZK" status >/dev/null || fail "the token from \$CUZK_TOKEN"
+  stop_daemon
+  note "mistyped / unknown / duplicate / non-UTF-8 / control-character fields and bad numbers: 400 JSON errors; 405 + Allow on 9 endpoint/method pairs; token from a file and the environment"
   ;;
 
 *) echo "unknown scenario $SCEN" >&2; exit 2 ;;
