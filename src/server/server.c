@@ -576,6 +576,13 @@ static cuzk_status witness_file_read(cuzk_server *s, struct MHD_Connection *c, r
     uint64_t size = 0;
     if (st || (st = client_open(abs, "witness_path", s->cfg.max_request_bytes, &fd, &size, err)))
         return st;
+    if (2 * size + 2 > s->body_budget) {
+        close(fd);
+        return cuzk_err_force(err, (cuzk_status)CUZK_ENGINE_TOO_LARGE,
+                              "witness_path: %llu bytes can never fit server.body_memory (%llu bytes, counting "
+                              "twice)",
+                              (unsigned long long)size, (unsigned long long)s->body_budget);
+    }
     if (!body_reserve(s, r, 2 * size + 2)) {
         close(fd);
         atomic_fetch_add(&s->counters.over_budget, 1);
@@ -907,6 +914,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
             return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE, "request body of %llu bytes is over the limit of %llu",
                               clv, (unsigned long long)s->cfg.max_request_bytes);
         }
+        if (clv && 2 * (uint64_t)clv + 2 > s->body_budget) {
+            atomic_fetch_add(&s->counters.too_large, 1);
+            return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE,
+                              "request body of %llu bytes can never fit server.body_memory (%llu bytes, each body "
+                              "counting twice)",
+                              clv, (unsigned long long)s->body_budget);
+        }
         if (clv) {
             /* The body and the copy the witness check parses, reserved up
              * front: memory for bodies never grows past body_memory. */
@@ -1147,7 +1161,7 @@ cuzk_status cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_conf
     pthread_mutex_init(&s->rate_mu, NULL);
     pthread_mutex_init(&s->conn_mu, NULL);
     pthread_cond_init(&s->conn_cv, NULL);
-    s->body_budget = cfg->body_memory ? cfg->body_memory : UINT64_MAX;
+    s->body_budget = cfg->body_memory ? cfg->body_memory : 2 * cfg->max_request_bytes + 2;
     if (pthread_create(&s->reaper, NULL, reaper_main, s)) {
         cuzk_err(err, CUZK_ERR_NOMEM, "server: cannot start a thread");
         goto fail;
