@@ -51,9 +51,8 @@ static const cuzk_setting SETTINGS[] = {
      "TCP connections open at once from one client address (0 = no limit)",
      F(max_connections_per_address), S(max_connections_per_address)},
     {"server", "body_memory", "body-memory", CUZK_SET_SIZE, "auto",
-     "request bodies held in memory at once, over all requests (each counts twice: its bytes and "
-     "the witness check's copy; auto = 2 x max_request_bytes, one largest body); a body that does not "
-     "fit now gets 503 with Retry-After, one that never can 413",
+     "request bodies in memory at once, all requests (each counts twice; auto = 2 x max_request_bytes); "
+     "one that does not fit now gets 503, one that never can 413",
      F(body_memory), S(body_memory)},
     {"server", "local_files", "local-files", CUZK_SET_BOOL, "true",
      "a client on this machine (the Unix socket, or TCP from a local address) may name any file its own "

@@ -175,3 +175,18 @@ int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
     *out = v;
     return 0;
 }
+
+int split_path(const char *url, const char *prefix, char *id, size_t cap, const char **tail)
+{
+    size_t pl = strlen(prefix);
+    if (strncmp(url, prefix, pl) || !url[pl])
+        return 0;
+    const char *p = url + pl, *slash = strchr(p, '/');
+    size_t n = slash ? (size_t)(slash - p) : strlen(p);
+    if (!n || n >= cap)
+        return 0;
+    memcpy(id, p, n);
+    id[n] = 0;
+    *tail = slash ? slash : "";
+    return 1;
+}

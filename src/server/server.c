@@ -803,22 +803,6 @@ static enum MHD_Result h_job_cancel(cuzk_server *s, struct MHD_Connection *c, re
     return send_json(s, c, r, 200, json_job(&ji));
 }
 
-/* Splits "/v1/jobs/<id>[/<tail>]" style paths. */
-static int path_id(const char *url, const char *prefix, char *id, size_t cap, const char **tail)
-{
-    size_t pl = strlen(prefix);
-    if (strncmp(url, prefix, pl) || !url[pl])
-        return 0;
-    const char *p = url + pl, *slash = strchr(p, '/');
-    size_t n = slash ? (size_t)(slash - p) : strlen(p);
-    if (!n || n >= cap)
-        return 0;
-    memcpy(id, p, n);
-    id[n] = 0;
-    *tail = slash ? slash : "";
-    return 1;
-}
-
 static enum MHD_Result route(cuzk_server *s, struct MHD_Connection *c, request *r, const char *url,
                              const char *m)
 {
@@ -837,7 +821,7 @@ static enum MHD_Result route(cuzk_server *s, struct MHD_Connection *c, request *
             return h_key_list(s, c, r);
         if (post)
             return h_key_register(s, c, r);
-    } else if (path_id(url, "/v1/keys/", id, sizeof id, &tail) && !*tail) {
+    } else if (split_path(url, "/v1/keys/", id, sizeof id, &tail) && !*tail) {
         cuzk_engine_key_info ki;
         cuzk_error err = {0};
         if (get) {
@@ -856,7 +840,7 @@ static enum MHD_Result route(cuzk_server *s, struct MHD_Connection *c, request *
             return h_job_list(s, c, r);
         if (post)
             return h_job_submit(s, c, r);
-    } else if (path_id(url, "/v1/jobs/", id, sizeof id, &tail)) {
+    } else if (split_path(url, "/v1/jobs/", id, sizeof id, &tail)) {
         if (!*tail && get)
             return h_job_get(s, c, r, id, 0);
         if (!*tail && del)

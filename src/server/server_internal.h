@@ -90,6 +90,9 @@ typedef struct submit_fields {
 int parse_submit_body(const cJSON *body, submit_fields *out, char *msg, size_t cap);
 /* POST /v1/keys: "path" (text, required), "load" (bool, default true). */
 int parse_key_body(const cJSON *body, const char **path, int *load, char *msg, size_t cap);
+/* "/v1/jobs/<id>[/<tail>]": 1 when url starts with prefix and a non-empty
+ * id of fewer than cap bytes follows (copied to id; *tail = "" or "/..."). */
+int split_path(const char *url, const char *prefix, char *id, size_t cap, const char **tail);
 /* A decimal number in [min, max], nothing else: 0, or -1. */
 int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
