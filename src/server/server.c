@@ -922,6 +922,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     }
     if (r->status) { /* already answered (refused early): drop any body */
+        conn *cn = conn_of(c);
+        if (cn) /* still counted: a body dropped promptly is not a slow one */
+            atomic_fetch_add(&cn->body_got, *upload_size);
         *upload_size = 0;
         return MHD_YES;
     }
