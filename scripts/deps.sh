@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkgs=(build-essential cmake pkg-config libcjson-dev libcmocka-dev clang nodejs npm
-      libsqlite3-dev libinih-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev curl chromium)
+      libsqlite3-dev libinih-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev curl chromium
+      sqlite3)
 missing=()
 for p in "${pkgs[@]}"; do
   # nodejs/npm may come from elsewhere (e.g. a newer Node on PATH): only install if absent.

@@ -137,7 +137,7 @@ static int detach(const char *log_path, int *ret_code)
     close(p[0]);
     setsid();
     int nul = open("/dev/null", O_RDWR);
-    int lf = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0640);
+    int lf = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0600);
     if (nul >= 0) {
         dup2(nul, 0);
         dup2(nul, 1);
@@ -149,6 +149,22 @@ static int detach(const char *log_path, int *ret_code)
     if (lf > 2)
         close(lf);
     return p[1];
+}
+
+/* Removes a state directory this start created, with what the engine put
+ * there (nothing else: it was new). */
+static void remove_state_dir(const char *dir)
+{
+    static const char *const files[] = {"journal.db", "journal.db-wal", "journal.db-shm", "journal.db-journal",
+                                        "lock", "cuzk.log"};
+    char p[CUZK_CFG_STR_MAX + 32];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+        unlink(p);
+    }
+    snprintf(p, sizeof p, "%s/spool", dir);
+    rmdir(p);
+    rmdir(dir);
 }
 
 int cmd_serve(int argc, char **argv)
@@ -216,6 +232,27 @@ int cmd_serve(int argc, char **argv)
         if (cuzk_config_set(&cfg, name, value, &err))
             return cli_fail(&err);
     }
+    /* The token from a file or the environment: a flag shows in ps. */
+    if (cfg.token_file[0]) {
+        FILE *tf = fopen(cfg.token_file, "re");
+        char line[CUZK_CFG_STR_MAX] = "";
+        if (!tf || !fgets(line, sizeof line, tf)) {
+            fprintf(stderr, "Error: %s: cannot read the token (server.token_file): %s\n", cfg.token_file,
+                    tf ? "empty" : strerror(errno));
+            if (tf)
+                fclose(tf);
+            return 2;
+        }
+        fclose(tf);
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0]) {
+            fprintf(stderr, "Error: %s: the first line is empty (server.token_file)\n", cfg.token_file);
+            return 1;
+        }
+        snprintf(cfg.token, sizeof cfg.token, "%s", line);
+    } else if (!cfg.token[0] && getenv("CUZK_TOKEN") && *getenv("CUZK_TOKEN")) {
+        snprintf(cfg.token, sizeof cfg.token, "%s", getenv("CUZK_TOKEN"));
+    }
     if (print_config) {
         char *text = cuzk_config_format(&cfg);
         if (text)
@@ -225,8 +262,10 @@ int cmd_serve(int argc, char **argv)
     }
 
     int ready_fd = -1;
+    struct stat sdir;
+    int made_state_dir = stat(cfg.state_dir, &sdir) != 0 && errno == ENOENT;
     if (!foreground) {
-        if (mkdir(cfg.state_dir, 0750) && errno != EEXIST) {
+        if (mkdir(cfg.state_dir, 0700) && errno != EEXIST) {
             fprintf(stderr, "Error: %s: cannot create the state directory: %s\n", cfg.state_dir, strerror(errno));
             return 2;
         }
@@ -254,11 +293,13 @@ int cmd_serve(int argc, char **argv)
     cuzk_error err = {0};
     if (cuzk_engine_open(&eng, &cfg, &hooks, &err) || cuzk_server_start(&srv, eng, &cfg, &hooks, &err)) {
         cuzk_engine_close(eng);
+        log_line(NULL, "start_failed", err.msg);
+        if (made_state_dir) /* a start that failed leaves nothing behind */
+            remove_state_dir(cfg.state_dir);
         if (ready_fd >= 0) {
             dprintf(ready_fd, "E%d %s\n", (int)err.code, err.msg);
             close(ready_fd);
         }
-        log_line(NULL, "start_failed", err.msg);
         return cli_fail(&err);
     }
     log_line(NULL, "ready", "");

@@ -22,7 +22,12 @@ static const cuzk_setting SETTINGS[] = {
     {"server", "socket", "socket", CUZK_SET_STRING, "",
      "also listen on this Unix socket path (\"\" = none)", F(socket), S(socket)},
     {"server", "token", "token", CUZK_SET_STRING, "",
-     "bearer token clients must send (Authorization: Bearer ...)", F(token), S(token)},
+     "bearer token clients must send (Authorization: Bearer ...); visible in ps as a flag: prefer "
+     "token_file or $CUZK_TOKEN", F(token), S(token)},
+    {"server", "token_file", "token-file", CUZK_SET_STRING, "",
+     "read the bearer token from this file (its first line); without token or token_file, cuzk serve "
+     "takes $CUZK_TOKEN",
+     F(token_file), S(token_file)},
     {"server", "max_request_bytes", "max-request-bytes", CUZK_SET_SIZE, "1G",
      "largest request body accepted (a witness upload)", F(max_request_bytes),
      S(max_request_bytes)},
@@ -35,6 +40,24 @@ static const cuzk_setting SETTINGS[] = {
     {"server", "request_timeout", "request-timeout", CUZK_SET_DURATION, "60s",
      "a connection idle or stalled mid-request this long is closed", F(request_timeout_s),
      S(request_timeout_s)},
+    {"server", "header_timeout", "header-timeout", CUZK_SET_DURATION, "10s",
+     "a request's headers must all arrive within this (total, however slowly they trickle); "
+     "also how long a body may take before body_min_rate applies",
+     F(header_timeout_s), S(header_timeout_s)},
+    {"server", "body_min_rate", "body-min-rate", CUZK_SET_SIZE, "64K",
+     "bytes per second a request body must average once header_timeout has passed (0 = no minimum)",
+     F(body_min_rate), S(body_min_rate)},
+    {"server", "max_connections_per_address", "max-connections-per-address", CUZK_SET_INT, "256",
+     "TCP connections open at once from one client address (0 = no limit)",
+     F(max_connections_per_address), S(max_connections_per_address)},
+    {"server", "body_memory", "body-memory", CUZK_SET_SIZE, "auto",
+     "request bodies in memory at once, all requests (each counts twice; auto = 2 x max_request_bytes); "
+     "one that does not fit now gets 503, one that never can 413",
+     F(body_memory), S(body_memory)},
+    {"server", "local_files", "local-files", CUZK_SET_BOOL, "true",
+     "a client on this machine (the Unix socket, or TCP from a local address) may name any file its own "
+     "user can read, besides keys.dirs and witness.dirs",
+     F(local_files), S(local_files)},
 
     {"engine", "state_dir", "state-dir", CUZK_SET_STRING, "cuzk-state",
      "directory for the job journal (SQLite), the witness spool and the lock", F(state_dir),
@@ -75,6 +98,12 @@ static const cuzk_setting SETTINGS[] = {
 
     {"keys", "preload", "preload", CUZK_SET_STRING, "",
      "comma-separated .zkey paths registered and loaded at start", F(preload), S(preload)},
+    {"keys", "dirs", "key-dirs", CUZK_SET_STRING, "",
+     "comma-separated directories any client may name .zkey files in (key_path)", F(key_dirs), S(key_dirs)},
+
+    {"witness", "dirs", "witness-dirs", CUZK_SET_STRING, "",
+     "comma-separated directories any client may name .wtns files in (witness_path)", F(witness_dirs),
+     S(witness_dirs)},
 
     {"gpu", "devices", "devices", CUZK_SET_STRING, "",
      "GPUs to use: \"\" = all, \"none\" = CPU only, or a list such as \"0,2\"", F(devices),

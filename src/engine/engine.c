@@ -72,6 +72,9 @@ const char *cuzk_engine_code_name(int code)
     case CUZK_ENGINE_BUSY: return "busy";
     case CUZK_ENGINE_DRAINING: return "draining";
     case CUZK_ENGINE_TOO_LARGE: return "too_large";
+    case CUZK_ENGINE_FORBIDDEN: return "forbidden";
+    case CUZK_ENGINE_NO_SPACE: return "no_space";
+    case CUZK_ENGINE_UNAVAILABLE: return "unavailable";
     default: return cuzk_status_name((cuzk_status)code);
     }
 }
@@ -202,9 +205,37 @@ void cuzk_engine_vlog(const cuzk_engine_hooks *h, const char *event, const char 
 {
     if (!h->log)
         return;
-    char fields[1024];
+    char fields[1024], esc[4 * sizeof fields];
     vsnprintf(fields, sizeof fields, fmt, ap);
-    h->log(h->user, event, fields);
+    /* One event, one line: control characters (a newline in a value a
+     * client chose) are written as \xNN. */
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)fields; *p && o + 5 < sizeof esc; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            o += (size_t)snprintf(esc + o, sizeof esc - o, "\\x%02x", *p);
+        else
+            esc[o++] = (char)*p;
+    }
+    esc[o] = 0;
+    h->log(h->user, event, esc);
+}
+
+/* A log value a client chose, quoted: "..." with \" and \\ escaped, so it
+ * can hold spaces without forging fields. */
+static const char *logq(char *dst, size_t cap, const char *src)
+{
+    size_t o = 0;
+    if (cap < 3)
+        return "";
+    dst[o++] = '"';
+    for (; *src && o + 3 < cap; src++) {
+        if (*src == '"' || *src == '\\')
+            dst[o++] = '\\';
+        dst[o++] = *src;
+    }
+    dst[o++] = '"';
+    dst[o] = 0;
+    return dst;
 }
 
 static int64_t now_ms(void)
@@ -268,6 +299,14 @@ static int fsync_dir(const char *dir)
     return rc;
 }
 
+/* The code for a state-directory write that failed with errno en: the disk
+ * is full (507) or the storage fails (503); a server fault, never the
+ * client's. */
+static int store_code(int en)
+{
+    return en == ENOSPC || en == EDQUOT ? CUZK_ENGINE_NO_SPACE : CUZK_ENGINE_UNAVAILABLE;
+}
+
 /* Writes data to dir/name durably (temporary name, fsync, rename, fsync dir). */
 static cuzk_status write_durable(const char *dir, const char *name, const void *data, size_t len,
                                  cuzk_error *err)
@@ -277,7 +316,7 @@ static cuzk_status write_durable(const char *dir, const char *name, const void *
     snprintf(dst, sizeof dst, "%s/%s", dir, name);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (fd < 0)
-        return cuzk_err_force(err, CUZK_ERR_IO, "%s: %s", tmp, strerror(errno));
+        return ecode(err, store_code(errno), "%s: %s", tmp, strerror(errno));
     const uint8_t *p = data;
     size_t left = len;
     while (left) {
@@ -288,7 +327,7 @@ static cuzk_status write_durable(const char *dir, const char *name, const void *
             int en = n < 0 ? errno : EIO;
             close(fd);
             unlink(tmp);
-            return cuzk_err_force(err, CUZK_ERR_IO, "%s: %s", tmp, strerror(en));
+            return ecode(err, store_code(en), "%s: %s", tmp, strerror(en));
         }
         p += n;
         left -= (size_t)n;
@@ -297,7 +336,7 @@ static cuzk_status write_durable(const char *dir, const char *name, const void *
         int en = errno;
         unlink(tmp);
         unlink(dst);
-        return cuzk_err_force(err, CUZK_ERR_IO, "%s: %s", dst, strerror(en));
+        return ecode(err, store_code(en), "%s: %s", dst, strerror(en));
     }
     return CUZK_OK;
 }
@@ -602,7 +641,8 @@ static cuzk_status key_add(cuzk_engine *e, const eng_key_rec *rec, const eng_key
 /* SHA-256 of a file's bytes as hex. */
 static cuzk_status sha256_file(const char *path, char out[CUZK_KEY_ID_LEN + 1], cuzk_error *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Resolved already: no symlink to follow; never block on a FIFO. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0)
         return cuzk_err_force(err, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
     EVP_MD_CTX *md = EVP_MD_CTX_new();
@@ -765,12 +805,15 @@ static cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot,
         k->rec.host_bytes = hb;
         upd = k->rec;
         e->counters.keys_loaded++;
+        char qp[2 * CUZK_CFG_STR_MAX + 3];
         elog(e, "key_loaded", "key=%s path=%s device=%d host_bytes=%llu device_bytes=%llu ms=%.1f",
-             k->id, path, slot - 1, (unsigned long long)hb, (unsigned long long)db,
+             k->id, logq(qp, sizeof qp, path), slot - 1, (unsigned long long)hb, (unsigned long long)db,
              1e3 * (cuzk_now() - t0));
     } else {
         ks->state = KEY_UNLOADED;
-        elog(e, "key_load_failed", "key=%s path=%s error=\"%s\"", k->id, path, err ? err->msg : "");
+        char qp[2 * CUZK_CFG_STR_MAX + 3];
+        elog(e, "key_load_failed", "key=%s path=%s error=\"%s\"", k->id, logq(qp, sizeof qp, path),
+             err ? err->msg : "");
     }
     pthread_cond_broadcast(&e->change_cv);
     pthread_cond_broadcast(&e->work_cv);
@@ -841,8 +884,9 @@ static size_t busy_workers(const cuzk_engine *e)
 /* Ends a job (terminal or requeued) in the queue; returns the state it took
  * (-1 when fenced: another owner/attempt holds it). */
 static int job_end(cuzk_engine *e, const eng_job *j, cuzk_status st, const cuzk_error *perr,
-                   const char *proof, const char *pub, int stop, uint64_t *mark)
+                   const char *proof, const char *pub, int stop, uint64_t *mark, int *stored)
 {
+    *stored = 0;
     int64_t t = now_ms();
     int fenced = 0, state;
     cuzk_error err = {0};
@@ -872,13 +916,16 @@ static int job_end(cuzk_engine *e, const eng_job *j, cuzk_status st, const cuzk_
         e->end_mark = *mark;
     pthread_mutex_unlock(&e->dblock);
     if (qst) {
-        /* The journal cannot be written: the job stays running in it and is
-         * rescued at the next start. */
+        /* The journal cannot be written: the job stays running in it (the
+         * caller retries; a restart rescues it). */
         elog(e, "journal_error", "job=%s error=\"%s\"", j->id, err.msg);
         return -1;
     }
+    *stored = 1;
     return fenced ? -1 : state;
 }
+
+static void cond_wait_s(pthread_cond_t *cv, pthread_mutex_t *m, double s);
 
 /* Holds a claimed job before its proof while the workers are paused; a
  * cancel or a drain's stop ends the hold. */
@@ -932,7 +979,22 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
     int stop = w->stop;
     pthread_mutex_unlock(&e->lock);
     uint64_t mark = 0;
-    int state = job_end(e, j, st, &err, proof, pub, stop, &mark);
+    int state, stored;
+    /* A journal that cannot take the end now (a full disk) is retried every
+     * second, the job shown running in phase store_result, until it can:
+     * the job is finished then, never left running with an idle worker. A
+     * drain or close gives up: the job stays running in the journal and the
+     * next start puts it back in the queue. */
+    while ((state = job_end(e, j, st, &err, proof, pub, stop, &mark, &stored)) < 0 && !stored) {
+        atomic_store(&w->prog.phase, "store_result");
+        pthread_mutex_lock(&e->lock);
+        if (!e->stopping && w->stop != STOP_DRAIN)
+            cond_wait_s(&e->change_cv, &e->lock, 1.0);
+        int give_up = e->stopping || w->stop == STOP_DRAIN;
+        pthread_mutex_unlock(&e->lock);
+        if (give_up)
+            break;
+    }
     free(proof);
     free(pub);
     double secs = cuzk_now() - t0;
@@ -1032,7 +1094,8 @@ static void fail_unclaimable(cuzk_engine *e, eng_worker *w, const eng_job *head,
     if (st || !claimed)
         return;
     uint64_t mark = 0;
-    int state = job_end(e, &j, why->code, why, NULL, NULL, STOP_NONE, &mark);
+    int stored = 0;
+    int state = job_end(e, &j, why->code, why, NULL, NULL, STOP_NONE, &mark, &stored);
     if (state == CUZK_JOB_FAILED) {
         pthread_mutex_unlock(&e->lock);
         spool_remove_durable(e, &j, mark);
@@ -1117,7 +1180,8 @@ static void *worker_main(void *arg)
         w->stop = STOP_NONE;
         memcpy(w->job_id, j.id, sizeof w->job_id);
         atomic_store(&w->prog.cancel, 0);
-        atomic_store(&w->prog.phase, "load_key");
+        /* The phase it is really in: a resident key is not loaded again. */
+        atomic_store(&w->prog.phase, k->slot[slot].state == KEY_RESIDENT ? "prove" : "load_key");
         atomic_store(&w->prog.fraction, 0.0);
         pthread_cond_broadcast(&e->change_cv);
         pthread_mutex_unlock(&e->lock);
@@ -1352,10 +1416,38 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
                             "%s: locked: another cuzk engine uses this state directory", dir);
         goto fail;
     }
+    /* The holder's pid, for operators (a detached daemon prints it once). */
+    if (ftruncate(e->lockfd, 0) == 0)
+        dprintf(e->lockfd, "%d\n", (int)getpid());
+    /* Private: the journal holds witnesses and proofs. Older state
+     * directories are tightened too. */
+    struct stat dsb;
+    if (!stat(dir, &dsb) && (dsb.st_mode & 077)) {
+        if (chmod(dir, 0700))
+            elog(e, "state_dir_mode", "dir=%s error=\"%s\"", dir, strerror(errno));
+        else
+            elog(e, "state_dir_mode", "dir=%s mode=0700 was=0%o", dir, (unsigned)(dsb.st_mode & 0777));
+    }
+    chmod(e->spool, 0700);
     e->host_budget = cfg->host_memory ? cfg->host_memory : cuzk_host_mem_available() / 10 * 9;
 
     char journal[CUZK_CFG_STR_MAX + 16];
     snprintf(journal, sizeof journal, "%s/journal.db", dir);
+    {
+        /* SQLite gives its -wal and -shm files the journal's mode. */
+        int jfd = open(journal, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (jfd < 0) {
+            st = ecode(err, store_code(errno), "%s: %s", journal, strerror(errno));
+            goto fail;
+        }
+        fchmod(jfd, 0600);
+        close(jfd);
+        char side[CUZK_CFG_STR_MAX + 32];
+        snprintf(side, sizeof side, "%s-wal", journal);
+        chmod(side, 0600);
+        snprintf(side, sizeof side, "%s-shm", journal);
+        chmod(side, 0600);
+    }
     if ((st = eng_queue_sqlite.open(&e->q, journal, err)))
         goto fail;
     uint64_t requeued = 0, failed = 0;
@@ -1639,7 +1731,8 @@ cuzk_status cuzk_engine_key_evict(cuzk_engine *e, const char *key_id, cuzk_error
 
 /* ---- jobs API -------------------------------------------------------------- */
 
-static void job_info_fill(cuzk_engine *e, const eng_job *j, cuzk_job_info *o)
+/* pos: the queued job's position when known already, else NULL (a query). */
+static void job_info_fill_at(cuzk_engine *e, const eng_job *j, cuzk_job_info *o, const uint64_t *known)
 {
     memset(o, 0, sizeof *o);
     memcpy(o->id, j->id, sizeof o->id);
@@ -1660,13 +1753,18 @@ static void job_info_fill(cuzk_engine *e, const eng_job *j, cuzk_job_info *o)
     snprintf(o->error, sizeof o->error, "%s", j->error);
     o->cancel_requested = j->cancel_requested;
     o->host_bytes = j->host_bytes;
+    o->seq = j->seq;
     if (j->state == CUZK_JOB_QUEUED) {
         uint64_t pos = 0;
         cuzk_error err = {0};
-        pthread_mutex_lock(&e->dblock);
-        if (!e->q->ops->position(e->q, j, &pos, &err))
-            o->queue_position = pos;
-        pthread_mutex_unlock(&e->dblock);
+        if (known) {
+            o->queue_position = *known;
+        } else {
+            pthread_mutex_lock(&e->dblock);
+            if (!e->q->ops->position(e->q, j, &pos, &err))
+                o->queue_position = pos;
+            pthread_mutex_unlock(&e->dblock);
+        }
         o->worker = o->device = -1;
     } else if (j->state == CUZK_JOB_RUNNING) {
         pthread_mutex_lock(&e->lock);
@@ -1682,11 +1780,16 @@ static void job_info_fill(cuzk_engine *e, const eng_job *j, cuzk_job_info *o)
     }
 }
 
+static void job_info_fill(cuzk_engine *e, const eng_job *j, cuzk_job_info *o)
+{
+    job_info_fill_at(e, j, o, NULL);
+}
+
 static cuzk_status read_all(const char *path, uint8_t **data, size_t *len, cuzk_error *err)
 {
     *data = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
     struct stat sb;
     if (fd < 0 || fstat(fd, &sb)) {
         int en = errno;
@@ -1909,11 +2012,13 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         pthread_mutex_unlock(&e->lock);
         return st ? st : idem_answer(e, &saved, j.req_sha256, out, existed, err);
     }
+    char qk[2 * CUZK_IDEM_KEY_MAX + 3];
     pthread_mutex_lock(&e->lock);
     e->counters.submitted++;
     pthread_cond_broadcast(&e->work_cv);
     elog(e, "job_submitted", "job=%s key=%s priority=%s bytes=%zu%s%s", j.id, key_id,
-         PRIO[j.priority], wl, j.idem_key[0] ? " idempotency_key=" : "", j.idem_key);
+         PRIO[j.priority], wl, j.idem_key[0] ? " idempotency_key=" : "",
+         j.idem_key[0] ? logq(qk, sizeof qk, j.idem_key) : "");
     pthread_mutex_unlock(&e->lock);
     job_info_fill(e, &saved, out);
     return CUZK_OK;
@@ -2027,21 +2132,31 @@ cuzk_status cuzk_engine_job_list(cuzk_engine *e, const cuzk_job_filter *filter,
     size_t len = 0;
     *out = NULL;
     *n = 0;
+    uint64_t *pos = NULL;
     pthread_mutex_lock(&e->dblock);
-    cuzk_status st = e->q->ops->list(e->q, state, limit, &v, &len, err);
+    cuzk_status st = e->q->ops->list(e->q, state, filter ? filter->before : 0, limit, &v, &len, err);
+    if (!st && !(pos = malloc((len ? len : 1) * sizeof *pos)))
+        st = cuzk_err_force(err, CUZK_ERR_NOMEM, "jobs: out of memory");
+    if (!st)
+        st = e->q->ops->positions(e->q, v, len, pos, err); /* one walk for the page */
     uint64_t mark = e->submit_mark > e->end_mark ? e->submit_mark : e->end_mark;
     pthread_mutex_unlock(&e->dblock);
-    if (!st && (st = journal_sync(e, mark, err)))
+    if (!st)
+        st = journal_sync(e, mark, err);
+    if (st) {
         free(v);
-    if (st)
+        free(pos);
         return st;
+    }
     *out = calloc(len ? len : 1, sizeof **out);
     if (!*out) {
         free(v);
+        free(pos);
         return cuzk_err_force(err, CUZK_ERR_NOMEM, "jobs: out of memory");
     }
     for (size_t i = 0; i < len; i++)
-        job_info_fill(e, &v[i], &(*out)[i]);
+        job_info_fill_at(e, &v[i], &(*out)[i], &pos[i]);
+    free(pos);
     *n = len;
     free(v);
     return CUZK_OK;
@@ -2063,6 +2178,7 @@ cuzk_status cuzk_engine_snapshot_get(cuzk_engine *e, cuzk_engine_snapshot **out,
     }
     pthread_mutex_lock(&e->lock);
     s->uptime_s = cuzk_now() - e->start_mono;
+    s->pid = (int)getpid();
     s->draining = e->draining;
     s->paused = e->paused;
     s->admit = e->admit;

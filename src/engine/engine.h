@@ -40,7 +40,10 @@ enum cuzk_engine_code {
                                     evicting a key that is in use [409] */
     CUZK_ENGINE_BUSY = 102,      /* queue full (jobs or spool bytes): retry later [429] */
     CUZK_ENGINE_DRAINING = 103,  /* shutting down: no new jobs accepted [503] */
-    CUZK_ENGINE_TOO_LARGE = 104  /* the job can never fit the memory budget [413] */
+    CUZK_ENGINE_TOO_LARGE = 104, /* the job can never fit the memory budget [413] */
+    CUZK_ENGINE_FORBIDDEN = 105, /* a file path the client may not name [403] */
+    CUZK_ENGINE_NO_SPACE = 106,  /* the state directory's disk is full [507] */
+    CUZK_ENGINE_UNAVAILABLE = 107 /* the journal or spool cannot be written now [503] */
 };
 
 /* Name of a cuzk_status or cuzk_engine_code ("not_found", "busy", ...). */
@@ -66,10 +69,15 @@ typedef struct cuzk_config {
     char listen[CUZK_CFG_STR_MAX];     /* ADDR:PORT, default 127.0.0.1:9820 */
     char socket[CUZK_CFG_STR_MAX];     /* Unix socket path, "" = none */
     char token[CUZK_CFG_STR_MAX];      /* bearer token; required beyond localhost */
+    char token_file[CUZK_CFG_STR_MAX]; /* read the token from this file (cuzk serve) */
     uint64_t max_request_bytes;        /* largest request body */
     int rate_limit;                    /* requests/s per client address (burst 2 s), 0 = none */
     int max_connections;               /* HTTP connections open at once */
     double request_timeout_s;          /* a connection idle or stalled this long is closed */
+    double header_timeout_s;           /* a request's headers must arrive within this (total) */
+    uint64_t body_min_rate;            /* bytes/s a body must average after header_timeout_s */
+    int max_connections_per_address;   /* TCP connections open at once per client address, 0 = none */
+    uint64_t body_memory;              /* request bodies held in memory at once, all requests */
 
     /* [engine] */
     char state_dir[CUZK_CFG_STR_MAX];  /* journal (SQLite), spool, results */
@@ -87,8 +95,14 @@ typedef struct cuzk_config {
     uint64_t host_memory;              /* budget for resident keys + jobs; 0 = auto */
     uint64_t device_memory;            /* per-GPU budget; 0 = free memory at start minus a margin */
 
+    int local_files;                   /* local clients may name files their own user can read */
+
     /* [keys] */
     char preload[CUZK_CFG_LIST_MAX];   /* comma-separated .zkey paths loaded at start */
+    char key_dirs[CUZK_CFG_LIST_MAX];  /* directories clients may name keys in (comma-separated) */
+
+    /* [witness] */
+    char witness_dirs[CUZK_CFG_LIST_MAX]; /* directories clients may name witnesses in */
 
     /* [gpu] */
     char devices[256];                 /* "" = all GPUs, "none" = CPU only, "0,2" = those */
@@ -278,6 +292,7 @@ typedef struct cuzk_job_info {
     cuzk_status error_code;   /* failed: why (CUZK_OK otherwise) */
     char error[CUZK_ERROR_MSG_MAX];
     int cancel_requested;
+    uint64_t seq;             /* submission order: the cursor for listing pages */
 } cuzk_job_info;
 
 /* Validates the request (the key exists / loads its header, the witness is a
@@ -318,9 +333,12 @@ cuzk_status cuzk_engine_job_cancel(cuzk_engine *e, const char *job_id, cuzk_job_
 typedef struct cuzk_job_filter {
     int state;        /* a cuzk_job_state, or -1 for all */
     size_t limit;     /* 0 = 1000 */
+    uint64_t before;  /* a page: only jobs older than this cursor (a job's seq); 0 = newest */
 } cuzk_job_filter;
 
-/* Jobs newest first (malloc'd array in *out; free()). filter may be NULL. */
+/* Jobs newest first (malloc'd array in *out; free()). filter may be NULL.
+ * The next page starts before the last job's seq. Costs O(limit) rows plus
+ * one walk of the queue index up to the page's last queued position. */
 cuzk_status cuzk_engine_job_list(cuzk_engine *e, const cuzk_job_filter *filter,
                                  cuzk_job_info **out, size_t *n, cuzk_error *err);
 
@@ -379,6 +397,7 @@ typedef struct cuzk_engine_counters {
 
 typedef struct cuzk_engine_snapshot {
     double uptime_s;
+    int pid;                           /* the daemon's process (also in <state_dir>/lock) */
     int draining;
     int paused;                        /* the workers are paused (cuzk_engine_pause) */
     unsigned admit;                    /* while paused: jobs still admitted (cuzk_engine_admit) */

@@ -105,11 +105,15 @@ typedef struct eng_queue_ops {
     cuzk_status (*get)(eng_queue *q, const char *id, eng_job *out, cuzk_error *err);
     cuzk_status (*result)(eng_queue *q, const char *id, char **proof_json, char **public_json,
                           cuzk_error *err);
-    /* Newest first; state < 0 = all. */
-    cuzk_status (*list)(eng_queue *q, int state, size_t limit, eng_job **out, size_t *n,
-                        cuzk_error *err);
+    /* Newest first, only jobs older than before_seq (0 = from the newest):
+     * a page; state < 0 = all. O(limit) through an index. */
+    cuzk_status (*list)(eng_queue *q, int state, uint64_t before_seq, size_t limit, eng_job **out,
+                        size_t *n, cuzk_error *err);
     /* Queued jobs ahead of j. */
     cuzk_status (*position)(eng_queue *q, const eng_job *j, uint64_t *pos, cuzk_error *err);
+    /* The positions of the queued jobs among v[0..n) (others get 0): one
+     * walk of the ready index up to the last of them, however many. */
+    cuzk_status (*positions)(eng_queue *q, const eng_job *v, size_t n, uint64_t *pos, cuzk_error *err);
     /* Queue depth per priority, running count, witness bytes of queued + running jobs. */
     cuzk_status (*stats)(eng_queue *q, uint64_t queued[CUZK_PRIO_COUNT], uint64_t *running,
                          uint64_t *spool_bytes, cuzk_error *err);
@@ -127,8 +131,10 @@ typedef struct eng_queue_ops {
                                cuzk_error *err);
     cuzk_status (*key_all)(eng_queue *q, eng_key_rec **out, size_t *n, cuzk_error *err);
     /* Durability (see the top): a mark covering every commit so far, and a
-     * wait until everything up to a mark is on stable storage (CUZK_ERR_IO
-     * if it cannot be: then every later sync fails too), and the number of
+     * wait until everything up to a mark is on stable storage
+     * (CUZK_ENGINE_NO_SPACE / CUZK_ENGINE_UNAVAILABLE if it cannot be: then
+     * every later sync fails too; other calls report a full disk or failing
+     * storage with the same codes), and the number of
      * flushes done since open (how well commits are grouped). */
     uint64_t (*mark)(eng_queue *q);
     cuzk_status (*sync)(eng_queue *q, uint64_t mark, cuzk_error *err);

@@ -17,6 +17,7 @@
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,8 @@ static const char SCHEMA[] =
     "CREATE INDEX IF NOT EXISTS cuzk_jobs_finished ON cuzk_jobs (finished_at)"
     " WHERE state IN ('done', 'failed', 'cancelled');"
     "CREATE INDEX IF NOT EXISTS cuzk_jobs_state ON cuzk_jobs (state);"
+    "CREATE INDEX IF NOT EXISTS cuzk_jobs_seq ON cuzk_jobs (seq);"
+    "CREATE INDEX IF NOT EXISTS cuzk_jobs_state_seq ON cuzk_jobs (state, seq);"
     "CREATE TABLE IF NOT EXISTS cuzk_attempts (job_id TEXT NOT NULL, attempt INTEGER NOT NULL,"
     " host_id TEXT NOT NULL, started_at INTEGER NOT NULL, ended_at INTEGER, outcome TEXT,"
     " PRIMARY KEY (job_id, attempt));"
@@ -85,9 +88,11 @@ static const char SCHEMA[] =
 static cuzk_status db_err(sq_queue *q, cuzk_error *err, const char *what)
 {
     int rc = sqlite3_errcode(q->db);
-    cuzk_status code = rc == SQLITE_FULL || rc == SQLITE_IOERR || rc == SQLITE_CANTOPEN ||
-                               rc == SQLITE_READONLY
-                           ? CUZK_ERR_IO
+    /* The journal is the server's: a full disk (507) or failing storage
+     * (503), never the client's fault. */
+    cuzk_status code = rc == SQLITE_FULL ? (cuzk_status)CUZK_ENGINE_NO_SPACE
+                       : rc == SQLITE_IOERR || rc == SQLITE_CANTOPEN || rc == SQLITE_READONLY
+                           ? (cuzk_status)CUZK_ENGINE_UNAVAILABLE
                        : rc == SQLITE_NOMEM ? CUZK_ERR_NOMEM
                                             : CUZK_ERR_INTERNAL;
     return cuzk_err_force(err, code, "%s: %s: %s", q->path, what, sqlite3_errmsg(q->db));
@@ -296,7 +301,8 @@ static cuzk_status sq_sync(eng_queue *base, uint64_t mark, cuzk_error *err)
     int en = q->sync_errno;
     pthread_mutex_unlock(&q->sync_mu);
     if (en)
-        return cuzk_err_force(err, CUZK_ERR_IO,
+        return cuzk_err_force(err, en == ENOSPC || en == EDQUOT ? (cuzk_status)CUZK_ENGINE_NO_SPACE
+                                                                 : (cuzk_status)CUZK_ENGINE_UNAVAILABLE,
                               "%s: the job journal cannot be flushed to disk (%s); restart the daemon",
                               q->path, strerror(en));
     return CUZK_OK;
@@ -739,21 +745,72 @@ static cuzk_status collect(sq_queue *q, sqlite3_stmt *s, eng_job **out, size_t *
     return CUZK_OK;
 }
 
-static cuzk_status sq_list(eng_queue *base, int state, size_t limit, eng_job **out, size_t *n,
-                           cuzk_error *err)
+static cuzk_status sq_list(eng_queue *base, int state, uint64_t before_seq, size_t limit, eng_job **out,
+                           size_t *n, cuzk_error *err)
 {
     sq_queue *q = (sq_queue *)base;
     sqlite3_stmt *s = NULL;
     *out = NULL;
     *n = 0;
-    if (prep(q, &s, state < 0 ? "SELECT " JOB_COLS " FROM cuzk_jobs ORDER BY seq DESC LIMIT ?2"
-                              : "SELECT " JOB_COLS " FROM cuzk_jobs WHERE state = ?1"
+    if (prep(q, &s, state < 0 ? "SELECT " JOB_COLS " FROM cuzk_jobs WHERE seq < ?3 ORDER BY seq DESC LIMIT ?2"
+                              : "SELECT " JOB_COLS " FROM cuzk_jobs WHERE state = ?1 AND seq < ?3"
                                 " ORDER BY seq DESC LIMIT ?2"))
         return db_err(q, err, "list");
     if (state >= 0)
         sqlite3_bind_text(s, 1, cuzk_job_state_name((cuzk_job_state)state), -1, SQLITE_STATIC);
     sqlite3_bind_int64(s, 2, (sqlite3_int64)limit);
+    sqlite3_bind_int64(s, 3, before_seq && before_seq <= INT64_MAX ? (sqlite3_int64)before_seq : INT64_MAX);
     return collect(q, s, out, n, err, "list");
+}
+
+static int by_queue_order(const void *a, const void *b)
+{
+    const eng_job *x = *(const eng_job *const *)a, *y = *(const eng_job *const *)b;
+    if (x->priority != y->priority)
+        return x->priority < y->priority ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static cuzk_status sq_positions(eng_queue *base, const eng_job *v, size_t n, uint64_t *pos, cuzk_error *err)
+{
+    sq_queue *q = (sq_queue *)base;
+    memset(pos, 0, n * sizeof *pos);
+    const eng_job **o = malloc((n ? n : 1) * sizeof *o);
+    if (!o)
+        return cuzk_err_force(err, CUZK_ERR_NOMEM, "positions: out of memory");
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i].state == CUZK_JOB_QUEUED)
+            o[m++] = &v[i];
+    qsort(o, m, sizeof *o, by_queue_order);
+    /* Queued jobs between consecutive ones in queue order, summed: the
+     * index range walked ends at the last of them. */
+    uint64_t ahead = 0;
+    int pp = -1;
+    int64_t ps = 0;
+    cuzk_status st = CUZK_OK;
+    for (size_t k = 0; k < m && !st; k++) {
+        sqlite3_stmt *s = NULL;
+        if (prep(q, &s, "SELECT count(*) FROM cuzk_jobs INDEXED BY cuzk_jobs_ready WHERE state = 'queued'"
+                        " AND (priority, seq) >= (?1, ?2) AND (priority, seq) < (?3, ?4)")) {
+            st = db_err(q, err, "positions");
+            break;
+        }
+        sqlite3_bind_int(s, 1, pp);
+        sqlite3_bind_int64(s, 2, ps);
+        sqlite3_bind_int(s, 3, o[k]->priority);
+        sqlite3_bind_int64(s, 4, (sqlite3_int64)o[k]->seq);
+        if (sqlite3_step(s) == SQLITE_ROW)
+            ahead += (uint64_t)sqlite3_column_int64(s, 0);
+        else
+            st = db_err(q, err, "positions");
+        release(q, s);
+        pos[o[k] - v] = ahead;
+        pp = o[k]->priority;
+        ps = (int64_t)o[k]->seq;
+    }
+    free(o);
+    return st;
 }
 
 static cuzk_status sq_position(eng_queue *base, const eng_job *j, uint64_t *pos, cuzk_error *err)
@@ -761,8 +818,11 @@ static cuzk_status sq_position(eng_queue *base, const eng_job *j, uint64_t *pos,
     sq_queue *q = (sq_queue *)base;
     sqlite3_stmt *s = NULL;
     *pos = 0;
-    if (prep(q, &s, "SELECT count(*) FROM cuzk_jobs WHERE state = 'queued' AND"
-                    " (priority < ?1 OR (priority = ?1 AND seq < ?2))"))
+    /* The ready index holds (priority, seq) of queued jobs only: a count of
+     * index entries. Named, because the planner prefers the state index,
+     * which reads every queued row. */
+    if (prep(q, &s, "SELECT count(*) FROM cuzk_jobs INDEXED BY cuzk_jobs_ready WHERE state = 'queued' AND"
+                    " (priority, seq) < (?1, ?2)"))
         return db_err(q, err, "position");
     sqlite3_bind_int(s, 1, j->priority);
     sqlite3_bind_int64(s, 2, (sqlite3_int64)j->seq);
@@ -1005,6 +1065,7 @@ const eng_queue_ops eng_queue_sqlite = {
     .result = sq_result,
     .list = sq_list,
     .position = sq_position,
+    .positions = sq_positions,
     .stats = sq_stats,
     .expire = sq_expire,
     .live_inputs = sq_live_inputs,

@@ -39,6 +39,9 @@ unsigned http_status_for(int code)
     case CUZK_ENGINE_BUSY: return 429;
     case CUZK_ENGINE_DRAINING: return 503;
     case CUZK_ENGINE_TOO_LARGE: return 413;
+    case CUZK_ENGINE_FORBIDDEN: return 403;
+    case CUZK_ENGINE_NO_SPACE: return 507;
+    case CUZK_ENGINE_UNAVAILABLE: return 503;
     default: return 500;
     }
 }
@@ -123,6 +126,7 @@ cJSON *json_snapshot(const cuzk_engine_snapshot *s)
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "host", s->host_id);
     cJSON_AddNumberToObject(j, "uptime_s", s->uptime_s);
+    cJSON_AddNumberToObject(j, "pid", s->pid);
     cJSON_AddBoolToObject(j, "draining", s->draining);
     cJSON_AddBoolToObject(j, "paused", s->paused);
     if (s->paused)

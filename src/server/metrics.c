@@ -141,6 +141,15 @@ char *metrics_text(const cuzk_engine_snapshot *sn, const server_counters *sc)
     put(&s, "cuzk_http_too_large_total %llu\n", (unsigned long long)atomic_load(&sc->too_large));
     metric(&s, "cuzk_http_aborted_total", "counter", "Requests whose client went away before the answer.");
     put(&s, "cuzk_http_aborted_total %llu\n", (unsigned long long)atomic_load(&sc->aborted));
+    metric(&s, "cuzk_http_slow_closed_total", "counter",
+           "Connections closed for late headers, a slow body or to make room at the connection limit.");
+    put(&s, "cuzk_http_slow_closed_total %llu\n", (unsigned long long)atomic_load(&sc->slow_closed));
+    metric(&s, "cuzk_http_connections", "gauge", "HTTP connections open now.");
+    put(&s, "cuzk_http_connections %lld\n", (long long)atomic_load(&sc->connections));
+    metric(&s, "cuzk_http_body_bytes_reserved", "gauge", "Bytes of server.body_memory held by requests now.");
+    put(&s, "cuzk_http_body_bytes_reserved %llu\n", (unsigned long long)atomic_load(&sc->body_reserved));
+    metric(&s, "cuzk_http_over_budget_total", "counter", "Request bodies refused (503): body_memory in use.");
+    put(&s, "cuzk_http_over_budget_total %llu\n", (unsigned long long)atomic_load(&sc->over_budget));
     if (s.oom) {
         free(s.b);
         return NULL;

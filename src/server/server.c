@@ -45,6 +45,21 @@
 enum { RATE_SLOTS = 4096, RATE_PROBE = 16 };
 #define LONG_POLL_MAX_S 300.0
 
+/* A connection, from accept to close (MHD_OPTION_NOTIFY_CONNECTION), and
+ * where its current request stands: the reaper closes it when the request's
+ * headers or body come too slowly, whoever the client is (before any
+ * authentication). */
+enum { CONN_HEADERS, CONN_BODY, CONN_HANDLER };
+typedef struct conn {
+    struct conn *prev, *next;
+    int fd;
+    unsigned char addr[16];     /* client address (IPv4 in the first 4 bytes; 0 = Unix socket) */
+    int phase;                  /* CONN_*, under conn_mu */
+    double t_phase;             /* when the phase began */
+    _Atomic uint64_t body_got;  /* bytes of the body received so far */
+    int closing;                /* shut down by us: waiting for MHD to close it */
+} conn;
+
 typedef struct rate_slot {
     unsigned char addr[16];
     int used;
@@ -63,13 +78,26 @@ struct cuzk_server {
     server_counters counters;
     pthread_mutex_t rate_mu;
     rate_slot *rate;
+    /* Connections (both listeners) and the body-memory budget, under conn_mu. */
+    pthread_mutex_t conn_mu;
+    pthread_cond_t conn_cv;
+    conn *conns;
+    int n_conns;
+    uint64_t body_used, body_budget;
+    pthread_t reaper;
+    int reaper_started;
+    double closed_logged;       /* when the current second of http_closed lines began */
+    int closed_lines;           /* lines logged in it (10 at most) */
+    uint64_t closed_unlogged;   /* closes not logged since */
 };
 
 /* Per-request state, from the first handler call to the completion callback. */
 typedef struct request {
     char *body;
     size_t len, cap;
-    int too_large;
+    uint64_t reserved;  /* of the body-memory budget */
+    const char *allow;  /* a 405's Allow header */
+    int too_large, over_budget;
     double t0;
     unsigned status;
     char method[8];
@@ -106,10 +134,12 @@ static enum MHD_Result send_text(cuzk_server *s, struct MHD_Connection *c, reque
     }
     MHD_add_response_header(resp, "Content-Type", ctype);
     MHD_add_response_header(resp, "Cache-Control", "no-store");
-    if (status == MHD_HTTP_TOO_MANY_REQUESTS)
+    if (status == MHD_HTTP_TOO_MANY_REQUESTS || status == MHD_HTTP_SERVICE_UNAVAILABLE)
         MHD_add_response_header(resp, "Retry-After", "1");
     if (status == MHD_HTTP_UNAUTHORIZED)
         MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
+    if (status == MHD_HTTP_METHOD_NOT_ALLOWED && r && r->allow)
+        MHD_add_response_header(resp, "Allow", r->allow);
     enum MHD_Result ret = MHD_queue_response(c, status, resp);
     MHD_destroy_response(resp);
     if (r)
@@ -142,13 +172,17 @@ static enum MHD_Result send_error(cuzk_server *s, struct MHD_Connection *c, requ
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    text_scrub(msg); /* messages quote what clients sent: only text goes back */
     return send_json(s, c, r, http_status_for(code), json_error(code, msg));
 }
 
 static enum MHD_Result send_engine_error(cuzk_server *s, struct MHD_Connection *c, request *r,
                                          const cuzk_error *err)
 {
-    return send_error(s, c, r, err->code ? (int)err->code : CUZK_ERR_INTERNAL, "%s", err->msg);
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    scrub_file_content(msg);
+    return send_error(s, c, r, err->code ? (int)err->code : CUZK_ERR_INTERNAL, "%s", msg);
 }
 
 /* ---- rate limit ----------------------------------------------------------- */
@@ -198,6 +232,217 @@ static int rate_allow(cuzk_server *s, struct MHD_Connection *c)
     return ok;
 }
 
+/* ---- connections: deadlines, eviction, body memory ----------------------- */
+
+/* Shuts a connection's socket down (conn_mu held): its MHD thread sees the
+ * end of the stream and closes it. MHD reports the close (notify_conn,
+ * which takes conn_mu) before it closes the descriptor, so fd is still this
+ * connection's here. */
+static void conn_kill(cuzk_server *s, conn *cn, const char *why)
+{
+    if (cn->closing)
+        return;
+    cn->closing = 1;
+    atomic_fetch_sub(&s->counters.connections, 1);
+    shutdown(cn->fd, SHUT_RDWR);
+    atomic_fetch_add(&s->counters.slow_closed, 1);
+    double t = now_s();
+    if (t - s->closed_logged >= 1.0) {
+        s->closed_logged = t;
+        s->closed_lines = 0;
+    }
+    if (++s->closed_lines > 10) { /* an attack must not flood the log */
+        s->closed_unlogged++;
+        return;
+    }
+    slog(s, "http_closed", "reason=%s phase=%s seconds=%.1f unlogged=%llu", why,
+         cn->phase == CONN_HEADERS ? "headers" : cn->phase == CONN_BODY ? "body" : "handler", t - cn->t_phase,
+         (unsigned long long)s->closed_unlogged);
+    s->closed_unlogged = 0;
+}
+
+/* Is this connection's request too slow at time t? (conn_mu held) */
+static const char *conn_too_slow(const cuzk_server *s, conn *cn, double t)
+{
+    double el = t - cn->t_phase, grace = s->cfg.header_timeout_s;
+    if (grace <= 0 || cn->closing)
+        return NULL;
+    if (cn->phase == CONN_HEADERS && el > grace)
+        return "header_timeout";
+    if (cn->phase == CONN_BODY && s->cfg.body_min_rate && el > grace &&
+        (double)atomic_load(&cn->body_got) < (double)s->cfg.body_min_rate * (el - grace))
+        return "body_min_rate";
+    return NULL;
+}
+
+/* Connections open from cn's address (conn_mu held). */
+static int conn_same_addr(const cuzk_server *s, const conn *cn)
+{
+    int n = 0;
+    for (const conn *o = s->conns; o; o = o->next)
+        n += !o->closing && !memcmp(o->addr, cn->addr, 16);
+    return n;
+}
+
+/* A new connection beyond max_connections: the connection least likely to
+ * be a legitimate client makes room: one still sending its headers, from
+ * the address with the most connections open, the oldest of those; else
+ * the slowest body (below body_min_rate after a second); if none, the new
+ * one is refused. (conn_mu held; O(connections) per new connection, and
+ * only at the limit.) */
+static void conn_make_room(cuzk_server *s, conn *fresh, double t)
+{
+    conn *victim = NULL;
+    int victim_n = 0;
+    double worst = 0;
+    for (conn *cn = s->conns; cn; cn = cn->next) {
+        if (cn == fresh || cn->closing)
+            continue;
+        if (cn->phase == CONN_HEADERS) {
+            int n = victim && victim->phase == CONN_HEADERS && !memcmp(victim->addr, cn->addr, 16)
+                        ? victim_n
+                        : conn_same_addr(s, cn);
+            if (!victim || victim->phase != CONN_HEADERS || n > victim_n ||
+                (n == victim_n && cn->t_phase < victim->t_phase)) {
+                victim = cn;
+                victim_n = n;
+            }
+        } else if (cn->phase == CONN_BODY && (!victim || victim->phase != CONN_HEADERS)) {
+            double el = t - cn->t_phase;
+            double rate = el > 0 ? (double)atomic_load(&cn->body_got) / el : 0;
+            if (el >= 1.0 && s->cfg.body_min_rate && rate < (double)s->cfg.body_min_rate &&
+                (!victim || rate < worst)) {
+                victim = cn;
+                worst = rate;
+            }
+        }
+    }
+    /* No churn among equals: a connection from an address with as many
+     * open evicts one only if that one has had a second for its headers. */
+    if (victim && victim->phase == CONN_HEADERS && victim_n <= conn_same_addr(s, fresh) &&
+        t - victim->t_phase < 1.0)
+        victim = NULL;
+    conn_kill(s, victim ? victim : fresh, "connection_limit");
+}
+
+static void notify_conn(void *cls, struct MHD_Connection *c, void **socket_context,
+                        enum MHD_ConnectionNotificationCode toe)
+{
+    cuzk_server *s = cls;
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        conn *cn = calloc(1, sizeof *cn);
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        *socket_context = cn;
+        if (!cn)
+            return;
+        cn->fd = ci ? ci->connect_fd : -1;
+        const union MHD_ConnectionInfo *ai = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        if (ai && ai->client_addr) {
+            const struct sockaddr *sa = ai->client_addr;
+            if (sa->sa_family == AF_INET)
+                memcpy(cn->addr, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+            else if (sa->sa_family == AF_INET6)
+                memcpy(cn->addr, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+        }
+        cn->phase = CONN_HEADERS;
+        cn->t_phase = now_s();
+        pthread_mutex_lock(&s->conn_mu);
+        cn->next = s->conns;
+        if (s->conns)
+            s->conns->prev = cn;
+        s->conns = cn;
+        s->n_conns++;
+        atomic_fetch_add(&s->counters.connections, 1);
+        int limit = s->cfg.max_connections > 0 ? s->cfg.max_connections : 1024;
+        int live = 0;
+        for (conn *o = s->conns; o; o = o->next)
+            live += !o->closing;
+        if (live > limit && cn->fd >= 0)
+            conn_make_room(s, cn, cn->t_phase);
+        pthread_mutex_unlock(&s->conn_mu);
+    } else if (*socket_context) {
+        conn *cn = *socket_context;
+        pthread_mutex_lock(&s->conn_mu);
+        if (cn->prev)
+            cn->prev->next = cn->next;
+        else
+            s->conns = cn->next;
+        if (cn->next)
+            cn->next->prev = cn->prev;
+        s->n_conns--;
+        if (!cn->closing)
+            atomic_fetch_sub(&s->counters.connections, 1);
+        pthread_mutex_unlock(&s->conn_mu);
+        free(cn);
+        *socket_context = NULL;
+    }
+}
+
+static conn *conn_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
+}
+
+static void conn_phase(cuzk_server *s, conn *cn, int phase)
+{
+    if (!cn)
+        return;
+    pthread_mutex_lock(&s->conn_mu);
+    cn->phase = phase;
+    cn->t_phase = now_s();
+    atomic_store(&cn->body_got, 0);
+    pthread_mutex_unlock(&s->conn_mu);
+}
+
+/* Reserves n more bytes of the body-memory budget for r; 0 if they do not fit now. */
+static int body_reserve(cuzk_server *s, request *r, uint64_t n)
+{
+    pthread_mutex_lock(&s->conn_mu);
+    int ok = s->body_used + n <= s->body_budget && s->body_used + n >= s->body_used;
+    if (ok) {
+        s->body_used += n;
+        r->reserved += n;
+        atomic_store(&s->counters.body_reserved, s->body_used);
+    }
+    pthread_mutex_unlock(&s->conn_mu);
+    return ok;
+}
+
+static void body_release(cuzk_server *s, request *r)
+{
+    pthread_mutex_lock(&s->conn_mu);
+    s->body_used -= r->reserved;
+    r->reserved = 0;
+    atomic_store(&s->counters.body_reserved, s->body_used);
+    pthread_mutex_unlock(&s->conn_mu);
+}
+
+/* Closes connections whose headers or body are late, four times a second. */
+static void *reaper_main(void *arg)
+{
+    cuzk_server *s = arg;
+    pthread_mutex_lock(&s->conn_mu);
+    while (!atomic_load(&s->stopping)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 250000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&s->conn_cv, &s->conn_mu, &ts);
+        double t = now_s();
+        for (conn *cn = s->conns; cn; cn = cn->next) {
+            const char *why = conn_too_slow(s, cn, t);
+            if (why)
+                conn_kill(s, cn, why);
+        }
+    }
+    pthread_mutex_unlock(&s->conn_mu);
+    return NULL;
+}
+
 /* ---- auth ----------------------------------------------------------------- */
 
 static int auth_ok(cuzk_server *s, struct MHD_Connection *c)
@@ -221,6 +466,22 @@ static const char *query(struct MHD_Connection *c, const char *name)
 {
     const char *v = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, name);
     return v && *v ? v : NULL;
+}
+
+/* The first query argument or header value that is not text (UTF-8
+ * without control characters), to refuse the request: NULL if none. */
+typedef struct bad_arg {
+    const char *name;
+} bad_arg;
+static enum MHD_Result find_bad(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    bad_arg *b = cls;
+    (void)kind;
+    if ((key && !text_ok(key, strlen(key))) || (value && !text_ok(value, strlen(value)))) {
+        b->name = key ? key : "";
+        return MHD_NO;
+    }
+    return MHD_YES;
 }
 
 /* Reads ?wait=SECONDS (bounded); -1 if malformed. */
@@ -278,28 +539,86 @@ static cJSON *parse_body(request *r)
     return cJSON_ParseWithLength(r->body, r->len);
 }
 
-static const char *jstr(cJSON *o, const char *name)
+/* A key path the client named, resolved and checked (paths.c): abs gets the
+ * path to give the engine. */
+static cuzk_status key_path_for(cuzk_server *s, struct MHD_Connection *c, const char *path, const char *what,
+                                char abs[PATH_MAX], cuzk_error *err)
 {
-    cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-    return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
+    uid_t uid = 0;
+    int have_user = 0;
+    if (s->cfg.local_files) {
+        const union MHD_ConnectionInfo *fi = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *di = MHD_get_connection_info(c, MHD_CONNECTION_INFO_DAEMON);
+        const union MHD_ConnectionInfo *ai = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        int on_unix = di && di->daemon == s->unix_d && s->unix_d;
+        have_user = fi && !client_local_user(fi->connect_fd, on_unix || !ai ? NULL : ai->client_addr, &uid);
+    }
+    cuzk_status st = client_path(path, what, what[0] == 'w' ? s->cfg.witness_dirs : s->cfg.key_dirs,
+                                 what[0] == 'w' ? "witness.dirs" : "keys.dirs", have_user, uid, abs, err);
+    if (st)
+        return st;
+    /* A FIFO or a device is refused here, before the engine opens it. */
+    int fd = -1;
+    uint64_t size = 0;
+    if ((st = client_open(abs, what, UINT64_MAX, &fd, &size, err)))
+        return st;
+    close(fd);
+    return CUZK_OK;
+}
+
+/* The witness file a client named, read into r->body within the request
+ * limits: at most max_request_bytes, reserved in body_memory first. */
+static cuzk_status witness_file_read(cuzk_server *s, struct MHD_Connection *c, request *r, const char *path,
+                                     cuzk_error *err)
+{
+    char abs[PATH_MAX];
+    cuzk_status st = key_path_for(s, c, path, "witness_path", abs, err);
+    int fd = -1;
+    uint64_t size = 0;
+    if (st || (st = client_open(abs, "witness_path", s->cfg.max_request_bytes, &fd, &size, err)))
+        return st;
+    if (2 * size + 2 > s->body_budget) {
+        close(fd);
+        return cuzk_err_force(err, (cuzk_status)CUZK_ENGINE_TOO_LARGE,
+                              "witness_path: %llu bytes can never fit server.body_memory (%llu bytes, counting "
+                              "twice)",
+                              (unsigned long long)size, (unsigned long long)s->body_budget);
+    }
+    if (!body_reserve(s, r, 2 * size + 2)) {
+        close(fd);
+        atomic_fetch_add(&s->counters.over_budget, 1);
+        return cuzk_err_force(err, CUZK_ERR_NOMEM,
+                              "request bodies in memory are at their budget (server.body_memory): retry later");
+    }
+    free(r->body);
+    r->len = r->cap = 0;
+    if (!(r->body = malloc(size + 1))) {
+        close(fd);
+        return cuzk_err_force(err, CUZK_ERR_NOMEM, "witness_path: out of memory");
+    }
+    st = client_read(fd, abs, "witness_path", r->body, size, err);
+    close(fd);
+    r->len = (size_t)size;
+    r->cap = (size_t)size + 1;
+    return st;
 }
 
 static enum MHD_Result h_key_register(cuzk_server *s, struct MHD_Connection *c, request *r)
 {
     cJSON *body = parse_body(r);
-    if (!cJSON_IsObject(body)) {
+    const char *path;
+    int load;
+    char msg[CUZK_ERROR_MSG_MAX];
+    if (parse_key_body(body, &path, &load, msg, sizeof msg)) {
         cJSON_Delete(body);
-        return send_error(s, c, r, CUZK_ERR_USAGE, "request body: expected a JSON object {\"path\": ...}");
-    }
-    const char *path = jstr(body, "path");
-    cJSON *load = cJSON_GetObjectItemCaseSensitive(body, "load");
-    if (!path) {
-        cJSON_Delete(body);
-        return send_error(s, c, r, CUZK_ERR_USAGE, "request body: \"path\" (a .zkey path) is required");
+        return send_error(s, c, r, CUZK_ERR_USAGE, "%s", msg);
     }
     cuzk_engine_key_info ki;
     cuzk_error err = {0};
-    cuzk_status st = cuzk_engine_key_register(s->engine, path, !load || cJSON_IsTrue(load), &ki, &err);
+    char abs[PATH_MAX];
+    cuzk_status st = key_path_for(s, c, path, "path", abs, &err);
+    if (!st)
+        st = cuzk_engine_key_register(s->engine, abs, load, &ki, &err);
     cJSON_Delete(body);
     if (st)
         return send_engine_error(s, c, r, &err);
@@ -332,24 +651,31 @@ static enum MHD_Result h_job_submit(cuzk_server *s, struct MHD_Connection *c, re
     if (ctype && !strncmp(ctype, "application/json", 16)) {
         /* JSON form: every field in the body, the witness by path. */
         body = parse_body(r);
-        if (!cJSON_IsObject(body)) {
+        submit_fields f;
+        char msg[CUZK_ERROR_MSG_MAX];
+        if (parse_submit_body(body, &f, msg, sizeof msg)) {
             cJSON_Delete(body);
-            return send_error(s, c, r, CUZK_ERR_USAGE, "request body: malformed JSON (expected an object)");
+            return send_error(s, c, r, CUZK_ERR_USAGE, "%s", msg);
         }
-        req.key_id = jstr(body, "key");
-        req.key_path = jstr(body, "key_path");
-        req.witness_path = jstr(body, "witness_path");
-        if (jstr(body, "priority"))
-            prio = jstr(body, "priority");
-        if (jstr(body, "idempotency_key"))
-            req.idempotency_key = jstr(body, "idempotency_key");
-        if (!req.witness_path) {
+        req.key_id = f.key;
+        req.key_path = f.key_path;
+        req.witness_path = f.witness_path;
+        if (f.priority)
+            prio = f.priority;
+        if (f.idempotency_key)
+            req.idempotency_key = f.idempotency_key;
+        cuzk_error ferr = {0};
+        if (witness_file_read(s, c, r, req.witness_path, &ferr)) {
             cJSON_Delete(body);
-            return send_error(s, c, r, CUZK_ERR_USAGE,
-                              "request body: \"witness_path\" is required (or send the .wtns bytes as the body)");
+            return send_engine_error(s, c, r, &ferr);
         }
+        req.witness_path = NULL;
+        req.witness = r->body;
+        req.witness_len = r->len;
     } else {
         /* Binary form: the body is the .wtns; the rest in the query. */
+        if (query(c, "key") && query(c, "key_path"))
+            return send_error(s, c, r, CUZK_ERR_USAGE, "key or key_path, not both");
         req.key_id = query(c, "key");
         req.key_path = query(c, "key_path");
         if (query(c, "idempotency_key"))
@@ -362,6 +688,15 @@ static enum MHD_Result h_job_submit(cuzk_server *s, struct MHD_Connection *c, re
     if (!req.key_id && !req.key_path) {
         cJSON_Delete(body);
         return send_error(s, c, r, CUZK_ERR_USAGE, "a key is required: \"key\" (id) or \"key_path\"");
+    }
+    char key_abs[PATH_MAX];
+    if (!req.key_id && req.key_path) {
+        cuzk_error kerr = {0};
+        if (key_path_for(s, c, req.key_path, "key_path", key_abs, &kerr)) {
+            cJSON_Delete(body);
+            return send_engine_error(s, c, r, &kerr);
+        }
+        req.key_path = key_abs;
     }
     if (prio) {
         int p = cuzk_priority_parse(prio);
@@ -393,12 +728,18 @@ static enum MHD_Result h_job_list(cuzk_server *s, struct MHD_Connection *c, requ
     const char *st = query(c, "state"), *lim = query(c, "limit");
     if (st && (f.state = cuzk_job_state_parse(st)) < 0)
         return send_error(s, c, r, CUZK_ERR_USAGE, "state '%.64s': expected queued, running, done, failed or cancelled", st);
+    uint64_t v;
     if (lim) {
-        char *end;
-        unsigned long v = strtoul(lim, &end, 10);
-        if (*end || !v || v > 100000)
+        if (parse_uint(lim, 1, 100000, &v))
             return send_error(s, c, r, CUZK_ERR_USAGE, "limit '%.32s': expected 1..100000", lim);
-        f.limit = v;
+        f.limit = (size_t)v;
+    }
+    const char *before = query(c, "before");
+    if (before) {
+        if (parse_uint(before, 1, UINT64_MAX, &v))
+            return send_error(s, c, r, CUZK_ERR_USAGE, "before '%.32s': expected the \"next\" of a previous page",
+                              before);
+        f.before = v;
     }
     cuzk_job_info *jobs;
     size_t n;
@@ -408,9 +749,14 @@ static enum MHD_Result h_job_list(cuzk_server *s, struct MHD_Connection *c, requ
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(arr, json_job(&jobs[i]));
-    free(jobs);
     cJSON *j = cJSON_CreateObject();
     cJSON_AddItemToObject(j, "jobs", arr);
+    if (n && n == f.limit) { /* a full page: the next one starts after its last job */
+        char next[32];
+        snprintf(next, sizeof next, "%llu", (unsigned long long)jobs[n - 1].seq);
+        cJSON_AddStringToObject(j, "next", next);
+    }
+    free(jobs);
     return send_json(s, c, r, 200, j);
 }
 
@@ -487,22 +833,6 @@ static enum MHD_Result h_workers(cuzk_server *s, struct MHD_Connection *c, reque
     return send_json(s, c, r, 200, j);
 }
 
-/* Splits "/v1/jobs/<id>[/<tail>]" style paths. */
-static int path_id(const char *url, const char *prefix, char *id, size_t cap, const char **tail)
-{
-    size_t pl = strlen(prefix);
-    if (strncmp(url, prefix, pl) || !url[pl])
-        return 0;
-    const char *p = url + pl, *slash = strchr(p, '/');
-    size_t n = slash ? (size_t)(slash - p) : strlen(p);
-    if (!n || n >= cap)
-        return 0;
-    memcpy(id, p, n);
-    id[n] = 0;
-    *tail = slash ? slash : "";
-    return 1;
-}
-
 static enum MHD_Result route(cuzk_server *s, struct MHD_Connection *c, request *r, const char *url,
                              const char *m)
 {
@@ -521,7 +851,7 @@ static enum MHD_Result route(cuzk_server *s, struct MHD_Connection *c, request *
             return h_key_list(s, c, r);
         if (post)
             return h_key_register(s, c, r);
-    } else if (path_id(url, "/v1/keys/", id, sizeof id, &tail) && !*tail) {
+    } else if (split_path(url, "/v1/keys/", id, sizeof id, &tail) && !*tail) {
         cuzk_engine_key_info ki;
         cuzk_error err = {0};
         if (get) {
@@ -544,7 +874,7 @@ static enum MHD_Result route(cuzk_server *s, struct MHD_Connection *c, request *
             return h_job_list(s, c, r);
         if (post)
             return h_job_submit(s, c, r);
-    } else if (path_id(url, "/v1/jobs/", id, sizeof id, &tail)) {
+    } else if (split_path(url, "/v1/jobs/", id, sizeof id, &tail)) {
         if (!*tail && get)
             return h_job_get(s, c, r, id, 0);
         if (!*tail && del)
@@ -555,11 +885,19 @@ static enum MHD_Result route(cuzk_server *s, struct MHD_Connection *c, request *
             return h_job_cancel(s, c, r, id);
         if (*tail && strcmp(tail, "/proof") && strcmp(tail, "/cancel"))
             return send_error(s, c, r, CUZK_ENGINE_NOT_FOUND, "%s: no such endpoint", url);
-    } else {
+    } else if (strcmp(url, "/") && strcmp(url, "/metrics") && strcmp(url, "/v1/status")) {
         return send_error(s, c, r, CUZK_ENGINE_NOT_FOUND, "%s: no such endpoint", url);
     }
-    r->status = 405;
-    return send_json(s, c, r, 405, json_error(CUZK_ERR_USAGE, "method not allowed for this endpoint"));
+    /* A known endpoint, another method: 405 with what it takes. */
+    const char *allow = "GET, HEAD";
+    if (!strcmp(url, "/v1/keys") || !strcmp(url, "/v1/jobs"))
+        allow = "GET, HEAD, POST";
+    else if (!strncmp(url, "/v1/keys/", 9) || (!strncmp(url, "/v1/jobs/", 9) && !strchr(url + 9, '/')))
+        allow = "GET, HEAD, DELETE";
+    else if (strstr(url, "/cancel") || !strncmp(url, "/v1/workers/", 12))
+        allow = "POST";
+    r->allow = allow;
+    return send_error(s, c, r, 405, "%.8s %s: method not allowed (allowed: %s)", m, url, allow);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -567,6 +905,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 {
     cuzk_server *s = cls;
     request *r = *con_cls;
+    (void)version;
     if (!r) {
         /* First call: headers only. Refuse early what needs no body. */
         if (!(r = calloc(1, sizeof *r)))
@@ -575,10 +914,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         r->t0 = now_s();
         snprintf(r->method, sizeof r->method, "%s", method);
         snprintf(r->path, sizeof r->path, "%s", url);
-        for (char *p = r->path; *p; p++) /* log fields hold no spaces or quotes */
-            if ((unsigned char)*p <= ' ' || *p == '"')
+        for (char *p = r->path; *p; p++) /* log fields hold no spaces, quotes or controls */
+            if ((unsigned char)*p <= ' ' || *p == '"' || (unsigned char)*p >= 0x7f)
                 *p = '_';
         *con_cls = r;
+        conn_phase(s, conn_of(c), CONN_BODY); /* the headers are in: the body's clock starts */
         if (atomic_load(&s->stopping))
             return send_error(s, c, r, CUZK_ENGINE_DRAINING, "the daemon is shutting down: retry later");
         if (!auth_ok(s, c))
@@ -589,34 +929,73 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                               s->cfg.rate_limit);
         }
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-        if (cl && strtoull(cl, NULL, 10) > s->cfg.max_request_bytes) {
+        unsigned long long clv = cl ? strtoull(cl, NULL, 10) : 0;
+        if (cl && clv > s->cfg.max_request_bytes) {
             atomic_fetch_add(&s->counters.too_large, 1);
-            return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE, "request body of %s bytes is over the limit of %llu",
-                              cl, (unsigned long long)s->cfg.max_request_bytes);
+            return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE, "request body of %llu bytes is over the limit of %llu",
+                              clv, (unsigned long long)s->cfg.max_request_bytes);
+        }
+        if (clv && 2 * (uint64_t)clv + 2 > s->body_budget) {
+            atomic_fetch_add(&s->counters.too_large, 1);
+            return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE,
+                              "request body of %llu bytes can never fit server.body_memory (%llu bytes, each body "
+                              "counting twice)",
+                              clv, (unsigned long long)s->body_budget);
+        }
+        if (clv) {
+            /* The body and the copy the witness check parses, reserved up
+             * front: memory for bodies never grows past body_memory. */
+            if (!body_reserve(s, r, 2 * (uint64_t)clv + 2)) {
+                atomic_fetch_add(&s->counters.over_budget, 1);
+                return send_error(s, c, r, CUZK_ERR_NOMEM,
+                                  "request bodies in memory are at their budget (server.body_memory, %llu "
+                                  "bytes): retry later",
+                                  (unsigned long long)s->body_budget);
+            }
+            if (!(r->body = malloc((size_t)clv + 1)))
+                return MHD_NO;
+            r->cap = (size_t)clv + 1;
         }
         return MHD_YES;
     }
     if (r->status) { /* already answered (refused early): drop any body */
+        conn *cn = conn_of(c);
+        if (cn) /* still counted: a body dropped promptly is not a slow one */
+            atomic_fetch_add(&cn->body_got, *upload_size);
         *upload_size = 0;
         return MHD_YES;
     }
     if (*upload_size) {
         size_t n = *upload_size;
         *upload_size = 0;
-        if (r->too_large || r->len + n > s->cfg.max_request_bytes) {
-            r->too_large = 1;
+        conn *cn = conn_of(c);
+        if (cn)
+            atomic_fetch_add(&cn->body_got, n);
+        if (r->too_large || r->over_budget || r->len + n > s->cfg.max_request_bytes) {
+            r->too_large |= !r->over_budget;
             free(r->body);
             r->body = NULL;
             r->len = r->cap = 0;
+            body_release(s, r);
             return MHD_YES;
         }
-        if (r->len + n + 1 > r->cap) {
+        if (r->len + n + 1 > r->cap) { /* no Content-Length (chunked): grow within the budget */
             size_t cap = r->cap ? r->cap : 65536;
             while (cap < r->len + n + 1)
                 cap *= 2;
-            char *nb = realloc(r->body, cap);
-            if (!nb)
+            char *nb = NULL;
+            if (2 * (uint64_t)cap > r->reserved && !body_reserve(s, r, 2 * (uint64_t)cap - r->reserved)) {
+                r->over_budget = 1;
+            } else if (!(nb = realloc(r->body, cap))) {
                 return MHD_NO;
+            }
+            if (r->over_budget) {
+                free(r->body);
+                r->body = NULL;
+                r->len = r->cap = 0;
+                body_release(s, r);
+                return MHD_YES;
+            }
             r->body = nb;
             r->cap = cap;
         }
@@ -625,11 +1004,29 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         r->body[r->len] = 0;
         return MHD_YES;
     }
+    conn_phase(s, conn_of(c), CONN_HANDLER);
     if (r->too_large) {
         atomic_fetch_add(&s->counters.too_large, 1);
         return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE, "request body is over the limit of %llu bytes",
                           (unsigned long long)s->cfg.max_request_bytes);
     }
+    if (r->over_budget) {
+        atomic_fetch_add(&s->counters.over_budget, 1);
+        return send_error(s, c, r, CUZK_ERR_NOMEM,
+                          "request bodies in memory are at their budget (server.body_memory, %llu bytes): "
+                          "retry later",
+                          (unsigned long long)s->body_budget);
+    }
+    bad_arg bad = {NULL};
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, find_bad, &bad);
+    if (!bad.name) {
+        const char *ik = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Idempotency-Key");
+        if (ik && !text_ok(ik, strlen(ik)))
+            bad.name = "Idempotency-Key";
+    }
+    if (bad.name)
+        return send_error(s, c, r, CUZK_ERR_USAGE, "'%.64s': not UTF-8 text (or holds control characters)",
+                          bad.name);
     return route(s, c, r, url, method);
 }
 
@@ -658,8 +1055,10 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
              (now_s() - r->t0) * 1e3);
     }
     free(r->body);
+    body_release(s, r);
     free(r);
     *con_cls = NULL;
+    conn_phase(s, conn_of(c), CONN_HEADERS); /* the next request's headers are due */
     atomic_fetch_sub(&s->in_flight, 1);
 }
 
@@ -713,15 +1112,20 @@ static struct MHD_Daemon *start_mhd(cuzk_server *s, int fd, const struct sockadd
     if (sa && sa->sa_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     unsigned timeout = s->cfg.request_timeout_s > 0 ? (unsigned)ceil(s->cfg.request_timeout_s) : 0;
-    unsigned limit = s->cfg.max_connections > 0 ? (unsigned)s->cfg.max_connections : 1024;
+    /* MHD's own limit leaves headroom: notify_conn keeps the connections
+     * at max_connections by closing the likeliest attacker (conn_make_room). */
+    unsigned limit = (s->cfg.max_connections > 0 ? (unsigned)s->cfg.max_connections : 1024) + 32;
+    unsigned per_ip = s->cfg.max_connections_per_address > 0 ? (unsigned)s->cfg.max_connections_per_address : 0;
     if (fd >= 0)
         return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, fd,
                                 MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_CONNECTION_LIMIT, limit,
-                                MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+                                MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION,
+                                notify_conn, s, MHD_OPTION_END);
     return MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, sa,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout, MHD_OPTION_CONNECTION_LIMIT, limit,
-                            MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_LISTEN_BACKLOG_SIZE,
-                            (unsigned)512, MHD_OPTION_END);
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip, MHD_OPTION_NOTIFY_COMPLETED,
+                            on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, notify_conn, s,
+                            MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)512, MHD_OPTION_END);
 }
 
 static cuzk_status open_unix(cuzk_server *s, const char *path, int *fd_out, cuzk_error *err)
@@ -780,6 +1184,14 @@ cuzk_status cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_conf
     if (log)
         s->log = *log;
     pthread_mutex_init(&s->rate_mu, NULL);
+    pthread_mutex_init(&s->conn_mu, NULL);
+    pthread_cond_init(&s->conn_cv, NULL);
+    s->body_budget = cfg->body_memory ? cfg->body_memory : 2 * cfg->max_request_bytes + 2;
+    if (pthread_create(&s->reaper, NULL, reaper_main, s)) {
+        cuzk_err(err, CUZK_ERR_NOMEM, "server: cannot start a thread");
+        goto fail;
+    }
+    s->reaper_started = 1;
     s->tcp = start_mhd(s, -1, (struct sockaddr *)&ss);
     if (!s->tcp) {
         cuzk_err(err, CUZK_ERR_IO, "listen '%s': cannot bind (in use or not a local address?)", cfg->listen);
@@ -834,6 +1246,14 @@ void cuzk_server_stop(cuzk_server *s)
         MHD_stop_daemon(s->unix_d);
     if (s->unix_path[0])
         unlink(s->unix_path);
+    if (s->reaper_started) {
+        pthread_mutex_lock(&s->conn_mu);
+        pthread_cond_broadcast(&s->conn_cv);
+        pthread_mutex_unlock(&s->conn_mu);
+        pthread_join(s->reaper, NULL);
+    }
+    pthread_mutex_destroy(&s->conn_mu);
+    pthread_cond_destroy(&s->conn_cv);
     pthread_mutex_destroy(&s->rate_mu);
     free(s->rate);
     free(s);

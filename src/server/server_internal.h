@@ -5,7 +5,10 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 
 #include <cJSON.h>
 
@@ -17,6 +20,10 @@ typedef struct server_counters {
     atomic_uint_fast64_t rate_limited;
     atomic_uint_fast64_t too_large;
     atomic_uint_fast64_t aborted;     /* clients gone before the response */
+    atomic_uint_fast64_t slow_closed; /* closed for late headers / slow bodies / the connection limit */
+    atomic_uint_fast64_t over_budget; /* bodies refused: body_memory in use (503) */
+    atomic_uint_fast64_t body_reserved; /* bytes of server.body_memory reserved now */
+    atomic_int_fast64_t connections;  /* open now (both listeners), not counting ones being closed */
 } server_counters;
 
 /* The job counters by outcome, in the order /v1/status ("counters") and
@@ -41,6 +48,53 @@ cJSON *json_snapshot(const cuzk_engine_snapshot *s);
 /* Prometheus text exposition of a snapshot and the server's counters
  * (malloc'd; free()). */
 char *metrics_text(const cuzk_engine_snapshot *s, const server_counters *c);
+
+/* ---- client-named files (paths.c) ---- */
+
+/* The client's user on this machine: the peer credentials of a Unix-socket
+ * connection (client NULL or AF_UNIX), else the owner of the client's TCP
+ * socket when it is on this machine. 0 when known, -1 otherwise. */
+int client_local_user(int fd, const struct sockaddr *client, uid_t *uid);
+
+/* Resolves a path a client named (symlinks resolved) into abs: allowed
+ * inside one of the comma-separated dirs, or when have_user and that user
+ * can read it. Refused (CUZK_ENGINE_FORBIDDEN): one message whether the
+ * file exists or not. what names it in messages ("key_path"), dirs_name is
+ * the setting ("keys.dirs"). */
+cuzk_status client_path(const char *path, const char *what, const char *dirs, const char *dirs_name,
+                        int have_user, uid_t uid, char abs[PATH_MAX], cuzk_error *err);
+
+/* Opens abs without following a final symlink or blocking: a regular file
+ * of at most max_bytes (else CUZK_ERR_IO / CUZK_ENGINE_TOO_LARGE, nothing
+ * read). *fd_out to close. */
+cuzk_status client_open(const char *abs, const char *what, uint64_t max_bytes, int *fd_out, uint64_t *size,
+                        cuzk_error *err);
+cuzk_status client_read(int fd, const char *abs, const char *what, void *buf, uint64_t size, cuzk_error *err);
+
+/* Drops file bytes that a parser's message quotes (a wrong magic number). */
+void scrub_file_content(char *msg);
+
+/* ---- request checks (request.c; pure, fuzzed) ---- */
+
+/* n bytes of UTF-8 text without control characters? */
+int text_ok(const char *s, size_t n);
+/* Replaces bytes that are not UTF-8 text (invalid sequences, controls) with '?'. */
+void text_scrub(char *s);
+
+/* The fields of a JSON submission (pointers into body). */
+typedef struct submit_fields {
+    const char *key, *key_path, *witness_path, *priority, *idempotency_key;
+} submit_fields;
+/* Every member known, a string of text, given once; witness_path present;
+ * not both key and key_path. 0, or -1 with a message. */
+int parse_submit_body(const cJSON *body, submit_fields *out, char *msg, size_t cap);
+/* POST /v1/keys: "path" (text, required), "load" (bool, default true). */
+int parse_key_body(const cJSON *body, const char **path, int *load, char *msg, size_t cap);
+/* "/v1/jobs/<id>[/<tail>]": 1 when url starts with prefix and a non-empty
+ * id of fewer than cap bytes follows (copied to id; *tail = "" or "/..."). */
+int split_path(const char *url, const char *prefix, char *id, size_t cap, const char **tail);
+/* A decimal number in [min, max], nothing else: 0, or -1. */
+int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /* The status page (static HTML + script that polls /v1/status). */
 extern const char status_page_html[];

@@ -1,0 +1,431 @@
+#!/usr/bin/env bash
+# The daemon under hostile clients (label "daemon"). One invocation = one
+# CTest test:
+#
+#   hostile.sh <cuzk-binary> <repo-root> <scenario>
+#
+# Each scenario starts its own daemon on a free port of 127.0.0.1 with a fresh
+# state directory; every client is on this machine (source addresses
+# 127.0.0.X play distinct client addresses), bounded in count and time. Each
+# check waits for the state it checks (a gauge of the daemon, an answer)
+# instead of assuming a speed, so the suite passes on a loaded machine.
+#
+#   slowloris  2x max_connections clients trickling headers and bodies from
+#              several addresses: the connections stay bounded and a
+#              legitimate prove --remote is still answered (its round-trip
+#              beside the unattacked one is printed)
+#   deadlines  a request trickling its headers, one trickling its body: both
+#              closed by the daemon (header_timeout, body_min_rate); connections
+#              beyond max_connections_per_address closed at once
+#   paths      key and witness paths outside keys.dirs / witness.dirs, symlinks
+#              out of them, a FIFO, a device, a 3 GiB file: refused at once,
+#              one message whether the file exists or not, no file bytes in
+#              answers; local clients (another user over the Unix socket and
+#              TCP) may name only what their user can read
+#   state      the state directory and its files are private (0700 / 0600, the
+#              journal included), the pid is in `lock` and /v1/status, a start
+#              that fails (address in use) leaves no state directory behind
+#   diskfull   the state directory on a small tmpfs (root only, else skipped)
+#              that fills mid-load, then grows: submissions get 507 (never
+#              400), no job stays stuck, every acknowledged job completes
+#              once, the journal passes PRAGMA integrity_check
+#   list10k    10,000 queued jobs (written into a stopped daemon's journal behind
+#              a head job that can never get memory, so they stay queued):
+#              every page of 100 by cursor, positions checked against the
+#              queue order; the time of each page printed
+#   malformed  mistyped, unknown and non-UTF-8 fields, control characters, bad
+#              numbers: 400 with a message, answers always valid JSON; a
+#              client-chosen value cannot forge a log line or field; 405 with
+#              code method_not_allowed and Allow on every endpoint; the token
+#              from --token-file or $CUZK_TOKEN (not in the command line)
+#   memory     concurrent large bodies under body_memory: as many as fit are
+#              read, the rest get 503 with Retry-After; the daemon's peak RSS
+#              stays within the budget
+#
+# Exit 0 = pass, 1 = fail, 77 = skip. DAEMON_KEEP=1 keeps the temp directory.
+set -uo pipefail
+[ $# -ge 3 ] || { echo "usage: $0 <cuzk> <repo-root> <scenario>" >&2; exit 2; }
+CUZK=$1 ROOT=$2 SCEN=$3
+DATA="$ROOT/tests/data/interop"
+HJS="$ROOT/tests/daemon/hostile.cjs"
+TAG="[hostile $SCEN]"
+command -v node >/dev/null || { echo "SKIP $TAG: node missing"; exit 77; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-hostile.XXXXXX")
+PIDS=()
+cleanup() {
+  for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill -9 "$p" 2>/dev/null; done
+  if [ "${DAEMON_KEEP:-0}" = 1 ]; then echo "keeping $T"; else rm -rf "$T"; fi
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAIL $TAG: $*"
+  for f in "$T"/daemon*.log; do [ -f "$f" ] && { echo "---- tail of $f"; tail -n 30 "$f"; }; done
+  exit 1
+}
+note() { echo "  $*"; }
+
+# start_daemon NAME [settings...]: `cuzk serve --foreground` with state in
+# $T/NAME; sets URL, PORT and DPID.
+start_daemon() {
+  local name=$1; shift
+  local log="$T/daemon-$name.log"
+  "$CUZK" serve --foreground --listen 127.0.0.1:0 --state-dir "$T/$name" "$@" 2>>"$log" &
+  DPID=$!
+  PIDS+=("$DPID")
+  URL=""
+  for _ in $(seq 1 600); do
+    if [ "$(grep -c 'event=listening' "$log" 2>/dev/null)" -ge "${EXPECT_STARTS:-1}" ]; then
+      URL=$(grep -o 'event=listening url=[^ ]*' "$log" | tail -n 1 | sed 's/.*url=//')
+      break
+    fi
+    kill -0 "$DPID" 2>/dev/null || fail "daemon $name exited during start"
+    sleep 0.05
+  done
+  [ -n "$URL" ] || fail "daemon $name did not report its URL"
+  PORT=${URL##*:}
+  export CUZK_URL=$URL
+}
+
+stop_daemon() {
+  kill -TERM "$DPID"
+  wait "$DPID"
+  local rc=$?
+  [ $rc = 0 ] || fail "daemon exited $rc after SIGTERM"
+}
+
+http() {  # METHOD PATH [curl args...]: sets CODE and BODY
+  local m=$1 p=$2; shift 2
+  BODY=$(curl -sS -o - -w '\n%{http_code}' -X "$m" "$URL$p" "$@")
+  CODE=${BODY##*$'\n'}
+  BODY=${BODY%$'\n'*}
+}
+jget() { node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{let v=JSON.parse(d);for(const k of process.argv[1].split("."))v=v==null?v:v[k];console.log(typeof v==="object"?JSON.stringify(v):v)})' "$1"; }
+expect_code() { [ "$CODE" = "$1" ] || fail "$2: HTTP $CODE (expected $1): $BODY"; }
+metric() { curl -s --max-time 30 "$URL/metrics" | awk -v m="$1" '$1==m{print $2}'; }
+ms() { date +%s%3N; }
+
+# wait_for DESC CMD...: until CMD succeeds (polled every 0.1 s; 60 s at most)
+wait_for() {
+  local d=$1; shift
+  for _ in $(seq 1 600); do "$@" && return 0; sleep 0.1; done
+  fail "waited 60 s for: $d"
+}
+
+case "$SCEN" in
+slowloris)
+  MAXC=16
+  # Deadlines far beyond the test: the attackers are never timed out, so a
+  # legitimate client gets in only by the connection limit's eviction.
+  start_daemon main --max-connections $MAXC --max-connections-per-address 8 --header-timeout 300 --body-min-rate 1K --cpu-workers 1 --threads 1
+  D=$DATA/bn128
+  median() { tr ' ' '\n' | grep . | sort -n | sed -n 3p; }
+  # Unattacked round-trips (5 after one that loads the key).
+  "$CUZK" prove --remote "$URL" "$D/mul.zkey" "$D/mul.wtns" "$T/p.json" "$T/pub.json" || fail "unattacked prove"
+  times0=""
+  for i in 1 2 3 4 5; do
+    t0=$(ms); "$CUZK" prove --remote "$URL" "$D/mul.zkey" "$D/mul.wtns" "$T/p.json" "$T/pub.json" || fail "unattacked prove $i"
+    times0="$times0 $(( $(ms) - t0 ))"
+  done
+  # 2 x max_connections attackers from 4 addresses (8 each: the per-address limit).
+  mkfifo "$T/attack.in"
+  node "$HJS" attack "$PORT" $((2 * MAXC)) 20 4 <"$T/attack.in" >"$T/attack.out" 2>&1 &
+  APID=$!; PIDS+=("$APID")
+  exec 3>"$T/attack.in"
+  full() { local c; c=$(metric cuzk_http_connections); [ -n "$c" ] && [ "$c" -ge $((MAXC - 1)) ]; }
+  wait_for "the attackers fill the connection limit" full
+  worst=0 times1=""
+  for i in 1 2 3 4 5; do
+    t0=$(ms); "$CUZK" prove --remote "$URL" "$D/mul.zkey" "$D/mul.wtns" "$T/p.json" "$T/pub.json" >"$T/err" 2>&1 || fail "prove under attack ($i): $(cat "$T/err")"
+    t=$(( $(ms) - t0 )); [ $t -gt $worst ] && worst=$t; times1="$times1 $t"
+    "$CUZK" verify "$DATA/bn128/mul.vkey.json" "$T/pub.json" "$T/p.json" >/dev/null || fail "proof under attack does not verify"
+    c=$(metric cuzk_http_connections)
+    [ "$c" -le $((MAXC + 1)) ] || fail "the daemon holds $c connections (limit $MAXC)"
+  done
+  full || fail "the attack was not in effect until the end"
+  closed=$(metric cuzk_http_slow_closed_total)
+  exec 3>&-
+  wait "$APID"
+  note "prove --remote round-trip (ms): unattacked$times0 (median $(echo $times0 | median)); under $((2 * MAXC)) slow clients$times1 (median $(echo $times1 | median)); attackers' connections closed $closed times"
+  # The target (2x) is for an idle machine; here only that it stays far below the
+  # 300 s the attackers would otherwise hold a slot.
+  [ "$worst" -lt 30000 ] || fail "a legitimate client waited ${worst} ms"
+  stop_daemon
+  ;;
+
+deadlines)
+  start_daemon main --header-timeout 1 --body-min-rate 1K --max-connections-per-address 4
+  node "$HJS" trickle "$PORT" headers >"$T/h.out" &
+  H=$!
+  node "$HJS" trickle "$PORT" body >"$T/b.out" &
+  B=$!
+  wait $H; wait $B
+  th=$(sed -n 's/closed_after //p' "$T/h.out"); tb=$(sed -n 's/closed_after //p' "$T/b.out")
+  [ -n "$th" ] && [ -n "$tb" ] || fail "trickling clients: $(cat "$T/h.out" "$T/b.out")"
+  grep -q 'event=http_closed reason=header_timeout' "$T/daemon-main.log" || fail "no header_timeout close logged"
+  grep -q 'event=http_closed reason=body_min_rate' "$T/daemon-main.log" || fail "no body_min_rate close logged"
+  note "headers at 10 B/s closed after ${th} s (header_timeout 1 s); body at 10 B/s closed after ${tb} s (body_min_rate 1K)"
+  # A body at full speed after the grace period is fine.
+  http POST "/v1/jobs?key_path=$DATA/bn128/mul.zkey" --data-binary "@$DATA/bn128/mul.wtns" -H 'Content-Type: application/octet-stream'
+  expect_code 201 "a prompt client"
+  stop_daemon
+  start_daemon perip --header-timeout 300 --max-connections-per-address 4
+  out=$(node "$HJS" perip "$PORT" 10 127.0.0.9 4) || fail "per-address limit: $out"
+  [ "$out" = "open 4 closed 6" ] || fail "per-address limit 4, 10 connections: $out"
+  http GET /v1/status; expect_code 200 "another address while one is at its limit"
+  note "10 connections from one address, limit 4: $out"
+  stop_daemon
+  ;;
+
+memory)
+  BYTES=$((24 << 20)) BUDGET=$((128 << 20))
+  EACH=$((2 * BYTES + 2))
+  start_daemon main --body-memory $BUDGET --max-request-bytes 32M
+  http GET /v1/status; expect_code 200 status
+  R0=$(awk '/^VmRSS/{print $2}' "/proc/$DPID/status")
+  codes=$(node "$HJS" bodies "$PORT" 8 $BYTES "/v1/jobs?key_path=$DATA/bn128/mul.zkey" $EACH 2>"$T/bodies.err") || fail "bodies: $codes $(cat "$T/bodies.err")"
+  HWM=$(awk '/^VmHWM/{print $2}' "/proc/$DPID/status")
+  fit=$((BUDGET / EACH))
+  # Refused: 503, or a reset when the daemon closed while the client was
+  # still sending (the kernel drops the answer then).
+  n400=$(echo "$codes" | tr ' ' '\n' | grep -c '^400$'); n503=$(echo "$codes" | tr ' ' '\n' | grep -Ec '^(503|-1)$')
+  [ "$n400" = $fit ] && [ "$n503" = $((8 - fit)) ] || fail "8 bodies of $BYTES B, budget $BUDGET B: codes $codes (expected $fit x 400, $((8 - fit)) x 503 or reset)"
+  grow=$(( (HWM - R0) / 1024 ))
+  note "8 concurrent 24 MiB bodies, body_memory 128 MiB: $(cat "$T/bodies.err"); codes $codes; RSS before ${R0} kB, peak ${HWM} kB (+${grow} MiB)"
+  [ $(( (HWM - R0) * 1024 )) -le $BUDGET ] || fail "peak RSS grew by ${grow} MiB, over the 128 MiB budget"
+  curl -s -D - -o /dev/null -X POST --data-binary @"$DATA/bn128/mul.wtns" "$URL/v1/jobs?key_path=$DATA/bn128/mul.zkey" >/dev/null
+  http GET /metrics
+  echo "$BODY" | grep -Eq '^cuzk_http_body_bytes_reserved 0$' || fail "body memory still reserved after the requests: $(echo "$BODY" | grep body_bytes)"
+  stop_daemon
+  ;;
+
+paths)
+  K=$T/keys W=$T/wit
+  mkdir -p "$K" "$W"
+  cp "$DATA/bn128/mul.zkey" "$K/"; cp "$DATA/bn128/mul.wtns" "$W/"
+  ln -s "$DATA/bn128/mul.zkey" "$K/out.zkey"; ln -s /etc/passwd "$W/passwd.wtns"; ln -s /dev/zero "$W/zero.wtns"
+  mkfifo "$W/fifo.wtns"
+  truncate -s 3G "$W/huge.wtns"
+  start_daemon main --local-files false --key-dirs "$K" --witness-dirs "$W" --max-request-bytes 64M
+  sub() { http POST /v1/jobs -H 'Content-Type: application/json' --max-time 30 -d "{\"key_path\":\"$1\",\"witness_path\":\"$2\"}"; }
+  sub "$K/mul.zkey" "$W/mul.wtns"; expect_code 201 "key and witness inside their directories"
+  # Outside: the same answer for a file that exists and one that does not.
+  sub /etc/passwd "$W/mul.wtns"; expect_code 403 "key_path /etc/passwd"; m1=${BODY//\/etc\/passwd/P}
+  sub /etc/no-such-file "$W/mul.wtns"; expect_code 403 "key_path /etc/no-such-file"; m2=${BODY//\/etc\/no-such-file/P}
+  [ "$m1" = "$m2" ] || fail "the answers tell an existing file from a missing one: $m1 / $m2"
+  sub "$K/mul.zkey" /etc/passwd; expect_code 403 "witness_path /etc/passwd"
+  echo "$BODY" | grep -q root && fail "file content in an answer: $BODY"
+  sub "$K/out.zkey" "$W/mul.wtns"; expect_code 403 "a symlink out of keys.dirs"
+  sub "$K/mul.zkey" "$W/passwd.wtns"; expect_code 403 "a symlink out of witness.dirs"
+  sub "$K/mul.zkey" "$W/zero.wtns"; expect_code 403 "a symlink to a device"
+  sub "$K/mul.zkey" "$K/../../../../../../etc/passwd"; expect_code 403 "dot-dot out of the directory"
+  sub "$K/mul.zkey" "$W/fifo.wtns"; expect_code 400 "a FIFO"
+  echo "$BODY" | grep -q 'not a regular file' || fail "FIFO: $BODY"
+  R0=$(awk '/^VmHWM/{print $2}' "/proc/$DPID/status")
+  sub "$K/mul.zkey" "$W/huge.wtns"; expect_code 413 "a 3 GiB witness file"
+  R1=$(awk '/^VmHWM/{print $2}' "/proc/$DPID/status")
+  [ $((R1 - R0)) -lt 65536 ] || fail "the 3 GiB file was read: peak RSS +$((R1 - R0)) kB"
+  if [ "$(id -u)" = 0 ]; then
+    mknod "$W/null.wtns" c 1 3
+    sub "$K/mul.zkey" "$W/null.wtns"; expect_code 400 "a device inside witness.dirs"
+  fi
+  http POST "/v1/jobs?key_path=/etc/passwd" --data-binary "@$DATA/bn128/mul.wtns" -H 'Content-Type: application/octet-stream'
+  expect_code 403 "binary form, key_path outside"
+  http POST /v1/keys -H 'Content-Type: application/json' -d '{"path":"/etc/passwd"}'; expect_code 403 "register /etc/passwd"
+  http POST /v1/keys -H 'Content-Type: application/json' -d "{\"path\":\"$K/mul.zkey\"}"; expect_code 200 "register inside keys.dirs"
+  note "outside the directories, symlinks out, dot-dot: 403 with one message; FIFO and device 400 at once; 3 GiB file 413 unread (+$((R1 - R0)) kB)"
+  stop_daemon   # the FIFO held nothing: SIGTERM completes
+  # Local clients: another user may name only files it can read itself.
+  if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    chmod 755 "$T"; mkdir -m 777 "$T/out"
+    cp "$DATA/bn128/mul.zkey" "$DATA/bn128/mul.wtns" "$T/out/"; chmod 644 "$T/out/"*
+    install -m 600 "$DATA/bn128/mul.zkey" "$T/private.zkey"
+    start_daemon local --socket "$T/cuzk.sock"
+    chmod 666 "$T/cuzk.sock"
+    as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+    for via in "unix:$T/cuzk.sock" "$URL"; do
+      as_nobody "$CUZK" prove --remote "$via" "$T/out/mul.zkey" "$T/out/mul.wtns" "$T/out/p.json" "$T/out/pub.json" >"$T/err" 2>&1 || fail "another user's prove --remote via $via: $(cat "$T/err")"
+      as_nobody "$CUZK" prove --remote "$via" "$T/private.zkey" "$T/out/mul.wtns" "$T/out/p.json" "$T/out/pub.json" >"$T/err" 2>&1 && fail "another user named a key it cannot read via $via"
+      grep -q 'may name' "$T/err" || fail "refusal via $via: $(cat "$T/err")"
+    done
+    "$CUZK" prove --remote "unix:$T/cuzk.sock" "$T/private.zkey" "$T/out/mul.wtns" "$T/p.json" "$T/pub.json" || fail "the key's owner via the Unix socket"
+    note "user nobody: prove --remote with its own readable key works over the Unix socket and TCP; a 0600 root key refused"
+    stop_daemon
+  fi
+  ;;
+
+state)
+  out=$("$CUZK" serve --listen 127.0.0.1:0 --state-dir "$T/st") || fail "detached start: $out"
+  DPID=$(echo "$out" | sed -n 's/.*(pid \([0-9]*\),.*/\1/p'); PIDS+=("$DPID")
+  URL=$(echo "$out" | sed -n 's/^cuzk serve: \(http[^ ]*\) .*/\1/p')
+  [ -n "$DPID" ] && [ -n "$URL" ] || fail "detached start printed: $out"
+  http POST "/v1/jobs?key_path=$DATA/bn128/mul.zkey" --data-binary "@$DATA/bn128/mul.wtns" -H 'Content-Type: application/octet-stream'
+  expect_code 201 submit
+  for f in st:700 st/spool:700 st/journal.db:600 st/journal.db-wal:600 st/journal.db-shm:600 st/lock:600 st/cuzk.log:600; do
+    m=$(stat -c %a "$T/${f%%:*}") || fail "${f%%:*} missing"
+    [ "$m" = "${f##*:}" ] || fail "${f%%:*} has mode $m (expected ${f##*:})"
+  done
+  [ "$(tr -d '\n' <"$T/st/lock")" = "$DPID" ] || fail "lock holds '$(cat "$T/st/lock")', the daemon is $DPID"
+  http GET /v1/status; [ "$(echo "$BODY" | jget pid)" = "$DPID" ] || fail "/v1/status pid: $(echo "$BODY" | jget pid), expected $DPID"
+  # Address in use: the failed start leaves no new directory (detached and foreground).
+  "$CUZK" serve --listen "${URL#http://}" --state-dir "$T/new" >"$T/err" 2>&1 && fail "a second daemon on the same address started"
+  [ ! -e "$T/new" ] || fail "a failed detached start left $T/new: $(ls -la "$T/new")"
+  "$CUZK" serve --foreground --listen "${URL#http://}" --state-dir "$T/new2" 2>"$T/err" && fail "a second daemon on the same address started"
+  [ ! -e "$T/new2" ] || fail "a failed start left $T/new2: $(ls -la "$T/new2")"
+  kill -TERM "$DPID"
+  for _ in $(seq 1 600); do kill -0 "$DPID" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$DPID" 2>/dev/null && fail "the detached daemon did not stop"
+  note "state dir 0700, journal/wal/shm/lock/log 0600, pid $DPID in lock and /v1/status; a failed start left nothing"
+  ;;
+
+diskfull)
+  [ "$(id -u)" = 0 ] || { echo "SKIP $TAG: needs root to mount a tmpfs"; exit 77; }
+  mkdir -p "$T/fs"
+  mount -t tmpfs -o size=1M,mode=0700 cuzk-hostile "$T/fs" 2>"$T/err" || { echo "SKIP $TAG: cannot mount a tmpfs: $(cat "$T/err")"; exit 77; }
+  trap 'umount -l "$T/fs" 2>/dev/null; cleanup' EXIT
+  start_daemon main --state-dir "$T/fs/st" --cpu-workers 1 --threads 1
+  D=$DATA/bn128
+  : >"$T/acked"; codes=""
+  for i in $(seq 1 3000); do
+    http POST "/v1/jobs?key_path=$D/mul.zkey" --data-binary "@$D/mul.wtns" -H 'Content-Type: application/octet-stream'
+    if [ "$CODE" = 201 ]; then echo "$BODY" | jget id >>"$T/acked"; continue; fi
+    codes="$codes $CODE"
+    [ "$CODE" = 507 ] || [ "$CODE" = 503 ] || fail "submission $i on a full disk: HTTP $CODE (expected 507/503): $BODY"
+    [ $(echo $codes | wc -w) -ge 5 ] && break
+  done
+  n=$(wc -l <"$T/acked")
+  [ -n "$codes" ] || fail "the 1 MiB tmpfs never filled ($n jobs)"
+  note "disk full after $n acknowledged jobs; then:$codes"
+  # While full: the daemon answers, and the worker is either proving, storing a
+  # result (retrying) or waiting for the journal; never idle with a job running.
+  http GET /v1/status; expect_code 200 "status while full"
+  echo "$BODY" >"$T/full-status.json"
+  mount -o remount,size=64M "$T/fs" || fail "cannot grow the tmpfs"
+  while read -r j; do
+    "$CUZK" await --timeout 120 "$j" "$T/p.json" "$T/pub.json" >"$T/err" 2>&1 || fail "acknowledged job $j after the disk grew: $(cat "$T/err")"
+  done <"$T/acked"
+  "$CUZK" verify "$D/mul.vkey.json" "$T/pub.json" "$T/p.json" >/dev/null || fail "the last proof does not verify"
+  http GET "/v1/jobs?limit=100000"
+  summary=$(echo "$BODY" | node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const j=JSON.parse(d).jobs;console.log(j.length+" "+j.filter(x=>x.state==="done").length+" "+new Set(j.map(x=>x.id)).size+" "+Math.max(...j.map(x=>x.attempt)))})')
+  [ "$summary" = "$n $n $n 1" ] || fail "jobs/done/unique/max-attempt = $summary (expected $n $n $n 1)"
+  http GET /v1/status; [ "$(echo "$BODY" | jget running)" = 0 ] || fail "a job still running: $BODY"
+  stored=$(grep -c 'phase.:.store_result' "$T/full-status.json")
+  stop_daemon
+  command -v sqlite3 >/dev/null || fail "sqlite3 (the command) is missing: scripts/deps.sh installs it"
+  ic=$(sqlite3 "$T/fs/st/journal.db" 'PRAGMA integrity_check' 2>&1)
+  [ "$ic" = ok ] || fail "journal integrity_check: $ic"
+  note "after growing: all $n acknowledged jobs done exactly once (attempt 1); integrity_check ok; worker in store_result while full: $stored"
+  ;;
+
+list10k)
+  command -v sqlite3 >/dev/null || fail "sqlite3 (the command) is missing: scripts/deps.sh installs it"
+  D=$DATA/bn128
+  start_daemon main --cpu-workers 1 --threads 1
+  "$CUZK" prove --remote "$URL" "$D/mul.zkey" "$D/mul.wtns" "$T/p.json" "$T/pub.json" >/dev/null || fail "template job"
+  stop_daemon
+  # 10,000 queued jobs (priority i % 4, seq 100 + i) behind a critical head job
+  # whose memory estimate never fits: the worker waits on it and nothing runs.
+  sqlite3 "$T/main/journal.db" "
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
+    INSERT INTO cuzk_jobs (id, seq, req_sha256, key_id, key_path, priority, state, enqueued_at, max_attempts,
+                           input_uri, input_bytes, host_bytes, device_bytes)
+    SELECT printf('00000000-0000-4000-8000-%012d', i), 100 + i, t.req_sha256, t.key_id, t.key_path, i % 4,
+           'queued', t.enqueued_at, 3, 'none.wtns', 0, 1, 0 FROM n, (SELECT * FROM cuzk_jobs LIMIT 1) t;
+    INSERT INTO cuzk_jobs (id, seq, req_sha256, key_id, key_path, priority, state, enqueued_at, max_attempts,
+                           input_uri, input_bytes, host_bytes, device_bytes)
+    SELECT '00000000-0000-4000-8000-999999999999', 99, req_sha256, key_id, key_path, 0, 'queued', enqueued_at, 3,
+           'none.wtns', 0, 4611686018427387904, 0 FROM cuzk_jobs LIMIT 1;" || fail "filling the journal"
+  EXPECT_STARTS=2 start_daemon main --cpu-workers 1 --threads 1 --max-queued 20000
+  http GET /v1/status; [ "$(echo "$BODY" | jget queue.total)" = 10001 ] || fail "queue: $(echo "$BODY" | jget queue)"
+  : >"$T/pages"; : >"$T/times"; cur=""
+  for i in $(seq 1 200); do
+    t=$(curl -sS -o "$T/page.json" -w '%{time_total}' "$URL/v1/jobs?state=queued&limit=100${cur:+&before=$cur}") || fail "page $i"
+    echo "$t" >>"$T/times"
+    cat "$T/page.json" >>"$T/pages"; echo >>"$T/pages"
+    cur=$(grep -o '"next":"[0-9]*"' "$T/page.json" | tr -dc 0-9); [ -z "$cur" ] && break
+  done
+  check=$(node -e '
+    const pages=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse);
+    const jobs=pages.flatMap(p=>p.jobs);
+    // Expected: the head job first, then by (priority, seq) with seq = 100 + i, priority = i % 4.
+    const exp=new Map([["00000000-0000-4000-8000-999999999999",0]]);
+    const rest=[];for(let i=1;i<=10000;i++)rest.push(i);
+    rest.sort((a,b)=>(a%4)-(b%4)||a-b).forEach((i,k)=>exp.set("00000000-0000-4000-8000-"+String(i).padStart(12,"0"),k+1));
+    let bad=0;for(const j of jobs)if(exp.get(j.id)!==j.position)bad++;
+    console.log(pages.length+" "+jobs.length+" "+new Set(jobs.map(j=>j.id)).size+" "+bad)' "$T/pages")
+  [ "$check" = "101 10001 10001 0" ] || fail "pages/jobs/unique/wrong positions = $check (expected 101 10001 10001 0)"
+  stats=$(sort -n "$T/times" | awk '{a[NR]=$1} END{printf "median %.1f ms, max %.1f ms", 1000*a[int((NR+1)/2)], 1000*a[NR]}')
+  note "10,001 queued jobs in 101 pages of 100 by cursor, every position right; per page: $stats"
+  max=$(sort -n "$T/times" | tail -n 1)
+  # The target is 50 ms on an idle machine; 10x that here, on a shared one.
+  awk -v m="$max" 'BEGIN{exit !(m < 0.5)}' || fail "a page took $max s"
+  stop_daemon
+  ;;
+
+malformed)
+  start_daemon main
+  D=$DATA/bn128
+  isjson() { echo "$BODY" | node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{try{const v=JSON.parse(d);process.exit(v.error&&v.error.message?0:1)}catch(e){process.exit(1)}})'; }
+  bad() {  # DESC EXPECTED-CODE curl-args...: the answer is a JSON error with that code
+    local d=$1 want=$2; shift 2
+    http "$@"
+    [ "$CODE" = "$want" ] || fail "$d: HTTP $CODE (expected $want): $BODY"
+    isjson || fail "$d: the answer is not a JSON error: $BODY"
+  }
+  J=(-H 'Content-Type: application/json')
+  bad "priority 7" 400 POST /v1/jobs "${J[@]}" -d "{\"key_path\":\"$D/mul.zkey\",\"witness_path\":\"$D/mul.wtns\",\"priority\":7}"
+  echo "$BODY" | grep -q '"priority\\" must be a string' || fail "priority 7: $BODY"
+  bad "key_path 5" 400 POST /v1/jobs "${J[@]}" -d "{\"key_path\":5,\"witness_path\":\"$D/mul.wtns\"}"
+  bad "unknown field" 400 POST /v1/jobs "${J[@]}" -d "{\"key_path\":\"$D/mul.zkey\",\"witness_path\":\"$D/mul.wtns\",\"prio\":\"high\"}"
+  bad "key and key_path" 400 POST /v1/jobs "${J[@]}" -d "{\"key\":\"ab\",\"key_path\":\"$D/mul.zkey\",\"witness_path\":\"$D/mul.wtns\"}"
+  bad "a field twice" 400 POST /v1/jobs "${J[@]}" -d "{\"key_path\":\"$D/mul.zkey\",\"key_path\":\"$D/mul.zkey\",\"witness_path\":\"$D/mul.wtns\"}"
+  bad "a newline in the idempotency key" 400 POST /v1/jobs "${J[@]}" -d "{\"key_path\":\"$D/mul.zkey\",\"witness_path\":\"$D/mul.wtns\",\"idempotency_key\":\"a\\nts=x event=forged\"}"
+  printf '{"key_path":"%s","witness_path":"%s","priority":"\xff\xfe"}' "$D/mul.zkey" "$D/mul.wtns" >"$T/bad-utf8.json"
+  bad "invalid UTF-8 in JSON" 400 POST /v1/jobs "${J[@]}" --data-binary "@$T/bad-utf8.json"
+  bad "invalid UTF-8 in the query" 400 POST "/v1/jobs?key_path=$D/mul.zkey&priority=%FF%FE" --data-binary "@$D/mul.wtns" -H 'Content-Type: application/octet-stream'
+  bad "a newline in a query value" 400 POST "/v1/jobs?key_path=$D/mul.zkey&idempotency_key=a%0Aevent%3Dforged" --data-binary "@$D/mul.wtns" -H 'Content-Type: application/octet-stream'
+  bad "a newline in the Idempotency-Key header" 400 POST "/v1/jobs?key_path=$D/mul.zkey" --data-binary "@$D/mul.wtns" -H 'Content-Type: application/octet-stream' -H $'Idempotency-Key: a\x01b'
+  bad "register: path 1" 400 POST /v1/keys "${J[@]}" -d '{"path":1}'
+  bad "register: load \"yes\"" 400 POST /v1/keys "${J[@]}" -d "{\"path\":\"$D/mul.zkey\",\"load\":\"yes\"}"
+  bad "limit abc" 400 GET "/v1/jobs?limit=abc"
+  bad "limit 0" 400 GET "/v1/jobs?limit=0"
+  bad "limit -1" 400 GET "/v1/jobs?limit=-1"
+  bad "before x" 400 GET "/v1/jobs?before=x"
+  bad "wait nan" 400 GET "/v1/jobs/00000000-0000-4000-8000-000000000001?wait=nan"
+  # A value with spaces is quoted in the log: it cannot forge a field.
+  http POST "/v1/jobs?key_path=$D/mul.zkey&idempotency_key=a%20b%20event%3Dforged" --data-binary "@$D/mul.wtns" -H 'Content-Type: application/octet-stream'
+  expect_code 201 "an idempotency key with spaces"
+  grep -q 'idempotency_key="a b event=forged"' "$T/daemon-main.log" || fail "the idempotency key is not quoted in the log: $(grep job_submitted "$T/daemon-main.log")"
+  forged=$(grep 'event=forged' "$T/daemon-main.log" | grep -v 'idempotency_key="a b event=forged"')
+  [ -z "$forged" ] || fail "a forged log field: $forged"
+  # 405 everywhere, with the documented code and Allow.
+  for mp in "POST /" "PUT /metrics" "DELETE /v1/status" "PUT /v1/jobs" "PATCH /v1/keys" "POST /v1/keys/ab" \
+            "POST /v1/jobs/00000000-0000-4000-8000-000000000001" "DELETE /v1/jobs/00000000-0000-4000-8000-000000000001/proof" \
+            "GET /v1/jobs/00000000-0000-4000-8000-000000000001/cancel"; do
+    hdr=$(curl -sS -D - -o "$T/405.json" -X "${mp%% *}" "$URL${mp#* }")
+    echo "$hdr" | head -n 1 | grep -q ' 405' || fail "$mp: $(echo "$hdr" | head -n 1)"
+    echo "$hdr" | grep -qi '^Allow: ' || fail "$mp: no Allow header"
+    [ "$(jget error.code <"$T/405.json")" = method_not_allowed ] || fail "$mp: $(cat "$T/405.json")"
+  done
+  http GET /v1/status
+  curl -s -o "$T/page.html" "$URL/"
+  [ "$(echo "$BODY" | jget devices.length)" = 0 ] && grep -q 'CPU only' "$T/page.html" || fail "the status page does not say CPU only"
+  stop_daemon
+  # The token from a file or the environment: never in the command line.
+  printf 's3cret-from-file\n' >"$T/token"; chmod 600 "$T/token"
+  start_daemon tok --token-file "$T/token"
+  tr '\0' ' ' <"/proc/$DPID/cmdline" | grep -q s3cret && fail "the token is in the command line"
+  http GET /v1/status; expect_code 401 "no token"
+  http GET /v1/status -H 'Authorization: Bearer s3cret-from-file'; expect_code 200 "the token from --token-file"
+  stop_daemon
+  CUZK_TOKEN=s3cret-env start_daemon env
+  http GET /v1/status; expect_code 401 "no token"
+  CUZK_TOKEN=s3cret-env "$CUZK" status >/dev/null || fail "the token from \$CUZK_TOKEN"
+  stop_daemon
+  note "mistyped / unknown / duplicate / non-UTF-8 / control-character fields and bad numbers: 400 JSON errors; 405 + Allow on 9 endpoint/method pairs; token from a file and the environment"
+  ;;
+
+*) echo "unknown scenario $SCEN" >&2; exit 2 ;;
+esac
+echo "PASS $TAG"
