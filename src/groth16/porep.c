@@ -73,5 +73,8 @@ cuzk_status cuzk_porep_key_shape(cuzk_curve curve, unsigned log_domain, cuzk_gpu
     out->log_domain = s.log_domain;
     /* A: 2.4 terms a wire-creating row, 2 a check row; B: 1 a row; the input rows */
     out->n_coefs = (uint64_t)(2.4 * (double)s.n_aux + 0.5) + 2 * (s.m - s.n_aux) + s.m + s.n_pub + 1;
+    /* B: ONE and a quarter of the private wires (the bit rows' wires); the
+     * others' B points are at infinity and dropped by the prover */
+    out->n_b = 1 + s.n_aux / 4;
     return CUZK_OK;
 }
