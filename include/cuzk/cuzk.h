@@ -206,6 +206,12 @@ typedef struct cuzk_key_opts {
     int gpu_msm_copies;      /* GPU, key resident: precomputed copies of the H MSM's bases in the device
                                 memory the plan leaves (cuzk_gpu_plan_opts.msm_copies): seconds more at
                                 load, every proof a few % faster; for keys that serve many proofs */
+    uint64_t host_budget;    /* GPU: host bytes (anonymous + page-locked) the key and its proofs may use,
+                                a cap on the available memory (cuzk_host_mem_budget() plus what the
+                                loaded key holds already); 0: the available memory; UINT64_MAX: not
+                                checked. The tier is the first whose device and host plans both fit;
+                                gpu_workers is lowered when none fits them (cuzk_key_info.gpu_workers),
+                                and nothing fitting one worker is CUZK_ERR_NOMEM before any allocation */
 } cuzk_key_opts;
 
 typedef struct cuzk_key_info {
@@ -220,6 +226,10 @@ typedef struct cuzk_key_info {
     uint64_t device_peak;    /* GPU: the most device memory measured in use at once so far, by the key
                                 and its proofs (free memory at load minus free memory after each
                                 phase's allocations); 0 before the first proof and on the CPU */
+    uint64_t host_plan;      /* GPU: the host plan's peak (cuzk_gpu_plan.host.peak), 0 on the CPU */
+    unsigned gpu_workers;    /* GPU: workers planned (below cuzk_key_opts.gpu_workers when lowered to
+                                fit the host or the device), 0 on the CPU */
+    unsigned gpu_tier;       /* GPU: the plan's tier (1..7), 0 on the CPU */
 } cuzk_key_info;
 
 /* Loads a .zkey (opts may be NULL: CPU). The key holds its own copy, read

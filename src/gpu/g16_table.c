@@ -12,6 +12,7 @@
 #include "groth16/abc_plan.h"
 #include "groth16/b_density.h"
 #include "groth16/backend.h"
+#include "groth16/host_plan.h"
 #include "groth16/ctx.h"
 #include "util/threadpool.h"
 
@@ -99,7 +100,13 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
         po.budget = (size_t)opts->device_budget;
         po.workers = opts->gpu_workers;
         po.msm_copies = opts->gpu_msm_copies;
+        po.host.budget = opts->host_budget == UINT64_MAX ? SIZE_MAX : (size_t)opts->host_budget;
     }
+    /* the host plan counts what is allocated already (the key read into
+     * memory, the kept B wires' copies) as available */
+    po.host.key_mapped = zk->map != NULL;
+    po.host.held = (zk->map ? 0 : host_plan_key_data(&src.shape)) +
+                   (gk->bd.index ? gk->bd.n * (sizeof(uint32_t) + ops->desc->g1_affine + ops->desc->g2_affine) : 0);
     st = cuzk_gpu_g16_key_attach(&gk->k, &src, &po, err);
     cuzk_gpu_plan plan;
     if (!st) {
@@ -131,6 +138,15 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
     if (device_bytes)
         *device_bytes = plan.peak;
     return CUZK_OK;
+}
+
+static void gpu_plan_info(const void *key_state, unsigned *tier, unsigned *workers, uint64_t *host_peak)
+{
+    cuzk_gpu_plan p;
+    cuzk_gpu_g16_key_plan(((const gpu_key *)key_state)->k, &p, NULL);
+    *tier = p.tier;
+    *workers = p.workers;
+    *host_peak = p.host.peak;
 }
 
 static uint64_t gpu_device_peak(const void *key_state)
@@ -253,6 +269,7 @@ static const cuzk_g16_backend GPU_BACKEND = {
     .key_attach = gpu_key_attach,
     .key_detach = gpu_key_detach,
     .device_peak = gpu_device_peak,
+    .plan_info = gpu_plan_info,
     .job_begin = gpu_job_begin,
     .job_end = gpu_job_end,
     .abc = gpu_abc,

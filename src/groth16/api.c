@@ -161,6 +161,8 @@ static cuzk_status key_finish(cuzk_key *key, cuzk_ctx *ctx, const cuzk_key_opts 
     in->n_coefs = zk->n_coefs;
     in->host_bytes = zkey_host_bytes(zk) + host + sizeof *key;
     in->device_bytes = device;
+    if (key->be->plan_info)
+        key->be->plan_info(key->state, &in->gpu_tier, &in->gpu_workers, &in->host_plan);
     return CUZK_OK;
 }
 
