@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 
 #include "formats/fmt_internal.h"
+#include "formats/map_guard.h"
 #include "util/bigint.h"
 
 enum {
@@ -72,10 +73,13 @@ void cuzk_zkey_free(cuzk_zkey *zk)
     free_owned(zk, zk->b2.ptr);
     free_owned(zk, zk->c.ptr);
     free_owned(zk, zk->h.ptr);
+    cuzk_map_guard_remove(zk->map_guard);
     if (zk->map)
         munmap(zk->map, zk->map_size);
     memset(zk, 0, sizeof *zk);
 }
+
+bool cuzk_zkey_map_lost(const cuzk_zkey *zk) { return zk && cuzk_map_guard_lost(zk->map_guard); }
 
 static size_t n_private(const cuzk_zkey *zk) { return (size_t)zk->n_vars - zk->n_public - 1; }
 
@@ -543,8 +547,13 @@ static cuzk_status read_common(cuzk_zkey *zk, cuzk_binfile *bf, cuzk_status st,
         return st;
     cuzk_zkey_read_opts def = {0};
     st = parse(zk, bf, opts ? opts : &def, err);
-    if (zk->map)
-        bf->map = NULL; /* the key owns the mapping now, even on failure */
+    if (!st && cuzk_map_guard_lost(bf->guard))
+        st = cuzk_err(err, CUZK_ERR_IO, "%s: the file was truncated while it was read", bf->name);
+    if (zk->map) { /* the key owns the mapping and its guard now, even on failure */
+        zk->map_guard = bf->guard;
+        bf->map = NULL;
+        bf->guard = NULL;
+    }
     if (st)
         cuzk_zkey_free(zk);
     cuzk_binfile_close(bf);
