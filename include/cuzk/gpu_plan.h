@@ -130,7 +130,7 @@ typedef struct cuzk_gpu_plan_item {
  * prover). Phases: LOAD (the key read: held in anonymous memory, or mapped),
  * ATTACH (the backend's key state being made: the B wires kept, the
  * coefficient CSR built, the page-locked buffers; its transients counted at
- * once), then the proof phases with all W workers in that phase at once (an
+ * once; a held key's arrays the GPU prover no longer reads are freed there), then the proof phases with all W workers in that phase at once (an
  * upper bound): ABC (witness, a, b, c), NTT, MSM (witness, h, the CPU MSM's
  * workspace or, on the GPU, the CPU finish). */
 typedef enum cuzk_host_plan_phase {
@@ -153,6 +153,11 @@ typedef struct cuzk_host_plan {
     size_t key_data;      /* the key's points and coefficient records */
     size_t key_anon;      /* of which in anonymous memory (all of it when copied; 0 when mapped) */
     size_t key_locked;    /* mapped key pages page-locked for DMA (GPU: streamed MSM bases) */
+    size_t key_freed_early; /* GPU, held key: the original B bases freed once the kept B wires are
+                               copied, before the device key is made (the GPU asked for explicitly) */
+    size_t key_freed;     /* GPU, held key: all the arrays freed once the device key is made (those
+                             early, the bases of resident MSM items, the coefficient records but in
+                             tier 7): the key holds key_anon - key_freed while it proves */
     size_t b_bases;       /* GPU: the kept B wires' B1 / B2 bases (a copy) and index, at attach */
     size_t b_held;        /* of which held after attach (while a B item is streamed; the index) */
     size_t csr_build;     /* attach transients: the coefficient CSR built on the host (resident

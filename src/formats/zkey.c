@@ -677,3 +677,34 @@ cuzk_status cuzk_zkey_write_to(const cuzk_zkey *zk, cuzk_afile *out, cuzk_error 
     cuzk_afile_write(f, b, 4);
     return CUZK_OK;
 }
+
+
+size_t cuzk_zkey_release(cuzk_zkey *zk, unsigned what)
+{
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(zk->curve);
+    if (!cp || zk->header_only)
+        return 0;
+    size_t freed = 0;
+    struct {
+        unsigned flag;
+        void **p;
+        size_t bytes;
+    } arr[] = {
+        {CUZK_ZKEY_REL_A, &zk->a.ptr, (size_t)zk->n_vars * cp->g1_affine},
+        {CUZK_ZKEY_REL_B1, &zk->b1.ptr, (size_t)zk->n_vars * cp->g1_affine},
+        {CUZK_ZKEY_REL_B2, &zk->b2.ptr, (size_t)zk->n_vars * cp->g2_affine},
+        {CUZK_ZKEY_REL_C, &zk->c.ptr, n_private(zk) * cp->g1_affine},
+        {CUZK_ZKEY_REL_H, &zk->h.ptr, (size_t)zk->domain_size * cp->g1_affine},
+        {CUZK_ZKEY_REL_COEFS, (void **)&zk->coef_matrix, (size_t)zk->n_coefs * 4},
+        {CUZK_ZKEY_REL_COEFS, (void **)&zk->coef_constraint, (size_t)zk->n_coefs * 4},
+        {CUZK_ZKEY_REL_COEFS, (void **)&zk->coef_signal, (size_t)zk->n_coefs * 4},
+        {CUZK_ZKEY_REL_COEFS, &zk->coef_value.ptr, (size_t)zk->n_coefs * cp->n8r},
+    };
+    for (size_t i = 0; i < CUZK_ARRAY_LEN(arr); i++)
+        if ((what & arr[i].flag) && *arr[i].p && !in_map(zk, *arr[i].p)) {
+            cuzk_free(*arr[i].p);
+            *arr[i].p = NULL;
+            freed += arr[i].bytes;
+        }
+    return freed;
+}

@@ -4,11 +4,13 @@
  * (src/CMakeLists.txt): then this file provides cuzk_g16_backend_gpu and
  * backend.c does not; without CUDA it is empty. */
 #ifdef CUZK_HAVE_GPU_PROVER
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/gpu.h"
 #include "gpu/g16_backend.h"
+#include "formats/formats.h"
 #include "groth16/abc_plan.h"
 #include "groth16/b_density.h"
 #include "groth16/backend.h"
@@ -88,11 +90,22 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
         gpu_key_detach(gk);
         return st;
     }
+    /* The key's own zkey (api.c): arrays this backend no longer reads are
+     * freed (held keys; a mapped key's arrays stay in the page cache), which
+     * is what the host plan counts (host_plan.c). With the GPU asked for
+     * explicitly a failed attach fails the load, so the original B bases go
+     * before the device key is made; with AUTO (the CPU may take the key
+     * instead) only after it is. */
+    cuzk_zkey *own = (cuzk_zkey *)(uintptr_t)zk;
+    const bool explicit_gpu = opts && opts->backend == CUZK_BACKEND_GPU;
+    size_t released = 0;
     if (gk->bd.index) { /* B1 and B2 without their points at infinity */
         src.shape.n_b = gk->bd.n;
         src.b_index = gk->bd.index;
         src.bases[2] = gk->bd.b1;
         src.bases[4] = gk->bd.b2;
+        if (explicit_gpu)
+            released = cuzk_zkey_release(own, CUZK_ZKEY_REL_B1 | CUZK_ZKEY_REL_B2);
     }
     cuzk_gpu_plan_opts po = {0};
     if (opts) {
@@ -105,7 +118,7 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
     /* the host plan counts what is allocated already (the key read into
      * memory, the kept B wires' copies) as available */
     po.host.key_mapped = zk->map != NULL;
-    po.host.held = (zk->map ? 0 : host_plan_key_data(&src.shape)) +
+    po.host.held = (zk->map ? 0 : host_plan_key_data(&src.shape) - released) +
                    (gk->bd.index ? gk->bd.n * (sizeof(uint32_t) + ops->desc->g1_affine + ops->desc->g2_affine) : 0);
     st = cuzk_gpu_g16_key_attach(&gk->k, &src, &po, err);
     cuzk_gpu_plan plan;
@@ -122,6 +135,22 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
                 st = cuzk_abc_plan_build(&gk->plan, &co, zk->domain_size, ctx ? ctx->pool : NULL, err);
             gk->plan_made = !st;
         }
+    }
+    if (!st) { /* what the device key holds now (resident items, the CSR's own copy), the zkey need not */
+        unsigned rel = gk->bd.index ? CUZK_ZKEY_REL_B1 | CUZK_ZKEY_REL_B2 : 0;
+        if (!plan.item[CUZK_GPU_ITEM_MSM_H].streamed)
+            rel |= CUZK_ZKEY_REL_H;
+        if (!plan.item[CUZK_GPU_ITEM_MSM_A].streamed)
+            rel |= CUZK_ZKEY_REL_A;
+        if (!plan.item[CUZK_GPU_ITEM_MSM_C].streamed)
+            rel |= CUZK_ZKEY_REL_C;
+        if (!gk->bd.index && !plan.item[CUZK_GPU_ITEM_MSM_B1].streamed)
+            rel |= CUZK_ZKEY_REL_B1;
+        if (!gk->bd.index && !plan.item[CUZK_GPU_ITEM_MSM_B2].streamed)
+            rel |= CUZK_ZKEY_REL_B2;
+        if (!plan.host_witness) /* tier 7's A/B plan reads the records */
+            rel |= CUZK_ZKEY_REL_COEFS;
+        cuzk_zkey_release(own, rel);
     }
     if (st) {
         gpu_key_detach(gk);

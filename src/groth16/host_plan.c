@@ -81,11 +81,15 @@ size_t host_plan_budget(const cuzk_host_plan_opts *o, size_t *measured)
 static void host_sum(cuzk_host_plan *h)
 {
     const size_t W = h->workers;
-    const size_t base = sadd(sadd(h->runtime, h->key_anon), h->key_locked);
     h->phase_bytes[CUZK_HOST_PHASE_LOAD] = sadd(h->runtime, h->key_anon);
-    size_t att = sadd(sadd(base, h->b_bases), sadd(h->csr_build, h->csr_held));
+    /* attach: the B wires copied beside the whole key, then (its original B
+     * bases freed) the CSR built and every page-locked buffer made */
+    const size_t copy = sadd(sadd(h->runtime, h->key_anon), h->b_bases);
+    size_t att = sadd(sadd(h->runtime, h->key_anon - h->key_freed_early), h->key_locked);
+    att = sadd(sadd(att, h->b_bases), sadd(h->csr_build, h->csr_held));
     att = sadd(sadd(att, h->tables), smul(W, h->pinned));
-    h->phase_bytes[CUZK_HOST_PHASE_ATTACH] = att;
+    h->phase_bytes[CUZK_HOST_PHASE_ATTACH] = att > copy ? att : copy;
+    const size_t base = sadd(sadd(h->runtime, h->key_anon - h->key_freed), h->key_locked);
     const size_t held = sadd(sadd(sadd(base, h->b_held), h->csr_held), sadd(h->tables, smul(W, h->pinned)));
     const size_t wv = sadd(h->witness, h->vectors);
     h->phase_bytes[CUZK_HOST_PHASE_ABC] = sadd(held, smul(W, wv));
@@ -228,6 +232,25 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
     } else { /* built, uploaded, freed (rows kept) */
         h->csr_held = rows;
         h->csr_build = sadd(rows, smul(s->n_coefs, 4 + FR_BYTES));
+    }
+    if (!mapped) { /* the zkey's arrays the device key makes unneeded (g16_table.c) */
+        const size_t g1 = cd->g1_affine, g2 = cd->g2_affine, npriv = s->n_vars - s->n_public - 1;
+        const size_t borig = smul(s->n_vars, g1 + g2);
+        h->key_freed_early = dropped ? borig : 0;
+        size_t f = h->key_freed_early;
+        if (!p->item[CUZK_GPU_ITEM_MSM_H].streamed)
+            f = sadd(f, smul(n, g1));
+        if (!p->item[CUZK_GPU_ITEM_MSM_A].streamed)
+            f = sadd(f, smul(s->n_vars, g1));
+        if (!p->item[CUZK_GPU_ITEM_MSM_C].streamed)
+            f = sadd(f, smul(npriv, g1));
+        if (!dropped && !p->item[CUZK_GPU_ITEM_MSM_B1].streamed)
+            f = sadd(f, smul(s->n_vars, g1));
+        if (!dropped && !p->item[CUZK_GPU_ITEM_MSM_B2].streamed)
+            f = sadd(f, smul(s->n_vars, g2));
+        if (!p->host_witness)
+            f = sadd(f, smul(s->n_coefs, 12 + FR_BYTES));
+        h->key_freed = f;
     }
     h->pinned = p->host_pinned;
     h->witness = smul(s->n_vars, FR_BYTES);

@@ -31,10 +31,13 @@ static cuzk_gpu_key_shape porep(unsigned lg)
 static void check_sums(const cuzk_host_plan *h)
 {
     const size_t W = h->workers;
-    const size_t base = h->runtime + h->key_anon + h->key_locked;
     assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_LOAD], h->runtime + h->key_anon);
-    assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_ATTACH],
-                     base + h->b_bases + h->csr_build + h->csr_held + h->tables + W * h->pinned);
+    const size_t att = h->runtime + h->key_anon - h->key_freed_early + h->key_locked + h->b_bases + h->csr_build +
+                       h->csr_held + h->tables + W * h->pinned;
+    const size_t copy = h->runtime + h->key_anon + h->b_bases;
+    assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_ATTACH], att > copy ? att : copy);
+    assert_true(h->key_freed_early <= h->key_freed && h->key_freed <= h->key_anon);
+    const size_t base = h->runtime + h->key_anon - h->key_freed + h->key_locked;
     const size_t held = base + h->b_held + h->csr_held + h->tables + W * h->pinned;
     assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_ABC], held + W * (h->witness + h->vectors));
     assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_NTT], held + W * (h->witness + h->vectors));
@@ -49,6 +52,8 @@ static void check_sums(const cuzk_host_plan *h)
      * pages apart) */
     assert_int_equal(h->key_anon, h->key_mapped ? 0 : h->key_data);
     assert_true(h->key_mapped || h->key_locked == 0);
+    assert_true(!h->key_mapped || h->key_freed == 0);
+    assert_true(h->gpu || h->key_freed == 0);
     assert_true(h->b_held <= h->b_bases);
 }
 
@@ -98,6 +103,12 @@ static void test_gpu_host_sums(void **state)
                         assert_true(h->key_locked >= p.item[CUZK_GPU_ITEM_MSM_H].data_bytes);
                     if (!p.item[CUZK_GPU_ITEM_MSM_B1].streamed && !p.item[CUZK_GPU_ITEM_MSM_B2].streamed)
                         assert_true(h->b_held < h->b_bases);
+                    /* a held key keeps, once attached, only what its streamed items and tier 7 read:
+                     * at tier 1 the IC alone (not among the key's data) */
+                    if (!mapped && p.tier == 1)
+                        assert_int_equal(h->key_freed, h->key_data - (s.n_public + 1) * 96);
+                    if (!mapped && p.tier == 7)
+                        assert_true(h->key_anon - h->key_freed >= s.n_coefs * 44);
                 }
     }
 }
