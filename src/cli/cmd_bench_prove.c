@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cuzk/gpu_plan.h"
 
@@ -158,12 +159,14 @@ static void sampler_read(host_sampler *h, double *anon_gib, double *sys_gib)
     *sys_gib = (double)(h->avail0_kb - h->avail_min_kb) / (1024.0 * 1024.0);
 }
 
+static cuzk_status fail_with(cuzk_error *err, cuzk_status st, const char *msg);
+
 /* The plans before anything is made or loaded: the GPU tier and workers
  * (device and host), or the CPU's host plan; the worker list clamped to what
  * fits (a warning line), nothing fitting: the error (exit 6). *hplan: the
  * host plan's peak for the largest count kept. */
-static cuzk_status preplan(int porep, const char *scale, const char *curve, const char *cache, const char *zkey,
-                           const cuzk_key_opts *ko, int *wl, int nw, double *hplan, cuzk_error *err)
+static cuzk_status preplan(int porep, const char *scale, const char *curve, const char *seed, const char *cache,
+                           const char *zkey, const cuzk_key_opts *ko, int *wl, int nw, double *hplan, cuzk_error *err)
 {
     cuzk_gpu_key_shape shape;
     cuzk_status st = porep ? cuzk_porep_key_shape(curve ? cuzk_curve_from_name(curve) : CUZK_CURVE_NONE,
@@ -177,6 +180,7 @@ static cuzk_status preplan(int porep, const char *scale, const char *curve, cons
     const int mapped = !porep || cache;
     unsigned fit = (unsigned)wmax;
     const char *what = NULL;
+    size_t key_data = 0;
     char line[256];
     if (ko->backend == CUZK_BACKEND_GPU) {
         cuzk_gpu_plan_opts po = {.budget = (size_t)ko->device_budget, .device = ko->device,
@@ -187,6 +191,7 @@ static cuzk_status preplan(int porep, const char *scale, const char *curve, cons
         if ((st = cuzk_gpu_plan_proof(&shape, &po, &p, err)))
             return st;
         fit = p.workers;
+        key_data = p.host.key_data;
         *hplan = (double)p.host.peak / (double)(1u << 30);
         snprintf(line, sizeof line, "plan: tier %u, %u worker%s: device %.2f of %.2f GiB, host %.2f of %.2f GiB (key %s)",
                  p.tier, p.workers, p.workers == 1 ? "" : "s", (double)p.peak / (1u << 30), (double)p.budget / (1u << 30),
@@ -200,10 +205,31 @@ static cuzk_status preplan(int porep, const char *scale, const char *curve, cons
             fit--;
         if (st)
             return st;
+        key_data = h.key_data;
         *hplan = (double)h.peak / (double)(1u << 30);
         snprintf(line, sizeof line, "plan: CPU, %u worker%s: host %.2f of %.2f GiB (key %s)", fit, fit == 1 ? "" : "s",
                  (double)h.peak / (1u << 30), (double)h.budget / (1u << 30), mapped ? "mapped" : "held");
         what = "the host plan";
+    }
+    /* --porep made in memory (no cache, or not yet in it): the whole key, the
+     * witness and the setup's u, v, w scalars at once (porep_impl.h) */
+    char zc[4200];
+    snprintf(zc, sizeof zc, "%s/porep-2^%u-%s-s%s.zkey", cache ? cache : ".", shape.log_domain,
+             cuzk_curve_name(shape.curve), seed && strtoull(seed, NULL, 10) ? seed : "1");
+    if (porep && (!cache || access(zc, R_OK) != 0)) {
+        const double make = (double)key_data + 4.0 * (double)shape.n_vars * 32 + (double)(1u << 30);
+        double avail = (double)cuzk_host_mem_budget();
+        if (ko->host_budget && (double)ko->host_budget < avail)
+            avail = (double)ko->host_budget;
+        if (make > avail) {
+            char msg[512];
+            snprintf(msg, sizeof msg,
+                     "bench: making the PoRep-shaped key of 2^%u in memory needs %.2f GiB of host memory at once (the "
+                     "key, its witness, the setup's scalars); %.2f GiB %s",
+                     shape.log_domain, make / (double)(1u << 30), avail / (double)(1u << 30),
+                     ko->host_budget && (double)ko->host_budget <= avail ? "is the cap" : "are available");
+            return fail_with(err, CUZK_ERR_NOMEM, msg);
+        }
     }
     if (fit < (unsigned)wmax) {
         fprintf(stderr, "Warning: %u workers do not fit %s; %u do\n", (unsigned)wmax, what, fit);
@@ -526,7 +552,7 @@ int cmd_bench_prove(int argc, char **argv)
         return cli_usage_error(USAGE, "--proofs takes a count from 1 to 100000, got '%s'", proofs);
     cuzk_error err = {0};
     double hplan = 0;
-    if (preplan(porep, scale, curve, cache, pos[0], &ko, wl, nw, &hplan, &err))
+    if (preplan(porep, scale, curve, seed, cache, pos[0], &ko, wl, nw, &hplan, &err))
         return cli_fail(&err);
     cli_tracer *tr = NULL;
     if (trace && cli_tracer_open(&tr, trace, &err))
