@@ -23,6 +23,15 @@
 # refuse, exit 6, before anything is made).
 # A configuration that would not finish before DEADLINE is skipped (it
 # needs EST seconds: default 150 at 2^26 with the cache, 330 at 2^27).
+# What the plans say for 2^27 held in memory on a 125 GiB host (~120 GiB
+# available): making the key 105 GiB; then W = 2 at full / 24G / 16G:
+# attach 98.2 GiB, proofs ~77 GiB; 8G (tier 7, a/b/c page-locked per
+# worker): 122.4 GiB for W = 2, so W is lowered to 1 there (101.6 GiB).
+# Calls for the 2^27 set (one or two configurations a call):
+#   DIST=... bench/host_plan_device.sh 27:full
+#   DIST=... bench/host_plan_device.sh 27:24G
+#   DIST=... bench/host_plan_device.sh 27:16G
+#   DIST=... bench/host_plan_device.sh 27:8G
 #
 # usage: DIST=build-run/dist bench/host_plan_device.sh 27:full 27:24G ...
 #        (the binaries of tools/gpu_dist.sh; cuzk is all it runs)
