@@ -44,7 +44,7 @@ static const char USAGE[] =
     "    host_GiB    the measured host peak: the largest of the process's\n"
     "                anonymous resident size sampled every 10 ms and VmHWM less\n"
     "                its file-backed and shared pages at the row's end (page-locked\n"
-    "                buffers of the CUDA driver are not in the process's RSS: see sys)\n"
+    "                buffers of the CUDA driver may not show there: see sys)\n"
     "    sys_GiB     MemAvailable at start less its least sampled value: all the\n"
     "                host memory taken meanwhile, page-locked buffers included\n"
     "  then the per-phase means of the throughput run (ms per proof; host wall\n"
