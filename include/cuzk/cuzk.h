@@ -197,15 +197,27 @@ typedef struct cuzk_key_opts {
     int device;              /* CUDA device index (GPU / AUTO) */
     uint64_t device_budget;  /* device bytes the key and its proofs may use; 0: free memory minus a margin */
     int map_in_place;        /* use the file's mapping for the point sections and coefficient records
-                                instead of a copy (faster load, the page cache holds the key once);
-                                the file must then never be truncated or rewritten in place while the
-                                key is loaded: that ends the process with SIGBUS. 0: the key owns a copy
-                                read with pread, and a changed file cannot hurt a loaded key. */
+                                instead of a copy (faster load, no anonymous memory: the page cache
+                                holds the key once, and the host plan counts none of it but what is
+                                page-locked). A file truncated while the key is loaded does not end the
+                                process: the library catches the SIGBUS of the mapping's lost pages
+                                (its one process-wide handler, installed at the first mapped load;
+                                other faults go to the handler before it), they read as zeros, and the
+                                running and every later proof with the key fail with CUZK_ERR_IO naming
+                                the file (load it again). A file rewritten in place at the same size
+                                gives wrong points: proofs fail verification. Replacing it by a rename
+                                is safe. 0: the key owns a copy read with pread. */
     unsigned gpu_workers;    /* GPU: proofs that may hold device memory at once (0: 2): one runs its
                                 kernels, the others pre-stage their witness; more wait (cuzk plan --workers) */
     int gpu_msm_copies;      /* GPU, key resident: precomputed copies of the H MSM's bases in the device
                                 memory the plan leaves (cuzk_gpu_plan_opts.msm_copies): seconds more at
                                 load, every proof a few % faster; for keys that serve many proofs */
+    uint64_t host_budget;    /* GPU: host bytes (anonymous + page-locked) the key and its proofs may use,
+                                a cap on the available memory (cuzk_host_mem_budget() plus what the
+                                loaded key holds already); 0: the available memory; UINT64_MAX: not
+                                checked. The tier is the first whose device and host plans both fit;
+                                gpu_workers is lowered when none fits them (cuzk_key_info.gpu_workers),
+                                and nothing fitting one worker is CUZK_ERR_NOMEM before any allocation */
 } cuzk_key_opts;
 
 typedef struct cuzk_key_info {
@@ -220,12 +232,16 @@ typedef struct cuzk_key_info {
     uint64_t device_peak;    /* GPU: the most device memory measured in use at once so far, by the key
                                 and its proofs (free memory at load minus free memory after each
                                 phase's allocations); 0 before the first proof and on the CPU */
+    uint64_t host_plan;      /* GPU: the host plan's peak (cuzk_gpu_plan.host.peak), 0 on the CPU */
+    unsigned gpu_workers;    /* GPU: workers planned (below cuzk_key_opts.gpu_workers when lowered to
+                                fit the host or the device), 0 on the CPU */
+    unsigned gpu_tier;       /* GPU: the plan's tier (1..7), 0 on the CPU */
 } cuzk_key_info;
 
 /* Loads a .zkey (opts may be NULL: CPU). The key holds its own copy, read
  * with pread: truncating or rewriting the file later cannot affect it, and
  * doing so during the load is an I/O or format error (opts.map_in_place
- * trades that for a faster load). Reports the phases load_zkey and prepare on ctx.
+ * uses the file's mapping instead: see there). Reports the phases load_zkey and prepare on ctx.
  * Errors name the file: CUZK_ERR_IO, _FORMAT, _UNSUPPORTED (e.g. a domain as
  * large as the field's 2-adicity, or a backend that is not built), _NOMEM. */
 CUZK_API cuzk_status cuzk_key_load(cuzk_key **out, cuzk_ctx *ctx, const char *zkey_path, const cuzk_key_opts *opts,

@@ -66,6 +66,14 @@ typedef struct cuzk_porep_opts {
     uint64_t seed;        /* circuit and witness; 0: random */
     int gpu_setup;        /* nonzero: the key's points on GPU `device` */
     int device;
+    /* Non-NULL: a directory (created if missing) where the key and witness
+     * are written once, as porep-2^LG-CURVE-sSEED.zkey / .wtns (seed 0 is
+     * taken as 1 here, so later runs find them), and from which they are
+     * loaded when present: the key mapped from its file (key_opts'
+     * map_in_place is set), the making skipped (info->from_cache). The
+     * in-memory key is freed before the file is mapped, so the host holds
+     * the key's pages in its page cache rather than twice. */
+    const char *cache_dir;
 } cuzk_porep_opts;
 
 typedef struct cuzk_porep_info {
@@ -78,6 +86,8 @@ typedef struct cuzk_porep_info {
     uint64_t bits;           /* private witness values that are 0 or 1 */
     double circuit_seconds;  /* wall: circuit, coefficients and scalars (CPU) */
     double points_seconds;   /* wall: the key's point sections (GPU or CPU) */
+    int from_cache;          /* loaded from cache_dir (the counts above then are those of the key:
+                                log_domain, n_public, n_vars; the others 0) */
 } cuzk_porep_info;
 
 /* Makes the key and the witness (both freed by the caller: cuzk_key_free,

@@ -120,6 +120,84 @@ typedef struct cuzk_gpu_plan_item {
                              cuzk_gpu_msm_config.precompute; 1: none); 0 for the others */
 } cuzk_gpu_plan_item;
 
+/* ---- Host memory plan ---------------------------------------------------
+ * Beside the device plan, before anything is allocated: what the key and W
+ * concurrent proofs hold in host memory, per phase. Counted are anonymous
+ * memory and page-locked memory (neither can be reclaimed: together they are
+ * what the out-of-memory killer sees); the pages of a key mapped from its file
+ * are page cache (reclaimable, re-read when needed) and are counted only
+ * where they are page-locked for DMA (the streamed MSM bases of the GPU
+ * prover). Phases: LOAD (the key read: held in anonymous memory, or mapped),
+ * ATTACH (the backend's key state being made: the B wires kept, the
+ * coefficient CSR built, the page-locked buffers; its transients counted at
+ * once; a held key's arrays the GPU prover no longer reads are freed there), then the proof phases with all W workers in that phase at once (an
+ * upper bound): ABC (witness, a, b, c), NTT, MSM (witness, h, the CPU MSM's
+ * workspace or, on the GPU, the CPU finish). */
+typedef enum cuzk_host_plan_phase {
+    CUZK_HOST_PHASE_LOAD = 0,
+    CUZK_HOST_PHASE_ATTACH,
+    CUZK_HOST_PHASE_ABC,
+    CUZK_HOST_PHASE_NTT,
+    CUZK_HOST_PHASE_MSM,
+    CUZK_HOST_PHASE_COUNT
+} cuzk_host_plan_phase;
+
+typedef struct cuzk_host_plan {
+    int gpu;              /* 1: the GPU prover's host side (device tier `tier`); 0: the CPU prover */
+    int key_mapped;       /* the key's points and records used in its file mapping (0: a copy) */
+    unsigned workers;     /* concurrent proofs planned for */
+    size_t budget;        /* host bytes the plan had to fit (SIZE_MAX: not checked) */
+    size_t available;     /* of which measured available now (MemAvailable, cgroup; 0 when given) */
+    size_t runtime;       /* the process beside the plan: code, libraries, thread stacks, the CUDA
+                             driver's own host memory (GPU) */
+    size_t key_data;      /* the key's points and coefficient records */
+    size_t key_anon;      /* of which in anonymous memory (all of it when copied; 0 when mapped) */
+    size_t key_locked;    /* mapped key pages page-locked for DMA (GPU: streamed MSM bases) */
+    size_t key_freed_early; /* GPU, held key: the original B bases freed once the kept B wires are
+                               copied, before the device key is made (the GPU asked for explicitly) */
+    size_t key_freed;     /* GPU, held key: all the arrays freed once the device key is made (those
+                             early, the bases of resident MSM items, the coefficient records but in
+                             tier 7): the key holds key_anon - key_freed while it proves */
+    size_t b_bases;       /* GPU: the kept B wires' B1 / B2 bases (a copy) and index, at attach */
+    size_t b_held;        /* of which held after attach (while a B item is streamed; the index) */
+    size_t csr_build;     /* attach transients: the coefficient CSR built on the host (resident
+                             coefficients: freed once uploaded), the counting sort's cursors */
+    size_t csr_held;      /* held: the streamed coefficients' page-locked CSR (GPU tiers 4-6), or
+                             the CPU's A/B evaluation plan (CPU prover, GPU tier 7) */
+    size_t tables;        /* CPU prover: the NTT domain's twiddles */
+    size_t pinned;        /* per worker: page-locked buffers (cuzk_gpu_plan.host_pinned) */
+    size_t witness;       /* per worker: the proof's witness (n_vars x 32) */
+    size_t vectors;       /* per worker: a, b, c on the host (CPU prover: 3 domain vectors;
+                             GPU tier 7: in `pinned`) */
+    size_t scratch;       /* per worker: the CPU MSM's index lists and bucket arrays (CPU prover),
+                             or the host finish of a GPU proof */
+    size_t phase_bytes[CUZK_HOST_PHASE_COUNT]; /* anonymous + page-locked bytes per phase */
+    size_t peak;          /* max of phase_bytes */
+    size_t file_bytes;    /* file-backed pages a mapped key can occupy (reclaimable unless locked) */
+} cuzk_host_plan;
+
+/* Name of a host phase ("load", "attach", "abc", "ntt", "msm"). */
+CUZK_API const char *cuzk_host_plan_phase_name(cuzk_host_plan_phase p);
+
+/* Host memory available to a new allocation: MemAvailable, or the cgroup's
+ * memory.max minus memory.current when that is lower (Linux; elsewhere the
+ * physical memory), less a margin of max(1 GiB, 2 % of the physical memory). */
+CUZK_API size_t cuzk_host_mem_budget(void);
+
+/* Options of the host side of a plan (the GPU plan's host_* fields and the
+ * CPU plan's). */
+typedef struct cuzk_host_plan_opts {
+    /* Host bytes (anonymous + page-locked) the key and its proofs may use. 0:
+     * available = cuzk_host_mem_budget() + held; nonzero: at most that (a cap, as
+     * `--host-mem`). SIZE_MAX: not checked. */
+    size_t budget;
+    size_t available;     /* tests: taken as the available memory instead of measuring it (0: measure) */
+    size_t held;          /* bytes of the plan already allocated by the caller (a key read into
+                             memory): added to the measured available memory */
+    int key_mapped;       /* the key is (to be) used in its file mapping */
+    unsigned threads;     /* CPU threads (the CPU MSM's bucket arrays); 0: the online CPUs */
+} cuzk_host_plan_opts;
+
 typedef struct cuzk_gpu_plan_opts {
     /* Device memory the proofs may use, all workers together. 0: the free
      * memory of `device` minus a margin of max(512 MiB, 2 % of the device)
@@ -138,6 +216,12 @@ typedef struct cuzk_gpu_plan_opts {
      * (seconds for 2^26 bases) and make every proof's H MSM a few % faster:
      * for keys that serve many proofs (the daemon, benchmarks). */
     int msm_copies;
+    /* The host side: the tier chosen is the first whose device AND host
+     * peaks fit (host.budget = SIZE_MAX: device only). When no tier fits W
+     * workers, W is lowered until one does (`workers_asked` keeps the
+     * request) unless fixed_workers; nothing fits one worker: NOMEM. */
+    cuzk_host_plan_opts host;
+    int fixed_workers;
 } cuzk_gpu_plan_opts;
 
 typedef struct cuzk_gpu_plan {
@@ -173,11 +257,22 @@ typedef struct cuzk_gpu_plan {
     unsigned least_tier;   /* the tier chosen at least_budget: 7, or (small keys, where tier 7's
                               MSM host-scalar staging outweighs a witness and two vectors) a
                               key-streamed tier 4-6 */
+    unsigned workers_asked; /* the workers requested; > workers when lowered to fit */
+    unsigned host_skipped; /* tiers that fit the device but not the host (their count) */
+    cuzk_host_plan host;   /* the host plan of the chosen tier and worker count */
 } cuzk_gpu_plan;
 
 /* Name of an item / phase ("coefs", "ntt", "msm_h", ...; "stage", "abc", ...). */
 CUZK_API const char *cuzk_gpu_plan_item_name(cuzk_gpu_plan_item_id id);
 CUZK_API const char *cuzk_gpu_plan_phase_name(cuzk_gpu_plan_phase p);
+
+/* The host plan of the CPU prover for a key of `shape` and `workers`
+ * concurrent proofs (0 = 1), and whether it fits: CUZK_ERR_NOMEM with a
+ * one-line message saying what is needed and what is available when the
+ * peak exceeds the budget (out is filled either way). With key_mapped < 0
+ * the key is planned held when that fits, else mapped (out->key_mapped). */
+CUZK_API cuzk_status cuzk_host_plan_cpu(const cuzk_gpu_key_shape *shape, unsigned workers,
+                                        const cuzk_host_plan_opts *opts, cuzk_host_plan *out, cuzk_error *err);
 
 /* Computes the plan for a key of `shape` (opts may be NULL: defaults).
  * Touches the GPU only to query free memory / the SM count when opts leave

@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuzk/gpu_plan.h"
 
 #include "cli.h"
 #include "cuzk/dev.h"
@@ -17,10 +21,11 @@
 int cmd_bench_prove(int argc, char **argv);
 
 static const char USAGE[] =
-    "Usage: cuzk bench prove [--gpu[=D]] [--gpu-mem SIZE] [--no-msm-copies] [--workers LIST] [--proofs N]\n"
-    "                        [--trace FILE] <zkey> <wtns>\n"
-    "       cuzk bench prove --porep [--scale LG] [--curve C] [--seed S] [--gpu[=D]] [--gpu-mem SIZE]\n"
-    "                        [--no-msm-copies] [--workers LIST] [--proofs N] [--trace FILE]\n"
+    "Usage: cuzk bench prove [--gpu[=D]] [--gpu-mem SIZE] [--host-mem SIZE] [--no-msm-copies] [--workers LIST]\n"
+    "                        [--proofs N] [--trace FILE] <zkey> <wtns>\n"
+    "       cuzk bench prove --porep [--scale LG] [--curve C] [--seed S] [--porep-cache DIR] [--gpu[=D]]\n"
+    "                        [--gpu-mem SIZE] [--host-mem SIZE] [--no-msm-copies] [--workers LIST] [--proofs N]\n"
+    "                        [--trace FILE]\n"
     "  Loads the key once per worker count, proves one warm-up proof, then\n"
     "  3 single proofs (latency: median; with --porep for the first W only)\n"
     "  and N proofs by W threads at once\n"
@@ -34,11 +39,25 @@ static const char USAGE[] =
     "                the throughput run's kernel window (first kernel start to last\n"
     "                kernel end)\n"
     "    plan_GiB, peak_GiB  GPU: the memory plan's peak and the measured one\n"
+    "    tier        GPU: the plan's tier (1..7)\n"
+    "    hplan_GiB   the host plan's peak (anonymous + page-locked; cuzk plan)\n"
+    "    host_GiB    the measured host peak: the largest of the process's\n"
+    "                anonymous resident size sampled every 10 ms and VmHWM less\n"
+    "                its file-backed and shared pages at the row's end (page-locked\n"
+    "                buffers of the CUDA driver may not show there: see sys)\n"
+    "    sys_GiB     MemAvailable at start less its least sampled value: all the\n"
+    "                host memory taken meanwhile, page-locked buffers included\n"
     "  then the per-phase means of the throughput run (ms per proof; host wall\n"
     "  times, and gpu.* device times).\n"
     "  --no-msm-copies GPU: no precomputed copies of the H MSM's bases (by default\n"
     "                  the plan gives them the memory its tier leaves when the key is\n"
     "                  resident, as `cuzk serve --msm-copies true`; made at key load)\n"
+    "  --host-mem SIZE host memory the key and its proofs may use (anonymous +\n"
+    "                  page-locked), a cap on MemAvailable (or the cgroup's\n"
+    "                  room); the GPU tier is the first whose device and host\n"
+    "                  plans fit, a worker count that fits none is lowered (a\n"
+    "                  warning line) and nothing fitting is exit 6 before the key\n"
+    "                  is loaded. A zkey file is used in its mapping\n"
     "  --workers LIST  comma-separated worker counts (default 1,2)\n"
     "  --proofs N      proofs per throughput run (default 4 x W)\n"
     "  --trace FILE    Chrome trace-event timeline (Perfetto) of every run, a lane\n"
@@ -47,10 +66,181 @@ static const char USAGE[] =
     "                  (130,278,869 constraints, 328 inputs, domain 2^27), its witness and an\n"
     "                  INSECURE dev key, made in memory once for all worker counts (the key's\n"
     "                  points on the GPU with --gpu); prints the shape and the time to make them.\n"
-    "                  The full size needs ~110 GiB of host memory\n"
+    "                  Made in memory, the full size needs ~110 GiB of host memory\n"
+    "  --porep-cache DIR  write the key and witness once to DIR (the full size:\n"
+    "                  a 95 GB zkey and a 4.2 GB witness; see cuzk plan --porep\n"
+    "                  --porep-cache for its host plan) and use them from there,\n"
+    "                  the key mapped from its file; later runs skip the making\n"
     "  --scale LG      domain 2^LG, the same shape scaled (10..27, default 27)\n"
     "  --curve C       bls12381 (default) or bn128\n"
     "  --seed S        circuit and witness seed (default: random)\n";
+
+/* Host memory measured while a row runs: the process's anonymous resident
+ * size (sampled, and VmHWM less file-backed and shared pages at the end)
+ * and the system's MemAvailable (its least value). */
+typedef struct {
+    pthread_t th;
+    pthread_mutex_t mu;
+    int stop, started;
+    unsigned long long anon_max_kb, avail0_kb, avail_min_kb;
+} host_sampler;
+
+static unsigned long long proc_kb(const char *file, const char *key)
+{
+    FILE *f = fopen(file, "r");
+    char line[256];
+    unsigned long long v = 0;
+    size_t n = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, n) && line[n] == ':') {
+            v = strtoull(line + n + 1, NULL, 10);
+            break;
+        }
+    if (f)
+        fclose(f);
+    return v;
+}
+
+static void sample_once(host_sampler *h)
+{
+    unsigned long long a = proc_kb("/proc/self/status", "RssAnon"), m = proc_kb("/proc/meminfo", "MemAvailable");
+    pthread_mutex_lock(&h->mu);
+    if (a > h->anon_max_kb)
+        h->anon_max_kb = a;
+    if (m && m < h->avail_min_kb)
+        h->avail_min_kb = m;
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void *sampler_main(void *arg)
+{
+    host_sampler *h = arg;
+    for (;;) {
+        pthread_mutex_lock(&h->mu);
+        int stop = h->stop;
+        pthread_mutex_unlock(&h->mu);
+        if (stop)
+            return NULL;
+        sample_once(h);
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static void sampler_start(host_sampler *h)
+{
+    memset(h, 0, sizeof *h);
+    pthread_mutex_init(&h->mu, NULL);
+    h->avail0_kb = h->avail_min_kb = proc_kb("/proc/meminfo", "MemAvailable");
+    h->started = pthread_create(&h->th, NULL, sampler_main, h) == 0;
+}
+
+static void sampler_stop(host_sampler *h)
+{
+    if (h->started) {
+        pthread_mutex_lock(&h->mu);
+        h->stop = 1;
+        pthread_mutex_unlock(&h->mu);
+        pthread_join(h->th, NULL);
+    }
+    pthread_mutex_destroy(&h->mu);
+}
+
+/* The process's anonymous peak so far and the MemAvailable drop, GiB. */
+static void sampler_read(host_sampler *h, double *anon_gib, double *sys_gib)
+{
+    sample_once(h);
+    unsigned long long hwm = proc_kb("/proc/self/status", "VmHWM"), file = proc_kb("/proc/self/status", "RssFile"),
+                       shm = proc_kb("/proc/self/status", "RssShmem");
+    unsigned long long a = hwm > file + shm ? hwm - file - shm : 0;
+    if (h->anon_max_kb > a)
+        a = h->anon_max_kb;
+    *anon_gib = (double)a / (1024.0 * 1024.0);
+    *sys_gib = (double)(h->avail0_kb - h->avail_min_kb) / (1024.0 * 1024.0);
+}
+
+static cuzk_status fail_with(cuzk_error *err, cuzk_status st, const char *msg);
+
+/* The plans before anything is made or loaded: the GPU tier and workers
+ * (device and host), or the CPU's host plan; the worker list clamped to what
+ * fits (a warning line), nothing fitting: the error (exit 6). *hplan: the
+ * host plan's peak for the largest count kept. */
+static cuzk_status preplan(int porep, const char *scale, const char *curve, const char *seed, const char *cache,
+                           const char *zkey, const cuzk_key_opts *ko, int *wl, int nw, double *hplan, cuzk_error *err)
+{
+    cuzk_gpu_key_shape shape;
+    cuzk_status st = porep ? cuzk_porep_key_shape(curve ? cuzk_curve_from_name(curve) : CUZK_CURVE_NONE,
+                                                  scale ? (unsigned)strtoul(scale, NULL, 10) : 27, &shape, err)
+                           : cuzk_gpu_key_shape_read(zkey, &shape, err);
+    if (st)
+        return st;
+    int wmax = 1;
+    for (int k = 0; k < nw; k++)
+        wmax = wl[k] > wmax ? wl[k] : wmax;
+    const int mapped = !porep || cache;
+    unsigned fit = (unsigned)wmax;
+    const char *what = NULL;
+    size_t key_data = 0;
+    char line[256];
+    if (ko->backend == CUZK_BACKEND_GPU) {
+        cuzk_gpu_plan_opts po = {.budget = (size_t)ko->device_budget, .device = ko->device,
+                                 .workers = (unsigned)wmax, .msm_copies = ko->gpu_msm_copies};
+        po.host.budget = (size_t)ko->host_budget;
+        po.host.key_mapped = mapped;
+        cuzk_gpu_plan p;
+        if ((st = cuzk_gpu_plan_proof(&shape, &po, &p, err)))
+            return st;
+        fit = p.workers;
+        key_data = p.host.key_data;
+        *hplan = (double)p.host.peak / (double)(1u << 30);
+        snprintf(line, sizeof line, "plan: tier %u, %u worker%s: device %.2f of %.2f GiB, host %.2f of %.2f GiB (key %s)",
+                 p.tier, p.workers, p.workers == 1 ? "" : "s", (double)p.peak / (1u << 30), (double)p.budget / (1u << 30),
+                 (double)p.host.peak / (1u << 30), (double)p.host.budget / (1u << 30), mapped ? "mapped" : "held");
+        what = "the GPU plans";
+    } else {
+        cuzk_host_plan_opts ho = {.budget = (size_t)ko->host_budget, .key_mapped = mapped};
+        cuzk_host_plan h;
+        cuzk_error e1 = {0};
+        while ((st = cuzk_host_plan_cpu(&shape, fit, &ho, &h, fit == (unsigned)wmax ? err : &e1)) && fit > 1)
+            fit--;
+        if (st)
+            return st;
+        key_data = h.key_data;
+        *hplan = (double)h.peak / (double)(1u << 30);
+        snprintf(line, sizeof line, "plan: CPU, %u worker%s: host %.2f of %.2f GiB (key %s)", fit, fit == 1 ? "" : "s",
+                 (double)h.peak / (1u << 30), (double)h.budget / (1u << 30), mapped ? "mapped" : "held");
+        what = "the host plan";
+    }
+    /* --porep made in memory (no cache, or not yet in it): the whole key, the
+     * witness and the setup's u, v, w scalars at once (porep_impl.h) */
+    char zc[4200];
+    snprintf(zc, sizeof zc, "%s/porep-2^%u-%s-s%s.zkey", cache ? cache : ".", shape.log_domain,
+             cuzk_curve_name(shape.curve), seed && strtoull(seed, NULL, 10) ? seed : "1");
+    if (porep && (!cache || access(zc, R_OK) != 0)) {
+        const double make = (double)key_data + 4.0 * (double)shape.n_vars * 32 + (double)(1u << 30);
+        double avail = (double)cuzk_host_mem_budget();
+        if (ko->host_budget && (double)ko->host_budget < avail)
+            avail = (double)ko->host_budget;
+        if (make > avail) {
+            char msg[512];
+            snprintf(msg, sizeof msg,
+                     "bench: making the PoRep-shaped key of 2^%u in memory needs %.2f GiB of host memory at once (the "
+                     "key, its witness, the setup's scalars); %.2f GiB %s",
+                     shape.log_domain, make / (double)(1u << 30), avail / (double)(1u << 30),
+                     ko->host_budget && (double)ko->host_budget <= avail ? "is the cap" : "are available");
+            return fail_with(err, CUZK_ERR_NOMEM, msg);
+        }
+    }
+    if (fit < (unsigned)wmax) {
+        fprintf(stderr, "Warning: %u workers do not fit %s; %u do\n", (unsigned)wmax, what, fit);
+        for (int k = 0; k < nw; k++)
+            if (wl[k] > (int)fit)
+                wl[k] = (int)fit;
+    }
+    printf("%s\n", line);
+    fflush(stdout);
+    return CUZK_OK;
+}
 
 static cuzk_status fail_with(cuzk_error *err, cuzk_status st, const char *msg)
 {
@@ -242,9 +432,11 @@ static double cpu_seconds(void)
 /* The PoRep-shaped key and witness (--porep): made once, with room for the
  * largest worker count; prints the shape and what making them took. */
 static cuzk_status make_porep(cuzk_ctx *ctx, const char *scale, const char *curve, const char *seed,
-                              const cuzk_key_opts *ko, cuzk_key **key, cuzk_witness **w, cuzk_error *err)
+                              const char *cache, const cuzk_key_opts *ko, cuzk_key **key, cuzk_witness **w,
+                              cuzk_error *err)
 {
     cuzk_porep_opts po = {0};
+    po.cache_dir = cache;
     po.curve = cuzk_curve_from_name(curve ? curve : "bls12381");
     po.log_domain = scale ? (unsigned)strtoul(scale, NULL, 10) : 27;
     po.seed = seed ? strtoull(seed, NULL, 10) : 0;
@@ -256,6 +448,13 @@ static cuzk_status make_porep(cuzk_ctx *ctx, const char *scale, const char *curv
     if (st)
         return st;
     double wall = cli_now() - t0, cpu = cpu_seconds() - c0;
+    if (in.from_cache) {
+        printf("porep 2^%u %s: %llu wires (%u public) from the cache %s, the key mapped from its file: "
+               "%.1f s wall\n",
+               in.log_domain, cuzk_curve_name(po.curve), (unsigned long long)in.n_vars, in.n_public, cache, wall);
+        fflush(stdout);
+        return CUZK_OK;
+    }
     const double m = (double)in.constraints;
     const uint64_t n_aux = in.n_vars - in.n_public - 1;
     printf("porep 2^%u %s: %llu constraints + %u public inputs, %llu wires; terms a row A %.2f B %.2f C %.2f; "
@@ -274,7 +473,7 @@ static cuzk_status make_porep(cuzk_ctx *ctx, const char *scale, const char *curv
 int cmd_bench_prove(int argc, char **argv)
 {
     const char *gpu_mem = NULL, *workers = NULL, *proofs = NULL, *trace = NULL, *scale = NULL, *curve = NULL,
-               *seed = NULL;
+               *seed = NULL, *host_mem = NULL, *cache = NULL;
     int porep = 0, no_copies = 0;
     cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU};
     int on_gpu = 0;
@@ -292,6 +491,8 @@ int cmd_bench_prove(int argc, char **argv)
         {"scale", 0, 1, &scale, NULL},
         {"curve", 0, 1, &curve, NULL},
         {"seed", 0, 1, &seed, NULL},
+        {"host-mem", 0, 1, &host_mem, NULL},
+        {"porep-cache", 0, 1, &cache, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
     cli_common common;
@@ -302,8 +503,15 @@ int cmd_bench_prove(int argc, char **argv)
         return r == 2 ? 0 : r;
     if (npos != (porep ? 0 : 2))
         return cli_usage_error(USAGE, porep ? "--porep takes no files" : "expected <zkey> <wtns>");
-    if (!porep && (scale || curve || seed))
-        return cli_usage_error(USAGE, "--scale, --curve and --seed go with --porep");
+    if (!porep && (scale || curve || seed || cache))
+        return cli_usage_error(USAGE, "--scale, --curve, --seed and --porep-cache go with --porep");
+    if (host_mem) {
+        size_t b;
+        if (cli_parse_size(host_mem, &b) || !b)
+            return cli_usage_error(USAGE, "--host-mem must be " CLI_SIZE_HELP ", got '%s'", host_mem);
+        ko.host_budget = b;
+    }
+    ko.map_in_place = 1; /* a zkey file is used in its mapping */
     if (scale) {
         char *end;
         unsigned long v = strtoul(scale, &end, 10);
@@ -343,9 +551,14 @@ int cmd_bench_prove(int argc, char **argv)
     if (proofs && (nproofs < 1 || nproofs > 100000))
         return cli_usage_error(USAGE, "--proofs takes a count from 1 to 100000, got '%s'", proofs);
     cuzk_error err = {0};
+    double hplan = 0;
+    if (preplan(porep, scale, curve, seed, cache, pos[0], &ko, wl, nw, &hplan, &err))
+        return cli_fail(&err);
     cli_tracer *tr = NULL;
     if (trace && cli_tracer_open(&tr, trace, &err))
         return cli_fail(&err);
+    host_sampler hs;
+    sampler_start(&hs);
     cuzk_pool *pool = cuzk_pool_create(common.threads);
     cuzk_ctx *ctx = NULL;
     cuzk_witness *w = NULL;
@@ -361,14 +574,15 @@ int cmd_bench_prove(int argc, char **argv)
         cuzk_ctx *mctx = NULL;
         ko.gpu_workers = (unsigned)wmax;
         if (!(st = cli_make_ctx(&mctx, &common, &err)))
-            st = make_porep(mctx, scale, curve, seed, &ko, &pkey, &w, &err);
+            st = make_porep(mctx, scale, curve, seed, cache, &ko, &pkey, &w, &err);
         cuzk_ctx_free(mctx);
         cli_progress_done();
     } else if (!st) {
         st = cuzk_witness_load(&w, pos[1], &err);
     }
-    printf("%-4s %11s %12s %11s %9s %6s %9s %9s  %s\n", "W", "latency_ms", "s_per_proof", "kernels_ms", "lat/kern",
-           "busy", "plan_GiB", "peak_GiB", "per-phase ms per proof (throughput run)");
+    printf("%-4s %11s %12s %11s %9s %6s %9s %9s %4s %9s %8s %7s  %s\n", "W", "latency_ms", "s_per_proof", "kernels_ms",
+           "lat/kern", "busy", "plan_GiB", "peak_GiB", "tier", "hplan_GiB", "host_GiB", "sys_GiB",
+           "per-phase ms per proof (throughput run)");
     for (int k = 0; k < nw && !st; k++) {
         cuzk_key *key = pkey;
         ko.gpu_workers = (unsigned)wl[k];
@@ -420,7 +634,13 @@ int cmd_bench_prove(int argc, char **argv)
                 snprintf(pc, sizeof pc, "%.2f", (double)info.device_bytes / (double)(1u << 30));
                 snprintf(mc, sizeof mc, "%.2f", (double)info.device_peak / (double)(1u << 30));
             }
-            printf("%-4d %11s %12.4f %11s %9s %6s %9s %9s ", wl[k], lc, secs / n, kc, rc, bc, pc, mc);
+            char tc[8] = "-";
+            if (gpu)
+                snprintf(tc, sizeof tc, "%u", info.gpu_tier);
+            double hp = gpu ? (double)info.host_plan / (double)(1u << 30) : hplan, ha, hsys;
+            sampler_read(&hs, &ha, &hsys);
+            printf("%-4d %11s %12.4f %11s %9s %6s %9s %9s %4s %9.2f %8.2f %7.2f ", wl[k], lc, secs / n, kc, rc, bc, pc,
+                   mc, tc, hp, ha, hsys);
             for (int ph = 0; ph < CUZK_PHASE_COUNT; ph++)
                 if (sums.n[ph])
                     printf(" %s=%.1f", cuzk_phase_name((cuzk_phase)ph), sums.ms[ph] / n);
@@ -434,6 +654,7 @@ int cmd_bench_prove(int argc, char **argv)
         if (key != pkey)
             cuzk_key_free(key);
     }
+    sampler_stop(&hs);
     cuzk_key_free(pkey);
     cuzk_witness_free(w);
     cuzk_ctx_free(ctx);

@@ -11,18 +11,37 @@
 #include "cuzk/gpu_plan.h"
 
 static const char PLAN_USAGE[] =
-    "Usage: cuzk plan [--gpu-mem SIZE] [--workers N] [--device D] [--sm-count S] [--msm-copies]\n"
-    "                 <circuit.zkey>\n"
-    "       cuzk plan --porep [--scale LG] [--curve C] [--gpu-mem SIZE] ...\n"
-    "  The device-memory plan of a GPU proof with this key: the tier chosen (key\n"
-    "  resident or streamed, witness pre-staged, uploaded at start or kept on the\n"
-    "  host, a/b/c as 3, 2 or 1 vectors), each key item's device bytes, each\n"
-    "  phase's bytes, the peak, and the least budget any tier fits.\n"
+    "Usage: cuzk plan [--gpu-mem SIZE] [--host-mem SIZE] [--workers N] [--device D] [--sm-count S]\n"
+    "                 [--msm-copies] [--key-copy] [--fixed-workers] <circuit.zkey>\n"
+    "       cuzk plan --porep [--scale LG] [--curve C] [--porep-cache] [--gpu-mem SIZE] ...\n"
+    "       cuzk plan --cpu [--host-mem SIZE] [--workers N] [--key-copy] <circuit.zkey>\n"
+    "  The memory plans of a proof with this key, before anything is allocated.\n"
+    "  Device (GPU prover): the tier chosen (key resident or streamed, witness\n"
+    "  pre-staged, uploaded at start or kept on the host, a/b/c as 3, 2 or 1\n"
+    "  vectors), each key item's device bytes, each phase's bytes, the peak, and\n"
+    "  the least budget any tier fits. Host: the key (mapped from its file or\n"
+    "  held), page-locked buffers, the B wires kept, the coefficient CSR, per\n"
+    "  worker the witness, a/b/c and the CPU's work, per phase (load, attach,\n"
+    "  abc, ntt, msm; anonymous + page-locked bytes) and the peak. The tier is\n"
+    "  the first whose device and host peaks both fit; a worker count that fits\n"
+    "  no tier is lowered (one warning line) unless --fixed-workers; the last\n"
+    "  line says which resource binds.\n"
     "  Touches the GPU only to read its free memory and SM count.\n"
     "  --gpu-mem SIZE  device memory the proofs may use, all workers together\n"
     "                  (e.g. 16G, 80G); without a GPU it plans for that much.\n"
     "                  Default: the device's free memory minus max(512 MiB, 2 %)\n"
-    "  --workers N     workers sharing the GPU (default 2)\n"
+    "  --host-mem SIZE host memory the key and its proofs may use (anonymous +\n"
+    "                  page-locked): plans for a host with that much. Default:\n"
+    "                  MemAvailable (or the cgroup's limit, if lower) minus\n"
+    "                  max(1 GiB, 2 %)\n"
+    "  --key-copy      the key held in anonymous memory (cuzk_key_load's default\n"
+    "                  for library callers) rather than used in its file mapping\n"
+    "                  (the CLI's and the daemon's way; --porep without\n"
+    "                  --porep-cache: held, it is made in memory)\n"
+    "  --cpu           the CPU prover's host plan (no device)\n"
+    "  --fixed-workers refuse (exit 6) rather than lower the worker count\n"
+    "  --workers N     workers sharing the GPU, or concurrent CPU proofs (default 2;\n"
+    "                  --cpu: 1)\n"
     "  --device D      CUDA device (default 0)\n"
     "  --sm-count S    SMs the MSM workspaces are sized for (default: the\n"
     "                  device's; 132 without one)\n"
@@ -32,10 +51,45 @@ static const char PLAN_USAGE[] =
     "  --porep         no file: the key of `cuzk bench prove --porep` (a Filecoin\n"
     "                  PoRep partition's shape, domain 2^27 or --scale LG, 10..27;\n"
     "                  bls12381 unless --curve bn128)\n"
-    "Exit code 0 when a tier fits, 6 when even the smallest does not, 7 without\n"
-    "a GPU and without --gpu-mem.\n";
+    "  --porep-cache   that key mapped from its cache file (bench prove\n"
+    "                  --porep-cache DIR), not held\n"
+    "Exit code 0 when a tier fits, 6 when even the smallest does not (device or\n"
+    "host), 7 without a GPU and without --gpu-mem.\n";
 
 static double gib(size_t b) { return (double)b / (double)(1u << 30); }
+
+/* The host plan: items, then the phases. */
+static void print_host(const cuzk_host_plan *h)
+{
+    printf("host plan (%s prover, %u worker%s, key %s):\n", h->gpu ? "GPU" : "CPU", h->workers,
+           h->workers == 1 ? "" : "s", h->key_mapped ? "mapped from its file" : "held in memory");
+    printf("  key      %9.3f GiB %s", gib(h->key_data), h->key_mapped ? "in the page cache (reclaimable)" : "anonymous");
+    if (h->key_locked)
+        printf("; %.3f GiB of it page-locked (streamed MSM bases)", gib(h->key_locked));
+    if (h->key_freed)
+        printf("; %.3f GiB of it freed at attach (%.3f GiB before the device key is made), the device or the "
+               "CSR holds it", gib(h->key_freed), gib(h->key_freed_early));
+    printf("\n");
+    if (h->b_bases)
+        printf("  b_wires  %9.3f GiB at attach, %.3f GiB held (kept B wires' bases and index)\n", gib(h->b_bases),
+               gib(h->b_held));
+    printf("  csr      %9.3f GiB held (%s), %.3f GiB more at attach\n", gib(h->csr_held),
+           !h->gpu ? "the A/B evaluation plan" : h->vectors || h->csr_held > h->csr_build ? "coefficients on the host" : "row pointers",
+           gib(h->csr_build));
+    if (h->tables)
+        printf("  tables   %9.3f GiB (NTT twiddles)\n", gib(h->tables));
+    printf("  worker   %9.3f GiB each: page-locked %.3f, witness %.3f, a/b/c %.3f, %s %.3f\n",
+           gib(h->pinned + h->witness + h->vectors + h->scratch), gib(h->pinned), gib(h->witness), gib(h->vectors),
+           h->gpu ? "host finish" : "MSM workspace", gib(h->scratch));
+    printf("  runtime  %9.3f GiB (the process%s)\n", gib(h->runtime), h->gpu ? ", the CUDA driver" : "");
+    printf("phase    host GiB (anonymous + page-locked)\n");
+    for (int ph = 0; ph < CUZK_HOST_PHASE_COUNT; ph++)
+        printf("  %-8s %9.3f\n", cuzk_host_plan_phase_name((cuzk_host_plan_phase)ph), gib(h->phase_bytes[ph]));
+    if (h->budget == SIZE_MAX)
+        printf("host     %.3f GiB (not checked)\n", gib(h->peak));
+    else
+        printf("host     %.3f GiB of %.3f GiB (%zu of %zu bytes)\n", gib(h->peak), gib(h->budget), h->peak, h->budget);
+}
 
 static int parse_count(const char *s, const char *what, unsigned long max, unsigned long *out)
 {
@@ -77,10 +131,14 @@ static void print_item(const cuzk_gpu_plan *p, int id)
 
 int cmd_plan(int argc, char **argv)
 {
-    const char *mem = NULL, *workers = NULL, *device = NULL, *sms = NULL, *scale = NULL, *curve = NULL;
-    int porep = 0, copies = 0;
+    const char *mem = NULL, *workers = NULL, *device = NULL, *sms = NULL, *scale = NULL, *curve = NULL,
+               *hmem = NULL;
+    int porep = 0, copies = 0, key_copy = 0, cpu = 0, fixed = 0, pcache = 0;
     const cli_opt opts[] = {
         {"msm-copies", 0, 0, NULL, &copies},
+        {"host-mem", 0, 1, &hmem, NULL},     {"key-copy", 0, 0, NULL, &key_copy},
+        {"cpu", 0, 0, NULL, &cpu},           {"fixed-workers", 0, 0, NULL, &fixed},
+        {"porep-cache", 0, 0, NULL, &pcache},
         {"gpu-mem", 0, 1, &mem, NULL},   {"workers", 0, 1, &workers, NULL},
         {"device", 0, 1, &device, NULL}, {"sm-count", 0, 1, &sms, NULL},
         {"porep", 0, 0, NULL, &porep},   {"scale", 0, 1, &scale, NULL},
@@ -94,8 +152,10 @@ int cmd_plan(int argc, char **argv)
         return rc == 2 ? 0 : rc;
     if (npos != (porep ? 0 : 1))
         return cli_usage_error(PLAN_USAGE, porep ? "--porep takes no file" : "expected <circuit.zkey>");
-    if (!porep && (scale || curve))
-        return cli_usage_error(PLAN_USAGE, "--scale and --curve go with --porep");
+    if (!porep && (scale || curve || pcache))
+        return cli_usage_error(PLAN_USAGE, "--scale, --curve and --porep-cache go with --porep");
+    if (cpu && (mem || device || sms || copies))
+        return cli_usage_error(PLAN_USAGE, "--cpu plans no device: no --gpu-mem, --device, --sm-count, --msm-copies");
     unsigned long lg = 27;
     if (scale && (parse_count(scale, "--scale", 27, &lg) || lg < 10))
         return lg < 10 ? cli_usage_error(PLAN_USAGE, "--scale takes 10..27, got '%s'", scale) : 1;
@@ -111,6 +171,10 @@ int cmd_plan(int argc, char **argv)
     unsigned long v = 0;
     if (mem && cli_parse_size(mem, &po.budget))
         return cli_usage_error(PLAN_USAGE, "--gpu-mem must be " CLI_SIZE_HELP ", got '%s'", mem);
+    if (hmem && (cli_parse_size(hmem, &po.host.available) || !po.host.available))
+        return cli_usage_error(PLAN_USAGE, "--host-mem must be " CLI_SIZE_HELP ", got '%s'", hmem);
+    po.host.key_mapped = !key_copy && (!porep || pcache);
+    po.fixed_workers = fixed;
     if (workers) {
         if (parse_count(workers, "--workers", 64, &v))
             return 1;
@@ -133,11 +197,27 @@ int cmd_plan(int argc, char **argv)
     if (porep ? cuzk_porep_key_shape(curve ? cuzk_curve_from_name(curve) : CUZK_CURVE_NONE, (unsigned)lg, &shape, &err)
               : cuzk_gpu_key_shape_read(pos[0], &shape, &err))
         return cli_fail(&err);
+    if (cpu) {
+        cuzk_host_plan h;
+        cuzk_status st = cuzk_host_plan_cpu(&shape, po.workers, &po.host, &h, &err);
+        if (st) {
+            fprintf(stderr, "Error: %s: %s\n", pos[0], err.msg);
+            return (int)err.code;
+        }
+        printf("%s: %s, domain 2^%u, %llu wires (%llu public), %llu coefficients\n", pos[0],
+               cuzk_curve_name(shape.curve), shape.log_domain, (unsigned long long)shape.n_vars,
+               (unsigned long long)shape.n_public, (unsigned long long)shape.n_coefs);
+        print_host(&h);
+        return 0;
+    }
     cuzk_gpu_plan p;
     if (cuzk_gpu_plan_proof(&shape, &po, &p, &err)) {
         fprintf(stderr, "Error: %s: %s\n", pos[0], err.msg);
         return (int)err.code;
     }
+    if (p.workers < p.workers_asked)
+        fprintf(stderr, "Warning: %s: %u workers do not fit (host %.2f GiB, device %.2f GiB); planned with %u\n",
+                pos[0], p.workers_asked, gib(p.host.budget), gib(p.budget), p.workers);
     printf("%s: %s, domain 2^%u, %llu wires (%llu public), %llu coefficients\n", pos[0],
            cuzk_curve_name(shape.curve), shape.log_domain, (unsigned long long)shape.n_vars,
            (unsigned long long)shape.n_public, (unsigned long long)shape.n_coefs);
@@ -177,5 +257,17 @@ int cmd_plan(int argc, char **argv)
     printf("peak     %.3f GiB of %.3f GiB (%zu of %zu bytes)\n", gib(p.peak), gib(p.budget), p.peak, p.budget);
     printf("least    %.3f GiB: the least budget a proof with this key fits (tier %u); %.3f GiB to spare\n",
            gib(p.least_budget), p.least_tier, gib(p.budget - p.least_budget));
+    print_host(&p.host);
+    if (p.workers < p.workers_asked)
+        printf("binds    host memory: %u of %u workers fit\n", p.workers, p.workers_asked);
+    else if (p.host_skipped)
+        printf("binds    host memory: %u tier%s before tier %u fit the device but not the host\n", p.host_skipped,
+               p.host_skipped == 1 ? "" : "s", p.tier);
+    else if (p.tier > 1)
+        printf("binds    device memory: tiers 1..%u do not fit its budget; the host has %.3f GiB to spare\n",
+               p.tier - 1, gib(p.host.budget == SIZE_MAX ? 0 : p.host.budget - p.host.peak));
+    else
+        printf("binds    neither: tier 1 fits (device %.3f GiB, host %.3f GiB to spare)\n", gib(p.budget - p.peak),
+               gib(p.host.budget == SIZE_MAX ? 0 : p.host.budget - p.host.peak));
     return 0;
 }

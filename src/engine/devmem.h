@@ -29,6 +29,23 @@
 cuzk_status eng_devmem_plan(const cuzk_gpu_key_shape *shape, uint64_t budget, int sm_count,
                             unsigned workers, int msm_copies, uint64_t *bytes, cuzk_error *err);
 
+/* The host memory admission counts for a key and its jobs, from the same
+ * host plan the prover plans with (cuzk_gpu_plan.host, or the CPU prover's
+ * cuzk_host_plan_cpu): key_bytes = what
+ * the key holds with no proof running, its attach transients included (the
+ * plan's attach phase, or its proof phases less the workers' own bytes,
+ * whichever is larger, less the process's runtime reserve); job_bytes = what
+ * one running proof adds (witness, a/b/c, the CPU's MSM workspace or the
+ * host finish; page-locked buffers are the key's). */
+void eng_hostmem_split(const cuzk_host_plan *h, uint64_t *key_bytes, uint64_t *job_bytes);
+
+/* The same plan figures for a key of `shape`: on a GPU (budget > 0: its
+ * device plan's tier, `workers` workers) or, budget 0, on the CPU (one
+ * proof at a time per worker: figures per job); the key used in its file
+ * mapping (the daemon's way). Returns CUZK_OK or the planner's error. */
+cuzk_status eng_hostmem_plan(const cuzk_gpu_key_shape *shape, uint64_t budget, int sm_count, unsigned workers,
+                             int msm_copies, uint64_t *key_bytes, uint64_t *job_bytes, cuzk_error *err);
+
 /* A key resident (or being loaded) on the GPU. */
 typedef struct eng_devmem_key {
     uint64_t bytes;        /* its plan's peak */

@@ -133,6 +133,8 @@ typedef struct eng_kslot {
 /* A key's device-memory plans, one per GPU in use (engine device index). */
 typedef struct eng_kplan {
     uint64_t bytes[ENG_MAX_DEVICES]; /* 0 = no plan fits that GPU's budget */
+    uint64_t host_key, host_job;     /* the host plan's figures (eng_hostmem_split): the key held, a job's
+                                        own bytes; the largest over the GPUs in use; 0 = no plan */
     char why[CUZK_ERROR_MSG_MAX];    /* the planner's message when none fits */
 } eng_kplan;
 
@@ -401,19 +403,30 @@ static int workers_per_device(const cuzk_engine *e)
 static void key_plan(const cuzk_engine *e, const char *path, eng_kplan *out)
 {
     memset(out, 0, sizeof *out);
-    if (!e->n_devices)
-        return;
     cuzk_gpu_key_shape shape;
     cuzk_error err = {0};
     if (cuzk_gpu_key_shape_read(path, &shape, &err)) {
         snprintf(out->why, sizeof out->why, "%s", err.msg);
         return;
     }
+    /* host: the same plan the prover makes (the CPU prover's without GPUs) */
+    uint64_t hk = 0, hj = 0;
+    if (!e->n_devices && !eng_hostmem_plan(&shape, 0, 0, 1, 0, &hk, &hj, &err)) {
+        out->host_key = hk;
+        out->host_job = hj;
+    }
     for (int i = 0; i < e->n_devices; i++) {
         cuzk_error perr = {0};
         if (eng_devmem_plan(&shape, e->device_info[i].memory_budget, e->device_sms[i],
-                            (unsigned)workers_per_device(e), e->cfg.msm_copies, &out->bytes[i], &perr))
+                            (unsigned)workers_per_device(e), e->cfg.msm_copies, &out->bytes[i], &perr)) {
             snprintf(out->why, sizeof out->why, "GPU %d: %.400s", e->devices[i], perr.msg);
+            continue;
+        }
+        if (!eng_hostmem_plan(&shape, e->device_info[i].memory_budget, e->device_sms[i],
+                              (unsigned)workers_per_device(e), e->cfg.msm_copies, &hk, &hj, &perr)) {
+            out->host_key = hk > out->host_key ? hk : out->host_key;
+            out->host_job = hj > out->host_job ? hj : out->host_job;
+        }
     }
 }
 
@@ -439,6 +452,8 @@ static eng_kentry *key_find(cuzk_engine *e, const char *id)
  * the registry), else its file size. */
 static uint64_t key_estimate(const eng_kentry *k)
 {
+    if (k->plan.host_key) /* the host plan (the key mapped: its page cache is not counted) */
+        return k->plan.host_key;
     return k->rec.host_bytes ? k->rec.host_bytes : k->meta.file_bytes;
 }
 
@@ -796,10 +811,10 @@ static cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot,
     if (!st) {
         uint64_t estimate = key_estimate(k);
         ks->key = key;
-        ks->host_bytes = hb;
+        ks->host_bytes = k->plan.host_key ? k->plan.host_key : hb; /* admission counts the plan's figure */
         ks->device_bytes = db;
         ks->state = KEY_RESIDENT;
-        if (hb > estimate) /* bigger than planned: idle keys make up the difference */
+        if (ks->host_bytes > estimate) /* bigger than planned: idle keys make up the difference */
             make_room(e, k, slot, 0);
         remember = k->rec.host_bytes != hb;
         k->rec.host_bytes = hb;
@@ -1901,7 +1916,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     memcpy(key_id, k->id, sizeof key_id);
     memcpy(key_path, k->path, sizeof key_path);
     meta = k->meta;
-    uint64_t key_bytes = key_estimate(k);
+    uint64_t key_bytes = key_estimate(k), plan_job = k->plan.host_job;
     int device_fits = !e->n_devices || key_fits_a_device(e, k);
     char device_why[CUZK_ERROR_MSG_MAX];
     snprintf(device_why, sizeof device_why, "%s", k->plan.why);
@@ -1924,7 +1939,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         free(owned);
         return invalid(e, st);
     }
-    uint64_t host_bytes = eng_job_host_bytes(&meta, wl);
+    /* the host plan's figure for one proof (the older estimate without one) */
+    uint64_t host_bytes = plan_job ? plan_job : eng_job_host_bytes(&meta, wl);
     if (host_bytes + key_bytes > e->host_budget) {
         free(owned);
         return invalid(e, ecode(err, CUZK_ENGINE_TOO_LARGE,

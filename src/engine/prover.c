@@ -119,7 +119,12 @@ cuzk_status eng_key_load(eng_worker_ctx *w, const char *path, int device, uint64
                         .device = device < 0 ? 0 : device,
                         .device_budget = device < 0 ? 0 : device_budget,
                         .gpu_workers = gpu_workers,
-                        .gpu_msm_copies = device < 0 ? 0 : msm_copies};
+                        .gpu_msm_copies = device < 0 ? 0 : msm_copies,
+                        /* the key in its file's mapping: page cache, not anonymous memory; a
+                           file truncated under it fails its jobs (CUZK_ERR_IO), never the daemon */
+                        .map_in_place = 1,
+                        /* the engine admits jobs by its own host budget (memory.host) */
+                        .host_budget = UINT64_MAX};
     cuzk_status st = cuzk_key_load(&k->key, w->ctx, path, &ko, err);
     if (st) {
         free(k);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "formats/fmt_internal.h"
+#include "formats/map_guard.h"
 
 static char *dup_name(const char *s) { return strdup(s ? s : "<buffer>"); }
 
@@ -194,12 +195,14 @@ cuzk_status cuzk_binfile_map(cuzk_binfile *bf, cuzk_error *err)
     if (bf->map || !bf->own_fd)
         return CUZK_OK;
     /* MAP_PRIVATE read-only, of the size the index was checked against; a
-     * later truncation raises SIGBUS on touch, which the caller accepted. */
+     * later truncation raises SIGBUS on touch, which the guard turns into
+     * zero pages and a mark (map_guard.h). */
     void *m = mmap(NULL, bf->size, PROT_READ, MAP_PRIVATE, bf->fd, 0);
     if (m == MAP_FAILED)
         return cuzk_err(err, CUZK_ERR_IO, "%s: mmap failed: %s", bf->name, strerror(errno));
     (void)madvise(m, bf->size, MADV_SEQUENTIAL);
     bf->map = m;
+    bf->guard = cuzk_map_guard_add(m, bf->size);
     bf->data = m;
     return CUZK_OK;
 }
@@ -208,6 +211,7 @@ void cuzk_binfile_close(cuzk_binfile *bf)
 {
     if (!bf)
         return;
+    cuzk_map_guard_remove(bf->guard);
     if (bf->map)
         munmap(bf->map, bf->size);
     if (bf->own_fd && bf->fd >= 0)

@@ -103,6 +103,7 @@ typedef struct cuzk_binfile {
     uint32_t n_sections;
     cuzk_binfile_section *sections; /* in file order */
     void *map;            /* non-NULL if data is our mmap */
+    struct cuzk_map_guard *guard; /* the mapping's SIGBUS guard (map_guard.h), NULL if unguarded */
     int fd;               /* the open file, when own_fd (cuzk_binfile_open) */
     bool own_fd;
 } cuzk_binfile;
@@ -236,6 +237,8 @@ typedef struct cuzk_zkey {
      * arrays are read-only and must not be freed separately. */
     void *map;
     size_t map_size;
+    struct cuzk_map_guard *map_guard; /* the mapping's SIGBUS guard (formats/map_guard.h): a file
+                                         truncated under the key marks it lost, see cuzk_zkey_map_lost */
 } cuzk_zkey;
 
 typedef struct cuzk_zkey_read_opts {
@@ -260,6 +263,26 @@ typedef struct cuzk_zkey_read_opts {
  * format error. */
 cuzk_status cuzk_zkey_read(cuzk_zkey *zk, const char *path, const cuzk_zkey_read_opts *opts,
                            cuzk_error *err);
+/* Whether the key's file mapping lost pages (its file was truncated while
+ * mapped: the lost pages read as zeros, the key is unusable). False without
+ * a mapping. */
+bool cuzk_zkey_map_lost(const cuzk_zkey *zk);
+
+/* Arrays of a loaded zkey a prover no longer reads (cuzk_zkey_release). */
+enum {
+    CUZK_ZKEY_REL_A = 1u << 0,
+    CUZK_ZKEY_REL_B1 = 1u << 1,
+    CUZK_ZKEY_REL_B2 = 1u << 2,
+    CUZK_ZKEY_REL_C = 1u << 3,
+    CUZK_ZKEY_REL_H = 1u << 4,
+    CUZK_ZKEY_REL_COEFS = 1u << 5,
+};
+/* Frees the arrays named in `what` that the key owns (a copy; arrays in
+ * the file mapping stay, page cache) and sets them NULL: the GPU prover,
+ * once its device key is made, reads neither the bases of its resident MSM
+ * items nor (tiers 1-6) the coefficient records, nor the original B bases
+ * when it keeps its own copy of the B wires. Returns the bytes freed. */
+size_t cuzk_zkey_release(cuzk_zkey *zk, unsigned what);
 /* From a caller's buffer every array is copied (copy_points and
  * coefs_in_place are implied / ignored): the key never borrows the buffer. */
 cuzk_status cuzk_zkey_read_buffer(cuzk_zkey *zk, const void *data, size_t size, const char *name,

@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 
 #include "formats/fmt_internal.h"
+#include "formats/map_guard.h"
 #include "util/bigint.h"
 
 enum {
@@ -72,10 +73,13 @@ void cuzk_zkey_free(cuzk_zkey *zk)
     free_owned(zk, zk->b2.ptr);
     free_owned(zk, zk->c.ptr);
     free_owned(zk, zk->h.ptr);
+    cuzk_map_guard_remove(zk->map_guard);
     if (zk->map)
         munmap(zk->map, zk->map_size);
     memset(zk, 0, sizeof *zk);
 }
+
+bool cuzk_zkey_map_lost(const cuzk_zkey *zk) { return zk && cuzk_map_guard_lost(zk->map_guard); }
 
 static size_t n_private(const cuzk_zkey *zk) { return (size_t)zk->n_vars - zk->n_public - 1; }
 
@@ -543,8 +547,13 @@ static cuzk_status read_common(cuzk_zkey *zk, cuzk_binfile *bf, cuzk_status st,
         return st;
     cuzk_zkey_read_opts def = {0};
     st = parse(zk, bf, opts ? opts : &def, err);
-    if (zk->map)
-        bf->map = NULL; /* the key owns the mapping now, even on failure */
+    if (!st && cuzk_map_guard_lost(bf->guard))
+        st = cuzk_err(err, CUZK_ERR_IO, "%s: the file was truncated while it was read", bf->name);
+    if (zk->map) { /* the key owns the mapping and its guard now, even on failure */
+        zk->map_guard = bf->guard;
+        bf->map = NULL;
+        bf->guard = NULL;
+    }
     if (st)
         cuzk_zkey_free(zk);
     cuzk_binfile_close(bf);
@@ -667,4 +676,35 @@ cuzk_status cuzk_zkey_write_to(const cuzk_zkey *zk, cuzk_afile *out, cuzk_error 
     cuzk_afile_write(f, b, 64);
     cuzk_afile_write(f, b, 4);
     return CUZK_OK;
+}
+
+
+size_t cuzk_zkey_release(cuzk_zkey *zk, unsigned what)
+{
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(zk->curve);
+    if (!cp || zk->header_only)
+        return 0;
+    size_t freed = 0;
+    struct {
+        unsigned flag;
+        void **p;
+        size_t bytes;
+    } arr[] = {
+        {CUZK_ZKEY_REL_A, &zk->a.ptr, (size_t)zk->n_vars * cp->g1_affine},
+        {CUZK_ZKEY_REL_B1, &zk->b1.ptr, (size_t)zk->n_vars * cp->g1_affine},
+        {CUZK_ZKEY_REL_B2, &zk->b2.ptr, (size_t)zk->n_vars * cp->g2_affine},
+        {CUZK_ZKEY_REL_C, &zk->c.ptr, n_private(zk) * cp->g1_affine},
+        {CUZK_ZKEY_REL_H, &zk->h.ptr, (size_t)zk->domain_size * cp->g1_affine},
+        {CUZK_ZKEY_REL_COEFS, (void **)&zk->coef_matrix, (size_t)zk->n_coefs * 4},
+        {CUZK_ZKEY_REL_COEFS, (void **)&zk->coef_constraint, (size_t)zk->n_coefs * 4},
+        {CUZK_ZKEY_REL_COEFS, (void **)&zk->coef_signal, (size_t)zk->n_coefs * 4},
+        {CUZK_ZKEY_REL_COEFS, &zk->coef_value.ptr, (size_t)zk->n_coefs * cp->n8r},
+    };
+    for (size_t i = 0; i < CUZK_ARRAY_LEN(arr); i++)
+        if ((what & arr[i].flag) && *arr[i].p && !in_map(zk, *arr[i].p)) {
+            cuzk_free(*arr[i].p);
+            *arr[i].p = NULL;
+            freed += arr[i].bytes;
+        }
+    return freed;
 }

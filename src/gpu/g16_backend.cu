@@ -268,7 +268,8 @@ void key_free(cuzk_gpu_g16_key *k)
 {
     for (int i = 0; i < NMSM; i++) cuzk_gpu_msm_destroy(k->msm[i]);
     for (int i = 0; i < NMSM; i++)
-        if (k->registered[i]) cudaHostUnregister((void *)k->src.bases[i]);
+        if (k->registered[i] && cudaHostUnregister((void *)k->src.bases[i]) != cudaSuccess)
+            cudaGetLastError(); /* e.g. a mapped key whose file shrank: its lost pages were replaced */
     cuzk_gpu_ntt_destroy(k->ntt);
     cuzk_gpu_g16_csr_destroy(k->csr);
     if (k->d_bindex) cudaFree(k->d_bindex);

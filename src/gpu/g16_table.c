@@ -4,14 +4,17 @@
  * (src/CMakeLists.txt): then this file provides cuzk_g16_backend_gpu and
  * backend.c does not; without CUDA it is empty. */
 #ifdef CUZK_HAVE_GPU_PROVER
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/gpu.h"
 #include "gpu/g16_backend.h"
+#include "formats/formats.h"
 #include "groth16/abc_plan.h"
 #include "groth16/b_density.h"
 #include "groth16/backend.h"
+#include "groth16/host_plan.h"
 #include "groth16/ctx.h"
 #include "util/threadpool.h"
 
@@ -87,11 +90,22 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
         gpu_key_detach(gk);
         return st;
     }
+    /* The key's own zkey (api.c): arrays this backend no longer reads are
+     * freed (held keys; a mapped key's arrays stay in the page cache), which
+     * is what the host plan counts (host_plan.c). With the GPU asked for
+     * explicitly a failed attach fails the load, so the original B bases go
+     * before the device key is made; with AUTO (the CPU may take the key
+     * instead) only after it is. */
+    cuzk_zkey *own = (cuzk_zkey *)(uintptr_t)zk;
+    const bool explicit_gpu = opts && opts->backend == CUZK_BACKEND_GPU;
+    size_t released = 0;
     if (gk->bd.index) { /* B1 and B2 without their points at infinity */
         src.shape.n_b = gk->bd.n;
         src.b_index = gk->bd.index;
         src.bases[2] = gk->bd.b1;
         src.bases[4] = gk->bd.b2;
+        if (explicit_gpu)
+            released = cuzk_zkey_release(own, CUZK_ZKEY_REL_B1 | CUZK_ZKEY_REL_B2);
     }
     cuzk_gpu_plan_opts po = {0};
     if (opts) {
@@ -99,7 +113,13 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
         po.budget = (size_t)opts->device_budget;
         po.workers = opts->gpu_workers;
         po.msm_copies = opts->gpu_msm_copies;
+        po.host.budget = opts->host_budget == UINT64_MAX ? SIZE_MAX : (size_t)opts->host_budget;
     }
+    /* the host plan counts what is allocated already (the key read into
+     * memory, the kept B wires' copies) as available */
+    po.host.key_mapped = zk->map != NULL;
+    po.host.held = (zk->map ? 0 : host_plan_key_data(&src.shape) - released) +
+                   (gk->bd.index ? gk->bd.n * (sizeof(uint32_t) + ops->desc->g1_affine + ops->desc->g2_affine) : 0);
     st = cuzk_gpu_g16_key_attach(&gk->k, &src, &po, err);
     cuzk_gpu_plan plan;
     if (!st) {
@@ -116,6 +136,22 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
             gk->plan_made = !st;
         }
     }
+    if (!st) { /* what the device key holds now (resident items, the CSR's own copy), the zkey need not */
+        unsigned rel = gk->bd.index ? CUZK_ZKEY_REL_B1 | CUZK_ZKEY_REL_B2 : 0;
+        if (!plan.item[CUZK_GPU_ITEM_MSM_H].streamed)
+            rel |= CUZK_ZKEY_REL_H;
+        if (!plan.item[CUZK_GPU_ITEM_MSM_A].streamed)
+            rel |= CUZK_ZKEY_REL_A;
+        if (!plan.item[CUZK_GPU_ITEM_MSM_C].streamed)
+            rel |= CUZK_ZKEY_REL_C;
+        if (!gk->bd.index && !plan.item[CUZK_GPU_ITEM_MSM_B1].streamed)
+            rel |= CUZK_ZKEY_REL_B1;
+        if (!gk->bd.index && !plan.item[CUZK_GPU_ITEM_MSM_B2].streamed)
+            rel |= CUZK_ZKEY_REL_B2;
+        if (!plan.host_witness) /* tier 7's A/B plan reads the records */
+            rel |= CUZK_ZKEY_REL_COEFS;
+        cuzk_zkey_release(own, rel);
+    }
     if (st) {
         gpu_key_detach(gk);
         return st;
@@ -131,6 +167,15 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
     if (device_bytes)
         *device_bytes = plan.peak;
     return CUZK_OK;
+}
+
+static void gpu_plan_info(const void *key_state, unsigned *tier, unsigned *workers, uint64_t *host_peak)
+{
+    cuzk_gpu_plan p;
+    cuzk_gpu_g16_key_plan(((const gpu_key *)key_state)->k, &p, NULL);
+    *tier = p.tier;
+    *workers = p.workers;
+    *host_peak = p.host.peak;
 }
 
 static uint64_t gpu_device_peak(const void *key_state)
@@ -253,6 +298,7 @@ static const cuzk_g16_backend GPU_BACKEND = {
     .key_attach = gpu_key_attach,
     .key_detach = gpu_key_detach,
     .device_peak = gpu_device_peak,
+    .plan_info = gpu_plan_info,
     .job_begin = gpu_job_begin,
     .job_end = gpu_job_end,
     .abc = gpu_abc,

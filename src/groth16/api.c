@@ -62,6 +62,15 @@ static uint64_t zkey_host_bytes(const cuzk_zkey *zk)
     return total;
 }
 
+/* A key whose file was truncated under its mapping (formats/map_guard.h). */
+static cuzk_status map_lost(const cuzk_key *key, cuzk_error *err)
+{
+    return cuzk_err_force(err, CUZK_ERR_IO,
+                          "%s: the key file was truncated while the key was loaded (its mapping lost pages); "
+                          "load the key again",
+                          key->name);
+}
+
 static const cuzk_progress_step KEY_PLAN[] = {
     {CUZK_PHASE_LOAD_KEY, 0.00, 0.80}, {CUZK_PHASE_PREPARE, 0.80, 1.00}, {0, 0, 0}};
 
@@ -161,6 +170,8 @@ static cuzk_status key_finish(cuzk_key *key, cuzk_ctx *ctx, const cuzk_key_opts 
     in->n_coefs = zk->n_coefs;
     in->host_bytes = zkey_host_bytes(zk) + host + sizeof *key;
     in->device_bytes = device;
+    if (key->be->plan_info)
+        key->be->plan_info(key->state, &in->gpu_tier, &in->gpu_workers, &in->host_plan);
     return CUZK_OK;
 }
 
@@ -199,6 +210,8 @@ static cuzk_status key_load(cuzk_key **out, cuzk_ctx *ctx, const char *path, con
     }
     if (!st)
         st = key_finish(key, ctx, &o, err);
+    if (!st && cuzk_zkey_map_lost(&key->zk))
+        st = map_lost(key, err);
     if (own)
         cuzk_progress_plan(ctx, NULL);
     if (st) {
@@ -335,6 +348,8 @@ cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w
     cuzk_status st = cuzk_zkey_check_wtns(zk, &w->wt, w->name, err);
     if (st)
         return st;
+    if (cuzk_zkey_map_lost(zk))
+        return map_lost(key, err);
     if (!o.insecure_r != !o.insecure_s)
         return cuzk_err(err, CUZK_ERR_USAGE, "insecure_r and insecure_s must be given together");
     if (o.insecure_r && (!scalar_below_r(o.insecure_r, cp) || !scalar_below_r(o.insecure_s, cp)))
@@ -360,6 +375,8 @@ cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w
     ic_job ic = {.ops = key->ops, .vk = &key->vk, .pub = p->pub};
     st = cuzk_g16_prove(ctx, key->be, key->state, zk, key->ops, w->wt.values.ptr, r, s,
                         o.no_verify ? NULL : ic_run, &ic, &p->pts, err);
+    if (cuzk_zkey_map_lost(zk)) /* the file shrank under the mapping: what was read is zeros */
+        st = map_lost(key, err);
     if (!st && !o.no_verify) {
         cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_VERIFY);
         cuzk_error verr = {0};

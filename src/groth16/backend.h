@@ -64,6 +64,8 @@ struct cuzk_g16_backend {
     /* Optional (NULL on the CPU): the most device memory measured in use at
      * once so far by the key and its jobs (cuzk_key_info.device_peak). */
     uint64_t (*device_peak)(const void *key_state);
+    /* Optional: the memory plan's tier, workers and host peak (cuzk_key_info). */
+    void (*plan_info)(const void *key_state, unsigned *tier, unsigned *workers, uint64_t *host_peak);
 
     /* Starts a proof of witness w (n_vars raw Fr values, host memory that
      * stays valid until job_end). The job keeps ctx for its pool, progress,

@@ -29,6 +29,7 @@
 #include "curve/curve_desc.h"
 #include "formats/formats.h"
 #include "groth16/backend.h"
+#include "groth16/host_plan.h"
 #include "gpu/g16.h"
 #include "gpu/plan.h"
 #include "gpu/wpack.h"
@@ -482,33 +483,125 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
                  {true, false, true, 1}};
     const unsigned LAST = CUZK_ARRAY_LEN(TIERS) - 1;
     size_t job_of[CUZK_ARRAY_LEN(TIERS)][CUZK_GPU_PHASE_COUNT], extra_of[CUZK_ARRAY_LEN(TIERS)][CUZK_GPU_PHASE_COUNT];
-    for (unsigned t = 0; t <= LAST; t++) {
-        size_t *job = job_of[t];
-        if (TIERS[t].host) { /* one domain vector in the NTT phase, nothing else */
-            memset(job, 0, sizeof job_of[t]);
-            job[CUZK_GPU_PHASE_NTT] = v;
-        } else {
-            job[CUZK_GPU_PHASE_STAGE] = wdev;
-            job[CUZK_GPU_PHASE_ABC] = sadd(wdev, smul(TIERS[t].vecs, v));
-            job[CUZK_GPU_PHASE_NTT] = job[CUZK_GPU_PHASE_ABC];
-            job[CUZK_GPU_PHASE_MSM_H] = sadd(wdev, v);
-            for (int p = CUZK_GPU_PHASE_MSM_A; p <= CUZK_GPU_PHASE_MSM_B2; p++)
-                job[p] = wdev;
+    size_t hmeasured = 0;
+    const size_t hbudget = host_plan_budget(&o.host, &hmeasured);
+    const unsigned asked = out->workers;
+    bool device_fit = false; /* some tier fit the device at some worker count */
+    cuzk_host_plan hleast;   /* the leanest host plan among the tiers that fit the device (W = 1) */
+    memset(&hleast, 0, sizeof hleast);
+    hleast.peak = SIZE_MAX;
+    unsigned hleast_tier = 0;
+    for (unsigned W = asked; W >= 1; W--) {
+        for (unsigned t = 0; t <= LAST; t++) {
+            size_t *job = job_of[t];
+            if (TIERS[t].host) { /* one domain vector in the NTT phase, nothing else */
+                memset(job, 0, sizeof job_of[t]);
+                job[CUZK_GPU_PHASE_NTT] = v;
+            } else {
+                job[CUZK_GPU_PHASE_STAGE] = wdev;
+                job[CUZK_GPU_PHASE_ABC] = sadd(wdev, smul(TIERS[t].vecs, v));
+                job[CUZK_GPU_PHASE_NTT] = job[CUZK_GPU_PHASE_ABC];
+                job[CUZK_GPU_PHASE_MSM_H] = sadd(wdev, v);
+                for (int p = CUZK_GPU_PHASE_MSM_A; p <= CUZK_GPU_PHASE_MSM_B2; p++)
+                    job[p] = wdev;
+            }
+            size_t others = TIERS[t].prestage ? smul(W - 1, wdev) : 0;
+            for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
+                extra_of[t][p] = sadd(sadd(job[p], others), RUNTIME_RESERVE);
         }
-        size_t others = TIERS[t].prestage ? smul(out->workers - 1, wdev) : 0;
-        for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
-            extra_of[t][p] = sadd(sadd(job[p], others), RUNTIME_RESERVE);
+        unsigned skipped = 0;
+        for (unsigned t = 0; t <= LAST; t++) {
+            const bool host = TIERS[t].host;
+            const size_t *job = job_of[t], *extra = extra_of[t];
+            size_t others = TIERS[t].prestage ? smul(W - 1, wdev) : 0;
+            cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
+            size_t held, phase[CUZK_GPU_PHASE_COUNT];
+            if (!plan_key(s, sm, budget, TIERS[t].streamed, host, extra, whole[host], key, &held, phase))
+                continue;
+            device_fit = true;
+            out->workers = W;
+            out->tier = t + 1;
+            out->key_streamed = TIERS[t].streamed;
+            out->host_witness = host;
+            out->host_pinned = sadd(wb, host ? sadd(smul(3, v), bsb) : cuzk_wpack_index_bytes(s->n_vars));
+            memcpy(out->item, key, sizeof key);
+            out->key_bytes = held;
+            out->prestage = TIERS[t].prestage;
+            out->abc_vectors = TIERS[t].vecs;
+            out->others_bytes = others;
+            out->runtime_bytes = RUNTIME_RESERVE;
+            /* the host side of this tier: the next tier when it does not fit */
+            cuzk_host_plan hp;
+            host_plan_gpu(s, out, W, o.host.key_mapped > 0, &hp);
+            hp.budget = hbudget;
+            hp.available = hmeasured;
+            if (hp.peak < hleast.peak) {
+                hleast = hp;
+                hleast_tier = t + 1;
+            }
+            if (hp.peak > hbudget) {
+                skipped++;
+                continue;
+            }
+            out->host = hp;
+            out->host_skipped = skipped;
+            out->workers_asked = asked;
+            size_t peak = 0;
+            for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
+                peak = phase[p] > peak ? phase[p] : peak;
+            if (o.msm_copies && !TIERS[t].streamed) { /* H's copies from what the tier leaves */
+                const size_t add = plan_h_copies(s, sm, budget - peak, &out->item[CUZK_GPU_ITEM_MSM_H]);
+                out->key_bytes += add;
+                for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
+                    phase[p] += add;
+            }
+            for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
+                out->job_bytes[p] = job[p];
+                out->phase_bytes[p] = phase[p];
+                if (phase[p] > out->peak)
+                    out->peak = phase[p];
+            }
+            /* The least budget any tier fits: that of tier 7 or tier 6 (each
+             * tier before 6 needs at least what 6 does: more vectors,
+             * pre-staged witnesses or items held whole). Usually tier 7's; at
+             * small sizes, where the host-scalar staging of tier 7's MSMs
+             * outweighs a witness and two vectors, tier 6's can be lower. */
+            size_t least = least_budget(s, sm, true, extra_of[LAST], whole[1]);
+            const size_t least6 = least_budget(s, sm, false, extra_of[LAST - 1], whole[0]);
+            if (least6 < least)
+                least = least6;
+            unsigned least_tier = LAST + 1; /* the tier chosen there (the first that fits, as above) */
+            for (unsigned u = 0; u <= LAST; u++) {
+                cuzk_gpu_plan_item k2[CUZK_GPU_ITEM_COUNT];
+                size_t h2, ph2[CUZK_GPU_PHASE_COUNT];
+                if (plan_key(s, sm, least, TIERS[u].streamed, TIERS[u].host, extra_of[u], whole[TIERS[u].host], k2,
+                             &h2, ph2)) {
+                    least_tier = u + 1;
+                    break;
+                }
+            }
+            out->least_budget = least;
+            out->least_tier = least_tier;
+            return CUZK_OK;
+        }
+        if (o.fixed_workers || W == 1)
+            break;
     }
-    /* The least budget any tier fits: that of tier 7 or tier 6 (each tier
-     * before 6 needs at least what 6 does: more vectors, pre-staged
-     * witnesses or items held whole). Usually tier 7's; at small sizes,
-     * where the host-scalar staging of tier 7's MSMs outweighs a witness
-     * and two vectors, tier 6's can be lower. */
+    char b1[32], b2[32], b3[32];
+    if (device_fit) /* the device fits, the host does not */
+        return cuzk_err(err, CUZK_ERR_NOMEM,
+                        "plan: a proof with this key (domain 2^%u, %llu wires) fits the device budget of %s but "
+                        "no tier fits the host memory with %u worker%s: the leanest needs %s (tier %u, key %s), "
+                        "%s %s",
+                        s->log_domain, (unsigned long long)s->n_vars, fmt_size(b1, sizeof b1, budget),
+                        o.fixed_workers ? asked : 1u, (o.fixed_workers ? asked : 1u) == 1 ? "" : "s",
+                        fmt_size(b2, sizeof b2, hleast.peak), hleast_tier,
+                        hleast.key_mapped ? "mapped" : "held", fmt_size(b3, sizeof b3, hbudget),
+                        o.host.budget && o.host.budget == hbudget ? "is the cap (--host-mem)" : "are available");
     size_t least = least_budget(s, sm, true, extra_of[LAST], whole[1]);
     const size_t least6 = least_budget(s, sm, false, extra_of[LAST - 1], whole[0]);
     if (least6 < least)
         least = least6;
-    /* the tier chosen there (the first that fits, as below) */
     unsigned least_tier = LAST + 1;
     for (unsigned t = 0; t <= LAST; t++) {
         cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
@@ -519,44 +612,8 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
             break;
         }
     }
-    for (unsigned t = 0; t <= LAST; t++) {
-        const bool host = TIERS[t].host;
-        const size_t *job = job_of[t], *extra = extra_of[t];
-        size_t others = TIERS[t].prestage ? smul(out->workers - 1, wdev) : 0;
-        cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
-        size_t held, phase[CUZK_GPU_PHASE_COUNT];
-        if (!plan_key(s, sm, budget, TIERS[t].streamed, host, extra, whole[host], key, &held, phase))
-            continue;
-        out->tier = t + 1;
-        out->key_streamed = TIERS[t].streamed;
-        out->host_witness = host;
-        out->host_pinned = sadd(wb, host ? sadd(smul(3, v), bsb) : cuzk_wpack_index_bytes(s->n_vars));
-        memcpy(out->item, key, sizeof key);
-        out->key_bytes = held;
-        out->prestage = TIERS[t].prestage;
-        out->abc_vectors = TIERS[t].vecs;
-        out->others_bytes = others;
-        out->runtime_bytes = RUNTIME_RESERVE;
-        out->least_budget = least;
-        out->least_tier = least_tier;
-        size_t peak = 0;
-        for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
-            peak = phase[p] > peak ? phase[p] : peak;
-        if (o.msm_copies && !TIERS[t].streamed) { /* H's copies from what the tier leaves */
-            const size_t add = plan_h_copies(s, sm, budget - peak, &out->item[CUZK_GPU_ITEM_MSM_H]);
-            out->key_bytes += add;
-            for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
-                phase[p] += add;
-        }
-        for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
-            out->job_bytes[p] = job[p];
-            out->phase_bytes[p] = phase[p];
-            if (phase[p] > out->peak)
-                out->peak = phase[p];
-        }
-        return CUZK_OK;
-    }
-    char b1[32], b2[32];
+    out->least_budget = least;
+    out->least_tier = least_tier;
     return cuzk_err(err, CUZK_ERR_NOMEM,
                     "gpu plan: a proof with this key (domain 2^%u, %llu wires) does not fit a device "
                     "budget of %s: it needs at least %s (with tier %u; the smallest tier, 7, keeps the key "

@@ -144,7 +144,20 @@ uint64_t cuzk_host_mem_available(void)
             break;
     if (f)
         fclose(f);
-    return kb ? (uint64_t)kb * 1024 : (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t avail = kb ? (uint64_t)kb * 1024 : (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    /* a cgroup v2 limit (containers, systemd units): what it leaves, when lower */
+    unsigned long long max = 0, cur = 0;
+    FILE *m = fopen("/sys/fs/cgroup/memory.max", "r"), *c = fopen("/sys/fs/cgroup/memory.current", "r");
+    if (m && c && fscanf(m, "%llu", &max) == 1 && fscanf(c, "%llu", &cur) == 1 && max > 0) {
+        uint64_t left = max > cur ? max - cur : 0;
+        if (left < avail)
+            avail = left;
+    }
+    if (m)
+        fclose(m);
+    if (c)
+        fclose(c);
+    return avail;
 }
 
 cuzk_status cuzk_host_mem_check(uint64_t need, const char *what, cuzk_error *e)

@@ -49,7 +49,8 @@ void cuzk_free(void *p);
 double cuzk_now(void);
 
 /* Host memory a new allocation can take without swapping (Linux:
- * MemAvailable; elsewhere the physical memory). */
+ * MemAvailable, or what the cgroup v2 limit memory.max leaves above
+ * memory.current when that is lower; elsewhere the physical memory). */
 uint64_t cuzk_host_mem_available(void);
 
 /* CUZK_ERR_NOMEM naming `what` when `need` bytes would leave less than

@@ -28,28 +28,56 @@ for args in "--porep --scale 9" "--porep --scale 28" "--porep x.zkey" "--porep -
 done
 
 # the device plan of the full-size key, without making it
-"$CUZK" plan --porep --gpu-mem 140G >"$T/plan" 2>&1
+"$CUZK" plan --porep --host-mem 1T --gpu-mem 140G >"$T/plan" 2>&1
 check "plan --porep --gpu-mem 140G" 0 $?
 grep -q "^porep 2^27: bls12381, domain 2^27, 130170221 wires (327 public)" "$T/plan" || fail "plan header: $(head -1 "$T/plan")"
 # (with a GPU present the budget is capped by its free memory: tier 2)
 grep -q "^tier     [12]:" "$T/plan" || fail "140G: tier 1 or 2 expected: $(grep tier "$T/plan")"
-"$CUZK" plan --porep --gpu-mem 16G >"$T/plan" 2>&1
+"$CUZK" plan --porep --host-mem 1T --gpu-mem 16G >"$T/plan" 2>&1
 check "plan --porep --gpu-mem 16G" 0 $?
 grep -q "^tier     6:" "$T/plan" || fail "16G: tier 6 expected: $(grep tier "$T/plan")"
 # an 8 GiB card (and its budget less the 512 MiB margin): tier 7, the witness
 # on the host, fits with room to spare; 4 GiB does not (exit 6, one line)
 for mem in 8G 7680M; do
-    "$CUZK" plan --porep --gpu-mem $mem --workers 2 >"$T/plan" 2>&1
+    "$CUZK" plan --porep --host-mem 1T --gpu-mem $mem --workers 2 >"$T/plan" 2>&1
     check "plan --porep --gpu-mem $mem" 0 $?
     grep -q "^tier     7: key partly streamed, witness on the host" "$T/plan" ||
         fail "$mem: tier 7 expected: $(grep tier "$T/plan")"
     grep -q "^least    4.42[12] GiB: the least budget a proof with this key fits (tier 7); 3.[0-9]* GiB to spare" "$T/plan" ||
         fail "$mem: least line: $(grep least "$T/plan")"
 done
-"$CUZK" plan --porep --gpu-mem 4G >"$T/plan" 2>"$T/err"
+"$CUZK" plan --porep --host-mem 1T --gpu-mem 4G >"$T/plan" 2>"$T/err"
 check "plan --porep --gpu-mem 4G" 6 $?
 [ "$(wc -l <"$T/err")" = 1 ] && grep -q "needs at least 4.42 GiB (with tier 7; the smallest tier, 7, keeps" "$T/err" ||
     fail "4G: message: $(cat "$T/err")"
+# the host plan beside it: a 125 GiB host holds the mapped key's proofs at
+# every card size with 2 workers; 72 GiB at 16G holds one worker (a warning
+# line, the plan for 1), 40 GiB none (exit 6, one line naming host memory)
+for mem in 80G 24G 16G 8G; do
+    "$CUZK" plan --porep --porep-cache --host-mem 125G --gpu-mem $mem --workers 2 >"$T/plan" 2>"$T/err"
+    check "plan --porep --host-mem 125G --gpu-mem $mem" 0 $?
+    grep -q "^host plan (GPU prover, 2 workers, key mapped from its file):" "$T/plan" || fail "$mem: host plan header"
+    grep -q "^host     [0-9.]* GiB of 125.000 GiB" "$T/plan" || fail "$mem: host line: $(grep '^host ' "$T/plan")"
+    grep -q "^binds    device memory" "$T/plan" || fail "$mem: binds: $(grep '^binds' "$T/plan")"
+done
+"$CUZK" plan --porep --porep-cache --host-mem 72G --gpu-mem 16G --workers 2 >"$T/plan" 2>"$T/err"
+check "plan --porep --host-mem 72G" 0 $?
+[ "$(wc -l <"$T/err")" = 1 ] && grep -q "^Warning: porep 2^27: 2 workers do not fit .*; planned with 1" "$T/err" ||
+    fail "72G: warning: $(cat "$T/err")"
+grep -q "^binds    host memory: 1 of 2 workers fit" "$T/plan" || fail "72G: binds: $(grep '^binds' "$T/plan")"
+"$CUZK" plan --porep --porep-cache --host-mem 72G --gpu-mem 16G --workers 2 --fixed-workers >"$T/plan" 2>"$T/err"
+check "plan --porep --host-mem 72G --fixed-workers" 6 $?
+"$CUZK" plan --porep --porep-cache --host-mem 40G --gpu-mem 16G >"$T/plan" 2>"$T/err"
+check "plan --porep --host-mem 40G" 6 $?
+[ "$(wc -l <"$T/err")" = 1 ] && grep -q "no tier fits the host memory with 1 worker: the leanest needs .* GiB (tier 6, key mapped), 40.00 GiB are available" "$T/err" ||
+    fail "40G: message: $(cat "$T/err")"
+# the key held (made in memory, no cache) needs its 88 GiB more
+"$CUZK" plan --porep --host-mem 125G --gpu-mem 80G --workers 1 >"$T/plan" 2>"$T/err"
+check "plan --porep (held) --host-mem 125G" 0 $?
+grep -q "^host plan (GPU prover, 1 worker, key held in memory):" "$T/plan" || fail "held: host plan header"
+"$CUZK" plan --cpu --porep --porep-cache --scale 16 --host-mem 4G --workers 2 >"$T/plan" 2>"$T/err"
+check "plan --cpu" 0 $?
+grep -q "^host plan (CPU prover, 2 workers, key mapped from its file):" "$T/plan" || fail "cpu: host plan header"
 for args in "--porep x.zkey" "--porep --scale 9 --gpu-mem 1G" "--scale 20 --gpu-mem 1G a.zkey"; do
     # shellcheck disable=SC2086
     "$CUZK" plan $args >/dev/null 2>"$T/err"

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "cuzk/dev.h"
 #include "engine/devmem.h"
 
 #define GiB (1ull << 30)
@@ -113,12 +114,51 @@ static void test_plan_file(void **state)
     assert_true(b > 0 && b <= 1 * GiB);
 }
 
+/* Host admission counts the host plan's figures: the key's part covers
+ * every phase with no proof running, key + W jobs covers every proof phase
+ * of the plan (less the process's reserve), at 2^12..2^27 on a 16 GiB card
+ * and on the CPU. */
+static void test_host_split(void **state)
+{
+    (void)state;
+    for (unsigned lg = 12; lg <= 27; lg += 5) {
+        cuzk_gpu_key_shape s;
+        cuzk_error err = {0};
+        assert_int_equal(cuzk_porep_key_shape(CUZK_CURVE_BLS12_381, lg, &s, &err), CUZK_OK);
+        for (int gpu = 0; gpu < 2; gpu++) {
+            cuzk_host_plan h;
+            if (gpu) {
+                cuzk_gpu_plan_opts o = {.budget = 16ull << 30, .device = -1, .sm_count = SMS, .workers = 2};
+                o.host.budget = SIZE_MAX;
+                o.host.key_mapped = 1;
+                cuzk_gpu_plan p;
+                assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p, &err), CUZK_OK);
+                h = p.host;
+            } else {
+                cuzk_host_plan_opts ho = {.budget = SIZE_MAX, .key_mapped = 1};
+                assert_int_equal(cuzk_host_plan_cpu(&s, 1, &ho, &h, &err), CUZK_OK);
+            }
+            uint64_t kb, jb, kb2, jb2;
+            eng_hostmem_split(&h, &kb, &jb);
+            assert_true(kb + h.runtime >= h.phase_bytes[CUZK_HOST_PHASE_ATTACH]);
+            for (int ph = CUZK_HOST_PHASE_ABC; ph < CUZK_HOST_PHASE_COUNT; ph++)
+                assert_true(kb + h.workers * jb + h.runtime >= h.phase_bytes[ph]);
+            assert_int_equal(jb, (uint64_t)h.witness + h.vectors + h.scratch);
+            /* the engine's own call: the same figures */
+            assert_int_equal(eng_hostmem_plan(&s, gpu ? 16ull << 30 : 0, SMS, 2, 0, &kb2, &jb2, &err), CUZK_OK);
+            assert_int_equal(kb2, kb);
+            assert_int_equal(jb2, jb);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plan),
         cmocka_unit_test(test_admit),
         cmocka_unit_test(test_plan_file),
+        cmocka_unit_test(test_host_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

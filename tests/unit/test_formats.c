@@ -20,6 +20,7 @@
 
 #include "field/fp_ifma.h"
 #include "formats/fmt_internal.h"
+#include "curve/curve_desc.h"
 #include "formats/formats.h"
 #include "util/bigint.h"
 #include "util/threadpool.h"
@@ -963,6 +964,33 @@ static void test_zkey_fixtures(void **state)
         cuzk_zkey zk2;
         assert_int_equal(cuzk_zkey_read(&zk2, T("out.zkey"), NULL, &e), CUZK_OK);
         check_zkey_against_export(&FX[f], &zk2);
+        /* release: owned arrays freed and NULL (their bytes returned), the
+         * others kept; twice is a no-op */
+        {
+            const cuzk_curve_desc *cd = cuzk_curve_desc_get(zk2.curve);
+            const size_t want = (size_t)zk2.n_vars * cd->g1_affine + (size_t)zk2.n_coefs * (12 + cd->n8r);
+            assert_int_equal(cuzk_zkey_release(&zk2, CUZK_ZKEY_REL_A | CUZK_ZKEY_REL_COEFS), want);
+            assert_null(zk2.a.ptr);
+            assert_null(zk2.coef_value.ptr);
+            assert_null(zk2.coef_signal);
+            assert_non_null(zk2.b1.ptr);
+            assert_non_null(zk2.h.ptr);
+            assert_int_equal(cuzk_zkey_release(&zk2, CUZK_ZKEY_REL_A), 0);
+        }
+        cuzk_zkey_free(&zk2);
+        /* a mapped key's arrays in the mapping stay (page cache) */
+        cuzk_zkey_read_opts mo = {.coefs_in_place = true};
+        assert_int_equal(cuzk_zkey_read(&zk2, T("out.zkey"), &mo, &e), CUZK_OK);
+        if (zk2.map) {
+            const void *h = zk2.h.ptr;
+            const bool h_mapped = (const uint8_t *)h >= (const uint8_t *)zk2.map &&
+                                  (const uint8_t *)h < (const uint8_t *)zk2.map + zk2.map_size;
+            size_t fr = cuzk_zkey_release(&zk2, CUZK_ZKEY_REL_H | CUZK_ZKEY_REL_COEFS);
+            assert_true(h_mapped ? zk2.h.ptr == h : zk2.h.ptr == NULL);
+            assert_non_null(zk2.coef_raw);
+            assert_true(h_mapped ? fr == 0 : fr > 0);
+            assert_false(cuzk_zkey_map_lost(&zk2));
+        }
         cuzk_zkey_free(&zk2);
         free(a);
         free(b);

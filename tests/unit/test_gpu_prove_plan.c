@@ -41,7 +41,7 @@ static const cuzk_gpu_key_shape SMALL = {
 
 static cuzk_gpu_plan plan_ok(const cuzk_gpu_key_shape *s, size_t budget, unsigned workers)
 {
-    cuzk_gpu_plan_opts o = {.budget = budget, .workers = workers, .sm_count = 132};
+    cuzk_gpu_plan_opts o = {.budget = budget, .workers = workers, .sm_count = 132, .host = {.budget = SIZE_MAX}};
     cuzk_gpu_plan p;
     cuzk_error e = {0};
     cuzk_status st = cuzk_gpu_plan_proof(s, &o, &p, &e);
@@ -167,7 +167,7 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
 /* At least_budget the plan is least_tier; one byte less, nothing fits. */
 static void check_least(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
 {
-    cuzk_gpu_plan_opts lo = {.budget = p->least_budget, .workers = p->workers, .sm_count = p->sm_count};
+    cuzk_gpu_plan_opts lo = {.budget = p->least_budget, .workers = p->workers, .sm_count = p->sm_count, .host = {.budget = SIZE_MAX}};
     cuzk_gpu_plan pl;
     cuzk_error e = {0};
     assert_int_equal(cuzk_gpu_plan_proof(s, &lo, &pl, &e), CUZK_OK);
@@ -214,7 +214,7 @@ static void test_porep_b_kept(void **state)
     }
     cuzk_gpu_key_shape bad = POREP;
     bad.n_b = bad.n_vars + 1;
-    cuzk_gpu_plan_opts o = {.budget = GIB};
+    cuzk_gpu_plan_opts o = {.budget = GIB, .host = {.budget = SIZE_MAX}};
     cuzk_gpu_plan p;
     cuzk_error e = {0};
     assert_int_equal(cuzk_gpu_plan_proof(&bad, &o, &p, &e), CUZK_ERR_USAGE);
@@ -238,7 +238,7 @@ static void test_h_copies(void **state)
         bool copies;
     } cases[] = {{&bls, 137 * GIB, true}, {&bls, 48 * GIB, true}, {&bn, 137 * GIB, true}, {&bls, 16 * GIB, false}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        cuzk_gpu_plan_opts o = {.budget = cases[i].budget, .workers = 2, .sm_count = 132};
+        cuzk_gpu_plan_opts o = {.budget = cases[i].budget, .workers = 2, .sm_count = 132, .host = {.budget = SIZE_MAX}};
         cuzk_gpu_plan without, with;
         cuzk_error e = {0};
         assert_int_equal(cuzk_gpu_plan_proof(cases[i].s, &o, &without, &e), CUZK_OK);
@@ -307,7 +307,7 @@ static void test_porep_8g(void **state)
     cuzk_gpu_plan p8 = plan_ok(&POREP, 8 * GIB, 2);
     const size_t below[] = {p8.least_budget - 1, 4 * GIB};
     for (size_t i = 0; i < 2; i++) {
-        cuzk_gpu_plan_opts o = {.budget = below[i], .sm_count = 132};
+        cuzk_gpu_plan_opts o = {.budget = below[i], .sm_count = 132, .host = {.budget = SIZE_MAX}};
         cuzk_gpu_plan p;
         cuzk_error e = {0};
         assert_int_equal(cuzk_gpu_plan_proof(&POREP, &o, &p, &e), CUZK_ERR_NOMEM);
@@ -324,7 +324,7 @@ static void sweep(const cuzk_gpu_key_shape *s, size_t hi, unsigned workers)
     unsigned last_tier = 1;
     int planned = 0;
     for (size_t b = hi; b > 0; b = b / 10 * 9) {
-        cuzk_gpu_plan_opts o = {.budget = b, .workers = workers, .sm_count = 132};
+        cuzk_gpu_plan_opts o = {.budget = b, .workers = workers, .sm_count = 132, .host = {.budget = SIZE_MAX}};
         cuzk_gpu_plan p;
         cuzk_error e = {0};
         cuzk_status st = cuzk_gpu_plan_proof(s, &o, &p, &e);
@@ -386,7 +386,7 @@ static void test_workers(void **state)
 static void test_bad_shape(void **state)
 {
     (void)state;
-    cuzk_gpu_plan_opts o = {.budget = GIB};
+    cuzk_gpu_plan_opts o = {.budget = GIB, .host = {.budget = SIZE_MAX}};
     cuzk_gpu_plan p;
     cuzk_error e = {0};
     cuzk_gpu_key_shape s = SMALL;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -198,7 +199,7 @@ static void test_make_and_prove(void **st)
     const int ngpu = cuzk_gpu_device_count();
     for (int c = 0; c < 2; c++)
         for (int be = 0; be < (ngpu ? 2 : 1); be++) {
-            cuzk_porep_opts po = {CURVES[c], 12, 5, be, 0};
+            cuzk_porep_opts po = {CURVES[c], 12, 5, be, 0, NULL};
             cuzk_key_opts ko = {0};
             ko.backend = be ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
             cuzk_key *key = NULL;
@@ -316,11 +317,11 @@ static void test_make_and_prove(void **st)
     cuzk_error e = {0};
     cuzk_key *key = NULL;
     cuzk_witness *w = NULL;
-    cuzk_porep_opts bad = {CUZK_CURVE_BN254, 9, 1, 0, 0};
+    cuzk_porep_opts bad = {CUZK_CURVE_BN254, 9, 1, 0, 0, NULL};
     assert_int_equal(cuzk_porep_make(ctx, &bad, NULL, &key, &w, NULL, &e), CUZK_ERR_USAGE);
     assert_null(key);
     assert_null(w);
-    cuzk_porep_opts nodev = {CUZK_CURVE_BN254, 12, 1, 1, ngpu};
+    cuzk_porep_opts nodev = {CUZK_CURVE_BN254, 12, 1, 1, ngpu, NULL};
     e = (cuzk_error){0};
     assert_int_equal(cuzk_porep_make(ctx, &nodev, NULL, &key, &w, NULL, &e), CUZK_ERR_GPU);
     cuzk_ctx_free(ctx);
@@ -395,6 +396,66 @@ static void test_gpu_points(void **st)
     cuzk_ctx_free(ctx);
 }
 
+/* cache_dir: the key and witness are written once, then used from the
+ * files (the key mapped); the second make reads them back (from_cache) and
+ * proves. Truncating the mapped key file under the loaded key ends the next
+ * proof with CUZK_ERR_IO naming the file, not SIGBUS; the key is freed
+ * cleanly and loading the truncated file is a one-line error too. */
+static void test_cache_and_truncation(void **st)
+{
+    (void)st;
+    cuzk_ctx *ctx = mkctx(NULL);
+    char dir[] = "/tmp/cuzk_porep_cache_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char zpath[256], wpath[256];
+    snprintf(zpath, sizeof zpath, "%s/porep-2^12-bn128-s7.zkey", dir);
+    snprintf(wpath, sizeof wpath, "%s/porep-2^12-bn128-s7.wtns", dir);
+    for (int round = 0; round < 2; round++) {
+        cuzk_porep_opts po = {CUZK_CURVE_BN254, 12, 7, 0, 0, dir};
+        cuzk_key_opts ko = {0};
+        cuzk_key *key = NULL;
+        cuzk_witness *w = NULL;
+        cuzk_porep_info info;
+        cuzk_error e = {0};
+        if (cuzk_porep_make(ctx, &po, &ko, &key, &w, &info, &e))
+            fail_msg("%s", e.msg);
+        assert_int_equal(info.from_cache, round);
+        assert_int_equal(access(zpath, R_OK), 0);
+        assert_int_equal(access(wpath, R_OK), 0);
+        cuzk_key_info ki;
+        cuzk_key_get_info(key, &ki);
+        assert_int_equal(ki.n_vars, info.n_vars);
+        cuzk_proof *p = NULL;
+        if (cuzk_prove(ctx, key, w, NULL, &p, &e))
+            fail_msg("%s", e.msg);
+        cuzk_proof_free(p);
+        if (round == 1) { /* the file shrinks under the loaded key */
+            assert_int_equal(truncate(zpath, 4096), 0);
+            p = NULL;
+            assert_int_equal(cuzk_prove(ctx, key, w, NULL, &p, &e), CUZK_ERR_IO);
+            assert_null(p);
+            assert_non_null(strstr(e.msg, zpath));
+            assert_non_null(strstr(e.msg, "truncated"));
+            assert_null(strchr(e.msg, '\n'));
+            /* and stays unusable */
+            assert_int_equal(cuzk_prove(ctx, key, w, NULL, &p, &e), CUZK_ERR_IO);
+        }
+        cuzk_key_free(key);
+        cuzk_witness_free(w);
+    }
+    /* the truncated file: refused at load, one line */
+    cuzk_key *key = NULL;
+    cuzk_key_opts ko = {.map_in_place = 1};
+    cuzk_error e = {0};
+    cuzk_status s = cuzk_key_load(&key, ctx, zpath, &ko, &e);
+    assert_true(s == CUZK_ERR_IO || s == CUZK_ERR_FORMAT);
+    assert_null(key);
+    unlink(zpath);
+    unlink(wpath);
+    rmdir(dir);
+    cuzk_ctx_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -403,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_key_equals_setup),
         cmocka_unit_test(test_make_and_prove),
         cmocka_unit_test(test_gpu_points),
+        cmocka_unit_test(test_cache_and_truncation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

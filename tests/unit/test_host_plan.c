@@ -1,0 +1,258 @@
+/* The host-memory plan (include/cuzk/gpu_plan.h, cuzk_host_plan) beside the
+ * device plan: every phase's sum recomputed here from the documented model
+ * (items, workers, the key mapped or held), the resource that binds, and the
+ * lowering of the worker count, at PoRep shapes 2^10..2^27, with small fake
+ * memory sizes (opts.host.available), never this machine's. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cuzk/dev.h"
+#include "cuzk/gpu_plan.h"
+
+#define GIB ((size_t)1 << 30)
+#define MIB ((size_t)1 << 20)
+
+static cuzk_gpu_key_shape porep(unsigned lg)
+{
+    cuzk_gpu_key_shape s;
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_porep_key_shape(CUZK_CURVE_BLS12_381, lg, &s, &e), CUZK_OK);
+    return s;
+}
+
+/* The phases from the items, as the header documents them. */
+static void check_sums(const cuzk_host_plan *h)
+{
+    const size_t W = h->workers;
+    assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_LOAD], h->runtime + h->key_anon);
+    const size_t att = h->runtime + h->key_anon - h->key_freed_early + h->key_locked + h->b_bases + h->csr_build +
+                       h->csr_held + h->tables + W * h->pinned;
+    const size_t copy = h->runtime + h->key_anon + h->b_bases;
+    assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_ATTACH], att > copy ? att : copy);
+    assert_true(h->key_freed_early <= h->key_freed && h->key_freed <= h->key_anon);
+    const size_t base = h->runtime + h->key_anon - h->key_freed + h->key_locked;
+    const size_t held = base + h->b_held + h->csr_held + h->tables + W * h->pinned;
+    assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_ABC], held + W * (h->witness + h->vectors));
+    assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_NTT], held + W * (h->witness + h->vectors));
+    const size_t mv = h->gpu ? h->vectors : h->vectors / 3;
+    assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_MSM], held + W * (h->witness + mv + h->scratch));
+    size_t peak = 0;
+    for (int p = 0; p < CUZK_HOST_PHASE_COUNT; p++)
+        peak = h->phase_bytes[p] > peak ? h->phase_bytes[p] : peak;
+    assert_int_equal(h->peak, peak);
+    assert_true(h->peak <= h->budget);
+    /* the key: all anonymous when held, nothing when mapped (its locked
+     * pages apart) */
+    assert_int_equal(h->key_anon, h->key_mapped ? 0 : h->key_data);
+    assert_true(h->key_mapped || h->key_locked == 0);
+    assert_true(!h->key_mapped || h->key_freed == 0);
+    assert_true(h->gpu || h->key_freed == 0);
+    assert_true(h->b_held <= h->b_bases);
+}
+
+/* GPU plans at 2^10..2^27 over device budgets that select each tier; the
+ * host side follows the tier: page-locked CSR records when the coefficients
+ * are streamed, the CPU's A/B plan and a, b, c per worker in tier 7. */
+static const unsigned LGS[] = {10, 13, 16, 19, 22, 25, 27};
+
+static void test_gpu_host_sums(void **state)
+{
+    (void)state;
+    for (size_t li = 0; li < sizeof LGS / sizeof LGS[0]; li++) {
+        const unsigned lg = LGS[li];
+        const cuzk_gpu_key_shape s = porep(lg);
+        const size_t v = (size_t)32 << lg;
+        for (int mapped = 0; mapped < 2; mapped++)
+            for (unsigned W = 1; W <= 2; W++)
+                for (size_t budget = (size_t)1 << 44; budget >= ((size_t)64 << 20); budget /= 3) {
+                    cuzk_gpu_plan_opts o = {.budget = budget, .workers = W, .sm_count = 132, .device = -1};
+                    o.host.budget = SIZE_MAX; /* device only: every tier's host side is checked here */
+                    o.host.key_mapped = mapped;
+                    cuzk_gpu_plan p;
+                    cuzk_error e = {0};
+                    if (cuzk_gpu_plan_proof(&s, &o, &p, &e) != CUZK_OK) {
+                        assert_int_equal(e.code, CUZK_ERR_NOMEM);
+                        break;
+                    }
+                    const cuzk_host_plan *h = &p.host;
+                    assert_int_equal(h->gpu, 1);
+                    assert_int_equal(h->workers, W);
+                    assert_int_equal(p.workers, W);
+                    assert_int_equal(p.workers_asked, W);
+                    check_sums(h);
+                    assert_int_equal(h->pinned, p.host_pinned);
+                    assert_int_equal(h->witness, s.n_vars * 32);
+                    if (p.tier == 7) {
+                        assert_true(h->pinned >= 3 * v + h->witness);
+                        assert_true(h->csr_held >= s.n_coefs * 40);
+                    } else if (p.item[CUZK_GPU_ITEM_COEFS].streamed) {
+                        assert_true(h->csr_held >= s.n_coefs * 36);
+                    } else {
+                        assert_true(h->csr_build >= s.n_coefs * 36);
+                        assert_true(h->csr_held < s.n_coefs * 36 || s.n_coefs < 8);
+                    }
+                    /* a mapped key's streamed MSM bases are page-locked */
+                    if (mapped && p.item[CUZK_GPU_ITEM_MSM_H].streamed)
+                        assert_true(h->key_locked >= p.item[CUZK_GPU_ITEM_MSM_H].data_bytes);
+                    if (!p.item[CUZK_GPU_ITEM_MSM_B1].streamed && !p.item[CUZK_GPU_ITEM_MSM_B2].streamed)
+                        assert_true(h->b_held < h->b_bases);
+                    /* a held key keeps, once attached, only what its streamed items and tier 7 read:
+                     * at tier 1 the IC alone (not among the key's data) */
+                    if (!mapped && p.tier == 1)
+                        assert_int_equal(h->key_freed, h->key_data - (s.n_public + 1) * 96);
+                    if (!mapped && p.tier == 7)
+                        assert_true(h->key_anon - h->key_freed >= s.n_coefs * 44);
+                }
+    }
+}
+
+/* The host binds: a host too small for tier 1's page-locked buffers... at
+ * 2^16 with W = 2 the device fits tier 1 anyway; a host that holds the key
+ * mapped but not the streamed tiers' CSR keeps tier 1; a host budget below
+ * tier 1's host peak but above a later tier's is impossible to construct in
+ * general, so check the choice against each tier's own host figure: the
+ * chosen tier is the first (in device order) whose host peak fits. */
+static void test_binding(void **state)
+{
+    (void)state;
+    for (unsigned lg = 12; lg <= 27; lg += 3) {
+        const cuzk_gpu_key_shape s = porep(lg);
+        /* a device budget between tiers: tier 7's least budget x 1.5 */
+        cuzk_gpu_plan_opts o = {.budget = 0, .workers = 2, .sm_count = 132, .device = -1};
+        o.host.budget = SIZE_MAX;
+        o.host.key_mapped = 1;
+        cuzk_gpu_plan p0;
+        cuzk_error e = {0};
+        o.budget = (size_t)1 << 44;
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p0, &e), CUZK_OK);
+        assert_int_equal(p0.tier, 1);
+        assert_int_equal(p0.host_skipped, 0);
+        /* the host: exactly the tier-1 peak fits; one byte less does not fit tier 1
+         * (the device then takes the first tier whose host side fits, or lowers W) */
+        o.host.budget = 0;
+        o.host.available = p0.host.peak;
+        cuzk_gpu_plan p1;
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p1, &e), CUZK_OK);
+        assert_int_equal(p1.tier, 1);
+        assert_int_equal(p1.host.peak, p0.host.peak);
+        assert_int_equal(p1.host.budget, p0.host.peak);
+        o.host.available = p0.host.peak - 1;
+        cuzk_gpu_plan p2;
+        cuzk_status st = cuzk_gpu_plan_proof(&s, &o, &p2, &e);
+        if (st == CUZK_OK) {
+            assert_true(p2.tier > 1 || p2.workers < 2);
+            assert_true(p2.host.peak <= p0.host.peak - 1);
+            assert_true(p2.host_skipped > 0 || p2.workers < p2.workers_asked);
+        } else {
+            assert_int_equal(st, CUZK_ERR_NOMEM);
+            assert_non_null(strstr(e.msg, "host memory"));
+        }
+        /* a cap below the available memory binds the same way */
+        o.host.available = (size_t)1 << 44;
+        o.host.budget = p0.host.peak - 1;
+        cuzk_gpu_plan p3;
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p3, &e), st);
+        if (!st)
+            assert_int_equal(p3.tier, p2.tier);
+    }
+}
+
+/* Workers: a host that holds one worker's buffers but not four's lowers W
+ * to what fits (the largest), or with fixed_workers refuses with NOMEM
+ * naming the host. */
+static void test_worker_lowering(void **state)
+{
+    (void)state;
+    for (size_t li = 0; li < sizeof LGS / sizeof LGS[0]; li++) {
+        const unsigned lg = LGS[li];
+        const cuzk_gpu_key_shape s = porep(lg);
+        cuzk_gpu_plan_opts o = {.budget = (size_t)1 << 44, .workers = 1, .sm_count = 132, .device = -1};
+        o.host.budget = SIZE_MAX;
+        o.host.key_mapped = 1;
+        cuzk_gpu_plan p1, p4, p;
+        cuzk_error e = {0};
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p1, &e), CUZK_OK);
+        o.workers = 4;
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p4, &e), CUZK_OK);
+        assert_true(p4.host.peak > p1.host.peak);
+        /* available: between W = 1 and W = 2 at tier 1 */
+        o.host.budget = 0;
+        o.host.available = p1.host.peak + (p4.host.peak - p1.host.peak) / 6;
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p, &e), CUZK_OK);
+        assert_int_equal(p.workers_asked, 4);
+        assert_true(p.workers < 4);
+        assert_true(p.host.peak <= o.host.available);
+        assert_int_equal(p.host.workers, p.workers);
+        /* W + 1 would not have fit any tier (the largest W that fits is chosen) */
+        cuzk_gpu_plan q;
+        cuzk_gpu_plan_opts o2 = o;
+        o2.workers = p.workers + 1;
+        o2.fixed_workers = 1;
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o2, &q, &e), CUZK_ERR_NOMEM);
+        assert_non_null(strstr(e.msg, "host memory"));
+        /* fixed: refused */
+        o.fixed_workers = 1;
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p, &e), CUZK_ERR_NOMEM);
+        /* below one worker's need: refused either way, naming what it lacks */
+        o.fixed_workers = 0;
+        o.host.available = 64 * MIB;
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p, &e), CUZK_ERR_NOMEM);
+        assert_non_null(strstr(e.msg, "host memory"));
+        assert_non_null(strstr(e.msg, "are available"));
+    }
+}
+
+/* The CPU prover: held when it fits, else mapped (key_mapped < 0), sums
+ * per phase, NOMEM with the figures otherwise. */
+static void test_cpu(void **state)
+{
+    (void)state;
+    for (unsigned lg = 10; lg <= 27; lg++) {
+        const cuzk_gpu_key_shape s = porep(lg);
+        cuzk_host_plan_opts o = {.budget = SIZE_MAX, .threads = 16};
+        cuzk_host_plan held, mapped, h;
+        cuzk_error e = {0};
+        assert_int_equal(cuzk_host_plan_cpu(&s, 2, &o, &held, &e), CUZK_OK);
+        o.key_mapped = 1;
+        assert_int_equal(cuzk_host_plan_cpu(&s, 2, &o, &mapped, &e), CUZK_OK);
+        check_sums(&held);
+        check_sums(&mapped);
+        assert_int_equal(held.gpu, 0);
+        assert_int_equal(held.vectors, (size_t)3 * 32 << lg);
+        assert_int_equal(held.peak - mapped.peak, held.key_data);
+        /* auto: held at its peak, mapped one byte below */
+        o.key_mapped = -1;
+        o.budget = 0;
+        o.available = held.peak;
+        assert_int_equal(cuzk_host_plan_cpu(&s, 2, &o, &h, &e), CUZK_OK);
+        assert_int_equal(h.key_mapped, 0);
+        o.available = held.peak - 1;
+        assert_int_equal(cuzk_host_plan_cpu(&s, 2, &o, &h, &e), CUZK_OK);
+        assert_int_equal(h.key_mapped, 1);
+        o.available = mapped.peak - 1;
+        assert_int_equal(cuzk_host_plan_cpu(&s, 2, &o, &h, &e), CUZK_ERR_NOMEM);
+        assert_non_null(strstr(e.msg, "need"));
+        /* held memory of the caller counts as available */
+        o.available = mapped.peak - 4096;
+        o.held = 4096;
+        assert_int_equal(cuzk_host_plan_cpu(&s, 2, &o, &h, &e), CUZK_OK);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpu_host_sums),
+        cmocka_unit_test(test_binding),
+        cmocka_unit_test(test_worker_lowering),
+        cmocka_unit_test(test_cpu),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
