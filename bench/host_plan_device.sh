@@ -33,11 +33,13 @@
 #   DIST=... bench/host_plan_device.sh 27:16G
 #   DIST=... bench/host_plan_device.sh 27:8G
 #
-# usage: DIST=build-run/dist bench/host_plan_device.sh 27:full 27:24G ...
+# usage: tools/gpu_dist.sh here (binaries in build-gpu2/dist), then carry
+#        build-gpu2/dist and .gpu-deps and run there:
+#        DIST=build-gpu2/dist bench/host_plan_device.sh 27:full
 #        (the binaries of tools/gpu_dist.sh; cuzk is all it runs)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-D=${DIST:-$ROOT/build-run/dist}
+D=${DIST:-$ROOT/build-gpu2/dist}
 O=${OUT:-$ROOT/gpu-out}
 CACHE=${CACHE:-$ROOT/porep-cache}
 CACHE_MAX=${CACHE_MAX:-26}
