@@ -15,7 +15,7 @@
 #   - VmHWM of the whole run (GNU time's max RSS, file-backed key pages
 #     included) and the GPU's used memory peak sampled by nvidia-smi.
 # The key: SCALE <= CACHE_MAX (default 26) is written once to CACHE (default
-# ./porep-cache; 2^26: a 47.5 GB zkey and a 2.1 GB witness, 2^25 half of
+# ./build-porep-cache, git-ignored so it stays between calls; 2^26: a 47.5 GB zkey and a 2.1 GB witness, 2^25 half of
 # that; 2^27 would be 95 GB, more than a 64 GiB disk) and then used mapped
 # from its file, so only the first run at a scale makes it (~1 min on an
 # H100 at 2^26); above CACHE_MAX it is made in memory by each run (2^27: ~2
@@ -33,13 +33,15 @@
 #   DIST=... bench/host_plan_device.sh 27:16G
 #   DIST=... bench/host_plan_device.sh 27:8G
 #
-# usage: DIST=build-run/dist bench/host_plan_device.sh 27:full 27:24G ...
+# usage: tools/gpu_dist.sh here (binaries in build-gpu2/dist), then carry
+#        build-gpu2/dist and .gpu-deps and run there:
+#        DIST=build-gpu2/dist bench/host_plan_device.sh 27:full
 #        (the binaries of tools/gpu_dist.sh; cuzk is all it runs)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-D=${DIST:-$ROOT/build-run/dist}
+D=${DIST:-$ROOT/build-gpu2/dist}
 O=${OUT:-$ROOT/gpu-out}
-CACHE=${CACHE:-$ROOT/porep-cache}
+CACHE=${CACHE:-$ROOT/build-porep-cache}
 CACHE_MAX=${CACHE_MAX:-26}
 DEADLINE=${DEADLINE:-520}
 PROOFS=${PROOFS:-4}
