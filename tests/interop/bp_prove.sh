@@ -11,7 +11,8 @@
 #   requires its proof to verify (pairing check, IC from the .params) and to
 #   equal cuzk's 192 bytes; cuzk's proof must also pass noble's check. A
 #   proof with one bit flipped must fail that comparison (the check can
-#   fail), and another r gives another proof.
+#   fail), and another r gives another proof. `cuzk verify --format
+#   bellperson` accepts the proofs with the .vk and with the .params.
 # case = "errors": bad inputs give one "Error:" line and docs/CLI.md's exit
 #   code, and write nothing: parameters of another circuit (4), a BN254
 #   r1cs (7), a truncated .params (3), a witness that does not satisfy the
@@ -52,6 +53,14 @@ check() {
     node "$REF" "$T/k.params" "$r1cs" "$wtns" $R1 $S1 "$T/p.bin" 7 $S1 "$T/p2.bin" $R1 $S1 "!$T/bad.bin" $R1 $S1 "!$T/p2.bin" \
         >"$T/out" 2>&1 || fail "$label: reference: $(cat "$T/out")"
     sed "s/^/$label: /" "$T/out"
+    # the bellperson verifier (fil-formats' reader) accepts it with the .vk and the .params
+    "$CUZK" verify -q --format bellperson "$T/k.vk" "$T/pub.json" "$T/p.bin" >"$T/out" 2>&1 ||
+        fail "$label: cuzk verify --format bellperson (.vk): $(cat "$T/out")"
+    "$CUZK" verify -q --format bellperson "$T/k.params" "$T/pub2.json" "$T/p2.bin" >"$T/out" 2>&1 ||
+        fail "$label: cuzk verify --format bellperson (.params): $(cat "$T/out")"
+    "$CUZK" verify -q --format bellperson "$T/k.vk" "$T/pub.json" "$T/bad.bin" >"$T/out" 2>&1
+    local rc=$?
+    [ $rc -eq 5 ] || [ $rc -eq 3 ] || fail "$label: verify of the flipped proof: exit $rc"
 }
 
 # runs cuzk, expects exit code $1 and one Error: line, no outputs
