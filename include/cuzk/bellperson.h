@@ -114,7 +114,8 @@ typedef struct cuzk_bp_srs_opts {
     cuzk_backend backend;   /* zero: CPU; GPU / AUTO as cuzk_key_opts */
     int device;             /* CUDA device index (GPU / AUTO) */
     uint64_t device_budget; /* device bytes the parameters and their proofs may use; 0: free memory minus a margin */
-    unsigned gpu_workers;   /* GPU: proofs that may hold device memory at once (0: 2), as cuzk_key_opts */
+    unsigned gpu_workers;   /* reserved: the bellperson GPU backend proves one circuit at a time per
+                               handle (proofs from several threads take turns on the device) */
     int checked;            /* nonzero: every point of every section checked as bellperson's checked read does
                                (coordinates < q, on the curve, in the subgroup, not the point at infinity);
                                slow for large files. 0: as filecoin-proofs maps parameters (unchecked): the

@@ -277,6 +277,39 @@ static void test_verify_and_bytes(void **state)
     assert_memory_equal(&pt.c.bls12_381, p.c, sizeof p.c);
 }
 
+/* Backend choice: GPU where there is none is refused with one line, AUTO
+ * falls back to the CPU and proves the same proof. */
+static void test_backends(void **state)
+{
+    (void)state;
+    cuzk_error e = {0};
+    cuzk_bp_srs *g = NULL;
+    cuzk_bp_srs_opts o = {.backend = CUZK_BACKEND_GPU};
+    cuzk_status st = cuzk_bp_srs_load(&g, F.ctx, F.params, &o, &e);
+    if (st == CUZK_OK) { /* a machine with a GPU: the GPU proof equals the CPU proof */
+        const cuzk_bp_assignment *a = cuzk_bp_circuit_assignment(F.c);
+        cuzk_bp_fr r = fr_of(31), s = fr_of(32);
+        cuzk_bp_proof pg, pc;
+        assert_int_equal(cuzk_bp_prove(F.ctx, g, a, 1, &r, &s, &pg, NULL, &e), CUZK_OK);
+        assert_int_equal(cuzk_bp_prove(F.ctx, F.srs, a, 1, &r, &s, &pc, NULL, &e), CUZK_OK);
+        assert_memory_equal(&pg, &pc, sizeof pg);
+        cuzk_bp_srs_evict(g); /* the next proof prepares the device again */
+        assert_int_equal(cuzk_bp_prove(F.ctx, g, a, 1, &r, &s, &pg, NULL, &e), CUZK_OK);
+        assert_memory_equal(&pg, &pc, sizeof pg);
+        cuzk_bp_srs_free(g);
+    } else {
+        assert_true(st == CUZK_ERR_UNSUPPORTED || st == CUZK_ERR_GPU);
+        assert_null(g);
+        assert_null(strchr(e.msg, '\n'));
+    }
+    o.backend = CUZK_BACKEND_AUTO;
+    assert_int_equal(cuzk_bp_srs_load(&g, F.ctx, F.params, &o, &e), CUZK_OK);
+    cuzk_bp_srs_free(g);
+    o.backend = (cuzk_backend)7;
+    assert_int_equal(cuzk_bp_srs_load(&g, F.ctx, F.params, &o, &e), CUZK_ERR_USAGE);
+    assert_null(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +317,7 @@ int main(void)
         cmocka_unit_test(test_bad_assignments),
         cmocka_unit_test(test_other_circuit),
         cmocka_unit_test(test_verify_and_bytes),
+        cmocka_unit_test(test_backends),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
