@@ -449,6 +449,22 @@ static cuzk_status prove_all(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
     return CUZK_OK;
 }
 
+/* cuzk_bp_prove after its checks: out zeroed on error. */
+static cuzk_status prove_checked(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
+                                 const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
+                                 const cuzk_bp_prove_opts *opts, cuzk_error *err)
+{
+    cuzk_bp_srs *ps = (cuzk_bp_srs *)p; /* its lock and lazy attach; the key itself is not changed */
+    cuzk_status st = CUZK_OK;
+    if (n && !(st = srs_acquire(ps, ctx, err))) {
+        st = prove_all(ctx, p, a, n, r, s, !(opts && opts->no_verify), out, err);
+        pthread_rwlock_unlock(&ps->lock);
+    }
+    if (st && n)
+        memset(out, 0, n * sizeof *out);
+    return st;
+}
+
 cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
                           const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
                           const cuzk_bp_prove_opts *opts, cuzk_error *err)
@@ -456,13 +472,10 @@ cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_ass
     cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     if (n && !out)
         return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove: NULL output");
-    cuzk_bp_srs *ps = (cuzk_bp_srs *)p; /* its lock and lazy attach; the key itself is not changed */
     cuzk_status st = check_all(p, a, n, r, s, ctx->pool, err);
-    if (!st && n && !(st = srs_acquire(ps, ctx, err))) {
-        st = prove_all(ctx, p, a, n, r, s, !(opts && opts->no_verify), out, err);
-        pthread_rwlock_unlock(&ps->lock);
-    }
-    if (st && n)
+    if (!st)
+        return prove_checked(ctx, p, a, n, r, s, out, opts, err);
+    if (n)
         memset(out, 0, n * sizeof *out);
     return st;
 }
@@ -495,7 +508,7 @@ static void pending_free(cuzk_bp_pending *q)
 static void *pending_main(void *arg)
 {
     cuzk_bp_pending *q = arg;
-    q->st = cuzk_bp_prove(q->ctx, q->p, q->a, q->n, q->r, q->s, q->out, &q->o, &q->err);
+    q->st = prove_checked(q->ctx, q->p, q->a, q->n, q->r, q->s, q->out, &q->o, &q->err); /* start checked */
     return NULL;
 }
 
