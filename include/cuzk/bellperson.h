@@ -253,6 +253,12 @@ typedef struct cuzk_bp_prove_files_opts {
     cuzk_bp_prove_opts prove;
     const uint8_t *insecure_r, *insecure_s;
     const char *raw_proof_path;
+    /* > 1: the assignment proved as that many partitions in one cuzk_bp_prove
+     * call (one r, s each; with insecure_r/_s partition i takes r + i, s + i):
+     * the proof file is their concatenation (192 bytes each), public.json an
+     * array of that many arrays (the form `cuzk verify --format bellperson`
+     * reads), the raw file n x 384 bytes. For multi-partition timings. */
+    unsigned partitions;
 } cuzk_bp_prove_files_opts;
 CUZK_API cuzk_status cuzk_bp_prove_files(cuzk_ctx *ctx, const char *params_path, const char *r1cs_path,
                                          const char *wtns_path, const char *proof_path, const char *public_path,
