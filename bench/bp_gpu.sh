@@ -11,8 +11,10 @@
 # 192-byte proofs and the 384-byte in-memory proofs (--raw-proof) must be
 # identical. The 2^10 parameters are also proved with --gpu-mem 64M, which
 # streams the MSM bases (a different plan, the same proof).
+# 2^14 is also proved as 3 partitions in one call (--partitions) on both.
 # timed-size (default 22): one circuit of 2^k, three GPU proofs with -v: the
-# CUZK_TIMING lines (load, prepare, abc, ntt, msm_*, verify, total) of each.
+# CUZK_TIMING lines (load, prepare, abc, ntt, msm_*, verify, total) of each;
+# then 3 partitions in one call (total minus load and prepare = 3 proofs).
 # Exit 0 when every comparison holds. Scratch files go to $TMPDIR.
 set -uo pipefail
 CUZK=${1:?usage: bench/bp_gpu.sh <cuzk> [sizes] [timed-size]}
@@ -43,6 +45,15 @@ for k in $SIZES; do
     cmp "$T/cpu.raw" "$T/gpu.raw" || fail "2^$k: GPU raw proof differs from the CPU raw proof"
     cmp "$T/cpu.json" "$T/gpu.json" || fail "2^$k: public inputs differ"
     echo "2^$k: GPU proof == CPU proof (192 and 384 bytes)"
+    if [ "$k" = 14 ]; then # several circuits in one call
+        for dev in cpu gpu; do
+            flag=$([ $dev = gpu ] && echo --gpu)
+            "$CUZK" prove -q --format bellperson $flag --partitions 3 "$T/c$k.params" "$T/c$k.r1cs" "$T/c$k.wtns" \
+                "$T/m$dev.bin" "$T/m$dev.json" --r 5 --s 6 2>"$T/err" || fail "2^$k $dev --partitions 3: $(cat "$T/err")"
+        done
+        cmp "$T/mcpu.bin" "$T/mgpu.bin" || fail "2^$k: 3 GPU partitions differ from the CPU's"
+        echo "2^$k: 3 partitions in one call, GPU == CPU"
+    fi
     if [ "$k" = 10 ]; then
         "$CUZK" prove -q --format bellperson --gpu --gpu-mem 64M "$T/c$k.params" "$T/c$k.r1cs" "$T/c$k.wtns" \
             "$T/gs.bin" "$T/gs.json" --seed 77 2>"$T/err" || fail "2^$k gpu --gpu-mem 64M: $(cat "$T/err")"
@@ -58,6 +69,9 @@ for i in 1 2 3; do
     "$CUZK" prove --format bellperson --gpu -v -q "$T/c$TK.params" "$T/c$TK.r1cs" "$T/c$TK.wtns" "$T/t.bin" \
         "$T/t.json" 2>&1 | grep -E "CUZK_TIMING|Error" || fail "timed proof $i"
 done
+echo "-- 3 partitions of 2^$TK in one GPU call"
+"$CUZK" prove --format bellperson --gpu -v -q --partitions 3 "$T/c$TK.params" "$T/c$TK.r1cs" "$T/c$TK.wtns" \
+    "$T/t.bin" "$T/t.json" 2>&1 | grep -E "CUZK_TIMING phase=(load_zkey|prepare|total)|Error" || fail "3 partitions"
 echo "-- CPU proof of 2^$TK (for comparison)"
 "$CUZK" prove --format bellperson -v -q "$T/c$TK.params" "$T/c$TK.r1cs" "$T/c$TK.wtns" "$T/t.bin" "$T/t.json" 2>&1 |
     grep -E "CUZK_TIMING|Error"
