@@ -327,6 +327,52 @@ static void raw_sc_free(raw_sc *r)
     memset(r, 0, sizeof *r);
 }
 
+/* dst = the src[i] whose bit i is set (i < n), in order, in parallel: blocks
+ * of 64·BW bits, each written at its offset (a prefix sum of popcounts). */
+enum { GATHER_WORDS = 256 };
+typedef struct {
+    uint64_t (*dst)[4];
+    const uint64_t (*src)[4];
+    const uint64_t *bits;
+    size_t n;
+    const size_t *off;
+} gather_job;
+
+static void gather_range(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    const gather_job *g = arg;
+    for (size_t blk = b; blk < e; blk++) {
+        size_t o = g->off[blk], i0 = blk * GATHER_WORDS * 64, i1 = i0 + GATHER_WORDS * 64;
+        if (i1 > g->n)
+            i1 = g->n;
+        for (size_t i = i0; i < i1; i++)
+            if (bit(g->bits, i))
+                memcpy(g->dst[o++], g->src[i], 32);
+    }
+}
+
+static cuzk_status gather(uint64_t (*dst)[4], const uint64_t (*src)[4], const uint64_t *bits, size_t n, cuzk_pool *pool,
+                          cuzk_error *err)
+{
+    const size_t nblk = (n + GATHER_WORDS * 64 - 1) / (GATHER_WORDS * 64);
+    if (!nblk)
+        return CUZK_OK;
+    size_t *off = malloc(nblk * sizeof *off);
+    if (!off)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
+    size_t acc = 0;
+    for (size_t blk = 0; blk < nblk; blk++) {
+        off[blk] = acc;
+        size_t i0 = blk * GATHER_WORDS * 64, i1 = i0 + GATHER_WORDS * 64;
+        acc += popcount_bits(bits + i0 / 64, (i1 > n ? n : i1) - i0);
+    }
+    gather_job g = {dst, src, bits, n, off};
+    cuzk_parallel_for(pool, nblk, 1, gather_range, &g);
+    free(off);
+    return CUZK_OK;
+}
+
 static cuzk_status raw_sc_make(raw_sc *r, const cuzk_bpk *k, const cuzk_bp_assignment *as, cuzk_pool *pool,
                                cuzk_error *err)
 {
@@ -344,10 +390,8 @@ static cuzk_status raw_sc_make(raw_sc *r, const cuzk_bpk *k, const cuzk_bp_assig
             return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the A scalars");
         r->own_a = true;
         memcpy(r->sa, r->w, ni * 32);
-        size_t o = ni;
-        for (size_t i = 0; i < nx; i++)
-            if (bit(as->a_aux_density, i))
-                memcpy(r->sa[o++], r->w[ni + i], 32);
+        if (gather(r->sa + ni, r->w + ni, as->a_aux_density, nx, pool, err))
+            return CUZK_ERR_NOMEM;
     }
     /* B: inputs with b_inp set, aux with b_aux set */
     if (as->b_inp_popcount == ni && as->b_aux_popcount == nx) {
@@ -360,9 +404,8 @@ static cuzk_status raw_sc_make(raw_sc *r, const cuzk_bpk *k, const cuzk_bp_assig
         for (size_t i = 0; i < ni; i++)
             if (bit(as->b_inp_density, i))
                 memcpy(r->sb[o++], r->w[i], 32);
-        for (size_t i = 0; i < nx; i++)
-            if (bit(as->b_aux_density, i))
-                memcpy(r->sb[o++], r->w[ni + i], 32);
+        if (gather(r->sb + o, r->w + ni, as->b_aux_density, nx, pool, err))
+            return CUZK_ERR_NOMEM;
     }
     return CUZK_OK;
 }
