@@ -171,9 +171,11 @@ typedef struct cuzk_bp_prove_opts {
  * domain, inp_size = p's inputs with inp[0] = 1, aux_size = p's L count,
  * bit lengths as documented, popcounts equal to the bits set, inp_size +
  * a_aux_popcount = |A|, b_inp_popcount + b_aux_popcount = |B|; every scalar
- * < r. A mismatch is CUZK_ERR_MISMATCH naming the circuit and the field
- * ("circuit 3: aux_size 1000, the parameters have 1024 L points"); NULL
- * pointers with nonzero sizes are CUZK_ERR_USAGE. Unless opts->no_verify,
+ * < r (checked as its proof reads them, so a value >= r ends the call
+ * when that circuit's turn comes: CUZK_ERR_USAGE naming the circuit, the
+ * vector and the index). A mismatch is CUZK_ERR_MISMATCH naming the circuit
+ * and the field ("circuit 3: aux_size 1000, the parameters have 1024 L
+ * points"); NULL pointers with nonzero sizes are CUZK_ERR_USAGE. Unless opts->no_verify,
  * each proof is verified against p's verifying key with the inputs inp[1..]
  * before the call returns: an assignment that does not satisfy the circuit
  * of p gives CUZK_ERR_MISMATCH naming the circuit. On any error out[0..n)
