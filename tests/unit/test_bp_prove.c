@@ -317,6 +317,45 @@ static void test_backends(void **state)
     assert_null(g);
 }
 
+/* The CLI's whole path: two partitions written as files, read back by the
+ * bellperson verifier; nothing written when an input is bad. */
+static void test_prove_files(void **state)
+{
+    (void)state;
+    char proof[128], pub[128], raw[128];
+    snprintf(proof, sizeof proof, "%s/p.bin", F.dir);
+    snprintf(pub, sizeof pub, "%s/p.json", F.dir);
+    snprintf(raw, sizeof raw, "%s/p.raw", F.dir);
+    uint8_t r[32] = {5}, s[32] = {6};
+    cuzk_bp_prove_files_opts o = {.insecure_r = r, .insecure_s = s, .raw_proof_path = raw, .partitions = 2};
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_bp_prove_files(F.ctx, F.params, F.r1cs, F.wtns, proof, pub, &o, &e), CUZK_OK);
+    FILE *f = fopen(proof, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    assert_int_equal(ftell(f), 384);
+    fclose(f);
+    f = fopen(raw, "rb");
+    assert_non_null(f);
+    cuzk_bp_proof rp[2];
+    assert_int_equal(fread(rp, sizeof rp[0], 2, f), 2);
+    fclose(f);
+    /* partition 1 is the API's proof with r + 1, s + 1 */
+    const cuzk_bp_assignment *a = cuzk_bp_circuit_assignment(F.c);
+    cuzk_bp_fr r1 = fr_of(6), s1 = fr_of(7);
+    cuzk_bp_proof one;
+    assert_int_equal(cuzk_bp_prove(F.ctx, F.srs, a, 1, &r1, &s1, &one, NULL, &e), CUZK_OK);
+    assert_memory_equal(&one, &rp[1], sizeof one);
+    /* the bellperson verifier (a .params holds the verifying key) accepts the file */
+    assert_int_equal(cuzk_bellperson_verify_files(F.ctx, F.params, pub, proof, &e), CUZK_OK);
+    unlink(proof), unlink(pub), unlink(raw);
+    /* a witness of another circuit: an error, no file */
+    assert_int_equal(cuzk_bp_prove_files(F.ctx, F.params, F.r1cs, F.wtns2, proof, pub, &o, &e), CUZK_ERR_MISMATCH);
+    assert_int_equal(access(proof, F_OK), -1);
+    assert_int_equal(access(pub, F_OK), -1);
+    assert_int_equal(access(raw, F_OK), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -325,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_other_circuit),
         cmocka_unit_test(test_verify_and_bytes),
         cmocka_unit_test(test_backends),
+        cmocka_unit_test(test_prove_files),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
