@@ -114,7 +114,8 @@ typedef struct cuzk_bp_srs_opts {
     cuzk_backend backend;   /* zero: CPU; GPU / AUTO as cuzk_key_opts */
     int device;             /* CUDA device index (GPU / AUTO) */
     uint64_t device_budget; /* device bytes the parameters and their proofs may use; 0: free memory minus a margin */
-    unsigned gpu_workers;   /* GPU: proofs that may hold device memory at once (0: 2), as cuzk_key_opts */
+    unsigned gpu_workers;   /* reserved: the bellperson GPU backend proves one circuit at a time per
+                               handle (proofs from several threads take turns on the device) */
     int checked;            /* nonzero: every point of every section checked as bellperson's checked read does
                                (coordinates < q, on the curve, in the subgroup, not the point at infinity);
                                slow for large files. 0: as filecoin-proofs maps parameters (unchecked): the
@@ -170,9 +171,11 @@ typedef struct cuzk_bp_prove_opts {
  * domain, inp_size = p's inputs with inp[0] = 1, aux_size = p's L count,
  * bit lengths as documented, popcounts equal to the bits set, inp_size +
  * a_aux_popcount = |A|, b_inp_popcount + b_aux_popcount = |B|; every scalar
- * < r. A mismatch is CUZK_ERR_MISMATCH naming the circuit and the field
- * ("circuit 3: aux_size 1000, the parameters have 1024 L points"); NULL
- * pointers with nonzero sizes are CUZK_ERR_USAGE. Unless opts->no_verify,
+ * < r (checked as its proof reads them, so a value >= r ends the call
+ * when that circuit's turn comes: CUZK_ERR_USAGE naming the circuit, the
+ * vector and the index). A mismatch is CUZK_ERR_MISMATCH naming the circuit
+ * and the field ("circuit 3: aux_size 1000, the parameters have 1024 L
+ * points"); NULL pointers with nonzero sizes are CUZK_ERR_USAGE. Unless opts->no_verify,
  * each proof is verified against p's verifying key with the inputs inp[1..]
  * before the call returns: an assignment that does not satisfy the circuit
  * of p gives CUZK_ERR_MISMATCH naming the circuit. On any error out[0..n)
@@ -252,6 +255,12 @@ typedef struct cuzk_bp_prove_files_opts {
     cuzk_bp_prove_opts prove;
     const uint8_t *insecure_r, *insecure_s;
     const char *raw_proof_path;
+    /* > 1: the assignment proved as that many partitions in one cuzk_bp_prove
+     * call (one r, s each; with insecure_r/_s partition i takes r + i, s + i):
+     * the proof file is their concatenation (192 bytes each), public.json an
+     * array of that many arrays (the form `cuzk verify --format bellperson`
+     * reads), the raw file n x 384 bytes. For multi-partition timings. */
+    unsigned partitions;
 } cuzk_bp_prove_files_opts;
 CUZK_API cuzk_status cuzk_bp_prove_files(cuzk_ctx *ctx, const char *params_path, const char *r1cs_path,
                                          const char *wtns_path, const char *proof_path, const char *public_path,
