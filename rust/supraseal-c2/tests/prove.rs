@@ -132,10 +132,14 @@ fn from_mont<const N: usize>(a: &[u64; N], m: &[u64; N]) -> [u64; N] {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 struct Fr([u64; 4]);
 
+thread_local! {
+    static FR_R2: [u64; 4] = r2(&R_MOD);
+}
+
 impl Fr {
     fn from_canonical(v: [u64; 4]) -> Fr {
         assert!(!geq(&v, &R_MOD));
-        Fr(mont_mul(&v, &r2(&R_MOD), &R_MOD))
+        Fr(FR_R2.with(|r2| mont_mul(&v, r2, &R_MOD)))
     }
     fn from_u64(v: u64) -> Fr {
         Fr::from_canonical([v, 0, 0, 0])
