@@ -1,0 +1,243 @@
+/* cuzk bellperson mode: Groth16 proofs of bellperson circuits (Filecoin's
+ * PoRep, SnapDeals, WindowPoSt, WinningPoSt) over BLS12-381 from a bellperson
+ * parameter file (`.params`) and bellperson's per-circuit assignment, as the
+ * `supraseal-c2` crate receives them from bellperson.
+ *
+ * Data layouts are those of blst / blstrs, so Rust types can be passed
+ * without conversion:
+ *  - a scalar (cuzk_bp_fr, blst_fr, blstrs Scalar) is 4 little-endian u64
+ *    limbs in Montgomery form (x·2^256 mod r);
+ *  - a proof (cuzk_bp_proof) is bellperson's Proof<Bls12> = {G1 a; G2 b;
+ *    G1 c} of blst affine points: Fp coordinates as 6 little-endian u64
+ *    limbs in Montgomery form (x·2^384 mod q), G2 coordinates as Fp2 {c0, c1}
+ *    in the order x.c0, x.c1, y.c0, y.c1; the point at infinity is all zeros.
+ *    384 bytes; cuzk_bp_proof_to_bytes gives bellperson's 192-byte encoding.
+ *
+ * The library is reentrant, reports errors as values (cuzk_error, one line
+ * naming the file or the circuit and what is wrong) and never aborts. */
+#ifndef CUZK_BELLPERSON_H
+#define CUZK_BELLPERSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/cuzk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A BLS12-381 scalar, Montgomery form (blst_fr). */
+typedef struct cuzk_bp_fr {
+    uint64_t l[4];
+} cuzk_bp_fr;
+
+/* A proof, bellperson's Proof<Bls12> in memory (see the top of this file). */
+typedef struct cuzk_bp_proof {
+    uint64_t a[12]; /* G1: x, y */
+    uint64_t b[24]; /* G2: x.c0, x.c1, y.c0, y.c1 */
+    uint64_t c[12]; /* G1: x, y */
+} cuzk_bp_proof;
+
+/* One circuit's assignment, layout-identical to supraseal-c2's #[repr(C)]
+ * Assignment<Scalar> (17 fields of 8 bytes: 136 bytes on a 64-bit target),
+ * as bellperson's synthesis leaves it (ProvingAssignment):
+ *  - a, b, c: the evaluations of the A, B, C linear combinations at each of
+ *    the abc_size constraints, the input constraints (input_i · 1 = 0, one
+ *    per input, added after the circuit's own) included;
+ *  - inp: the input assignment, inp[0] = 1 (ONE), then the public inputs;
+ *  - aux: the auxiliary (private) assignment;
+ *  - densities: bitmaps of u64 words, bit i of a bitmap is bit i % 64 of word
+ *    i / 64 (least significant first); bit_len bits (bits past bit_len in the
+ *    last word are ignored) of which popcount are set:
+ *      a_aux: aux variable i occurs in some A term (bit_len = aux_size);
+ *      b_inp: input i occurs in some B term (bit_len = inp_size);
+ *      b_aux: aux variable i occurs in some B term (bit_len = aux_size).
+ *    (Every input counts for A: bellperson does not track A's input density.)
+ * All pointers are read only; they must stay valid for the call (for
+ * cuzk_bp_prove_start: until cuzk_bp_prove_finish or _drop returns). */
+typedef struct cuzk_bp_assignment {
+    const uint64_t *a_aux_density;
+    size_t a_aux_bit_len;
+    size_t a_aux_popcount;
+
+    const uint64_t *b_inp_density;
+    size_t b_inp_bit_len;
+    size_t b_inp_popcount;
+
+    const uint64_t *b_aux_density;
+    size_t b_aux_bit_len;
+    size_t b_aux_popcount;
+
+    const cuzk_bp_fr *a;
+    const cuzk_bp_fr *b;
+    const cuzk_bp_fr *c;
+    size_t abc_size;
+
+    const cuzk_bp_fr *inp;
+    size_t inp_size;
+
+    const cuzk_bp_fr *aux;
+    size_t aux_size;
+} cuzk_bp_assignment;
+
+#ifdef __cplusplus
+#define CUZK_BP_STATIC_ASSERT static_assert
+#else
+#define CUZK_BP_STATIC_ASSERT _Static_assert
+#endif
+CUZK_BP_STATIC_ASSERT(sizeof(size_t) == 8 && sizeof(void *) == 8, "cuzk bellperson mode needs a 64-bit target");
+CUZK_BP_STATIC_ASSERT(sizeof(cuzk_bp_fr) == 32, "blst_fr is 32 bytes");
+CUZK_BP_STATIC_ASSERT(sizeof(cuzk_bp_proof) == 384, "Proof<Bls12> is 384 bytes");
+CUZK_BP_STATIC_ASSERT(sizeof(cuzk_bp_assignment) == 136, "Assignment is 17 x 8 bytes");
+CUZK_BP_STATIC_ASSERT(offsetof(cuzk_bp_assignment, b_inp_density) == 24, "Assignment layout");
+CUZK_BP_STATIC_ASSERT(offsetof(cuzk_bp_assignment, b_aux_density) == 48, "Assignment layout");
+CUZK_BP_STATIC_ASSERT(offsetof(cuzk_bp_assignment, a) == 72, "Assignment layout");
+CUZK_BP_STATIC_ASSERT(offsetof(cuzk_bp_assignment, abc_size) == 96, "Assignment layout");
+CUZK_BP_STATIC_ASSERT(offsetof(cuzk_bp_assignment, inp) == 104, "Assignment layout");
+CUZK_BP_STATIC_ASSERT(offsetof(cuzk_bp_assignment, aux) == 120, "Assignment layout");
+CUZK_BP_STATIC_ASSERT(offsetof(cuzk_bp_assignment, aux_size) == 128, "Assignment layout");
+#undef CUZK_BP_STATIC_ASSERT
+
+/* ---- Parameters (the SRS) --------------------------------------------------
+ * A bellperson parameter file (`.params`: verifying key, then the H, L, A,
+ * B_G1, B_G2 sections) loaded for proving: the file is memory-mapped and its
+ * points decoded into the prover's form once, on the context's pool; the
+ * backend then keeps them where its memory plan says (the GPU prover: on the
+ * device, or streamed from host memory). Immutable after load: several
+ * threads may prove with one handle at once (each with its own context). */
+typedef struct cuzk_bp_srs cuzk_bp_srs; /* supraseal-c2 calls the loaded parameters an SRS */
+
+typedef struct cuzk_bp_srs_opts {
+    cuzk_backend backend;   /* zero: CPU; GPU / AUTO as cuzk_key_opts */
+    int device;             /* CUDA device index (GPU / AUTO) */
+    uint64_t device_budget; /* device bytes the parameters and their proofs may use; 0: free memory minus a margin */
+    unsigned gpu_workers;   /* GPU: proofs that may hold device memory at once (0: 2), as cuzk_key_opts */
+    int checked;            /* nonzero: every point of every section checked as bellperson's checked read does
+                               (coordinates < q, on the curve, in the subgroup, not the point at infinity);
+                               slow for large files. 0: as filecoin-proofs maps parameters (unchecked): the
+                               verifying key fully checked, section points only decoded (coordinates < q and
+                               on the curve, which the decoding checks anyway) */
+} cuzk_bp_srs_opts;
+
+typedef struct cuzk_bp_srs_info {
+    uint32_t n_inputs;       /* inputs, ONE included (the verifying key's IC count) */
+    uint32_t log_domain;     /* evaluation domain 2^log_domain (H holds 2^log_domain - 1 points) */
+    uint64_t n_h, n_l, n_a, n_b; /* section point counts (n_b: B_G1 and B_G2 each) */
+    uint64_t n_aux;          /* auxiliary variables (= n_l) */
+    cuzk_backend backend;    /* the backend the parameters are prepared for (never AUTO) */
+    uint64_t host_bytes;     /* host memory held (decoded points, plans; the file mapping not counted) */
+    uint64_t device_bytes;   /* device memory planned (0 on the CPU) */
+    uint64_t device_peak;    /* GPU: most device memory measured in use so far (as cuzk_key_info) */
+} cuzk_bp_srs_info;
+
+/* Loads the parameter file at path (opts may be NULL: CPU, unchecked).
+ * Reports the phases load_zkey (mapping, checks, decoding) and prepare on
+ * ctx; cancellation is polled. The file must not be truncated or rewritten
+ * in place while this runs (replacing it by a rename is safe); the handle
+ * does not keep the mapping. Errors name the file: CUZK_ERR_IO, _FORMAT (a
+ * malformed or truncated file, a point off the curve or, when checked,
+ * outside the subgroup), _UNSUPPORTED (a domain beyond BLS12-381's two-adicity,
+ * a backend not built), _NOMEM, _GPU, _CANCELLED. On success *out is a new
+ * handle (cuzk_bp_srs_free). */
+CUZK_API cuzk_status cuzk_bp_srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path,
+                                         const cuzk_bp_srs_opts *opts, cuzk_error *err);
+/* Frees the parameters (no proof may be running or pending with them). NULL is a no-op. */
+CUZK_API void cuzk_bp_srs_free(cuzk_bp_srs *p);
+/* Sizes and memory of the loaded parameters. */
+CUZK_API void cuzk_bp_srs_get_info(const cuzk_bp_srs *p, cuzk_bp_srs_info *info);
+/* Releases the device memory the parameters hold (supraseal-c2's SRS::evict);
+ * the next proof prepares them again. Waits for running proofs to end. On
+ * the CPU backend a no-op. */
+CUZK_API void cuzk_bp_srs_evict(cuzk_bp_srs *p);
+
+/* ---- Proving ---------------------------------------------------------------- */
+
+/* A zeroed struct is the default: every proof verified before it is returned. */
+typedef struct cuzk_bp_prove_opts {
+    int no_verify; /* skip the pairing check of each new proof (about 2 ms a proof) */
+} cuzk_bp_prove_opts;
+
+/* Proves n circuits (a[i], with blinding factors r[i], s[i]) against the
+ * parameters p, writing proof i to out[i]; opts may be NULL (defaults). The
+ * circuits are proved one after the other on the parameters' backend, each
+ * with the whole of ctx's pool. r and s are Montgomery scalars as bellperson
+ * passes them (zero, as for a circuit without randomization, is allowed);
+ * a value >= r is refused.
+ * Each assignment is checked against p before any work: abc_size <= the
+ * domain, inp_size = p's inputs with inp[0] = 1, aux_size = p's L count,
+ * bit lengths as documented, popcounts equal to the bits set, inp_size +
+ * a_aux_popcount = |A|, b_inp_popcount + b_aux_popcount = |B|; every scalar
+ * < r. A mismatch is CUZK_ERR_MISMATCH naming the circuit and the field
+ * ("circuit 3: aux_size 1000, the parameters have 1024 L points"); NULL
+ * pointers with nonzero sizes are CUZK_ERR_USAGE. Unless opts->no_verify,
+ * each proof is verified against p's verifying key with the inputs inp[1..]
+ * before the call returns: an assignment that does not satisfy the circuit
+ * of p gives CUZK_ERR_MISMATCH naming the circuit. On any error out[0..n)
+ * is zeroed (no partial result). Also CUZK_ERR_NOMEM, _GPU, _CANCELLED. */
+CUZK_API cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
+                                   const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
+                                   const cuzk_bp_prove_opts *opts, cuzk_error *err);
+
+/* The same work split in two calls (Curio's start / finish): start checks
+ * the inputs as cuzk_bp_prove does (an error there is returned at once and
+ * nothing is pending), copies the n assignment structs and r, s, and starts
+ * the proofs in the background; finish waits for them and writes out[0..n)
+ * (zeroed on error) with cuzk_bp_prove's errors; drop waits and discards.
+ * The arrays the assignments point to must stay valid, and ctx unused by
+ * anything else, until finish or drop returns. finish and drop consume the
+ * handle (each exactly once; drop(NULL) is a no-op). */
+typedef struct cuzk_bp_pending cuzk_bp_pending;
+CUZK_API cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a,
+                                         size_t n, const cuzk_bp_fr *r, const cuzk_bp_fr *s,
+                                         const cuzk_bp_prove_opts *opts, cuzk_bp_pending **out, cuzk_error *err);
+CUZK_API cuzk_status cuzk_bp_prove_finish(cuzk_bp_pending *pending, cuzk_bp_proof *out, cuzk_error *err);
+CUZK_API void cuzk_bp_prove_drop(cuzk_bp_pending *pending);
+
+/* ---- Proof encoding and verification ---------------------------------------- */
+
+/* The 192-byte encoding bellperson writes (Proof::write): A, B, C compressed
+ * (zcash encoding: big-endian x, G2 x.c1 then x.c0, flags 0x80 compressed,
+ * 0x40 infinity, 0x20 larger y in the first byte). CUZK_ERR_USAGE if a
+ * coordinate is not below q (not a proof this library made). */
+CUZK_API cuzk_status cuzk_bp_proof_to_bytes(const cuzk_bp_proof *proof, uint8_t out[192], cuzk_error *err);
+
+/* Verifies proof against p's verifying key with the public inputs (the
+ * inputs after ONE: n_inputs - 1 Montgomery scalars, e.g. inp + 1 of the
+ * assignment). CUZK_OK if valid; CUZK_ERR_INVALID_PROOF if the pairing check
+ * fails or a point is not on the curve or not in its subgroup;
+ * CUZK_ERR_MISMATCH for a wrong number of inputs; CUZK_ERR_USAGE for an input
+ * >= r. The pairings run on ctx's pool. */
+CUZK_API cuzk_status cuzk_bp_verify(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_proof *proof,
+                                    const cuzk_bp_fr *inputs, size_t n_inputs, cuzk_error *err);
+
+/* ---- Development: INSECURE parameters and assignments from circom files ----- */
+
+/* INSECURE bellperson-layout parameters for a circom r1cs over BLS12-381
+ * (random toxic waste that is known while the function runs; never use the
+ * file for anything of value): inputs = ONE + the r1cs's public signals,
+ * one input constraint input_i · 1 = 0 appended per input, the domain the
+ * smallest power of two holding every constraint, points at infinity dropped
+ * from A and B as bellperson's generator does. Writes params_path and, when
+ * vk_path is not NULL, the verifying key alone (`.vk`), both or neither.
+ * CUZK_ERR_UNSUPPORTED for a BN254 r1cs. */
+CUZK_API cuzk_status cuzk_bp_setup_files(cuzk_ctx *ctx, const char *r1cs_path, const char *params_path,
+                                         const char *vk_path, cuzk_error *err);
+
+/* The assignment bellperson's synthesis would hand over for a circom circuit
+ * and a witness (the r1cs's constraints in order, then the input
+ * constraints; inputs ONE and the public signals, aux the other wires in
+ * order), owned by the returned handle. The witness must satisfy the circuit
+ * (CUZK_ERR_MISMATCH naming the first failing constraint). */
+typedef struct cuzk_bp_circuit cuzk_bp_circuit;
+CUZK_API cuzk_status cuzk_bp_circuit_load(cuzk_bp_circuit **out, cuzk_ctx *ctx, const char *r1cs_path,
+                                          const char *wtns_path, cuzk_error *err);
+/* The assignment (valid while c lives). */
+CUZK_API const cuzk_bp_assignment *cuzk_bp_circuit_assignment(const cuzk_bp_circuit *c);
+CUZK_API void cuzk_bp_circuit_free(cuzk_bp_circuit *c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUZK_BELLPERSON_H */
