@@ -15,5 +15,8 @@ export CUZK_BUILD_DIR="$build"
 export CARGO_TARGET_DIR="$build/rust-target"
 crate="$src/rust/supraseal-c2"
 cargo --version
+# The crate has no dependencies: its lock files only record it. Dropped so
+# that one written by a newer cargo (lock format 4) cannot stop an older one.
+rm -f "$crate/Cargo.lock" "$crate/curio/Cargo.lock"
 cargo test --offline --manifest-path "$crate/Cargo.toml"
 cargo test --offline --manifest-path "$crate/curio/Cargo.toml"

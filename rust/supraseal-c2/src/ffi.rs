@@ -43,7 +43,7 @@ pub struct cuzk_ctx {
     _opaque: [u8; 0],
 }
 #[repr(C)]
-pub struct cuzk_bp_params {
+pub struct cuzk_bp_srs {
     _opaque: [u8; 0],
 }
 #[repr(C)]
@@ -63,7 +63,7 @@ pub struct cuzk_ctx_opts {
 }
 
 #[repr(C)]
-pub struct cuzk_bp_params_opts {
+pub struct cuzk_bp_srs_opts {
     pub backend: cuzk_backend,
     pub device: c_int,
     pub device_budget: u64,
@@ -73,7 +73,7 @@ pub struct cuzk_bp_params_opts {
 
 #[repr(C)]
 #[derive(Default)]
-pub struct cuzk_bp_params_info {
+pub struct cuzk_bp_srs_info {
     pub n_inputs: u32,
     pub log_domain: u32,
     pub n_h: u64,
@@ -106,20 +106,20 @@ extern "C" {
     ) -> cuzk_status;
     pub fn cuzk_ctx_free(ctx: *mut cuzk_ctx);
 
-    pub fn cuzk_bp_params_load(
-        out: *mut *mut cuzk_bp_params,
+    pub fn cuzk_bp_srs_load(
+        out: *mut *mut cuzk_bp_srs,
         ctx: *mut cuzk_ctx,
         path: *const c_char,
-        opts: *const cuzk_bp_params_opts,
+        opts: *const cuzk_bp_srs_opts,
         err: *mut cuzk_error,
     ) -> cuzk_status;
-    pub fn cuzk_bp_params_free(p: *mut cuzk_bp_params);
-    pub fn cuzk_bp_params_get_info(p: *const cuzk_bp_params, info: *mut cuzk_bp_params_info);
-    pub fn cuzk_bp_params_evict(p: *mut cuzk_bp_params);
+    pub fn cuzk_bp_srs_free(p: *mut cuzk_bp_srs);
+    pub fn cuzk_bp_srs_get_info(p: *const cuzk_bp_srs, info: *mut cuzk_bp_srs_info);
+    pub fn cuzk_bp_srs_evict(p: *mut cuzk_bp_srs);
 
     pub fn cuzk_bp_prove(
         ctx: *mut cuzk_ctx,
-        p: *const cuzk_bp_params,
+        p: *const cuzk_bp_srs,
         a: *const c_void,
         n: usize,
         r: *const c_void,
@@ -131,7 +131,7 @@ extern "C" {
 
     pub fn cuzk_bp_prove_start(
         ctx: *mut cuzk_ctx,
-        p: *const cuzk_bp_params,
+        p: *const cuzk_bp_srs,
         a: *const c_void,
         n: usize,
         r: *const c_void,
@@ -154,7 +154,7 @@ extern "C" {
     ) -> cuzk_status;
     pub fn cuzk_bp_verify(
         ctx: *mut cuzk_ctx,
-        p: *const cuzk_bp_params,
+        p: *const cuzk_bp_srs,
         proof: *const c_void,
         inputs: *const c_void,
         n_inputs: usize,
@@ -214,32 +214,26 @@ mod layout {
         put("ctx_opts.cancelled", offset!(cuzk_ctx_opts, cancelled));
         put("ctx_opts.user", offset!(cuzk_ctx_opts, user));
         put("ctx_opts.span", offset!(cuzk_ctx_opts, span));
-        put("params_opts", size_of::<cuzk_bp_params_opts>());
-        put("params_opts.device", offset!(cuzk_bp_params_opts, device));
+        put("srs_opts", size_of::<cuzk_bp_srs_opts>());
+        put("srs_opts.device", offset!(cuzk_bp_srs_opts, device));
         put(
-            "params_opts.device_budget",
-            offset!(cuzk_bp_params_opts, device_budget),
+            "srs_opts.device_budget",
+            offset!(cuzk_bp_srs_opts, device_budget),
         );
         put(
-            "params_opts.gpu_workers",
-            offset!(cuzk_bp_params_opts, gpu_workers),
+            "srs_opts.gpu_workers",
+            offset!(cuzk_bp_srs_opts, gpu_workers),
         );
-        put("params_opts.checked", offset!(cuzk_bp_params_opts, checked));
-        put("params_info", size_of::<cuzk_bp_params_info>());
+        put("srs_opts.checked", offset!(cuzk_bp_srs_opts, checked));
+        put("srs_info", size_of::<cuzk_bp_srs_info>());
+        put("srs_info.log_domain", offset!(cuzk_bp_srs_info, log_domain));
+        put("srs_info.n_h", offset!(cuzk_bp_srs_info, n_h));
+        put("srs_info.n_aux", offset!(cuzk_bp_srs_info, n_aux));
+        put("srs_info.backend", offset!(cuzk_bp_srs_info, backend));
+        put("srs_info.host_bytes", offset!(cuzk_bp_srs_info, host_bytes));
         put(
-            "params_info.log_domain",
-            offset!(cuzk_bp_params_info, log_domain),
-        );
-        put("params_info.n_h", offset!(cuzk_bp_params_info, n_h));
-        put("params_info.n_aux", offset!(cuzk_bp_params_info, n_aux));
-        put("params_info.backend", offset!(cuzk_bp_params_info, backend));
-        put(
-            "params_info.host_bytes",
-            offset!(cuzk_bp_params_info, host_bytes),
-        );
-        put(
-            "params_info.device_peak",
-            offset!(cuzk_bp_params_info, device_peak),
+            "srs_info.device_peak",
+            offset!(cuzk_bp_srs_info, device_peak),
         );
         put("prove_opts", size_of::<cuzk_bp_prove_opts>());
         put("backend.cpu", CUZK_BACKEND_CPU as usize);
@@ -288,18 +282,18 @@ int main(void)
     O("ctx_opts.cancelled", cuzk_ctx_opts, cancelled);
     O("ctx_opts.user", cuzk_ctx_opts, user);
     O("ctx_opts.span", cuzk_ctx_opts, span);
-    S("params_opts", sizeof(cuzk_bp_params_opts));
-    O("params_opts.device", cuzk_bp_params_opts, device);
-    O("params_opts.device_budget", cuzk_bp_params_opts, device_budget);
-    O("params_opts.gpu_workers", cuzk_bp_params_opts, gpu_workers);
-    O("params_opts.checked", cuzk_bp_params_opts, checked);
-    S("params_info", sizeof(cuzk_bp_params_info));
-    O("params_info.log_domain", cuzk_bp_params_info, log_domain);
-    O("params_info.n_h", cuzk_bp_params_info, n_h);
-    O("params_info.n_aux", cuzk_bp_params_info, n_aux);
-    O("params_info.backend", cuzk_bp_params_info, backend);
-    O("params_info.host_bytes", cuzk_bp_params_info, host_bytes);
-    O("params_info.device_peak", cuzk_bp_params_info, device_peak);
+    S("srs_opts", sizeof(cuzk_bp_srs_opts));
+    O("srs_opts.device", cuzk_bp_srs_opts, device);
+    O("srs_opts.device_budget", cuzk_bp_srs_opts, device_budget);
+    O("srs_opts.gpu_workers", cuzk_bp_srs_opts, gpu_workers);
+    O("srs_opts.checked", cuzk_bp_srs_opts, checked);
+    S("srs_info", sizeof(cuzk_bp_srs_info));
+    O("srs_info.log_domain", cuzk_bp_srs_info, log_domain);
+    O("srs_info.n_h", cuzk_bp_srs_info, n_h);
+    O("srs_info.n_aux", cuzk_bp_srs_info, n_aux);
+    O("srs_info.backend", cuzk_bp_srs_info, backend);
+    O("srs_info.host_bytes", cuzk_bp_srs_info, host_bytes);
+    O("srs_info.device_peak", cuzk_bp_srs_info, device_peak);
     S("prove_opts", sizeof(cuzk_bp_prove_opts));
     S("backend.cpu", CUZK_BACKEND_CPU);
     S("backend.gpu", CUZK_BACKEND_GPU);

@@ -8,7 +8,29 @@
 //! bellperson's `Proof<Bls12>` (three blst affine points, 384 bytes), the
 //! density word `D` a `usize`. Nothing checks those types across the
 //! language boundary, so their sizes are checked when a function is
-//! instantiated: a wrong type is a compile error.
+//! instantiated: a wrong type is a compile error. These compile:
+//!
+//! ```no_run
+//! #[repr(C)]
+//! struct Proof([u64; 48]); // three affine points: 96 + 192 + 96 bytes
+//! let srs = supraseal_c2::SRS::default();
+//! let mut proofs: Vec<Proof> = Vec::new();
+//! supraseal_c2::generate_groth16_proofs::<[u64; 4], Proof>(&[], &[], &[], &mut proofs, &srs);
+//! ```
+//!
+//! and these do not (a 192-byte proof; a 24-byte scalar):
+//!
+//! ```compile_fail
+//! let srs = supraseal_c2::SRS::default();
+//! let mut proofs: Vec<[u8; 192]> = Vec::new();
+//! supraseal_c2::generate_groth16_proofs::<[u64; 4], [u8; 192]>(&[], &[], &[], &mut proofs, &srs);
+//! ```
+//!
+//! ```compile_fail
+//! let srs = supraseal_c2::SRS::default();
+//! let mut proofs: Vec<[u64; 48]> = Vec::new();
+//! supraseal_c2::generate_groth16_proofs::<[u64; 3], [u64; 48]>(&[], &[], &[], &mut proofs, &srs);
+//! ```
 //!
 //! Errors keep the original's shape (`SRS::try_new` returns one, proving
 //! panics, as bellperson expects) but carry libcuzk's one-line message,
@@ -241,20 +263,20 @@ impl Default for SrsOptions {
 }
 
 struct Params {
-    ptr: *mut ffi::cuzk_bp_params,
+    ptr: *mut ffi::cuzk_bp_srs,
     path: String,
 }
 
-// SAFETY: cuzk_bp_params is immutable after load and may be used by several
+// SAFETY: cuzk_bp_srs is immutable after load and may be used by several
 // threads at once, each with its own context (bellperson.h).
 unsafe impl Send for Params {}
 unsafe impl Sync for Params {}
 
 impl Drop for Params {
     fn drop(&mut self) {
-        // SAFETY: loaded by cuzk_bp_params_load; the last reference is gone,
+        // SAFETY: loaded by cuzk_bp_srs_load; the last reference is gone,
         // so no proof runs or is pending with it (pending proofs hold one).
-        unsafe { ffi::cuzk_bp_params_free(self.ptr) };
+        unsafe { ffi::cuzk_bp_srs_free(self.ptr) };
     }
 }
 
@@ -266,7 +288,7 @@ impl Params {
                 format!("{}: the path contains a NUL byte", path),
             )
         })?;
-        let copts = ffi::cuzk_bp_params_opts {
+        let copts = ffi::cuzk_bp_srs_opts {
             backend: match opts.backend {
                 Backend::Cpu => ffi::CUZK_BACKEND_CPU,
                 Backend::Gpu => ffi::CUZK_BACKEND_GPU,
@@ -281,8 +303,7 @@ impl Params {
         let mut p = std::ptr::null_mut();
         let mut err = ffi::cuzk_error::new();
         // SAFETY: valid pointers; ctx is used by this call only.
-        let st =
-            unsafe { ffi::cuzk_bp_params_load(&mut p, ctx.0, cpath.as_ptr(), &copts, &mut err) };
+        let st = unsafe { ffi::cuzk_bp_srs_load(&mut p, ctx.0, cpath.as_ptr(), &copts, &mut err) };
         check(st, &err)?;
         Ok(Params {
             ptr: p,
@@ -888,7 +909,7 @@ pub unsafe fn free_gpu_mutex(ptr: *mut c_void) {
 
 // ---- Beyond the original API -----------------------------------------------
 
-/// Sizes of loaded parameters (libcuzk's `cuzk_bp_params_info`).
+/// Sizes of loaded parameters (libcuzk's `cuzk_bp_srs_info`).
 #[derive(Clone, Debug, Default)]
 pub struct SrsInfo {
     /// Inputs, ONE included.
@@ -908,9 +929,9 @@ impl SRS {
     /// Sizes and memory of the loaded parameters.
     pub fn info(&self) -> Result<SrsInfo, Error> {
         let p = self.params()?;
-        let mut i = ffi::cuzk_bp_params_info::default();
+        let mut i = ffi::cuzk_bp_srs_info::default();
         // SAFETY: loaded parameters, valid out-pointer.
-        unsafe { ffi::cuzk_bp_params_get_info(p.ptr, &mut i) };
+        unsafe { ffi::cuzk_bp_srs_get_info(p.ptr, &mut i) };
         Ok(SrsInfo {
             n_inputs: i.n_inputs,
             log_domain: i.log_domain,
@@ -933,7 +954,7 @@ impl SRS {
     pub fn release_device_memory(&self) -> Result<(), Error> {
         let p = self.params()?;
         // SAFETY: loaded parameters (the call itself waits for users).
-        unsafe { ffi::cuzk_bp_params_evict(p.ptr) };
+        unsafe { ffi::cuzk_bp_srs_evict(p.ptr) };
         Ok(())
     }
 }
