@@ -923,6 +923,8 @@ pub struct SrsInfo {
     pub backend: Option<Backend>,
     pub host_bytes: u64,
     pub device_bytes: u64,
+    /// GPU: the most device memory measured in use so far.
+    pub device_peak: u64,
 }
 
 impl SRS {
@@ -946,6 +948,7 @@ impl SRS {
             },
             host_bytes: i.host_bytes,
             device_bytes: i.device_bytes,
+            device_peak: i.device_peak,
         })
     }
 
