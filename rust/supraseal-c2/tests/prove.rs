@@ -889,3 +889,23 @@ fn pending_proofs_can_be_dropped() {
     }));
     assert!(msg.contains("room for 2 proofs, 1 were started"), "{}", msg);
 }
+
+#[test]
+fn threads_share_one_srs() {
+    // As bellperson proves several sectors at once: one SRS, calls at once.
+    let srs = SRS::try_new(params(), false).unwrap();
+    let c = circuit();
+    std::thread::scope(|scope| {
+        for t in 0..3u64 {
+            let (srs, c) = (&srs, &c);
+            scope.spawn(move || {
+                let mut rng = Rng(100 + t);
+                let s = synthesize(c, &witness(rng.fr(), rng.fr()));
+                let (r, sv) = random_r_s(&mut rng, 1);
+                let mut out = [Proof::default()];
+                supraseal_c2::generate_groth16_proofs(&[assignment(&s)], &r, &sv, &mut out, srs);
+                assert!(supraseal_c2::verify_groth16_proof(srs, &out[0], &s.inp[1..]).unwrap());
+            });
+        }
+    });
+}
