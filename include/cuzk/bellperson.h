@@ -236,6 +236,25 @@ CUZK_API cuzk_status cuzk_bp_circuit_load(cuzk_bp_circuit **out, cuzk_ctx *ctx, 
 CUZK_API const cuzk_bp_assignment *cuzk_bp_circuit_assignment(const cuzk_bp_circuit *c);
 CUZK_API void cuzk_bp_circuit_free(cuzk_bp_circuit *c);
 
+/* `cuzk prove --format bellperson`: loads the parameters (opts->srs), builds
+ * the assignment of the circom circuit and witness (cuzk_bp_circuit_load),
+ * proves (verified unless opts->prove.no_verify) and writes the 192-byte
+ * proof to proof_path and the public inputs (after ONE) as a JSON array of
+ * decimal strings to public_path, both or neither; with raw_proof_path
+ * also the 384-byte cuzk_bp_proof (all three or none). r and s come from
+ * the OS CSPRNG unless insecure_r / insecure_s (TEST ONLY, not
+ * zero-knowledge: 32-byte little-endian integers < r, both or neither).
+ * opts may be NULL. Errors as the calls it makes. */
+typedef struct cuzk_bp_prove_files_opts {
+    cuzk_bp_srs_opts srs;
+    cuzk_bp_prove_opts prove;
+    const uint8_t *insecure_r, *insecure_s;
+    const char *raw_proof_path;
+} cuzk_bp_prove_files_opts;
+CUZK_API cuzk_status cuzk_bp_prove_files(cuzk_ctx *ctx, const char *params_path, const char *r1cs_path,
+                                         const char *wtns_path, const char *proof_path, const char *public_path,
+                                         const cuzk_bp_prove_files_opts *opts, cuzk_error *err);
+
 #ifdef __cplusplus
 }
 #endif

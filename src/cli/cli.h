@@ -88,6 +88,15 @@ void cli_print_device_span(const cuzk_span *sp);
 int cli_parse_size(const char *s, size_t *out);
 #define CLI_SIZE_HELP "a size such as 16G, 8192M or a byte count"
 
+/* Takes --format F / --format=F out of argv (up to a "--"): *fmt = F or
+ * NULL. F must be snarkjs or bellperson. Returns 0, or 1 after a one-line
+ * usage error. */
+int cli_take_format(int *argc, char **argv, const char **fmt, const char *usage);
+/* `prove` / `setup` with --format bellperson (cmd_bellperson.c); argv
+ * without the --format option. */
+int cmd_prove_bellperson(int argc, char **argv);
+int cmd_setup_bellperson(int argc, char **argv);
+
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_setup(int argc, char **argv);

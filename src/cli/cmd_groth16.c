@@ -113,6 +113,11 @@ int cmd_prove(int argc, char **argv)
         "                        id instead of circuit.zkey); waits across daemon restarts\n"
         "  --token TOKEN         bearer token for --remote (default $CUZK_TOKEN)\n"
         "  --priority P          --remote: critical, high, normal (default) or low\n";
+    const char *fmt = NULL;
+    if (cli_take_format(&argc, argv, &fmt, usage))
+        return 1;
+    if (fmt && !strcmp(fmt, "bellperson"))
+        return cmd_prove_bellperson(argc, argv);
     int verify = 0, no_verify = 0, rs = 0, zero = 0;
     const char *remote = NULL, *token = NULL, *priority = NULL, *gpu_mem = NULL, *trace = NULL;
     const cli_opt opts[] = {
@@ -253,6 +258,7 @@ int cmd_setup(int argc, char **argv)
 {
     static const char usage[] =
         "Usage: cuzk setup [options] <circuit.r1cs> <out.zkey>\n"
+        "       cuzk setup --format bellperson [options] <circuit.r1cs> <out.params>\n"
         "\n"
         "INSECURE DEVELOPMENT SETUP. Creates a Groth16 proving key from random toxic\n"
         "waste (tau, alpha, beta, delta) that exists in this process's memory while it\n"
@@ -263,6 +269,11 @@ int cmd_setup(int argc, char **argv)
         "  --gpu[=D]             make the key's points (the bulk of the work) by fixed-base\n"
         "                        multiplications on CUDA device D (default 0): the same key,\n"
         "                        much faster at large sizes; exit 8 without that device\n";
+    const char *fmt = NULL;
+    if (cli_take_format(&argc, argv, &fmt, usage))
+        return 1;
+    if (fmt && !strcmp(fmt, "bellperson"))
+        return cmd_setup_bellperson(argc, argv);
     cuzk_setup_opts so = {0};
     if (cli_take_gpu(&argc, argv, 0, &so.gpu, &so.device, usage))
         return 1;

@@ -1,90 +1,617 @@
-/* The bellperson-mode API (include/cuzk/bellperson.h). */
+/* The bellperson-mode API (include/cuzk/bellperson.h): the loaded
+ * parameters, the checks of bellperson's assignments, proving through the
+ * Groth16 pipeline (prove.c) with the bellperson backends (bp_backend.c),
+ * verification, and the start / finish split. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/bellperson.h"
-#include "util/common.h"
+#include "groth16/bp.h"
+#include "groth16/bp_srs.h"
+#include "groth16/ctx.h"
+#include "groth16/prove.h"
 
-static cuzk_status not_yet(cuzk_error *err, const char *what)
+struct cuzk_bp_srs {
+    char *name;
+    cuzk_bpk k;
+    cuzk_vk vk;
+    cuzk_zkey hdr; /* the pipeline's view: header points */
+    const cuzk_curve_ops *ops;
+    const cuzk_g16_backend *be;
+    cuzk_bp_attach_opts ao;
+    void *state;            /* the backend's state; NULL after evict (GPU) */
+    pthread_rwlock_t lock;  /* proofs hold it shared; evict and re-attach exclusive */
+    cuzk_bp_srs_info info;
+};
+
+/* ---- loading ------------------------------------------------------------------ */
+
+void cuzk_bp_srs_free(cuzk_bp_srs *p)
 {
-    return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "%s: the bellperson prover is not built yet", what);
+    if (!p)
+        return;
+    if (p->state)
+        cuzk_bp_backend_detach(p->be, p->state);
+    pthread_rwlock_destroy(&p->lock);
+    cuzk_vk_free(&p->vk);
+    cuzk_bpk_free(&p->k);
+    free(p->name);
+    free(p);
 }
 
-cuzk_status cuzk_bp_srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path,
-                                const cuzk_bp_srs_opts *opts, cuzk_error *err)
+/* Attaches p->k to the backend o asks for (AUTO: the GPU when it accepts the
+ * parameters, else the CPU). */
+static cuzk_status srs_attach(cuzk_bp_srs *p, cuzk_ctx *ctx, cuzk_backend want, cuzk_error *err)
 {
-    (void)ctx;
-    (void)opts;
+    uint64_t host = 0, device = 0;
+    cuzk_status st;
+    if (want != CUZK_BACKEND_CPU) {
+        cuzk_error gerr = {0};
+        p->be = cuzk_bp_backend_gpu();
+        st = cuzk_bp_backend_attach(p->be, ctx, &p->k, &p->ao, &p->state, &host, &device,
+                                    want == CUZK_BACKEND_GPU ? err : &gerr);
+        if (st == CUZK_OK || want == CUZK_BACKEND_GPU || st == CUZK_ERR_CANCELLED)
+            goto done;
+    }
+    p->be = cuzk_bp_backend_cpu();
+    st = cuzk_bp_backend_attach(p->be, ctx, &p->k, &p->ao, &p->state, &host, &device, err);
+done:
+    if (st) {
+        p->state = NULL;
+        return st;
+    }
+    p->info.backend = p->be->kind;
+    p->info.host_bytes = cuzk_bpk_bytes(&p->k) + host + sizeof *p;
+    p->info.device_bytes = device;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_bp_srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, const char *name,
+                              const cuzk_bp_srs_opts *opts, cuzk_error *err)
+{
     *out = NULL;
-    return not_yet(err, path);
+    cuzk_bp_srs_opts o = {0};
+    if (opts)
+        o = *opts;
+    cuzk_bp_srs *p = calloc(1, sizeof *p);
+    if (!p || !(p->name = strdup(name))) {
+        free(p);
+        cuzk_bpk_free(k);
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory loading %s", name);
+    }
+    p->k = *k;
+    memset(k, 0, sizeof *k);
+    pthread_rwlock_init(&p->lock, NULL);
+    cuzk_status st = CUZK_OK;
+    if ((unsigned)o.backend > CUZK_BACKEND_AUTO)
+        st = cuzk_err(err, CUZK_ERR_USAGE, "%s: unknown backend %d", name, (int)o.backend);
+    p->ops = cuzk_curve_ops_get(CUZK_CURVE_BLS12_381);
+    if (!st && p->k.log_n >= p->ops->desc->fr_two_adicity)
+        st = cuzk_err(err, CUZK_ERR_UNSUPPORTED, "%s: domain 2^%u is beyond the BLS12-381 scalar field's 2-adicity",
+                      name, p->k.log_n);
+    if (!st)
+        st = cuzk_bpk_vk(&p->k, &p->vk, err);
+    if (!st) {
+        cuzk_bpk_zkey_header(&p->k, &p->hdr);
+        p->ao.device = o.device;
+        p->ao.device_budget = o.device_budget;
+        cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_PREPARE);
+        st = srs_attach(p, ctx, o.backend, err);
+        if (!st)
+            cuzk_phase_end(ctx, &ph);
+    }
+    if (st) {
+        cuzk_bp_srs_free(p);
+        return st;
+    }
+    cuzk_bp_srs_info *in = &p->info;
+    in->n_inputs = p->k.n_inp;
+    in->log_domain = p->k.log_n;
+    in->n_h = p->k.n - 1;
+    in->n_l = in->n_aux = p->k.n_aux;
+    in->n_a = p->k.n_a;
+    in->n_b = p->k.n_b;
+    *out = p;
+    return CUZK_OK;
 }
 
-void cuzk_bp_srs_free(cuzk_bp_srs *p) { (void)p; }
-void cuzk_bp_srs_get_info(const cuzk_bp_srs *p, cuzk_bp_srs_info *info)
+cuzk_status cuzk_bp_srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path, const cuzk_bp_srs_opts *opts,
+                             cuzk_error *err)
 {
-    (void)p;
-    memset(info, 0, sizeof *info);
+    *out = NULL;
+    cuzk_bpk k = {0};
+    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_LOAD_KEY);
+    cuzk_status st = cuzk_bpk_load(&k, path, opts && opts->checked, ctx, err);
+    if (st) {
+        cuzk_bpk_free(&k);
+        return st;
+    }
+    cuzk_phase_end(ctx, &ph);
+    return cuzk_bp_srs_adopt(out, ctx, &k, path, opts, err);
 }
-void cuzk_bp_srs_evict(cuzk_bp_srs *p) { (void)p; }
+
+void cuzk_bp_srs_get_info(const cuzk_bp_srs *p, cuzk_bp_srs_info *info) { *info = p->info; }
+
+void cuzk_bp_srs_evict(cuzk_bp_srs *p)
+{
+    pthread_rwlock_wrlock(&p->lock);
+    if (p->state && p->be->kind == CUZK_BACKEND_GPU) {
+        cuzk_bp_backend_detach(p->be, p->state);
+        p->state = NULL;
+        p->info.device_bytes = 0;
+    }
+    pthread_rwlock_unlock(&p->lock);
+}
+
+/* Takes p's lock shared, with the backend attached (again, after evict). */
+static cuzk_status srs_acquire(cuzk_bp_srs *p, cuzk_ctx *ctx, cuzk_error *err)
+{
+    for (;;) {
+        pthread_rwlock_rdlock(&p->lock);
+        if (p->state)
+            return CUZK_OK;
+        pthread_rwlock_unlock(&p->lock);
+        pthread_rwlock_wrlock(&p->lock);
+        cuzk_status st = p->state ? CUZK_OK : srs_attach(p, ctx, p->be->kind, err);
+        pthread_rwlock_unlock(&p->lock);
+        if (st)
+            return st;
+    }
+}
+
+/* ---- assignments ------------------------------------------------------------------ */
+
+static const uint64_t *fr_mod(void) { return bls12_381_fr_MODULUS.l; }
+
+/* limbs < r */
+static bool below_r(const uint64_t *x)
+{
+    const uint64_t *r = fr_mod();
+    for (int i = 3; i >= 0; i--)
+        if (x[i] != r[i])
+            return x[i] < r[i];
+    return false;
+}
+
+static uint64_t popcount_bits(const uint64_t *w, size_t bits)
+{
+    uint64_t c = 0;
+    for (size_t i = 0; i < bits / 64; i++)
+        c += (uint64_t)__builtin_popcountll(w[i]);
+    if (bits % 64)
+        c += (uint64_t)__builtin_popcountll(w[bits / 64] & ((UINT64_C(1) << (bits % 64)) - 1));
+    return c;
+}
+
+static bool bit(const uint64_t *w, size_t i) { return (w[i / 64] >> (i % 64)) & 1; }
+
+/* Every scalar of vectors v[0..3) (n[i] values each) < r, in parallel;
+ * first[i] = the first bad index (SIZE_MAX: none). */
+typedef struct {
+    const cuzk_bp_fr *v;
+    _Atomic size_t first;
+} range_chk;
+
+static void chk_range(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    range_chk *c = arg;
+    for (size_t i = b; i < e; i++)
+        if (!below_r(c->v[i].l)) {
+            size_t cur = atomic_load(&c->first);
+            while (i < cur && !atomic_compare_exchange_weak(&c->first, &cur, i))
+                ;
+            return;
+        }
+}
+
+static size_t first_not_below_r(const cuzk_bp_fr *v, size_t n, cuzk_pool *pool)
+{
+    range_chk c = {.v = v};
+    atomic_init(&c.first, SIZE_MAX);
+    if (n)
+        cuzk_parallel_for(pool, n, 1 << 14, chk_range, &c);
+    return atomic_load(&c.first);
+}
+
+/* One assignment against p: sizes, densities, ONE, scalar ranges. */
+static cuzk_status check_assignment(const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t i, cuzk_pool *pool,
+                                    cuzk_error *err)
+{
+    const cuzk_bpk *k = &p->k;
+    const char *f = p->name;
+    if ((a->abc_size && (!a->a || !a->b || !a->c)) || !a->inp || (a->aux_size && !a->aux) ||
+        (a->a_aux_bit_len && !a->a_aux_density) || (a->b_inp_bit_len && !a->b_inp_density) ||
+        (a->b_aux_bit_len && !a->b_aux_density))
+        return cuzk_err(err, CUZK_ERR_USAGE, "circuit %zu: a NULL pointer with a non-zero size", i);
+    if (a->abc_size > k->n)
+        return cuzk_err(err, CUZK_ERR_MISMATCH, "circuit %zu: abc_size %zu, more than the domain 2^%u of %s", i,
+                        a->abc_size, k->log_n, f);
+    if (a->inp_size != k->n_inp)
+        return cuzk_err(err, CUZK_ERR_MISMATCH, "circuit %zu: inp_size %zu, %s has %u inputs", i, a->inp_size, f,
+                        k->n_inp);
+    if (a->aux_size != k->n_aux)
+        return cuzk_err(err, CUZK_ERR_MISMATCH, "circuit %zu: aux_size %zu, %s has %llu L points", i, a->aux_size,
+                        f, (unsigned long long)k->n_aux);
+    if (a->a_aux_bit_len != a->aux_size || a->b_aux_bit_len != a->aux_size || a->b_inp_bit_len != a->inp_size)
+        return cuzk_err(err, CUZK_ERR_MISMATCH,
+                        "circuit %zu: density bit lengths a_aux %zu, b_aux %zu, b_inp %zu; expected %zu, %zu, %zu",
+                        i, a->a_aux_bit_len, a->b_aux_bit_len, a->b_inp_bit_len, a->aux_size, a->aux_size,
+                        a->inp_size);
+    const struct {
+        const char *name;
+        const uint64_t *w;
+        size_t bits, pop;
+    } d[3] = {{"a_aux", a->a_aux_density, a->a_aux_bit_len, a->a_aux_popcount},
+              {"b_inp", a->b_inp_density, a->b_inp_bit_len, a->b_inp_popcount},
+              {"b_aux", a->b_aux_density, a->b_aux_bit_len, a->b_aux_popcount}};
+    for (int t = 0; t < 3; t++) {
+        uint64_t c = d[t].bits ? popcount_bits(d[t].w, d[t].bits) : 0;
+        if (c != d[t].pop)
+            return cuzk_err(err, CUZK_ERR_MISMATCH, "circuit %zu: %s_popcount %zu, but %llu bits are set", i,
+                            d[t].name, d[t].pop, (unsigned long long)c);
+    }
+    if (a->inp_size + a->a_aux_popcount != k->n_a)
+        return cuzk_err(err, CUZK_ERR_MISMATCH, "circuit %zu: %zu inputs + %zu aux in A, %s has %llu A points", i,
+                        a->inp_size, a->a_aux_popcount, f, (unsigned long long)k->n_a);
+    if (a->b_inp_popcount + a->b_aux_popcount != k->n_b)
+        return cuzk_err(err, CUZK_ERR_MISMATCH, "circuit %zu: %zu inputs + %zu aux in B, %s has %llu B points", i,
+                        a->b_inp_popcount, a->b_aux_popcount, f, (unsigned long long)k->n_b);
+    if (memcmp(&a->inp[0], &bls12_381_fr_ONE, 32))
+        return cuzk_err(err, CUZK_ERR_MISMATCH, "circuit %zu: inp[0] is not one (Montgomery form)", i);
+    const struct {
+        const char *name;
+        const cuzk_bp_fr *v;
+        size_t n;
+    } v[5] = {{"a", a->a, a->abc_size}, {"b", a->b, a->abc_size}, {"c", a->c, a->abc_size},
+              {"inp", a->inp, a->inp_size}, {"aux", a->aux, a->aux_size}};
+    for (int t = 0; t < 5; t++) {
+        size_t bad = first_not_below_r(v[t].v, v[t].n, pool);
+        if (bad != SIZE_MAX)
+            return cuzk_err(err, CUZK_ERR_USAGE, "circuit %zu: %s[%zu] is not below the scalar field order", i,
+                            v[t].name, bad);
+    }
+    return CUZK_OK;
+}
+
+static cuzk_status check_all(const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n, const cuzk_bp_fr *r,
+                             const cuzk_bp_fr *s, cuzk_pool *pool, cuzk_error *err)
+{
+    if (n && (!a || !r || !s))
+        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove: NULL assignments or r, s");
+    for (size_t i = 0; i < n; i++) {
+        cuzk_status st = check_assignment(p, &a[i], i, pool, err);
+        if (st)
+            return st;
+        if (!below_r(r[i].l) || !below_r(s[i].l))
+            return cuzk_err(err, CUZK_ERR_USAGE, "circuit %zu: r or s is not below the scalar field order", i);
+    }
+    return CUZK_OK;
+}
+
+/* ---- one proof ------------------------------------------------------------------ */
+
+/* The raw scalars of a proof: w = inp ++ aux (raw), and the A and B
+ * selections (pointing into w when the density is full). */
+typedef struct {
+    uint64_t (*w)[4];
+    uint64_t (*sa)[4], (*sb)[4];
+    bool own_a, own_b;
+} raw_sc;
+
+typedef struct {
+    const cuzk_bp_assignment *as;
+    raw_sc *r;
+} conv_job;
+
+static void conv_range(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    conv_job *c = arg;
+    const size_t ni = c->as->inp_size;
+    for (size_t i = b; i < e; i++) {
+        const cuzk_bp_fr *x = i < ni ? &c->as->inp[i] : &c->as->aux[i - ni];
+        bls12_381_fr_from_mont((bls12_381_fr_t *)c->r->w[i], (const bls12_381_fr_t *)x);
+    }
+}
+
+static void raw_sc_free(raw_sc *r)
+{
+    if (r->own_a)
+        cuzk_free(r->sa);
+    if (r->own_b)
+        cuzk_free(r->sb);
+    cuzk_free(r->w);
+    memset(r, 0, sizeof *r);
+}
+
+static cuzk_status raw_sc_make(raw_sc *r, const cuzk_bpk *k, const cuzk_bp_assignment *as, cuzk_pool *pool,
+                               cuzk_error *err)
+{
+    memset(r, 0, sizeof *r);
+    const size_t ni = as->inp_size, nx = as->aux_size, nv = ni + nx;
+    if (!(r->w = cuzk_alloc(nv, 32)))
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the assignment's scalars (%zu)", nv);
+    conv_job cj = {as, r};
+    cuzk_parallel_for(pool, nv, 1 << 14, conv_range, &cj);
+    /* A: every input, then aux with a_aux set */
+    if (as->a_aux_popcount == nx) {
+        r->sa = r->w;
+    } else {
+        if (!(r->sa = cuzk_alloc(k->n_a ? k->n_a : 1, 32)))
+            return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the A scalars");
+        r->own_a = true;
+        memcpy(r->sa, r->w, ni * 32);
+        size_t o = ni;
+        for (size_t i = 0; i < nx; i++)
+            if (bit(as->a_aux_density, i))
+                memcpy(r->sa[o++], r->w[ni + i], 32);
+    }
+    /* B: inputs with b_inp set, aux with b_aux set */
+    if (as->b_inp_popcount == ni && as->b_aux_popcount == nx) {
+        r->sb = r->w;
+    } else {
+        if (!(r->sb = cuzk_alloc(k->n_b ? k->n_b : 1, 32)))
+            return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the B scalars");
+        r->own_b = true;
+        size_t o = 0;
+        for (size_t i = 0; i < ni; i++)
+            if (bit(as->b_inp_density, i))
+                memcpy(r->sb[o++], r->w[i], 32);
+        for (size_t i = 0; i < nx; i++)
+            if (bit(as->b_aux_density, i))
+                memcpy(r->sb[o++], r->w[ni + i], 32);
+    }
+    return CUZK_OK;
+}
+
+/* The IC(pub) half of the verification, on the pipeline's side thread. */
+typedef struct {
+    const cuzk_curve_ops *ops;
+    const cuzk_vk *vk;
+    const void *pub;
+    uint64_t acc[CUZK_MAX_G1_JAC / 8];
+    cuzk_status st;
+    cuzk_error err;
+} ic_job;
+
+static void ic_run(void *arg)
+{
+    ic_job *j = arg;
+    j->st = cuzk_g16_verify_ic(j->ops, j->vk, j->pub, j->acc, NULL, &j->err);
+}
+
+static void points_to_proof(cuzk_bp_proof *o, const cuzk_proof_points *pt)
+{
+    _Static_assert(sizeof pt->a.bls12_381 == sizeof o->a, "G1 affine is 96 bytes");
+    _Static_assert(sizeof pt->b.bls12_381 == sizeof o->b, "G2 affine is 192 bytes");
+    memcpy(o->a, &pt->a.bls12_381, sizeof o->a);
+    memcpy(o->b, &pt->b.bls12_381, sizeof o->b);
+    memcpy(o->c, &pt->c.bls12_381, sizeof o->c);
+}
+
+static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *as, size_t idx,
+                             const cuzk_bp_fr *r, const cuzk_bp_fr *s, bool verify, cuzk_bp_proof *out,
+                             cuzk_error *err)
+{
+    raw_sc sc;
+    cuzk_status st = raw_sc_make(&sc, &p->k, as, ctx->pool, err);
+    if (st) {
+        raw_sc_free(&sc);
+        return st;
+    }
+    uint64_t rr[4], sr[4];
+    bls12_381_fr_from_mont((bls12_381_fr_t *)rr, (const bls12_381_fr_t *)r->l);
+    bls12_381_fr_from_mont((bls12_381_fr_t *)sr, (const bls12_381_fr_t *)s->l);
+    cuzk_bp_job_in in = {.as = as, .sc_a = sc.sa, .sc_b = sc.sb, .sc_l = sc.w + as->inp_size};
+    ic_job ic = {.ops = p->ops, .vk = &p->vk, .pub = sc.w + 1};
+    cuzk_proof_points pts;
+    st = cuzk_g16_prove(ctx, p->be, p->state, &p->hdr, p->ops, &in, (const uint8_t *)rr, (const uint8_t *)sr,
+                        verify ? ic_run : NULL, &ic, &pts, err);
+    if (!st && verify) {
+        cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_VERIFY);
+        cuzk_error verr = {0};
+        if (ic.st) {
+            st = ic.st;
+            verr = ic.err;
+        } else {
+            st = cuzk_g16_verify_with_ic(p->ops, &p->vk, ic.acc, &pts, ctx->pool, &verr);
+        }
+        cuzk_phase_end(ctx, &ph);
+        if (st == CUZK_ERR_INVALID_PROOF)
+            st = cuzk_err(err, CUZK_ERR_MISMATCH,
+                          "circuit %zu: the proof fails verification: the assignment does not satisfy the circuit "
+                          "of %s, or its points are corrupt",
+                          idx, p->name);
+        else if (st)
+            cuzk_err(err, verr.code, "%s", verr.msg);
+    }
+    raw_sc_free(&sc);
+    if (!st)
+        points_to_proof(out, &pts);
+    return st;
+}
+
+/* The proofs, after the checks (p's lock held shared). */
+static cuzk_status prove_all(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
+                             const cuzk_bp_fr *r, const cuzk_bp_fr *s, bool verify, cuzk_bp_proof *out,
+                             cuzk_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        cuzk_status st = cuzk_check_cancel(ctx, err);
+        if (!st)
+            st = prove_one(ctx, p, &a[i], i, &r[i], &s[i], verify, &out[i], err);
+        if (st)
+            return st;
+    }
+    return CUZK_OK;
+}
 
 cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
                           const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
                           const cuzk_bp_prove_opts *opts, cuzk_error *err)
 {
-    (void)ctx, (void)p, (void)a, (void)r, (void)s, (void)opts;
-    if (n)
+    if (n && !out)
+        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove: NULL output");
+    cuzk_bp_srs *ps = (cuzk_bp_srs *)p; /* its lock and lazy attach; the key itself is not changed */
+    cuzk_status st = check_all(p, a, n, r, s, ctx->pool, err);
+    if (!st && n && !(st = srs_acquire(ps, ctx, err))) {
+        st = prove_all(ctx, p, a, n, r, s, !(opts && opts->no_verify), out, err);
+        pthread_rwlock_unlock(&ps->lock);
+    }
+    if (st && n)
         memset(out, 0, n * sizeof *out);
-    return not_yet(err, "cuzk_bp_prove");
+    return st;
+}
+
+/* ---- start / finish ------------------------------------------------------------------ */
+
+struct cuzk_bp_pending {
+    pthread_t th;
+    bool threaded;
+    cuzk_ctx *ctx;
+    const cuzk_bp_srs *p;
+    cuzk_bp_assignment *a;
+    cuzk_bp_fr *r, *s;
+    size_t n;
+    cuzk_bp_prove_opts o;
+    cuzk_bp_proof *out;
+    cuzk_status st;
+    cuzk_error err;
+};
+
+static void pending_free(cuzk_bp_pending *q)
+{
+    free(q->a);
+    free(q->r);
+    free(q->s);
+    free(q->out);
+    free(q);
+}
+
+static void *pending_main(void *arg)
+{
+    cuzk_bp_pending *q = arg;
+    q->st = cuzk_bp_prove(q->ctx, q->p, q->a, q->n, q->r, q->s, q->out, &q->o, &q->err);
+    return NULL;
 }
 
 cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
                                 const cuzk_bp_fr *r, const cuzk_bp_fr *s, const cuzk_bp_prove_opts *opts,
                                 cuzk_bp_pending **out, cuzk_error *err)
 {
-    (void)ctx, (void)p, (void)a, (void)n, (void)r, (void)s, (void)opts;
     *out = NULL;
-    return not_yet(err, "cuzk_bp_prove_start");
+    cuzk_status st = check_all(p, a, n, r, s, ctx->pool, err);
+    if (st)
+        return st;
+    cuzk_bp_pending *q = calloc(1, sizeof *q);
+    size_t m = n ? n : 1;
+    if (!q || !(q->a = malloc(m * sizeof *a)) || !(q->r = malloc(m * sizeof *r)) || !(q->s = malloc(m * sizeof *s)) ||
+        !(q->out = calloc(m, sizeof *q->out))) {
+        if (q)
+            pending_free(q);
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory starting %zu proofs", n);
+    }
+    if (n) {
+        memcpy(q->a, a, n * sizeof *a);
+        memcpy(q->r, r, n * sizeof *r);
+        memcpy(q->s, s, n * sizeof *s);
+    }
+    q->ctx = ctx;
+    q->p = p;
+    q->n = n;
+    if (opts)
+        q->o = *opts;
+    q->threaded = pthread_create(&q->th, NULL, pending_main, q) == 0;
+    if (!q->threaded) /* no thread: the work is done here, finish only collects it */
+        pending_main(q);
+    *out = q;
+    return CUZK_OK;
 }
 
-cuzk_status cuzk_bp_prove_finish(cuzk_bp_pending *pending, cuzk_bp_proof *out, cuzk_error *err)
+cuzk_status cuzk_bp_prove_finish(cuzk_bp_pending *q, cuzk_bp_proof *out, cuzk_error *err)
 {
-    (void)pending, (void)out;
-    return not_yet(err, "cuzk_bp_prove_finish");
+    if (!q)
+        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove_finish: no pending proof");
+    if (q->threaded)
+        pthread_join(q->th, NULL);
+    cuzk_status st = q->st;
+    if (st) {
+        if (err)
+            *err = q->err;
+        if (q->n && out)
+            memset(out, 0, q->n * sizeof *out);
+    } else if (q->n) {
+        if (out)
+            memcpy(out, q->out, q->n * sizeof *out);
+        else
+            st = cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove_finish: NULL output");
+    }
+    pending_free(q);
+    return st;
 }
 
-void cuzk_bp_prove_drop(cuzk_bp_pending *pending) { (void)pending; }
-
-cuzk_status cuzk_bp_proof_to_bytes(const cuzk_bp_proof *proof, uint8_t out[192], cuzk_error *err)
+void cuzk_bp_prove_drop(cuzk_bp_pending *q)
 {
-    (void)proof, (void)out;
-    return not_yet(err, "cuzk_bp_proof_to_bytes");
+    if (!q)
+        return;
+    if (q->threaded)
+        pthread_join(q->th, NULL);
+    pending_free(q);
+}
+
+/* ---- verification ------------------------------------------------------------------ */
+
+static bool fp_limbs_ok(const uint64_t *x, size_t n)
+{
+    for (size_t i = 0; i < n; i += 6)
+        if (!bls12_381_fp_raw_is_canonical((const bls12_381_fp_t *)(x + i)))
+            return false;
+    return true;
+}
+
+cuzk_status cuzk_bp_proof_points(const cuzk_bp_proof *pr, cuzk_proof_points *pt, cuzk_error *err)
+{
+    memset(pt, 0, sizeof *pt);
+    pt->curve = CUZK_CURVE_BLS12_381;
+    if (!fp_limbs_ok(pr->a, 12) || !fp_limbs_ok(pr->b, 24) || !fp_limbs_ok(pr->c, 12))
+        return cuzk_err(err, CUZK_ERR_INVALID_PROOF, "invalid proof: a coordinate is not below the field modulus");
+    memcpy(&pt->a.bls12_381, pr->a, sizeof pr->a);
+    memcpy(&pt->b.bls12_381, pr->b, sizeof pr->b);
+    memcpy(&pt->c.bls12_381, pr->c, sizeof pr->c);
+    if (!bls12_381_g1_affine_is_on_curve(&pt->a.bls12_381) || !bls12_381_g1_affine_in_subgroup(&pt->a.bls12_381) ||
+        !bls12_381_g2_affine_is_on_curve(&pt->b.bls12_381) || !bls12_381_g2_affine_in_subgroup(&pt->b.bls12_381) ||
+        !bls12_381_g1_affine_is_on_curve(&pt->c.bls12_381) || !bls12_381_g1_affine_in_subgroup(&pt->c.bls12_381))
+        return cuzk_err(err, CUZK_ERR_INVALID_PROOF, "invalid proof: a point is not on the curve or not in its subgroup");
+    return CUZK_OK;
 }
 
 cuzk_status cuzk_bp_verify(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_proof *proof,
                            const cuzk_bp_fr *inputs, size_t n_inputs, cuzk_error *err)
 {
-    (void)ctx, (void)p, (void)proof, (void)inputs, (void)n_inputs;
-    return not_yet(err, "cuzk_bp_verify");
+    if (n_inputs + 1 != p->k.n_inp)
+        return cuzk_err(err, CUZK_ERR_MISMATCH, "%zu public inputs, %s expects %u", n_inputs, p->name,
+                        p->k.n_inp - 1);
+    if (n_inputs && !inputs)
+        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_verify: NULL inputs");
+    cuzk_proof_points pt;
+    cuzk_status st = cuzk_bp_proof_points(proof, &pt, err);
+    if (st)
+        return st;
+    uint64_t(*raw)[4] = cuzk_alloc(n_inputs ? n_inputs : 1, 32);
+    if (!raw)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n_inputs && !st; i++) {
+        if (!below_r(inputs[i].l))
+            st = cuzk_err(err, CUZK_ERR_USAGE, "input %zu is not below the scalar field order", i);
+        else
+            bls12_381_fr_from_mont((bls12_381_fr_t *)raw[i], (const bls12_381_fr_t *)inputs[i].l);
+    }
+    if (!st)
+        st = cuzk_g16_verify(p->ops, &p->vk, raw, &pt, ctx ? ctx->pool : NULL, err);
+    cuzk_free(raw);
+    return st;
 }
 
-cuzk_status cuzk_bp_setup_files(cuzk_ctx *ctx, const char *r1cs_path, const char *params_path,
-                                const char *vk_path, cuzk_error *err)
-{
-    (void)ctx, (void)params_path, (void)vk_path;
-    return not_yet(err, r1cs_path);
-}
-
-cuzk_status cuzk_bp_circuit_load(cuzk_bp_circuit **out, cuzk_ctx *ctx, const char *r1cs_path,
-                                 const char *wtns_path, cuzk_error *err)
-{
-    (void)ctx, (void)wtns_path;
-    *out = NULL;
-    return not_yet(err, r1cs_path);
-}
-
-const cuzk_bp_assignment *cuzk_bp_circuit_assignment(const cuzk_bp_circuit *c)
-{
-    (void)c;
-    return NULL;
-}
-
-void cuzk_bp_circuit_free(cuzk_bp_circuit *c) { (void)c; }
+const cuzk_bpk *cuzk_bp_srs_key(const cuzk_bp_srs *p) { return &p->k; }

@@ -1,0 +1,230 @@
+/* Bellperson (Filecoin) mode of `prove` and `setup` (--format bellperson). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cuzk/bellperson.h"
+#include "cuzk/gpu.h"
+
+int cli_take_format(int *argc, char **argv, const char **fmt, const char *usage)
+{
+    *fmt = NULL;
+    int o = 1;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) { /* the rest stays as it is */
+            while (i < *argc)
+                argv[o++] = argv[i++];
+            break;
+        }
+        if (!strcmp(a, "--format")) {
+            if (i + 1 >= *argc)
+                return cli_usage_error(usage, "--format needs a value (snarkjs or bellperson)");
+            *fmt = argv[++i];
+            continue;
+        }
+        if (!strncmp(a, "--format=", 9)) {
+            *fmt = a + 9;
+            continue;
+        }
+        argv[o++] = argv[i];
+    }
+    *argc = o;
+    argv[o] = NULL;
+    if (*fmt && strcmp(*fmt, "snarkjs") && strcmp(*fmt, "bellperson"))
+        return cli_usage_error(usage, "--format must be snarkjs or bellperson, got '%s'", *fmt);
+    return 0;
+}
+
+/* A decimal or 0x-hex integer into 32 little-endian bytes; 1 if it is not
+ * one or does not fit 256 bits. */
+static int parse_u256(const char *s, uint8_t out[32])
+{
+    uint64_t l[4] = {0};
+    int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *p = hex ? s + 2 : s;
+    if (!*p)
+        return 1;
+    for (; *p; p++) {
+        unsigned d;
+        if (*p >= '0' && *p <= '9')
+            d = (unsigned)(*p - '0');
+        else if (hex && *p >= 'a' && *p <= 'f')
+            d = (unsigned)(*p - 'a' + 10);
+        else if (hex && *p >= 'A' && *p <= 'F')
+            d = (unsigned)(*p - 'A' + 10);
+        else
+            return 1;
+        unsigned __int128 carry = d;
+        for (int i = 0; i < 4; i++) {
+            unsigned __int128 t = (unsigned __int128)l[i] * (hex ? 16 : 10) + carry;
+            l[i] = (uint64_t)t;
+            carry = t >> 64;
+        }
+        if (carry)
+            return 1;
+    }
+    for (int i = 0; i < 32; i++)
+        out[i] = (uint8_t)(l[i / 8] >> (8 * (i % 8)));
+    return 0;
+}
+
+/* r, s from a seed (TEST ONLY): splitmix64 words, the top word kept below
+ * 2^62 so that the value is below r. */
+static void seed_rs(uint64_t seed, uint8_t r[32], uint8_t s[32])
+{
+    uint64_t x = seed;
+    for (int k = 0; k < 2; k++) {
+        uint8_t *o = k ? s : r;
+        for (int i = 0; i < 4; i++) {
+            uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+            z ^= z >> 31;
+            if (i == 3)
+                z >>= 2;
+            for (int b = 0; b < 8; b++)
+                o[8 * i + b] = (uint8_t)(z >> (8 * b));
+        }
+    }
+}
+
+int cmd_prove_bellperson(int argc, char **argv)
+{
+    static const char usage[] =
+        "Usage: cuzk prove --format bellperson [options] <key.params> <circuit.r1cs> <witness.wtns>\n"
+        "                  <proof.bin> <public.json>\n"
+        "\n"
+        "Proves a circom circuit (BLS12-381) in bellperson mode: the assignment is built as\n"
+        "bellperson's synthesis would hand it to supraseal-c2 (the r1cs's constraints, then\n"
+        "one input constraint per input; inputs ONE and the public signals), proved against\n"
+        "bellperson parameters (e.g. from `cuzk setup --format bellperson`) and verified. Writes\n"
+        "the 192-byte proof (bellperson's Proof::write) and public.json (the inputs after ONE,\n"
+        "decimal strings), both or neither. r and s come from the OS CSPRNG.\n"
+        "\n"
+        "Options:\n"
+        "  --no-verify           skip the pairing check of the proof\n"
+        "  --checked             check every parameter point (subgroup too), as bellperson's\n"
+        "                        checked read; slow for large files\n"
+        "  --gpu[=D]             prove on CUDA device D (default 0); exit 8 without a GPU\n"
+        "  --gpu=auto            the GPU when one is usable, else the CPU\n"
+        "  --gpu-mem SIZE        device memory the parameters and proof may use\n"
+        "  --raw-proof FILE      also write the 384-byte in-memory proof (blst affine points,\n"
+        "                        Montgomery: what supraseal-c2 writes into Proof<Bls12>)\n"
+        "  --r N --s N           TEST ONLY, not zero-knowledge: fixed r and s (decimal or 0x-hex\n"
+        "                        integers below the scalar field order)\n"
+        "  --seed N              TEST ONLY, not zero-knowledge: r and s derived from N\n";
+    int no_verify = 0, checked = 0;
+    const char *gpu_mem = NULL, *r_s = NULL, *s_s = NULL, *seed_s = NULL, *raw = NULL;
+    const cli_opt opts[] = {
+        {"no-verify", 0, 0, NULL, &no_verify}, {"checked", 0, 0, NULL, &checked},
+        {"gpu-mem", 0, 1, &gpu_mem, NULL},     {"raw-proof", 0, 1, &raw, NULL},
+        {"r", 0, 1, &r_s, NULL},               {"s", 0, 1, &s_s, NULL},
+        {"seed", 0, 1, &seed_s, NULL},         {NULL, 0, 0, NULL, NULL},
+    };
+    cuzk_bp_prove_files_opts o = {0};
+    int gpu = 0;
+    if (cli_take_gpu(&argc, argv, 1, &gpu, &o.srs.device, usage))
+        return 1;
+    o.srs.backend = gpu == 2 ? CUZK_BACKEND_AUTO : gpu ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
+    cli_common common;
+    const char *pos[5];
+    int rc = cli_parse_exact(argc, argv, opts, &common, pos, 5, "prove --format bellperson", usage);
+    if (rc >= 0)
+        return rc;
+    o.srs.checked = checked;
+    o.prove.no_verify = no_verify;
+    o.raw_proof_path = raw;
+    if (gpu_mem) {
+        size_t b;
+        if (cli_parse_size(gpu_mem, &b))
+            return cli_usage_error(usage, "--gpu-mem must be " CLI_SIZE_HELP ", got '%s'", gpu_mem);
+        if (!gpu)
+            return cli_usage_error(usage, "--gpu-mem needs --gpu");
+        o.srs.device_budget = b;
+    }
+    uint8_t rb[32], sb[32];
+    if (!r_s != !s_s)
+        return cli_usage_error(usage, "--r and --s go together");
+    if (r_s && seed_s)
+        return cli_usage_error(usage, "--seed and --r/--s exclude each other");
+    if (r_s) {
+        if (parse_u256(r_s, rb) || parse_u256(s_s, sb))
+            return cli_usage_error(usage, "--r and --s must be decimal or 0x-hex integers of at most 256 bits");
+        o.insecure_r = rb;
+        o.insecure_s = sb;
+    } else if (seed_s) {
+        char *end;
+        unsigned long long v = strtoull(seed_s, &end, 0);
+        if (!*seed_s || *end)
+            return cli_usage_error(usage, "--seed must be an integer, got '%s'", seed_s);
+        seed_rs(v, rb, sb);
+        o.insecure_r = rb;
+        o.insecure_s = sb;
+    }
+    if (o.srs.backend == CUZK_BACKEND_GPU && cuzk_gpu_device_count() <= o.srs.device) {
+        fprintf(stderr, "Error: --gpu: no CUDA device %d%s\n", o.srs.device,
+                cuzk_gpu_device_count() ? "" : " (no GPU, or a build without CUDA): use --gpu=auto or the CPU");
+        return CUZK_ERR_GPU;
+    }
+    cuzk_error err = {0};
+    cuzk_ctx *ctx = NULL;
+    if (cli_make_ctx(&ctx, &common, &err))
+        return cli_fail(&err);
+    double t0 = cli_now();
+    cuzk_status st = cuzk_bp_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], pos[4], &o, &err);
+    cli_progress_done();
+    if (common.verbose)
+        fprintf(stderr, "CUZK_TIMING phase=total ms=%.3f\n", (cli_now() - t0) * 1e3);
+    cuzk_ctx_free(ctx);
+    return st ? cli_fail(&err) : 0;
+}
+
+int cmd_setup_bellperson(int argc, char **argv)
+{
+    static const char usage[] =
+        "Usage: cuzk setup --format bellperson [options] <circuit.r1cs> <out.params>\n"
+        "\n"
+        "INSECURE DEVELOPMENT SETUP in bellperson's layout (Filecoin `.params`): random\n"
+        "toxic waste that exists in this process's memory while it runs; for tests and\n"
+        "benchmarks only. The r1cs must be over BLS12-381. Inputs are ONE and the public\n"
+        "signals, with one input constraint each, as bellperson's generator makes them.\n"
+        "Writes out.params and its verifying key (out.vk, the .params suffix replaced),\n"
+        "both or neither.\n"
+        "\n"
+        "Options:\n"
+        "  --vk FILE             the verifying key's path\n";
+    const char *vk = NULL;
+    const cli_opt opts[] = {{"vk", 0, 1, &vk, NULL}, {NULL, 0, 0, NULL, NULL}};
+    cli_common common;
+    const char *pos[2];
+    int rc = cli_parse_exact(argc, argv, opts, &common, pos, 2, "setup --format bellperson", usage);
+    if (rc >= 0)
+        return rc;
+    char *vk_own = NULL;
+    if (!vk) {
+        size_t n = strlen(pos[1]);
+        if (!(vk_own = malloc(n + 4)))
+            return CUZK_ERR_NOMEM;
+        memcpy(vk_own, pos[1], n + 1);
+        if (n > 7 && !strcmp(vk_own + n - 7, ".params"))
+            vk_own[n - 7] = 0;
+        strcat(vk_own, ".vk");
+        vk = vk_own;
+    }
+    cuzk_error err = {0};
+    cuzk_ctx *ctx = NULL;
+    if (cli_make_ctx(&ctx, &common, &err)) {
+        free(vk_own);
+        return cli_fail(&err);
+    }
+    cuzk_status st = cuzk_bp_setup_files(ctx, pos[0], pos[1], vk, &err);
+    cli_progress_done();
+    cuzk_ctx_free(ctx);
+    if (!st)
+        fprintf(stderr, "WARNING: %s is an INSECURE development key — do not use it in production.\n", pos[1]);
+    free(vk_own);
+    return st ? cli_fail(&err) : 0;
+}

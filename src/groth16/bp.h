@@ -1,0 +1,118 @@
+/* Bellperson mode, inside the library (the API is include/cuzk/bellperson.h).
+ *
+ * A bellperson key (cuzk_bpk) is the `.params` content in the prover's form:
+ * affine points with Montgomery coordinates (docs/ARCHITECTURE.md
+ * "Representation"), the section counts and the verifying key. It is made by
+ * cuzk_bpk_from_params (decoding a mapped file) or by the INSECURE setup
+ * (bp_setup.c), and attached to a bellperson backend (CPU or GPU).
+ *
+ * A proof goes through the Groth16 pipeline of prove.c (cuzk_g16_prove): the
+ * backends here implement its job steps (backend.h) with bellperson's inputs
+ * and key, which map onto the pipeline's five MSMs as
+ *   H  -> H    (n - 1 points, h = the quotient's coefficients)
+ *   A  -> A    (inputs + the aux variables whose a_aux density bit is set)
+ *   B1 -> B_G1 (inputs and aux variables with their b density bit set)
+ *   C  -> L    (every aux variable)
+ *   B2 -> B_G2 (as B1)
+ * and the pipeline's assembly (alpha, beta, delta and r, s) is bellperson's:
+ *   A = alpha + sum A + r delta, B = beta + sum B2 + s delta,
+ *   C = sum L + H + s A + r (beta_1 + sum B1 + s delta_1) - r s delta_1.
+ *
+ * The quotient: a, b, c (evaluations over the domain <w>, n = 2^k) go to the
+ * odd coset g<w> (g = w_2n) as in the snarkjs path, d = a.b - c there, and
+ * h = d / Z on that coset, Z(g w^i) = g^n - 1 = -2. Its coefficients are the
+ * inverse odd-coset NTT of d, times -1/2; h has degree <= n - 2 when the
+ * assignment satisfies the circuit, so they are the same whatever coset is
+ * used (bellperson uses the multiplicative generator's). The factor -1/2 is
+ * applied to the H MSM's result (one scalar multiplication) instead of to n
+ * scalars. */
+#ifndef CUZK_GROTH16_BP_H
+#define CUZK_GROTH16_BP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cuzk/bellperson.h"
+#include "curve/bls12_381.h"
+#include "groth16/backend.h"
+
+typedef struct cuzk_bpk {
+    uint32_t n_inp;    /* inputs (IC points), ONE included */
+    uint64_t n_aux;    /* = |L| */
+    unsigned log_n;
+    uint64_t n;        /* domain size 2^log_n; |H| = n - 1 */
+    uint64_t n_a, n_b; /* |A|, |B_G1| = |B_G2| */
+    bls12_381_g1_affine_t alpha_g1, beta_g1, delta_g1;
+    bls12_381_g2_affine_t beta_g2, gamma_g2, delta_g2;
+    bls12_381_g1_affine_t *ic;  /* n_inp */
+    bls12_381_g1_affine_t *h;   /* n - 1 */
+    bls12_381_g1_affine_t *l;   /* n_aux */
+    bls12_381_g1_affine_t *a;   /* n_a */
+    bls12_381_g1_affine_t *b1;  /* n_b */
+    bls12_381_g2_affine_t *b2;  /* n_b */
+} cuzk_bpk;
+
+/* Allocates the point arrays for the counts set in k (n_inp, n_aux, log_n,
+ * n, n_a, n_b); contents uninitialised. */
+cuzk_status cuzk_bpk_alloc(cuzk_bpk *k, cuzk_error *err);
+void cuzk_bpk_free(cuzk_bpk *k);
+/* Host bytes of the point arrays. */
+uint64_t cuzk_bpk_bytes(const cuzk_bpk *k);
+
+/* Loads a `.params` file into k: maps it (formats/bellperson.h), checks its
+ * structure and verifying key, and decodes every section into k's arrays
+ * (cuzk_bpk_decode) on pool. checked: section points also subgroup-checked. */
+cuzk_status cuzk_bpk_load(cuzk_bpk *k, const char *path, bool checked, cuzk_ctx *ctx, cuzk_error *err);
+
+/* The generic verifying key of k (n_public = n_inp - 1), for cuzk_g16_verify. */
+cuzk_status cuzk_bpk_vk(const cuzk_bpk *k, cuzk_vk *vk, cuzk_error *err);
+
+/* Writes k as a `.params` file (and its verifying key as a `.vk` when
+ * vk_path is not NULL), both or neither. */
+cuzk_status cuzk_bpk_write(const cuzk_bpk *k, const char *params_path, const char *vk_path, cuzk_ctx *ctx,
+                           cuzk_error *err);
+
+/* The header fields of a zkey that the pipeline (prove.c) reads: curve,
+ * sizes, alpha_1, beta_1, delta_1, beta_2, delta_2. */
+void cuzk_bpk_zkey_header(const cuzk_bpk *k, cuzk_zkey *zk);
+
+/* One proof's inputs for a bellperson backend's job_begin (the `w`
+ * argument). Scalars are raw (standard form), prepared by the caller from
+ * the assignment: */
+typedef struct cuzk_bp_job_in {
+    const cuzk_bp_assignment *as; /* a, b, c (Montgomery) and abc_size are read from here */
+    const void *sc_a;             /* n_a raw scalars: inputs, then the aux ones with a_aux set */
+    const void *sc_b;             /* n_b raw scalars: inputs with b_inp set, aux with b_aux set */
+    const void *sc_l;             /* n_aux raw scalars: aux */
+} cuzk_bp_job_in;
+
+/* The backends of bellperson mode: the pipeline's job steps over a key
+ * state that cuzk_bp_backend_attach makes (their key_attach is not used).
+ * GPU: NULL-free in every build; without CUDA attach fails with
+ * CUZK_ERR_UNSUPPORTED. */
+const cuzk_g16_backend *cuzk_bp_backend_cpu(void);
+const cuzk_g16_backend *cuzk_bp_backend_gpu(void);
+
+typedef struct cuzk_bp_attach_opts {
+    int device;
+    uint64_t device_budget;
+} cuzk_bp_attach_opts;
+
+/* Prepares k (which outlives the state) for backend be. */
+cuzk_status cuzk_bp_backend_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, const cuzk_bpk *k,
+                                   const cuzk_bp_attach_opts *o, void **state, uint64_t *host_bytes,
+                                   uint64_t *device_bytes, cuzk_error *err);
+void cuzk_bp_backend_detach(const cuzk_g16_backend *be, void *state);
+
+/* -1/2 mod r, raw: the factor of the H MSM. */
+void cuzk_bp_h_factor(uint64_t raw[4]);
+
+/* bellperson's omega = 7^((r-1)/n) as a power of our NTT's root w =
+ * 5^((r-1)/n): omega = w^e, e odd, n = 2^log_n (bp_setup.c). bellperson's
+ * evaluation j is at our index e·j mod n. */
+uint64_t cuzk_bp_domain_e(unsigned log_n);
+
+/* dst[e·j mod n] = src[j] for j < m, zero elsewhere (n values of 32 bytes). */
+void cuzk_bp_scatter(void *dst, const void *src, size_t m, size_t n, uint64_t e, cuzk_pool *pool);
+
+#endif

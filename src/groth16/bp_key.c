@@ -1,0 +1,67 @@
+/* The bellperson key in memory (bp.h): arrays, sizes, the verifying key and
+ * the pipeline's zkey header. */
+#include <string.h>
+
+#include "groth16/bp.h"
+
+cuzk_status cuzk_bpk_alloc(cuzk_bpk *k, cuzk_error *err)
+{
+    if (k->n != (uint64_t)1 << k->log_n || k->n_inp == 0)
+        return cuzk_err(err, CUZK_ERR_INTERNAL, "bellperson key: bad sizes");
+    const size_t g1 = sizeof(bls12_381_g1_affine_t), g2 = sizeof(bls12_381_g2_affine_t);
+    k->ic = cuzk_alloc(k->n_inp, g1);
+    k->h = cuzk_alloc(k->n > 1 ? k->n - 1 : 1, g1);
+    k->l = cuzk_alloc(k->n_aux ? k->n_aux : 1, g1);
+    k->a = cuzk_alloc(k->n_a ? k->n_a : 1, g1);
+    k->b1 = cuzk_alloc(k->n_b ? k->n_b : 1, g1);
+    k->b2 = cuzk_alloc(k->n_b ? k->n_b : 1, g2);
+    if (!k->ic || !k->h || !k->l || !k->a || !k->b1 || !k->b2)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the parameters' points (%.1f GiB)",
+                        (double)cuzk_bpk_bytes(k) / (1 << 30));
+    return CUZK_OK;
+}
+
+void cuzk_bpk_free(cuzk_bpk *k)
+{
+    if (!k)
+        return;
+    cuzk_free(k->ic);
+    cuzk_free(k->h);
+    cuzk_free(k->l);
+    cuzk_free(k->a);
+    cuzk_free(k->b1);
+    cuzk_free(k->b2);
+    memset(k, 0, sizeof *k);
+}
+
+uint64_t cuzk_bpk_bytes(const cuzk_bpk *k)
+{
+    const uint64_t g1 = sizeof(bls12_381_g1_affine_t), g2 = sizeof(bls12_381_g2_affine_t);
+    return g1 * (k->n_inp + (k->n ? k->n - 1 : 0) + k->n_aux + k->n_a + k->n_b) + g2 * k->n_b;
+}
+
+void cuzk_bpk_zkey_header(const cuzk_bpk *k, cuzk_zkey *zk)
+{
+    memset(zk, 0, sizeof *zk);
+    zk->curve = CUZK_CURVE_BLS12_381;
+    zk->n8q = 48;
+    zk->n8r = 32;
+    zk->n_public = k->n_inp - 1;
+    zk->n_vars = (uint32_t)(k->n_inp + k->n_aux);
+    zk->domain_size = (uint32_t)k->n;
+    zk->log_domain = k->log_n;
+    zk->alpha_1.bls12_381 = k->alpha_g1;
+    zk->beta_1.bls12_381 = k->beta_g1;
+    zk->delta_1.bls12_381 = k->delta_g1;
+    zk->beta_2.bls12_381 = k->beta_g2;
+    zk->gamma_2.bls12_381 = k->gamma_g2;
+    zk->delta_2.bls12_381 = k->delta_g2;
+    zk->ic.bls12_381 = k->ic;
+}
+
+cuzk_status cuzk_bpk_vk(const cuzk_bpk *k, cuzk_vk *vk, cuzk_error *err)
+{
+    cuzk_zkey zk;
+    cuzk_bpk_zkey_header(k, &zk);
+    return cuzk_vk_from_zkey(vk, &zk, err);
+}

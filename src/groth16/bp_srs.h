@@ -1,0 +1,33 @@
+/* Internal entry points of the bellperson-mode API (bp_api.c), for the
+ * setup, the CLI's development paths and tests. */
+#ifndef CUZK_GROTH16_BP_SRS_H
+#define CUZK_GROTH16_BP_SRS_H
+
+#include "groth16/bp.h"
+
+/* Parameters over a key made in memory (taken over: *k is zeroed, also on
+ * error), prepared as cuzk_bp_srs_load prepares a loaded file; name stands
+ * for the file in messages. */
+cuzk_status cuzk_bp_srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, const char *name,
+                              const cuzk_bp_srs_opts *opts, cuzk_error *err);
+/* The key behind p. */
+const cuzk_bpk *cuzk_bp_srs_key(const cuzk_bp_srs *p);
+/* A proof's points, checked: coordinates < q, on the curve, in the subgroup
+ * (CUZK_ERR_INVALID_PROOF otherwise). */
+cuzk_status cuzk_bp_proof_points(const cuzk_bp_proof *pr, cuzk_proof_points *pt, cuzk_error *err);
+
+/* Toxic waste of the bellperson setup (Montgomery), for tests; NULL: random. */
+typedef struct cuzk_bp_toxic {
+    bls12_381_fr_t tau, alpha, beta, gamma, delta;
+} cuzk_bp_toxic;
+
+/* r1cs (BLS12-381) -> bellperson key in memory (bp_setup.c). */
+cuzk_status cuzk_bp_setup_build(cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_bp_toxic *toxic, cuzk_bpk *k,
+                                cuzk_error *err);
+
+/* The assignment bellperson's synthesis gives for a circom circuit r and a
+ * witness that satisfies it (cuzk_bp_circuit_load over data in memory). */
+cuzk_status cuzk_bp_circuit_make(cuzk_bp_circuit **out, cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_wtns *wt,
+                                 const char *r1cs_name, const char *wtns_name, cuzk_error *err);
+
+#endif
