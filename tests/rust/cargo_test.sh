@@ -14,6 +14,11 @@ fi
 export CUZK_BUILD_DIR="$build"
 export CARGO_TARGET_DIR="$build/rust-target"
 crate="$src/rust/supraseal-c2"
+# The tests' files (parameters, proofs, the layout probe) go to a scratch
+# directory removed afterwards.
+TMPDIR=$(mktemp -d "$build/rust-tmp.XXXXXX")
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 cargo --version
 # The crate has no dependencies: its lock files only record it. Dropped so
 # that one written by a newer cargo (lock format 4) cannot stop an older one.
