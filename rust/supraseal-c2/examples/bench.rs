@@ -6,7 +6,10 @@
 //! `--split`), `--reps` times.
 //!
 //!   cargo run --release --example bench -- --params P.params --r1cs C.r1cs \
-//!       --wtns W.wtns [--circuits N] [--reps K] [--split] [--backend cpu|gpu|auto] [--device D]
+//!       --wtns W.wtns [--circuits N] [--reps K] [--split] [--shared] [--backend cpu|gpu|auto] [--device D]
+//!
+//! Each circuit gets its own copy of the assignment's arrays (as bellperson's
+//! partitions have), unless --shared (one copy for all: less host memory).
 //!
 //! Prints one line per step; every proof is verified by libcuzk before it is
 //! returned, and the first one again here.
@@ -45,7 +48,7 @@ fn usage(msg: &str) -> ! {
     eprintln!("Error: {}", msg);
     eprintln!(
         "usage: bench --params P.params --r1cs C.r1cs --wtns W.wtns [--circuits N] [--reps K] [--split] \
-         [--backend cpu|gpu|auto] [--device D]"
+         [--shared] [--backend cpu|gpu|auto] [--device D]"
     );
     std::process::exit(1);
 }
@@ -69,7 +72,7 @@ fn vm_hwm_gib() -> f64 {
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut params, mut r1cs, mut wtns) = (None, None, None);
-    let (mut circuits, mut reps, mut split) = (1usize, 3usize, false);
+    let (mut circuits, mut reps, mut split, mut shared) = (1usize, 3usize, false, false);
     let mut opts = SrsOptions::default();
     while let Some(a) = args.next() {
         let mut val = || {
@@ -100,6 +103,7 @@ fn main() {
                 }
             }
             "--split" => split = true,
+            "--shared" => shared = true,
             _ => usage(&format!("unknown argument {}", a)),
         }
     }
@@ -162,8 +166,42 @@ fn main() {
         a.aux_assignment_size
     );
 
-    // `circuits` partitions of the same shape, as a PoRep proof's.
-    let provers: Vec<Assignment<[u64; 4]>> = (0..circuits).map(|_| Assignment { ..*a }).collect();
+    // `circuits` partitions of the same shape, as a PoRep proof's: copies of
+    // the arrays (kept alive in `copies`) unless --shared.
+    let t = Instant::now();
+    let copy = |p: *const [u64; 4], n: usize| unsafe { std::slice::from_raw_parts(p, n) }.to_vec();
+    let mut copies: Vec<[Vec<[u64; 4]>; 5]> = Vec::new();
+    let provers: Vec<Assignment<[u64; 4]>> = (0..circuits)
+        .map(|i| {
+            if shared || i == 0 {
+                return Assignment { ..*a };
+            }
+            let v = [
+                copy(a.a, a.abc_size),
+                copy(a.b, a.abc_size),
+                copy(a.c, a.abc_size),
+                copy(a.inp_assignment_data, a.inp_assignment_size),
+                copy(a.aux_assignment_data, a.aux_assignment_size),
+            ];
+            let x = Assignment {
+                a: v[0].as_ptr(),
+                b: v[1].as_ptr(),
+                c: v[2].as_ptr(),
+                inp_assignment_data: v[3].as_ptr(),
+                aux_assignment_data: v[4].as_ptr(),
+                ..*a
+            };
+            copies.push(v);
+            x
+        })
+        .collect();
+    if !shared && circuits > 1 {
+        println!(
+            "copies: {} more assignments in {:.2} s",
+            circuits - 1,
+            t.elapsed().as_secs_f64()
+        );
+    }
     let seed = |i: usize, k: u64| [(i as u64 + 1) * 0x9e37_79b9 + k, k, 0, 0];
     let r: Vec<[u64; 4]> = (0..circuits).map(|i| seed(i, 1)).collect();
     let s: Vec<[u64; 4]> = (0..circuits).map(|i| seed(i, 2)).collect();
