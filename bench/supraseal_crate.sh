@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proofs through the supraseal-c2 crate's API (rust/supraseal-c2, the Rust
-# entry bellperson calls) against `cuzk bench prove` on the same circuit:
+# entry bellperson calls) beside `cuzk prove --format bellperson` on the same circuit:
 # a synthetic BLS12-381 circuit (`cuzk gen`), INSECURE bellperson parameters
 # (`cuzk setup --format bellperson`), then the crate's example `bench`
 # (SRS::try_new_with timed, N partitions a call through
