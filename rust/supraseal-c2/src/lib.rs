@@ -739,34 +739,21 @@ fn proof_from_parts<S, D, PR>(
 
 // ---- Curio's fork: split proving and GPU mutexes ----------------------------
 
-/// A proof started by `start_groth16_proof`: libcuzk's pending handle, the
-/// context it runs on and the parameters it uses (kept alive until it ends).
+/// Proofs made by `start_groth16_proof`, waiting for `finish_groth16_proof`.
 struct Pending {
-    handle: *mut ffi::cuzk_bp_pending,
-    n: usize,
-    _ctx: Ctx,
-    _params: Arc<Params>,
+    proofs: Vec<[u8; PROOF_BYTES]>,
 }
 
-impl Drop for Pending {
-    fn drop(&mut self) {
-        if !self.handle.is_null() {
-            // SAFETY: a live pending handle, consumed here once.
-            unsafe { ffi::cuzk_bp_prove_drop(self.handle) };
-            self.handle = std::ptr::null_mut();
-        }
-        // Then _ctx is freed: the proof no longer uses it.
-    }
-}
-
-/// Starts proving `num_circuits` circuits (arguments as
-/// `generate_groth16_proof`) and returns an opaque handle at once; the
-/// proofs run in the background. The A, B, C evaluation arrays may be freed
-/// as soon as this returns; the density bitmaps and the input and aux
-/// assignments must stay valid until `finish_groth16_proof` or
-/// `drop_pending_proof` returns. `gpu_mtx` is held while the proofs are
-/// started; `gpu_index` as in `generate_groth16_proof`. Panics with
-/// libcuzk's one-line message if the inputs are refused.
+/// Curio's split API. Curio's bellperson frees the A, B, C arrays as soon as
+/// this returns (it keeps densities and assignments until finish), while
+/// libcuzk's background proof (`cuzk_bp_prove_start`) reads every array
+/// until it ends; so the proofs are made here, before returning (as
+/// `generate_groth16_proof`), and `finish_groth16_proof` hands them over.
+/// Correct for Curio's use; its pipelining of one worker's proofs is lost
+/// until libcuzk's start returns once it is done with A, B, C.
+///
+/// Arguments as `generate_groth16_proof`; `gpu_mtx` is held while proving.
+/// Panics with libcuzk's one-line message on an error, as the fork does.
 pub fn start_groth16_proof<S, D>(
     ntt_a_scalars: &[*const S],
     ntt_b_scalars: &[*const S],
@@ -811,50 +798,23 @@ pub fn start_groth16_proof<S, D>(
         num_circuits,
     );
     let _guard = gpu_lock(gpu_mtx);
-    match start_raw(&provers, r_s, s_s, srs) {
-        Ok(p) => Box::into_raw(Box::new(p)) as *mut c_void,
-        Err(e) => panic!("{}", e),
+    let mut proofs = vec![[0u8; PROOF_BYTES]; num_circuits];
+    if let Err(e) = prove_raw(
+        provers.as_ptr() as *const c_void,
+        num_circuits,
+        r_s.as_ptr() as *const c_void,
+        s_s.as_ptr() as *const c_void,
+        proofs.as_mut_ptr() as *mut c_void,
+        srs,
+    ) {
+        panic!("{}", e);
     }
+    Box::into_raw(Box::new(Pending { proofs })) as *mut c_void
 }
 
-fn start_raw<S>(
-    provers: &[Assignment<S>],
-    r_s: &[S],
-    s_s: &[S],
-    srs: &SRS,
-) -> Result<Pending, Error> {
-    let params = srs.params()?.clone();
-    let ctx = Ctx::new()?;
-    let mut handle = std::ptr::null_mut();
-    let mut err = ffi::cuzk_error::new();
-    // SAFETY: n assignments and scalars of checked sizes; libcuzk copies the
-    // assignment structs and r, s before returning; ctx and params are kept
-    // alive by the Pending until the proofs end.
-    let st = unsafe {
-        ffi::cuzk_bp_prove_start(
-            ctx.0,
-            params.ptr,
-            provers.as_ptr() as *const c_void,
-            provers.len(),
-            r_s.as_ptr() as *const c_void,
-            s_s.as_ptr() as *const c_void,
-            std::ptr::null(),
-            &mut handle,
-            &mut err,
-        )
-    };
-    check(st, &err)?;
-    Ok(Pending {
-        handle,
-        n: provers.len(),
-        _ctx: ctx,
-        _params: params,
-    })
-}
-
-/// Waits for the proofs of `handle` (from `start_groth16_proof`) and writes
-/// them to `proofs` (exactly as many as were started). Consumes the handle,
-/// also when it panics with libcuzk's message on an error.
+/// Writes the proofs of `handle` (from `start_groth16_proof`) to `proofs`
+/// (exactly as many as were started). Consumes the handle, also when it
+/// panics.
 pub fn finish_groth16_proof<PR>(handle: *mut c_void, proofs: &mut [PR]) {
     let () = Layout::<[u8; SCALAR_BYTES], u64, PR>::PROOF;
     assert!(
@@ -862,25 +822,25 @@ pub fn finish_groth16_proof<PR>(handle: *mut c_void, proofs: &mut [PR]) {
         "supraseal-c2 (cuzk): finish_groth16_proof: null handle"
     );
     // SAFETY: a handle from start_groth16_proof, consumed once.
-    let mut p = unsafe { Box::from_raw(handle as *mut Pending) };
+    let p = unsafe { Box::from_raw(handle as *mut Pending) };
     assert_eq!(
         proofs.len(),
-        p.n,
+        p.proofs.len(),
         "supraseal-c2 (cuzk): finish_groth16_proof: room for {} proofs, {} were started",
         proofs.len(),
-        p.n
+        p.proofs.len()
     );
-    let h = std::mem::replace(&mut p.handle, std::ptr::null_mut());
-    let mut err = ffi::cuzk_error::new();
-    // SAFETY: h is live and consumed by this call; proofs has room for n.
-    let st = unsafe { ffi::cuzk_bp_prove_finish(h, proofs.as_mut_ptr() as *mut c_void, &mut err) };
-    drop(p);
-    if let Err(e) = check(st, &err) {
-        panic!("{}", e);
-    }
+    // SAFETY: PR is 384 bytes (checked above), as each element of p.proofs.
+    unsafe {
+        std::ptr::copy_nonoverlapping(
+            p.proofs.as_ptr() as *const u8,
+            proofs.as_mut_ptr() as *mut u8,
+            p.proofs.len() * PROOF_BYTES,
+        )
+    };
 }
 
-/// Abandons the proofs of `handle` (waiting for the background work to stop).
+/// Abandons the proofs of `handle`.
 ///
 /// # Safety
 /// `handle` must come from `start_groth16_proof` and not have been finished

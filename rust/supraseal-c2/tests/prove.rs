@@ -718,12 +718,30 @@ fn proves_and_verifies_a_batch() {
         );
     }
 
-    // ... and through Curio's start / finish, with a GPU mutex.
+    // ... and through Curio's start / finish, with a GPU mutex. Curio's
+    // bellperson frees A, B, C as soon as start returns: here they are
+    // copies, overwritten and freed before finish.
+    let mut abc: Vec<[Vec<Fr>; 3]> = synths
+        .iter()
+        .map(|s| [s.a.clone(), s.b.clone(), s.c.clone()])
+        .collect();
+    let (ca, cb, cc): (Vec<_>, Vec<_>, Vec<_>) = abc
+        .iter()
+        .map(|v| (v[0].as_ptr(), v[1].as_ptr(), v[2].as_ptr()))
+        .fold(
+            (Vec::new(), Vec::new(), Vec::new()),
+            |mut acc, (a, b, c)| {
+                acc.0.push(a);
+                acc.1.push(b);
+                acc.2.push(c);
+                acc
+            },
+        );
     let mtx = supraseal_c2::alloc_gpu_mutex();
     let handle = supraseal_c2::start_groth16_proof(
-        &pa,
-        &pb,
-        &pc,
+        &ca,
+        &cb,
+        &cc,
         s0.a.len(),
         &pi,
         &px,
@@ -742,6 +760,10 @@ fn proves_and_verifies_a_batch() {
         mtx,
         0,
     );
+    for v in abc.iter_mut().flatten() {
+        v.iter_mut().for_each(|x| *x = Fr::from_u64(3));
+    }
+    drop(abc);
     let mut split = vec![Proof::default(); n];
     supraseal_c2::finish_groth16_proof(handle, &mut split);
     unsafe { supraseal_c2::free_gpu_mutex(mtx) };
