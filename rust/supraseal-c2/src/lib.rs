@@ -34,8 +34,9 @@
 //!
 //! Errors keep the original's shape (`SRS::try_new` returns one, proving
 //! panics, as bellperson expects) but carry libcuzk's one-line message,
-//! e.g. `x.params: truncated: the L section needs 1024 points, the file
-//! holds 1000`. Every proof is verified against the parameters' verifying
+//! e.g. `x.params: section B_G2 has 74 points (14208 bytes) but only 14108
+//! bytes are left` or `circuit 0: aux_size 75, x.params has 76 L points`.
+//! Every proof is verified against the parameters' verifying
 //! key before it is returned: an assignment that does not satisfy the
 //! circuit is an error, never a bad proof.
 
@@ -90,8 +91,8 @@ pub struct Error {
 
 impl Error {
     fn from_c(status: ffi::cuzk_status, err: &ffi::cuzk_error) -> Self {
-        // SAFETY: libcuzk NUL-terminates msg within its CUZK_ERROR_MSG_MAX bytes;
-        // the last byte is forced to 0 anyway by reading up to the first NUL of a copy.
+        // SAFETY: a copy of msg whose last byte is NUL, so the string ends
+        // inside the buffer even if libcuzk wrote none.
         let mut buf = err.msg;
         buf[ffi::CUZK_ERROR_MSG_MAX - 1] = 0;
         let msg = unsafe { CStr::from_ptr(buf.as_ptr()) }
