@@ -14,7 +14,9 @@
  *    384 bytes; cuzk_bp_proof_to_bytes gives bellperson's 192-byte encoding.
  *
  * The library is reentrant, reports errors as values (cuzk_error, one line
- * naming the file or the circuit and what is wrong) and never aborts. */
+ * naming the file or the circuit and what is wrong) and never aborts. Every
+ * function here that takes a cuzk_error clears it first, so one struct may
+ * be reused across calls. */
 #ifndef CUZK_BELLPERSON_H
 #define CUZK_BELLPERSON_H
 
@@ -112,7 +114,8 @@ typedef struct cuzk_bp_srs_opts {
     cuzk_backend backend;   /* zero: CPU; GPU / AUTO as cuzk_key_opts */
     int device;             /* CUDA device index (GPU / AUTO) */
     uint64_t device_budget; /* device bytes the parameters and their proofs may use; 0: free memory minus a margin */
-    unsigned gpu_workers;   /* GPU: proofs that may hold device memory at once (0: 2), as cuzk_key_opts */
+    unsigned gpu_workers;   /* reserved: the bellperson GPU backend proves one circuit at a time per
+                               handle (proofs from several threads take turns on the device) */
     int checked;            /* nonzero: every point of every section checked as bellperson's checked read does
                                (coordinates < q, on the curve, in the subgroup, not the point at infinity);
                                slow for large files. 0: as filecoin-proofs maps parameters (unchecked): the
@@ -168,9 +171,11 @@ typedef struct cuzk_bp_prove_opts {
  * domain, inp_size = p's inputs with inp[0] = 1, aux_size = p's L count,
  * bit lengths as documented, popcounts equal to the bits set, inp_size +
  * a_aux_popcount = |A|, b_inp_popcount + b_aux_popcount = |B|; every scalar
- * < r. A mismatch is CUZK_ERR_MISMATCH naming the circuit and the field
- * ("circuit 3: aux_size 1000, the parameters have 1024 L points"); NULL
- * pointers with nonzero sizes are CUZK_ERR_USAGE. Unless opts->no_verify,
+ * < r (checked as its proof reads them, so a value >= r ends the call
+ * when that circuit's turn comes: CUZK_ERR_USAGE naming the circuit, the
+ * vector and the index). A mismatch is CUZK_ERR_MISMATCH naming the circuit
+ * and the field ("circuit 3: aux_size 1000, the parameters have 1024 L
+ * points"); NULL pointers with nonzero sizes are CUZK_ERR_USAGE. Unless opts->no_verify,
  * each proof is verified against p's verifying key with the inputs inp[1..]
  * before the call returns: an assignment that does not satisfy the circuit
  * of p gives CUZK_ERR_MISMATCH naming the circuit. On any error out[0..n)
@@ -250,10 +255,76 @@ typedef struct cuzk_bp_prove_files_opts {
     cuzk_bp_prove_opts prove;
     const uint8_t *insecure_r, *insecure_s;
     const char *raw_proof_path;
+    /* > 1: the assignment proved as that many partitions in one cuzk_bp_prove
+     * call (one r, s each; with insecure_r/_s partition i takes r + i, s + i):
+     * the proof file is their concatenation (192 bytes each), public.json an
+     * array of that many arrays (the form `cuzk verify --format bellperson`
+     * reads), the raw file n x 384 bytes. For multi-partition timings. */
+    unsigned partitions;
 } cuzk_bp_prove_files_opts;
 CUZK_API cuzk_status cuzk_bp_prove_files(cuzk_ctx *ctx, const char *params_path, const char *r1cs_path,
                                          const char *wtns_path, const char *proof_path, const char *public_path,
                                          const cuzk_bp_prove_files_opts *opts, cuzk_error *err);
+
+/* ---- Verifying keys and files (no proving parameters needed) ---------------
+ * bellperson (Filecoin) verifying keys (`.vk`, or the prefix of a
+ * `.params`), 192-byte proofs (several partitions concatenated), public
+ * inputs, and the parameters.json digest. Formats: docs/CLI.md "bellperson
+ * files". Public inputs are the inputs after the implicit ONE, in the
+ * circuit's order; as bytes each is a 32-byte little-endian integer < r
+ * (bellperson's Fr::to_repr), and in JSON a decimal string. */
+
+/* A loaded bellperson verifying key (opaque; immutable, so one key may be
+ * used by several threads at once). */
+typedef struct cuzk_bellperson_vk cuzk_bellperson_vk;
+
+/* Loads the verifying key of a `.vk` file (exactly the key) or of a
+ * `.params` file (the key is its prefix; the whole file's structure is
+ * checked, its point sections are not decoded). Every key point is checked
+ * (coordinates < p, on the curve, in the subgroup; IC points not the
+ * identity), as bellperson's VerifyingKey::read does. Errors: CUZK_ERR_IO,
+ * CUZK_ERR_FORMAT (naming the file and the bad part), CUZK_ERR_NOMEM.
+ * ctx may be NULL (then the IC points are checked on this thread). */
+CUZK_API cuzk_status cuzk_bellperson_vk_load(cuzk_bellperson_vk **out, cuzk_ctx *ctx, const char *path,
+                                             cuzk_error *err);
+/* The same from the bytes of a `.vk` (exact size); name is used in messages
+ * (NULL: "<buffer>"). The buffer is not kept. */
+CUZK_API cuzk_status cuzk_bellperson_vk_load_buffer(cuzk_bellperson_vk **out, cuzk_ctx *ctx, const void *data,
+                                                    size_t size, const char *name, cuzk_error *err);
+/* Public inputs per proof: the key's IC points minus one (the ONE input). */
+CUZK_API size_t cuzk_bellperson_vk_n_inputs(const cuzk_bellperson_vk *vk);
+/* Frees a key (NULL is fine). */
+CUZK_API void cuzk_bellperson_vk_free(cuzk_bellperson_vk *vk);
+
+/* Verifies n_proofs proofs against one key: proofs = n_proofs · 192 bytes
+ * (A‖B‖C compressed, bellperson's Proof::write, partitions in order);
+ * inputs = n_proofs · n_inputs values of 32 bytes, little-endian, proof i's
+ * values at inputs + 32·n_inputs·i. n_inputs must equal
+ * cuzk_bellperson_vk_n_inputs(vk) and n_proofs must be ≥ 1.
+ * Returns CUZK_OK when every proof is valid; CUZK_ERR_INVALID_PROOF naming
+ * the first proof whose pairing check fails or that has a point that is
+ * not a valid group element (off the curve or subgroup, the identity, bad
+ * flags: as for snarkjs proofs); CUZK_ERR_FORMAT for an input ≥ r; CUZK_ERR_MISMATCH when n_inputs disagrees with the key;
+ * CUZK_ERR_USAGE for bad arguments. ctx may be NULL (this thread). */
+CUZK_API cuzk_status cuzk_bellperson_verify(cuzk_ctx *ctx, const cuzk_bellperson_vk *vk, const uint8_t *proofs,
+                                            size_t n_proofs, const uint8_t *inputs, size_t n_inputs,
+                                            cuzk_error *err);
+/* `cuzk verify --format bellperson`: key = a `.vk` or `.params`; public =
+ * a JSON array of decimal strings (one proof), or an array of such arrays
+ * (one per partition, in order); proof = the proof file (192 bytes per
+ * partition, as many partitions as public has arrays). Codes as
+ * cuzk_bellperson_verify, plus CUZK_ERR_IO and CUZK_ERR_FORMAT naming the
+ * file, and CUZK_ERR_MISMATCH when the files disagree (number of inputs or
+ * of partitions). ctx may be NULL. */
+CUZK_API cuzk_status cuzk_bellperson_verify_files(cuzk_ctx *ctx, const char *key_path, const char *public_path,
+                                                  const char *proof_path, cuzk_error *err);
+
+/* ---- parameters.json digest ------------------------------------------------ */
+
+/* The `digest` field filecoin-proofs' parameters.json gives a `.params` or
+ * `.vk`: the first 32 lower-case hex characters of the BLAKE2b-512 of the
+ * whole file, NUL-terminated in out (33 bytes). Reads the file once. */
+CUZK_API cuzk_status cuzk_bellperson_digest(const char *path, char out[33], cuzk_error *err);
 
 #ifdef __cplusplus
 }

@@ -104,5 +104,6 @@ int cmd_gen(int argc, char **argv);
 int cmd_export_vk(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_filecoin(int argc, char **argv);
 
 #endif

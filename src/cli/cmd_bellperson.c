@@ -115,14 +115,18 @@ int cmd_prove_bellperson(int argc, char **argv)
         "                        Montgomery: what supraseal-c2 writes into Proof<Bls12>)\n"
         "  --r N --s N           TEST ONLY, not zero-knowledge: fixed r and s (decimal or 0x-hex\n"
         "                        integers below the scalar field order)\n"
-        "  --seed N              TEST ONLY, not zero-knowledge: r and s derived from N\n";
+        "  --seed N              TEST ONLY, not zero-knowledge: r and s derived from N\n"
+        "  --partitions N        prove the assignment as N partitions in one call (a PoRep\n"
+        "                        proof is 10): N proofs concatenated, public.json an array of\n"
+        "                        N arrays; with --r/--s partition i takes r + i, s + i\n";
     int no_verify = 0, checked = 0;
-    const char *gpu_mem = NULL, *r_s = NULL, *s_s = NULL, *seed_s = NULL, *raw = NULL;
+    const char *gpu_mem = NULL, *r_s = NULL, *s_s = NULL, *seed_s = NULL, *raw = NULL, *parts = NULL;
     const cli_opt opts[] = {
         {"no-verify", 0, 0, NULL, &no_verify}, {"checked", 0, 0, NULL, &checked},
         {"gpu-mem", 0, 1, &gpu_mem, NULL},     {"raw-proof", 0, 1, &raw, NULL},
         {"r", 0, 1, &r_s, NULL},               {"s", 0, 1, &s_s, NULL},
-        {"seed", 0, 1, &seed_s, NULL},         {NULL, 0, 0, NULL, NULL},
+        {"seed", 0, 1, &seed_s, NULL},         {"partitions", 0, 1, &parts, NULL},
+        {NULL, 0, 0, NULL, NULL},
     };
     cuzk_bp_prove_files_opts o = {0};
     int gpu = 0;
@@ -137,6 +141,13 @@ int cmd_prove_bellperson(int argc, char **argv)
     o.srs.checked = checked;
     o.prove.no_verify = no_verify;
     o.raw_proof_path = raw;
+    if (parts) {
+        char *end;
+        unsigned long v = strtoul(parts, &end, 10);
+        if (!*parts || *end || v < 1 || v > 1024)
+            return cli_usage_error(usage, "--partitions must be 1..1024, got '%s'", parts);
+        o.partitions = (unsigned)v;
+    }
     if (gpu_mem) {
         size_t b;
         if (cli_parse_size(gpu_mem, &b))

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_remote.h"
+#include "cuzk/bellperson.h"
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 
@@ -208,21 +209,41 @@ int cmd_verify(int argc, char **argv)
 {
     static const char usage[] =
         "Usage: cuzk verify [options] <verification_key.json> <public.json> <proof.json>\n"
+        "       cuzk verify --format bellperson [options] <key.vk|key.params> <public.json> <proof.bin>\n"
         "\n"
         "Checks a Groth16 proof (snarkjs or rapidsnark JSON). Prints \"OK!\" and exits 0\n"
         "when it is valid; prints \"Invalid proof\" and exits 5 when it is not (the\n"
         "pairing check fails, or a proof point is not a valid group element), with the\n"
-        "reason on stderr. A malformed file exits 3.\n";
+        "reason on stderr. A malformed file exits 3, inputs that disagree exit 4.\n"
+        "\n"
+        "With --format bellperson (Filecoin, BLS12-381): the key is a bellperson .vk or\n"
+        ".params file, the proof 192 bytes per partition (A||B||C compressed), and\n"
+        "public.json a JSON array of decimal strings (the inputs after the implicit one)\n"
+        "or an array of such arrays, one per partition in proof order (`cuzk filecoin\n"
+        "inputs` prints it). Every partition must verify.\n"
+        "\n"
+        "Options:\n"
+        "  --format snarkjs|bellperson   file formats (default snarkjs)\n";
+    const char *format = NULL;
+    const cli_opt opts[] = {{"format", 0, 1, &format, NULL}, {NULL, 0, 0, NULL, NULL}};
     cli_common common;
     const char *pos[3];
-    int r = cli_parse_exact(argc, argv, NULL, &common, pos, 3, "verify", usage);
+    int r = cli_parse_exact(argc, argv, opts, &common, pos, 3, "verify", usage);
     if (r >= 0)
         return r;
+    bool bellperson = false;
+    if (format && !strcmp(format, "bellperson"))
+        bellperson = true;
+    else if (format && strcmp(format, "snarkjs"))
+        return cli_usage_error(usage, "--format: unknown format '%s' (snarkjs or bellperson)", format);
     cuzk_error err = {0};
     cuzk_ctx *ctx = NULL;
     if (cli_make_ctx(&ctx, &common, &err) != CUZK_OK)
         return cli_fail(&err);
-    cuzk_status st = cuzk_verify_files(ctx, pos[0], pos[1], pos[2], &err);
+    if (bellperson)
+        cli_catch_sigbus(pos[0]); /* a .params is mapped while its structure is checked */
+    cuzk_status st = bellperson ? cuzk_bellperson_verify_files(ctx, pos[0], pos[1], pos[2], &err)
+                                : cuzk_verify_files(ctx, pos[0], pos[1], pos[2], &err);
     cuzk_ctx_free(ctx);
     if (st == CUZK_OK) {
         printf("OK!\n");

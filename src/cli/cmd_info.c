@@ -9,6 +9,7 @@
  * parsed (section counts, sizes, the share of 0/1 witness values), so it
  * reads the files with them. A public inspection API would freeze those
  * reader structures for little gain; the CLI links the static library. */
+#include "formats/bellperson.h"
 #include "formats/formats.h"
 
 static int info_zkey(const char *path, int full)
@@ -134,16 +135,87 @@ static int info_json(const char *path)
     return cli_fail(&e);
 }
 
+/* A bellperson .vk or .params (no magic: told apart by the size the VK's IC
+ * count implies). */
+static int info_bellperson(const char *path, uint64_t size, int full)
+{
+    cuzk_error err = {0};
+    char digest[33];
+    if (size >= CUZK_BP_VK_FIXED_SIZE) {
+        int fd;
+        uint64_t sz;
+        uint8_t n[4] = {0};
+        if (cuzk_open_input(path, &fd, &sz, &err))
+            return cli_fail(&err);
+        ssize_t got = pread(fd, n, 4, 864);
+        close(fd);
+        uint32_t n_ic = got == 4 ? (uint32_t)n[0] << 24 | (uint32_t)n[1] << 16 | (uint32_t)n[2] << 8 | n[3] : 0;
+        if (sz == cuzk_bp_vk_size(n_ic)) {
+            cuzk_bp_vk vk;
+            if (cuzk_bp_vk_read(&vk, path, NULL, &err) || cuzk_bp_digest_file(path, digest, &err)) {
+                cuzk_bp_vk_free(&vk);
+                return cli_fail(&err);
+            }
+            printf("%s: bellperson verifying key (.vk, BLS12-381)\n", path);
+            printf("  size             %llu bytes\n", (unsigned long long)sz);
+            printf("  IC points        %u (public inputs: %u after the implicit one)\n", vk.n_ic, vk.n_ic - 1);
+            printf("  points checked   all: on curve and in the subgroup, IC not the identity\n");
+            printf("  digest           %s (parameters.json: Blake2b-512, first 32 hex)\n", digest);
+            cuzk_bp_vk_free(&vk);
+            return 0;
+        }
+    }
+    cuzk_bp_params p;
+    cuzk_pool *pool = cuzk_pool_create(0);
+    cuzk_bp_params_opts o = {.checked = full != 0, .check_points = true, .pool = pool};
+    cli_catch_sigbus(path);
+    cuzk_status st = cuzk_bp_params_open(&p, path, &o, &err);
+    if (!st)
+        st = cuzk_bp_digest_file(path, digest, &err);
+    cuzk_pool_destroy(pool);
+    if (st) {
+        if (st == CUZK_ERR_FORMAT && size >= CUZK_BP_VK_FIXED_SIZE) {
+            char msg[sizeof err.msg];
+            memcpy(msg, err.msg, sizeof msg);
+            cuzk_err_force(&err, st, "%.400s (read as a bellperson .params)", msg);
+        }
+        cuzk_bp_params_close(&p);
+        return cli_fail(&err);
+    }
+    printf("%s: bellperson Groth16 parameters (.params, BLS12-381)\n", path);
+    printf("  size             %llu bytes (verifying key %llu)\n", (unsigned long long)p.file.size,
+           (unsigned long long)p.vk_size);
+    printf("  IC points        %u (public inputs: %u after the implicit one)\n", p.vk.n_ic, p.vk.n_ic - 1);
+    unsigned lg = 0;
+    uint64_t dom = cuzk_bp_params_domain(&p, &lg);
+    if (dom)
+        printf("  domain size      %llu (2^%u; H has %u points)\n", (unsigned long long)dom, lg,
+               p.sec[CUZK_BP_H].count);
+    else
+        printf("  domain size      none: H has %u points, not a power of two minus one\n", p.sec[CUZK_BP_H].count);
+    for (int s = 0; s < CUZK_BP_N_SECTIONS; s++)
+        printf("  section %-8s %u points (%s, %llu bytes)\n", cuzk_bp_section_name((cuzk_bp_section_id)s),
+               p.sec[s].count, p.sec[s].g2 ? "G2" : "G1", (unsigned long long)p.sec[s].count * p.sec[s].elem_size);
+    printf("  aux variables    %u (= |L|)\n", p.sec[CUZK_BP_L].count);
+    printf("  points checked   all: coordinates < p, on curve, not the identity%s\n",
+           full ? ", in the subgroup" : " (--full: also the subgroup)");
+    printf("  digest           %s (parameters.json: Blake2b-512, first 32 hex)\n", digest);
+    cuzk_bp_params_close(&p);
+    return 0;
+}
+
 int cmd_info(int argc, char **argv)
 {
     static const char usage[] =
         "Usage: cuzk info [--full] <file>\n"
         "\n"
         "Describes a .zkey, .r1cs, .wtns, verification_key.json, proof.json or\n"
-        "public.json file, after validating it.\n"
+        "public.json file, or a bellperson (Filecoin) .params or .vk, after\n"
+        "validating it. For bellperson files it also prints the parameters.json\n"
+        "digest (reads the whole file).\n"
         "\n"
         "Options:\n"
-        "  --full   (zkey) check every point for subgroup membership (slow)\n";
+        "  --full   (zkey, .params) check every point for subgroup membership (slow)\n";
     int full = 0;
     const cli_opt opts[] = {{"full", 0, 0, NULL, &full}, {NULL, 0, 0, NULL, NULL}};
     cli_common common;
@@ -166,5 +238,11 @@ int cmd_info(int argc, char **argv)
         return info_r1cs(path);
     if (got == 4 && !memcmp(magic, "wtns", 4))
         return info_wtns(path);
+    /* JSON starts with a bracket or white space; a bellperson file with an
+     * uncompressed point whose flag bits are 000 or 010 (never '{', '[' or a
+     * space, whose bits are 011, 010 + non-zero bits, 001). */
+    if (got >= 1 && size >= CUZK_BP_VK_FIXED_SIZE && magic[0] != '{' && magic[0] != '[' && magic[0] != ' ' &&
+        magic[0] != '\t' && magic[0] != '\n' && magic[0] != '\r')
+        return info_bellperson(path, size, full);
     return info_json(path);
 }

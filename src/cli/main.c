@@ -20,13 +20,18 @@ static const char USAGE[] =
     "                         create a proof (drop-in for rapidsnark / snarkjs groth16 prove)\n"
     "  verify <verification_key.json> <public.json> <proof.json>\n"
     "                         verify a proof (snarkjs groth16 verify argument order)\n"
+    "  verify --format bellperson <key.vk|key.params> <public.json> <proof.bin>\n"
+    "                         verify a bellperson (Filecoin) proof of one or more partitions\n"
+    "  filecoin inputs porep|window-post|winning-post [options]\n"
+    "                         the public inputs of a Filecoin proof (public.json for verify)\n"
     "  setup <circuit.r1cs> <out.zkey>\n"
     "                         INSECURE development trusted setup (random toxic waste)\n"
     "  gen [--curve C] [--constraints N] [--public K] <out.r1cs> <out.wtns>\n"
     "                         synthetic Filecoin-like circuit and witness for benchmarks\n"
     "  export-vk <circuit.zkey> <verification_key.json>\n"
     "                         export the verification key (snarkjs zkey export verificationkey)\n"
-    "  info <file>            describe a .zkey, .r1cs, .wtns or snarkjs .json file\n"
+    "  info <file>            describe a .zkey, .r1cs, .wtns, snarkjs .json, or bellperson\n"
+    "                         .params / .vk file\n"
     "  plan [--gpu-mem SIZE] [--workers N] <circuit.zkey>\n"
     "                         device-memory plan of a GPU proof (tier, per-phase bytes, peak)\n"
     "  selftest --gpu         check the GPU kernels against the CPU code\n"
@@ -67,7 +72,7 @@ int main(int argc, char **argv)
     } cmds[] = {
         {"prove", cmd_prove},   {"verify", cmd_verify},       {"setup", cmd_setup},
         {"gen", cmd_gen},       {"export-vk", cmd_export_vk}, {"info", cmd_info},
-        {"plan", cmd_plan},
+        {"plan", cmd_plan},     {"filecoin", cmd_filecoin},
         {"selftest", cmd_selftest}, {"bench", cmd_bench}, /* cmd_gpu.c */
         {"serve", cmd_serve},   {"submit", cmd_submit},       {"await", cmd_await},
         {"status", cmd_status}, {"cancel", cmd_cancel},

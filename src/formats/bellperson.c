@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include <openssl/evp.h>
 
 #include "formats/fmt_internal.h"
@@ -930,17 +931,17 @@ cuzk_status cuzk_bp_proof_decode(cuzk_proof_points *p, const uint8_t *in, const 
     if (!why && bls12_381_g1_affine_is_inf(&p->a.bls12_381))
         why = CUZK_BP_PT_IDENTITY;
     if (why)
-        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: proof %zu: A %s", nm, index, cuzk_bp_pt_reason(why));
+        return cuzk_err(err, CUZK_ERR_INVALID_PROOF, "%s: proof %zu: A %s", nm, index, cuzk_bp_pt_reason(why));
     why = cuzk_bp_g2_decode(&p->b.bls12_381, in + 48, true, true);
     if (!why && bls12_381_g2_affine_is_inf(&p->b.bls12_381))
         why = CUZK_BP_PT_IDENTITY;
     if (why)
-        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: proof %zu: B %s", nm, index, cuzk_bp_pt_reason(why));
+        return cuzk_err(err, CUZK_ERR_INVALID_PROOF, "%s: proof %zu: B %s", nm, index, cuzk_bp_pt_reason(why));
     why = cuzk_bp_g1_decode(&p->c.bls12_381, in + 144, true, true);
     if (!why && bls12_381_g1_affine_is_inf(&p->c.bls12_381))
         why = CUZK_BP_PT_IDENTITY;
     if (why)
-        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: proof %zu: C %s", nm, index, cuzk_bp_pt_reason(why));
+        return cuzk_err(err, CUZK_ERR_INVALID_PROOF, "%s: proof %zu: C %s", nm, index, cuzk_bp_pt_reason(why));
     return CUZK_OK;
 }
 
@@ -1017,6 +1018,80 @@ cuzk_status cuzk_bp_proofs_write(const cuzk_proof_points *p, size_t n, const cha
     cuzk_status st = cuzk_write_file_atomic(path, buf, n * CUZK_BP_PROOF_SIZE, err);
     free(buf);
     return st;
+}
+
+/* ---- public inputs ---- */
+
+cuzk_status cuzk_bp_public_read(uint64_t (**values)[4], size_t *n_parts, size_t *n_each, const char *text,
+                                size_t len, const char *name, cuzk_error *err)
+{
+    *values = NULL;
+    *n_parts = *n_each = 0;
+    const char *nm = name ? name : "public";
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    if (!root || !cJSON_IsArray(root)) {
+        cJSON_Delete(root);
+        return cuzk_err(err, CUZK_ERR_FORMAT,
+                        "%s: not a JSON array of decimal strings (or an array of such arrays, one per partition)", nm);
+    }
+    size_t parts = (size_t)cJSON_GetArraySize(root);
+    bool nested = parts > 0 && cJSON_IsArray(cJSON_GetArrayItem(root, 0));
+    if (!nested) {
+        cuzk_public pub;
+        cuzk_status st = cuzk_public_read_json_buffer(&pub, text, len, nm, CUZK_CURVE_BLS12_381, err);
+        cJSON_Delete(root);
+        if (st)
+            return st;
+        *values = (uint64_t(*)[4])pub.values.ptr; /* cuzk_alloc'd, n raw values */
+        *n_parts = 1;
+        *n_each = pub.n;
+        return CUZK_OK;
+    }
+    uint64_t(*all)[4] = NULL;
+    size_t each = 0, i = 0;
+    cuzk_status st = CUZK_OK;
+    for (cJSON *it = root->child; it; it = it->next, i++) {
+        char sub[512];
+        snprintf(sub, sizeof sub, "%s (partition %zu)", nm, i);
+        if (!cJSON_IsArray(it)) {
+            st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: not an array of decimal strings", sub);
+            break;
+        }
+        char *s = cJSON_PrintUnformatted(it);
+        if (!s) {
+            st = cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
+            break;
+        }
+        cuzk_public pub;
+        st = cuzk_public_read_json_buffer(&pub, s, strlen(s), sub, CUZK_CURVE_BLS12_381, err);
+        cJSON_free(s);
+        if (st)
+            break;
+        if (i == 0) {
+            each = pub.n;
+            all = cuzk_alloc(parts * each + 1, 32);
+            if (!all) {
+                cuzk_public_free(&pub);
+                st = cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
+                break;
+            }
+        } else if (pub.n != each) {
+            st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: %u inputs, partition 0 has %zu", sub, pub.n, each);
+            cuzk_public_free(&pub);
+            break;
+        }
+        memcpy(all[i * each], pub.values.ptr, (size_t)pub.n * 32);
+        cuzk_public_free(&pub);
+    }
+    cJSON_Delete(root);
+    if (st) {
+        cuzk_free(all);
+        return st;
+    }
+    *values = all;
+    *n_parts = parts;
+    *n_each = each;
+    return CUZK_OK;
 }
 
 /* ---- digest ------------------------------------------------------------------------ */

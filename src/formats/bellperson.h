@@ -250,8 +250,10 @@ void cuzk_bp_params_writer_abort(cuzk_bp_params_writer *w);
 /* One 192-byte proof (p->curve = CUZK_CURVE_BLS12_381). */
 void cuzk_bp_proof_encode(uint8_t out[CUZK_BP_PROOF_SIZE], const cuzk_proof_points *p);
 /* Decodes proof `index` (for messages) from 192 bytes: subgroup checks,
- * identity rejected: CUZK_ERR_FORMAT "<name>: proof 2: B is not in the
- * prime-order subgroup". */
+ * identity rejected: CUZK_ERR_INVALID_PROOF (as for snarkjs proofs: a point
+ * that is not a valid group element makes the proof invalid) "<name>:
+ * proof 2: B is not in the prime-order subgroup". A file of the wrong
+ * length is CUZK_ERR_FORMAT. */
 cuzk_status cuzk_bp_proof_decode(cuzk_proof_points *p, const uint8_t *in, const char *name, size_t index,
                                  cuzk_error *err);
 /* A proof file: n ≥ 1 proofs of 192 bytes each (*n from the size, which
@@ -263,6 +265,16 @@ cuzk_status cuzk_bp_proofs_read_buffer(cuzk_proof_points **out, size_t *n, const
                                        const char *name, size_t max_proofs, cuzk_error *err);
 /* Writes n proofs (n · 192 bytes) atomically. */
 cuzk_status cuzk_bp_proofs_write(const cuzk_proof_points *p, size_t n, const char *path, cuzk_error *err);
+
+/* ---- public inputs ------------------------------------------------------------ */
+
+/* public.json of bellperson proofs: an array of decimal strings (one
+ * partition) or an array of such arrays (one per partition, all of the same
+ * length), each value < r. *values = n_parts · n_each raw Fr values (4 LE
+ * limbs each; cuzk_alloc'd, cuzk_free). Messages name `name` (and the
+ * partition). */
+cuzk_status cuzk_bp_public_read(uint64_t (**values)[4], size_t *n_parts, size_t *n_each, const char *text,
+                                size_t len, const char *name, cuzk_error *err);
 
 /* ---- parameters.json digest -------------------------------------------------- */
 

@@ -81,6 +81,7 @@ void cuzk_bpk_zkey_header(const cuzk_bpk *k, cuzk_zkey *zk);
  * the assignment: */
 typedef struct cuzk_bp_job_in {
     const cuzk_bp_assignment *as; /* a, b, c (Montgomery) and abc_size are read from here */
+    size_t index;                 /* the circuit's index in the call, for messages */
     const void *sc_a;             /* n_a raw scalars: inputs, then the aux ones with a_aux set */
     const void *sc_b;             /* n_b raw scalars: inputs with b_inp set, aux with b_aux set */
     const void *sc_l;             /* n_aux raw scalars: aux */
@@ -112,7 +113,11 @@ void cuzk_bp_h_factor(uint64_t raw[4]);
  * evaluation j is at our index e·j mod n. */
 uint64_t cuzk_bp_domain_e(unsigned log_n);
 
-/* dst[e·j mod n] = src[j] for j < m, zero elsewhere (n values of 32 bytes). */
-void cuzk_bp_scatter(void *dst, const void *src, size_t m, size_t n, uint64_t e, cuzk_pool *pool);
+/* dst[e·j mod n] = src[j] for j < m, zero elsewhere (n values of 32 bytes),
+ * checking on the way that every src[j] is below r: returns the first j
+ * that is not (dst is then incomplete), SIZE_MAX when all are. */
+size_t cuzk_bp_scatter(void *dst, const void *src, size_t m, size_t n, uint64_t e, cuzk_pool *pool);
+/* limbs (4, little-endian) < r */
+bool cuzk_bp_below_r(const uint64_t *x);
 
 #endif

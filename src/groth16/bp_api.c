@@ -119,6 +119,7 @@ cuzk_status cuzk_bp_srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, con
 cuzk_status cuzk_bp_srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path, const cuzk_bp_srs_opts *opts,
                              cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     *out = NULL;
     cuzk_bpk k = {0};
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_LOAD_KEY);
@@ -162,17 +163,7 @@ static cuzk_status srs_acquire(cuzk_bp_srs *p, cuzk_ctx *ctx, cuzk_error *err)
 
 /* ---- assignments ------------------------------------------------------------------ */
 
-static const uint64_t *fr_mod(void) { return bls12_381_fr_MODULUS.l; }
-
-/* limbs < r */
-static bool below_r(const uint64_t *x)
-{
-    const uint64_t *r = fr_mod();
-    for (int i = 3; i >= 0; i--)
-        if (x[i] != r[i])
-            return x[i] < r[i];
-    return false;
-}
+static bool below_r(const uint64_t *x) { return cuzk_bp_below_r(x); }
 
 static uint64_t popcount_bits(const uint64_t *w, size_t bits)
 {
@@ -186,38 +177,9 @@ static uint64_t popcount_bits(const uint64_t *w, size_t bits)
 
 static bool bit(const uint64_t *w, size_t i) { return (w[i / 64] >> (i % 64)) & 1; }
 
-/* Every scalar of vectors v[0..3) (n[i] values each) < r, in parallel;
- * first[i] = the first bad index (SIZE_MAX: none). */
-typedef struct {
-    const cuzk_bp_fr *v;
-    _Atomic size_t first;
-} range_chk;
-
-static void chk_range(void *arg, size_t b, size_t e, int worker)
-{
-    (void)worker;
-    range_chk *c = arg;
-    for (size_t i = b; i < e; i++)
-        if (!below_r(c->v[i].l)) {
-            size_t cur = atomic_load(&c->first);
-            while (i < cur && !atomic_compare_exchange_weak(&c->first, &cur, i))
-                ;
-            return;
-        }
-}
-
-static size_t first_not_below_r(const cuzk_bp_fr *v, size_t n, cuzk_pool *pool)
-{
-    range_chk c = {.v = v};
-    atomic_init(&c.first, SIZE_MAX);
-    if (n)
-        cuzk_parallel_for(pool, n, 1 << 14, chk_range, &c);
-    return atomic_load(&c.first);
-}
-
-/* One assignment against p: sizes, densities, ONE, scalar ranges. */
-static cuzk_status check_assignment(const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t i, cuzk_pool *pool,
-                                    cuzk_error *err)
+/* One assignment against p: sizes, densities, ONE (the scalars are checked
+ * below r as the proof reads them: raw_sc_make, the backends' abc step). */
+static cuzk_status check_assignment(const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t i, cuzk_error *err)
 {
     const cuzk_bpk *k = &p->k;
     const char *f = p->name;
@@ -260,28 +222,16 @@ static cuzk_status check_assignment(const cuzk_bp_srs *p, const cuzk_bp_assignme
                         a->b_inp_popcount, a->b_aux_popcount, f, (unsigned long long)k->n_b);
     if (memcmp(&a->inp[0], &bls12_381_fr_ONE, 32))
         return cuzk_err(err, CUZK_ERR_MISMATCH, "circuit %zu: inp[0] is not one (Montgomery form)", i);
-    const struct {
-        const char *name;
-        const cuzk_bp_fr *v;
-        size_t n;
-    } v[5] = {{"a", a->a, a->abc_size}, {"b", a->b, a->abc_size}, {"c", a->c, a->abc_size},
-              {"inp", a->inp, a->inp_size}, {"aux", a->aux, a->aux_size}};
-    for (int t = 0; t < 5; t++) {
-        size_t bad = first_not_below_r(v[t].v, v[t].n, pool);
-        if (bad != SIZE_MAX)
-            return cuzk_err(err, CUZK_ERR_USAGE, "circuit %zu: %s[%zu] is not below the scalar field order", i,
-                            v[t].name, bad);
-    }
     return CUZK_OK;
 }
 
 static cuzk_status check_all(const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n, const cuzk_bp_fr *r,
-                             const cuzk_bp_fr *s, cuzk_pool *pool, cuzk_error *err)
+                             const cuzk_bp_fr *s, cuzk_error *err)
 {
     if (n && (!a || !r || !s))
         return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove: NULL assignments or r, s");
     for (size_t i = 0; i < n; i++) {
-        cuzk_status st = check_assignment(p, &a[i], i, pool, err);
+        cuzk_status st = check_assignment(p, &a[i], i, err);
         if (st)
             return st;
         if (!below_r(r[i].l) || !below_r(s[i].l))
@@ -303,6 +253,7 @@ typedef struct {
 typedef struct {
     const cuzk_bp_assignment *as;
     raw_sc *r;
+    _Atomic size_t bad; /* the first value not below r (inp, then aux) */
 } conv_job;
 
 static void conv_range(void *arg, size_t b, size_t e, int worker)
@@ -312,6 +263,12 @@ static void conv_range(void *arg, size_t b, size_t e, int worker)
     const size_t ni = c->as->inp_size;
     for (size_t i = b; i < e; i++) {
         const cuzk_bp_fr *x = i < ni ? &c->as->inp[i] : &c->as->aux[i - ni];
+        if (!below_r(x->l)) {
+            size_t cur = atomic_load(&c->bad);
+            while (i < cur && !atomic_compare_exchange_weak(&c->bad, &cur, i))
+                ;
+            return;
+        }
         bls12_381_fr_from_mont((bls12_381_fr_t *)c->r->w[i], (const bls12_381_fr_t *)x);
     }
 }
@@ -326,15 +283,66 @@ static void raw_sc_free(raw_sc *r)
     memset(r, 0, sizeof *r);
 }
 
-static cuzk_status raw_sc_make(raw_sc *r, const cuzk_bpk *k, const cuzk_bp_assignment *as, cuzk_pool *pool,
-                               cuzk_error *err)
+/* dst = the src[i] whose bit i is set (i < n), in order, in parallel: blocks
+ * of 64·BW bits, each written at its offset (a prefix sum of popcounts). */
+enum { GATHER_WORDS = 256 };
+typedef struct {
+    uint64_t (*dst)[4];
+    const uint64_t (*src)[4];
+    const uint64_t *bits;
+    size_t n;
+    const size_t *off;
+} gather_job;
+
+static void gather_range(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    const gather_job *g = arg;
+    for (size_t blk = b; blk < e; blk++) {
+        size_t o = g->off[blk], i0 = blk * GATHER_WORDS * 64, i1 = i0 + GATHER_WORDS * 64;
+        if (i1 > g->n)
+            i1 = g->n;
+        for (size_t i = i0; i < i1; i++)
+            if (bit(g->bits, i))
+                memcpy(g->dst[o++], g->src[i], 32);
+    }
+}
+
+static cuzk_status gather(uint64_t (*dst)[4], const uint64_t (*src)[4], const uint64_t *bits, size_t n, cuzk_pool *pool,
+                          cuzk_error *err)
+{
+    const size_t nblk = (n + GATHER_WORDS * 64 - 1) / (GATHER_WORDS * 64);
+    if (!nblk)
+        return CUZK_OK;
+    size_t *off = malloc(nblk * sizeof *off);
+    if (!off)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
+    size_t acc = 0;
+    for (size_t blk = 0; blk < nblk; blk++) {
+        off[blk] = acc;
+        size_t i0 = blk * GATHER_WORDS * 64, i1 = i0 + GATHER_WORDS * 64;
+        acc += popcount_bits(bits + i0 / 64, (i1 > n ? n : i1) - i0);
+    }
+    gather_job g = {dst, src, bits, n, off};
+    cuzk_parallel_for(pool, nblk, 1, gather_range, &g);
+    free(off);
+    return CUZK_OK;
+}
+
+static cuzk_status raw_sc_make(raw_sc *r, const cuzk_bpk *k, const cuzk_bp_assignment *as, size_t idx,
+                               cuzk_pool *pool, cuzk_error *err)
 {
     memset(r, 0, sizeof *r);
     const size_t ni = as->inp_size, nx = as->aux_size, nv = ni + nx;
     if (!(r->w = cuzk_alloc(nv, 32)))
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the assignment's scalars (%zu)", nv);
-    conv_job cj = {as, r};
+    conv_job cj = {.as = as, .r = r};
+    atomic_init(&cj.bad, SIZE_MAX);
     cuzk_parallel_for(pool, nv, 1 << 14, conv_range, &cj);
+    const size_t bad = atomic_load(&cj.bad);
+    if (bad != SIZE_MAX)
+        return cuzk_err(err, CUZK_ERR_USAGE, "circuit %zu: %s[%zu] is not below the scalar field order", idx,
+                        bad < ni ? "inp" : "aux", bad < ni ? bad : bad - ni);
     /* A: every input, then aux with a_aux set */
     if (as->a_aux_popcount == nx) {
         r->sa = r->w;
@@ -343,10 +351,8 @@ static cuzk_status raw_sc_make(raw_sc *r, const cuzk_bpk *k, const cuzk_bp_assig
             return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the A scalars");
         r->own_a = true;
         memcpy(r->sa, r->w, ni * 32);
-        size_t o = ni;
-        for (size_t i = 0; i < nx; i++)
-            if (bit(as->a_aux_density, i))
-                memcpy(r->sa[o++], r->w[ni + i], 32);
+        if (gather(r->sa + ni, r->w + ni, as->a_aux_density, nx, pool, err))
+            return CUZK_ERR_NOMEM;
     }
     /* B: inputs with b_inp set, aux with b_aux set */
     if (as->b_inp_popcount == ni && as->b_aux_popcount == nx) {
@@ -359,9 +365,8 @@ static cuzk_status raw_sc_make(raw_sc *r, const cuzk_bpk *k, const cuzk_bp_assig
         for (size_t i = 0; i < ni; i++)
             if (bit(as->b_inp_density, i))
                 memcpy(r->sb[o++], r->w[i], 32);
-        for (size_t i = 0; i < nx; i++)
-            if (bit(as->b_aux_density, i))
-                memcpy(r->sb[o++], r->w[ni + i], 32);
+        if (gather(r->sb + o, r->w + ni, as->b_aux_density, nx, pool, err))
+            return CUZK_ERR_NOMEM;
     }
     return CUZK_OK;
 }
@@ -396,7 +401,7 @@ static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
                              cuzk_error *err)
 {
     raw_sc sc;
-    cuzk_status st = raw_sc_make(&sc, &p->k, as, ctx->pool, err);
+    cuzk_status st = raw_sc_make(&sc, &p->k, as, idx, ctx->pool, err);
     if (st) {
         raw_sc_free(&sc);
         return st;
@@ -404,7 +409,7 @@ static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
     uint64_t rr[4], sr[4];
     bls12_381_fr_from_mont((bls12_381_fr_t *)rr, (const bls12_381_fr_t *)r->l);
     bls12_381_fr_from_mont((bls12_381_fr_t *)sr, (const bls12_381_fr_t *)s->l);
-    cuzk_bp_job_in in = {.as = as, .sc_a = sc.sa, .sc_b = sc.sb, .sc_l = sc.w + as->inp_size};
+    cuzk_bp_job_in in = {.as = as, .index = idx, .sc_a = sc.sa, .sc_b = sc.sb, .sc_l = sc.w + as->inp_size};
     ic_job ic = {.ops = p->ops, .vk = &p->vk, .pub = sc.w + 1};
     cuzk_proof_points pts;
     st = cuzk_g16_prove(ctx, p->be, p->state, &p->hdr, p->ops, &in, (const uint8_t *)rr, (const uint8_t *)sr,
@@ -448,19 +453,33 @@ static cuzk_status prove_all(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
     return CUZK_OK;
 }
 
-cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
-                          const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
-                          const cuzk_bp_prove_opts *opts, cuzk_error *err)
+/* cuzk_bp_prove after its checks: out zeroed on error. */
+static cuzk_status prove_checked(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
+                                 const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
+                                 const cuzk_bp_prove_opts *opts, cuzk_error *err)
 {
-    if (n && !out)
-        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove: NULL output");
     cuzk_bp_srs *ps = (cuzk_bp_srs *)p; /* its lock and lazy attach; the key itself is not changed */
-    cuzk_status st = check_all(p, a, n, r, s, ctx->pool, err);
-    if (!st && n && !(st = srs_acquire(ps, ctx, err))) {
+    cuzk_status st = CUZK_OK;
+    if (n && !(st = srs_acquire(ps, ctx, err))) {
         st = prove_all(ctx, p, a, n, r, s, !(opts && opts->no_verify), out, err);
         pthread_rwlock_unlock(&ps->lock);
     }
     if (st && n)
+        memset(out, 0, n * sizeof *out);
+    return st;
+}
+
+cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
+                          const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
+                          const cuzk_bp_prove_opts *opts, cuzk_error *err)
+{
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
+    if (n && !out)
+        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove: NULL output");
+    cuzk_status st = check_all(p, a, n, r, s, err);
+    if (!st)
+        return prove_checked(ctx, p, a, n, r, s, out, opts, err);
+    if (n)
         memset(out, 0, n * sizeof *out);
     return st;
 }
@@ -493,7 +512,7 @@ static void pending_free(cuzk_bp_pending *q)
 static void *pending_main(void *arg)
 {
     cuzk_bp_pending *q = arg;
-    q->st = cuzk_bp_prove(q->ctx, q->p, q->a, q->n, q->r, q->s, q->out, &q->o, &q->err);
+    q->st = prove_checked(q->ctx, q->p, q->a, q->n, q->r, q->s, q->out, &q->o, &q->err); /* start checked */
     return NULL;
 }
 
@@ -501,8 +520,9 @@ cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_
                                 const cuzk_bp_fr *r, const cuzk_bp_fr *s, const cuzk_bp_prove_opts *opts,
                                 cuzk_bp_pending **out, cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     *out = NULL;
-    cuzk_status st = check_all(p, a, n, r, s, ctx->pool, err);
+    cuzk_status st = check_all(p, a, n, r, s, err);
     if (st)
         return st;
     cuzk_bp_pending *q = calloc(1, sizeof *q);
@@ -532,6 +552,7 @@ cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_
 
 cuzk_status cuzk_bp_prove_finish(cuzk_bp_pending *q, cuzk_bp_proof *out, cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     if (!q)
         return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove_finish: no pending proof");
     if (q->threaded)
@@ -590,6 +611,7 @@ cuzk_status cuzk_bp_proof_points(const cuzk_bp_proof *pr, cuzk_proof_points *pt,
 cuzk_status cuzk_bp_verify(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_proof *proof,
                            const cuzk_bp_fr *inputs, size_t n_inputs, cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     if (n_inputs + 1 != p->k.n_inp)
         return cuzk_err(err, CUZK_ERR_MISMATCH, "%zu public inputs, %s expects %u", n_inputs, p->name,
                         p->k.n_inp - 1);

@@ -4,6 +4,8 @@
  * file is plain C in every build; without CUDA the GPU calls return
  * CUZK_ERR_UNSUPPORTED). */
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,26 +33,54 @@ static void h_scale(const cuzk_curve_ops *ops, void *jac)
     ops->g1_mul_jac(jac, jac, f, 4);
 }
 
+bool cuzk_bp_below_r(const uint64_t *x)
+{
+    const uint64_t *r = bls12_381_fr_MODULUS.l;
+    for (int i = 3; i >= 0; i--)
+        if (x[i] != r[i])
+            return x[i] < r[i];
+    return false;
+}
+
 typedef struct {
     uint8_t *dst;
     const uint8_t *src;
     uint64_t e, mask;
+    _Atomic size_t bad;
 } scatter_job;
 
 static void scatter_range(void *arg, size_t b, size_t e, int worker)
 {
     (void)worker;
-    const scatter_job *s = arg;
-    for (size_t j = b; j < e; j++)
-        memcpy(s->dst + ((s->e * j) & s->mask) * 32, s->src + j * 32, 32);
+    scatter_job *s = arg;
+    for (size_t j = b; j < e; j++) {
+        uint64_t v[4];
+        memcpy(v, s->src + j * 32, 32);
+        if (!cuzk_bp_below_r(v)) {
+            size_t cur = atomic_load(&s->bad);
+            while (j < cur && !atomic_compare_exchange_weak(&s->bad, &cur, j))
+                ;
+            return;
+        }
+        memcpy(s->dst + ((s->e * j) & s->mask) * 32, v, 32);
+    }
 }
 
-void cuzk_bp_scatter(void *dst, const void *src, size_t m, size_t n, uint64_t e, cuzk_pool *pool)
+size_t cuzk_bp_scatter(void *dst, const void *src, size_t m, size_t n, uint64_t e, cuzk_pool *pool)
 {
     memset(dst, 0, n * 32);
-    scatter_job s = {dst, src, e, n - 1};
+    scatter_job s = {.dst = dst, .src = src, .e = e, .mask = n - 1};
+    atomic_init(&s.bad, SIZE_MAX);
     if (m)
         cuzk_parallel_for(pool, m, 1 << 14, scatter_range, &s);
+    return atomic_load(&s.bad);
+}
+
+/* The one message of a value of a, b or c that is not below r. */
+static cuzk_status abc_range_err(cuzk_error *err, const cuzk_bp_job_in *in, int which, size_t j)
+{
+    return cuzk_err(err, CUZK_ERR_USAGE, "circuit %zu: %c[%zu] is not below the scalar field order", in->index,
+                    "abc"[which], j);
 }
 
 /* ---- CPU ---------------------------------------------------------------- */
@@ -132,9 +162,13 @@ static cuzk_status bp_cpu_abc(void *job, cuzk_error *err)
     j->c = cuzk_alloc(n, 32);
     if (!j->a || !j->b || !j->c)
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the a, b, c vectors (3 x %zu elements)", n);
-    cuzk_bp_scatter(j->a, j->in.as->a, m, n, j->k->e, j->ctx->pool);
-    cuzk_bp_scatter(j->b, j->in.as->b, m, n, j->k->e, j->ctx->pool);
-    cuzk_bp_scatter(j->c, j->in.as->c, m, n, j->k->e, j->ctx->pool);
+    uint8_t *dst[3] = {j->a, j->b, j->c};
+    const void *src[3] = {j->in.as->a, j->in.as->b, j->in.as->c};
+    for (int i = 0; i < 3; i++) {
+        size_t bad = cuzk_bp_scatter(dst[i], src[i], m, n, j->k->e, j->ctx->pool);
+        if (bad != SIZE_MAX)
+            return abc_range_err(err, &j->in, i, bad);
+    }
     return CUZK_OK;
 }
 
@@ -367,7 +401,9 @@ static cuzk_status bp_gpu_abc(void *job, cuzk_error *err)
     const void *src[3] = {j->in.as->a, j->in.as->b, j->in.as->c};
     cuzk_status st = CUZK_OK;
     for (int i = 0; i < 3 && !st; i++) { /* one staging buffer: each upload ends before the next scatter */
-        cuzk_bp_scatter(k->h_stage, src[i], m, n, k->e, j->ctx->pool);
+        size_t bad = cuzk_bp_scatter(k->h_stage, src[i], m, n, k->e, j->ctx->pool);
+        if (bad != SIZE_MAX)
+            return abc_range_err(err, &j->in, i, bad);
         st = cuzk_gpu_copy(k->d_v[i], k->h_stage, n * 32, k->stream, err);
         if (!st)
             st = cuzk_gpu_stream_sync(k->stream, err);

@@ -149,6 +149,7 @@ out:
 cuzk_status cuzk_bp_setup_files(cuzk_ctx *ctx, const char *r1cs_path, const char *params_path, const char *vk_path,
                                 cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     cuzk_r1cs r = {0};
     cuzk_bpk k = {0};
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_SETUP_READ);
@@ -175,6 +176,7 @@ cuzk_status cuzk_bp_setup_files(cuzk_ctx *ctx, const char *r1cs_path, const char
 
 cuzk_status cuzk_bp_proof_to_bytes(const cuzk_bp_proof *proof, uint8_t out[192], cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     cuzk_proof_points pt;
     cuzk_status st = cuzk_bp_proof_points(proof, &pt, err);
     if (st) {
@@ -197,21 +199,39 @@ static bool le_to_fr(cuzk_bp_fr *out, const uint8_t *le)
     return true;
 }
 
+/* x + k (Montgomery scalars) */
+static void fr_add_small(cuzk_bp_fr *x, unsigned k)
+{
+    bls12_381_fr_t t;
+    bls12_381_fr_from_u64(&t, k);
+    bls12_381_fr_add((bls12_381_fr_t *)x->l, (const bls12_381_fr_t *)x->l, &t);
+}
+
 cuzk_status cuzk_bp_prove_files(cuzk_ctx *ctx, const char *params_path, const char *r1cs_path, const char *wtns_path,
                                 const char *proof_path, const char *public_path, const cuzk_bp_prove_files_opts *opts,
                                 cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     cuzk_bp_prove_files_opts o = {0};
     if (opts)
         o = *opts;
+    const size_t np_ = o.partitions > 1 ? o.partitions : 1;
     if (!o.insecure_r != !o.insecure_s)
         return cuzk_err(err, CUZK_ERR_USAGE, "insecure_r and insecure_s must be given together");
-    cuzk_bp_fr r, s;
-    if (o.insecure_r) {
-        if (!le_to_fr(&r, o.insecure_r) || !le_to_fr(&s, o.insecure_s))
-            return cuzk_err(err, CUZK_ERR_USAGE, "insecure_r / insecure_s must be below the BLS12-381 scalar field order");
-    } else if (!bls12_381_fr_random((bls12_381_fr_t *)r.l) || !bls12_381_fr_random((bls12_381_fr_t *)s.l)) {
-        return cuzk_err(err, CUZK_ERR_INTERNAL, "the OS random number generator failed");
+    if (o.partitions > 1024)
+        return cuzk_err(err, CUZK_ERR_USAGE, "at most 1024 partitions, not %u", o.partitions);
+    cuzk_bp_fr r[1024], s[1024];
+    cuzk_bp_assignment as[1024];
+    for (size_t i = 0; i < np_; i++) {
+        if (o.insecure_r) {
+            if (!le_to_fr(&r[i], o.insecure_r) || !le_to_fr(&s[i], o.insecure_s))
+                return cuzk_err(err, CUZK_ERR_USAGE,
+                                "insecure_r / insecure_s must be below the BLS12-381 scalar field order");
+            fr_add_small(&r[i], (unsigned)i);
+            fr_add_small(&s[i], (unsigned)i);
+        } else if (!bls12_381_fr_random((bls12_381_fr_t *)r[i].l) || !bls12_381_fr_random((bls12_381_fr_t *)s[i].l)) {
+            return cuzk_err(err, CUZK_ERR_INTERNAL, "the OS random number generator failed");
+        }
     }
     cuzk_oset os;
     cuzk_afile *fp = NULL, *fpub = NULL, *fraw = NULL;
@@ -221,6 +241,7 @@ cuzk_status cuzk_bp_prove_files(cuzk_ctx *ctx, const char *params_path, const ch
     char *json = NULL;
     size_t json_len = 0;
     uint64_t(*pub)[4] = NULL;
+    cuzk_bp_proof *proof = NULL;
     cuzk_status st;
     if ((st = cuzk_oset_input(&os, params_path, err)) || (st = cuzk_oset_input(&os, r1cs_path, err)) ||
         (st = cuzk_oset_input(&os, wtns_path, err)) || (st = cuzk_oset_output(&os, proof_path, &fp, err)) ||
@@ -234,32 +255,49 @@ cuzk_status cuzk_bp_prove_files(cuzk_ctx *ctx, const char *params_path, const ch
         goto out;
     cuzk_phase_end(ctx, &ph);
     const cuzk_bp_assignment *a = cuzk_bp_circuit_assignment(c);
-    cuzk_bp_proof proof;
-    if ((st = cuzk_bp_prove(ctx, srs, a, 1, &r, &s, &proof, &o.prove, err)))
-        goto out;
-    ph = cuzk_phase_begin(ctx, CUZK_PHASE_WRITE);
-    uint8_t bytes[192];
-    if ((st = cuzk_bp_proof_to_bytes(&proof, bytes, err)))
-        goto out;
-    const size_t np = a->inp_size - 1;
-    if (!(pub = cuzk_alloc(np ? np : 1, 32))) {
+    for (size_t i = 0; i < np_; i++)
+        as[i] = *a;
+    if (!(proof = calloc(np_, sizeof *proof))) {
         st = cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
         goto out;
     }
-    for (size_t i = 0; i < np; i++)
+    if ((st = cuzk_bp_prove(ctx, srs, as, np_, r, s, proof, &o.prove, err)))
+        goto out;
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_WRITE);
+    const size_t npub = a->inp_size - 1;
+    if (!(pub = cuzk_alloc(npub ? npub : 1, 32))) {
+        st = cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < npub; i++)
         bls12_381_fr_from_mont((bls12_381_fr_t *)pub[i], (const bls12_381_fr_t *)a->inp[i + 1].l);
-    if ((st = cuzk_public_to_json(CUZK_CURVE_BLS12_381, pub, np, CUZK_JSON_SNARKJS, &json, &json_len, err)) ||
+    if ((st = cuzk_public_to_json(CUZK_CURVE_BLS12_381, pub, npub, CUZK_JSON_SNARKJS, &json, &json_len, err)) ||
         (st = cuzk_oset_open(&os, err)))
         goto out;
-    cuzk_afile_write(fp, bytes, sizeof bytes);
-    cuzk_afile_write(fpub, json, json_len);
+    for (size_t i = 0; i < np_ && !st; i++) {
+        uint8_t bytes[192];
+        if (!(st = cuzk_bp_proof_to_bytes(&proof[i], bytes, err)))
+            cuzk_afile_write(fp, bytes, sizeof bytes);
+    }
+    if (st)
+        goto out;
+    if (np_ == 1) {
+        cuzk_afile_write(fpub, json, json_len);
+    } else { /* one array a partition */
+        cuzk_afile_write(fpub, "[\n", 2);
+        for (size_t i = 0; i < np_; i++) {
+            cuzk_afile_write(fpub, json, json_len);
+            cuzk_afile_write(fpub, i + 1 < np_ ? ",\n" : "\n]", 2);
+        }
+    }
     if (fraw)
-        cuzk_afile_write(fraw, &proof, sizeof proof);
+        cuzk_afile_write(fraw, proof, np_ * sizeof *proof);
     if (!(st = cuzk_oset_commit(&os, err)))
         cuzk_phase_end(ctx, &ph);
 out:
     cuzk_oset_abort(&os);
     free(json);
+    free(proof);
     cuzk_free(pub);
     cuzk_bp_circuit_free(c);
     cuzk_bp_srs_free(srs);

@@ -404,6 +404,7 @@ cuzk_status cuzk_bp_circuit_make(cuzk_bp_circuit **out, cuzk_ctx *ctx, const cuz
 cuzk_status cuzk_bp_circuit_load(cuzk_bp_circuit **out, cuzk_ctx *ctx, const char *r1cs_path, const char *wtns_path,
                                  cuzk_error *err)
 {
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     *out = NULL;
     cuzk_r1cs r = {0};
     cuzk_wtns w = {0};

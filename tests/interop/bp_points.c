@@ -4,8 +4,14 @@
  *                       for G1/G2) -> "OK <uncompressed hex> <compressed hex>"
  *                       re-encoded by us, or "ERR <reason>"
  *   gen g1|g2 <k hex>   k·G (k big-endian, < 2^256) -> "<compressed> <uncompressed>"
- * Exit status 0, or 2 on a malformed request. */
+ * Exit status 0, or 2 on a malformed request.
+ *
+ *   cuzk-bp-points params IN.vk OUT.params nH nL nA nB
+ * writes a .params with IN.vk's key and sections of those sizes (B_G1 and
+ * B_G2 both nB) holding pseudo-random multiples of the generators (for the
+ * CLI tests of `info` and `verify` with a .params, and fuzz seeds). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "formats/bellperson.h"
@@ -31,8 +37,55 @@ static void puthex(const uint8_t *b, size_t n)
         printf("%02x", b[i]);
 }
 
-int main(void)
+static int make_params(char **argv)
 {
+    cuzk_error err = {0};
+    cuzk_bp_vk vk;
+    if (cuzk_bp_vk_read(&vk, argv[2], NULL, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    cuzk_bp_params_writer w;
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    cuzk_status st = cuzk_bp_params_writer_open(&w, argv[3], &vk, NULL, &err);
+    for (int s = 0; !st && s < CUZK_BP_N_SECTIONS; s++) {
+        uint32_t n = (uint32_t)strtoul(argv[4 + (s < 4 ? s : 3)], NULL, 10);
+        st = cuzk_bp_params_writer_section(&w, (cuzk_bp_section_id)s, n, &err);
+        for (uint32_t i = 0; !st && i < n; i++) {
+            uint64_t k[4];
+            for (int l = 0; l < 4; l++)
+                k[l] = (seed = seed * 6364136223846793005ull + 1442695040888963407ull) >> 1;
+            k[3] >>= 2;
+            if (s == CUZK_BP_B_G2) {
+                bls12_381_g2_jac_t j;
+                bls12_381_g2_affine_t p;
+                bls12_381_g2_affine_mul(&j, &bls12_381_g2_GENERATOR, k, 4);
+                bls12_381_g2_jac_to_affine(&p, &j);
+                st = cuzk_bp_params_writer_g2(&w, &p, 1, &err);
+            } else {
+                bls12_381_g1_jac_t j;
+                bls12_381_g1_affine_t p;
+                bls12_381_g1_affine_mul(&j, &bls12_381_g1_GENERATOR, k, 4);
+                bls12_381_g1_jac_to_affine(&p, &j);
+                st = cuzk_bp_params_writer_g1(&w, &p, 1, &err);
+            }
+        }
+    }
+    if (!st)
+        st = cuzk_bp_params_writer_finish(&w, &err);
+    cuzk_bp_params_writer_abort(&w);
+    cuzk_bp_vk_free(&vk);
+    if (st)
+        fprintf(stderr, "%s\n", err.msg);
+    return st ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 8 && !strcmp(argv[1], "params"))
+        return make_params(argv);
+    if (argc != 1)
+        return 2;
     char line[1024], op[8], grp[8], hex[900];
     while (fgets(line, sizeof line, stdin)) {
         if (sscanf(line, "%7s %7s %899s", op, grp, hex) != 3)

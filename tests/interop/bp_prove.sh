@@ -11,7 +11,11 @@
 #   requires its proof to verify (pairing check, IC from the .params) and to
 #   equal cuzk's 192 bytes; cuzk's proof must also pass noble's check. A
 #   proof with one bit flipped must fail that comparison (the check can
-#   fail), and another r gives another proof.
+#   fail), and another r gives another proof. `cuzk verify --format
+#   bellperson` accepts the proofs with the .vk and with the .params.
+# case = "partitions": three partitions in one call, each equal to the
+#   reference's proof for its r + i, s + i; the 576-byte file verifies, with
+#   a partition made with other parameters it does not.
 # case = "errors": bad inputs give one "Error:" line and docs/CLI.md's exit
 #   code, and write nothing: parameters of another circuit (4), a BN254
 #   r1cs (7), a truncated .params (3), a witness that does not satisfy the
@@ -45,11 +49,21 @@ check() {
     # the comparison can fail: one flipped bit of C's x, and the valid proof for r = 7
     # compared with the reference for r = R1, must be rejected
     cp "$T/p.bin" "$T/bad.bin"
-    printf '\x01' | dd of="$T/bad.bin" bs=1 seek=191 conv=notrunc status=none
+    local byte
+    byte=$(od -An -tu1 -j191 -N1 "$T/p.bin" | tr -d ' ')
+    printf "\\$(printf %03o $((byte ^ 1)))" | dd of="$T/bad.bin" bs=1 seek=191 conv=notrunc status=none
     cmp -s "$T/p.bin" "$T/bad.bin" && fail "$label: the flip did nothing"
     node "$REF" "$T/k.params" "$r1cs" "$wtns" $R1 $S1 "$T/p.bin" 7 $S1 "$T/p2.bin" $R1 $S1 "!$T/bad.bin" $R1 $S1 "!$T/p2.bin" \
         >"$T/out" 2>&1 || fail "$label: reference: $(cat "$T/out")"
     sed "s/^/$label: /" "$T/out"
+    # the bellperson verifier (fil-formats' reader) accepts it with the .vk and the .params
+    "$CUZK" verify -q --format bellperson "$T/k.vk" "$T/pub.json" "$T/p.bin" >"$T/out" 2>&1 ||
+        fail "$label: cuzk verify --format bellperson (.vk): $(cat "$T/out")"
+    "$CUZK" verify -q --format bellperson "$T/k.params" "$T/pub2.json" "$T/p2.bin" >"$T/out" 2>&1 ||
+        fail "$label: cuzk verify --format bellperson (.params): $(cat "$T/out")"
+    "$CUZK" verify -q --format bellperson "$T/k.vk" "$T/pub.json" "$T/bad.bin" >"$T/out" 2>&1
+    local rc=$?
+    [ $rc -eq 5 ] || [ $rc -eq 3 ] || fail "$label: verify of the flipped proof: exit $rc"
 }
 
 # runs cuzk, expects exit code $1 and one Error: line, no outputs
@@ -73,6 +87,29 @@ gen)
             fail "gen $spec"
         check "$T/g.r1cs" "$T/g.wtns" "gen constraints=$1 public=$2"
     done
+    ;;
+partitions)
+    # several partitions in one cuzk_bp_prove call: each is the proof the
+    # reference makes for its r + i, s + i; the file verifies as a whole
+    "$CUZK" setup -q --format bellperson "$D/mul.r1cs" "$T/k.params" 2>/dev/null || fail "setup mul"
+    "$CUZK" prove -q --format bellperson "$T/k.params" "$D/mul.r1cs" "$D/mul.wtns" "$T/p.bin" "$T/pub.json" \
+        --partitions 3 --r 100 --s 200 2>"$T/err" || fail "prove --partitions 3: $(cat "$T/err")"
+    [ "$(stat -c %s "$T/p.bin")" -eq 576 ] || fail "3 partitions: not 576 bytes"
+    "$CUZK" verify -q --format bellperson "$T/k.vk" "$T/pub.json" "$T/p.bin" >"$T/out" 2>&1 ||
+        fail "verify of 3 partitions: $(cat "$T/out")"
+    for i in 0 1 2; do dd if="$T/p.bin" of="$T/p$i.bin" bs=192 skip=$i count=1 status=none; done
+    node "$REF" "$T/k.params" "$D/mul.r1cs" "$D/mul.wtns" 100 200 "$T/p0.bin" 101 201 "$T/p1.bin" 102 202 "$T/p2.bin" \
+        100 200 "!$T/p1.bin" >"$T/out" 2>&1 || fail "reference: $(cat "$T/out")"
+    cat "$T/out"
+    # the last partition replaced by the proof for another r of partition 0's
+    # inputs is still valid (all partitions share the inputs here); one of
+    # another circuit's parameters is not
+    "$CUZK" setup -q --format bellperson "$D/mul.r1cs" "$T/k2.params" 2>/dev/null || fail "setup mul again"
+    "$CUZK" prove -q --format bellperson "$T/k2.params" "$D/mul.r1cs" "$D/mul.wtns" "$T/o.bin" "$T/o.json" --seed 3 \
+        2>"$T/err" || fail "prove with k2: $(cat "$T/err")"
+    cat "$T/p0.bin" "$T/p1.bin" "$T/o.bin" >"$T/mix.bin"
+    "$CUZK" verify -q --format bellperson "$T/k.vk" "$T/pub.json" "$T/mix.bin" >"$T/out" 2>&1
+    [ $? -eq 5 ] || fail "a partition from other parameters: not exit 5: $(cat "$T/out")"
     ;;
 errors)
     "$CUZK" setup -q --format bellperson "$D/mul.r1cs" "$T/mul.params" 2>/dev/null || fail "setup mul"

@@ -646,7 +646,7 @@ static void test_proof(void **state)
                 assert_true(i == 0 || i == 48 || i == 144);
                 cuzk_free(back);
             } else {
-                assert_int_equal(st, CUZK_ERR_FORMAT);
+                assert_int_equal(st, CUZK_ERR_INVALID_PROOF);
                 one_line(&e);
                 assert_non_null(strstr(e.msg, "p.bin: proof 0: "));
             }
@@ -658,13 +658,13 @@ static void test_proof(void **state)
     bls12_381_g2_affine_set_inf(&q.b.bls12_381);
     cuzk_bp_proof_encode(b + 192, &q);
     e = (cuzk_error){0};
-    assert_int_equal(cuzk_bp_proofs_read_buffer(&back, &n, b, 576, "p.bin", 0, &e), CUZK_ERR_FORMAT);
+    assert_int_equal(cuzk_bp_proofs_read_buffer(&back, &n, b, 576, "p.bin", 0, &e), CUZK_ERR_INVALID_PROOF);
     assert_non_null(strstr(e.msg, "proof 1: B is the point at infinity"));
     q = p[1];
     off_subgroup_g1(&g, &q.c.bls12_381);
     cuzk_bp_proof_encode(b + 192, &q);
     e = (cuzk_error){0};
-    assert_int_equal(cuzk_bp_proofs_read_buffer(&back, &n, b, 576, "p.bin", 0, &e), CUZK_ERR_FORMAT);
+    assert_int_equal(cuzk_bp_proofs_read_buffer(&back, &n, b, 576, "p.bin", 0, &e), CUZK_ERR_INVALID_PROOF);
     assert_non_null(strstr(e.msg, "proof 1: C is not in the prime-order subgroup"));
     /* File round trip. */
     char path[] = "/tmp/cuzk_test_bp_XXXXXX";
