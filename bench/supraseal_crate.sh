@@ -9,7 +9,7 @@
 #
 # Usage: bench/supraseal_crate.sh [options]
 #   -b DIR      cuzk build tree (default <repo>/build; a CUDA build for the GPU)
-#   -k LOG2     circuit size: cuzk gen --constraints 2^LOG2 (default 20)
+#   -k LOG2     bellperson domain 2^LOG2 (cuzk gen: 2^LOG2 - K - 1 constraints; default 20)
 #   -p K        public inputs (default 327, a PoRep partition's)
 #   -n N        partitions (circuits) per call (default 2)
 #   -r R        repetitions, the median reported (default 3)
@@ -33,7 +33,8 @@ mkdir -p "$dir"
 c=$dir/c$lg-p$pub
 if [ ! -f "$c.params" ]; then
   echo "== circuit 2^$lg, $pub public inputs; INSECURE bellperson parameters"
-  /usr/bin/time -f "gen: %e s, %M KiB peak" "$cuzk" gen -q --curve bls12381 --constraints "2^$lg" \
+  # 2^LOG2 - (inputs + ONE) constraints: with bellperson's input constraints the domain is 2^LOG2.
+  /usr/bin/time -f "gen: %e s, %M KiB peak" "$cuzk" gen -q --curve bls12381 --constraints $(((1 << lg) - pub - 1)) \
     --public "$pub" --seed 1 "$c.r1cs" "$c.wtns"
   /usr/bin/time -f "setup: %e s, %M KiB peak" "$cuzk" setup -q --format bellperson "$c.r1cs" "$c.params"
 fi
