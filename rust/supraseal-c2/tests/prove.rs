@@ -544,8 +544,13 @@ fn params() -> PathBuf {
     params
 }
 
+/// The `cuzk` CLI next to the libcuzk this was built with, or
+/// $SUPRASEAL_C2_CUZK_BIN (test binaries run on another machine).
 fn cuzk_bin() -> PathBuf {
-    let p = PathBuf::from(env!("SUPRASEAL_C2_CUZK_BIN"));
+    let p = PathBuf::from(
+        std::env::var_os("SUPRASEAL_C2_CUZK_BIN")
+            .unwrap_or_else(|| env!("SUPRASEAL_C2_CUZK_BIN").into()),
+    );
     assert!(
         p.is_file(),
         "{}: the cuzk CLI is not there (SUPRASEAL_C2_CUZK_BIN)",
@@ -930,4 +935,49 @@ fn threads_share_one_srs() {
             });
         }
     });
+}
+
+#[test]
+fn gpu_proofs_equal_cpu_proofs() {
+    // The same r, s on the CPU and the GPU backend: the same proofs. Without
+    // a usable GPU the load fails (CUZK_ERR_UNSUPPORTED in a build without
+    // CUDA, CUZK_ERR_GPU without a device) and the comparison is not made,
+    // unless SUPRASEAL_C2_REQUIRE_GPU is set (device runs), where that fails.
+    let require = std::env::var_os("SUPRASEAL_C2_REQUIRE_GPU").is_some();
+    let gpu = supraseal_c2::SrsOptions {
+        backend: supraseal_c2::Backend::Gpu,
+        ..Default::default()
+    };
+    let gpu = match SRS::try_new_with(params(), &gpu) {
+        Ok(s) => s,
+        Err(e) if !require && (e.code == 7 || e.code == 8) => {
+            eprintln!("no GPU backend here ({}): GPU == CPU not compared", e);
+            return;
+        }
+        Err(e) => panic!("GPU parameters: {}", e),
+    };
+    assert_eq!(
+        gpu.info().unwrap().backend,
+        Some(supraseal_c2::Backend::Gpu)
+    );
+    let cpu = supraseal_c2::SrsOptions {
+        backend: supraseal_c2::Backend::Cpu,
+        ..Default::default()
+    };
+    let cpu = SRS::try_new_with(params(), &cpu).unwrap();
+    let c = circuit();
+    let mut rng = Rng(99);
+    let n = 3;
+    let synths: Vec<Synth> = (0..n)
+        .map(|_| synthesize(&c, &witness(rng.fr(), rng.fr())))
+        .collect();
+    let provers: Vec<Assignment<Fr>> = synths.iter().map(assignment).collect();
+    let (r, s) = random_r_s(&mut rng, n);
+    let mut on_gpu = vec![Proof::default(); n];
+    let mut on_cpu = vec![Proof::default(); n];
+    supraseal_c2::generate_groth16_proofs(&provers, &r, &s, &mut on_gpu, &gpu);
+    supraseal_c2::generate_groth16_proofs(&provers, &r, &s, &mut on_cpu, &cpu);
+    for i in 0..n {
+        assert_eq!(proof_192(&on_gpu[i]), proof_192(&on_cpu[i]), "proof {}", i);
+    }
 }
