@@ -2,14 +2,15 @@
 # Installs what cuzk needs to build and test on a fresh Debian machine:
 # Debian packages (compiler, CMake, cJSON, cmocka, clang for the fuzzers, SQLite,
 # inih and OpenSSL's libcrypto for the engine, libmicrohttpd and libcurl for the
-# daemon's server and client, curl and Chromium for the daemon tests) and
-# the npm test tools pinned by package-lock.json (snarkjs, circom2, @noble/curves).
+# daemon's server and client, curl and Chromium for the daemon tests), cargo for
+# the supraseal-c2 crate's tests (Debian's, where there is none) and the npm
+# test tools pinned by package-lock.json (snarkjs, circom2, @noble/curves).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkgs=(build-essential cmake pkg-config libcjson-dev libcmocka-dev clang nodejs npm
       libsqlite3-dev libinih-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev curl chromium
-      sqlite3)
+      sqlite3 cargo)
 missing=()
 for p in "${pkgs[@]}"; do
   # nodejs/npm may come from elsewhere (e.g. a newer Node on PATH): only install if absent.
@@ -17,6 +18,7 @@ for p in "${pkgs[@]}"; do
     nodejs) command -v node >/dev/null 2>&1 && continue ;;
     npm) command -v npm >/dev/null 2>&1 && continue ;;
     clang) command -v clang >/dev/null 2>&1 && continue ;;
+    cargo) command -v cargo >/dev/null 2>&1 && continue ;;
   esac
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
