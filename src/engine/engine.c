@@ -1,17 +1,20 @@
 /* DESIGN — the proving engine (API and contracts in engine.h).
  *
  * State lives in three places:
- *  - the queue (queue.h; SQLite here): every job and its result, durable.
+ *  - the queue (queue.h; SQLite, or PostgreSQL shared by several hosts:
+ *    engine.queue): every job and its result, durable.
  *    Each transition commits before the engine reports it, and whatever an
  *    answer reports (an accepted job, a state, a proof) is flushed to disk
  *    before the answer leaves (journal_sync): a crash or power loss loses
  *    nothing that was acknowledged. Workers do not wait for flushes; the
  *    callers that need one share it (group commit, queue.h). At start, jobs
- *    left running are requeued (rescue) and spool files without a live job
- *    are removed.
+ *    left running (by this host) are requeued (rescue) and spool files
+ *    without a live job are removed. A shared queue: workers poll it, the
+ *    housekeeper renews this host's leases and requeues expired ones.
  *  - the witness of each queued/running job: up to 1 MiB in the queue with
- *    the job (one commit), else a spool file written and fsynced (file and
- *    directory) before the job is journaled; deleted when the job ends.
+ *    the job (one commit; any size in a shared queue), else a spool file
+ *    written and fsynced (file and directory) before the job is journaled;
+ *    deleted when the job ends.
  *  - memory, under e->lock: the key cache, the workers, counters, the
  *    timeline and the memory reservations.
  *
@@ -1940,8 +1943,9 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     j.enqueued_ms = now_ms();
     j.max_attempts = e->cfg.max_attempts;
     /* Small witnesses go into the journal with the job (one fsync); larger
-     * ones to a spool file (its fsyncs, then the journal's). */
-    int inline_body = wl <= ENG_INLINE_MAX;
+     * ones to a spool file (its fsyncs, then the journal's). A queue shared
+     * by several hosts holds every witness, so that any host can run it. */
+    int inline_body = wl <= ENG_INLINE_MAX || e->q->ops->shared;
     if (!inline_body)
         snprintf(j.input, sizeof j.input, "%s.wtns", j.id);
     j.input_bytes = wl;

@@ -440,7 +440,7 @@ static cuzk_status run(pg_queue *q, int id, const pargs *a, PGresult **out, cons
         }
         if (!r) {
             r = PQexecPrepared(q->conn, name, a ? a->n : 0, a ? a->v : NULL,
-                               a ? a->len : NULL, a ? a->fmt : NULL, 0);
+                               a ? a->len : NULL, a ? a->fmt : NULL, id == S_INPUT);
             ExecStatusType rs = PQresultStatus(r);
             if (rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK) {
                 *out = r;
@@ -1088,10 +1088,17 @@ static cuzk_status pg_input(eng_queue *base, const char *id, void **body, size_t
     cuzk_status st = run(q, S_INPUT, &a, &r, "input", err);
     if (st)
         return st;
-    if (PQntuples(r) == 0)
+    if (PQntuples(r) == 0) {
         st = cuzk_err_force(err, (cuzk_status)CUZK_ENGINE_NOT_FOUND, "job %s: no witness", id);
-    else if (!(*body = bytea(r, 0, 0, len)))
-        st = cuzk_err_force(err, CUZK_ERR_NOMEM, "job %s: out of memory", id);
+    } else { /* a binary result: the bytes as they are */
+        size_t n = (size_t)PQgetlength(r, 0, 0);
+        if (!(*body = malloc(n ? n : 1)))
+            st = cuzk_err_force(err, CUZK_ERR_NOMEM, "job %s: out of memory", id);
+        else {
+            memcpy(*body, PQgetvalue(r, 0, 0), n);
+            *len = n;
+        }
+    }
     PQclear(r);
     return st;
 }

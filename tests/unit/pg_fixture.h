@@ -2,7 +2,7 @@
  * directory, listening on a Unix socket there only (no TCP port to collide),
  * fsync off (the tests crash processes, not machines) but synchronous
  * commits on (an acknowledged commit must survive a server crash), stopped
- * and removed at exit. As root the server runs as the `postgres` user
+ * and removed at exit (pgfx_fsync = 1: fsync on, for benchmarks). As root the server runs as the `postgres` user
  * (runuser); otherwise as the current user. The server binaries come from
  * Debian's `postgresql` package (scripts/deps.sh); without them pgfx_start
  * fails and says what to install. */
@@ -23,8 +23,9 @@ static char pgfx_dir[128];   /* the cluster's directory; its socket lives here *
 static char pgfx_bin[256];   /* .../bin of the server */
 static char pgfx_as[64];     /* "runuser -u postgres -- " as root, else "" */
 static int pgfx_running;
+static int pgfx_fsync;       /* set before pgfx_start: fsync on (benchmarks comparing durable commits) */
 
-static int pgfx_sh(const char *fmt, ...)
+static inline int pgfx_sh(const char *fmt, ...)
 {
     char cmd[2048];
     va_list ap;
@@ -34,7 +35,7 @@ static int pgfx_sh(const char *fmt, ...)
     return system(cmd);
 }
 
-static void pgfx_stop(void)
+static inline void pgfx_stop(void)
 {
     if (!pgfx_dir[0])
         return;
@@ -46,7 +47,7 @@ static void pgfx_stop(void)
     pgfx_dir[0] = 0;
 }
 
-static void pgfx_on_signal(int sig)
+static inline void pgfx_on_signal(int sig)
 {
     pgfx_stop();
     signal(sig, SIG_DFL);
@@ -54,7 +55,7 @@ static void pgfx_on_signal(int sig)
 }
 
 /* Starts the cluster; 0, or -1 after saying why on stderr. */
-static int pgfx_start(void)
+static inline int pgfx_start(void)
 {
     glob_t g;
     if (glob("/usr/lib/postgresql/*/bin/initdb", 0, NULL, &g) || !g.gl_pathc) {
@@ -99,8 +100,8 @@ static int pgfx_start(void)
         return -1;
     }
     if (pgfx_sh("%s%s/pg_ctl -D %s/data -w -t 60 -l %s/log -o \"-k %s -c listen_addresses=''"
-                " -c fsync=off\" start >/dev/null",
-                pgfx_as, pgfx_bin, pgfx_dir, pgfx_dir, pgfx_dir)) {
+                " -c fsync=%s\" start >/dev/null",
+                pgfx_as, pgfx_bin, pgfx_dir, pgfx_dir, pgfx_dir, pgfx_fsync ? "on" : "off")) {
         fprintf(stderr, "Error: the test PostgreSQL server did not start:\n");
         pgfx_sh("cat %s/log >&2", pgfx_dir);
         pgfx_stop();
@@ -111,14 +112,14 @@ static int pgfx_start(void)
 }
 
 /* Crashes the server and starts it again (its clients lose their connections). */
-static int pgfx_restart_immediate(void)
+static inline int pgfx_restart_immediate(void)
 {
     return pgfx_sh("%s%s/pg_ctl -D %s/data -m immediate -w -t 60 -l %s/log restart >/dev/null",
                    pgfx_as, pgfx_bin, pgfx_dir, pgfx_dir);
 }
 
 /* The conninfo of database db in the cluster. */
-static const char *pgfx_conninfo(const char *db)
+static inline const char *pgfx_conninfo(const char *db)
 {
     static char buf[4][300];
     static int k;
@@ -129,7 +130,7 @@ static const char *pgfx_conninfo(const char *db)
 
 /* Runs sql on database db; 0 or -1 (said on stderr). With out: the first
  * column of the first row. */
-static int pgfx_sql(const char *db, const char *sql, char *out, size_t cap)
+static inline int pgfx_sql(const char *db, const char *sql, char *out, size_t cap)
 {
     PGconn *c = PQconnectdb(pgfx_conninfo(db));
     int rc = -1;

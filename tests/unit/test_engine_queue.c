@@ -146,6 +146,18 @@ static void test_queue_contract(void **state)
     submit(q, &lo, NULL);
     submit(q, &n2, "wtn2");
     submit(q, &cr, NULL);
+    void *wb = NULL;
+    size_t wlen = 0;
+    assert_int_equal(q->ops->input(q, n1.id, &wb, &wlen, &err), CUZK_OK); /* stored as given */
+    assert_int_equal(wlen, 4);
+    assert_memory_equal(wb, "wtn1", 4);
+    free(wb);
+    assert_int_equal(q->ops->get(q, n1.id, &j, &err), CUZK_OK);
+    assert_memory_equal(j.req_sha256, n1.req_sha256, 32);
+    assert_string_equal(j.key_path, n1.key_path);
+    assert_int_equal(j.input_bytes, 4);
+    assert_int_equal(j.host_bytes, 100);
+    assert_int_equal(j.enqueued_ms, 1);
     uint64_t pos = 99;
     assert_int_equal(q->ops->get(q, n2.id, &j, &err), CUZK_OK);
     assert_int_equal(q->ops->position(q, &j, &pos, &err), CUZK_OK);
