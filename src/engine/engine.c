@@ -1157,14 +1157,14 @@ static void hk_leases(cuzk_engine *e)
             n++;
         }
     pthread_mutex_unlock(&e->lock);
-    uint64_t held = 0, requeued = 0, ended = 0, queued[CUZK_PRIO_COUNT], running = 0, bytes = 0;
+    uint64_t requeued = 0, ended = 0, queued[CUZK_PRIO_COUNT], running = 0, bytes = 0;
+    int *held = calloc(e->n_workers + 1, sizeof *held);
     cuzk_error err = {0};
     pthread_mutex_lock(&e->dblock);
-    cuzk_status st = ids && copy ? e->q->ops->renew(e->q, e->host_id, ids, n, &held, &err) : CUZK_ERR_NOMEM;
+    cuzk_status st = ids && copy && held ? e->q->ops->renew(e->q, e->host_id, ids, n, held, &err)
+                                         : CUZK_ERR_NOMEM;
     if (st)
         elog(e, "journal_error", "op=renew error=\"%s\"", err.msg);
-    else if (held < n)
-        elog(e, "lease_lost", "jobs=%zu held=%llu", n, (unsigned long long)held);
     if ((st = e->q->ops->rescue_expired(e->q, now_ms(), &requeued, &ended, &err)))
         elog(e, "journal_error", "op=rescue_expired error=\"%s\"", err.msg);
     else if (requeued || ended)
@@ -1173,8 +1173,25 @@ static void hk_leases(cuzk_engine *e)
     cuzk_status sst = e->q->ops->stats(e->q, queued, &running, &bytes, &err);
     pthread_mutex_unlock(&e->dblock);
     free(ids);
-    free(copy);
     pthread_mutex_lock(&e->lock);
+    /* A job lost to another host (its end would be fenced) or cancelled
+     * from another host: stop its worker, if it still runs that job. */
+    for (size_t k = 0; !st && k < n; k++) {
+        if (held[k] == 1)
+            continue;
+        for (size_t i = 0; i < e->n_workers; i++) {
+            eng_worker *w = &e->workers[i];
+            if (w->busy && !strcmp(w->job_id, copy[k]) && w->stop == STOP_NONE) {
+                w->stop = STOP_CANCEL;
+                atomic_store(&w->prog.cancel, 1);
+                elog(e, held[k] ? "job_cancel_requested" : "lease_lost", "job=%s worker=%d",
+                     copy[k], w->index);
+            }
+        }
+        pthread_cond_broadcast(&e->work_cv); /* a job held by a pause */
+    }
+    free(held);
+    free(copy);
     if (!sst) {
         e->active_jobs = running;
         for (int i = 0; i < CUZK_PRIO_COUNT; i++)

@@ -114,11 +114,12 @@ typedef struct eng_queue_ops {
     cuzk_status (*claim_next)(eng_queue *q, const char *owner, int worker, int device,
                               int64_t now_ms, eng_job *out, int *claimed, cuzk_error *err);
     /* Extends the leases of the jobs ids[0..n) that owner is running, in one
-     * statement; *held = how many it still holds (a missing one was rescued
-     * and may be running elsewhere: its end will be fenced). Also the host's
-     * heartbeat. SQLite: no leases, *held = n. */
+     * statement, and says for each (held[i]): 0 = lost (rescued, may be
+     * running elsewhere: its end will be fenced), 1 = held, 2 = held and a
+     * cancel was requested (from any host). Also the host's heartbeat.
+     * SQLite: no leases, every held[i] = 1 (cancels are local there). */
     cuzk_status (*renew)(eng_queue *q, const char *owner, const char *const *ids, size_t n,
-                         uint64_t *held, cuzk_error *err);
+                         int *held, cuzk_error *err);
     /* Any host: every running job whose lease has run out goes back to
      * queued (failed at max_attempts, cancelled if a cancel was requested),
      * its attempt closed as lease_expired. SQLite: nothing to do (0, 0). */

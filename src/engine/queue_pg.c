@@ -234,7 +234,8 @@ static void build_sql(void)
                      "WITH h AS (INSERT INTO cuzk.hosts (host_id, started_at, last_seen)"
                      " VALUES ($1, now(), now()) ON CONFLICT (host_id) DO UPDATE SET last_seen = now())"
                      " UPDATE cuzk.jobs SET lease_until = " LEASE
-                     " WHERE owner = $1 AND state = 'running' AND id = ANY($2::text[]) RETURNING id",
+                     " WHERE owner = $1 AND state = 'running' AND id = ANY($2::text[])"
+                     " RETURNING id, cancel_requested::int",
                      3);
             break;
         default:
@@ -592,6 +593,15 @@ static cuzk_status migrate(pg_queue *q, cuzk_error *err)
         cuzk_status st = ensure_conn(q, deadline, err);
         if (st)
             return st;
+        /* Up to date already (every start but the first): no DDL, no lock,
+         * and no CREATE privilege needed. */
+        PGresult *cur = PQexec(q->conn, "SELECT version FROM cuzk.schema_version WHERE id = 1");
+        int at = PQresultStatus(cur) == PGRES_TUPLES_OK && PQntuples(cur) == 1
+                     ? atoi(PQgetvalue(cur, 0, 0))
+                     : -1;
+        PQclear(cur);
+        if (at == PG_SCHEMA_VERSION)
+            return CUZK_OK;
         int rc = simple(q,
                         "CREATE SCHEMA IF NOT EXISTS cuzk;"
                         "CREATE TABLE IF NOT EXISTS cuzk.schema_version (id int PRIMARY KEY,"
@@ -933,10 +943,11 @@ static cuzk_status pg_rescue_expired(eng_queue *base, int64_t now_ms, uint64_t *
 }
 
 static cuzk_status pg_renew(eng_queue *base, const char *owner, const char *const *ids, size_t n,
-                            uint64_t *held, cuzk_error *err)
+                            int *held, cuzk_error *err)
 {
     pg_queue *q = (pg_queue *)base;
-    *held = 0;
+    for (size_t i = 0; i < n; i++)
+        held[i] = 0;
     /* The ids as a text[] literal: job ids are uuids (no quoting needed),
      * but quote them anyway. */
     size_t cap = 3;
@@ -969,7 +980,10 @@ static cuzk_status pg_renew(eng_queue *base, const char *owner, const char *cons
     free(arr);
     if (st)
         return st;
-    *held = (uint64_t)PQntuples(r);
+    for (int k = 0; k < PQntuples(r); k++)
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(ids[i], PQgetvalue(r, k, 0)))
+                held[i] = 1 + (int)iv(r, k, 1);
     PQclear(r);
     return CUZK_OK;
 }

@@ -540,10 +540,11 @@ static cuzk_status sq_claim_next(eng_queue *base, const char *owner, int worker,
 }
 
 static cuzk_status sq_renew(eng_queue *base, const char *owner, const char *const *ids, size_t n,
-                            uint64_t *held, cuzk_error *err)
+                            int *held, cuzk_error *err)
 {
     (void)base, (void)owner, (void)ids, (void)err;
-    *held = n; /* one host, no leases: nothing is ever taken away */
+    for (size_t i = 0; i < n; i++)
+        held[i] = 1; /* one host, no leases: nothing is ever taken away */
     return CUZK_OK;
 }
 

@@ -16,6 +16,8 @@
 # 2. zombie: C is admitted a job and holds it, is stopped (SIGSTOP) past
 #    its lease, B runs the job; C continues (SIGCONT) and resumes, finishes
 #    its proof late, and its result is fenced (not recorded).
+# 3. a job held running on C and cancelled through B ends cancelled: C sees
+#    the request at its next lease renewal and stops the job.
 # Witnesses here are small (stored in the database with the job), so any
 # host can run any job; keys are found by path (one machine).
 # Every wait is for a state, with a generous deadline, never a race.
@@ -165,6 +167,20 @@ R=$(psql_ "SELECT string_agg(attempt || ':' || host_id || ':' || outcome, ',' OR
 [ "$R" = "1:C:lease_expired,2:B:done" ] || fail "attempts of the zombie's job: $R"
 [ "$(psql_ "SELECT attempt FROM cuzk.results WHERE job_id = '$Z'")" = 2 ] || fail "the recorded result is not B's attempt 2"
 note "C stopped past its lease: B ran its job (attempt 2), C's late completion was fenced"
+
+# ---- 3: a cancel sent to one host stops the job running on another ----
+ok "pause C" on C "$CUZK" workers pause
+ok "pause B" on B "$CUZK" workers pause
+ok "submit job to cancel" on C "$CUZK" submit "$DATA/bn128/mul.zkey" "$DATA/bn128/mul.wtns"
+X=$(cat "$T/out")
+ok "admit 1 on C" on C "$CUZK" workers admit 1
+wait_held C "$X"
+ok "cancel on B" on B "$CUZK" cancel "$X"
+for _ in $(seq 1 600); do [ "$(job B "$X" | jget state)" = cancelled ] && break; sleep 0.1; done
+[ "$(job B "$X" | jget state)" = cancelled ] || fail "a job running on C, cancelled on B, did not end: $(job B "$X")"
+grep -q "event=job_cancelled job=$X" "$T/daemon-C.log" || fail "C did not stop the cancelled job"
+[ "$(curl -s "${URLS[C]}/v1/status" | jget running)" = 0 ] || fail "C still runs a job after the cancel"
+note "a job held on C and cancelled through B ended cancelled on C (its next lease renewal)"
 
 kill -TERM "${DPIDS[B]}" "${DPIDS[C]}"
 wait "${DPIDS[B]}" || fail "B exited $? after SIGTERM"

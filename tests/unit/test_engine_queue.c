@@ -507,7 +507,8 @@ static void test_queue_leases(void **state)
     assert_int_equal(b->ops->claim_next(b, "hostB", 0, -1, 11, &jb, &claimed, &err), CUZK_OK);
     assert_true(claimed);
     assert_string_equal(jb.id, j2.id);
-    uint64_t held = 0, requeued = 0, ended = 0;
+    uint64_t requeued = 0, ended = 0;
+    int held = -1;
     const char *ids[] = {ja.id};
     assert_int_equal(a->ops->renew(a, "hostA", ids, 1, &held, &err), CUZK_OK);
     assert_int_equal(held, 1);
@@ -524,6 +525,11 @@ static void test_queue_leases(void **state)
     assert_string_equal(jc.id, j3.id);
     assert_int_equal(b->ops->cancel(b, j3.id, 13, &j, &dq, &err), CUZK_OK);
     assert_false(dq);
+    int held2[2] = {-1, -1};
+    const char *ids2[] = {jc.id, ja.id};
+    assert_int_equal(a->ops->renew(a, "hostA", ids2, 2, held2, &err), CUZK_OK);
+    assert_int_equal(held2[0], 2); /* held, and B asked for its cancel */
+    assert_int_equal(held2[1], 1);
     /* A stops renewing: B rescues both once A's 50 ms leases have passed */
     uint64_t total_rq = 0, total_end = 0;
     for (int i = 0; i < 1000 && total_rq + total_end < 2; i++) {
