@@ -83,6 +83,12 @@ static const char *const MIGRATIONS[PG_SCHEMA_VERSION] = {
     " started_at, finished_at, attempt, max_attempts, owner, cancel_requested::int, input_uri," \
     " input_bytes, host_bytes, device_bytes, worker, device, error_code, error"
 #define LEASE "now() + $%d::float8 * interval '1 millisecond'"
+/* Claims and renewals commit without waiting for the WAL flush: one lost in
+ * a server crash leaves the job queued (or its lease shorter), the claimer's
+ * renewal then finds it gone and its end is fenced, so nothing acknowledged
+ * is lost (SQLite does not flush claims either). Everything a client is told
+ * about (submit, complete, finish, cancel) commits synchronously. */
+#define ASYNC "s AS (SELECT set_config('synchronous_commit', 'off', true) AS sc)"
 #define ATTEMPT_OPEN                                                                           \
     " a AS (INSERT INTO cuzk.attempts (job_id, attempt, host_id, started_at)"                 \
     " SELECT id, attempt, owner, started_at FROM u ON CONFLICT (job_id, attempt) DO UPDATE"   \
@@ -207,7 +213,7 @@ static void build_sql(void)
                      "WITH u AS (UPDATE cuzk.jobs SET state = 'running', owner = $2, attempt = attempt + 1,"
                      " started_at = $3, worker = $4, device = $5, lease_until = " LEASE
                      " WHERE id = $1 AND state = 'queued' RETURNING *)," ATTEMPT_OPEN
-                     " SELECT " JOB_COLS " FROM u",
+                     ", " ASYNC " SELECT " JOB_COLS " FROM u, s",
                      6);
             break;
         case S_CLAIM_NEXT:
@@ -217,7 +223,7 @@ static void build_sql(void)
                      " u AS (UPDATE cuzk.jobs j SET state = 'running', owner = $1, attempt = j.attempt + 1,"
                      " started_at = $2, worker = $3, device = $4, lease_until = " LEASE
                      " FROM c WHERE j.id = c.id AND j.state = 'queued' RETURNING j.*)," ATTEMPT_OPEN
-                     " SELECT " JOB_COLS " FROM u",
+                     ", " ASYNC " SELECT " JOB_COLS " FROM u, s",
                      5);
             break;
         case S_RESCUE_OWNER:
@@ -232,10 +238,10 @@ static void build_sql(void)
         case S_RENEW:
             snprintf(buf, sizeof buf,
                      "WITH h AS (INSERT INTO cuzk.hosts (host_id, started_at, last_seen)"
-                     " VALUES ($1, now(), now()) ON CONFLICT (host_id) DO UPDATE SET last_seen = now())"
-                     " UPDATE cuzk.jobs SET lease_until = " LEASE
+                     " VALUES ($1, now(), now()) ON CONFLICT (host_id) DO UPDATE SET last_seen = now()),"
+                     " " ASYNC ", r AS (UPDATE cuzk.jobs SET lease_until = " LEASE
                      " WHERE owner = $1 AND state = 'running' AND id = ANY($2::text[])"
-                     " RETURNING id, cancel_requested::int",
+                     " RETURNING id, cancel_requested::int AS c) SELECT id, c FROM r, s",
                      3);
             break;
         default:
