@@ -1161,10 +1161,11 @@ static void hk_leases(cuzk_engine *e)
     int *held = calloc(e->n_workers + 1, sizeof *held);
     cuzk_error err = {0};
     pthread_mutex_lock(&e->dblock);
-    cuzk_status st = ids && copy && held ? e->q->ops->renew(e->q, e->host_id, ids, n, held, &err)
-                                         : CUZK_ERR_NOMEM;
-    if (st)
+    cuzk_status rst = ids && copy && held ? e->q->ops->renew(e->q, e->host_id, ids, n, held, &err)
+                                          : CUZK_ERR_NOMEM;
+    if (rst)
         elog(e, "journal_error", "op=renew error=\"%s\"", err.msg);
+    cuzk_status st;
     if ((st = e->q->ops->rescue_expired(e->q, now_ms(), &requeued, &ended, &err)))
         elog(e, "journal_error", "op=rescue_expired error=\"%s\"", err.msg);
     else if (requeued || ended)
@@ -1176,7 +1177,7 @@ static void hk_leases(cuzk_engine *e)
     pthread_mutex_lock(&e->lock);
     /* A job lost to another host (its end would be fenced) or cancelled
      * from another host: stop its worker, if it still runs that job. */
-    for (size_t k = 0; !st && k < n; k++) {
+    for (size_t k = 0; !rst && k < n; k++) { /* only what the renewal said */
         if (held[k] == 1)
             continue;
         for (size_t i = 0; i < e->n_workers; i++) {
@@ -1442,6 +1443,13 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
         st = cuzk_err_force(err, CUZK_ERR_USAGE,
                             "engine.queue \"%s\": not \"sqlite\", a postgresql:// URI or a conninfo",
                             safe);
+        goto fail;
+    }
+    if (qops->shared && cfg->lease_s > 0 && cfg->lease_renew_s * 2 > cfg->lease_s) {
+        st = cuzk_err_force(err, CUZK_ERR_USAGE,
+                            "engine.lease_renew (%gs) must be at most half of engine.lease (%gs):"
+                            " leases would run out between renewals",
+                            cfg->lease_renew_s, cfg->lease_s);
         goto fail;
     }
     eng_queue_opts qopts = {.host = e->host_id, .lease_s = cfg->lease_s};

@@ -18,6 +18,9 @@
 #    its proof late, and its result is fenced (not recorded).
 # 3. a job held running on C and cancelled through B ends cancelled: C sees
 #    the request at its next lease renewal and stops the job.
+# 4. PostgreSQL crashes and restarts (pg_ctl restart -m immediate) right
+#    after 12 jobs are submitted: the daemons reconnect and every job ends
+#    done exactly once.
 # Witnesses here are small (stored in the database with the job), so any
 # host can run any job; keys are found by path (one machine).
 # Every wait is for a state, with a generous deadline, never a race.
@@ -181,6 +184,29 @@ for _ in $(seq 1 600); do [ "$(job B "$X" | jget state)" = cancelled ] && break;
 grep -q "event=job_cancelled job=$X" "$T/daemon-C.log" || fail "C did not stop the cancelled job"
 [ "$(curl -s "${URLS[C]}/v1/status" | jget running)" = 0 ] || fail "C still runs a job after the cancel"
 note "a job held on C and cancelled through B ended cancelled on C (its next lease renewal)"
+
+# ---- 4: the database crashes and restarts mid-load ----
+ok "resume B" on B "$CUZK" workers resume
+ok "resume C" on C "$CUZK" workers resume
+: >"$T/jobs4"
+for i in $(seq 1 12); do
+  h=B; [ $((i % 2)) = 0 ] && h=C
+  ok "submit $i to $h" on "$h" "$CUZK" submit "$DATA/bn128/mul.zkey" "$DATA/bn128/mul.wtns"
+  echo "$(cat "$T/out") $h" >>"$T/jobs4"
+done
+$AS "$PG/pg_ctl" -D "$T/pg/data" -m immediate -w -t 60 -l "$T/pg/log" restart >/dev/null || fail "PostgreSQL did not restart"
+note "PostgreSQL restarted (-m immediate) with 12 jobs submitted"
+n=0
+while read -r id h; do
+  n=$((n + 1)); w=B; [ "$h" = B ] && w=C
+  ok "await $id on $w after the restart" on "$w" "$CUZK" await --timeout 120 "$id" "$T/q$n.json" "$T/qpub$n.json"
+  ok "verify $id" "$CUZK" verify "$DATA/bn128/mul.vkey.json" "$T/qpub$n.json" "$T/q$n.json"
+done <"$T/jobs4"
+R=$(psql_ "SELECT count(*) FROM (SELECT job_id FROM cuzk.attempts WHERE outcome = 'done' GROUP BY job_id HAVING count(*) > 1) x")
+[ "$R" = 0 ] || fail "$R jobs recorded done twice after the database restart"
+R=$(psql_ "SELECT count(*) FILTER (WHERE state = 'done') || ' ' || count(*) FILTER (WHERE state NOT IN ('done', 'cancelled')) FROM cuzk.jobs")
+[ "$R" = "25 0" ] || fail "after the database restart, jobs done / not ended: $R (expected 25 0)"
+note "every job submitted before the database crash done exactly once, proofs verified"
 
 kill -TERM "${DPIDS[B]}" "${DPIDS[C]}"
 wait "${DPIDS[B]}" || fail "B exited $? after SIGTERM"
