@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what cuzk needs to build and test on a fresh Debian machine:
 # Debian packages (compiler, CMake, cJSON, cmocka, clang for the fuzzers, SQLite,
-# inih and OpenSSL's libcrypto for the engine, libmicrohttpd and libcurl for the
+# inih and OpenSSL's libcrypto for the engine, libpq for its PostgreSQL queue and
+# the PostgreSQL server its tests start, libmicrohttpd and libcurl for the
 # daemon's server and client, curl and Chromium for the daemon tests), cargo for
 # the supraseal-c2 crate's tests (Debian's, where there is none) and the npm
 # test tools pinned by package-lock.json (snarkjs, circom2, @noble/curves).
@@ -9,8 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkgs=(build-essential cmake pkg-config libcjson-dev libcmocka-dev clang nodejs npm
-      libsqlite3-dev libinih-dev libssl-dev libmicrohttpd-dev libcurl4-openssl-dev curl chromium
-      sqlite3 cargo)
+      libsqlite3-dev libinih-dev libssl-dev libpq-dev postgresql libmicrohttpd-dev libcurl4-openssl-dev
+      curl chromium sqlite3 cargo)
 missing=()
 for p in "${pkgs[@]}"; do
   # nodejs/npm may come from elsewhere (e.g. a newer Node on PATH): only install if absent.

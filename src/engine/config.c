@@ -2,6 +2,7 @@
  * type, default, help, field), the only place a setting is declared. Defaults,
  * the INI file (libinih) and flags all go through cuzk_config_set. */
 #include "engine/engine.h"
+#include "engine/queue.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -88,6 +89,18 @@ static const cuzk_setting SETTINGS[] = {
      "start with the workers paused: jobs are accepted and queued, none runs until "
      "POST /v1/workers/resume (cuzk workers resume)",
      F(paused), S(paused)},
+
+    {"engine", "queue", "queue", CUZK_SET_STRING, "sqlite",
+     "the job queue: \"sqlite\" (state_dir/journal.db, this host only) or a PostgreSQL "
+     "postgresql:// URI or conninfo that several hosts share (docs/CLUSTER.md)",
+     F(queue), S(queue)},
+    {"engine", "lease", "lease", CUZK_SET_DURATION, "30s",
+     "PostgreSQL queue: a claimed job is this host's for this long unless renewed; "
+     "a dead host's jobs run elsewhere after it",
+     F(lease_s), S(lease_s)},
+    {"engine", "lease_renew", "lease-renew", CUZK_SET_DURATION, "5s",
+     "PostgreSQL queue: how often this host renews its leases and rescues expired ones",
+     F(lease_renew_s), S(lease_renew_s)},
 
     {"memory", "host", "host-memory", CUZK_SET_SIZE, "auto",
      "host memory budget for resident keys and running jobs (auto = 90% of MemAvailable at start)",
@@ -379,7 +392,13 @@ char *cuzk_config_format(const cuzk_config *cfg)
         fprintf(f, "; %s\n%s = ", s->help, s->name);
         switch (s->type) {
         case CUZK_SET_STRING:
-            fputs(!strcmp(s->name, "token") && *field ? "***" : field, f);
+            if (!strcmp(s->name, "queue")) { /* a conninfo may carry a password */
+                char safe[CUZK_CFG_STR_MAX];
+                eng_queue_redact(field, safe, sizeof safe);
+                fputs(safe, f);
+            } else {
+                fputs(!strcmp(s->name, "token") && *field ? "***" : field, f);
+            }
             break;
         case CUZK_SET_INT: fprintf(f, "%d", *(const int *)(const void *)field); break;
         case CUZK_SET_BOOL:

@@ -1,17 +1,20 @@
 /* DESIGN — the proving engine (API and contracts in engine.h).
  *
  * State lives in three places:
- *  - the queue (queue.h; SQLite here): every job and its result, durable.
+ *  - the queue (queue.h; SQLite, or PostgreSQL shared by several hosts:
+ *    engine.queue): every job and its result, durable.
  *    Each transition commits before the engine reports it, and whatever an
  *    answer reports (an accepted job, a state, a proof) is flushed to disk
  *    before the answer leaves (journal_sync): a crash or power loss loses
  *    nothing that was acknowledged. Workers do not wait for flushes; the
  *    callers that need one share it (group commit, queue.h). At start, jobs
- *    left running are requeued (rescue) and spool files without a live job
- *    are removed.
+ *    left running (by this host) are requeued (rescue) and spool files
+ *    without a live job are removed. A shared queue: workers poll it, the
+ *    housekeeper renews this host's leases and requeues expired ones.
  *  - the witness of each queued/running job: up to 1 MiB in the queue with
- *    the job (one commit), else a spool file written and fsynced (file and
- *    directory) before the job is journaled; deleted when the job ends.
+ *    the job (one commit; any size in a shared queue), else a spool file
+ *    written and fsynced (file and directory) before the job is journaled;
+ *    deleted when the job ends.
  *  - memory, under e->lock: the key cache, the workers, counters, the
  *    timeline and the memory reservations.
  *
@@ -114,6 +117,8 @@ enum { KEY_UNLOADED, KEY_LOADING, KEY_RESIDENT };
 /* Witnesses up to this size are stored in the journal with their job (as the
  * scale-out design keeps small inputs in the database). */
 #define ENG_INLINE_MAX (1u << 20)
+/* A shared queue (PostgreSQL): idle workers look for other hosts' jobs this often. */
+#define ENG_QUEUE_POLL_S 0.25
 enum { STOP_NONE, STOP_CANCEL, STOP_DRAIN };
 
 /* Where a key is loaded: slot 0 = the host (CPU backend), slot d + 1 = GPU d
@@ -254,6 +259,14 @@ static void elog(cuzk_engine *e, const char *event, const char *fmt, ...)
     va_start(ap, fmt);
     cuzk_engine_vlog(&e->hooks, event, fmt, ap);
     va_end(ap);
+}
+
+/* Queued + running jobs and their witness bytes, less one job that ended
+ * (a shared queue's counts are re-read, so they may be behind: never below 0). */
+static void active_sub(cuzk_engine *e, uint64_t bytes)
+{
+    e->active_jobs -= e->active_jobs > 0;
+    e->spool_bytes -= bytes < e->spool_bytes ? bytes : e->spool_bytes;
 }
 
 static cuzk_status ecode(cuzk_error *err, int code, const char *fmt, ...) CUZK_PRINTF(3, 4);
@@ -1034,8 +1047,7 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
     if (state >= 0)
         timeline_push(e, j, w->index, w->device, state, j->started_ms, fin);
     if (state >= 0 && cuzk_job_state_terminal((cuzk_job_state)state)) {
-        e->active_jobs--;
-        e->spool_bytes -= j->input_bytes;
+        active_sub(e, j->input_bytes);
         e->counters.prove_s_total += secs;
     }
     switch (state) {
@@ -1115,8 +1127,7 @@ static void fail_unclaimable(cuzk_engine *e, eng_worker *w, const eng_job *head,
         pthread_mutex_unlock(&e->lock);
         spool_remove_durable(e, &j, mark);
         pthread_mutex_lock(&e->lock);
-        e->active_jobs--;
-        e->spool_bytes -= j.input_bytes;
+        active_sub(e, j.input_bytes);
         e->counters.failed++;
         elog(e, "job_failed", "job=%s code=%s error=\"%s\"", j.id, cuzk_status_name(why->code), why->msg);
         pthread_cond_broadcast(&e->change_cv);
@@ -1145,7 +1156,10 @@ static void *worker_main(void *arg)
             continue;
         }
         if (!found) {
-            pthread_cond_wait(&e->work_cv, &e->lock);
+            if (e->q->ops->shared) /* other hosts submit too: poll */
+                cond_wait_s(&e->work_cv, &e->lock, ENG_QUEUE_POLL_S);
+            else
+                pthread_cond_wait(&e->work_cv, &e->lock);
             continue;
         }
         eng_kentry *k = key_for_job(e, &head);
@@ -1207,16 +1221,82 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* A shared queue (several hosts): renews the leases of the jobs this host
+ * runs, requeues jobs whose lease ran out (a dead host's), and re-reads the
+ * queue depth, which other hosts change too. Called with e->lock held. */
+static void hk_leases(cuzk_engine *e)
+{
+    const char **ids = calloc(e->n_workers + 1, sizeof *ids);
+    char (*copy)[CUZK_JOB_ID_LEN + 1] = calloc(e->n_workers + 1, sizeof *copy);
+    size_t n = 0;
+    for (size_t i = 0; ids && copy && i < e->n_workers; i++)
+        if (e->workers[i].busy && e->workers[i].job_id[0]) {
+            memcpy(copy[n], e->workers[i].job_id, sizeof copy[n]);
+            ids[n] = copy[n];
+            n++;
+        }
+    pthread_mutex_unlock(&e->lock);
+    uint64_t requeued = 0, ended = 0, queued[CUZK_PRIO_COUNT], running = 0, bytes = 0;
+    int *held = calloc(e->n_workers + 1, sizeof *held);
+    cuzk_error err = {0};
+    pthread_mutex_lock(&e->dblock);
+    cuzk_status rst = ids && copy && held ? e->q->ops->renew(e->q, e->host_id, ids, n, held, &err)
+                                          : CUZK_ERR_NOMEM;
+    if (rst)
+        elog(e, "journal_error", "op=renew error=\"%s\"", err.msg);
+    cuzk_status st;
+    if ((st = e->q->ops->rescue_expired(e->q, now_ms(), &requeued, &ended, &err)))
+        elog(e, "journal_error", "op=rescue_expired error=\"%s\"", err.msg);
+    else if (requeued || ended)
+        elog(e, "leases_expired", "requeued=%llu ended=%llu", (unsigned long long)requeued,
+             (unsigned long long)ended);
+    cuzk_status sst = e->q->ops->stats(e->q, queued, &running, &bytes, &err);
+    pthread_mutex_unlock(&e->dblock);
+    free(ids);
+    pthread_mutex_lock(&e->lock);
+    /* A job lost to another host (its end would be fenced) or cancelled
+     * from another host: stop its worker, if it still runs that job. */
+    for (size_t k = 0; !rst && k < n; k++) { /* only what the renewal said */
+        if (held[k] == 1)
+            continue;
+        for (size_t i = 0; i < e->n_workers; i++) {
+            eng_worker *w = &e->workers[i];
+            if (w->busy && !strcmp(w->job_id, copy[k]) && w->stop == STOP_NONE) {
+                w->stop = STOP_CANCEL;
+                atomic_store(&w->prog.cancel, 1);
+                elog(e, held[k] ? "job_cancel_requested" : "lease_lost", "job=%s worker=%d",
+                     copy[k], w->index);
+            }
+        }
+        pthread_cond_broadcast(&e->work_cv); /* a job held by a pause */
+    }
+    free(held);
+    free(copy);
+    if (!sst) {
+        e->active_jobs = running;
+        for (int i = 0; i < CUZK_PRIO_COUNT; i++)
+            e->active_jobs += queued[i];
+        e->spool_bytes = bytes;
+    }
+    if (requeued)
+        pthread_cond_broadcast(&e->work_cv);
+}
+
 static void *housekeeper_main(void *arg)
 {
     cuzk_engine *e = arg;
     double period = e->cfg.retention_s / 4;
     period = period < 0.05 ? 0.05 : period > 10 ? 10 : period;
+    double renew = e->cfg.lease_renew_s > 0 ? e->cfg.lease_renew_s : 5;
+    if (e->q->ops->shared && renew < period)
+        period = renew;
     pthread_mutex_lock(&e->lock);
     while (!e->stopping) {
         cond_wait_s(&e->hk_cv, &e->lock, period);
         if (e->stopping)
             break;
+        if (e->q->ops->shared)
+            hk_leases(e);
         pthread_mutex_unlock(&e->lock);
         int64_t before = now_ms() - (int64_t)(e->cfg.retention_s * 1000);
         size_t total = 0;
@@ -1448,7 +1528,23 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
 
     char journal[CUZK_CFG_STR_MAX + 16];
     snprintf(journal, sizeof journal, "%s/journal.db", dir);
-    {
+    const eng_queue_ops *qops = eng_queue_backend(cfg->queue);
+    if (!qops) {
+        char safe[CUZK_CFG_STR_MAX];
+        eng_queue_redact(cfg->queue, safe, sizeof safe);
+        st = cuzk_err_force(err, CUZK_ERR_USAGE,
+                            "engine.queue \"%s\": not \"sqlite\", a postgresql:// URI or a conninfo",
+                            safe);
+        goto fail;
+    }
+    if (qops->shared && cfg->lease_s > 0 && cfg->lease_renew_s * 2 > cfg->lease_s) {
+        st = cuzk_err_force(err, CUZK_ERR_USAGE,
+                            "engine.lease_renew (%gs) must be at most half of engine.lease (%gs):"
+                            " leases would run out between renewals",
+                            cfg->lease_renew_s, cfg->lease_s);
+        goto fail;
+    }
+    if (qops == &eng_queue_sqlite) {
         /* SQLite gives its -wal and -shm files the journal's mode. */
         int jfd = open(journal, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (jfd < 0) {
@@ -1463,7 +1559,8 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
         snprintf(side, sizeof side, "%s-shm", journal);
         chmod(side, 0600);
     }
-    if ((st = eng_queue_sqlite.open(&e->q, journal, err)))
+    eng_queue_opts qopts = {.host = e->host_id, .lease_s = cfg->lease_s};
+    if ((st = qops->open(&e->q, qops == &eng_queue_sqlite ? journal : cfg->queue, &qopts, err)))
         goto fail;
     uint64_t requeued = 0, failed = 0;
     if ((st = e->q->ops->rescue(e->q, e->host_id, now_ms(), &requeued, &failed, err)) ||
@@ -1565,8 +1662,8 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
         goto fail;
     }
     e->hk_started = 1;
-    elog(e, "engine_started", "state_dir=%s host=%s workers=%zu gpus=%d budget=%llu queued=%llu",
-         dir, e->host_id, e->n_workers, e->n_devices, (unsigned long long)e->host_budget,
+    elog(e, "engine_started", "state_dir=%s host=%s queue=%s workers=%zu gpus=%d budget=%llu queued=%llu",
+         dir, e->host_id, e->q->ops->name, e->n_workers, e->n_devices, (unsigned long long)e->host_budget,
          (unsigned long long)e->active_jobs);
     *out = e;
     return CUZK_OK;
@@ -1990,8 +2087,9 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     j.enqueued_ms = now_ms();
     j.max_attempts = e->cfg.max_attempts;
     /* Small witnesses go into the journal with the job (one fsync); larger
-     * ones to a spool file (its fsyncs, then the journal's). */
-    int inline_body = wl <= ENG_INLINE_MAX;
+     * ones to a spool file (its fsyncs, then the journal's). A queue shared
+     * by several hosts holds every witness, so that any host can run it. */
+    int inline_body = wl <= ENG_INLINE_MAX || e->q->ops->shared;
     if (!inline_body)
         snprintf(j.input, sizeof j.input, "%s.wtns", j.id);
     j.input_bytes = wl;
@@ -2023,8 +2121,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     if (st || dup) {
         spool_remove(e, &j);
         pthread_mutex_lock(&e->lock);
-        e->active_jobs--;
-        e->spool_bytes -= wl;
+        active_sub(e, wl);
         pthread_mutex_unlock(&e->lock);
         return st ? st : idem_answer(e, &saved, j.req_sha256, out, existed, err);
     }
@@ -2070,9 +2167,11 @@ cuzk_status cuzk_engine_job_wait(cuzk_engine *e, const char *job_id, double time
         double left = end - cuzk_now();
         if (left <= 0)
             return CUZK_OK;
+        /* Another host may end the job: a shared queue is polled sooner. */
+        double step = e->q->ops->shared ? ENG_QUEUE_POLL_S : 1;
         pthread_mutex_lock(&e->lock);
         if (!e->stopping)
-            cond_wait_s(&e->change_cv, &e->lock, left < 1 ? left : 1);
+            cond_wait_s(&e->change_cv, &e->lock, left < step ? left : step);
         int stopping = e->stopping;
         pthread_mutex_unlock(&e->lock);
         if (stopping)
@@ -2112,8 +2211,7 @@ cuzk_status cuzk_engine_job_cancel(cuzk_engine *e, const char *job_id, cuzk_job_
         e->end_mark = mark;
     pthread_mutex_unlock(&e->dblock);
     if (!st && dequeued) {
-        e->active_jobs--;
-        e->spool_bytes -= j.input_bytes;
+        active_sub(e, j.input_bytes);
         e->counters.cancelled++;
         elog(e, "job_cancelled", "job=%s running=0", j.id);
         pthread_cond_broadcast(&e->change_cv);

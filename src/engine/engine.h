@@ -90,6 +90,10 @@ typedef struct cuzk_config {
     double retention_s;                /* finished jobs (and proofs) kept this long */
     double drain_timeout_s;            /* SIGTERM: how long running jobs may take */
     int paused;                        /* start with the workers paused (cuzk_engine_pause) */
+    char queue[CUZK_CFG_STR_MAX];      /* "sqlite" (state_dir/journal.db) or a PostgreSQL
+                                        * URI / conninfo shared by several hosts */
+    double lease_s;                    /* PostgreSQL: a claim holds its job this long */
+    double lease_renew_s;              /* PostgreSQL: leases renewed (and expired ones rescued) this often */
 
     /* [memory] */
     uint64_t host_memory;              /* budget for resident keys + jobs; 0 = auto */

@@ -22,7 +22,19 @@
  * commits are durable by themselves returns 0 from mark.
  *
  * Not thread-safe except `sync`: the engine serialises every other call on
- * one queue handle, and calls sync without that serialisation. */
+ * one queue handle, and calls sync without that serialisation. Several
+ * handles (threads, processes, hosts) may share one queue: every transition
+ * is one atomic step guarded by the row's state.
+ *
+ * Several hosts (PostgreSQL, queue_pg.c): a claim holds its job for a lease
+ * (lease_until = the database's clock + opts.lease_s); the owner renews the
+ * leases of the jobs it is running (`renew`, one statement for all of them)
+ * and any host requeues jobs whose lease ran out (`rescue_expired`, closing
+ * the attempt as lease_expired), so a dead host's jobs run elsewhere and its
+ * late result is fenced. FIFO order within a priority follows the submitting
+ * hosts' clocks (enqueued_ms); leases follow the database's clock only.
+ * SQLite has one host: leases do not exist there (renew keeps everything,
+ * rescue_expired finds nothing; `rescue` at start does the work). */
 #ifndef CUZK_ENGINE_QUEUE_H
 #define CUZK_ENGINE_QUEUE_H
 
@@ -65,10 +77,23 @@ typedef struct eng_key_rec {
 
 typedef struct eng_queue eng_queue;
 
+/* Settings of a queue handle (NULL or zeros = the defaults). */
+typedef struct eng_queue_opts {
+    const char *host;   /* this host's id: names it to the database (application_name
+                         * cuzk@host), scopes its key registry; "" = "localhost" */
+    double lease_s;     /* how long a claim or renewal holds a job (0 = 30 s) */
+    double retry_s;     /* how long one call keeps reconnecting to a database that is
+                         * down before it fails with CUZK_ERR_IO (0 = 10 s) */
+} eng_queue_opts;
+
 typedef struct eng_queue_ops {
     const char *name;
-    /* Opens (creating / migrating) the queue at `where` (SQLite: a file). */
-    cuzk_status (*open)(eng_queue **out, const char *where, cuzk_error *err);
+    int shared;   /* other hosts may change the queue: poll it, do not wait for a wake-up */
+    /* Opens (creating / migrating) the queue at `where` (SQLite: a file;
+     * PostgreSQL: a postgresql:// URI or a libpq conninfo). Error messages
+     * name `where` with any password redacted (eng_queue_redact). */
+    cuzk_status (*open)(eng_queue **out, const char *where, const eng_queue_opts *opts,
+                        cuzk_error *err);
     void (*close)(eng_queue *q);
     /* Inserts j (state queued) unless j->idem_key is set and known: then
      * *existed = 1 and *out is the existing job (the caller compares hashes).
@@ -82,6 +107,24 @@ typedef struct eng_queue_ops {
      * *claimed = 0 if the job is no longer queued. */
     cuzk_status (*claim)(eng_queue *q, const char *id, const char *owner, int worker, int device,
                          int64_t now_ms, eng_job *out, int *claimed, cuzk_error *err);
+    /* The head of the queue (lowest priority value, then oldest) claimed as
+     * claim does, in one step; rows other handles are claiming at the same
+     * moment are skipped (PostgreSQL: FOR UPDATE SKIP LOCKED), so concurrent
+     * claimers never get the same job. *claimed = 0 if nothing is queued. */
+    cuzk_status (*claim_next)(eng_queue *q, const char *owner, int worker, int device,
+                              int64_t now_ms, eng_job *out, int *claimed, cuzk_error *err);
+    /* Extends the leases of the jobs ids[0..n) that owner is running, in one
+     * statement, and says for each (held[i]): 0 = lost (rescued, may be
+     * running elsewhere: its end will be fenced), 1 = held, 2 = held and a
+     * cancel was requested (from any host). Also the host's heartbeat.
+     * SQLite: no leases, every held[i] = 1 (cancels are local there). */
+    cuzk_status (*renew)(eng_queue *q, const char *owner, const char *const *ids, size_t n,
+                         int *held, cuzk_error *err);
+    /* Any host: every running job whose lease has run out goes back to
+     * queued (failed at max_attempts, cancelled if a cancel was requested),
+     * its attempt closed as lease_expired. SQLite: nothing to do (0, 0). */
+    cuzk_status (*rescue_expired)(eng_queue *q, int64_t now_ms, uint64_t *requeued,
+                                  uint64_t *ended, cuzk_error *err);
     /* running -> done with the proof, fenced. */
     cuzk_status (*complete)(eng_queue *q, const char *id, int attempt, const char *owner,
                             const char *proof_json, const char *public_json, int64_t now_ms,
@@ -146,5 +189,13 @@ struct eng_queue {
 };
 
 extern const eng_queue_ops eng_queue_sqlite;
+extern const eng_queue_ops eng_queue_postgres;
+
+/* The backend `where` names: "sqlite" (or "") = SQLite, a postgresql:// or
+ * postgres:// URI or a conninfo with "=" = PostgreSQL; NULL otherwise. */
+const eng_queue_ops *eng_queue_backend(const char *where);
+
+/* `where` with any password replaced by ***, for messages and logs. */
+void eng_queue_redact(const char *where, char *out, size_t cap);
 
 #endif

@@ -225,8 +225,10 @@ static int set_durability(sq_queue *q)
     return exec(q, q->walfd >= 0 ? "PRAGMA synchronous=NORMAL" : "PRAGMA synchronous=FULL");
 }
 
-static cuzk_status sq_open(eng_queue **out, const char *where, cuzk_error *err)
+static cuzk_status sq_open(eng_queue **out, const char *where, const eng_queue_opts *opts,
+                           cuzk_error *err)
 {
+    (void)opts; /* one host: no leases, no reconnects */
     *out = NULL;
     sq_queue *q = calloc(1, sizeof *q);
     if (!q)
@@ -522,6 +524,42 @@ fail:;
     cuzk_status st = db_err(q, err, "claim");
     rollback(q);
     return st;
+}
+
+/* The head, claimed: another handle on the same file may claim it between
+ * the look and the claim (then look again); the claim itself is guarded by
+ * state = 'queued', so no job is claimed twice. */
+static cuzk_status sq_claim_next(eng_queue *base, const char *owner, int worker, int device,
+                                 int64_t now_ms, eng_job *out, int *claimed, cuzk_error *err)
+{
+    *claimed = 0;
+    for (;;) {
+        eng_job head;
+        int found = 0;
+        cuzk_status st = sq_peek(base, &head, &found, err);
+        if (st || !found)
+            return st;
+        if ((st = sq_claim(base, head.id, owner, worker, device, now_ms, out, claimed, err)) ||
+            *claimed)
+            return st;
+    }
+}
+
+static cuzk_status sq_renew(eng_queue *base, const char *owner, const char *const *ids, size_t n,
+                            int *held, cuzk_error *err)
+{
+    (void)base, (void)owner, (void)ids, (void)err;
+    for (size_t i = 0; i < n; i++)
+        held[i] = 1; /* one host, no leases: nothing is ever taken away */
+    return CUZK_OK;
+}
+
+static cuzk_status sq_rescue_expired(eng_queue *base, int64_t now_ms, uint64_t *requeued,
+                                     uint64_t *ended, cuzk_error *err)
+{
+    (void)base, (void)now_ms, (void)err;
+    *requeued = *ended = 0; /* no leases: `rescue` at start covers a crash */
+    return CUZK_OK;
 }
 
 static cuzk_status sq_complete(eng_queue *base, const char *id, int attempt, const char *owner,
@@ -1056,6 +1094,9 @@ const eng_queue_ops eng_queue_sqlite = {
     .submit = sq_submit,
     .peek = sq_peek,
     .claim = sq_claim,
+    .claim_next = sq_claim_next,
+    .renew = sq_renew,
+    .rescue_expired = sq_rescue_expired,
     .complete = sq_complete,
     .finish = sq_finish,
     .cancel = sq_cancel,

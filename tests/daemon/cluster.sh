@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# Three `cuzk serve` daemons (hosts A, B, C: own host ids, ports and state
+# directories) on one PostgreSQL queue, which this test starts itself
+# (initdb into a temporary directory, Unix socket only, fsync off,
+# synchronous commits on, stopped at exit; as root the server runs as the
+# `postgres` user).
+#
+#   cluster.sh <cuzk-binary> <repo-root>
+#
+# 1. jobs of both curves submitted to A, B and C while every host is paused;
+#    A is admitted one job, holds it running, and is killed (kill -9). B and
+#    C resume: A's job runs elsewhere once its lease (2 s here) has run out,
+#    as attempt 2; every job ends done exactly once, awaited from a host
+#    other than the one that accepted it, and every proof verifies (cuzk
+#    verify; snarkjs for one per curve).
+# 2. zombie: C is admitted a job and holds it, is stopped (SIGSTOP) past
+#    its lease, B runs the job; C continues (SIGCONT) and resumes, finishes
+#    its proof late, and its result is fenced (not recorded).
+# 3. a job held running on C and cancelled through B ends cancelled: C sees
+#    the request at its next lease renewal and stops the job.
+# 4. PostgreSQL crashes and restarts (pg_ctl restart -m immediate) right
+#    after 12 jobs are submitted: the daemons reconnect and every job ends
+#    done exactly once.
+# Witnesses here are small (stored in the database with the job), so any
+# host can run any job; keys are found by path (one machine).
+# Every wait is for a state, with a generous deadline, never a race.
+#
+# Exit 0 = pass, 1 = fail, 77 = skip (node/snarkjs missing). The PostgreSQL
+# server binaries are required: without them the test fails and says so.
+set -uo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 <cuzk> <repo-root>" >&2; exit 2; }
+CUZK=$1 ROOT=$2
+SNARKJS="$ROOT/node_modules/.bin/snarkjs"
+DATA="$ROOT/tests/data/interop"
+TAG="[daemon cluster]"
+LEASE=2s RENEW=0.25s
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-cluster.XXXXXX")
+chmod 755 "$T"
+PIDS=() PG="" AS=""
+cleanup() {
+  for p in "${PIDS[@]:-}"; do [ -n "$p" ] && { kill -CONT "$p"; kill -9 "$p"; } 2>/dev/null; done
+  [ -n "$PG" ] && $AS "$PG/pg_ctl" -D "$T/pg/data" -m immediate -w stop >/dev/null 2>&1
+  if [ "${DAEMON_KEEP:-0}" = 1 ]; then echo "keeping $T"; else rm -rf "$T"; fi
+}
+trap cleanup EXIT
+fail() {
+  echo "FAIL $TAG: $*"
+  for f in "$T"/daemon*.log; do [ -f "$f" ] && { echo "---- tail of $f"; tail -n 20 "$f"; }; done
+  exit 1
+}
+note() { echo "  $*"; }
+if ! command -v node >/dev/null || [ ! -x "$SNARKJS" ]; then
+  echo "SKIP $TAG: node or $SNARKJS missing (run 'npm ci' in $ROOT)"; exit 77
+fi
+
+# ---- the database ----
+PG=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[ -n "$PG" ] && [ -x "$PG/initdb" ] ||
+  fail "the PostgreSQL server is not installed (no /usr/lib/postgresql/*/bin/initdb): install the Debian package postgresql (scripts/deps.sh)"
+mkdir -p "$T/pg"
+if [ "$(id -u)" = 0 ]; then
+  id postgres >/dev/null 2>&1 || fail "running as root without a postgres user: install the Debian package postgresql"
+  chown postgres "$T/pg"; AS="runuser -u postgres --"
+fi
+$AS "$PG/initdb" -D "$T/pg/data" -A trust -U postgres -E UTF8 --no-sync --no-instructions >"$T/pg/initdb.log" 2>&1 ||
+  fail "initdb: $(tail -n 5 "$T/pg/initdb.log")"
+$AS "$PG/pg_ctl" -D "$T/pg/data" -w -t 60 -l "$T/pg/log" -o "-k $T/pg -c listen_addresses='' -c fsync=off" start >/dev/null ||
+  fail "PostgreSQL did not start: $(tail -n 5 "$T/pg/log")"
+QUEUE="host=$T/pg dbname=postgres user=postgres password=not-a-secret-7"
+psql_() { $AS "$PG/psql" -h "$T/pg" -U postgres -d postgres -XAtq -c "$1"; }
+
+# ---- the daemons ----
+declare -A URLS DPIDS
+start_host() {  # NAME [settings...]
+  local name=$1; shift
+  local log="$T/daemon-$name.log"
+  "$CUZK" serve --foreground --listen 127.0.0.1:0 --state-dir "$T/$name" --host-id "$name" \
+    --queue "$QUEUE" --lease $LEASE --lease-renew $RENEW --cpu-workers 1 --threads 1 "$@" 2>>"$log" &
+  DPIDS[$name]=$!
+  PIDS+=("$!")
+  local url=""
+  for _ in $(seq 1 400); do
+    url=$(grep -o 'event=listening url=[^ ]*' "$log" 2>/dev/null | tail -n 1 | sed 's/.*url=//')
+    [ -n "$url" ] && break
+    kill -0 "${DPIDS[$name]}" 2>/dev/null || fail "daemon $name exited during start"
+    sleep 0.05
+  done
+  [ -n "$url" ] || fail "daemon $name did not report its URL"
+  URLS[$name]=$url
+}
+on() { local h=$1; shift; CUZK_URL=${URLS[$h]} "$@"; }
+ok() { local d=$1; shift; "$@" >"$T/out" 2>"$T/err" || fail "$d: exit $?: $* :: $(tail -n 5 "$T/err")"; }
+jget() { node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{let v=JSON.parse(d);for(const k of process.argv[1].split("."))v=v==null?v:v[k];console.log(typeof v==="object"?JSON.stringify(v):v)})' "$1"; }
+job() { curl -sS "${URLS[$1]}/v1/jobs/$2?wait=${3:-0}"; }
+wait_held() {  # HOST JOB: the job is running on HOST, held by its pause (60 s)
+  for _ in $(seq 1 120); do
+    local b; b=$(job "$1" "$2" 0.5)
+    [ "$(echo "$b" | jget state)" = running ] && [ "$(echo "$b" | jget phase)" = paused ] && return 0
+  done
+  fail "job $2 was not held on $1: $(job "$1" "$2")"
+}
+wait_sql() {  # SQL EXPECTED DESC: polls the database (60 s)
+  for _ in $(seq 1 600); do [ "$(psql_ "$1")" = "$2" ] && return 0; sleep 0.1; done
+  fail "$3: $(psql_ "$1") (expected $2)"
+}
+
+start_host A --paused
+start_host B --paused
+start_host C --paused
+grep -q "not-a-secret-7" "$T"/daemon-*.log && fail "the queue's password was logged"
+note "3 daemons on one PostgreSQL: ${URLS[A]} ${URLS[B]} ${URLS[C]}"
+
+# ---- 1: kill -9 a host holding a job ----
+: >"$T/jobs"
+hosts=(A B C)
+for i in $(seq 0 11); do
+  h=${hosts[$((i % 3))]}
+  if [ $((i % 2)) = 0 ]; then c=bn128; else c=bls12381; fi
+  ok "submit $i to $h" on "$h" "$CUZK" submit "$DATA/$c/mul.zkey" "$DATA/$c/mul.wtns"
+  echo "$(cat "$T/out") $h $c" >>"$T/jobs"
+done
+FIRST=$(head -n 1 "$T/jobs" | cut -d' ' -f1)
+ok "admit 1 on A" on A "$CUZK" workers admit 1
+wait_held A "$FIRST"
+[ "$(psql_ "SELECT owner || ':' || attempt FROM cuzk.jobs WHERE id = '$FIRST'")" = "A:1" ] || fail "the first job is not A's attempt 1"
+kill -9 "${DPIDS[A]}"; wait "${DPIDS[A]}" 2>/dev/null
+note "killed A (kill -9) holding job $FIRST"
+ok "resume B" on B "$CUZK" workers resume
+ok "resume C" on C "$CUZK" workers resume
+n=0
+while read -r id h c; do
+  n=$((n + 1))
+  case $h in A) w=B ;; B) w=C ;; C) w=B ;; esac   # awaited from another host
+  ok "await $id on $w" on "$w" "$CUZK" await --timeout 120 "$id" "$T/p$n.json" "$T/pub$n.json"
+  ok "verify $id" "$CUZK" verify "$DATA/$c/mul.vkey.json" "$T/pub$n.json" "$T/p$n.json"
+  if [ $n -le 2 ]; then
+    "$SNARKJS" groth16 verify "$DATA/$c/mul.vkey.json" "$T/pub$n.json" "$T/p$n.json" >"$T/sj" 2>&1 && grep -q 'OK!' "$T/sj" ||
+      fail "snarkjs rejected the proof of $id ($c)"
+  fi
+done <"$T/jobs"
+R=$(psql_ "SELECT count(*) FILTER (WHERE state = 'done') || ' ' || count(*) FROM cuzk.jobs")
+[ "$R" = "12 12" ] || fail "jobs done/total: $R"
+R=$(psql_ "SELECT string_agg(attempt || ':' || host_id || ':' || outcome, ',' ORDER BY attempt) FROM cuzk.attempts WHERE job_id = '$FIRST'")
+case $R in 1:A:lease_expired,2:[BC]:done) ;; *) fail "attempts of the killed host's job: $R" ;; esac
+R=$(psql_ "SELECT count(*) FROM (SELECT job_id FROM cuzk.attempts WHERE outcome = 'done' GROUP BY job_id HAVING count(*) > 1) x")
+[ "$R" = 0 ] || fail "$R jobs recorded done twice"
+R=$(psql_ "SELECT count(*) FROM cuzk.results")
+[ "$R" = 12 ] || fail "results: $R (expected 12)"
+note "12 jobs (both curves, submitted to A, B, C) done exactly once; A's held job re-ran elsewhere after its lease: $(psql_ "SELECT string_agg(attempt || ':' || host_id || ':' || outcome, ',' ORDER BY attempt) FROM cuzk.attempts WHERE job_id = '$FIRST'")"
+echo "$(psql_ "SELECT host_id || '=' || count(*) FROM cuzk.attempts WHERE outcome = 'done' GROUP BY host_id ORDER BY 1")" | tr '\n' ' ' | sed 's/^/  done by host: /'; echo
+
+# ---- 2: a stopped host's late result is fenced ----
+ok "pause B" on B "$CUZK" workers pause
+ok "pause C" on C "$CUZK" workers pause
+ok "submit zombie job" on B "$CUZK" submit "$DATA/bn128/mul.zkey" "$DATA/bn128/mul.wtns"
+Z=$(cat "$T/out")
+ok "admit 1 on C" on C "$CUZK" workers admit 1
+wait_held C "$Z"
+kill -STOP "${DPIDS[C]}"
+note "stopped C (SIGSTOP) holding job $Z"
+ok "resume B" on B "$CUZK" workers resume
+ok "await zombie job on B" on B "$CUZK" await --timeout 120 "$Z" "$T/pz.json" "$T/pubz.json"
+ok "verify zombie job" "$CUZK" verify "$DATA/bn128/mul.vkey.json" "$T/pubz.json" "$T/pz.json"
+kill -CONT "${DPIDS[C]}"
+ok "resume C" on C "$CUZK" workers resume
+for _ in $(seq 1 600); do grep -q "event=job_fenced job=$Z" "$T/daemon-C.log" && break; sleep 0.1; done
+grep -q "event=job_fenced job=$Z" "$T/daemon-C.log" || fail "C's late result was not fenced"
+R=$(psql_ "SELECT string_agg(attempt || ':' || host_id || ':' || outcome, ',' ORDER BY attempt) FROM cuzk.attempts WHERE job_id = '$Z'")
+[ "$R" = "1:C:lease_expired,2:B:done" ] || fail "attempts of the zombie's job: $R"
+[ "$(psql_ "SELECT attempt FROM cuzk.results WHERE job_id = '$Z'")" = 2 ] || fail "the recorded result is not B's attempt 2"
+note "C stopped past its lease: B ran its job (attempt 2), C's late completion was fenced"
+
+# ---- 3: a cancel sent to one host stops the job running on another ----
+ok "pause C" on C "$CUZK" workers pause
+ok "pause B" on B "$CUZK" workers pause
+ok "submit job to cancel" on C "$CUZK" submit "$DATA/bn128/mul.zkey" "$DATA/bn128/mul.wtns"
+X=$(cat "$T/out")
+ok "admit 1 on C" on C "$CUZK" workers admit 1
+wait_held C "$X"
+ok "cancel on B" on B "$CUZK" cancel "$X"
+for _ in $(seq 1 600); do [ "$(job B "$X" | jget state)" = cancelled ] && break; sleep 0.1; done
+[ "$(job B "$X" | jget state)" = cancelled ] || fail "a job running on C, cancelled on B, did not end: $(job B "$X")"
+grep -q "event=job_cancelled job=$X" "$T/daemon-C.log" || fail "C did not stop the cancelled job"
+[ "$(curl -s "${URLS[C]}/v1/status" | jget running)" = 0 ] || fail "C still runs a job after the cancel"
+note "a job held on C and cancelled through B ended cancelled on C (its next lease renewal)"
+
+# ---- 4: the database crashes and restarts mid-load ----
+ok "resume B" on B "$CUZK" workers resume
+ok "resume C" on C "$CUZK" workers resume
+: >"$T/jobs4"
+for i in $(seq 1 12); do
+  h=B; [ $((i % 2)) = 0 ] && h=C
+  ok "submit $i to $h" on "$h" "$CUZK" submit "$DATA/bn128/mul.zkey" "$DATA/bn128/mul.wtns"
+  echo "$(cat "$T/out") $h" >>"$T/jobs4"
+done
+$AS "$PG/pg_ctl" -D "$T/pg/data" -m immediate -w -t 60 -l "$T/pg/log" restart >/dev/null || fail "PostgreSQL did not restart"
+note "PostgreSQL restarted (-m immediate) with 12 jobs submitted"
+n=0
+while read -r id h; do
+  n=$((n + 1)); w=B; [ "$h" = B ] && w=C
+  ok "await $id on $w after the restart" on "$w" "$CUZK" await --timeout 120 "$id" "$T/q$n.json" "$T/qpub$n.json"
+  ok "verify $id" "$CUZK" verify "$DATA/bn128/mul.vkey.json" "$T/qpub$n.json" "$T/q$n.json"
+done <"$T/jobs4"
+R=$(psql_ "SELECT count(*) FROM (SELECT job_id FROM cuzk.attempts WHERE outcome = 'done' GROUP BY job_id HAVING count(*) > 1) x")
+[ "$R" = 0 ] || fail "$R jobs recorded done twice after the database restart"
+R=$(psql_ "SELECT count(*) FILTER (WHERE state = 'done') || ' ' || count(*) FILTER (WHERE state NOT IN ('done', 'cancelled')) FROM cuzk.jobs")
+[ "$R" = "25 0" ] || fail "after the database restart, jobs done / not ended: $R (expected 25 0)"
+note "every job submitted before the database crash done exactly once, proofs verified"
+
+kill -TERM "${DPIDS[B]}" "${DPIDS[C]}"
+wait "${DPIDS[B]}" || fail "B exited $? after SIGTERM"
+wait "${DPIDS[C]}" || fail "C exited $? after SIGTERM"
+echo "PASS $TAG"
