@@ -331,21 +331,35 @@ static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o
         [BP_M_A] = {k->a, k->n_a, CUZK_GPU_G1},   [BP_M_B1] = {k->b1, k->n_b, CUZK_GPU_G1},
         [BP_M_B2] = {k->b2, k->n_b, CUZK_GPU_G2},
     };
+    /* What the NTT and the vectors leave of the budget (or of the free
+     * memory, less max(512 MiB, 2 %)) is shared by the five handles in
+     * proportion to their bases' bytes: each plans within its share
+     * (resident, with copies where they fit, or streamed), so the first
+     * handle cannot take the memory the others need. */
+    uint64_t avail = 0, weight[BP_M_COUNT] = {0}, wsum = 0;
+    if (!st) {
+        size_t fr = 0, tot = 0;
+        st = cuzk_gpu_mem_info(s->device, &fr, &tot, err);
+        uint64_t used = free0 > fr ? free0 - fr : 0;
+        uint64_t margin = tot / 50 > (512ull << 20) ? tot / 50 : 512ull << 20;
+        if (!st && o && o->device_budget)
+            avail = o->device_budget > used ? o->device_budget - used : 0;
+        else if (!st)
+            avail = fr > margin ? fr - margin : 0;
+        for (int i = 0; i < BP_M_COUNT; i++) {
+            weight[i] = (uint64_t)m[i].n * (m[i].g == CUZK_GPU_G2 ? 192 : 96);
+            wsum += weight[i];
+        }
+    }
     for (int i = 0; i < BP_M_COUNT && !st; i++) {
         if (!m[i].n)
             continue;
         cuzk_gpu_msm_config cfg = {.pin_host_bases = 1};
-        if (o && o->device_budget) {
-            size_t fr = 0, tot = 0;
-            if ((st = cuzk_gpu_mem_info(s->device, &fr, &tot, err)))
-                break;
-            uint64_t used = free0 - fr;
-            if (used >= o->device_budget) {
-                st = cuzk_err(err, CUZK_ERR_NOMEM, "gpu prover: the device budget is used up before the %s MSM",
-                              i == BP_M_H ? "H" : i == BP_M_L ? "L" : i == BP_M_A ? "A" : i == BP_M_B1 ? "B_G1" : "B_G2");
-                break;
-            }
-            cfg.device_budget = (size_t)(o->device_budget - used);
+        cfg.device_budget = (size_t)((double)avail * (double)weight[i] / (double)(wsum ? wsum : 1));
+        if (!cfg.device_budget) {
+            st = cuzk_err(err, CUZK_ERR_NOMEM, "gpu prover: the device budget is used up before the %s MSM",
+                          i == BP_M_H ? "H" : i == BP_M_L ? "L" : i == BP_M_A ? "A" : i == BP_M_B1 ? "B_G1" : "B_G2");
+            break;
         }
         st = cuzk_gpu_msm_create(&s->msm[i], c, m[i].g, m[i].bases, m[i].n, 0, s->device, &cfg, err);
     }
