@@ -266,65 +266,69 @@ CUZK_API cuzk_status cuzk_bp_prove_files(cuzk_ctx *ctx, const char *params_path,
                                          const char *wtns_path, const char *proof_path, const char *public_path,
                                          const cuzk_bp_prove_files_opts *opts, cuzk_error *err);
 
-/* ---- Verifying keys and files (no proving parameters needed) ---------------
- * bellperson (Filecoin) verifying keys (`.vk`, or the prefix of a
- * `.params`), 192-byte proofs (several partitions concatenated), public
- * inputs, and the parameters.json digest. Formats: docs/CLI.md "bellperson
- * files". Public inputs are the inputs after the implicit ONE, in the
- * circuit's order; as bytes each is a 32-byte little-endian integer < r
- * (bellperson's Fr::to_repr), and in JSON a decimal string. */
+/* ---- bellperson files: verifying keys, proofs, public inputs, digest -------
+ * Files as filecoin-proofs keeps them (docs/CLI.md "bellperson files"):
+ * verifying keys (`.vk`, or the prefix of a `.params`), 192-byte proofs
+ * (several partitions concatenated), public inputs (the inputs after the
+ * implicit ONE, in the circuit's order; as bytes each a 32-byte
+ * little-endian integer < r, bellperson's Fr::to_repr, in JSON a decimal
+ * string), and the parameters.json digest. */
 
 /* A loaded bellperson verifying key (opaque; immutable, so one key may be
  * used by several threads at once). */
-typedef struct cuzk_bellperson_vk cuzk_bellperson_vk;
+typedef struct cuzk_bp_verifying_key cuzk_bp_verifying_key;
 
 /* Loads the verifying key of a `.vk` file (exactly the key) or of a
  * `.params` file (the key is its prefix; the whole file's structure is
  * checked, its point sections are not decoded). Every key point is checked
- * (coordinates < p, on the curve, in the subgroup; IC points not the
- * identity), as bellperson's VerifyingKey::read does. Errors: CUZK_ERR_IO,
- * CUZK_ERR_FORMAT (naming the file and the bad part), CUZK_ERR_NOMEM.
- * ctx may be NULL (then the IC points are checked on this thread). */
-CUZK_API cuzk_status cuzk_bellperson_vk_load(cuzk_bellperson_vk **out, cuzk_ctx *ctx, const char *path,
-                                             cuzk_error *err);
-/* The same from the bytes of a `.vk` (exact size); name is used in messages
- * (NULL: "<buffer>"). The buffer is not kept. */
-CUZK_API cuzk_status cuzk_bellperson_vk_load_buffer(cuzk_bellperson_vk **out, cuzk_ctx *ctx, const void *data,
-                                                    size_t size, const char *name, cuzk_error *err);
-/* Public inputs per proof: the key's IC points minus one (the ONE input). */
-CUZK_API size_t cuzk_bellperson_vk_n_inputs(const cuzk_bellperson_vk *vk);
-/* Frees a key (NULL is fine). */
-CUZK_API void cuzk_bellperson_vk_free(cuzk_bellperson_vk *vk);
+ * (coordinates < q, on the curve, in the subgroup; IC points not the point
+ * at infinity), as bellperson's VerifyingKey::read does. Errors: CUZK_ERR_IO,
+ * _FORMAT (naming the file and the bad part), _NOMEM, _USAGE (NULL
+ * arguments). ctx may be NULL (then the IC points are checked on this
+ * thread). On success *out is a new key (cuzk_bp_verifying_key_free). */
+CUZK_API cuzk_status cuzk_bp_verifying_key_load(cuzk_bp_verifying_key **out, cuzk_ctx *ctx, const char *path,
+                                                cuzk_error *err);
+/* The same from the bytes of a `.vk` (exactly the key); name is used in
+ * messages (NULL: "<buffer>"). The buffer is not kept. */
+CUZK_API cuzk_status cuzk_bp_verifying_key_load_buffer(cuzk_bp_verifying_key **out, cuzk_ctx *ctx,
+                                                       const void *data, size_t size, const char *name,
+                                                       cuzk_error *err);
+/* Public inputs per proof: the key's IC points minus one (the ONE input); 0
+ * for NULL. */
+CUZK_API size_t cuzk_bp_verifying_key_n_inputs(const cuzk_bp_verifying_key *vk);
+/* Frees a key. NULL is a no-op. */
+CUZK_API void cuzk_bp_verifying_key_free(cuzk_bp_verifying_key *vk);
 
-/* Verifies n_proofs proofs against one key: proofs = n_proofs · 192 bytes
- * (A‖B‖C compressed, bellperson's Proof::write, partitions in order);
- * inputs = n_proofs · n_inputs values of 32 bytes, little-endian, proof i's
- * values at inputs + 32·n_inputs·i. n_inputs must equal
- * cuzk_bellperson_vk_n_inputs(vk) and n_proofs must be ≥ 1.
- * Returns CUZK_OK when every proof is valid; CUZK_ERR_INVALID_PROOF naming
- * the first proof whose pairing check fails or that has a point that is
- * not a valid group element (off the curve or subgroup, the identity, bad
- * flags: as for snarkjs proofs); CUZK_ERR_FORMAT for an input ≥ r; CUZK_ERR_MISMATCH when n_inputs disagrees with the key;
- * CUZK_ERR_USAGE for bad arguments. ctx may be NULL (this thread). */
-CUZK_API cuzk_status cuzk_bellperson_verify(cuzk_ctx *ctx, const cuzk_bellperson_vk *vk, const uint8_t *proofs,
-                                            size_t n_proofs, const uint8_t *inputs, size_t n_inputs,
-                                            cuzk_error *err);
-/* `cuzk verify --format bellperson`: key = a `.vk` or `.params`; public =
- * a JSON array of decimal strings (one proof), or an array of such arrays
- * (one per partition, in order); proof = the proof file (192 bytes per
- * partition, as many partitions as public has arrays). Codes as
- * cuzk_bellperson_verify, plus CUZK_ERR_IO and CUZK_ERR_FORMAT naming the
- * file, and CUZK_ERR_MISMATCH when the files disagree (number of inputs or
- * of partitions). ctx may be NULL. */
-CUZK_API cuzk_status cuzk_bellperson_verify_files(cuzk_ctx *ctx, const char *key_path, const char *public_path,
-                                                  const char *proof_path, cuzk_error *err);
+/* Verifies n_proofs ≥ 1 proofs against one key: proofs = n_proofs · 192
+ * bytes (A‖B‖C compressed, bellperson's Proof::write / read_many,
+ * partitions in order); inputs = n_proofs · n_inputs values of 32 bytes,
+ * little-endian, proof i's at inputs + 32·n_inputs·i; n_inputs must equal
+ * cuzk_bp_verifying_key_n_inputs(vk). CUZK_OK when every proof is valid;
+ * CUZK_ERR_INVALID_PROOF naming the first proof whose pairing check fails or
+ * that holds a point that is not a valid group element (coordinate >= q, off
+ * the curve or the subgroup, the point at infinity, bad flag bits: what
+ * bellperson's reading refuses); CUZK_ERR_MISMATCH when n_inputs disagrees
+ * with the key; CUZK_ERR_USAGE for an input >= r or bad arguments. The
+ * pairings run on ctx's pool (ctx may be NULL: this thread). */
+CUZK_API cuzk_status cuzk_bp_verify_bytes(cuzk_ctx *ctx, const cuzk_bp_verifying_key *vk, const uint8_t *proofs,
+                                          size_t n_proofs, const uint8_t *inputs, size_t n_inputs,
+                                          cuzk_error *err);
+/* `cuzk verify --format bellperson`: key_path = a `.vk` or `.params`;
+ * public_path = a JSON array of decimal strings (one proof), or an array of
+ * such arrays (one per partition, in order); proof_path = the proof file
+ * (192 bytes per partition). Codes as cuzk_bp_verify_bytes, plus
+ * CUZK_ERR_IO and _FORMAT naming the file (an input >= r is _FORMAT), and
+ * CUZK_ERR_MISMATCH when the files disagree (inputs per proof, number of
+ * partitions). ctx may be NULL. */
+CUZK_API cuzk_status cuzk_bp_verify_files(cuzk_ctx *ctx, const char *key_path, const char *public_path,
+                                          const char *proof_path, cuzk_error *err);
 
-/* ---- parameters.json digest ------------------------------------------------ */
-
-/* The `digest` field filecoin-proofs' parameters.json gives a `.params` or
- * `.vk`: the first 32 lower-case hex characters of the BLAKE2b-512 of the
- * whole file, NUL-terminated in out (33 bytes). Reads the file once. */
-CUZK_API cuzk_status cuzk_bellperson_digest(const char *path, char out[33], cuzk_error *err);
+/* The `digest` filecoin-proofs' parameters.json gives a `.params` or `.vk`
+ * file: the first 32 lower-case hex characters of the BLAKE2b-512 of the
+ * whole file, NUL-terminated in out (33 bytes). Reads the file once
+ * (sequentially; a 44 GiB file takes about a minute). CUZK_ERR_IO naming the
+ * file, CUZK_ERR_USAGE for NULL arguments. */
+CUZK_API cuzk_status cuzk_bp_params_digest(const char *path, char out[33], cuzk_error *err);
 
 #ifdef __cplusplus
 }

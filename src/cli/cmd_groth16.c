@@ -242,7 +242,7 @@ int cmd_verify(int argc, char **argv)
         return cli_fail(&err);
     if (bellperson)
         cli_catch_sigbus(pos[0]); /* a .params is mapped while its structure is checked */
-    cuzk_status st = bellperson ? cuzk_bellperson_verify_files(ctx, pos[0], pos[1], pos[2], &err)
+    cuzk_status st = bellperson ? cuzk_bp_verify_files(ctx, pos[0], pos[1], pos[2], &err)
                                 : cuzk_verify_files(ctx, pos[0], pos[1], pos[2], &err);
     cuzk_ctx_free(ctx);
     if (st == CUZK_OK) {

@@ -52,10 +52,9 @@ typedef bls12_381_g2_affine_t g2_t;
 static void fp_raw_from_be(fp_t *r, const uint8_t *in, bool mask_flags)
 {
     for (int i = 0; i < 6; i++) {
-        uint64_t v = 0;
-        for (int k = 0; k < 8; k++)
-            v = v << 8 | in[8 * i + k];
-        r->l[5 - i] = v;
+        uint64_t v;
+        memcpy(&v, in + 8 * i, 8);
+        r->l[5 - i] = __builtin_bswap64(v); /* the host is little-endian (x86-64, aarch64) */
     }
     if (mask_flags)
         r->l[5] &= UINT64_MAX >> 3;
@@ -672,6 +671,7 @@ typedef struct {
     uint8_t *dst;       /* NULL: check only */
     size_t dst_size;    /* bytes per output point */
     bool g2, subgroup;
+    size_t n;           /* points in the range */
 } sec_job;
 
 static int sec_item(void *ctx, size_t i)
@@ -695,6 +695,63 @@ static int sec_item(void *ctx, size_t i)
     return why;
 }
 
+/* Unchecked decoding of a block of points, the fast way: coordinates
+ * straight to Montgomery form, then the curve equations of the whole block
+ * at once (fmt's check_n: 8 points per IFMA vector where the CPU has it).
+ * Returns 0 when every point of the block is valid and not the identity;
+ * otherwise the block is decoded again point by point (sec_item), which
+ * gives the exact reason of its first bad point. */
+enum { SEC_BLOCK = 128 };
+
+static int sec_block_item(void *ctx, size_t b)
+{
+    sec_job *j = ctx;
+    const size_t lo = b * SEC_BLOCK, hi = CUZK_MIN(lo + SEC_BLOCK, j->n);
+    union {
+        g1_t g1[SEC_BLOCK];
+        g2_t g2[SEC_BLOCK];
+    } tmp;
+    uint8_t *dst = j->dst ? j->dst + lo * j->dst_size : (uint8_t *)&tmp;
+    const size_t es = j->g2 ? 192 : 96, nc = j->g2 ? 4 : 2;
+    bool ok = true;
+    for (size_t i = lo; ok && i < hi; i++) {
+        const uint8_t *src = j->src + es * i;
+        fp_t *c = (fp_t *)(dst + (i - lo) * j->dst_size);
+        if (src[0] & 0xe0) { /* compressed, infinity or sort flag: the slow path says which */
+            ok = false;
+            break;
+        }
+        /* File order x.c1, x.c0, y.c1, y.c0 (G2) -> ours x.c0, x.c1, y.c0, y.c1. */
+        for (size_t k = 0; k < nc; k++) {
+            fp_t raw;
+            fp_raw_from_be(&raw, src + 48 * k, k == 0);
+            size_t to = j->g2 ? (k ^ 1) : k;
+            if (!bls12_381_fp_raw_is_canonical(&raw)) {
+                ok = false;
+                break;
+            }
+            bls12_381_fp_to_mont(&c[to], &raw);
+        }
+    }
+    if (ok) {
+        const fmt_ops *ops = fmt_ops_get(CUZK_CURVE_BLS12_381);
+        ok = (j->g2 ? ops->g2_check_n(dst, hi - lo, false) : ops->g1_check_n(dst, hi - lo, false)) == FMT_PT_OK;
+        /* (0, 0) passes check_n as our infinity: without the infinity flag
+         * it is not on the curve, and the identity is refused anyway. */
+        for (size_t i = lo; ok && i < hi; i++)
+            ok = j->g2 ? !bls12_381_g2_affine_is_inf((const g2_t *)(dst + (i - lo) * j->dst_size))
+                       : !bls12_381_g1_affine_is_inf((const g1_t *)(dst + (i - lo) * j->dst_size));
+    }
+    if (ok)
+        return 0;
+    for (size_t i = lo; i < hi; i++) {
+        int why = sec_item(j, i);
+        if (why)
+            return why;
+    }
+    return 0;
+}
+
 static cuzk_status decode_range(const cuzk_bp_params *p, cuzk_bp_section_id s, uint64_t first, uint64_t n, void *out,
                                 bool want_g2, cuzk_pool *pool, cuzk_error *err)
 {
@@ -713,10 +770,21 @@ static cuzk_status decode_range(const cuzk_bp_params *p, cuzk_bp_section_id s, u
     cuzk_status st = cuzk_fmap_recheck(&p->file, err);
     if (st)
         return st;
-    sec_job j = {sec->data + first * sec->elem_size, out, want_g2 ? sizeof(g2_t) : sizeof(g1_t), want_g2, p->checked};
+    sec_job j = {sec->data + first * sec->elem_size, out, want_g2 ? sizeof(g2_t) : sizeof(g1_t), want_g2, p->checked,
+                 (size_t)n};
     size_t bad;
     int why;
-    fmt_par_scan(pool, (size_t)n, want_g2 ? 256 : 1024, sec_item, &j, &bad, &why);
+    if (p->checked) { /* the subgroup checks dominate: point by point */
+        fmt_par_scan(pool, (size_t)n, want_g2 ? 16 : 32, sec_item, &j, &bad, &why);
+    } else {
+        size_t nb = ((size_t)n + SEC_BLOCK - 1) / SEC_BLOCK, bb;
+        fmt_par_scan(pool, nb, want_g2 ? 4 : 8, sec_block_item, &j, &bb, &why);
+        bad = n;
+        if (bb < nb) /* the first bad point of the first bad block */
+            for (size_t i = bb * SEC_BLOCK; i < (size_t)n && bad == n; i++)
+                if ((why = sec_item(&j, i)))
+                    bad = i;
+    }
     if (bad < n)
         return cuzk_err(err, CUZK_ERR_FORMAT, "%s: section %s point %llu %s", p->file.name, cuzk_bp_section_name(s),
                         (unsigned long long)(first + bad), cuzk_bp_pt_reason(why));

@@ -211,7 +211,8 @@ uint64_t cuzk_bp_params_size(uint32_t n_ic, const uint32_t counts[CUZK_BP_N_SECT
  * The file is a temporary one, renamed over the target by commit (formats.h
  * output writer), so a failed or aborted write leaves nothing. Section
  * points are checked to be valid and not the identity (bellperson refuses
- * to read the identity): CUZK_ERR_USAGE otherwise. */
+ * to read the identity): CUZK_ERR_USAGE otherwise. The struct points into
+ * itself once open: do not copy it. */
 typedef struct cuzk_bp_params_writer {
     struct cuzk_afile *out;     /* the output (own_out: ours) */
     bool own_out;

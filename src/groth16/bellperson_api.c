@@ -15,16 +15,16 @@
 #include "groth16/ctx.h"
 #include "groth16/prove.h"
 
-struct cuzk_bellperson_vk {
+struct cuzk_bp_verifying_key {
     cuzk_bp_vk bv;
     cuzk_vk vk; /* the verifier's view (n_public = n_ic - 1) */
 };
 
 static cuzk_pool *ctx_pool(cuzk_ctx *ctx) { return ctx ? ctx->pool : NULL; }
 
-static cuzk_status wrap_vk(cuzk_bellperson_vk **out, cuzk_bp_vk *bv, cuzk_error *err)
+static cuzk_status wrap_vk(cuzk_bp_verifying_key **out, cuzk_bp_vk *bv, cuzk_error *err)
 {
-    cuzk_bellperson_vk *k = calloc(1, sizeof *k);
+    cuzk_bp_verifying_key *k = calloc(1, sizeof *k);
     if (!k) {
         cuzk_bp_vk_free(bv);
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
@@ -32,37 +32,39 @@ static cuzk_status wrap_vk(cuzk_bellperson_vk **out, cuzk_bp_vk *bv, cuzk_error 
     k->bv = *bv;
     cuzk_status st = cuzk_bp_vk_to_vk(&k->bv, &k->vk, err);
     if (st) {
-        cuzk_bellperson_vk_free(k);
+        cuzk_bp_verifying_key_free(k);
         return st;
     }
     *out = k;
     return CUZK_OK;
 }
 
-cuzk_status cuzk_bellperson_vk_load(cuzk_bellperson_vk **out, cuzk_ctx *ctx, const char *path, cuzk_error *err)
+cuzk_status cuzk_bp_verifying_key_load(cuzk_bp_verifying_key **out, cuzk_ctx *ctx, const char *path, cuzk_error *err)
 {
+    cuzk_err_clear(err);
     if (!out || !path)
-        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bellperson_vk_load: NULL argument");
+        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_verifying_key_load: NULL argument");
     *out = NULL;
     cuzk_bp_vk bv;
     cuzk_status st = cuzk_bp_vk_read_any(&bv, path, ctx_pool(ctx), NULL, err);
     return st ? st : wrap_vk(out, &bv, err);
 }
 
-cuzk_status cuzk_bellperson_vk_load_buffer(cuzk_bellperson_vk **out, cuzk_ctx *ctx, const void *data, size_t size,
+cuzk_status cuzk_bp_verifying_key_load_buffer(cuzk_bp_verifying_key **out, cuzk_ctx *ctx, const void *data, size_t size,
                                            const char *name, cuzk_error *err)
 {
+    cuzk_err_clear(err);
     if (!out || (!data && size))
-        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bellperson_vk_load_buffer: NULL argument");
+        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_verifying_key_load_buffer: NULL argument");
     *out = NULL;
     cuzk_bp_vk bv;
     cuzk_status st = cuzk_bp_vk_parse(&bv, data, size, true, name ? name : "<buffer>", ctx_pool(ctx), NULL, err);
     return st ? st : wrap_vk(out, &bv, err);
 }
 
-size_t cuzk_bellperson_vk_n_inputs(const cuzk_bellperson_vk *vk) { return vk ? vk->vk.n_public : 0; }
+size_t cuzk_bp_verifying_key_n_inputs(const cuzk_bp_verifying_key *vk) { return vk ? vk->vk.n_public : 0; }
 
-void cuzk_bellperson_vk_free(cuzk_bellperson_vk *vk)
+void cuzk_bp_verifying_key_free(cuzk_bp_verifying_key *vk)
 {
     if (!vk)
         return;
@@ -103,22 +105,23 @@ static cuzk_status inputs_from_bytes(uint64_t (*dst)[4], const uint8_t *src, siz
             v.l[l] = w;
         }
         if (!bls12_381_fr_raw_is_canonical(&v))
-            return cuzk_err(err, CUZK_ERR_FORMAT, "public input %zu is not < r", i);
+            return cuzk_err(err, CUZK_ERR_USAGE, "public input %zu is not < r", i);
         memcpy(dst[i], v.l, 32);
     }
     return CUZK_OK;
 }
 
-cuzk_status cuzk_bellperson_verify(cuzk_ctx *ctx, const cuzk_bellperson_vk *vk, const uint8_t *proofs,
+cuzk_status cuzk_bp_verify_bytes(cuzk_ctx *ctx, const cuzk_bp_verifying_key *vk, const uint8_t *proofs,
                                    size_t n_proofs, const uint8_t *inputs, size_t n_inputs, cuzk_error *err)
 {
+    cuzk_err_clear(err);
     if (!vk || !proofs || (!inputs && n_inputs) || !n_proofs)
-        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bellperson_verify: NULL argument or no proofs");
+        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_verify_bytes: NULL argument or no proofs");
     if (n_inputs != vk->vk.n_public)
         return cuzk_err(err, CUZK_ERR_MISMATCH, "%zu public inputs per proof, but the verifying key expects %u",
                         n_inputs, vk->vk.n_public);
     if (n_proofs > SIZE_MAX / CUZK_BP_PROOF_SIZE || (n_inputs && n_proofs > SIZE_MAX / 32 / n_inputs))
-        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bellperson_verify: too many proofs");
+        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_verify_bytes: too many proofs");
     cuzk_proof_points *pp = NULL;
     size_t got = 0;
     cuzk_status st =
@@ -176,12 +179,13 @@ static cuzk_status read_text(const char *path, char **out, size_t *len, cuzk_err
     return CUZK_OK;
 }
 
-cuzk_status cuzk_bellperson_verify_files(cuzk_ctx *ctx, const char *key_path, const char *public_path,
+cuzk_status cuzk_bp_verify_files(cuzk_ctx *ctx, const char *key_path, const char *public_path,
                                          const char *proof_path, cuzk_error *err)
 {
+    cuzk_err_clear(err);
     if (!key_path || !public_path || !proof_path)
-        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bellperson_verify_files: NULL path");
-    cuzk_bellperson_vk *vk = NULL;
+        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_verify_files: NULL path");
+    cuzk_bp_verifying_key *vk = NULL;
     char *text = NULL;
     size_t len = 0, parts = 0, each = 0, n_proofs = 0;
     uint64_t(*in)[4] = NULL;
@@ -189,7 +193,7 @@ cuzk_status cuzk_bellperson_verify_files(cuzk_ctx *ctx, const char *key_path, co
     cuzk_phase_timer ph = {0};
     if (ctx)
         ph = cuzk_phase_begin(ctx, CUZK_PHASE_LOAD);
-    cuzk_status st = cuzk_bellperson_vk_load(&vk, ctx, key_path, err);
+    cuzk_status st = cuzk_bp_verifying_key_load(&vk, ctx, key_path, err);
     if (!st)
         st = read_text(public_path, &text, &len, err);
     if (!st)
@@ -214,13 +218,14 @@ cuzk_status cuzk_bellperson_verify_files(cuzk_ctx *ctx, const char *key_path, co
     cuzk_free(pp);
     cuzk_free(in);
     free(text);
-    cuzk_bellperson_vk_free(vk);
+    cuzk_bp_verifying_key_free(vk);
     return st;
 }
 
-cuzk_status cuzk_bellperson_digest(const char *path, char out[33], cuzk_error *err)
+cuzk_status cuzk_bp_params_digest(const char *path, char out[33], cuzk_error *err)
 {
+    cuzk_err_clear(err);
     if (!path || !out)
-        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bellperson_digest: NULL argument");
+        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_params_digest: NULL argument");
     return cuzk_bp_digest_file(path, out, err);
 }

@@ -1,5 +1,6 @@
-/* bellperson .params: index any input (both modes), decode every section;
- * an accepted file re-encodes to the same bytes through the writer's codec. */
+/* bellperson .params: index any input (both modes), decode every section
+ * (checked mode: its first points only, subgroup checks are slow under the
+ * sanitizers); decoded points re-encode to the same bytes. */
 #include "formats/bellperson.h"
 #include "fuzz_common.h"
 
@@ -21,23 +22,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_ASSERT(sec->offset + (uint64_t)sec->count * sec->elem_size <= size);
             if (!sec->count)
                 continue;
+            const uint32_t cnt = checked ? (sec->count < 4 ? sec->count : 4) : sec->count;
             uint8_t back[192];
             if (sec->g2) {
-                bls12_381_g2_affine_t *pts = malloc(sec->count * sizeof *pts);
+                bls12_381_g2_affine_t *pts = malloc(cnt * sizeof *pts);
                 cuzk_err_clear(&e);
-                st = cuzk_bp_params_g2(&p, (cuzk_bp_section_id)s, 0, sec->count, pts, NULL, &e);
+                st = cuzk_bp_params_g2(&p, (cuzk_bp_section_id)s, 0, cnt, pts, NULL, &e);
                 fuzz_check_error(st, &e, "fuzz.params");
-                for (uint32_t i = 0; !st && i < sec->count; i++) {
+                for (uint32_t i = 0; !st && i < cnt; i++) {
                     cuzk_bp_g2_encode(back, &pts[i], false);
                     FUZZ_ASSERT(!memcmp(back, sec->data + 192 * (size_t)i, 192));
                 }
                 free(pts);
             } else {
-                bls12_381_g1_affine_t *pts = malloc(sec->count * sizeof *pts);
+                bls12_381_g1_affine_t *pts = malloc(cnt * sizeof *pts);
                 cuzk_err_clear(&e);
-                st = cuzk_bp_params_g1(&p, (cuzk_bp_section_id)s, 0, sec->count, pts, NULL, &e);
+                st = cuzk_bp_params_g1(&p, (cuzk_bp_section_id)s, 0, cnt, pts, NULL, &e);
                 fuzz_check_error(st, &e, "fuzz.params");
-                for (uint32_t i = 0; !st && i < sec->count; i++) {
+                for (uint32_t i = 0; !st && i < cnt; i++) {
                     cuzk_bp_g1_encode(back, &pts[i], false);
                     FUZZ_ASSERT(!memcmp(back, sec->data + 96 * (size_t)i, 96));
                 }

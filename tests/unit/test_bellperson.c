@@ -4,7 +4,9 @@
  * VK, oversize, counts, checked vs unchecked mode, identity rules), the
  * 192-byte proof codec, the file-shrank check, and the Blake2b-512 digest
  * against the RFC 7693 test vector. The encoding itself is cross-checked
- * against @noble/curves by tests/interop/bellperson_noble.js. */
+ * against @noble/curves by tests/interop/bellperson_noble.mjs. The public
+ * verification API runs on tests/data/bellperson (a snarkjs proof
+ * re-encoded by @noble/curves). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 #include <cmocka.h>
 #include <unistd.h>
 
+#include "cuzk/bellperson.h"
 #include "formats/bellperson.h"
 #include "util/threadpool.h"
 
@@ -709,11 +712,83 @@ static void test_digest(void **state)
     one_line(&e);
 }
 
+/* ---- public verification API (include/cuzk/bellperson.h) ------------------------- */
+
+#define BP_DATA CUZK_TEST_DATA_DIR "/bellperson/"
+
+static void test_public_api(void **state)
+{
+    (void)state;
+    cuzk_error e = {0};
+    cuzk_bp_verifying_key *vk = NULL, *vk2 = NULL;
+    assert_int_equal(cuzk_bp_verifying_key_load(&vk, NULL, BP_DATA "mul.vk", &e), CUZK_OK);
+    assert_int_equal(cuzk_bp_verifying_key_n_inputs(vk), 2);
+    size_t n;
+    uint8_t *kb = slurp(BP_DATA "mul.vk", &n);
+    cuzk_ctx *ctx = NULL;
+    assert_int_equal(cuzk_ctx_create(&ctx, NULL, NULL), CUZK_OK);
+    assert_int_equal(cuzk_bp_verifying_key_load_buffer(&vk2, ctx, kb, n, "k", &e), CUZK_OK);
+    /* A truncated buffer: one line naming it; *out stays NULL. */
+    cuzk_bp_verifying_key *vk3 = (cuzk_bp_verifying_key *)1;
+    assert_int_equal(cuzk_bp_verifying_key_load_buffer(&vk3, NULL, kb, n - 1, "short.vk", &e), CUZK_ERR_FORMAT);
+    assert_null(vk3);
+    one_line(&e);
+    assert_non_null(strstr(e.msg, "short.vk: "));
+    free(kb);
+    size_t pn;
+    uint8_t *proof = slurp(BP_DATA "mul.proof.bin", &pn);
+    assert_int_equal(pn, 192);
+    /* The public inputs 13172544000 and 5 as 32-byte little-endian values. */
+    uint8_t in[2 * 32] = {0};
+    uint64_t v0 = 13172544000ull;
+    for (int i = 0; i < 8; i++)
+        in[i] = (uint8_t)(v0 >> (8 * i));
+    in[32] = 5;
+    assert_int_equal(cuzk_bp_verify_bytes(ctx, vk, proof, 1, in, 2, &e), CUZK_OK);
+    assert_int_equal(e.code, CUZK_OK);
+    assert_int_equal(cuzk_bp_verify_bytes(NULL, vk2, proof, 1, in, 2, &e), CUZK_OK);
+    in[32] = 6;
+    assert_int_equal(cuzk_bp_verify_bytes(ctx, vk, proof, 1, in, 2, &e), CUZK_ERR_INVALID_PROOF);
+    one_line(&e);
+    in[32] = 5;
+    assert_int_equal(cuzk_bp_verify_bytes(ctx, vk, proof, 1, in, 1, &e), CUZK_ERR_MISMATCH);
+    memset(in + 32, 0xff, 32); /* >= r */
+    assert_int_equal(cuzk_bp_verify_bytes(ctx, vk, proof, 1, in, 2, &e), CUZK_ERR_USAGE);
+    memset(in + 32, 0, 32);
+    in[32] = 5;
+    proof[100] ^= 1; /* B's x: not on the curve (or not in the subgroup) */
+    assert_int_equal(cuzk_bp_verify_bytes(ctx, vk, proof, 1, in, 2, &e), CUZK_ERR_INVALID_PROOF);
+    proof[100] ^= 1;
+    assert_int_equal(cuzk_bp_verify_bytes(ctx, vk, proof, 0, in, 2, &e), CUZK_ERR_USAGE);
+    /* Files, and the error of an earlier call is cleared. */
+    assert_int_equal(cuzk_bp_verify_files(ctx, BP_DATA "mul.vk", BP_DATA "mul.public.json", BP_DATA "mul.proof.bin",
+                                          &e),
+                     CUZK_OK);
+    assert_int_equal(e.code, CUZK_OK);
+    assert_int_equal(cuzk_bp_verify_files(NULL, BP_DATA "mul.vk", BP_DATA "mul.vk", BP_DATA "mul.proof.bin", &e),
+                     CUZK_ERR_FORMAT);
+    one_line(&e);
+    /* Digest: the same as the codec's on the bytes. */
+    char d1[33], d2[33];
+    kb = slurp(BP_DATA "mul.vk", &n);
+    assert_int_equal(cuzk_bp_digest_buffer(kb, n, d1, NULL), CUZK_OK);
+    assert_int_equal(cuzk_bp_params_digest(BP_DATA "mul.vk", d2, &e), CUZK_OK);
+    assert_string_equal(d1, d2);
+    free(kb);
+    free(proof);
+    cuzk_bp_verifying_key_free(vk);
+    cuzk_bp_verifying_key_free(vk2);
+    cuzk_bp_verifying_key_free(NULL);
+    assert_int_equal(cuzk_bp_verifying_key_n_inputs(NULL), 0);
+    cuzk_ctx_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_point_roundtrip), cmocka_unit_test(test_point_reject), cmocka_unit_test(test_vk),
         cmocka_unit_test(test_params),          cmocka_unit_test(test_proof),        cmocka_unit_test(test_digest),
+        cmocka_unit_test(test_public_api),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

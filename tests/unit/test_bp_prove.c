@@ -347,7 +347,7 @@ static void test_prove_files(void **state)
     assert_int_equal(cuzk_bp_prove(F.ctx, F.srs, a, 1, &r1, &s1, &one, NULL, &e), CUZK_OK);
     assert_memory_equal(&one, &rp[1], sizeof one);
     /* the bellperson verifier (a .params holds the verifying key) accepts the file */
-    assert_int_equal(cuzk_bellperson_verify_files(F.ctx, F.params, pub, proof, &e), CUZK_OK);
+    assert_int_equal(cuzk_bp_verify_files(F.ctx, F.params, pub, proof, &e), CUZK_OK);
     unlink(proof), unlink(pub), unlink(raw);
     /* a witness of another circuit: an error, no file */
     assert_int_equal(cuzk_bp_prove_files(F.ctx, F.params, F.r1cs, F.wtns2, proof, pub, &o, &e), CUZK_ERR_MISMATCH);
