@@ -156,7 +156,8 @@ static int detach(const char *log_path, int *ret_code)
 static void remove_state_dir(const char *dir)
 {
     static const char *const files[] = {"journal.db", "journal.db-wal", "journal.db-shm", "journal.db-journal",
-                                        "lock", "cuzk.log"};
+                                        "keys.db",    "keys.db-wal",    "keys.db-shm",    "keys.db-journal",
+                                        "lock",       "cuzk.log"};
     char p[CUZK_CFG_STR_MAX + 32];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, files[i]);

@@ -183,6 +183,7 @@ static void engine_free(cuzk_engine *e)
     eng_backend_free(e->backend);
     if (e->q)
         e->q->ops->close(e->q);
+    eng_keyreg_close(e->reg);
     if (e->lockfd >= 0)
         close(e->lockfd);
     pthread_mutex_destroy(&e->lock);
@@ -299,6 +300,17 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
         snprintf(side, sizeof side, "%s-shm", journal);
         chmod(side, 0600);
     }
+    char keys[CUZK_CFG_STR_MAX + 16];
+    snprintf(keys, sizeof keys, "%s/keys.db", dir);
+    int kfd = open(keys, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600); /* private, as the journal */
+    if (kfd < 0) {
+        st = ecode(err, store_code(errno), "%s: %s", keys, strerror(errno));
+        goto fail;
+    }
+    fchmod(kfd, 0600);
+    close(kfd);
+    if ((st = eng_keyreg_open(&e->reg, keys, journal, err)))
+        goto fail;
     eng_queue_opts qopts = {.host = e->host_id, .lease_s = cfg->lease_s};
     if ((st = qops->open(&e->q, qops == &eng_queue_sqlite ? journal : cfg->queue, &qopts, err)))
         goto fail;
@@ -323,7 +335,7 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
     /* Known keys (not loaded until used or preloaded). */
     eng_key_rec *recs = NULL;
     size_t n_recs = 0;
-    if ((st = e->q->ops->key_all(e->q, &recs, &n_recs, err)))
+    if ((st = eng_keyreg_all(e->reg, &recs, &n_recs, err)))
         goto fail;
     for (size_t i = 0; i < n_recs; i++) {
         eng_key_meta meta;

@@ -23,6 +23,7 @@
 
 #include "engine/devmem.h"
 #include "engine/engine.h"
+#include "engine/keyreg.h"
 #include "engine/prover.h"
 #include "engine/queue.h"
 #include "util/common.h"
@@ -90,6 +91,7 @@ struct cuzk_engine {
     char spool[CUZK_CFG_STR_MAX + 16];
     int lockfd;
     eng_queue *q;
+    eng_keyreg *reg;          /* this host's key registry (under dblock) */
     pthread_mutex_t dblock;
     /* Journal marks (under dblock) of the latest accepted submit and the
      * latest job end: an answer about a job needs the journal durable up to

@@ -1,7 +1,7 @@
 /* DESIGN — the key registry and cache.
  *
- * A key is named by the SHA-256 of its file (its id). The registry (the
- * queue's key table) remembers path, stat identity and the memory it took,
+ * A key is named by the SHA-256 of its file (its id). The registry (this
+ * host's, keyreg.h) remembers path, stat identity and the memory it took,
  * so a restart does not re-hash an unchanged file (key_identify). In memory
  * (e->lock) each key has one entry that never moves (workers hold pointers
  * unlocked) with a slot per place it can be loaded: slot 0 = the host (CPU
@@ -373,7 +373,7 @@ cuzk_status key_identify(cuzk_engine *e, const char *path, eng_kentry **out,
     rec_stat(&rec, &sb);
     int found = 0;
     pthread_mutex_lock(&e->dblock);
-    cuzk_status st = e->q->ops->key_by_path(e->q, abs, &known, &found, err);
+    cuzk_status st = eng_keyreg_by_path(e->reg, abs, &known, &found, err);
     pthread_mutex_unlock(&e->dblock);
     if (st)
         return st;
@@ -389,7 +389,7 @@ cuzk_status key_identify(cuzk_engine *e, const char *path, eng_kentry **out,
         if ((st = sha256_file(abs, rec.id, err)))
             return st;
         pthread_mutex_lock(&e->dblock);
-        st = e->q->ops->key_put(e->q, &rec, err);
+        st = eng_keyreg_put(e->reg, &rec, err);
         pthread_mutex_unlock(&e->dblock);
         if (st)
             return st;
@@ -485,7 +485,7 @@ cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot,
     if (remember) { /* the next start plans with the real size */
         cuzk_error rerr = {0};
         pthread_mutex_lock(&e->dblock);
-        if (e->q->ops->key_put(e->q, &upd, &rerr))
+        if (eng_keyreg_put(e->reg, &upd, &rerr))
             elog(e, "journal_error", "op=key_put key=%s error=\"%s\"", upd.id, rerr.msg);
         pthread_mutex_unlock(&e->dblock);
     }

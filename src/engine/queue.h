@@ -64,23 +64,12 @@ typedef struct eng_job {
     char error[CUZK_ERROR_MSG_MAX];
 } eng_job;
 
-/* A registered key's identity, kept so restarts need not re-hash the file
- * (the stat fields tell whether it changed). */
-typedef struct eng_key_rec {
-    char id[CUZK_KEY_ID_LEN + 1];
-    char path[CUZK_CFG_STR_MAX];
-    uint64_t file_bytes;
-    int64_t mtime_ns;
-    uint64_t inode, dev;
-    uint64_t host_bytes;     /* memory it took when last loaded (0 = never loaded) */
-} eng_key_rec;
-
 typedef struct eng_queue eng_queue;
 
 /* Settings of a queue handle (NULL or zeros = the defaults). */
 typedef struct eng_queue_opts {
     const char *host;   /* this host's id: names it to the database (application_name
-                         * cuzk@host), scopes its key registry; "" = "localhost" */
+                         * cuzk@host) and owns its claims; "" = "localhost" */
     double lease_s;     /* how long a claim or renewal holds a job (0 = 30 s) */
     double retry_s;     /* how long one call keeps reconnecting to a database that is
                          * down before it fails with CUZK_ERR_IO (0 = 10 s) */
@@ -168,11 +157,6 @@ typedef struct eng_queue_ops {
     cuzk_status (*input)(eng_queue *q, const char *id, void **body, size_t *len, cuzk_error *err);
     /* Spool files of queued / running jobs (to find orphans at start). */
     cuzk_status (*live_inputs)(eng_queue *q, char ***names, size_t *n, cuzk_error *err);
-    /* Key registry. */
-    cuzk_status (*key_put)(eng_queue *q, const eng_key_rec *k, cuzk_error *err);
-    cuzk_status (*key_by_path)(eng_queue *q, const char *path, eng_key_rec *out, int *found,
-                               cuzk_error *err);
-    cuzk_status (*key_all)(eng_queue *q, eng_key_rec **out, size_t *n, cuzk_error *err);
     /* Durability (see the top): a mark covering every commit so far, and a
      * wait until everything up to a mark is on stable storage
      * (CUZK_ENGINE_NO_SPACE / CUZK_ENGINE_UNAVAILABLE if it cannot be: then

@@ -47,6 +47,8 @@
 /* Forward-only: migration i takes the schema from version i to i + 1. Each
  * is idempotent (IF NOT EXISTS), because YugabyteDB may commit DDL outside
  * the migration's transaction. */
+/* (cuzk.keys, of version 1, held the hosts' key registries, which live on
+ * each host since (keyreg.h); unused, kept as migrations only go forward.) */
 static const char *const MIGRATIONS[PG_SCHEMA_VERSION] = {
     "CREATE TABLE IF NOT EXISTS cuzk.jobs ("
     " id text PRIMARY KEY, seq bigserial NOT NULL, idem_key text UNIQUE, req_sha256 bytea NOT NULL,"
@@ -116,8 +118,7 @@ static const char *const MIGRATIONS[PG_SCHEMA_VERSION] = {
 enum {
     S_GET, S_BY_IDEM, S_SUBMIT, S_PEEK, S_CLAIM, S_CLAIM_NEXT, S_COMPLETE, S_REQUEUE, S_END,
     S_CANCEL, S_RESCUE_OWNER, S_RESCUE_EXPIRED, S_RENEW, S_RESULT, S_LIST_ALL, S_LIST_STATE,
-    S_POSITION, S_STATS, S_EXPIRE, S_INPUT, S_LIVE, S_KEY_PUT, S_KEY_BY_PATH, S_KEY_ALL,
-    S_OUTCOME, S_COUNT
+    S_POSITION, S_STATS, S_EXPIRE, S_INPUT, S_LIVE, S_OUTCOME, S_COUNT
 };
 
 static char *SQL[S_COUNT];
@@ -195,16 +196,6 @@ static void build_sql(void)
         [S_INPUT] = "SELECT body FROM cuzk.inputs WHERE job_id = $1",
         [S_LIVE] = "SELECT input_uri FROM cuzk.jobs WHERE state IN ('queued', 'running')"
                    " AND input_uri <> ''",
-        [S_KEY_PUT] =
-            "INSERT INTO cuzk.keys (host_id, key_id, path, file_bytes, mtime_ns, inode, dev, host_bytes)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (host_id, path) DO UPDATE SET"
-            " key_id = excluded.key_id, file_bytes = excluded.file_bytes,"
-            " mtime_ns = excluded.mtime_ns, inode = excluded.inode, dev = excluded.dev,"
-            " host_bytes = excluded.host_bytes",
-        [S_KEY_BY_PATH] = "SELECT key_id, path, file_bytes, mtime_ns, inode, dev, host_bytes"
-                          " FROM cuzk.keys WHERE host_id = $1 AND path = $2",
-        [S_KEY_ALL] = "SELECT key_id, path, file_bytes, mtime_ns, inode, dev, host_bytes"
-                      " FROM cuzk.keys WHERE host_id = $1 ORDER BY registered_at, path",
         [S_OUTCOME] = "SELECT outcome FROM cuzk.attempts WHERE job_id = $1 AND attempt = $2"
                       " AND host_id = $3",
     };
@@ -1168,81 +1159,6 @@ static cuzk_status pg_live_inputs(eng_queue *base, char ***names, size_t *n, cuz
     return CUZK_OK;
 }
 
-static cuzk_status pg_key_put(eng_queue *base, const eng_key_rec *k, cuzk_error *err)
-{
-    pg_queue *q = (pg_queue *)base;
-    pargs a = {0};
-    a_str(&a, q->host);
-    a_str(&a, k->id);
-    a_str(&a, k->path);
-    a_int(&a, (int64_t)k->file_bytes);
-    a_int(&a, k->mtime_ns);
-    a_int(&a, (int64_t)k->inode);
-    a_int(&a, (int64_t)k->dev);
-    a_int(&a, (int64_t)k->host_bytes);
-    PGresult *r;
-    cuzk_status st = run(q, S_KEY_PUT, &a, &r, "key registry", err);
-    PQclear(r);
-    return st;
-}
-
-static void read_key(const PGresult *r, int row, eng_key_rec *k)
-{
-    memset(k, 0, sizeof *k);
-    sv(k->id, sizeof k->id, r, row, 0);
-    sv(k->path, sizeof k->path, r, row, 1);
-    k->file_bytes = (uint64_t)iv(r, row, 2);
-    k->mtime_ns = iv(r, row, 3);
-    k->inode = (uint64_t)iv(r, row, 4);
-    k->dev = (uint64_t)iv(r, row, 5);
-    k->host_bytes = (uint64_t)iv(r, row, 6);
-}
-
-static cuzk_status pg_key_by_path(eng_queue *base, const char *path, eng_key_rec *out, int *found,
-                                  cuzk_error *err)
-{
-    pg_queue *q = (pg_queue *)base;
-    *found = 0;
-    pargs a = {0};
-    a_str(&a, q->host);
-    a_str(&a, path);
-    PGresult *r;
-    cuzk_status st = run(q, S_KEY_BY_PATH, &a, &r, "key registry", err);
-    if (st)
-        return st;
-    if (PQntuples(r) > 0) {
-        read_key(r, 0, out);
-        *found = 1;
-    }
-    PQclear(r);
-    return CUZK_OK;
-}
-
-static cuzk_status pg_key_all(eng_queue *base, eng_key_rec **out, size_t *n, cuzk_error *err)
-{
-    pg_queue *q = (pg_queue *)base;
-    *out = NULL;
-    *n = 0;
-    pargs a = {0};
-    a_str(&a, q->host);
-    PGresult *r;
-    cuzk_status st = run(q, S_KEY_ALL, &a, &r, "key registry", err);
-    if (st)
-        return st;
-    int rows = PQntuples(r);
-    eng_key_rec *v = malloc((size_t)(rows ? rows : 1) * sizeof *v);
-    if (!v) {
-        PQclear(r);
-        return cuzk_err_force(err, CUZK_ERR_NOMEM, "key registry: out of memory");
-    }
-    for (int i = 0; i < rows; i++)
-        read_key(r, i, &v[i]);
-    PQclear(r);
-    *out = v;
-    *n = (size_t)rows;
-    return CUZK_OK;
-}
-
 static uint64_t pg_mark(eng_queue *base)
 {
     (void)base;
@@ -1286,9 +1202,6 @@ const eng_queue_ops eng_queue_postgres = {
     .expire = pg_expire,
     .live_inputs = pg_live_inputs,
     .input = pg_input,
-    .key_put = pg_key_put,
-    .key_by_path = pg_key_by_path,
-    .key_all = pg_key_all,
     .mark = pg_mark,
     .sync = pg_sync,
     .flushes = pg_flushes,

@@ -75,10 +75,9 @@ static const char SCHEMA[] =
     "CREATE TABLE IF NOT EXISTS cuzk_results (job_id TEXT PRIMARY KEY, attempt INTEGER NOT NULL,"
     " proof TEXT NOT NULL, public_json TEXT NOT NULL, verified INTEGER NOT NULL,"
     " created_at INTEGER NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS cuzk_inputs (job_id TEXT PRIMARY KEY, body BLOB NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS cuzk_keys (key_id TEXT NOT NULL, path TEXT PRIMARY KEY,"
-    " file_bytes INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL,"
-    " dev INTEGER NOT NULL, host_bytes INTEGER NOT NULL DEFAULT 0);";
+    "CREATE TABLE IF NOT EXISTS cuzk_inputs (job_id TEXT PRIMARY KEY, body BLOB NOT NULL);";
+/* (Journals before the key registry had its own file (keyreg.h) also hold a
+ * cuzk_keys table, which the registry imports once and nothing else reads.) */
 
 #define JOB_COLS                                                                               \
     "id, seq, idem_key, req_sha256, key_id, key_path, priority, state, enqueued_at,"           \
@@ -1008,85 +1007,6 @@ static cuzk_status sq_input(eng_queue *base, const char *id, void **body, size_t
     return st;
 }
 
-static cuzk_status sq_key_put(eng_queue *base, const eng_key_rec *k, cuzk_error *err)
-{
-    sq_queue *q = (sq_queue *)base;
-    if (run(q,
-            "INSERT OR REPLACE INTO cuzk_keys (key_id, path, file_bytes, mtime_ns, inode, dev,"
-            " host_bytes) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            "ssiiiii", k->id, k->path, (int64_t)k->file_bytes, k->mtime_ns, (int64_t)k->inode,
-            (int64_t)k->dev, (int64_t)k->host_bytes) < 0)
-        return db_err(q, err, "key registry");
-    atomic_fetch_add(&q->written, 1);
-    return CUZK_OK;
-}
-
-static void read_key(sqlite3_stmt *s, eng_key_rec *k)
-{
-    memset(k, 0, sizeof *k);
-    cpy(k->id, sizeof k->id, sqlite3_column_text(s, 0));
-    cpy(k->path, sizeof k->path, sqlite3_column_text(s, 1));
-    k->file_bytes = (uint64_t)sqlite3_column_int64(s, 2);
-    k->mtime_ns = sqlite3_column_int64(s, 3);
-    k->inode = (uint64_t)sqlite3_column_int64(s, 4);
-    k->dev = (uint64_t)sqlite3_column_int64(s, 5);
-    k->host_bytes = (uint64_t)sqlite3_column_int64(s, 6);
-}
-
-static cuzk_status sq_key_by_path(eng_queue *base, const char *path, eng_key_rec *out, int *found,
-                                  cuzk_error *err)
-{
-    sq_queue *q = (sq_queue *)base;
-    sqlite3_stmt *s = NULL;
-    *found = 0;
-    if (prep(q, &s, "SELECT key_id, path, file_bytes, mtime_ns, inode, dev, host_bytes FROM cuzk_keys"
-                    " WHERE path = ?"))
-        return db_err(q, err, "key registry");
-    sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(s);
-    if (rc == SQLITE_ROW) {
-        read_key(s, out);
-        *found = 1;
-    }
-    release(q, s);
-    return rc == SQLITE_ROW || rc == SQLITE_DONE ? CUZK_OK : db_err(q, err, "key registry");
-}
-
-static cuzk_status sq_key_all(eng_queue *base, eng_key_rec **out, size_t *n, cuzk_error *err)
-{
-    sq_queue *q = (sq_queue *)base;
-    sqlite3_stmt *s = NULL;
-    *out = NULL;
-    *n = 0;
-    if (prep(q, &s, "SELECT key_id, path, file_bytes, mtime_ns, inode, dev, host_bytes FROM cuzk_keys"
-                    " ORDER BY rowid"))
-        return db_err(q, err, "key registry");
-    size_t cap = 0, len = 0;
-    eng_key_rec *v = NULL;
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        if (len == cap) {
-            cap = cap ? 2 * cap : 8;
-            eng_key_rec *nv = realloc(v, cap * sizeof *v);
-            if (!nv) {
-                free(v);
-                release(q, s);
-                return cuzk_err_force(err, CUZK_ERR_NOMEM, "key registry: out of memory");
-            }
-            v = nv;
-        }
-        read_key(s, &v[len++]);
-    }
-    release(q, s);
-    if (rc != SQLITE_DONE) {
-        free(v);
-        return db_err(q, err, "key registry");
-    }
-    *out = v;
-    *n = len;
-    return CUZK_OK;
-}
-
 const eng_queue_ops eng_queue_sqlite = {
     .name = "sqlite",
     .open = sq_open,
@@ -1111,9 +1031,6 @@ const eng_queue_ops eng_queue_sqlite = {
     .expire = sq_expire,
     .live_inputs = sq_live_inputs,
     .input = sq_input,
-    .key_put = sq_key_put,
-    .key_by_path = sq_key_by_path,
-    .key_all = sq_key_all,
     .mark = sq_mark,
     .sync = sq_sync,
     .flushes = sq_flushes,

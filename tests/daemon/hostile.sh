@@ -262,7 +262,7 @@ state)
   [ -n "$DPID" ] && [ -n "$URL" ] || fail "detached start printed: $out"
   http POST "/v1/jobs?key_path=$DATA/bn128/mul.zkey" --data-binary "@$DATA/bn128/mul.wtns" -H 'Content-Type: application/octet-stream'
   expect_code 201 submit
-  for f in st:700 st/spool:700 st/journal.db:600 st/journal.db-wal:600 st/journal.db-shm:600 st/lock:600 st/cuzk.log:600; do
+  for f in st:700 st/spool:700 st/journal.db:600 st/journal.db-wal:600 st/journal.db-shm:600 st/keys.db:600 st/keys.db-wal:600 st/keys.db-shm:600 st/lock:600 st/cuzk.log:600; do
     m=$(stat -c %a "$T/${f%%:*}") || fail "${f%%:*} missing"
     [ "$m" = "${f##*:}" ] || fail "${f%%:*} has mode $m (expected ${f##*:})"
   done
