@@ -101,6 +101,14 @@ static const cuzk_setting SETTINGS[] = {
     {"engine", "lease_renew", "lease-renew", CUZK_SET_DURATION, "5s",
      "PostgreSQL queue: how often this host renews its leases and rescues expired ones",
      F(lease_renew_s), S(lease_renew_s)},
+    {"engine", "affinity_delay", "affinity-delay", CUZK_SET_DURATION, "5s",
+     "PostgreSQL queue: a job whose key is loaded on another live host waits this long for "
+     "that host before this one takes it and loads the key (critical jobs never wait; 0 = no wait)",
+     F(affinity_delay_s), S(affinity_delay_s)},
+    {"engine", "notify", "notify", CUZK_SET_BOOL, "true",
+     "PostgreSQL queue: wake idle workers with LISTEN/NOTIFY when a job is queued "
+     "(false = polling only, as YugabyteDB without LISTEN/NOTIFY needs)",
+     F(notify), S(notify)},
 
     {"memory", "host", "host-memory", CUZK_SET_SIZE, "auto",
      "host memory budget for resident keys and running jobs (auto = 90% of MemAvailable at start)",

@@ -207,6 +207,8 @@ static void stop_threads(cuzk_engine *e)
             pthread_join(e->workers[i].thread, NULL);
     if (e->hk_started)
         pthread_join(e->housekeeper, NULL);
+    if (e->listener_started)
+        pthread_join(e->listener, NULL);
 }
 
 cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
@@ -221,6 +223,7 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
         e->hooks = *hooks;
     e->lockfd = -1;
     e->paused = cfg->paused != 0;
+    e->keys_dirty = 1; /* a shared queue hears what is resident here (nothing yet) */
     e->start_mono = cuzk_now();
     pthread_mutex_init(&e->lock, NULL);
     pthread_mutex_init(&e->dblock, NULL);
@@ -311,7 +314,10 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
     close(kfd);
     if ((st = eng_keyreg_open(&e->reg, keys, journal, err)))
         goto fail;
-    eng_queue_opts qopts = {.host = e->host_id, .lease_s = cfg->lease_s};
+    eng_queue_opts qopts = {.host = e->host_id,
+                            .lease_s = cfg->lease_s,
+                            .affinity_s = cfg->affinity_delay_s,
+                            .notify = cfg->notify};
     if ((st = qops->open(&e->q, qops == &eng_queue_sqlite ? journal : cfg->queue, &qopts, err)))
         goto fail;
     uint64_t requeued = 0, failed = 0;
@@ -414,6 +420,14 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
         goto fail;
     }
     e->hk_started = 1;
+    if (e->q->ops->shared && e->q->ops->listen && cfg->notify) {
+        if (pthread_create(&e->listener, NULL, listener_main, e)) {
+            st = cuzk_err_force(err, CUZK_ERR_NOMEM, "engine: cannot start the listener thread");
+            stop_threads(e);
+            goto fail;
+        }
+        e->listener_started = 1;
+    }
     elog(e, "engine_started", "state_dir=%s host=%s queue=%s workers=%zu gpus=%d budget=%llu queued=%llu",
          dir, e->host_id, e->q->ops->name, e->n_workers, e->n_devices, (unsigned long long)e->host_budget,
          (unsigned long long)e->active_jobs);
@@ -432,6 +446,12 @@ void cuzk_engine_close(cuzk_engine *e)
         cuzk_engine_drain(e, -1);
     stop_threads(e);
     cuzk_error err = {0};
+    if (e->q->ops->shared && e->q->ops->publish_keys) { /* nothing resident here any more */
+        pthread_mutex_lock(&e->dblock);
+        if (e->q->ops->publish_keys(e->q, NULL, 0, &err))
+            elog(e, "journal_error", "op=publish_keys error=\"%s\"", err.msg);
+        pthread_mutex_unlock(&e->dblock);
+    }
     if (journal_sync(e, journal_mark(e), &err))
         elog(e, "journal_error", "op=sync error=\"%s\"", err.msg);
     elog(e, "engine_stopped", "completed=%llu", (unsigned long long)e->counters.completed);

@@ -94,6 +94,10 @@ typedef struct cuzk_config {
                                         * URI / conninfo shared by several hosts */
     double lease_s;                    /* PostgreSQL: a claim holds its job this long */
     double lease_renew_s;              /* PostgreSQL: leases renewed (and expired ones rescued) this often */
+    double affinity_delay_s;           /* PostgreSQL: a job whose key is resident on another live host
+                                        * waits this long for it before this host takes it (critical
+                                        * jobs never wait); 0 = no wait */
+    int notify;                        /* PostgreSQL: LISTEN/NOTIFY wake-ups (else polling only) */
 
     /* [memory] */
     uint64_t host_memory;              /* budget for resident keys + jobs; 0 = auto */

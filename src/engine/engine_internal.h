@@ -34,8 +34,11 @@ enum { KEY_UNLOADED, KEY_LOADING, KEY_RESIDENT };
 /* Witnesses up to this size are stored in the journal with their job (as the
  * scale-out design keeps small inputs in the database). */
 #define ENG_INLINE_MAX (1u << 20)
-/* A shared queue (PostgreSQL): idle workers look for other hosts' jobs this often. */
+/* A shared queue (PostgreSQL): idle workers look for other hosts' jobs this
+ * often; while wake-ups arrive (LISTEN/NOTIFY) polling only catches what
+ * they do not announce (a delay ending, a missed wake-up): less often. */
 #define ENG_QUEUE_POLL_S 0.25
+#define ENG_QUEUE_POLL_NOTIFY_S 1.0
 enum { STOP_NONE, STOP_CANCEL, STOP_DRAIN };
 
 /* Where a key is loaded: slot 0 = the host (CPU backend), slot d + 1 = GPU d
@@ -117,6 +120,10 @@ struct cuzk_engine {
     int device_sms[ENG_MAX_DEVICES];
     pthread_t housekeeper;
     int hk_started;
+    pthread_t listener;       /* shared queue with engine.notify: wake-ups */
+    int listener_started;
+    int listening;            /* the listener is connected (e->lock) */
+    int keys_dirty;           /* resident keys changed since published (e->lock) */
     cuzk_engine_counters counters;
     cuzk_timeline_entry timeline[CUZK_TIMELINE_MAX];
     size_t tl_next, tl_n;
@@ -215,6 +222,9 @@ cuzk_status key_add(cuzk_engine *e, const eng_key_rec *rec, const eng_key_meta *
 cuzk_status key_identify(cuzk_engine *e, const char *path, eng_kentry **out, cuzk_error *err);
 cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot, eng_worker_ctx *wctx,
                                cuzk_error *err);
+/* A shared queue: tells it which keys are resident (or loading) here, if
+ * that changed since last told (e->lock held; takes e->dblock). */
+void keys_publish(cuzk_engine *e);
 
 /* ---- engine_spool.c ------------------------------------------------------------ */
 
@@ -232,5 +242,12 @@ void cond_wait_s(pthread_cond_t *cv, pthread_mutex_t *m, double s);
 void on_phase_timing(void *user, const char *phase, double seconds);
 void *worker_main(void *arg);
 void *housekeeper_main(void *arg);
+void *listener_main(void *arg);
+/* How long an idle worker or a waiter sleeps before it looks at a shared
+ * queue again (e->lock held). */
+static inline double queue_poll_s(const cuzk_engine *e)
+{
+    return e->listening ? ENG_QUEUE_POLL_NOTIFY_S : ENG_QUEUE_POLL_S;
+}
 
 #endif

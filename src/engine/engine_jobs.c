@@ -363,8 +363,8 @@ cuzk_status cuzk_engine_job_wait(cuzk_engine *e, const char *job_id, double time
         if (left <= 0)
             return CUZK_OK;
         /* Another host may end the job: a shared queue is polled sooner. */
-        double step = e->q->ops->shared ? ENG_QUEUE_POLL_S : 1;
         pthread_mutex_lock(&e->lock);
+        double step = e->q->ops->shared ? queue_poll_s(e) : 1;
         if (!e->stopping)
             cond_wait_s(&e->change_cv, &e->lock, left < step ? left : step);
         int stopping = e->stopping;

@@ -196,6 +196,7 @@ static void key_unload(cuzk_engine *e, eng_kentry *k, int slot, const char *why)
     ks->key = NULL;
     ks->state = KEY_UNLOADED;
     ks->host_bytes = ks->device_bytes = 0;
+    e->keys_dirty = 1;
     e->counters.keys_evicted++;
     elog(e, "key_evicted", "key=%s device=%d reason=%s", k->id, slot - 1, why);
 }
@@ -428,6 +429,7 @@ cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot,
         return CUZK_OK;
     }
     ks->state = KEY_LOADING;
+    e->keys_dirty = 1;
     char path[CUZK_CFG_STR_MAX];
     snprintf(path, sizeof path, "%s", k->path);
     eng_key_rec rec = k->rec;
@@ -475,6 +477,7 @@ cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot,
              1e3 * (cuzk_now() - t0));
     } else {
         ks->state = KEY_UNLOADED;
+        e->keys_dirty = 1;
         char qp[2 * CUZK_CFG_STR_MAX + 3];
         elog(e, "key_load_failed", "key=%s path=%s error=\"%s\"", k->id, logq(qp, sizeof qp, path),
              err ? err->msg : "");
@@ -490,6 +493,30 @@ cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot,
         pthread_mutex_unlock(&e->dblock);
     }
     return st;
+}
+
+void keys_publish(cuzk_engine *e)
+{
+    if (!e->keys_dirty || !e->q->ops->shared || !e->q->ops->publish_keys)
+        return;
+    const char **ids = calloc(e->n_keys + 1, sizeof *ids);
+    size_t n = 0;
+    for (size_t i = 0; ids && i < e->n_keys; i++)
+        for (int s = 0; s < ENG_SLOTS; s++)
+            if (e->keys[i]->slot[s].state != KEY_UNLOADED) {
+                ids[n++] = e->keys[i]->id;
+                break;
+            }
+    cuzk_error err = {0};
+    pthread_mutex_lock(&e->dblock);
+    cuzk_status st = ids ? e->q->ops->publish_keys(e->q, ids, n, &err)
+                         : cuzk_err_force(&err, CUZK_ERR_NOMEM, "publish keys: out of memory");
+    pthread_mutex_unlock(&e->dblock);
+    free(ids);
+    if (st)
+        elog(e, "journal_error", "op=publish_keys error=\"%s\"", err.msg);
+    else
+        e->keys_dirty = 0;
 }
 
 /* ---- keys API -------------------------------------------------------------- */

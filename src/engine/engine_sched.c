@@ -320,6 +320,7 @@ void *worker_main(void *arg)
         eng_job head;
         int found = 0;
         cuzk_error err = {0};
+        keys_publish(e); /* the claims here and elsewhere see what is resident */
         pthread_mutex_lock(&e->dblock);
         cuzk_status st = e->q->ops->peek(e->q, &head, &found, &err);
         pthread_mutex_unlock(&e->dblock);
@@ -330,7 +331,7 @@ void *worker_main(void *arg)
         }
         if (!found) {
             if (e->q->ops->shared) /* other hosts submit too: poll */
-                cond_wait_s(&e->work_cv, &e->lock, ENG_QUEUE_POLL_S);
+                cond_wait_s(&e->work_cv, &e->lock, queue_poll_s(e));
             else
                 pthread_cond_wait(&e->work_cv, &e->lock);
             continue;
@@ -453,6 +454,46 @@ static void hk_leases(cuzk_engine *e)
     }
     if (requeued)
         pthread_cond_broadcast(&e->work_cv);
+}
+
+/* A shared queue with notifications: wakes idle workers when a job is
+ * queued anywhere and waiters when one ends; after a (re)connect both look
+ * again (a wake-up may have been missed). Polling goes on beside it, less
+ * often while it listens. */
+void *listener_main(void *arg)
+{
+    cuzk_engine *e = arg;
+    int down = 0;
+    pthread_mutex_lock(&e->lock);
+    while (!e->stopping) {
+        pthread_mutex_unlock(&e->lock);
+        unsigned ev = 0;
+        cuzk_error err = {0};
+        cuzk_status st = e->q->ops->listen(e->q, 0.25, &ev, &err);
+        pthread_mutex_lock(&e->lock);
+        if (st == CUZK_ERR_UNSUPPORTED)
+            break;
+        if (st) {
+            if (!down)
+                elog(e, "notify_lost", "error=\"%s\"", err.msg);
+            down = 1;
+            e->listening = 0;
+            continue;
+        }
+        if (ev & ENG_WAKE_RESCAN) {
+            if (down)
+                elog(e, "notify_listening", "reconnected=1");
+            down = 0;
+            e->listening = 1;
+        }
+        if (ev & (ENG_WAKE_JOBS | ENG_WAKE_RESCAN))
+            pthread_cond_broadcast(&e->work_cv);
+        if (ev & (ENG_WAKE_DONE | ENG_WAKE_RESCAN))
+            pthread_cond_broadcast(&e->change_cv);
+    }
+    e->listening = 0;
+    pthread_mutex_unlock(&e->lock);
+    return NULL;
 }
 
 void *housekeeper_main(void *arg)

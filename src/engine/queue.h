@@ -73,7 +73,20 @@ typedef struct eng_queue_opts {
     double lease_s;     /* how long a claim or renewal holds a job (0 = 30 s) */
     double retry_s;     /* how long one call keeps reconnecting to a database that is
                          * down before it fails with CUZK_ERR_IO (0 = 10 s) */
+    double affinity_s;  /* delay scheduling (peek, claim_next): a job whose key is resident
+                         * on another live host (publish_keys) waits this long (database
+                         * clock, from its submit) before this host may take it; critical
+                         * jobs never wait (0 = no wait) */
+    int notify;         /* transitions send wake-ups that `listen` receives (PostgreSQL
+                         * LISTEN/NOTIFY; off for YugabyteDB without it) */
 } eng_queue_opts;
+
+/* What `listen` saw (bits). */
+enum {
+    ENG_WAKE_JOBS = 1,   /* a job was queued (submit, requeue, rescue) */
+    ENG_WAKE_DONE = 2,   /* a job ended */
+    ENG_WAKE_RESCAN = 4, /* (re)connected: wake-ups may have been missed, look again */
+};
 
 typedef struct eng_queue_ops {
     const char *name;
@@ -90,7 +103,9 @@ typedef struct eng_queue_ops {
      * witness stored in the queue itself, in the same transaction. */
     cuzk_status (*submit)(eng_queue *q, const eng_job *j, const void *body, size_t body_len,
                           eng_job *out, int *existed, cuzk_error *err);
-    /* The next job to run (lowest priority value, then seq): *found = 0 if none. */
+    /* The next job to run (lowest priority value, then seq): *found = 0 if none.
+     * Shared queue: the next job this host may run (opts.affinity_s), jobs
+     * whose key is resident here first within a priority. */
     cuzk_status (*peek)(eng_queue *q, eng_job *out, int *found, cuzk_error *err);
     /* queued -> running for this owner, attempt + 1, attempt row opened.
      * *claimed = 0 if the job is no longer queued. */
@@ -155,6 +170,16 @@ typedef struct eng_queue_ops {
                           cuzk_error *err);
     /* A witness stored in the queue (malloc'd). Deleted with the job's end. */
     cuzk_status (*input)(eng_queue *q, const char *id, void **body, size_t *len, cuzk_error *err);
+    /* Replaces the set of keys this host has resident (for its own and the
+     * other hosts' delay scheduling); a heartbeat too. SQLite: nothing. */
+    cuzk_status (*publish_keys)(eng_queue *q, const char *const *key_ids, size_t n,
+                                cuzk_error *err);
+    /* Waits up to timeout_s for wake-ups (ENG_WAKE_* in *events, 0 = none).
+     * Unlike the other calls it may run concurrently with them (its own
+     * connection), from one thread at a time. NULL = the backend has none;
+     * CUZK_ERR_UNSUPPORTED = off (opts.notify); an error (cannot listen
+     * now) has waited too, and a later call tries again. */
+    cuzk_status (*listen)(eng_queue *q, double timeout_s, unsigned *events, cuzk_error *err);
     /* Spool files of queued / running jobs (to find orphans at start). */
     cuzk_status (*live_inputs)(eng_queue *q, char ***names, size_t *n, cuzk_error *err);
     /* Durability (see the top): a mark covering every commit so far, and a

@@ -1,15 +1,22 @@
 /* The job queue on PostgreSQL (libpq), shared by several hosts: the
  * scale-out design's cuzk_jobs / attempts / results / inputs tables in a
  * schema of their own (`cuzk`), written to run on YugabyteDB too: nothing
- * SERIALIZABLE, no advisory locks, no large objects, no LISTEN/NOTIFY
- * needed (the engine polls), FIFO by the submitter's enqueue time rather
- * than by sequence (YugabyteDB caches sequences per connection).
+ * SERIALIZABLE, no advisory locks, no large objects, LISTEN/NOTIFY only
+ * when asked (opts.notify; the engine polls anyway), FIFO by the
+ * submitter's enqueue time rather than by sequence (YugabyteDB caches
+ * sequences per connection).
  *
  * Every call is ONE statement (data-modifying CTEs), so it is its own
  * transaction: atomic, no transaction left open, and safe to run again.
  * - claims: `FOR UPDATE SKIP LOCKED` on the head (priority, then age) for
  *   claim_next; by id (guarded by state = 'queued') for claim. A claim sets
  *   lease_until = now() + lease on the database's clock.
+ * - affinity (peek, claim_next): hosts publish their resident keys
+ *   (host_keys); a job whose key another live host has waits up to
+ *   opts.affinity_s (from queued_at, database clock) unless critical, and
+ *   a host's resident keys come first within a priority (AFFINITY below).
+ * - wake-ups: with opts.notify, statements that queue or end a job NOTIFY
+ *   cuzk_jobs / cuzk_done (SQL[1]); listen() waits on its own connection.
  * - fencing: every transition out of running is guarded by (id, attempt,
  *   owner, state = 'running'); 0 rows = fenced.
  * - leases: renew extends the leases of the owner's jobs in one statement
@@ -32,6 +39,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -42,7 +50,7 @@
 #include "engine/queue.h"
 #include "util/common.h"
 
-#define PG_SCHEMA_VERSION 1
+#define PG_SCHEMA_VERSION 2
 
 /* Forward-only: migration i takes the schema from version i to i + 1. Each
  * is idempotent (IF NOT EXISTS), because YugabyteDB may commit DDL outside
@@ -80,6 +88,13 @@ static const char *const MIGRATIONS[PG_SCHEMA_VERSION] = {
     " registered_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (host_id, path));"
     "CREATE TABLE IF NOT EXISTS cuzk.hosts (host_id text PRIMARY KEY,"
     " started_at timestamptz NOT NULL, last_seen timestamptz NOT NULL);",
+    /* 2: key affinity. host_keys = the keys each host has loaded (or is
+     * loading); jobs.queued_at = when the job was submitted, on the
+     * database's clock, from which a job waits for a host with its key. */
+    "CREATE TABLE IF NOT EXISTS cuzk.host_keys (host_id text NOT NULL, key_id text NOT NULL,"
+    " since timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (host_id, key_id));"
+    "CREATE INDEX IF NOT EXISTS host_keys_key ON cuzk.host_keys (key_id ASC);"
+    "ALTER TABLE cuzk.jobs ADD COLUMN IF NOT EXISTS queued_at timestamptz DEFAULT now();",
 };
 
 #define JOB_COLS                                                                               \
@@ -115,13 +130,47 @@ static const char *const MIGRATIONS[PG_SCHEMA_VERSION] = {
     " SELECT count(*) FILTER (WHERE state = 'queued'), count(*) FILTER (WHERE state <> 'queued')" \
     " FROM u"
 
+/* Delay scheduling: a queued job j may be taken by host $h (its resident
+ * keys $r, the affinity delay $d and the lease $l in ms) when it is
+ * critical, or there is no delay, or its key is resident here, or it has
+ * waited the delay (database clock), or no other live host (heartbeat
+ * within a lease) has its key. Within a priority, resident keys first. */
+#define AFFINITY(h, r, d, l)                                                                    \
+    "(priority = 0 OR $" #d "::float8 <= 0 OR key_id = ANY($" #r "::text[])"                    \
+    " OR queued_at IS NULL OR queued_at <= now() - $" #d "::float8 * interval '1 millisecond'"  \
+    " OR NOT EXISTS (SELECT 1 FROM cuzk.host_keys k JOIN cuzk.hosts h ON h.host_id = k.host_id" \
+    " WHERE k.key_id = j.key_id AND k.host_id <> $" #h "::text"                                 \
+    " AND h.last_seen > now() - $" #l "::float8 * interval '1 millisecond'))"
+
 enum {
     S_GET, S_BY_IDEM, S_SUBMIT, S_PEEK, S_CLAIM, S_CLAIM_NEXT, S_COMPLETE, S_REQUEUE, S_END,
     S_CANCEL, S_RESCUE_OWNER, S_RESCUE_EXPIRED, S_RENEW, S_RESULT, S_LIST_ALL, S_LIST_STATE,
-    S_POSITION, S_STATS, S_EXPIRE, S_INPUT, S_LIVE, S_OUTCOME, S_COUNT
+    S_POSITION, S_STATS, S_EXPIRE, S_INPUT, S_LIVE, S_OUTCOME, S_PUBLISH, S_COUNT
 };
 
-static char *SQL[S_COUNT];
+/* SQL[0]: the statements; SQL[1]: the same, with wake-ups for listeners
+ * (engine.notify): a job queued (submit, requeue, rescue) notifies channel
+ * cuzk_jobs, a job ended (complete, finish, cancel, rescue) cuzk_done, the
+ * payload its id. Delivered at commit, to sessions listening then only. */
+static char *SQL[2][S_COUNT];
+
+static const char *notify_tail(int id)
+{
+    switch (id) {
+    case S_SUBMIT: return " LEFT JOIN LATERAL (SELECT pg_notify('cuzk_jobs', j.id)) n ON true";
+    case S_REQUEUE:
+        return " LEFT JOIN LATERAL (SELECT pg_notify(CASE WHEN u.state = 'queued' THEN 'cuzk_jobs'"
+               " ELSE 'cuzk_done' END, u.id)) n ON true";
+    case S_COMPLETE:
+    case S_END: return " LEFT JOIN LATERAL (SELECT pg_notify('cuzk_done', u.id)) n ON true";
+    case S_CANCEL: return " LEFT JOIN LATERAL (SELECT pg_notify('cuzk_done', c.id)) n ON true";
+    case S_RESCUE_OWNER:
+    case S_RESCUE_EXPIRED:
+        return " LEFT JOIN LATERAL (SELECT pg_notify(CASE WHEN u.state = 'queued' THEN 'cuzk_jobs'"
+               " ELSE 'cuzk_done' END, u.id)) n ON true";
+    default: return "";
+    }
+}
 
 static void build_sql(void)
 {
@@ -135,8 +184,14 @@ static void build_sql(void)
             " ON CONFLICT DO NOTHING RETURNING *),"
             " i AS (INSERT INTO cuzk.inputs (job_id, body) SELECT id, $13::bytea FROM j"
             " WHERE $13::bytea IS NOT NULL) SELECT " JOB_COLS " FROM j",
-        [S_PEEK] = "SELECT " JOB_COLS " FROM cuzk.jobs WHERE state = 'queued'"
-                   " ORDER BY priority, enqueued_at, seq LIMIT 1",
+        [S_PEEK] = "SELECT " JOB_COLS " FROM cuzk.jobs j WHERE state = 'queued' AND " AFFINITY(1, 2, 3, 4)
+                   " ORDER BY priority, (key_id = ANY($2::text[])) DESC, enqueued_at, seq LIMIT 1",
+        [S_PUBLISH] =
+            "WITH h AS (INSERT INTO cuzk.hosts (host_id, started_at, last_seen)"
+            " VALUES ($1, now(), now()) ON CONFLICT (host_id) DO UPDATE SET last_seen = now()),"
+            " d AS (DELETE FROM cuzk.host_keys WHERE host_id = $1 AND NOT (key_id = ANY($2::text[]))),"
+            " i AS (INSERT INTO cuzk.host_keys (host_id, key_id) SELECT $1, k FROM unnest($2::text[]) k"
+            " ON CONFLICT (host_id, key_id) DO NOTHING) SELECT 1",
         [S_COMPLETE] =
             "WITH u AS (UPDATE cuzk.jobs SET state = 'done', finished_at = $4::bigint, error_code = 0,"
             " error = NULL, lease_until = NULL"
@@ -213,8 +268,9 @@ static void build_sql(void)
             break;
         case S_CLAIM_NEXT:
             snprintf(buf, sizeof buf,
-                     "WITH c AS (SELECT id FROM cuzk.jobs WHERE state = 'queued'"
-                     " ORDER BY priority, enqueued_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED),"
+                     "WITH c AS (SELECT id FROM cuzk.jobs j WHERE state = 'queued' AND " AFFINITY(1, 6, 7, 5)
+                     " ORDER BY priority, (key_id = ANY($6::text[])) DESC, enqueued_at, seq LIMIT 1"
+                     " FOR UPDATE SKIP LOCKED),"
                      " u AS (UPDATE cuzk.jobs j SET state = 'running', owner = $1, attempt = j.attempt + 1,"
                      " started_at = $2, worker = $3, device = $4, lease_until = " LEASE
                      " FROM c WHERE j.id = c.id AND j.state = 'queued' RETURNING j.*)," ATTEMPT_OPEN
@@ -242,7 +298,10 @@ static void build_sql(void)
         default:
             snprintf(buf, sizeof buf, "%s", fixed[i]);
         }
-        SQL[i] = strdup(buf);
+        SQL[0][i] = strdup(buf);
+        size_t len = strlen(buf) + strlen(notify_tail(i)) + 1;
+        if ((SQL[1][i] = malloc(len)))
+            snprintf(SQL[1][i], len, "%s%s", buf, notify_tail(i));
     }
 }
 
@@ -256,6 +315,12 @@ typedef struct pg_queue {
     char host[256];
     char app[300];          /* application_name: cuzk@host */
     double lease_ms, retry_s;
+    double affinity_ms;     /* opts.affinity_s */
+    int notify;             /* opts.notify: statements send wake-ups (SQL[1]) */
+    char *resident;         /* this host's resident keys as a text[] literal (publish_keys) */
+    PGconn *lconn;          /* the listener's own connection (listen), NULL = not connected */
+    double lnext;           /* listener: no reconnect before this (mono_s) */
+    double lbackoff;
     unsigned char prepared[S_COUNT];
     int retried;            /* the last run reconnected or retried after sending */
     uint64_t reconnects;
@@ -433,7 +498,7 @@ static cuzk_status run(pg_queue *q, int id, const pargs *a, PGresult **out, cons
         char name[32];
         snprintf(name, sizeof name, "cuzk_q%d", id);
         if (!q->prepared[id]) {
-            r = PQprepare(q->conn, name, SQL[id], 0, NULL);
+            r = PQprepare(q->conn, name, SQL[q->notify][id], 0, NULL);
             if (PQresultStatus(r) == PGRES_COMMAND_OK) {
                 q->prepared[id] = 1;
                 PQclear(r);
@@ -557,6 +622,9 @@ static void pg_close(eng_queue *base)
     if (!q)
         return;
     drop_conn(q);
+    if (q->lconn)
+        PQfinish(q->lconn);
+    free(q->resident);
     free(q->conninfo);
     free(q);
 }
@@ -667,8 +735,15 @@ static cuzk_status pg_open(eng_queue **out, const char *where, const eng_queue_o
     snprintf(q->app, sizeof q->app, "cuzk@%.60s", q->host);
     q->lease_ms = 1000 * (opts && opts->lease_s > 0 ? opts->lease_s : 30);
     q->retry_s = opts && opts->retry_s > 0 ? opts->retry_s : 10;
+    q->affinity_ms = opts && opts->affinity_s > 0 ? 1000 * opts->affinity_s : 0;
+    q->notify = opts && opts->notify;
+    q->lbackoff = 0.05;
+    if (!(q->resident = strdup("{}"))) {
+        pg_close(&q->base);
+        return cuzk_err_force(err, CUZK_ERR_NOMEM, "queue: out of memory");
+    }
     for (int i = 0; i < S_COUNT; i++)
-        if (!SQL[i]) {
+        if (!SQL[0][i] || !SQL[1][i]) {
             pg_close(&q->base);
             return cuzk_err_force(err, CUZK_ERR_NOMEM, "queue: out of memory");
         }
@@ -764,7 +839,13 @@ static cuzk_status pg_submit(eng_queue *base, const eng_job *j, const void *body
 
 static cuzk_status pg_peek(eng_queue *base, eng_job *out, int *found, cuzk_error *err)
 {
-    return one_job((pg_queue *)base, S_PEEK, NULL, out, found, "peek", err);
+    pg_queue *q = (pg_queue *)base;
+    pargs a = {0};
+    a_str(&a, q->host);
+    a_str(&a, q->resident);
+    a_float(&a, q->affinity_ms);
+    a_float(&a, q->lease_ms);
+    return one_job(q, S_PEEK, &a, out, found, "peek", err);
 }
 
 /* After a lost connection, did our claim commit? Same owner, same start time, running. */
@@ -804,6 +885,8 @@ static cuzk_status pg_claim_next(eng_queue *base, const char *owner, int worker,
     a_int(&a, worker);
     a_int(&a, device);
     a_float(&a, q->lease_ms);
+    a_str(&a, q->resident);
+    a_float(&a, q->affinity_ms);
     /* A lost connection may hide a committed claim: it is then not ours to
      * run (we cannot tell which job it was) and its lease, never renewed,
      * runs out, so another claim picks it up again. */
@@ -943,20 +1026,16 @@ static cuzk_status pg_rescue_expired(eng_queue *base, int64_t now_ms, uint64_t *
     return rescue_run((pg_queue *)base, S_RESCUE_EXPIRED, &a, requeued, ended, err);
 }
 
-static cuzk_status pg_renew(eng_queue *base, const char *owner, const char *const *ids, size_t n,
-                            int *held, cuzk_error *err)
+/* ids as a text[] literal (malloc'd; NULL = out of memory): job ids are
+ * uuids and key ids hex (no quoting needed), but quote them anyway. */
+static char *text_array(const char *const *ids, size_t n)
 {
-    pg_queue *q = (pg_queue *)base;
-    for (size_t i = 0; i < n; i++)
-        held[i] = 0;
-    /* The ids as a text[] literal: job ids are uuids (no quoting needed),
-     * but quote them anyway. */
     size_t cap = 3;
     for (size_t i = 0; i < n; i++)
         cap += 2 * strlen(ids[i]) + 3;
     char *arr = malloc(cap);
     if (!arr)
-        return cuzk_err_force(err, CUZK_ERR_NOMEM, "renew: out of memory");
+        return NULL;
     size_t len = 0;
     arr[len++] = '{';
     for (size_t i = 0; i < n; i++) {
@@ -972,6 +1051,18 @@ static cuzk_status pg_renew(eng_queue *base, const char *owner, const char *cons
     }
     arr[len++] = '}';
     arr[len] = 0;
+    return arr;
+}
+
+static cuzk_status pg_renew(eng_queue *base, const char *owner, const char *const *ids, size_t n,
+                            int *held, cuzk_error *err)
+{
+    pg_queue *q = (pg_queue *)base;
+    for (size_t i = 0; i < n; i++)
+        held[i] = 0;
+    char *arr = text_array(ids, n);
+    if (!arr)
+        return cuzk_err_force(err, CUZK_ERR_NOMEM, "renew: out of memory");
     pargs a = {0};
     a_str(&a, owner);
     a_str(&a, arr);
@@ -1159,6 +1250,106 @@ static cuzk_status pg_live_inputs(eng_queue *base, char ***names, size_t *n, cuz
     return CUZK_OK;
 }
 
+/* Replaces this host's resident keys, in the database (for the other
+ * hosts' claims) and here (for ours); also a heartbeat. */
+static cuzk_status pg_publish_keys(eng_queue *base, const char *const *key_ids, size_t n,
+                                   cuzk_error *err)
+{
+    pg_queue *q = (pg_queue *)base;
+    char *arr = text_array(key_ids, n);
+    if (!arr)
+        return cuzk_err_force(err, CUZK_ERR_NOMEM, "publish keys: out of memory");
+    free(q->resident);
+    q->resident = arr;
+    pargs a = {0};
+    a_str(&a, q->host);
+    a_str(&a, arr);
+    PGresult *r;
+    cuzk_status st = run(q, S_PUBLISH, &a, &r, "publish resident keys", err);
+    PQclear(r);
+    return st;
+}
+
+static void drain_notifies(PGconn *c, unsigned *events)
+{
+    PGnotify *n;
+    while ((n = PQnotifies(c))) {
+        *events |= !strcmp(n->relname, "cuzk_jobs") ? ENG_WAKE_JOBS : ENG_WAKE_DONE;
+        PQfreemem(n);
+    }
+}
+
+/* The listener: its own connection (LISTEN cuzk_jobs, cuzk_done), waited
+ * on with poll(). A new connection reports ENG_WAKE_RESCAN (what was
+ * notified while none listened is lost: the caller looks again); a lost
+ * one is reconnected with capped backoff, the wait meanwhile a plain
+ * sleep (the caller's polling goes on). */
+static cuzk_status pg_listen(eng_queue *base, double timeout_s, unsigned *events, cuzk_error *err)
+{
+    pg_queue *q = (pg_queue *)base;
+    *events = 0;
+    if (!q->notify)
+        return cuzk_err_force(err, CUZK_ERR_UNSUPPORTED, "%s: notifications are off (engine.notify)",
+                              q->safe);
+    if (!q->lconn || PQstatus(q->lconn) != CONNECTION_OK) {
+        if (q->lconn)
+            PQfinish(q->lconn);
+        q->lconn = NULL;
+        double now = mono_s();
+        if (now < q->lnext) {
+            double w = q->lnext - now;
+            sleep_s(w < timeout_s ? w : timeout_s);
+            return CUZK_OK;
+        }
+        const char *keys[] = {"connect_timeout", "keepalives", "keepalives_idle",
+                              "keepalives_interval", "keepalives_count", "dbname",
+                              "fallback_application_name", NULL};
+        char app[320];
+        snprintf(app, sizeof app, "%s/listen", q->app);
+        const char *vals[] = {"5", "1", "10", "5", "3", q->conninfo, app, NULL};
+        PGconn *c = PQconnectdbParams(keys, vals, 1);
+        PGresult *r = c && PQstatus(c) == CONNECTION_OK ? PQexec(c, "LISTEN cuzk_jobs; LISTEN cuzk_done") : NULL;
+        if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+            char why[600];
+            snprintf(why, sizeof why, "%s", !c ? "out of memory" : r ? PQresultErrorMessage(r) : PQerrorMessage(c));
+            PQclear(r);
+            PQfinish(c);
+            q->lnext = mono_s() + q->lbackoff;
+            q->lbackoff = q->lbackoff * 2 > 1.0 ? 1.0 : q->lbackoff * 2;
+            return conn_err(q, err, "cannot listen for wake-ups", why);
+        }
+        PQclear(r);
+        PQsetNoticeProcessor(c, quiet, NULL);
+        q->lconn = c;
+        q->lbackoff = 0.05;
+        *events = ENG_WAKE_RESCAN;
+        return CUZK_OK;
+    }
+    if (!PQconsumeInput(q->lconn))
+        goto lost;
+    drain_notifies(q->lconn, events);
+    if (*events || timeout_s <= 0)
+        return CUZK_OK;
+    struct pollfd pfd = {.fd = PQsocket(q->lconn), .events = POLLIN};
+    int ms = (int)(timeout_s * 1000 + 0.5);
+    int rc = poll(&pfd, 1, ms);
+    if (rc < 0 && errno != EINTR)
+        goto lost;
+    if (rc > 0) {
+        if (!PQconsumeInput(q->lconn))
+            goto lost;
+        drain_notifies(q->lconn, events);
+    }
+    return CUZK_OK;
+lost:;
+    char why[600];
+    snprintf(why, sizeof why, "%s", PQerrorMessage(q->lconn));
+    PQfinish(q->lconn);
+    q->lconn = NULL;
+    q->lnext = mono_s() + q->lbackoff;
+    return conn_err(q, err, "listener connection lost", why);
+}
+
 static uint64_t pg_mark(eng_queue *base)
 {
     (void)base;
@@ -1202,6 +1393,8 @@ const eng_queue_ops eng_queue_postgres = {
     .expire = pg_expire,
     .live_inputs = pg_live_inputs,
     .input = pg_input,
+    .publish_keys = pg_publish_keys,
+    .listen = pg_listen,
     .mark = pg_mark,
     .sync = pg_sync,
     .flushes = pg_flushes,

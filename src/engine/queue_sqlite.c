@@ -1007,6 +1007,13 @@ static cuzk_status sq_input(eng_queue *base, const char *id, void **body, size_t
     return st;
 }
 
+static cuzk_status sq_publish_keys(eng_queue *base, const char *const *key_ids, size_t n,
+                                   cuzk_error *err)
+{
+    (void)base, (void)key_ids, (void)n, (void)err; /* one host: nobody to tell */
+    return CUZK_OK;
+}
+
 const eng_queue_ops eng_queue_sqlite = {
     .name = "sqlite",
     .open = sq_open,
@@ -1030,6 +1037,7 @@ const eng_queue_ops eng_queue_sqlite = {
     .stats = sq_stats,
     .expire = sq_expire,
     .live_inputs = sq_live_inputs,
+    .publish_keys = sq_publish_keys,
     .input = sq_input,
     .mark = sq_mark,
     .sync = sq_sync,

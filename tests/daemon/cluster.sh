@@ -5,7 +5,10 @@
 # synchronous commits on, stopped at exit; as root the server runs as the
 # `postgres` user).
 #
-#   cluster.sh <cuzk-binary> <repo-root>
+#   cluster.sh <cuzk-binary> <repo-root> [daemon flags...]
+#
+# The daemon flags go to every `cuzk serve` (daemon_cluster_poll: --notify=false,
+# the polling that YugabyteDB without LISTEN/NOTIFY gets).
 #
 # 1. jobs of both curves submitted to A, B and C while every host is paused;
 #    A is admitted one job, holds it running, and is killed (kill -9). B and
@@ -28,8 +31,10 @@
 # Exit 0 = pass, 1 = fail, 77 = skip (node/snarkjs missing). The PostgreSQL
 # server binaries are required: without them the test fails and says so.
 set -uo pipefail
-[ $# -ge 2 ] || { echo "usage: $0 <cuzk> <repo-root>" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: $0 <cuzk> <repo-root> [daemon flags...]" >&2; exit 2; }
 CUZK=$1 ROOT=$2
+shift 2
+EXTRA=("$@")
 SNARKJS="$ROOT/node_modules/.bin/snarkjs"
 DATA="$ROOT/tests/data/interop"
 TAG="[daemon cluster]"
@@ -76,7 +81,8 @@ start_host() {  # NAME [settings...]
   local name=$1; shift
   local log="$T/daemon-$name.log"
   "$CUZK" serve --foreground --listen 127.0.0.1:0 --state-dir "$T/$name" --host-id "$name" \
-    --queue "$QUEUE" --lease $LEASE --lease-renew $RENEW --cpu-workers 1 --threads 1 "$@" 2>>"$log" &
+    --queue "$QUEUE" --lease $LEASE --lease-renew $RENEW --cpu-workers 1 --threads 1 \
+    ${EXTRA[@]+"${EXTRA[@]}"} "$@" 2>>"$log" &
   DPIDS[$name]=$!
   PIDS+=("$!")
   local url=""
@@ -109,6 +115,9 @@ start_host A --paused
 start_host B --paused
 start_host C --paused
 grep -q "not-a-secret-7" "$T"/daemon-*.log && fail "the queue's password was logged"
+# Each host listens for wake-ups on a connection of its own, unless told not to.
+WANT=3; case " ${EXTRA[*]:-} " in *" --notify=false "*) WANT=0 ;; esac
+wait_sql "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'cuzk@%/listen'" $WANT "listening hosts"
 note "3 daemons on one PostgreSQL: ${URLS[A]} ${URLS[B]} ${URLS[C]}"
 
 # ---- 1: kill -9 a host holding a job ----
@@ -149,6 +158,7 @@ R=$(psql_ "SELECT count(*) FROM cuzk.results")
 [ "$R" = 12 ] || fail "results: $R (expected 12)"
 note "12 jobs (both curves, submitted to A, B, C) done exactly once; A's held job re-ran elsewhere after its lease: $(psql_ "SELECT string_agg(attempt || ':' || host_id || ':' || outcome, ',' ORDER BY attempt) FROM cuzk.attempts WHERE job_id = '$FIRST'")"
 echo "$(psql_ "SELECT host_id || '=' || count(*) FROM cuzk.attempts WHERE outcome = 'done' GROUP BY host_id ORDER BY 1")" | tr '\n' ' ' | sed 's/^/  done by host: /'; echo
+wait_sql "SELECT count(*) > 0 FROM cuzk.host_keys WHERE host_id IN ('B', 'C')" t "resident keys published by B and C"
 
 # ---- 2: a stopped host's late result is fenced ----
 ok "pause B" on B "$CUZK" workers pause

@@ -69,6 +69,19 @@ static eng_queue *qopen_as(const char *host, double lease_s)
     return q;
 }
 
+/* A handle with delay scheduling and notifications as given. */
+static eng_queue *qopen_with(const char *host, double affinity_s, int notify)
+{
+    eng_queue *q = NULL;
+    cuzk_error err = {0};
+    eng_queue_opts o = {.host = host, .affinity_s = affinity_s, .notify = notify};
+    cuzk_status st = OPS->open(&q, where, &o, &err);
+    if (st)
+        fprintf(stderr, "open: %s\n", err.msg);
+    assert_int_equal(st, CUZK_OK);
+    return q;
+}
+
 static eng_queue *qopen(void)
 {
     return qopen_as("hostA", 0);
@@ -641,6 +654,198 @@ static void test_queue_redact(void **state)
 
 /* ---- PostgreSQL only ---- */
 
+static void publish(eng_queue *q, const char *key)
+{
+    cuzk_error err = {0};
+    const char *ids[1] = {key};
+    assert_int_equal(q->ops->publish_keys(q, ids, key ? 1 : 0, &err), CUZK_OK);
+}
+
+/* The job q would run next ("" = none). */
+static const char *peek_id(eng_queue *q)
+{
+    static char id[CUZK_JOB_ID_LEN + 1];
+    eng_job j;
+    int found = 0;
+    cuzk_error err = {0};
+    assert_int_equal(q->ops->peek(q, &j, &found, &err), CUZK_OK);
+    snprintf(id, sizeof id, "%s", found ? j.id : "");
+    return id;
+}
+
+static eng_job keyjob(const char *id, int prio, int64_t t, const char *key)
+{
+    eng_job j = mkjob(id, prio, t);
+    snprintf(j.key_id, sizeof j.key_id, "%s", key);
+    return j;
+}
+
+static void claim_id(eng_queue *q, const char *id, const char *owner)
+{
+    eng_job j;
+    int claimed = 0;
+    cuzk_error err = {0};
+    assert_int_equal(q->ops->claim(q, id, owner, 0, -1, 100, &j, &claimed, &err), CUZK_OK);
+    assert_true(claimed);
+}
+
+/* Delay scheduling: a job whose key is resident on another live host waits
+ * for it (here: an hour, so nothing the test does can outlast it), except a
+ * critical one; a job whose key no live host has runs anywhere; a host
+ * takes its resident keys' jobs first within a priority. The delay's end
+ * and a host's death are set in the database (queued_at, last_seen), not
+ * waited for. */
+static void test_pg_affinity(void **state)
+{
+    (void)state;
+    cuzk_error err = {0};
+    eng_queue *a = qopen_with("hostA", 3600, 0), *b = qopen_with("hostB", 3600, 0);
+    publish(a, "k1");
+    publish(b, NULL);
+    eng_job j1 = keyjob("00000000-0000-4000-8000-0000000000a1", CUZK_PRIO_NORMAL, 1, "k1");
+    eng_job j2 = keyjob("00000000-0000-4000-8000-0000000000a2", CUZK_PRIO_NORMAL, 2, "k2");
+    eng_job j3 = keyjob("00000000-0000-4000-8000-0000000000a3", CUZK_PRIO_CRITICAL, 3, "k1");
+    eng_job j4 = keyjob("00000000-0000-4000-8000-0000000000a4", CUZK_PRIO_NORMAL, 4, "k1");
+    eng_job j5 = keyjob("00000000-0000-4000-8000-0000000000a5", CUZK_PRIO_NORMAL, 0, "k9");
+    submit(a, &j1, "w");
+    submit(a, &j2, "w");
+    submit(a, &j3, "w");
+    /* critical: never waits, though its key is on A */
+    assert_string_equal(peek_id(b), j3.id);
+    claim_id(b, j3.id, "hostB");
+    /* j1 (older, key on A) waits: B gets j2, by peek and by claim_next */
+    assert_string_equal(peek_id(b), j2.id);
+    eng_job got;
+    int claimed = 0;
+    assert_int_equal(b->ops->claim_next(b, "hostB", 0, -1, 100, &got, &claimed, &err), CUZK_OK);
+    assert_true(claimed);
+    assert_string_equal(got.id, j2.id);
+    assert_string_equal(peek_id(b), "");
+    claimed = 1;
+    assert_int_equal(b->ops->claim_next(b, "hostB", 0, -1, 100, &got, &claimed, &err), CUZK_OK);
+    assert_false(claimed);
+    assert_string_equal(peek_id(a), j1.id);
+    /* A prefers its resident key over an older job; B takes that one */
+    submit(a, &j5, "w");
+    assert_string_equal(peek_id(a), j1.id);
+    assert_string_equal(peek_id(b), j5.id);
+    claim_id(b, j5.id, "hostB");
+    assert_string_equal(peek_id(b), "");
+    /* the delay ran out (database clock): anyone takes j1 */
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "UPDATE cuzk.jobs SET queued_at = now() - interval '2 hours' WHERE id = '%s'", j1.id);
+    assert_int_equal(pgfx_sql(dbname, sql, NULL, 0), 0);
+    assert_string_equal(peek_id(b), j1.id);
+    claim_id(a, j1.id, "hostA");
+    submit(a, &j4, "w");
+    assert_string_equal(peek_id(b), "");
+    /* A's heartbeat is older than a lease: A counts as dead, j4 is B's */
+    assert_int_equal(pgfx_sql(dbname, "UPDATE cuzk.hosts SET last_seen = now() - interval '2 hours'"
+                                      " WHERE host_id = 'hostA'", NULL, 0), 0);
+    assert_string_equal(peek_id(b), j4.id);
+    publish(a, "k1"); /* alive again, with k1 */
+    assert_string_equal(peek_id(b), "");
+    publish(a, NULL); /* k1 evicted on A */
+    assert_string_equal(peek_id(b), j4.id);
+    publish(a, "k1");
+    /* no delay: every host takes any job */
+    eng_queue *c = qopen_with("hostC", 0, 0);
+    assert_string_equal(peek_id(c), j4.id);
+    char n[32];
+    assert_int_equal(pgfx_sql(dbname, "SELECT count(*) FROM cuzk.host_keys WHERE host_id = 'hostA'",
+                              n, sizeof n), 0);
+    assert_string_equal(n, "1");
+    a->ops->close(a);
+    b->ops->close(b);
+    c->ops->close(c);
+}
+
+/* Wakes one listener with (channel, payload) or fails after 10 s. */
+static void next_notify(PGconn *l, const char *channel, const char *payload)
+{
+    for (int i = 0; i < 100; i++) {
+        PQconsumeInput(l);
+        PGnotify *n = PQnotifies(l);
+        if (n) {
+            assert_string_equal(n->relname, channel);
+            assert_string_equal(n->extra, payload);
+            PQfreemem(n);
+            return;
+        }
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    fail_msg("no notification on %s", channel);
+}
+
+/* Notifications: a handle with notify sends them (submit -> cuzk_jobs,
+ * complete -> cuzk_done, payload the job id), one without sends none (its
+ * submit commits first, so a notification of it would come first); listen
+ * reports a (re)connect as RESCAN, then the wake-ups, and comes back after
+ * its backend is killed. */
+static void test_pg_notify(void **state)
+{
+    (void)state;
+    cuzk_error err = {0};
+    PGconn *l = PQconnectdb(pgfx_conninfo(dbname));
+    assert_int_equal(PQstatus(l), CONNECTION_OK);
+    PGresult *r = PQexec(l, "LISTEN cuzk_jobs; LISTEN cuzk_done");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    eng_queue *quiet = qopen_with("hostQ", 0, 0), *loud = qopen_with("hostN", 0, 1);
+    eng_job jq = mkjob("00000000-0000-4000-8000-0000000000b1", CUZK_PRIO_NORMAL, 1);
+    eng_job jn = mkjob("00000000-0000-4000-8000-0000000000b2", CUZK_PRIO_NORMAL, 2);
+    submit(quiet, &jq, "w");
+    submit(loud, &jn, "w");
+    next_notify(l, "cuzk_jobs", jn.id);
+    unsigned ev = 0;
+    assert_int_equal(quiet->ops->listen(quiet, 0, &ev, &err), CUZK_ERR_UNSUPPORTED);
+
+    eng_queue *lq = qopen_with("hostL", 0, 1);
+    assert_int_equal(lq->ops->listen(lq, 0, &ev, &err), CUZK_OK);
+    assert_int_equal(ev, ENG_WAKE_RESCAN);
+    eng_job j;
+    int claimed = 0, fenced = 1;
+    assert_int_equal(loud->ops->claim(loud, jn.id, "hostN", 0, -1, 10, &j, &claimed, &err), CUZK_OK);
+    assert_true(claimed);
+    assert_int_equal(loud->ops->complete(loud, jn.id, j.attempt, "hostN", "{}", "[]", 20, &fenced, &err),
+                     CUZK_OK);
+    assert_false(fenced);
+    next_notify(l, "cuzk_done", jn.id);
+    unsigned seen = 0;
+    for (int i = 0; i < 100 && !(seen & ENG_WAKE_DONE); i++) { /* returns as soon as it arrives */
+        assert_int_equal(lq->ops->listen(lq, 0.1, &ev, &err), CUZK_OK);
+        seen |= ev;
+    }
+    assert_true(seen & ENG_WAKE_DONE);
+    /* its backend killed: an error, then a new connection (RESCAN) */
+    assert_int_equal(pgfx_sql("postgres",
+                              "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                              " WHERE application_name = 'cuzk@hostL/listen'", NULL, 0), 0);
+    seen = 0;
+    int errors = 0;
+    for (int i = 0; i < 100 && !(seen & ENG_WAKE_RESCAN); i++) {
+        cuzk_status st = lq->ops->listen(lq, 0.1, &ev, &err);
+        errors += st != CUZK_OK;
+        seen |= st ? 0 : ev;
+    }
+    assert_true(seen & ENG_WAKE_RESCAN);
+    assert_true(errors >= 1);
+    eng_job j3 = mkjob("00000000-0000-4000-8000-0000000000b3", CUZK_PRIO_NORMAL, 3);
+    submit(loud, &j3, "w");
+    seen = 0;
+    for (int i = 0; i < 100 && !(seen & ENG_WAKE_JOBS); i++) {
+        assert_int_equal(lq->ops->listen(lq, 0.1, &ev, &err), CUZK_OK);
+        seen |= ev;
+    }
+    assert_true(seen & ENG_WAKE_JOBS);
+    PQfinish(l);
+    quiet->ops->close(quiet);
+    loud->ops->close(loud);
+    lq->ops->close(lq);
+}
+
 /* A crashed server (pg_ctl restart -m immediate) and a killed backend: the
  * next call reconnects, prepares again and works; nothing committed is lost. */
 static void test_pg_reconnect(void **state)
@@ -726,7 +931,7 @@ static void test_pg_schema_version(void **state)
     }
     char v[32];
     assert_int_equal(pgfx_sql(dbname, "SELECT version FROM cuzk.schema_version", v, sizeof v), 0);
-    assert_string_equal(v, "1");
+    assert_string_equal(v, "2");
     assert_int_equal(pgfx_sql(dbname, "UPDATE cuzk.schema_version SET version = 99", NULL, 0), 0);
     eng_queue *q = NULL;
     cuzk_error err = {0};
@@ -754,6 +959,8 @@ int main(int argc, char **argv)
     };
     const struct CMUnitTest pg_tests[] = {
         cmocka_unit_test_setup_teardown(test_pg_reconnect, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pg_affinity, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pg_notify, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pg_down_at_open, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pg_schema_version, setup, teardown),
     };
