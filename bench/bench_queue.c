@@ -11,7 +11,11 @@
  * "postgresql" starts a throwaway cluster (tests/unit/pg_fixture.h: Unix
  * socket; fsync and synchronous commits on, so both sides pay for durable
  * commits; "postgresql-nofsync": fsync off, the CPU and round-trip cost
- * alone); "sqlite" uses a file in /tmp (WAL, fdatasync on sync). */
+ * alone); "sqlite" uses a file in /tmp (WAL, fdatasync on sync).
+ * PostgreSQL handles run as the daemon's defaults do: notifications on
+ * (every submit and end sends one), key affinity on (5 s) with the key
+ * published as resident on every host, so peeks and claims pay for the
+ * affinity test. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +46,9 @@ static eng_queue *qopen(const char *host)
 {
     eng_queue *q = NULL;
     cuzk_error err = {0};
-    eng_queue_opts o = {.host = host};
-    if (OPS->open(&q, WHERE, &o, &err))
+    eng_queue_opts o = {.host = host, .affinity_s = 5, .notify = 1};
+    const char *keys[1] = {"k"};
+    if (OPS->open(&q, WHERE, &o, &err) || q->ops->publish_keys(q, keys, 1, &err))
         die("open", &err);
     return q;
 }

@@ -11,8 +11,10 @@
  *    nothing that was acknowledged. Workers do not wait for flushes; the
  *    callers that need one share it (group commit, queue.h). At start, jobs
  *    left running (by this host) are requeued (rescue) and spool files
- *    without a live job are removed. A shared queue: workers poll it, the
- *    housekeeper renews this host's leases and requeues expired ones.
+ *    without a live job are removed. A shared queue: workers poll it (a
+ *    listener thread wakes them on NOTIFY), the housekeeper renews this
+ *    host's leases and requeues expired ones, and the workers publish
+ *    which keys are resident here (key affinity: queue_pg.c).
  *  - the witness of each queued/running job: up to 1 MiB in the queue with
  *    the job (one commit; any size in a shared queue), else a spool file
  *    written and fsynced (file and directory) before the job is journaled;

@@ -25,7 +25,10 @@
  * Housekeeping (one thread): retention (expire), and on a shared queue the
  * lease renewal of this host's jobs, the rescue of expired leases (any
  * host's) and the re-read of the queue depth; idle workers poll a shared
- * queue every ENG_QUEUE_POLL_S. */
+ * queue every ENG_QUEUE_POLL_S (ENG_QUEUE_POLL_NOTIFY_S while a listener
+ * thread hears the queue's wake-ups, engine.notify). Before it looks, a
+ * worker publishes the keys resident here if they changed (keys_publish),
+ * so that this host's and the others' claims follow key affinity. */
 #include <limits.h>
 #include <stdlib.h>
 

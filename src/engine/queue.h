@@ -90,7 +90,8 @@ enum {
 
 typedef struct eng_queue_ops {
     const char *name;
-    int shared;   /* other hosts may change the queue: poll it, do not wait for a wake-up */
+    int shared;   /* other hosts may change the queue: poll it (and `listen`, if the
+                   * backend has it), never wait only for a local wake-up */
     /* Opens (creating / migrating) the queue at `where` (SQLite: a file;
      * PostgreSQL: a postgresql:// URI or a libpq conninfo). Error messages
      * name `where` with any password redacted (eng_queue_redact). */
