@@ -539,10 +539,10 @@ static cJSON *parse_body(request *r)
     return cJSON_ParseWithLength(r->body, r->len);
 }
 
-/* A key path the client named, resolved and checked (paths.c): abs gets the
- * path to give the engine. */
-static cuzk_status key_path_for(cuzk_server *s, struct MHD_Connection *c, const char *path, const char *what,
-                                char abs[PATH_MAX], cuzk_error *err)
+/* A file the client named, resolved, checked and opened (paths.c): abs
+ * gets its path, *fd the open file (to close). */
+static cuzk_status client_named(cuzk_server *s, struct MHD_Connection *c, const char *path, const char *what,
+                                uint64_t max_bytes, char abs[PATH_MAX], int *fd, uint64_t *size, cuzk_error *err)
 {
     uid_t uid = 0;
     int have_user = 0;
@@ -553,17 +553,23 @@ static cuzk_status key_path_for(cuzk_server *s, struct MHD_Connection *c, const 
         int on_unix = di && di->daemon == s->unix_d && s->unix_d;
         have_user = fi && !client_local_user(fi->connect_fd, on_unix || !ai ? NULL : ai->client_addr, &uid);
     }
-    cuzk_status st = client_path(path, what, what[0] == 'w' ? s->cfg.witness_dirs : s->cfg.key_dirs,
-                                 what[0] == 'w' ? "witness.dirs" : "keys.dirs", have_user, uid, abs, err);
-    if (st)
-        return st;
-    /* A FIFO or a device is refused here, before the engine opens it. */
+    int w = what[0] == 'w';
+    return client_file(path, what, w ? s->cfg.witness_dirs : s->cfg.key_dirs, w ? "witness.dirs" : "keys.dirs",
+                       have_user, uid, max_bytes, abs, fd, size, err);
+}
+
+/* A key path the client named, checked (a FIFO or a device is refused
+ * here, before the engine opens it): abs gets the resolved path to give the
+ * engine, which opens it without following symbolic links. */
+static cuzk_status key_path_for(cuzk_server *s, struct MHD_Connection *c, const char *path, const char *what,
+                                char abs[PATH_MAX], cuzk_error *err)
+{
     int fd = -1;
     uint64_t size = 0;
-    if ((st = client_open(abs, what, UINT64_MAX, &fd, &size, err)))
-        return st;
-    close(fd);
-    return CUZK_OK;
+    cuzk_status st = client_named(s, c, path, what, UINT64_MAX, abs, &fd, &size, err);
+    if (fd >= 0)
+        close(fd);
+    return st;
 }
 
 /* The witness file a client named, read into r->body within the request
@@ -572,10 +578,10 @@ static cuzk_status witness_file_read(cuzk_server *s, struct MHD_Connection *c, r
                                      cuzk_error *err)
 {
     char abs[PATH_MAX];
-    cuzk_status st = key_path_for(s, c, path, "witness_path", abs, err);
     int fd = -1;
     uint64_t size = 0;
-    if (st || (st = client_open(abs, "witness_path", s->cfg.max_request_bytes, &fd, &size, err)))
+    cuzk_status st = client_named(s, c, path, "witness_path", s->cfg.max_request_bytes, abs, &fd, &size, err);
+    if (st)
         return st;
     if (2 * size + 2 > s->body_budget) {
         close(fd);
