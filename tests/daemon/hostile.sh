@@ -51,67 +51,8 @@ HJS="$ROOT/tests/daemon/hostile.cjs"
 TAG="[hostile $SCEN]"
 command -v node >/dev/null || { echo "SKIP $TAG: node missing"; exit 77; }
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-hostile.XXXXXX")
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill -9 "$p" 2>/dev/null; done
-  if [ "${DAEMON_KEEP:-0}" = 1 ]; then echo "keeping $T"; else rm -rf "$T"; fi
-}
-trap cleanup EXIT
-
-fail() {
-  echo "FAIL $TAG: $*"
-  for f in "$T"/daemon*.log; do [ -f "$f" ] && { echo "---- tail of $f"; tail -n 30 "$f"; }; done
-  exit 1
-}
-note() { echo "  $*"; }
-
-# start_daemon NAME [settings...]: `cuzk serve --foreground` with state in
-# $T/NAME; sets URL, PORT and DPID.
-start_daemon() {
-  local name=$1; shift
-  local log="$T/daemon-$name.log"
-  "$CUZK" serve --foreground --listen 127.0.0.1:0 --state-dir "$T/$name" "$@" 2>>"$log" &
-  DPID=$!
-  PIDS+=("$DPID")
-  URL=""
-  for _ in $(seq 1 600); do
-    if [ "$(grep -c 'event=listening' "$log" 2>/dev/null)" -ge "${EXPECT_STARTS:-1}" ]; then
-      URL=$(grep -o 'event=listening url=[^ ]*' "$log" | tail -n 1 | sed 's/.*url=//')
-      break
-    fi
-    kill -0 "$DPID" 2>/dev/null || fail "daemon $name exited during start"
-    sleep 0.05
-  done
-  [ -n "$URL" ] || fail "daemon $name did not report its URL"
-  PORT=${URL##*:}
-  export CUZK_URL=$URL
-}
-
-stop_daemon() {
-  kill -TERM "$DPID"
-  wait "$DPID"
-  local rc=$?
-  [ $rc = 0 ] || fail "daemon exited $rc after SIGTERM"
-}
-
-http() {  # METHOD PATH [curl args...]: sets CODE and BODY
-  local m=$1 p=$2; shift 2
-  BODY=$(curl -sS -o - -w '\n%{http_code}' -X "$m" "$URL$p" "$@")
-  CODE=${BODY##*$'\n'}
-  BODY=${BODY%$'\n'*}
-}
-jget() { node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{let v=JSON.parse(d);for(const k of process.argv[1].split("."))v=v==null?v:v[k];console.log(typeof v==="object"?JSON.stringify(v):v)})' "$1"; }
-expect_code() { [ "$CODE" = "$1" ] || fail "$2: HTTP $CODE (expected $1): $BODY"; }
-metric() { curl -s --max-time 30 "$URL/metrics" | awk -v m="$1" '$1==m{print $2}'; }
-ms() { date +%s%3N; }
-
-# wait_for DESC CMD...: until CMD succeeds (polled every 0.1 s; 60 s at most)
-wait_for() {
-  local d=$1; shift
-  for _ in $(seq 1 600); do "$@" && return 0; sleep 0.1; done
-  fail "waited 60 s for: $d"
-}
+TMP_PREFIX=cuzk-hostile
+source "$ROOT/tests/daemon/lib.sh"
 
 case "$SCEN" in
 slowloris)
@@ -235,6 +176,24 @@ paths)
   http POST /v1/keys -H 'Content-Type: application/json' -d '{"path":"/etc/passwd"}'; expect_code 403 "register /etc/passwd"
   http POST /v1/keys -H 'Content-Type: application/json' -d "{\"path\":\"$K/mul.zkey\"}"; expect_code 200 "register inside keys.dirs"
   note "outside the directories, symlinks out, dot-dot: 403 with one message; FIFO and device 400 at once; 3 GiB file 413 unread (+$((R1 - R0)) kB)"
+  # A directory swapped for a symbolic link out while requests name a file in
+  # it: inside is a file that is no witness (400), outside a valid one (201
+  # would mean the daemon followed the swapped-in link).
+  mkdir -p "$W/swap" "$T/outside"; echo "not a witness" >"$W/swap/x.wtns"; cp "$DATA/bn128/mul.wtns" "$T/outside/x.wtns"
+  node -e '
+    const fs=require("fs"),[d,out,stop]=process.argv.slice(1);let n=0;
+    while(!fs.existsSync(stop)){fs.renameSync(d,d+".d");fs.symlinkSync(out,d);fs.unlinkSync(d);fs.renameSync(d+".d",d);n++}
+    console.log(n)' "$W/swap" "$T/outside" "$T/swap.stop" >"$T/swaps" &
+  SW=$!; PIDS+=("$SW")
+  declare -A seen=()
+  for i in $(seq 1 300); do
+    sub "$K/mul.zkey" "$W/swap/x.wtns"
+    seen[$CODE]=$(( ${seen[$CODE]:-0} + 1 ))
+    [ "$CODE" = 201 ] && fail "request $i followed the swapped-in symlink out of witness.dirs: $BODY"
+  done
+  touch "$T/swap.stop"; wait "$SW"
+  codes=$(for c in "${!seen[@]}"; do printf '%s x %s, ' "${seen[$c]}" "$c"; done)
+  note "300 requests naming a file in a directory swapped $(cat "$T/swaps") times for a symlink out: ${codes%, } (never 201)"
   stop_daemon   # the FIFO held nothing: SIGTERM completes
   # Local clients: another user may name only files it can read itself.
   if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
@@ -415,12 +374,45 @@ malformed)
   tr '\0' ' ' <"/proc/$DPID/cmdline" | grep -q s3cret && fail "the token is in the command line"
   http GET /v1/status; expect_code 401 "no token"
   http GET /v1/status -H 'Authorization: Bearer s3cret-from-file'; expect_code 200 "the token from --token-file"
+  # Every client command takes --token-file (and $CUZK_TOKEN, below).
+  "$CUZK" status >"$T/err" 2>&1 && fail "status without the token"
+  grep -q 'bearer token' "$T/err" || fail "status without the token: $(cat "$T/err")"
+  TF=(--token-file "$T/token")
+  ok "workers pause, token from a file" "$CUZK" workers "${TF[@]}" pause
+  ok "submit, token from a file" "$CUZK" submit "${TF[@]}" "$D/mul.zkey" "$D/mul.wtns"
+  job=$(cat "$T/out")
+  ok "status of a job, token from a file" "$CUZK" status "${TF[@]}" "$job"
+  ok "cancel, token from a file" "$CUZK" cancel "${TF[@]}" "$job"
+  ok "workers resume, token from a file" "$CUZK" workers "${TF[@]}" resume
+  ok "submit, token from a file" "$CUZK" submit "${TF[@]}" "$D/mul.zkey" "$D/mul.wtns"
+  ok "await, token from a file" "$CUZK" await "${TF[@]}" "$(cat "$T/out")"
+  ok "prove --remote, token from a file" "$CUZK" prove --remote "$URL" "${TF[@]}" "$D/mul.zkey" "$D/mul.wtns" "$T/p.json" "$T/pub.json"
+  "$CUZK" verify "$D/mul.vkey.json" "$T/pub.json" "$T/p.json" >/dev/null || fail "the proof made with --token-file"
+  ok "bench serve, token from a file" "$CUZK" bench serve "${TF[@]}" --key "$D/mul.zkey" --witness "$D/mul.wtns" -n 1 -c 1
+  "$CUZK" status --token-file "$T/no-such-token" >"$T/err" 2>&1; rc=$?
+  [ $rc = 2 ] && grep -q 'no-such-token' "$T/err" || fail "a missing --token-file: exit $rc: $(cat "$T/err")"
   stop_daemon
   CUZK_TOKEN=s3cret-env start_daemon env
   http GET /v1/status; expect_code 401 "no token"
   CUZK_TOKEN=s3cret-env "$CUZK" status >/dev/null || fail "the token from \$CUZK_TOKEN"
+  CUZK_TOKEN=s3cret-env ok "prove --remote, token from \$CUZK_TOKEN" "$CUZK" prove --remote "$URL" "$D/mul.zkey" "$D/mul.wtns" "$T/p.json" "$T/pub.json"
   stop_daemon
-  note "mistyped / unknown / duplicate / non-UTF-8 / control-character fields and bad numbers: 400 JSON errors; 405 + Allow on 9 endpoint/method pairs; token from a file and the environment"
+  # A token given as a flag anyway is blanked in the command line at once,
+  # the daemon's and a client's (an await held by the workers' pause, seen
+  # by the daemon, so past its start).
+  start_daemon flag --token s3cret-flag --paused
+  tr '\0' ' ' <"/proc/$DPID/cmdline" | grep -q s3cret && fail "the --token flag is in the daemon's command line"
+  ok "submit with --token" "$CUZK" submit --token s3cret-flag "$D/mul.zkey" "$D/mul.wtns"
+  job=$(cat "$T/out")
+  "$CUZK" await --token=s3cret-flag --timeout 120 "$job" >/dev/null 2>&1 &
+  AW=$!; PIDS+=("$AW")
+  waiting() { [ "$(curl -s -H 'Authorization: Bearer s3cret-flag' "$URL/metrics" | awk '$1=="cuzk_http_connections"{print $2}')" -ge 2 ]; }
+  wait_for "the client's long-poll" waiting
+  tr '\0' ' ' <"/proc/$AW/cmdline" | grep -q s3cret && fail "the --token flag is in a client's command line: $(tr '\0' ' ' <"/proc/$AW/cmdline")"
+  ok "cancel with --token" "$CUZK" cancel --token s3cret-flag "$job"
+  wait "$AW"; [ $? = 9 ] || fail "await of the cancelled job"
+  stop_daemon
+  note "mistyped / unknown / duplicate / non-UTF-8 / control-character fields and bad numbers: 400 JSON errors; 405 + Allow on 9 endpoint/method pairs; token from a file (serve and every client command) and the environment; a --token flag blanked in ps (daemon and client)"
   ;;
 
 *) echo "unknown scenario $SCEN" >&2; exit 2 ;;
