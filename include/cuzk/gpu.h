@@ -29,6 +29,10 @@ extern "C" {
 /* Number of usable CUDA devices; 0 without CUDA, driver or device. */
 CUZK_API int cuzk_gpu_device_count(void);
 
+/* 1 when this libcuzk has the GPU Groth16 prover (a CUDA build), else 0.
+ * Says nothing about devices: cuzk_gpu_device_count() counts those. */
+CUZK_API int cuzk_gpu_prover_built(void);
+
 /* Name, memory and SM count of a device. */
 CUZK_API cuzk_status cuzk_gpu_device_info(int device, char *name, size_t name_cap, size_t *total_mem,
                                           int *sm_count, cuzk_error *e);

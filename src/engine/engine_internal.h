@@ -1,0 +1,234 @@
+/* DESIGN — what the engine's files share: the engine's state (struct
+ * cuzk_engine: queue handle, key cache, workers, counters) and the few
+ * helpers that pass between them. Not an interface: one engine in rooms.
+ *
+ *   engine.c        lifecycle (open, close), names, logging, status snapshot
+ *   engine_keys.c   key registry and cache: identify, plan, load, evict
+ *   engine_spool.c  durability: spool files of witnesses, durable writes
+ *   engine_sched.c  scheduler: workers, claims, pause/admit/drain, leases
+ *   engine_jobs.c   the jobs API: submit (idempotency, back-pressure),
+ *                   get, wait, result, cancel, list
+ *
+ * Locks (engine.c's DESIGN): e->lock before e->dblock, never the reverse;
+ * a function's comment says which it needs. */
+#ifndef CUZK_ENGINE_INTERNAL_H
+#define CUZK_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/devmem.h"
+#include "engine/engine.h"
+#include "engine/prover.h"
+#include "engine/queue.h"
+#include "util/common.h"
+
+/* ---- engine state ---------------------------------------------------------- */
+
+enum { KEY_UNLOADED, KEY_LOADING, KEY_RESIDENT };
+/* Witnesses up to this size are stored in the journal with their job (as the
+ * scale-out design keeps small inputs in the database). */
+#define ENG_INLINE_MAX (1u << 20)
+/* A shared queue (PostgreSQL): idle workers look for other hosts' jobs this often. */
+#define ENG_QUEUE_POLL_S 0.25
+enum { STOP_NONE, STOP_CANCEL, STOP_DRAIN };
+
+/* Where a key is loaded: slot 0 = the host (CPU backend), slot d + 1 = GPU d
+ * (GPU backend; the key's proofs take that GPU's lock for their device
+ * phases). A key may be resident in several slots. */
+#define ENG_MAX_DEVICES 16
+#define ENG_SLOTS (ENG_MAX_DEVICES + 1)
+
+typedef struct eng_kslot {
+    eng_key *key;
+    int state;
+    uint64_t host_bytes, device_bytes;
+    int users;
+    int64_t last_used_ms;
+} eng_kslot;
+
+/* A key's device-memory plans, one per GPU in use (engine device index). */
+typedef struct eng_kplan {
+    uint64_t bytes[ENG_MAX_DEVICES]; /* 0 = no plan fits that GPU's budget */
+    uint64_t host_key, host_job;     /* the host plan's figures (eng_hostmem_split): the key held, a job's
+                                        own bytes; the largest over the GPUs in use; 0 = no plan */
+    char why[CUZK_ERROR_MSG_MAX];    /* the planner's message when none fits */
+} eng_kplan;
+
+typedef struct eng_kentry {
+    char id[CUZK_KEY_ID_LEN + 1];
+    char path[CUZK_CFG_STR_MAX];
+    eng_key_meta meta;
+    eng_kplan plan;
+    eng_key_rec rec;          /* identity of the file when it was hashed */
+    eng_kslot slot[ENG_SLOTS];
+    uint64_t jobs;
+    int preloaded;
+} eng_kentry;
+
+typedef struct eng_worker {
+    struct cuzk_engine *e;
+    int index, device;
+    pthread_t thread;
+    int started;
+    eng_progress prog;
+    eng_worker_ctx *wctx;
+    int busy;
+    int stop;                 /* STOP_* for the running job */
+    char job_id[CUZK_JOB_ID_LEN + 1];
+    uint64_t jobs_done;
+    double busy_s;
+} eng_worker;
+
+struct cuzk_engine {
+    cuzk_config cfg;
+    cuzk_engine_hooks hooks;
+    char spool[CUZK_CFG_STR_MAX + 16];
+    int lockfd;
+    eng_queue *q;
+    pthread_mutex_t dblock;
+    /* Journal marks (under dblock) of the latest accepted submit and the
+     * latest job end: an answer about a job needs the journal durable up to
+     * these, not up to every later commit (claims and the like). */
+    uint64_t submit_mark, end_mark;
+    pthread_mutex_t lock;
+    pthread_cond_t work_cv;   /* workers: a job or memory became available */
+    pthread_cond_t change_cv; /* a job changed state; a key finished loading */
+    pthread_cond_t hk_cv;     /* housekeeping wake-up (close) */
+    int draining, drained, stopping;
+    int paused;               /* cuzk_engine_pause: no claims, claimed jobs hold */
+    unsigned admit;           /* while paused: claims still allowed */
+    uint64_t host_budget, jobs_reserved;
+    uint64_t active_jobs, spool_bytes; /* queued + running, for BUSY */
+    eng_kentry **keys;        /* entries never move: workers hold pointers unlocked */
+    size_t n_keys, cap_keys;
+    eng_worker *workers;
+    size_t n_workers;
+    eng_backend *backend;
+    int n_devices;
+    int devices[ENG_MAX_DEVICES];            /* CUDA ordinals in use */
+    cuzk_device_info device_info[ENG_MAX_DEVICES];
+    int device_sms[ENG_MAX_DEVICES];
+    pthread_t housekeeper;
+    int hk_started;
+    cuzk_engine_counters counters;
+    cuzk_timeline_entry timeline[CUZK_TIMELINE_MAX];
+    size_t tl_next, tl_n;
+    cuzk_phase_stat phases[CUZK_PHASES_MAX];
+    size_t n_phases;
+    double start_mono;
+    char host_id[256];
+};
+
+/* ---- small helpers (engine.c) ------------------------------------------------ */
+
+/* A log value a client chose, quoted: "..." with \" and \\ escaped, so it
+ * can hold spaces without forging fields. */
+static inline const char *logq(char *dst, size_t cap, const char *src)
+{
+    size_t o = 0;
+    if (cap < 3)
+        return "";
+    dst[o++] = '"';
+    for (; *src && o + 3 < cap; src++) {
+        if (*src == '"' || *src == '\\')
+            dst[o++] = '\\';
+        dst[o++] = *src;
+    }
+    dst[o++] = '"';
+    dst[o] = 0;
+    return dst;
+}
+
+static inline int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static inline void elog(cuzk_engine *e, const char *event, const char *fmt, ...) CUZK_PRINTF(3, 4);
+static inline void elog(cuzk_engine *e, const char *event, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cuzk_engine_vlog(&e->hooks, event, fmt, ap);
+    va_end(ap);
+}
+
+/* Queued + running jobs and their witness bytes, less one job that ended
+ * (a shared queue's counts are re-read, so they may be behind: never below 0). */
+static inline void active_sub(cuzk_engine *e, uint64_t bytes)
+{
+    e->active_jobs -= e->active_jobs > 0;
+    e->spool_bytes -= bytes < e->spool_bytes ? bytes : e->spool_bytes;
+}
+
+static inline cuzk_status ecode(cuzk_error *err, int code, const char *fmt, ...) CUZK_PRINTF(3, 4);
+static inline cuzk_status ecode(cuzk_error *err, int code, const char *fmt, ...)
+{
+    if (err) {
+        err->code = (cuzk_status)code;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return (cuzk_status)code;
+}
+
+
+/* Waits until everything committed up to `mark` is on disk (neither lock
+ * held: concurrent callers share one flush). */
+static inline cuzk_status journal_sync(cuzk_engine *e, uint64_t mark, cuzk_error *err)
+{
+    return e->q->ops->sync(e->q, mark, err);
+}
+
+/* Everything committed so far (e->dblock held). */
+static inline uint64_t journal_mark(cuzk_engine *e)
+{
+    return e->q->ops->mark(e->q);
+}
+
+
+/* ---- engine_keys.c (e->lock held unless said) --------------------------------- */
+
+void key_plan(const cuzk_engine *e, const char *path, eng_kplan *out);
+int key_fits_a_device(const cuzk_engine *e, const eng_kentry *k);
+eng_kentry *key_find(cuzk_engine *e, const char *id);
+uint64_t key_estimate(const eng_kentry *k);
+uint64_t keys_resident_bytes(const cuzk_engine *e);
+uint64_t key_need(const eng_kentry *k, int slot);
+int fits(const cuzk_engine *e, const eng_kentry *k, int slot, uint64_t need);
+void make_room(cuzk_engine *e, const eng_kentry *keep, int keep_slot, uint64_t need);
+void key_info_fill(const cuzk_engine *e, const eng_kentry *k, cuzk_engine_key_info *o);
+cuzk_status key_add(cuzk_engine *e, const eng_key_rec *rec, const eng_key_meta *meta,
+                    const eng_kplan *plan, eng_kentry **out, cuzk_error *err);
+/* Without e->lock. */
+cuzk_status key_identify(cuzk_engine *e, const char *path, eng_kentry **out, cuzk_error *err);
+cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot, eng_worker_ctx *wctx,
+                               cuzk_error *err);
+
+/* ---- engine_spool.c ------------------------------------------------------------ */
+
+int store_code(int en);
+cuzk_status write_durable(const char *dir, const char *name, const void *data, size_t len,
+                          cuzk_error *err);
+void spool_path(const cuzk_engine *e, const char *name, char *out, size_t cap);
+void spool_remove(cuzk_engine *e, const eng_job *j);
+void spool_remove_durable(cuzk_engine *e, const eng_job *j, uint64_t mark);
+void spool_sweep(cuzk_engine *e);
+
+/* ---- engine_sched.c ------------------------------------------------------------ */
+
+void cond_wait_s(pthread_cond_t *cv, pthread_mutex_t *m, double s);
+void on_phase_timing(void *user, const char *phase, double seconds);
+void *worker_main(void *arg);
+void *housekeeper_main(void *arg);
+
+#endif
