@@ -26,9 +26,12 @@
 #              journal included), the pid is in `lock` and /v1/status, a start
 #              that fails (address in use) leaves no state directory behind
 #   diskfull   the state directory on a small tmpfs (root only, else skipped)
-#              that fills mid-load, then grows: submissions get 507 (never
-#              400), no job stays stuck, every acknowledged job completes
-#              once, the journal passes PRAGMA integrity_check
+#              that fills while 1 MiB witnesses stream into spool files and
+#              small ones into the journal, with a job held running: refused
+#              submissions get 507 (never 400) and leave no file; the running
+#              job, its result not storable, stays in store_result, retrying;
+#              the disk grows: every acknowledged job completes once and
+#              verifies, the spool empties, PRAGMA integrity_check is ok
 #   list10k    10,000 queued jobs (written into a stopped daemon's journal, then
 #              the daemon restarted with its workers paused, so they stay queued):
 #              every page of 100 by cursor, positions checked against the
@@ -259,41 +262,65 @@ state)
 
 diskfull)
   [ "$(id -u)" = 0 ] || { echo "SKIP $TAG: needs root to mount a tmpfs"; exit 77; }
+  # A circuit whose witness (1 MiB + 140 B) goes to a spool file, not the journal.
+  G=$T/gen; mkdir -p "$G"
+  ok "gen" "$CUZK" gen -q --constraints 2^15 --seed 7 "$G/big.r1cs" "$G/big.wtns"
+  ok "setup" "$CUZK" setup -q -t 2 "$G/big.r1cs" "$G/big.zkey"
+  ok "export-vk" "$CUZK" export-vk "$G/big.zkey" "$G/big.vk.json"
+  [ "$(stat -c %s "$G/big.wtns")" -gt 1048576 ] || fail "the big witness fits the journal"
   mkdir -p "$T/fs"
-  mount -t tmpfs -o size=1M,mode=0700 cuzk-hostile "$T/fs" 2>"$T/err" || { echo "SKIP $TAG: cannot mount a tmpfs: $(cat "$T/err")"; exit 77; }
+  mount -t tmpfs -o size=8M,mode=0700 cuzk-hostile "$T/fs" 2>"$T/err" || { echo "SKIP $TAG: cannot mount a tmpfs: $(cat "$T/err")"; exit 77; }
   trap 'umount -l "$T/fs" 2>/dev/null; cleanup' EXIT
-  start_daemon main --state-dir "$T/fs/st" --cpu-workers 1 --threads 1
+  start_daemon main --state-dir "$T/fs/st" --cpu-workers 1 --threads 1 --paused
   D=$DATA/bn128
-  : >"$T/acked"; codes=""
-  for i in $(seq 1 3000); do
-    http POST "/v1/jobs?key_path=$D/mul.zkey" --data-binary "@$D/mul.wtns" -H 'Content-Type: application/octet-stream'
-    if [ "$CODE" = 201 ]; then echo "$BODY" | jget id >>"$T/acked"; continue; fi
+  : >"$T/acked"
+  sub_big() { http POST "/v1/jobs?key_path=$G/big.zkey" --data-binary "@$G/big.wtns" -H 'Content-Type: application/octet-stream'; }
+  sub_small() { http POST "/v1/jobs?key_path=$D/mul.zkey" --data-binary "@$D/mul.wtns" -H 'Content-Type: application/octet-stream'; }
+  # One big job claimed and held before its proof (the running job).
+  sub_big; expect_code 201 "the first big job"; held=$(echo "$BODY" | jget id); echo "$held $G/big.vk.json" >>"$T/acked"
+  ok "admit" "$CUZK" workers admit 1
+  heldrun() { http GET "/v1/jobs/$held"; [ "$(echo "$BODY" | jget phase)" = paused ]; }
+  wait_for "the first job held running" heldrun
+  # Witnesses streamed into the spool until the disk is full: 507 (never 400).
+  codes=""
+  for i in $(seq 1 40); do
+    if [ $((i % 4)) = 0 ]; then sub_small; vk=$D/mul.vkey.json; else sub_big; vk=$G/big.vk.json; fi
+    if [ "$CODE" = 201 ]; then echo "$(echo "$BODY" | jget id) $vk" >>"$T/acked"; continue; fi
     codes="$codes $CODE"
     [ "$CODE" = 507 ] || [ "$CODE" = 503 ] || fail "submission $i on a full disk: HTTP $CODE (expected 507/503): $BODY"
-    [ $(echo $codes | wc -w) -ge 5 ] && break
+    echo "$BODY" | jget error.message >>"$T/refusals"
+    [ $(echo $codes | wc -w) -ge 3 ] && break
   done
   n=$(wc -l <"$T/acked")
-  [ -n "$codes" ] || fail "the 1 MiB tmpfs never filled ($n jobs)"
-  note "disk full after $n acknowledged jobs; then:$codes"
-  # While full: the daemon answers, and the worker is either proving, storing a
-  # result (retrying) or waiting for the journal; never idle with a job running.
+  grep -q 'witness spool' "$T/refusals" || fail "no upload was refused by the full disk: $(cat "$T/refusals")"
+  [ -n "$codes" ] || fail "the 8 MiB tmpfs never filled ($n jobs)"
+  ls -A "$T/fs/st/spool" | grep -q '^\.upload-' && fail "a refused upload left its file: $(ls -la "$T/fs/st/spool")"
+  # To the last byte (what a refused upload freed), then the held job runs:
+  # its result cannot be stored; it stays running in store_result, retrying.
+  cat /dev/zero >"$T/fs/filler" 2>/dev/null
+  sub_big; [ "$CODE" = 507 ] || [ "$CODE" = 503 ] || fail "a big witness on a full disk: HTTP $CODE: $BODY"
+  sub_small; [ "$CODE" = 507 ] || [ "$CODE" = 503 ] || fail "a small witness on a full disk: HTTP $CODE: $BODY"
+  codes="$codes | full:$CODE"
+  ok "resume" "$CUZK" workers resume
+  storing() { http GET "/v1/jobs/$held"; [ "$(echo "$BODY" | jget state)" = running ] && [ "$(echo "$BODY" | jget phase)" = store_result ]; }
+  wait_for "the running job retrying its result on the full disk" storing
   http GET /v1/status; expect_code 200 "status while full"
-  echo "$BODY" >"$T/full-status.json"
-  mount -o remount,size=64M "$T/fs" || fail "cannot grow the tmpfs"
-  while read -r j; do
+  note "$n jobs acknowledged (big witnesses in spool files, small in the journal), then:$codes; the running job in store_result while full"
+  mount -o remount,size=256M "$T/fs" || fail "cannot grow the tmpfs"
+  while read -r j vk; do
     "$CUZK" await --timeout 120 "$j" "$T/p.json" "$T/pub.json" >"$T/err" 2>&1 || fail "acknowledged job $j after the disk grew: $(cat "$T/err")"
+    "$CUZK" verify "$vk" "$T/pub.json" "$T/p.json" >/dev/null || fail "the proof of $j does not verify ($vk)"
   done <"$T/acked"
-  "$CUZK" verify "$D/mul.vkey.json" "$T/pub.json" "$T/p.json" >/dev/null || fail "the last proof does not verify"
   http GET "/v1/jobs?limit=100000"
   summary=$(echo "$BODY" | node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const j=JSON.parse(d).jobs;console.log(j.length+" "+j.filter(x=>x.state==="done").length+" "+new Set(j.map(x=>x.id)).size+" "+Math.max(...j.map(x=>x.attempt)))})')
   [ "$summary" = "$n $n $n 1" ] || fail "jobs/done/unique/max-attempt = $summary (expected $n $n $n 1)"
   http GET /v1/status; [ "$(echo "$BODY" | jget running)" = 0 ] || fail "a job still running: $BODY"
-  stored=$(grep -c 'phase.:.store_result' "$T/full-status.json")
   stop_daemon
+  [ -z "$(ls -A "$T/fs/st/spool")" ] || fail "spool files left after every job ended: $(ls -la "$T/fs/st/spool")"
   command -v sqlite3 >/dev/null || fail "sqlite3 (the command) is missing: scripts/deps.sh installs it"
   ic=$(sqlite3 "$T/fs/st/journal.db" 'PRAGMA integrity_check' 2>&1)
   [ "$ic" = ok ] || fail "journal integrity_check: $ic"
-  note "after growing: all $n acknowledged jobs done exactly once (attempt 1); integrity_check ok; worker in store_result while full: $stored"
+  note "after growing: all $n acknowledged jobs done exactly once (attempt 1), every proof verified; spool empty; integrity_check ok"
   ;;
 
 list10k)
