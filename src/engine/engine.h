@@ -269,8 +269,9 @@ cuzk_status cuzk_engine_key_evict(cuzk_engine *e, const char *key_id, cuzk_error
  * takes the file as it is, never a copy in memory. */
 typedef struct cuzk_engine_upload cuzk_engine_upload;
 
-/* Opens an upload. expect_bytes (0: unknown) is checked against
- * max_spool_bytes at once (CUZK_ENGINE_BUSY); a full disk gives
+/* Opens an upload. The spool's witnesses, the uploads under way and
+ * expect_bytes (0: unknown) are checked against max_spool_bytes at once
+ * (CUZK_ENGINE_BUSY); a full disk gives
  * CUZK_ENGINE_NO_SPACE, failing storage CUZK_ENGINE_UNAVAILABLE. */
 cuzk_status cuzk_engine_upload_open(cuzk_engine *e, uint64_t expect_bytes, cuzk_engine_upload **out,
                                     cuzk_error *err);

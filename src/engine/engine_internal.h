@@ -104,6 +104,7 @@ struct cuzk_engine {
     unsigned admit;           /* while paused: claims still allowed */
     uint64_t host_budget, jobs_reserved;
     uint64_t active_jobs, spool_bytes; /* queued + running, for BUSY */
+    uint64_t upload_bytes;    /* in uploads not yet freed (__atomic): counted against max_spool_bytes */
     eng_kentry **keys;        /* entries never move: workers hold pointers unlocked */
     size_t n_keys, cap_keys;
     eng_worker *workers;

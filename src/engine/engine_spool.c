@@ -153,7 +153,8 @@ cuzk_status cuzk_engine_upload_open(cuzk_engine *e, uint64_t expect_bytes, cuzk_
 {
     *out = NULL;
     pthread_mutex_lock(&e->lock);
-    int full = expect_bytes && e->spool_bytes + expect_bytes > e->cfg.max_spool_bytes;
+    uint64_t uploading = __atomic_load_n(&e->upload_bytes, __ATOMIC_RELAXED);
+    int full = e->spool_bytes + uploading + expect_bytes > e->cfg.max_spool_bytes;
     if (full)
         e->counters.rejected_busy++;
     pthread_mutex_unlock(&e->lock);
@@ -196,6 +197,7 @@ cuzk_status cuzk_engine_upload_write(cuzk_engine_upload *u, const void *data, si
     }
     EVP_DigestUpdate(u->md, data, n);
     u->bytes += n;
+    __atomic_add_fetch(&u->e->upload_bytes, n, __ATOMIC_RELAXED);
     return CUZK_OK;
 }
 
@@ -256,6 +258,7 @@ void cuzk_engine_upload_free(cuzk_engine_upload *u)
     close(u->fd);
     if (!u->taken)
         unlink(u->path);
+    __atomic_sub_fetch(&u->e->upload_bytes, u->bytes, __ATOMIC_RELAXED);
     EVP_MD_CTX_free(u->md);
     free(u);
 }

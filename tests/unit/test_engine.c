@@ -534,6 +534,31 @@ static void test_upload(void **state)
     cuzk_engine_close(e);
 }
 
+/* Uploads under way count against max_spool_bytes: a second one that would
+ * pass it is refused at once (BUSY), and counts no more once freed. */
+static void test_upload_spool_limit(void **state)
+{
+    (void)state;
+    cuzk_config c;
+    fresh_config(&c, 1);
+    c.max_spool_bytes = 3u << 20;
+    cuzk_engine *e = open_engine(&c);
+    cuzk_error err = {0};
+    cuzk_engine_upload *u1, *u2;
+    static uint8_t mib[1u << 20];
+    assert_int_equal(cuzk_engine_upload_open(e, 2u << 20, &u1, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_upload_write(u1, mib, sizeof mib, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_upload_write(u1, mib, sizeof mib, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_upload_open(e, 2u << 20, &u2, &err), CUZK_ENGINE_BUSY);
+    assert_non_null(strstr(err.msg, "max_spool_bytes"));
+    cuzk_engine_upload_free(u1);
+    memset(&err, 0, sizeof err);
+    assert_int_equal(cuzk_engine_upload_open(e, 2u << 20, &u2, &err), CUZK_OK);
+    cuzk_engine_upload_free(u2);
+    assert_int_equal(upload_files(c.state_dir), 0);
+    cuzk_engine_close(e);
+}
+
 static void test_bad_requests(void **state)
 {
     cuzk_config c;
@@ -983,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_kill9_restart),
         cmocka_unit_test(test_drain_restart),
         cmocka_unit_test(test_upload),
+        cmocka_unit_test(test_upload_spool_limit),
         cmocka_unit_test(test_retention),
         cmocka_unit_test(test_eviction),
         cmocka_unit_test(test_memory_flat),
