@@ -13,6 +13,9 @@
 /* Opens a client on url (NULL: $CUZK_URL, else the default) with token
  * (NULL: $CUZK_TOKEN). */
 cuzk_status remote_open(cuzk_client **c, const char *url, const char *token, cuzk_error *err);
+/* With no --token (*token NULL) and a --token-file: *token = the file's
+ * first line (in buf). 0, or prints "Error: ..." and returns the exit code. */
+int remote_token_file(const char **token, const char *token_file, char *buf, size_t cap);
 /* Prints "Error: ..." and returns the exit code for err. */
 int remote_fail(const cuzk_error *err);
 /* Reads a whole regular file (malloc'd, NUL-terminated). */

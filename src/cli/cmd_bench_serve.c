@@ -35,7 +35,8 @@ static const char USAGE[] =
     "p50/p90/p99, queue wait, the daemon's per-phase means and the per-job overhead.\n"
     "\n"
     "  --url URL          daemon (default $CUZK_URL or http://127.0.0.1:9820)\n"
-    "  --token TOKEN      bearer token (default $CUZK_TOKEN)\n"
+    "  --token TOKEN      bearer token (default $CUZK_TOKEN; a flag shows in ps)\n"
+    "  --token-file FILE  bearer token from this file's first line\n"
     "  -n N               jobs (default 100)\n"
     "  -c C               concurrent clients (default 4)\n"
     "  --priority P       critical|high|normal|low, or 'mixed' (cycles through all four)\n"
@@ -206,14 +207,15 @@ static int run_jobs(bench *b, int threads)
 
 int cmd_bench_serve(int argc, char **argv)
 {
-    const char *url = NULL, *token = NULL, *key = NULL, *wit = NULL, *n_s = NULL, *c_s = NULL, *prio = NULL;
+    const char *url = NULL, *token = NULL, *token_file = NULL, *key = NULL, *wit = NULL, *n_s = NULL, *c_s = NULL, *prio = NULL;
     const char *cancel_s = NULL, *out = NULL, *trace_path = NULL, *warm_s = NULL;
     const cli_opt opts[] = {
         {"url", 0, 1, &url, NULL},           {"token", 0, 1, &token, NULL},   {"key", 0, 1, &key, NULL},
         {"witness", 0, 1, &wit, NULL},       {"jobs", 'n', 1, &n_s, NULL},    {"clients", 'c', 1, &c_s, NULL},
         {"priority", 0, 1, &prio, NULL},     {"cancel-every", 0, 1, &cancel_s, NULL},
         {"out", 0, 1, &out, NULL},           {"trace", 0, 1, &trace_path, NULL},
-        {"warmup", 0, 1, &warm_s, NULL},     {NULL, 0, 0, NULL, NULL},
+        {"warmup", 0, 1, &warm_s, NULL},     {"token-file", 0, 1, &token_file, NULL},
+        {NULL, 0, 0, NULL, NULL},
     };
     cli_common common;
     const char *pos[1];
@@ -221,6 +223,9 @@ int cmd_bench_serve(int argc, char **argv)
     int r = cli_parse(argc, argv, opts, &common, pos, 1, &npos, USAGE);
     if (r)
         return r == 2 ? 0 : 1;
+    char tokbuf[1024];
+    if ((r = remote_token_file(&token, token_file, tokbuf, sizeof tokbuf)))
+        return r;
     if (npos != 0 || !key || !wit) {
         fprintf(stderr, "Error: bench serve needs --key and --witness\n%s", USAGE);
         return 1;

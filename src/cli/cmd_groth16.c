@@ -112,7 +112,9 @@ int cmd_prove(int argc, char **argv)
         "                        unix:/PATH): the witness is sent, the key is read by the\n"
         "                        daemon from its absolute path (or give a registered key\n"
         "                        id instead of circuit.zkey); waits across daemon restarts\n"
-        "  --token TOKEN         bearer token for --remote (default $CUZK_TOKEN)\n"
+        "  --token TOKEN         bearer token for --remote (default $CUZK_TOKEN; a flag\n"
+        "                        shows in ps)\n"
+        "  --token-file FILE     --remote: the bearer token from this file's first line\n"
         "  --priority P          --remote: critical, high, normal (default) or low\n";
     const char *fmt = NULL;
     if (cli_take_format(&argc, argv, &fmt, usage))
@@ -120,7 +122,7 @@ int cmd_prove(int argc, char **argv)
     if (fmt && !strcmp(fmt, "bellperson"))
         return cmd_prove_bellperson(argc, argv);
     int verify = 0, no_verify = 0, rs = 0, zero = 0;
-    const char *remote = NULL, *token = NULL, *priority = NULL, *gpu_mem = NULL, *trace = NULL;
+    const char *remote = NULL, *token = NULL, *token_file = NULL, *priority = NULL, *gpu_mem = NULL, *trace = NULL;
     const cli_opt opts[] = {
         {"verify", 0, 0, NULL, &verify},
         {"no-verify", 0, 0, NULL, &no_verify},
@@ -128,6 +130,7 @@ int cmd_prove(int argc, char **argv)
         {"insecure-zero-rs", 0, 0, NULL, &zero},
         {"remote", 0, 1, &remote, NULL},
         {"token", 0, 1, &token, NULL},
+        {"token-file", 0, 1, &token_file, NULL},
         {"priority", 0, 1, &priority, NULL},
         {"gpu-mem", 0, 1, &gpu_mem, NULL},
         {"trace", 0, 1, &trace, NULL},
@@ -153,6 +156,9 @@ int cmd_prove(int argc, char **argv)
         if (no_verify || rs || zero || npos != 4 || ko.backend != CUZK_BACKEND_CPU || gpu_mem || trace)
             return cli_usage_error(usage, "--remote cannot be combined with --no-verify, --rapidsnark, "
                                           "--insecure-zero-rs, --gpu, --gpu-mem, --trace or several triples");
+        char tokbuf[1024];
+        if ((r = remote_token_file(&token, token_file, tokbuf, sizeof tokbuf)))
+            return r;
         return cli_prove_remote(remote, token, priority, pos[0], pos[1], pos[2], pos[3], common.verbose);
     }
     if (verify && no_verify) {

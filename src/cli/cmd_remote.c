@@ -1,7 +1,7 @@
 /* Client commands against a `cuzk serve` daemon: submit, await, status,
  * cancel and `prove --remote`. The daemon is --url (default $CUZK_URL, else
- * http://127.0.0.1:9820; "unix:/path" for a Unix socket) with --token
- * (default $CUZK_TOKEN). Exit codes: a finished job's own code (0 ok, 5
+ * http://127.0.0.1:9820; "unix:/path" for a Unix socket) with --token,
+ * else --token-file's first line, else $CUZK_TOKEN (read here, by the CLI). Exit codes: a finished job's own code (0 ok, 5
  * invalid proof, 9 cancelled, ...); 2 when the daemon cannot be reached; 11
  * when the daemon refuses the request (unknown job or key, queue full,
  * draining, too large, conflict). */
@@ -43,6 +43,28 @@ cuzk_status remote_open(cuzk_client **c, const char *url, const char *token, cuz
     if (!token)
         token = getenv("CUZK_TOKEN");
     return cuzk_client_open(c, url && *url ? url : DEFAULT_URL, token, 0, err);
+}
+
+int remote_token_file(const char **token, const char *token_file, char *buf, size_t cap)
+{
+    if (*token || !token_file)
+        return 0;
+    FILE *f = fopen(token_file, "re");
+    if (!f || !fgets(buf, (int)cap, f)) {
+        fprintf(stderr, "Error: %s: cannot read the token (--token-file): %s\n", token_file,
+                f ? "the file is empty" : strerror(errno));
+        if (f)
+            fclose(f);
+        return CUZK_ERR_IO;
+    }
+    fclose(f);
+    buf[strcspn(buf, "\r\n")] = 0;
+    if (!buf[0]) {
+        fprintf(stderr, "Error: %s: the first line is empty (--token-file)\n", token_file);
+        return CUZK_ERR_IO;
+    }
+    *token = buf;
+    return 0;
 }
 
 cuzk_status read_file_all(const char *path, char **out, size_t *len, cuzk_error *err)
@@ -195,17 +217,19 @@ static const char SUBMIT_USAGE[] =
     "machine) or named by a registered key id.\n"
     "\n"
     "  --url URL              daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
-    "  --token TOKEN          bearer token (default $CUZK_TOKEN)\n"
+    "  --token TOKEN          bearer token (default $CUZK_TOKEN; a flag shows in ps)\n"
+    "  --token-file FILE      bearer token from this file's first line\n"
     "  --priority P           critical, high, normal (default) or low\n"
     "  --idempotency-key K    the same K returns the same job (safe retries)\n"
     "  --witness-path         send the witness by path instead of its bytes\n";
 
 int cmd_submit(int argc, char **argv)
 {
-    const char *url = NULL, *token = NULL, *prio = NULL, *idem = NULL;
+    const char *url = NULL, *token = NULL, *token_file = NULL, *prio = NULL, *idem = NULL;
     int by_path = 0;
     const cli_opt opts[] = {
         {"url", 0, 1, &url, NULL},           {"token", 0, 1, &token, NULL},
+        {"token-file", 0, 1, &token_file, NULL},
         {"priority", 0, 1, &prio, NULL},     {"idempotency-key", 0, 1, &idem, NULL},
         {"witness-path", 0, 0, NULL, &by_path}, {NULL, 0, 0, NULL, NULL},
     };
@@ -213,6 +237,9 @@ int cmd_submit(int argc, char **argv)
     const char *pos[2];
     int r = cli_parse_exact(argc, argv, opts, &common, pos, 2, "submit", SUBMIT_USAGE);
     if (r >= 0)
+        return r;
+    char tokbuf[1024];
+    if ((r = remote_token_file(&token, token_file, tokbuf, sizeof tokbuf)))
         return r;
     cuzk_error err = {0};
     cuzk_client_submit req = {.priority = prio, .idempotency_key = idem};
@@ -258,14 +285,16 @@ static const char AWAIT_USAGE[] =
     "code: 0 done, 9 cancelled, the prover's code when it failed.\n"
     "\n"
     "  --url URL        daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
-    "  --token TOKEN    bearer token (default $CUZK_TOKEN)\n"
+    "  --token TOKEN    bearer token (default $CUZK_TOKEN; a flag shows in ps)\n"
+    "  --token-file F   bearer token from this file's first line\n"
     "  --timeout S      give up after S seconds (exit 2; default: wait forever)\n";
 
 int cmd_await(int argc, char **argv)
 {
-    const char *url = NULL, *token = NULL, *timeout = NULL;
+    const char *url = NULL, *token = NULL, *token_file = NULL, *timeout = NULL;
     const cli_opt opts[] = {
-        {"url", 0, 1, &url, NULL}, {"token", 0, 1, &token, NULL}, {"timeout", 0, 1, &timeout, NULL},
+        {"url", 0, 1, &url, NULL},         {"token", 0, 1, &token, NULL},
+        {"token-file", 0, 1, &token_file, NULL}, {"timeout", 0, 1, &timeout, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
     cli_common common;
@@ -274,6 +303,9 @@ int cmd_await(int argc, char **argv)
     int r = cli_parse(argc, argv, opts, &common, pos, 3, &npos, AWAIT_USAGE);
     if (r)
         return r == 2 ? 0 : 1;
+    char tokbuf[1024];
+    if ((r = remote_token_file(&token, token_file, tokbuf, sizeof tokbuf)))
+        return r;
     if (npos != 1 && npos != 3) {
         fprintf(stderr, "Error: await needs a job id and optionally proof.json and public.json\n%s", AWAIT_USAGE);
         return 1;
@@ -312,7 +344,8 @@ static const char STATUS_USAGE[] =
     "Prints the daemon's status (GET /v1/status), or one job's, as JSON.\n"
     "\n"
     "  --url URL        daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
-    "  --token TOKEN    bearer token (default $CUZK_TOKEN)\n";
+    "  --token TOKEN    bearer token (default $CUZK_TOKEN; a flag shows in ps)\n"
+    "  --token-file F   bearer token from this file's first line\n";
 
 static int get_and_print(const char *url, const char *token, const char *method, const char *path)
 {
@@ -345,14 +378,20 @@ static int get_and_print(const char *url, const char *token, const char *method,
 
 int cmd_status(int argc, char **argv)
 {
-    const char *url = NULL, *token = NULL;
-    const cli_opt opts[] = {{"url", 0, 1, &url, NULL}, {"token", 0, 1, &token, NULL}, {NULL, 0, 0, NULL, NULL}};
+    const char *url = NULL, *token = NULL, *token_file = NULL;
+    const cli_opt opts[] = {{"url", 0, 1, &url, NULL},
+                            {"token", 0, 1, &token, NULL},
+                            {"token-file", 0, 1, &token_file, NULL},
+                            {NULL, 0, 0, NULL, NULL}};
     cli_common common;
     const char *pos[1];
     int npos;
     int r = cli_parse(argc, argv, opts, &common, pos, 1, &npos, STATUS_USAGE);
     if (r)
         return r == 2 ? 0 : 1;
+    char tokbuf[1024];
+    if ((r = remote_token_file(&token, token_file, tokbuf, sizeof tokbuf)))
+        return r;
     char path[256] = "/v1/status";
     if (npos == 1)
         snprintf(path, sizeof path, "/v1/jobs/%s", pos[0]);
@@ -366,16 +405,23 @@ static const char CANCEL_USAGE[] =
     "boundary. Prints the job (JSON). A finished job is left as it is.\n"
     "\n"
     "  --url URL        daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
-    "  --token TOKEN    bearer token (default $CUZK_TOKEN)\n";
+    "  --token TOKEN    bearer token (default $CUZK_TOKEN; a flag shows in ps)\n"
+    "  --token-file F   bearer token from this file's first line\n";
 
 int cmd_cancel(int argc, char **argv)
 {
-    const char *url = NULL, *token = NULL;
-    const cli_opt opts[] = {{"url", 0, 1, &url, NULL}, {"token", 0, 1, &token, NULL}, {NULL, 0, 0, NULL, NULL}};
+    const char *url = NULL, *token = NULL, *token_file = NULL;
+    const cli_opt opts[] = {{"url", 0, 1, &url, NULL},
+                            {"token", 0, 1, &token, NULL},
+                            {"token-file", 0, 1, &token_file, NULL},
+                            {NULL, 0, 0, NULL, NULL}};
     cli_common common;
     const char *pos[1];
     int r = cli_parse_exact(argc, argv, opts, &common, pos, 1, "cancel", CANCEL_USAGE);
     if (r >= 0)
+        return r;
+    char tokbuf[1024];
+    if ((r = remote_token_file(&token, token_file, tokbuf, sizeof tokbuf)))
         return r;
     char path[256];
     snprintf(path, sizeof path, "/v1/jobs/%s/cancel", pos[0]);
@@ -394,18 +440,25 @@ static const char WORKERS_USAGE[] =
     "Prints {paused, admit, running} (JSON).\n"
     "\n"
     "  --url URL        daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
-    "  --token TOKEN    bearer token (default $CUZK_TOKEN)\n";
+    "  --token TOKEN    bearer token (default $CUZK_TOKEN; a flag shows in ps)\n"
+    "  --token-file F   bearer token from this file's first line\n";
 
 int cmd_workers(int argc, char **argv)
 {
-    const char *url = NULL, *token = NULL;
-    const cli_opt opts[] = {{"url", 0, 1, &url, NULL}, {"token", 0, 1, &token, NULL}, {NULL, 0, 0, NULL, NULL}};
+    const char *url = NULL, *token = NULL, *token_file = NULL;
+    const cli_opt opts[] = {{"url", 0, 1, &url, NULL},
+                            {"token", 0, 1, &token, NULL},
+                            {"token-file", 0, 1, &token_file, NULL},
+                            {NULL, 0, 0, NULL, NULL}};
     cli_common common;
     const char *pos[2];
     int npos;
     int r = cli_parse(argc, argv, opts, &common, pos, 2, &npos, WORKERS_USAGE);
     if (r)
         return r == 2 ? 0 : 1;
+    char tokbuf[1024];
+    if ((r = remote_token_file(&token, token_file, tokbuf, sizeof tokbuf)))
+        return r;
     if (npos < 1)
         return cli_usage_error(WORKERS_USAGE, "expected pause, resume or admit");
     const char *what = pos[0];

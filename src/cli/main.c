@@ -57,8 +57,30 @@ static const char USAGE[] =
     "            6 out of memory, 7 unsupported, 8 GPU, 9 cancelled, 10 internal error,\n"
     "            11 the daemon refused the request.\n";
 
+/* A --token given as a flag is copied and blanked in place, so that ps and
+ * /proc/PID/cmdline show "--token ***..." from here on (the moment before
+ * remains: --token-file and $CUZK_TOKEN are the safe ways). */
+static void hide_token(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        char *v = NULL;
+        if (!strcmp(argv[i], "--token") && i + 1 < argc)
+            v = argv[++i];
+        else if (!strncmp(argv[i], "--token=", 8))
+            v = argv[i] + 8;
+        if (!v || !*v)
+            continue;
+        char *copy = strdup(argv[i]);
+        if (!copy)
+            continue;
+        memset(v, '*', strlen(v));
+        argv[i] = copy;
+    }
+}
+
 int main(int argc, char **argv)
 {
+    hide_token(argc, argv);
     if (argc < 2)
         return cli_usage_error(NULL, "no command given");
     const char *cmd = argv[1];

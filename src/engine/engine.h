@@ -268,12 +268,32 @@ cuzk_status cuzk_engine_key_evict(cuzk_engine *e, const char *key_id, cuzk_error
 #define CUZK_JOB_ID_LEN 36     /* UUID text */
 #define CUZK_IDEM_KEY_MAX 256
 
+/* A witness arriving in pieces (a request body as it is read): written to
+ * a private file in the spool and hashed as it comes, so that a submission
+ * takes the file as it is, never a copy in memory. */
+typedef struct cuzk_engine_upload cuzk_engine_upload;
+
+/* Opens an upload. The spool's witnesses, the uploads under way and
+ * expect_bytes (0: unknown) are checked against max_spool_bytes at once
+ * (CUZK_ENGINE_BUSY); a full disk gives
+ * CUZK_ENGINE_NO_SPACE, failing storage CUZK_ENGINE_UNAVAILABLE. */
+cuzk_status cuzk_engine_upload_open(cuzk_engine *e, uint64_t expect_bytes, cuzk_engine_upload **out,
+                                    cuzk_error *err);
+/* Appends n bytes (written to the file, hashed). Errors as for _open. */
+cuzk_status cuzk_engine_upload_write(cuzk_engine_upload *u, const void *data, size_t n, cuzk_error *err);
+/* Bytes written so far. */
+uint64_t cuzk_engine_upload_bytes(const cuzk_engine_upload *u);
+/* Closes the upload and removes its file unless a submission took it. */
+void cuzk_engine_upload_free(cuzk_engine_upload *u);
+
 typedef struct cuzk_job_request {
     const char *key_id;          /* a registered key's id, or NULL and: */
     const char *key_path;        /* a .zkey path, registered on the fly */
     const void *witness;         /* .wtns bytes (copied to the spool), or NULL and: */
     size_t witness_len;
-    const char *witness_path;    /* a .wtns path on the daemon's machine (copied) */
+    const char *witness_path;    /* a .wtns path on the daemon's machine (copied), or NULL and: */
+    cuzk_engine_upload *upload;  /* a witness already in the spool (taken by the job; still freed by
+                                    the caller) */
     cuzk_priority priority;
     const char *idempotency_key; /* optional, <= CUZK_IDEM_KEY_MAX bytes */
 } cuzk_job_request;

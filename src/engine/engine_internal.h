@@ -109,6 +109,7 @@ struct cuzk_engine {
     unsigned admit;           /* while paused: claims still allowed */
     uint64_t host_budget, jobs_reserved;
     uint64_t active_jobs, spool_bytes; /* queued + running, for BUSY */
+    uint64_t upload_bytes;    /* in uploads not yet freed (__atomic): counted against max_spool_bytes */
     eng_kentry **keys;        /* entries never move: workers hold pointers unlocked */
     size_t n_keys, cap_keys;
     eng_worker *workers;
@@ -235,6 +236,13 @@ void spool_path(const cuzk_engine *e, const char *name, char *out, size_t cap);
 void spool_remove(cuzk_engine *e, const eng_job *j);
 void spool_remove_durable(cuzk_engine *e, const eng_job *j, uint64_t mark);
 void spool_sweep(cuzk_engine *e);
+/* An upload's SHA-256 (once all is written), its file given to the spool as
+ * dir/name durably (fsync, rename, fsync dir), or read whole (a witness
+ * small enough for the queue, or any for a shared queue). */
+void upload_digest(cuzk_engine_upload *u, uint8_t out[32]);
+const char *upload_path(const cuzk_engine_upload *u);
+cuzk_status upload_commit(cuzk_engine_upload *u, const char *dir, const char *name, cuzk_error *err);
+cuzk_status upload_read(cuzk_engine_upload *u, uint8_t **data, size_t *len, cuzk_error *err);
 
 /* ---- engine_sched.c ------------------------------------------------------------ */
 

@@ -129,14 +129,24 @@ static cuzk_status read_all(const char *path, uint8_t **data, size_t *len, cuzk_
     return CUZK_OK;
 }
 
-static void req_hash(const char *key_id, int prio, const void *w, size_t len, uint8_t out[32])
+/* SHA-256 of the witness bytes. */
+static void witness_digest(const void *w, size_t len, uint8_t out[32])
+{
+    unsigned dl = 0;
+    if (!EVP_Digest(w, len, out, &dl, EVP_sha256(), NULL))
+        memset(out, 0, 32);
+}
+
+/* What an idempotency key stands for: SHA-256 of the key id, the priority
+ * and the witness's SHA-256 (which a streamed witness has as it arrives). */
+static void req_hash(const char *key_id, int prio, const uint8_t wsha[32], uint8_t out[32])
 {
     EVP_MD_CTX *md = EVP_MD_CTX_new();
     uint8_t p = (uint8_t)prio;
     unsigned dl = 0;
     if (!md || !EVP_DigestInit_ex(md, EVP_sha256(), NULL) ||
         !EVP_DigestUpdate(md, key_id, strlen(key_id)) || !EVP_DigestUpdate(md, &p, 1) ||
-        !EVP_DigestUpdate(md, w, len) || !EVP_DigestFinal_ex(md, out, &dl))
+        !EVP_DigestUpdate(md, wsha, 32) || !EVP_DigestFinal_ex(md, out, &dl))
         memset(out, 0, 32);
     EVP_MD_CTX_free(md);
 }
@@ -178,8 +188,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     if (req->idempotency_key && strlen(req->idempotency_key) > CUZK_IDEM_KEY_MAX)
         return invalid(e, ecode(err, CUZK_ERR_USAGE, "idempotency key longer than %d bytes",
                                 CUZK_IDEM_KEY_MAX));
-    if (!req->witness && !req->witness_path)
-        return invalid(e, ecode(err, CUZK_ERR_USAGE, "submit: no witness (body or path)"));
+    if (!req->witness && !req->witness_path && !req->upload)
+        return invalid(e, ecode(err, CUZK_ERR_USAGE, "submit: no witness (body, path or upload)"));
     pthread_mutex_lock(&e->lock);
     int draining = e->draining;
     pthread_mutex_unlock(&e->lock);
@@ -222,14 +232,24 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     const void *wd = req->witness;
     size_t wl = req->witness_len;
     const char *wname = req->witness_path ? req->witness_path : "witness";
-    if (!wd) {
-        if ((st = read_all(req->witness_path, &owned, &wl, err)))
+    uint8_t wsha[32];
+    cuzk_engine_upload *up = req->witness ? NULL : req->upload;
+    if (up) { /* already in the spool: checked there, 64 KiB at a time */
+        wl = (size_t)cuzk_engine_upload_bytes(up);
+        if ((st = eng_witness_check_file(upload_path(up), wname, &meta, err)))
             return invalid(e, st);
-        wd = owned;
-    }
-    if ((st = eng_witness_check(wd, wl, wname, &meta, err))) {
-        free(owned);
-        return invalid(e, st);
+        upload_digest(up, wsha);
+    } else {
+        if (!wd) {
+            if ((st = read_all(req->witness_path, &owned, &wl, err)))
+                return invalid(e, st);
+            wd = owned;
+        }
+        if ((st = eng_witness_check(wd, wl, wname, &meta, err))) {
+            free(owned);
+            return invalid(e, st);
+        }
+        witness_digest(wd, wl, wsha);
     }
     /* the host plan's figure for one proof (the older estimate without one) */
     uint64_t host_bytes = plan_job ? plan_job : eng_job_host_bytes(&meta, wl);
@@ -243,7 +263,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     }
     eng_job j;
     memset(&j, 0, sizeof j);
-    req_hash(key_id, req->priority, wd, wl, j.req_sha256);
+    req_hash(key_id, req->priority, wsha, j.req_sha256);
     if (req->idempotency_key && req->idempotency_key[0]) {
         snprintf(j.idem_key, sizeof j.idem_key, "%s", req->idempotency_key);
         eng_job have;
@@ -290,7 +310,12 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     j.input_bytes = wl;
     j.host_bytes = host_bytes;
     j.worker = j.device = -1;
-    st = inline_body ? CUZK_OK : write_durable(e->spool, j.input, wd, wl, err);
+    if (up && inline_body) /* small enough for the queue (or a shared queue): its bytes */
+        st = upload_read(up, &owned, &wl, err), wd = owned;
+    else if (up)
+        st = upload_commit(up, e->spool, j.input, err);
+    else
+        st = inline_body ? CUZK_OK : write_durable(e->spool, j.input, wd, wl, err);
     eng_job saved;
     int dup = 0;
     if (!st) {

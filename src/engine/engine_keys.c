@@ -18,9 +18,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cuzk/gpu.h"
@@ -304,12 +306,16 @@ cuzk_status key_add(cuzk_engine *e, const eng_key_rec *rec, const eng_key_meta *
 }
 
 /* SHA-256 of a file's bytes as hex. */
-static cuzk_status sha256_file(const char *path, char out[CUZK_KEY_ID_LEN + 1], cuzk_error *err)
+static cuzk_status sha256_file(int kfd, const char *path, char out[CUZK_KEY_ID_LEN + 1], cuzk_error *err)
 {
-    /* Resolved already: no symlink to follow; never block on a FIFO. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-    if (fd < 0)
+    /* The descriptor key_identify opened (no symlink on the way), read from
+     * its start (a dup: it shares the offset, which nothing else uses). */
+    int fd = dup(kfd);
+    if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+        if (fd >= 0)
+            close(fd);
         return cuzk_err_force(err, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
+    }
     EVP_MD_CTX *md = EVP_MD_CTX_new();
     size_t cap = 1u << 20;
     uint8_t *buf = malloc(cap);
@@ -355,17 +361,74 @@ static int rec_same_file(const eng_key_rec *a, const eng_key_rec *b)
            a->dev == b->dev;
 }
 
+/* Opens abs (resolved) with no symbolic link on the way: openat2 with
+ * RESOLVE_NO_SYMLINKS, or O_NOFOLLOW on the last component where the
+ * kernel lacks it. Never blocks (a FIFO). */
+static int open_resolved(const char *abs)
+{
+    int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+#ifdef SYS_openat2
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (uint64_t)flags;
+    how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    int fd = (int)syscall(SYS_openat2, AT_FDCWD, abs, &how, sizeof how);
+    if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+        return fd;
+#endif
+    return open(abs, flags | O_NOFOLLOW);
+}
+
+static cuzk_status key_identify_fd(cuzk_engine *e, const char *abs, const char *via, int kfd,
+                                   const struct stat *sbp, eng_kentry **out, cuzk_error *err);
+
 /* Identifies (hashing unless the registry knows this exact file) and adds a
  * key; does not load it. */
 cuzk_status key_identify(cuzk_engine *e, const char *path, eng_kentry **out,
                                 cuzk_error *err)
 {
     char abs[PATH_MAX];
-    struct stat sb;
-    if (!realpath(path, abs) || stat(abs, &sb))
+    if (!realpath(path, abs))
         return cuzk_err_force(err, CUZK_ERR_IO, "%s: %s", path, strerror(errno));
-    if (!S_ISREG(sb.st_mode))
+    /* Everything below reads the file opened here: abs as resolved, with no
+     * symbolic link on the way (a directory swapped for one since is
+     * refused), through /proc/self/fd. */
+    int kfd = open_resolved(abs);
+    if (kfd < 0)
+        return cuzk_err_force(err, CUZK_ERR_IO, "%s: %s", path,
+                              errno == ELOOP ? "a symbolic link appeared on its path" : strerror(errno));
+    struct stat sb;
+    if (fstat(kfd, &sb)) {
+        int en = errno;
+        close(kfd);
+        return cuzk_err_force(err, CUZK_ERR_IO, "%s: %s", path, strerror(en));
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        close(kfd);
         return cuzk_err_force(err, CUZK_ERR_IO, "%s: not a regular file", path);
+    }
+    char via[64];
+    snprintf(via, sizeof via, "/proc/self/fd/%d", kfd);
+    if (access(via, R_OK)) /* no /proc: by the path */
+        snprintf(via, sizeof via, "%.63s", "");
+    cuzk_status st = key_identify_fd(e, abs, via[0] ? via : abs, kfd, &sb, out, err);
+    close(kfd);
+    if (st && via[0]) { /* messages name the path, not the descriptor */
+        size_t vl = strlen(via);
+        char *at = strstr(err->msg, via);
+        if (at && strlen(err->msg) - vl + strlen(abs) < sizeof err->msg) {
+            char rest[CUZK_ERROR_MSG_MAX];
+            snprintf(rest, sizeof rest, "%s", at + vl);
+            snprintf(at, sizeof err->msg - (size_t)(at - err->msg), "%s%s", abs, rest);
+        }
+    }
+    return st;
+}
+
+static cuzk_status key_identify_fd(cuzk_engine *e, const char *abs, const char *via, int kfd,
+                                   const struct stat *sbp, eng_kentry **out, cuzk_error *err)
+{
+    struct stat sb = *sbp;
     eng_key_rec rec = {0}, known;
     if (strlen(abs) >= sizeof rec.path)
         return cuzk_err_force(err, CUZK_ERR_USAGE, "%.200s...: path longer than %zu bytes", abs,
@@ -381,13 +444,13 @@ cuzk_status key_identify(cuzk_engine *e, const char *path, eng_kentry **out,
     eng_key_meta meta;
     eng_kplan plan;
     memset(&plan, 0, sizeof plan);
-    if ((st = eng_key_meta_read(abs, &meta, err)))
+    if ((st = eng_key_meta_read(via, &meta, err)))
         return st;
     if (found && rec_same_file(&rec, &known)) {
         memcpy(rec.id, known.id, sizeof rec.id);
         rec.host_bytes = known.host_bytes;
     } else {
-        if ((st = sha256_file(abs, rec.id, err)))
+        if ((st = sha256_file(kfd, abs, rec.id, err)))
             return st;
         pthread_mutex_lock(&e->dblock);
         st = eng_keyreg_put(e->reg, &rec, err);
@@ -399,7 +462,7 @@ cuzk_status key_identify(cuzk_engine *e, const char *path, eng_kentry **out,
     int known_key = key_find(e, rec.id) != NULL;
     pthread_mutex_unlock(&e->lock);
     if (!known_key) /* a new entry: its device plans (reads the key's header) */
-        key_plan(e, abs, &plan);
+        key_plan(e, via, &plan);
     pthread_mutex_lock(&e->lock);
     st = key_add(e, &rec, &meta, &plan, out, err);
     if (!st && !rec_same_file(&(*out)->rec, &rec) && !key_users(*out) &&

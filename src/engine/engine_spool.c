@@ -4,6 +4,10 @@
  * <state_dir>/spool/<job id>.wtns, written under a temporary name, fsynced,
  * renamed and its directory fsynced (write_durable) before the job that
  * names it is journaled, so an acknowledged job never lacks its witness.
+ * A witness streamed in (a request body as it arrives) is written to
+ * spool/.upload-XXXXXX and hashed as it comes (cuzk_engine_upload); its
+ * submission fsyncs and renames that file: memory holds only what is in
+ * flight, never the body.
  * Smaller witnesses (and every witness of a shared queue) live in the queue
  * with their job. A spool file is removed once its job's end is durable in
  * the queue (spool_remove_durable); at start, files no queued or running job
@@ -13,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/evp.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -129,4 +134,131 @@ void spool_sweep(cuzk_engine *e)
     free(live);
     if (removed)
         elog(e, "spool_swept", "removed=%zu", removed);
+}
+
+/* ---- uploads ---------------------------------------------------------------- */
+
+struct cuzk_engine_upload {
+    cuzk_engine *e;
+    int fd;
+    int taken, hashed;
+    uint64_t bytes;
+    EVP_MD_CTX *md;
+    uint8_t digest[32];
+    char path[CUZK_CFG_STR_MAX + 64];
+};
+
+cuzk_status cuzk_engine_upload_open(cuzk_engine *e, uint64_t expect_bytes, cuzk_engine_upload **out,
+                                    cuzk_error *err)
+{
+    *out = NULL;
+    pthread_mutex_lock(&e->lock);
+    uint64_t uploading = __atomic_load_n(&e->upload_bytes, __ATOMIC_RELAXED);
+    int full = e->spool_bytes + uploading + expect_bytes > e->cfg.max_spool_bytes;
+    if (full)
+        e->counters.rejected_busy++;
+    pthread_mutex_unlock(&e->lock);
+    if (full)
+        return ecode(err, CUZK_ENGINE_BUSY, "queue full (max_spool_bytes of witnesses): retry later");
+    cuzk_engine_upload *u = calloc(1, sizeof *u);
+    if (!u || !(u->md = EVP_MD_CTX_new()) || !EVP_DigestInit_ex(u->md, EVP_sha256(), NULL)) {
+        if (u)
+            EVP_MD_CTX_free(u->md);
+        free(u);
+        return ecode(err, CUZK_ERR_NOMEM, "out of memory for an upload");
+    }
+    u->e = e;
+    snprintf(u->path, sizeof u->path, "%s/.upload-XXXXXX", e->spool);
+    u->fd = mkostemp(u->path, O_CLOEXEC); /* mode 0600 */
+    if (u->fd < 0) {
+        int en = errno;
+        EVP_MD_CTX_free(u->md);
+        free(u);
+        return ecode(err, store_code(en), "witness spool (%s): %s", e->spool, strerror(en));
+    }
+    *out = u;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_engine_upload_write(cuzk_engine_upload *u, const void *data, size_t n, cuzk_error *err)
+{
+    const uint8_t *p = data;
+    size_t left = n;
+    while (left) {
+        ssize_t w = write(u->fd, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            int en = w < 0 ? errno : EIO;
+            return ecode(err, store_code(en), "witness spool (%s): %s", u->e->spool, strerror(en));
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    EVP_DigestUpdate(u->md, data, n);
+    u->bytes += n;
+    __atomic_add_fetch(&u->e->upload_bytes, n, __ATOMIC_RELAXED);
+    return CUZK_OK;
+}
+
+uint64_t cuzk_engine_upload_bytes(const cuzk_engine_upload *u) { return u->bytes; }
+
+const char *upload_path(const cuzk_engine_upload *u) { return u->path; }
+
+void upload_digest(cuzk_engine_upload *u, uint8_t out[32])
+{
+    if (!u->hashed) {
+        unsigned dl = 0;
+        if (!EVP_DigestFinal_ex(u->md, u->digest, &dl))
+            memset(u->digest, 0, sizeof u->digest);
+        u->hashed = 1;
+    }
+    memcpy(out, u->digest, 32);
+}
+
+cuzk_status upload_commit(cuzk_engine_upload *u, const char *dir, const char *name, cuzk_error *err)
+{
+    char dst[CUZK_CFG_STR_MAX + 512];
+    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    if (fsync(u->fd) || rename(u->path, dst) || fsync_dir(dir)) {
+        int en = errno;
+        unlink(dst);
+        return ecode(err, store_code(en), "%s: %s", dst, strerror(en));
+    }
+    u->taken = 1;
+    return CUZK_OK;
+}
+
+cuzk_status upload_read(cuzk_engine_upload *u, uint8_t **data, size_t *len, cuzk_error *err)
+{
+    *data = malloc(u->bytes ? (size_t)u->bytes : 1);
+    if (!*data)
+        return ecode(err, CUZK_ERR_NOMEM, "out of memory for a witness of %llu bytes",
+                     (unsigned long long)u->bytes);
+    for (uint64_t got = 0; got < u->bytes;) {
+        ssize_t n = pread(u->fd, *data + got, (size_t)(u->bytes - got), (off_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            int en = n < 0 ? errno : EIO;
+            free(*data);
+            *data = NULL;
+            return ecode(err, store_code(en), "%s: %s", u->path, strerror(en));
+        }
+        got += (uint64_t)n;
+    }
+    *len = (size_t)u->bytes;
+    return CUZK_OK;
+}
+
+void cuzk_engine_upload_free(cuzk_engine_upload *u)
+{
+    if (!u)
+        return;
+    close(u->fd);
+    if (!u->taken)
+        unlink(u->path);
+    __atomic_sub_fetch(&u->e->upload_bytes, u->bytes, __ATOMIC_RELAXED);
+    EVP_MD_CTX_free(u->md);
+    free(u);
 }

@@ -171,6 +171,23 @@ cuzk_status eng_witness_check(const void *data, size_t len, const char *name,
     return st;
 }
 
+cuzk_status eng_witness_check_file(const char *path, const char *name, const eng_key_meta *m,
+                                   cuzk_error *err)
+{
+    cuzk_curve curve;
+    uint32_t n;
+    cuzk_status st = cuzk_wtns_check_file(path, name, &curve, &n, err);
+    if (st)
+        return st;
+    if (curve != m->curve)
+        return cuzk_err_force(err, CUZK_ERR_MISMATCH, "%s: a %s witness for a %s key", name,
+                              cuzk_curve_name(curve), cuzk_curve_name(m->curve));
+    if (n != m->n_vars)
+        return cuzk_err_force(err, CUZK_ERR_MISMATCH, "%s: Invalid witness length. Circuit: %u, witness: %u",
+                              name, m->n_vars, n);
+    return CUZK_OK;
+}
+
 cuzk_status eng_prove(eng_worker_ctx *w, const eng_key *k, const char *wtns_path,
                       const void *wtns, size_t wtns_len, char **proof_json, char **public_json,
                       cuzk_error *err)

@@ -57,6 +57,9 @@ uint64_t eng_job_host_bytes(const eng_key_meta *m, uint64_t witness_bytes);
  * CUZK_ERR_MISMATCH naming `name`. */
 cuzk_status eng_witness_check(const void *data, size_t len, const char *name,
                               const eng_key_meta *m, cuzk_error *err);
+/* The same checks on a file, read 64 KiB at a time. */
+cuzk_status eng_witness_check_file(const char *path, const char *name, const eng_key_meta *m,
+                                   cuzk_error *err);
 
 /* Proves and verifies the witness (a .wtns file, or its bytes when
  * wtns_path is NULL); proof/public JSON malloc'd. */

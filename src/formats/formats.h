@@ -191,6 +191,11 @@ typedef struct cuzk_wtns {
 cuzk_status cuzk_wtns_read(cuzk_wtns *w, const char *path, cuzk_error *err);
 cuzk_status cuzk_wtns_read_buffer(cuzk_wtns *w, const void *data, size_t size, const char *name,
                                   cuzk_error *err);
+/* The checks of cuzk_wtns_read on a file, reading it 64 KiB at a time
+ * (nothing kept): its curve and value count. name (or NULL: the path)
+ * names it in messages. */
+cuzk_status cuzk_wtns_check_file(const char *path, const char *name, cuzk_curve *curve, uint32_t *n_witness,
+                                 cuzk_error *err);
 /* Writes version 2 with sections 1, 2 (like snarkjs / circom). */
 cuzk_status cuzk_wtns_write(const cuzk_wtns *w, const char *path, cuzk_error *err);
 cuzk_status cuzk_wtns_alloc(cuzk_wtns *w, cuzk_curve curve, uint32_t n_witness, cuzk_error *err);

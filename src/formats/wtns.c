@@ -27,7 +27,9 @@ cuzk_status cuzk_wtns_alloc(cuzk_wtns *w, cuzk_curve curve, uint32_t n_witness, 
     return CUZK_OK;
 }
 
-static cuzk_status parse(cuzk_wtns *w, const cuzk_binfile *bf, cuzk_error *err)
+/* The header (section 1) and section 2's place and size: w gets curve, n8
+ * and n_witness (no values), *values the offset of section 2. */
+static cuzk_status parse_header(cuzk_wtns *w, const cuzk_binfile *bf, uint64_t *values, cuzk_error *err)
 {
     const char *nm = bf->name;
     const cuzk_binfile_section *s1, *s2;
@@ -61,7 +63,6 @@ static cuzk_status parse(cuzk_wtns *w, const cuzk_binfile *bf, cuzk_error *err)
                         "%s: prime %s (n8 = %u) is the scalar field of neither bn128 nor bls12381%s",
                         nm, dec, n8, n8 == 32 ? " (a corrupt file, or a field cuzk does not support)" : "");
     }
-    const cuzk_curve_desc *cp = cuzk_curve_desc_get(w->curve);
     w->n8 = n8;
     w->n_witness = fmt_rd32(h + 4 + n8);
     uint64_t need = (uint64_t)w->n_witness * n8;
@@ -77,6 +78,19 @@ static cuzk_status parse(cuzk_wtns *w, const cuzk_binfile *bf, cuzk_error *err)
                             nm, w->n_witness, n8, (unsigned long long)need,
                             (unsigned long long)s2->size);
     }
+    *values = s2->offset;
+    return CUZK_OK;
+}
+
+static cuzk_status parse(cuzk_wtns *w, const cuzk_binfile *bf, cuzk_error *err)
+{
+    const char *nm = bf->name;
+    uint64_t off;
+    cuzk_status st = parse_header(w, bf, &off, err);
+    if (st)
+        return st;
+    const cuzk_curve_desc *cp = cuzk_curve_desc_get(w->curve);
+    uint64_t need = (uint64_t)w->n_witness * w->n8;
     cuzk_curve curve = w->curve;
     uint32_t n = w->n_witness;
     /* Bounded by the file (above), so the allocation is too. */
@@ -85,7 +99,7 @@ static cuzk_status parse(cuzk_wtns *w, const cuzk_binfile *bf, cuzk_error *err)
     /* Read with pread straight into the aligned limbs (or copied from the
      * caller's buffer), then put in host order and checked. */
     uint64_t (*out)[4] = w->values.ptr;
-    if ((st = fmt_binfile_copy(bf, s2->offset, out, (size_t)need, NULL, err)))
+    if ((st = fmt_binfile_copy(bf, off, out, (size_t)need, NULL, err)))
         return st;
     for (uint32_t i = 0; i < n; i++) {
         uint8_t b[32];
@@ -107,6 +121,59 @@ static cuzk_status read_common(cuzk_wtns *w, cuzk_binfile *bf, cuzk_status st, c
     if (st)
         cuzk_wtns_free(w);
     cuzk_binfile_close(bf);
+    return st;
+}
+
+cuzk_status cuzk_wtns_check_file(const char *path, const char *name, cuzk_curve *curve, uint32_t *n_witness,
+                                 cuzk_error *err)
+{
+    cuzk_binfile bf;
+    cuzk_wtns w;
+    memset(&w, 0, sizeof w);
+    cuzk_status st = cuzk_binfile_open(&bf, path, "wtns", 2, err);
+    size_t pl = strlen(path);
+    if (st && name && err && !strncmp(err->msg, path, pl)) { /* "<path>: ..." -> "<name>: ..." */
+        char rest[CUZK_ERROR_MSG_MAX];
+        snprintf(rest, sizeof rest, "%s", err->msg + pl);
+        snprintf(err->msg, sizeof err->msg, "%.200s%.300s", name, rest);
+    }
+    if (st)
+        return st;
+    if (name) { /* messages name what the caller calls the file */
+        char *nm = strdup(name);
+        if (nm) {
+            free(bf.name);
+            bf.name = nm;
+        }
+    }
+    uint64_t off;
+    if (!(st = parse_header(&w, &bf, &off, err))) {
+        const cuzk_curve_desc *cp = cuzk_curve_desc_get(w.curve);
+        enum { CHUNK = 2048 }; /* values per read: 64 KiB */
+        uint8_t *buf = malloc((size_t)CHUNK * 32);
+        if (!buf)
+            st = cuzk_err(err, CUZK_ERR_NOMEM, "%s: out of memory", bf.name);
+        for (uint32_t i = 0; !st && i < w.n_witness; i += CHUNK) {
+            uint32_t k = w.n_witness - i < CHUNK ? w.n_witness - i : CHUNK;
+            if ((st = fmt_binfile_copy(&bf, off + (uint64_t)i * 32, buf, (size_t)k * 32, NULL, err)))
+                break;
+            for (uint32_t t = 0; t < k; t++) {
+                uint64_t l[4];
+                fmt_bytes_to_limbs(l, buf + (size_t)t * 32, 32);
+                if (!fmt_limbs_lt(l, cp->r, 4)) {
+                    st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: witness value %u is >= r (value >= modulus)",
+                                  bf.name, i + t);
+                    break;
+                }
+            }
+        }
+        free(buf);
+    }
+    if (!st) {
+        *curve = w.curve;
+        *n_witness = w.n_witness;
+    }
+    cuzk_binfile_close(&bf);
     return st;
 }
 

@@ -5,13 +5,18 @@
  * credentials (SO_PEERCRED); the user of a TCP client on this machine is the
  * owner of its socket in /proc/net/tcp{,6} (what identd reads). A refused
  * path gets one message whether the file exists or not, and nothing of its
- * content; files are opened without following a final symlink and without
+ * content. A file is opened relative to a descriptor of the directory that
+ * allows it, with openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS) on the
+ * path below it as resolved (a per-component O_NOFOLLOW walk where the
+ * kernel lacks openat2): a directory swapped for a symbolic link between
+ * the check and the open cannot lead outside. Files are opened without
  * blocking (a FIFO or a device never holds a request thread) and must be
  * regular files of a bounded size. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/openat2.h>
 #include <limits.h>
 #include <netinet/in.h>
 #include <pwd.h>
@@ -20,6 +25,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "server/server_internal.h"
@@ -100,9 +106,9 @@ static int user_may(uid_t uid, const gid_t *groups, int ngroups, const struct st
     return (st->st_mode & bits) == bits;
 }
 
-/* Is the resolved path abs readable by uid, every directory above it
- * searchable? */
-static int user_can_read(uid_t uid, const char *abs)
+/* Is the opened file (st) readable by uid, every directory above its
+ * resolved path abs searchable? */
+static int user_can_read(uid_t uid, const char *abs, const struct stat *file)
 {
     gid_t groups[256];
     int ng = 256;
@@ -117,7 +123,7 @@ static int user_can_read(uid_t uid, const char *abs)
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", abs);
     struct stat st;
-    if (stat(abs, &st) || !user_may(uid, groups, ng, &st, 4))
+    if (!user_may(uid, groups, ng, file, 4))
         return 0;
     for (char *slash = strrchr(dir, '/'); slash; slash = strrchr(dir, '/')) {
         slash[slash == dir] = 0; /* "/a/b" -> "/a" -> "/" */
@@ -129,8 +135,81 @@ static int user_can_read(uid_t uid, const char *abs)
     return 1;
 }
 
-/* Is abs inside one of the comma-separated directories? */
-static int inside_dirs(const char *abs, const char *dirs)
+/* openat2(2) through syscall(): glibc may lack the wrapper. */
+static int sys_openat2(int dirfd, const char *path, int flags, uint64_t resolve)
+{
+#ifdef SYS_openat2
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (uint64_t)flags;
+    how.resolve = resolve;
+    return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+#else
+    (void)dirfd, (void)path, (void)flags, (void)resolve;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/* The fallback: one component at a time, none a symbolic link, none "." or
+ * "..", each directory opened O_PATH relative to the one before. */
+static int walk_beneath(int dirfd, const char *rel, int flags)
+{
+    char buf[PATH_MAX];
+    if (snprintf(buf, sizeof buf, "%s", rel) >= (int)sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int cur = dup(dirfd);
+    if (cur < 0)
+        return -1;
+    char *save = NULL, *comp = strtok_r(buf, "/", &save);
+    if (!comp) {
+        close(cur);
+        errno = ENOENT;
+        return -1;
+    }
+    while (comp) {
+        char *next = strtok_r(NULL, "/", &save);
+        if (!strcmp(comp, ".") || !strcmp(comp, "..")) {
+            close(cur);
+            errno = EXDEV;
+            return -1;
+        }
+        int fd = next ? openat(cur, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                      : openat(cur, comp, flags | O_NOFOLLOW);
+        int en = errno;
+        close(cur);
+        if (fd < 0) {
+            errno = en;
+            return -1;
+        }
+        cur = fd;
+        comp = next;
+    }
+    return cur;
+}
+
+int open_beneath(int dirfd, const char *rel, int flags, int walk)
+{
+    if (!walk) {
+        int fd = sys_openat2(dirfd, rel, flags,
+                             RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+        if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+            return fd;
+    }
+    return walk_beneath(dirfd, rel, flags);
+}
+
+/* Flags of a client-named file: read-only, never blocking (a FIFO or a
+ * device cannot hold the thread), no controlling terminal. */
+#define CLIENT_OPEN_FLAGS (O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+
+/* Opens abs (resolved, without symlinks) beneath one of the comma-separated
+ * directories: each is opened, and the rest of abs below it opened
+ * relative to that descriptor (open_beneath), so a directory swapped for a
+ * symbolic link after the check cannot lead outside. An fd, or -1. */
+static int open_inside_dirs(const char *abs, const char *dirs)
 {
     char list[CUZK_CFG_LIST_MAX], *save = NULL;
     snprintf(list, sizeof list, "%s", dirs);
@@ -140,41 +219,77 @@ static int inside_dirs(const char *abs, const char *dirs)
         size_t n = strlen(d);
         while (n && (d[n - 1] == ' ' || d[n - 1] == '\t'))
             d[--n] = 0;
-        char real[PATH_MAX];
-        if (!*d || !realpath(d, real))
+        if (!*d)
             continue;
-        n = strlen(real);
-        if (!strncmp(abs, real, n) && (abs[n] == '/' || (n == 1 && real[0] == '/')))
-            return 1;
+        int dfd = open(d, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0)
+            continue;
+        /* The directory's own path, from the descriptor (not resolved again). */
+        char link[64], real[PATH_MAX];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", dfd);
+        ssize_t rl = readlink(link, real, sizeof real - 1);
+        if (rl <= 0 || real[0] != '/') {
+            close(dfd);
+            continue;
+        }
+        real[rl] = 0;
+        n = (size_t)rl;
+        const char *rel = NULL;
+        if (n == 1)
+            rel = abs + 1;
+        else if (!strncmp(abs, real, n) && abs[n] == '/')
+            rel = abs + n + 1;
+        int fd = rel && *rel ? open_beneath(dfd, rel, CLIENT_OPEN_FLAGS, 0) : -1;
+        close(dfd);
+        if (fd >= 0)
+            return fd;
     }
-    return 0;
+    return -1;
 }
 
-cuzk_status client_path(const char *path, const char *what, const char *dirs, const char *dirs_name,
-                        int have_user, uid_t uid, char abs[PATH_MAX], cuzk_error *err)
+/* Opens abs for a local client's user: no symlink on the way (abs is
+ * resolved: one now means a swap), the file readable by that user and every
+ * directory above it searchable. An fd, or -1. */
+static int open_for_user(const char *abs, uid_t uid)
 {
+    int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (root < 0)
+        return -1;
+    int fd = abs[0] == '/' && abs[1] ? open_beneath(root, abs + 1, CLIENT_OPEN_FLAGS, 0) : -1;
+    close(root);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) || !user_can_read(uid, abs, &st)) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+cuzk_status client_file(const char *path, const char *what, const char *dirs, const char *dirs_name,
+                        int have_user, uid_t uid, uint64_t max_bytes, char abs[PATH_MAX], int *fd_out,
+                        uint64_t *size, cuzk_error *err)
+{
+    *fd_out = -1;
+    *size = 0;
     /* One answer for every refusal: it must not tell whether a file exists. */
-    if (!path || !*path || strlen(path) >= PATH_MAX || !realpath(path, abs) ||
-        !(inside_dirs(abs, dirs) || (have_user && user_can_read(uid, abs))))
+    int fd = -1;
+    if (path && *path && strlen(path) < PATH_MAX && realpath(path, abs)) {
+        fd = open_inside_dirs(abs, dirs);
+        if (fd < 0 && have_user)
+            fd = open_for_user(abs, uid);
+    }
+    if (fd < 0)
         return cuzk_err_force(err, (cuzk_status)CUZK_ENGINE_FORBIDDEN,
                               "%s '%.200s': no such file, or not one this client may name (%s%s)", what,
                               path ? path : "", dirs_name,
                               have_user ? ", or a file its own user can read" : "");
-    return CUZK_OK;
-}
-
-cuzk_status client_open(const char *abs, const char *what, uint64_t max_bytes, int *fd_out, uint64_t *size,
-                        cuzk_error *err)
-{
-    *fd_out = -1;
-    int fd = open(abs, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     struct stat st;
-    if (fd < 0 || fstat(fd, &st)) {
+    if (fstat(fd, &st)) {
         int en = errno;
-        if (fd >= 0)
-            close(fd);
-        return cuzk_err_force(err, (cuzk_status)CUZK_ENGINE_FORBIDDEN, "%s '%.200s': cannot be opened (%s)", what,
-                              abs, en == ELOOP ? "a symbolic link" : strerror(en));
+        close(fd);
+        return cuzk_err_force(err, CUZK_ERR_IO, "%s '%.200s': %s", what, abs, strerror(en));
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);

@@ -5,9 +5,14 @@
  *   a thread per connection: a long-poll simply blocks its own thread (in
  *   one-second slices, so stop is prompt), and the connection limit bounds the
  *   threads. Every handler is a plain synchronous call into the engine.
- * - A request's body is read into memory up to max_request_bytes; a larger
- *   Content-Length is refused before the body is read (413), and a chunked
- *   body that grows past the limit is discarded and answered 413. A client
+ * - A witness body (POST /v1/jobs, not JSON) is streamed to a spool file as
+ *   it arrives and hashed on the way (cuzk_engine_upload); the engine takes
+ *   that file. It holds STREAM_RESERVE bytes of body_memory, what is in
+ *   flight, whatever its size; a witness_path file is copied the same way.
+ *   Other bodies (JSON) are read into memory within body_memory. Any body
+ *   is at most max_request_bytes: a larger Content-Length is refused before
+ *   the body is read (413), and a chunked body that grows past the limit is
+ *   discarded and answered 413. A client
  *   that stops mid-request is dropped after request_timeout_s and whatever it
  *   sent is freed; nothing reaches the engine.
  * - Rate limit: a token bucket per client address (rate_limit requests/s,
@@ -43,6 +48,9 @@
 #include "util/common.h"
 
 enum { RATE_SLOTS = 4096, RATE_PROBE = 16 };
+/* body_memory a streamed body holds: its bytes in flight (MHD's buffer, at
+ * most 32 KiB by default, or the copy buffer of a witness_path file). */
+#define STREAM_RESERVE ((uint64_t)64 << 10)
 #define LONG_POLL_MAX_S 300.0
 
 /* A connection, from accept to close (MHD_OPTION_NOTIFY_CONNECTION), and
@@ -96,6 +104,9 @@ typedef struct request {
     char *body;
     size_t len, cap;
     uint64_t reserved;  /* of the body-memory budget */
+    cuzk_engine_upload *up; /* a witness body streamed to the spool */
+    int up_failed;          /* writing it failed (up_err): the rest is dropped */
+    cuzk_error up_err;
     const char *allow;  /* a 405's Allow header */
     int too_large, over_budget;
     double t0;
@@ -539,10 +550,10 @@ static cJSON *parse_body(request *r)
     return cJSON_ParseWithLength(r->body, r->len);
 }
 
-/* A key path the client named, resolved and checked (paths.c): abs gets the
- * path to give the engine. */
-static cuzk_status key_path_for(cuzk_server *s, struct MHD_Connection *c, const char *path, const char *what,
-                                char abs[PATH_MAX], cuzk_error *err)
+/* A file the client named, resolved, checked and opened (paths.c): abs
+ * gets its path, *fd the open file (to close). */
+static cuzk_status client_named(cuzk_server *s, struct MHD_Connection *c, const char *path, const char *what,
+                                uint64_t max_bytes, char abs[PATH_MAX], int *fd, uint64_t *size, cuzk_error *err)
 {
     uid_t uid = 0;
     int have_user = 0;
@@ -553,53 +564,60 @@ static cuzk_status key_path_for(cuzk_server *s, struct MHD_Connection *c, const 
         int on_unix = di && di->daemon == s->unix_d && s->unix_d;
         have_user = fi && !client_local_user(fi->connect_fd, on_unix || !ai ? NULL : ai->client_addr, &uid);
     }
-    cuzk_status st = client_path(path, what, what[0] == 'w' ? s->cfg.witness_dirs : s->cfg.key_dirs,
-                                 what[0] == 'w' ? "witness.dirs" : "keys.dirs", have_user, uid, abs, err);
-    if (st)
-        return st;
-    /* A FIFO or a device is refused here, before the engine opens it. */
-    int fd = -1;
-    uint64_t size = 0;
-    if ((st = client_open(abs, what, UINT64_MAX, &fd, &size, err)))
-        return st;
-    close(fd);
-    return CUZK_OK;
+    int w = what[0] == 'w';
+    return client_file(path, what, w ? s->cfg.witness_dirs : s->cfg.key_dirs, w ? "witness.dirs" : "keys.dirs",
+                       have_user, uid, max_bytes, abs, fd, size, err);
 }
 
-/* The witness file a client named, read into r->body within the request
- * limits: at most max_request_bytes, reserved in body_memory first. */
-static cuzk_status witness_file_read(cuzk_server *s, struct MHD_Connection *c, request *r, const char *path,
-                                     cuzk_error *err)
+/* A key path the client named, checked (a FIFO or a device is refused
+ * here, before the engine opens it): abs gets the resolved path to give the
+ * engine, which opens it without following symbolic links. */
+static cuzk_status key_path_for(cuzk_server *s, struct MHD_Connection *c, const char *path, const char *what,
+                                char abs[PATH_MAX], cuzk_error *err)
 {
-    char abs[PATH_MAX];
-    cuzk_status st = key_path_for(s, c, path, "witness_path", abs, err);
     int fd = -1;
     uint64_t size = 0;
-    if (st || (st = client_open(abs, "witness_path", s->cfg.max_request_bytes, &fd, &size, err)))
+    cuzk_status st = client_named(s, c, path, what, UINT64_MAX, abs, &fd, &size, err);
+    if (fd >= 0)
+        close(fd);
+    return st;
+}
+
+/* The witness file a client named, copied into a spool upload (r->up)
+ * STREAM_RESERVE bytes at a time: at most max_request_bytes, never whole in
+ * memory. */
+static cuzk_status witness_file_spool(cuzk_server *s, struct MHD_Connection *c, request *r, const char *path,
+                                      cuzk_error *err)
+{
+    char abs[PATH_MAX];
+    int fd = -1;
+    uint64_t size = 0;
+    cuzk_status st = client_named(s, c, path, "witness_path", s->cfg.max_request_bytes, abs, &fd, &size, err);
+    if (st)
         return st;
-    if (2 * size + 2 > s->body_budget) {
-        close(fd);
-        return cuzk_err_force(err, (cuzk_status)CUZK_ENGINE_TOO_LARGE,
-                              "witness_path: %llu bytes can never fit server.body_memory (%llu bytes, counting "
-                              "twice)",
-                              (unsigned long long)size, (unsigned long long)s->body_budget);
-    }
-    if (!body_reserve(s, r, 2 * size + 2)) {
-        close(fd);
+    char *buf = NULL;
+    if (!body_reserve(s, r, STREAM_RESERVE)) {
         atomic_fetch_add(&s->counters.over_budget, 1);
-        return cuzk_err_force(err, CUZK_ERR_NOMEM,
-                              "request bodies in memory are at their budget (server.body_memory): retry later");
+        st = cuzk_err_force(err, CUZK_ERR_NOMEM,
+                            "request bodies in memory are at their budget (server.body_memory): retry later");
+    } else if (!(buf = malloc((size_t)STREAM_RESERVE))) {
+        st = cuzk_err_force(err, CUZK_ERR_NOMEM, "witness_path: out of memory");
+    } else {
+        st = cuzk_engine_upload_open(s->engine, size, &r->up, err);
     }
-    free(r->body);
-    r->len = r->cap = 0;
-    if (!(r->body = malloc(size + 1))) {
-        close(fd);
-        return cuzk_err_force(err, CUZK_ERR_NOMEM, "witness_path: out of memory");
+    for (uint64_t got = 0; !st && got < size;) {
+        size_t k = size - got < STREAM_RESERVE ? (size_t)(size - got) : (size_t)STREAM_RESERVE;
+        ssize_t n = pread(fd, buf, k, (off_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            st = cuzk_err_force(err, CUZK_ERR_IO, "witness_path '%.200s': %s", abs,
+                                n < 0 ? strerror(errno) : "shorter than it was (changed while read)");
+        else if (!(st = cuzk_engine_upload_write(r->up, buf, (size_t)n, err)))
+            got += (uint64_t)n;
     }
-    st = client_read(fd, abs, "witness_path", r->body, size, err);
+    free(buf);
     close(fd);
-    r->len = (size_t)size;
-    r->cap = (size_t)size + 1;
     return st;
 }
 
@@ -665,13 +683,12 @@ static enum MHD_Result h_job_submit(cuzk_server *s, struct MHD_Connection *c, re
         if (f.idempotency_key)
             req.idempotency_key = f.idempotency_key;
         cuzk_error ferr = {0};
-        if (witness_file_read(s, c, r, req.witness_path, &ferr)) {
+        if (witness_file_spool(s, c, r, req.witness_path, &ferr)) {
             cJSON_Delete(body);
             return send_engine_error(s, c, r, &ferr);
         }
         req.witness_path = NULL;
-        req.witness = r->body;
-        req.witness_len = r->len;
+        req.upload = r->up;
     } else {
         /* Binary form: the body is the .wtns; the rest in the query. */
         if (query(c, "key") && query(c, "key_path"))
@@ -680,10 +697,9 @@ static enum MHD_Result h_job_submit(cuzk_server *s, struct MHD_Connection *c, re
         req.key_path = query(c, "key_path");
         if (query(c, "idempotency_key"))
             req.idempotency_key = query(c, "idempotency_key");
-        if (!r->len)
+        if (!r->len || !r->up)
             return send_error(s, c, r, CUZK_ERR_USAGE, "request body: empty (expected the .wtns bytes)");
-        req.witness = r->body;
-        req.witness_len = r->len;
+        req.upload = r->up; /* streamed to the spool as it came */
     }
     if (!req.key_id && !req.key_path) {
         cJSON_Delete(body);
@@ -935,6 +951,21 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
             return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE, "request body of %llu bytes is over the limit of %llu",
                               clv, (unsigned long long)s->cfg.max_request_bytes);
         }
+        const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
+        if (!strcmp(method, "POST") && !strcmp(url, "/v1/jobs") && !(ctype && !strncmp(ctype, "application/json", 16))) {
+            /* A witness body: streamed to the spool, holding only what is in flight. */
+            if (!body_reserve(s, r, STREAM_RESERVE)) {
+                atomic_fetch_add(&s->counters.over_budget, 1);
+                return send_error(s, c, r, CUZK_ERR_NOMEM,
+                                  "request bodies in memory are at their budget (server.body_memory, %llu "
+                                  "bytes): retry later",
+                                  (unsigned long long)s->body_budget);
+            }
+            cuzk_error uerr = {0};
+            if (cuzk_engine_upload_open(s->engine, clv, &r->up, &uerr))
+                return send_engine_error(s, c, r, &uerr);
+            return MHD_YES;
+        }
         if (clv && 2 * (uint64_t)clv + 2 > s->body_budget) {
             atomic_fetch_add(&s->counters.too_large, 1);
             return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE,
@@ -971,6 +1002,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         conn *cn = conn_of(c);
         if (cn)
             atomic_fetch_add(&cn->body_got, n);
+        if (r->up || r->up_failed) { /* streamed: written as it comes, nothing kept */
+            r->len += n;
+            if (r->len > s->cfg.max_request_bytes)
+                r->too_large = 1;
+            if (!r->too_large && !r->up_failed && cuzk_engine_upload_write(r->up, upload, n, &r->up_err))
+                r->up_failed = 1;
+            if (r->too_large || r->up_failed) { /* the file goes now; the rest is dropped */
+                cuzk_engine_upload_free(r->up);
+                r->up = NULL;
+            }
+            return MHD_YES;
+        }
         if (r->too_large || r->over_budget || r->len + n > s->cfg.max_request_bytes) {
             r->too_large |= !r->over_budget;
             free(r->body);
@@ -1010,6 +1053,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return send_error(s, c, r, CUZK_ENGINE_TOO_LARGE, "request body is over the limit of %llu bytes",
                           (unsigned long long)s->cfg.max_request_bytes);
     }
+    if (r->up_failed)
+        return send_engine_error(s, c, r, &r->up_err);
     if (r->over_budget) {
         atomic_fetch_add(&s->counters.over_budget, 1);
         return send_error(s, c, r, CUZK_ERR_NOMEM,
@@ -1055,6 +1100,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
              (now_s() - r->t0) * 1e3);
     }
     free(r->body);
+    cuzk_engine_upload_free(r->up);
     body_release(s, r);
     free(r);
     *con_cls = NULL;

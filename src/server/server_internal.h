@@ -56,19 +56,23 @@ char *metrics_text(const cuzk_engine_snapshot *s, const server_counters *c);
  * socket when it is on this machine. 0 when known, -1 otherwise. */
 int client_local_user(int fd, const struct sockaddr *client, uid_t *uid);
 
-/* Resolves a path a client named (symlinks resolved) into abs: allowed
- * inside one of the comma-separated dirs, or when have_user and that user
- * can read it. Refused (CUZK_ENGINE_FORBIDDEN): one message whether the
- * file exists or not. what names it in messages ("key_path"), dirs_name is
- * the setting ("keys.dirs"). */
-cuzk_status client_path(const char *path, const char *what, const char *dirs, const char *dirs_name,
-                        int have_user, uid_t uid, char abs[PATH_MAX], cuzk_error *err);
-
-/* Opens abs without following a final symlink or blocking: a regular file
- * of at most max_bytes (else CUZK_ERR_IO / CUZK_ENGINE_TOO_LARGE, nothing
- * read). *fd_out to close. */
-cuzk_status client_open(const char *abs, const char *what, uint64_t max_bytes, int *fd_out, uint64_t *size,
-                        cuzk_error *err);
+/* Resolves a path a client named into abs and opens it: allowed inside one
+ * of the comma-separated dirs (opened beneath that directory's descriptor,
+ * no symbolic link on the way, so a directory swapped after the check
+ * cannot lead outside), or when have_user and that user can read it.
+ * Refused (CUZK_ENGINE_FORBIDDEN): one message whether the file exists or
+ * not. Opened without blocking: a regular file of at most max_bytes, else
+ * CUZK_ERR_IO / CUZK_ENGINE_TOO_LARGE, nothing read. what names it in
+ * messages ("key_path"), dirs_name is the setting ("keys.dirs"). *fd_out
+ * (blocking again) to close. */
+cuzk_status client_file(const char *path, const char *what, const char *dirs, const char *dirs_name,
+                        int have_user, uid_t uid, uint64_t max_bytes, char abs[PATH_MAX], int *fd_out,
+                        uint64_t *size, cuzk_error *err);
+/* Opens rel (relative, no "." or "..") beneath the directory dirfd
+ * following no symbolic link: openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS
+ * | RESOLVE_NO_MAGICLINKS), or, where the kernel lacks openat2 (or walk),
+ * one component at a time with O_NOFOLLOW. An fd, or -1 with errno. */
+int open_beneath(int dirfd, const char *rel, int flags, int walk);
 cuzk_status client_read(int fd, const char *abs, const char *what, void *buf, uint64_t size, cuzk_error *err);
 
 /* Drops file bytes that a parser's message quotes (a wrong magic number). */

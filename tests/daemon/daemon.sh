@@ -43,74 +43,17 @@ SNARKJS="$ROOT/node_modules/.bin/snarkjs"
 DATA="$ROOT/tests/data/interop"
 TAG="[daemon $SCEN]"
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-daemon.XXXXXX")
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill -9 "$p" 2>/dev/null; done
-  if [ "${DAEMON_KEEP:-0}" = 1 ]; then echo "keeping $T"; else rm -rf "$T"; fi
-}
-trap cleanup EXIT
+source "$ROOT/tests/daemon/lib.sh"
 
-fail() {
-  echo "FAIL $TAG: $*"
-  for f in "$T"/daemon*.log; do [ -f "$f" ] && { echo "---- tail of $f"; tail -n 30 "$f"; }; done
-  exit 1
-}
-note() { echo "  $*"; }
 need_snarkjs() {
   if ! command -v node >/dev/null || [ ! -x "$SNARKJS" ]; then
     echo "SKIP $TAG: node or $SNARKJS missing (run 'npm ci' in $ROOT)"; exit 77
   fi
 }
 
-# start_daemon NAME [settings...]: starts `cuzk serve --foreground` with state
-# in $T/NAME, waits for its URL; sets URL and DPID. LISTEN=ADDR:PORT reuses an
-# address (a restart where clients wait), else a free port is picked.
-start_daemon() {
-  local name=$1; shift
-  local log="$T/daemon-$name.log"
-  "$CUZK" serve --foreground --listen "${LISTEN:-127.0.0.1:0}" --state-dir "$T/$name" "$@" 2>>"$log" &
-  DPID=$!
-  PIDS+=("$DPID")
-  URL=""
-  for _ in $(seq 1 200); do
-    # A restart on the same log: wait for this process's line (count first,
-    # then read, so the URL cannot be the previous daemon's).
-    if [ "$(grep -c 'event=listening' "$log" 2>/dev/null)" -ge "${EXPECT_STARTS:-1}" ]; then
-      URL=$(grep -o 'event=listening url=[^ ]*' "$log" | tail -n 1 | sed 's/.*url=//')
-      break
-    fi
-    kill -0 "$DPID" 2>/dev/null || fail "daemon $name exited during start"
-    sleep 0.05
-  done
-  [ -n "$URL" ] || fail "daemon $name did not report its URL"
-  export CUZK_URL=$URL
-}
-
-stop_daemon() {   # SIGTERM and wait; the exit code must be 0
-  kill -TERM "$DPID"
-  wait "$DPID"
-  local rc=$?
-  [ $rc = 0 ] || fail "daemon exited $rc after SIGTERM"
-}
-
-# http METHOD PATH [curl args...]: sets CODE and BODY.
-http() {
-  local m=$1 p=$2; shift 2
-  BODY=$(curl -sS -o - -w '\n%{http_code}' -X "$m" "$URL$p" "$@")
-  CODE=${BODY##*$'\n'}
-  BODY=${BODY%$'\n'*}
-}
-jget() { node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{let v=JSON.parse(d);for(const k of process.argv[1].split("."))v=v==null?v:v[k];console.log(typeof v==="object"?JSON.stringify(v):v)})' "$1"; }
-expect_code() { [ "$CODE" = "$1" ] || fail "$2: HTTP $CODE (expected $1): $BODY"; }
-
-ok() { local d=$1; shift; "$@" >"$T/out" 2>"$T/err" || fail "$d: exit $?: $* :: $(tail -n 5 "$T/err")"; }
-
 verify_snarkjs() {  # VK PUBLIC PROOF DESC
   "$SNARKJS" groth16 verify "$1" "$2" "$3" >"$T/sj" 2>&1 && grep -q 'OK!' "$T/sj" || fail "snarkjs rejected $4: $(tail -n 3 "$T/sj")"
 }
-
-rss_kb() { awk '/^VmRSS/{print $2}' "/proc/$1/status"; }
 
 wait_state() {  # JOB STATE: long-polls until the job has STATE (30 s)
   local i

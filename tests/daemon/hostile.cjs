@@ -18,6 +18,10 @@
 //       answered or holds EACH bytes of the daemon's body budget (its
 //       cuzk_http_body_bytes_reserved gauge); then sends the rest. Prints
 //       the status codes, sorted.
+//
+//   node hostile.cjs hold PORT N BYTES PATH
+//       N concurrent POSTs of BYTES each: headers and half the body, then
+//       "half" on stdout and a wait for a line on stdin before the rest.
 'use strict';
 const net = require('net');
 const [mode, portS, ...args] = process.argv.slice(2);
@@ -150,6 +154,45 @@ if (mode === 'attack') {
       maybeRelease();
     });
   }
+} else if (mode === 'hold') {
+  // node hostile.cjs hold PORT N BYTES PATH: N concurrent POSTs of BYTES
+  // each send their headers and the first half of their body, print "half"
+  // and wait for a line on stdin; then they send the rest. Prints the
+  // status codes, sorted.
+  const n = +args[0], bytes = +args[1], path = args[2];
+  const MiB = 1 << 20, half = Math.floor(bytes / 2);
+  const chunk = Buffer.alloc(MiB, 0x61);
+  const codes = new Array(n).fill(0), socks = [];
+  let finished = 0, halfway = 0;
+  function pump(s, left, done) {
+    (function go() {
+      while (left > 0) {
+        const k = Math.min(left, MiB);
+        left -= k;
+        if (!s.write(k === MiB ? chunk : chunk.subarray(0, k))) { s.once('drain', go); return; }
+      }
+      done();
+    })();
+  }
+  for (let i = 0; i < n; i++) {
+    const s = net.connect({ port, host: '127.0.0.1' });
+    socks.push(s);
+    let buf = '';
+    s.on('connect', () => {
+      s.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: ${bytes}\r\n\r\n`);
+      pump(s, half, () => { if (++halfway === n) console.log('half'); });
+    });
+    s.on('data', d => {
+      buf += d.toString('latin1');
+      if (!codes[i] && status(buf)) { codes[i] = status(buf); s.destroy(); }
+    });
+    s.on('error', () => {});
+    s.on('close', () => {
+      if (!codes[i]) codes[i] = -1;
+      if (++finished === n) { console.log(codes.slice().sort().join(' ')); process.exit(0); }
+    });
+  }
+  process.stdin.once('data', () => { for (const s of socks) pump(s, bytes - half, () => {}); });
 } else {
   console.error('unknown mode ' + mode);
   process.exit(2);

@@ -416,6 +416,149 @@ static void test_idempotency(void **state)
     cuzk_engine_close(e);
 }
 
+/* Reads a whole file (malloc'd). */
+static uint8_t *slurp_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)n);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+/* Files in the spool whose name starts with ".upload-" (uploads not taken). */
+static size_t upload_files(const char *dir)
+{
+    char p[1100];
+    snprintf(p, sizeof p, "%s/spool", dir);
+    DIR *d = opendir(p);
+    size_t n = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        n += !strncmp(de->d_name, ".upload-", 8);
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Submits data as an upload written in three pieces. */
+static cuzk_status submit_upload(cuzk_engine *e, int fxi, const uint8_t *data, size_t len, const char *idem,
+                                 cuzk_job_info *out, int *existed, cuzk_error *err)
+{
+    memset(err, 0, sizeof *err); /* the first error is kept: start afresh */
+    cuzk_engine_upload *u;
+    assert_int_equal(cuzk_engine_upload_open(e, len, &u, err), CUZK_OK);
+    size_t a = len / 3, b = 2 * len / 3;
+    assert_int_equal(cuzk_engine_upload_write(u, data, a, err), CUZK_OK);
+    assert_int_equal(cuzk_engine_upload_write(u, data + a, b - a, err), CUZK_OK);
+    assert_int_equal(cuzk_engine_upload_write(u, data + b, len - b, err), CUZK_OK);
+    assert_int_equal(cuzk_engine_upload_bytes(u), len);
+    cuzk_job_request r = {.key_path = FX[fxi].zkey, .upload = u, .priority = CUZK_PRIO_NORMAL,
+                          .idempotency_key = idem};
+    cuzk_status st = cuzk_engine_submit(e, &r, out, existed, err);
+    cuzk_engine_upload_free(u);
+    return st;
+}
+
+/* A witness streamed in pieces (cuzk_engine_upload): a large one becomes the
+ * job's spool file, a small one goes to the journal; both prove. The same
+ * request by bytes, by path and by upload is one request (idempotency).
+ * A bad upload (not a witness, a value >= r, another circuit's) is refused
+ * and leaves no file. */
+static void test_upload(void **state)
+{
+    (void)state;
+    cuzk_config c;
+    fresh_config(&c, 1);
+    cuzk_engine *e = open_engine(&c);
+    cuzk_error err = {0};
+    cuzk_job_info j1, j2, jsmall, info;
+    int existed = -1;
+    size_t len, slen;
+    uint8_t *w = slurp_file(FX[L].wtns, &len), *small = slurp_file(FX[A].wtns, &slen);
+    assert_true(len > (1u << 20)); /* larger than what the journal holds: a spool file */
+    cuzk_status st = submit_upload(e, L, w, len, "up-1", &j1, &existed, &err);
+    if (st)
+        fprintf(stderr, "upload: %s\n", err.msg);
+    assert_int_equal(st, CUZK_OK);
+    assert_int_equal(existed, 0);
+    char p[1100];
+    snprintf(p, sizeof p, "%s/spool/%s.wtns", c.state_dir, j1.id);
+    assert_int_equal(access(p, R_OK), 0);
+    assert_int_equal(upload_files(c.state_dir), 0);
+    /* the same request by bytes and by path: the same job */
+    cuzk_job_request r = {.key_path = FX[L].zkey, .witness = w, .witness_len = len,
+                          .priority = CUZK_PRIO_NORMAL, .idempotency_key = "up-1"};
+    assert_int_equal(cuzk_engine_submit(e, &r, &j2, &existed, &err), CUZK_OK);
+    assert_int_equal(existed, 1);
+    assert_string_equal(j1.id, j2.id);
+    r.witness = NULL;
+    r.witness_path = FX[L].wtns;
+    assert_int_equal(cuzk_engine_submit(e, &r, &j2, &existed, &err), CUZK_OK);
+    assert_int_equal(existed, 1);
+    /* by upload again, another priority: a different request */
+    cuzk_engine_upload *u;
+    assert_int_equal(cuzk_engine_upload_open(e, len, &u, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_upload_write(u, w, len, &err), CUZK_OK);
+    cuzk_job_request hi = {.key_path = FX[L].zkey, .upload = u, .priority = CUZK_PRIO_HIGH,
+                           .idempotency_key = "up-1"};
+    memset(&err, 0, sizeof err);
+    assert_int_equal(cuzk_engine_submit(e, &hi, &j2, &existed, &err), CUZK_ENGINE_CONFLICT);
+    cuzk_engine_upload_free(u);
+    /* a small witness by upload: in the journal */
+    assert_int_equal(submit_upload(e, A, small, slen, NULL, &jsmall, NULL, &err), CUZK_OK);
+    /* refused uploads leave nothing */
+    size_t held = spool_files(c.state_dir);
+    uint8_t junk[4096];
+    memset(junk, 'x', sizeof junk);
+    assert_int_equal(submit_upload(e, A, junk, sizeof junk, NULL, &j2, NULL, &err), CUZK_ERR_FORMAT);
+    w[len - 1] = 0xff; /* the last value >= r (its top byte) */
+    assert_int_equal(submit_upload(e, L, w, len, NULL, &j2, NULL, &err), CUZK_ERR_FORMAT);
+    assert_non_null(strstr(err.msg, ">= r"));
+    assert_int_equal(submit_upload(e, C, small, slen, NULL, &j2, NULL, &err), CUZK_ERR_MISMATCH);
+    assert_int_equal(upload_files(c.state_dir), 0);
+    assert_int_equal(spool_files(c.state_dir), held);
+    wait_done(e, j1.id, &info, 120);
+    assert_int_equal(info.state, CUZK_JOB_DONE);
+    wait_done(e, jsmall.id, &info, 60);
+    assert_int_equal(info.state, CUZK_JOB_DONE);
+    check_proof(e, jsmall.id, A);
+    free(w);
+    free(small);
+    cuzk_engine_close(e);
+}
+
+/* Uploads under way count against max_spool_bytes: a second one that would
+ * pass it is refused at once (BUSY), and counts no more once freed. */
+static void test_upload_spool_limit(void **state)
+{
+    (void)state;
+    cuzk_config c;
+    fresh_config(&c, 1);
+    c.max_spool_bytes = 3u << 20;
+    cuzk_engine *e = open_engine(&c);
+    cuzk_error err = {0};
+    cuzk_engine_upload *u1, *u2;
+    static uint8_t mib[1u << 20];
+    assert_int_equal(cuzk_engine_upload_open(e, 2u << 20, &u1, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_upload_write(u1, mib, sizeof mib, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_upload_write(u1, mib, sizeof mib, &err), CUZK_OK);
+    assert_int_equal(cuzk_engine_upload_open(e, 2u << 20, &u2, &err), CUZK_ENGINE_BUSY);
+    assert_non_null(strstr(err.msg, "max_spool_bytes"));
+    cuzk_engine_upload_free(u1);
+    memset(&err, 0, sizeof err);
+    assert_int_equal(cuzk_engine_upload_open(e, 2u << 20, &u2, &err), CUZK_OK);
+    cuzk_engine_upload_free(u2);
+    assert_int_equal(upload_files(c.state_dir), 0);
+    cuzk_engine_close(e);
+}
+
 static void test_bad_requests(void **state)
 {
     cuzk_config c;
@@ -864,6 +1007,8 @@ int main(void)
         cmocka_unit_test(test_backpressure),
         cmocka_unit_test(test_kill9_restart),
         cmocka_unit_test(test_drain_restart),
+        cmocka_unit_test(test_upload),
+        cmocka_unit_test(test_upload_spool_limit),
         cmocka_unit_test(test_retention),
         cmocka_unit_test(test_eviction),
         cmocka_unit_test(test_memory_flat),
