@@ -337,6 +337,13 @@ typedef struct cuzk_public {
 
 cuzk_status cuzk_public_read_json(cuzk_public *pub, const char *path, cuzk_curve curve,
                                   cuzk_error *err);
+/* The number of public signals in the file at path, counted by streaming it
+ * (a few KiB of memory whatever its size): *n = SIZE_MAX unless the file is
+ * plainly a JSON array of decimal-digit strings (then only
+ * cuzk_public_read_json can say what is wrong with it). Errors: the file
+ * cannot be opened or read (IO), larger than a public-signals file can be
+ * (FORMAT). */
+cuzk_status cuzk_public_count_json(const char *path, size_t *n, cuzk_error *err);
 cuzk_status cuzk_public_read_json_buffer(cuzk_public *pub, const char *text, size_t len,
                                          const char *name, cuzk_curve curve, cuzk_error *err);
 void cuzk_public_free(cuzk_public *pub);

@@ -607,6 +607,14 @@ cuzk_status cuzk_verify_files(cuzk_ctx *ctx, const char *vk_path, const char *pu
     cuzk_proof_points proof = {0};
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_LOAD);
     cuzk_status st = cuzk_vk_read_json(&vk, vk_path, err);
+    /* The count first, streamed: too many signals is "inputs disagree" at
+     * once, not the memory of reading them all. */
+    size_t count = SIZE_MAX;
+    if (!st)
+        st = cuzk_public_count_json(public_path, &count, err);
+    if (!st && count != SIZE_MAX && count != vk.n_public)
+        st = cuzk_err(err, CUZK_ERR_MISMATCH, "%s: %zu public signals, but %s expects %u", public_path, count,
+                      vk_path, vk.n_public);
     if (!st)
         st = cuzk_public_read_json(&pub, public_path, vk.curve, err);
     if (!st)

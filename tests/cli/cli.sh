@@ -235,6 +235,13 @@ scen_messages() {
   [ "$RC" = 6 ] || fail "info under a 120 MB ulimit: exit $RC, expected 6 (out of memory)"
   grep -q '^Error: big.json: out of memory' "$LOG" || fail "info: no 'Error: big.json: out of memory' line"
   note "info out of memory -> 6: $(head -n1 "$LOG")"
+  # verify compares the count of public signals with the key before reading
+  # them: the same file under the same limit is "inputs disagree" (4), not 6.
+  (ulimit -v 120000; "$CUZK" verify "$VK" big.json "$D/mul.proof.json" >"$LOG" 2>&1); RC=$?
+  [ "$RC" = 4 ] || fail "verify with 5000000 public signals under a 120 MB ulimit: exit $RC, expected 4"
+  grep -q '^Error: big.json: 5000000 public signals, but .*mul.vkey.json expects 2$' "$LOG" \
+    || fail "verify: no 'Error: big.json: 5000000 public signals, but ... expects 2' line"
+  note "verify, too many public signals -> 4: $(head -n1 "$LOG")"
 }
 
 scen_truncate() {
