@@ -225,13 +225,19 @@ static cuzk_status key_load(cuzk_key **out, cuzk_ctx *ctx, const char *path, con
 cuzk_status cuzk_key_load(cuzk_key **out, cuzk_ctx *ctx, const char *zkey_path, const cuzk_key_opts *opts,
                           cuzk_error *err)
 {
-    return key_load(out, ctx, zkey_path, NULL, 0, NULL, NULL, opts, err);
+    const char *was = cuzk_ctx_set_subject(ctx, zkey_path);
+    cuzk_status st = key_load(out, ctx, zkey_path, NULL, 0, NULL, NULL, opts, err);
+    cuzk_ctx_set_subject(ctx, was);
+    return cuzk_err_name(err, st, zkey_path, NULL);
 }
 
 cuzk_status cuzk_key_load_buffer(cuzk_key **out, cuzk_ctx *ctx, const void *data, size_t size,
                                  const char *name, const cuzk_key_opts *opts, cuzk_error *err)
 {
-    return key_load(out, ctx, NULL, data, size, NULL, name, opts, err);
+    const char *was = cuzk_ctx_set_subject(ctx, name ? name : "zkey");
+    cuzk_status st = key_load(out, ctx, NULL, data, size, NULL, name, opts, err);
+    cuzk_ctx_set_subject(ctx, was);
+    return cuzk_err_name(err, st, name, NULL);
 }
 
 void cuzk_key_get_info(const cuzk_key *key, cuzk_key_info *info)
@@ -336,8 +342,20 @@ static void ic_run(void *arg)
     j->st = cuzk_g16_verify_ic(j->ops, j->vk, j->pub, j->acc, NULL, &j->err);
 }
 
+static cuzk_status prove_run(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w, const cuzk_prove_opts *opts,
+                             cuzk_proof **out, cuzk_error *err);
+
 cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w, const cuzk_prove_opts *opts,
                        cuzk_proof **out, cuzk_error *err)
+{
+    const char *was = cuzk_ctx_set_subject(ctx, w->name);
+    cuzk_status st = prove_run(ctx, key, w, opts, out, err);
+    cuzk_ctx_set_subject(ctx, was);
+    return cuzk_err_name(err, st, w->name, key->name);
+}
+
+static cuzk_status prove_run(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w, const cuzk_prove_opts *opts,
+                             cuzk_proof **out, cuzk_error *err)
 {
     *out = NULL;
     cuzk_prove_opts o = {0};

@@ -61,12 +61,15 @@ cuzk_status cuzk_gen_files(cuzk_ctx *ctx, const cuzk_gen_opts *opts, const char 
     if (seed == 0 && !cuzk_random_bytes(&seed, sizeof seed))
         return cuzk_err(err, CUZK_ERR_INTERNAL, "gen: the OS random number generator failed");
     /* The instantiations above, by curve (curve/curves.h). */
+    cuzk_status st;
+    const char *was = cuzk_ctx_set_subject(ctx, r1cs_path);
     switch (opts->curve) {
 #define GEN_CASE(id, e) \
-    case e: return id##_gen_run(ctx, opts, seed, r1cs_path, wtns_path, err);
+    case e: st = id##_gen_run(ctx, opts, seed, r1cs_path, wtns_path, err); break;
         CUZK_CURVES(GEN_CASE)
 #undef GEN_CASE
-    default: break;
+    default: st = cuzk_err(err, CUZK_ERR_USAGE, "gen: unknown curve %d", (int)opts->curve); break;
     }
-    return cuzk_err(err, CUZK_ERR_USAGE, "gen: unknown curve %d", (int)opts->curve);
+    cuzk_ctx_set_subject(ctx, was);
+    return st;
 }

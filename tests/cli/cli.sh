@@ -166,6 +166,7 @@ scen_signals() {
       no_temps "$T"
       if [ "$RC" = 9 ]; then
         seen9=1
+        grep -Eq '^Error: .+: cancelled' "$LOG" || fail "SIG$sig at ${d}s: the cancellation names no file: $(head -n1 "$LOG")"
         cmp -s old.r1cs g.r1cs && cmp -s old.wtns g.wtns || fail "SIG$sig at ${d}s: exit 9 but the earlier files changed"
       else
         [ "$(stat -c %s g.wtns)" -gt 1000000 ] || fail "exit 0 but g.wtns is not the new witness"
@@ -183,6 +184,7 @@ scen_signals() {
     interrupt TERM $d "$CUZK" prove -t 1 big.zkey big.wtns p.json pub.json
     no_temps "$T"
     if [ "$RC" = 9 ]; then cmp -s p0.json p.json && cmp -s pub0.json pub.json || fail "exit 9 but proof/public changed"
+      grep -Eq '^Error: .+: cancelled' "$LOG" || fail "prove: the cancellation names no file: $(head -n1 "$LOG")"
     else verifies big.vk.json pub.json p.json; fi
   done
   note "prove: SIGTERM at 0.02..0.3 s: the old pair or a new pair that verifies, never temporaries"
@@ -222,6 +224,14 @@ scen_messages() {
     grep -q "^Error: .*--help')\$" "$LOG" || fail "cuzk $cmdline: no 'Error: ... (see ... --help)' line"
   done
   note "usage errors: one line with a hint to --help ($(head -n1 "$LOG"))"
+  # The limit of triples a run is said as such (and documented in --help).
+  local many=() i
+  for i in $(seq 257); do many+=("$W" "p$i.json" "pub$i.json"); done
+  run "$CUZK" prove "$Z" "${many[@]}"
+  [ "$RC" = 1 ] && grep -q "^Error: at most 256 (witness, proof, public) triples a run" "$LOG" \
+    || fail "prove with 257 triples: exit $RC, $(head -n1 "$LOG")"
+  "$CUZK" prove --help | grep -q "most 256 a run" || fail "prove --help does not give the 256-triple limit"
+  note "257 triples -> 1: $(head -n1 "$LOG")"
   [ ! -e a ] && [ ! -e p ] || fail "a usage error wrote a file"
   expect 2 "setup on a missing r1cs (no warning line)" "$CUZK" setup missing.r1cs out.zkey
   cp "$D/mul.r1cs" m.r1cs
