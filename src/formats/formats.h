@@ -112,6 +112,10 @@ typedef struct cuzk_binfile {
  * open), then it must be a regular file (CUZK_ERR_IO naming what it is).
  * The descriptor is blocking again on return; *size is the file's size. */
 cuzk_status cuzk_open_input(const char *path, int *fd, uint64_t *size, cuzk_error *err);
+/* The same, saying what the file is for in the message about "-" (standard
+ * input, which the file readers do not take: they need the size and pread):
+ * "-: '-' (standard input) is not supported for <what>; ...". what: "a zkey". */
+cuzk_status cuzk_open_input_for(const char *path, const char *what, int *fd, uint64_t *size, cuzk_error *err);
 
 /* Opens and indexes a binfile with pread (nothing is mapped): magic,
  * 1 <= version <= max_version, nSections, fileSize >= 12 + 12·nSections and

@@ -210,7 +210,7 @@ static cuzk_status read_text(const char *path, size_t max, const char *what, cha
 {
     int fd;
     uint64_t size;
-    cuzk_status st = cuzk_open_input(path, &fd, &size, err);
+    cuzk_status st = cuzk_open_input_for(path, what, &fd, &size, err);
     if (st)
         return st;
     if (size > max) {
@@ -910,7 +910,7 @@ cuzk_status cuzk_public_count_json(const char *path, size_t *n, cuzk_error *err)
     *n = SIZE_MAX;
     int fd;
     uint64_t size;
-    cuzk_status st = cuzk_open_input(path, &fd, &size, err);
+    cuzk_status st = cuzk_open_input_for(path, PUBLIC_JSON.what, &fd, &size, err);
     if (st)
         return st;
     if (size > JSON_PUBLIC_MAX) {

@@ -25,6 +25,10 @@
 #               publish windows rarely meet between processes, so
 #               tests/unit/test_output.c (threads, no proving) is the check
 #               that fails within a second when the directory lock is missing
+#   docs        what users read agrees with the tool: every exit code of
+#               `cuzk --help` is in README.md's list and docs/CLI.md's table;
+#               README's "Building by hand" names every Debian package of
+#               scripts/deps.sh and says warnings are errors
 #
 # Runs as any user; CI runs it as root, where /dev/null must survive.
 # Exit 0 = pass, 1 = fail (with the failing command's output).
@@ -109,6 +113,13 @@ scen_outputs() {
   [ -d outdir ] || fail "the directory was replaced"
   mkfifo fifo
   expect 2 "a FIFO with no reader as output" "$CUZK" prove c.zkey w.wtns fifo p.json
+  grep -q '^Error: fifo: cannot open the FIFO for writing (it has no reader)' "$LOG" || fail "fifo: $(head -n1 "$LOG")"
+  # /dev/tty without a controlling terminal (setsid): a character device, not "a FIFO".
+  if command -v setsid >/dev/null && [ -c /dev/tty ]; then
+    expect 2 "/dev/tty without a terminal as output" setsid -w "$CUZK" prove c.zkey w.wtns /dev/tty p.json
+    grep -q '^Error: /dev/tty: cannot open the character device for writing: ' "$LOG" && ! grep -q FIFO "$LOG" \
+      || fail "/dev/tty: $(head -n1 "$LOG")"
+  fi
   # The shell holds the FIFO open (read-write, so opening it does not block):
   # a reader exists before prove opens it, whenever cat gets there. Closing
   # the shell's end after prove lets cat see the end of the data.
@@ -209,6 +220,21 @@ scen_inputs() {
     expect 2 "info on $bad" "$CUZK" info "$bad"
   done
   [ ! -e p.json ] && [ ! -e out.zkey ] || fail "an output was written"
+  # "-" (standard input) is not read: said as such (usage, exit 1), not "No such file".
+  local what args
+  for args in "prove - $W p.json pub.json|a zkey file" "prove $Z - p.json pub.json|a wtns file" \
+      "verify - $D/mul.public.json $D/mul.proof.json|a verification key" \
+      "verify $VK - $D/mul.proof.json|a public-signals file" "verify $VK $D/mul.public.json -|a proof" \
+      "setup - out.zkey|an r1cs file" "info -|an input file"; do
+    what=${args#*|}
+    # shellcheck disable=SC2086
+    expect 1 "${args%|*}" "$CUZK" ${args%|*}
+    grep -q "^Error: -: '-' (standard input) is not supported for $what; " "$LOG" || fail "${args%|*}: $(head -n1 "$LOG")"
+  done
+  # A file named "-" is a file.
+  cp "$Z" ./-
+  expect 0 "prove with a file named '-' as the zkey" "$CUZK" prove - "$W" p.json pub.json
+  rm -f ./- p.json pub.json
   no_temps "$T"
 }
 
@@ -254,6 +280,30 @@ scen_messages() {
   note "verify, too many public signals -> 4: $(head -n1 "$LOG")"
 }
 
+scen_docs() {
+  local help codes n meaning readme_list pkgs p
+  help=$("$CUZK" --help) || fail "cuzk --help failed"
+  # "Exit codes: 0 ok, 1 usage, ..., 11 the daemon refused the request." -> one "N meaning" a line
+  codes=$(printf '%s\n' "$help" | sed -n '/^Exit codes:/,/\.$/p' | sed 's/^Exit codes://' | tr -d '\n' \
+          | sed 's/  */ /g; s/\.$//' | tr ',' '\n' | sed 's/^ *//')
+  [ "$(printf '%s\n' "$codes" | grep -c '^[0-9]')" -ge 12 ] || fail "cuzk --help lists fewer than 12 exit codes: $codes"
+  readme_list=$(sed -n '/Exit codes: 0 ok/,/\.$/p' "$ROOT/README.md" | tr -d '\n' | sed 's/  */ /g')
+  while IFS= read -r line; do
+    n=${line%% *} meaning=${line#* }
+    printf '%s' "$readme_list" | grep -q "[ :]$n ${meaning%% *}" || fail "README.md's exit codes lack '$n ${meaning%% *}'"
+    grep -q "^| $n | " "$ROOT/docs/CLI.md" || fail "docs/CLI.md's exit-code table lacks $n"
+  done <<<"$codes"
+  note "exit codes 0..$n of cuzk --help: in README.md and docs/CLI.md"
+  pkgs=$(sed -n '/^pkgs=(/,/)/p' "$ROOT/scripts/deps.sh" | tr -d '()' | sed 's/^pkgs=//' | tr -s ' \n' '\n')
+  for p in $pkgs; do
+    sed -n '/^## Building by hand/,/^## /p' "$ROOT/README.md" | grep -q "\b$p\b" \
+      || fail "README.md 'Building by hand' does not name $p (scripts/deps.sh)"
+  done
+  sed -n '/^## Building by hand/,/^## /p' "$ROOT/README.md" | grep -q -- '-Werror' \
+    || fail "README.md 'Building by hand' does not say warnings are errors"
+  note "README 'Building by hand': the $(printf '%s\n' $pkgs | wc -l) packages of scripts/deps.sh, -Werror"
+}
+
 scen_truncate() {
   "$CUZK" gen --constraints 2^13 --seed 3 t.r1cs t.wtns >"$LOG" 2>&1 && "$CUZK" setup t.r1cs orig.zkey >"$LOG" 2>&1 \
     && "$CUZK" export-vk orig.zkey t.vk.json >"$LOG" 2>&1 || fail "making a 2^13 key failed"
@@ -293,7 +343,7 @@ scen_concurrent() {
 }
 
 case "$SCEN" in
-  outputs|signals|inputs|messages|truncate|concurrent) ;;
+  outputs|signals|inputs|messages|truncate|concurrent|docs) ;;
   *) echo "unknown scenario $SCEN" >&2; exit 2 ;;
 esac
 [ -x "$CUZK" ] || { echo "FAIL: $CUZK not executable"; exit 1; }
