@@ -19,7 +19,9 @@
 #undef FP_INLINE_KEEP
 #include "field/fp_ifma_inline.h"
 
-#define OPS_DECLARE(id, e) extern const cuzk_curve_desc id##_curve_desc; extern const cuzk_curve_ops id##_curve_ops;
+#define OPS_DECLARE(id, e)                   \
+    extern const cuzk_curve_desc id##_curve_desc; \
+    extern const cuzk_curve_ops id##_curve_ops;
 CUZK_CURVES(OPS_DECLARE)
 #undef OPS_DECLARE
 

@@ -56,7 +56,8 @@ typedef struct setup_curve {
                               cuzk_error *);
 } setup_curve;
 
-#define SETUP_ENTRY(id, e) static const setup_curve id##_setup_curve = {id##_setup_build_raw, id##_porep_build, id##_porep_r1cs};
+#define SETUP_ENTRY(id, e) \
+    static const setup_curve id##_setup_curve = {id##_setup_build_raw, id##_porep_build, id##_porep_r1cs};
 CUZK_CURVES(SETUP_ENTRY)
 #undef SETUP_ENTRY
 
