@@ -4,14 +4,15 @@
 # inih and OpenSSL's libcrypto for the engine, libpq for its PostgreSQL queue and
 # the PostgreSQL server its tests start, libmicrohttpd and libcurl for the
 # daemon's server and client, curl and Chromium for the daemon tests), cargo for
-# the supraseal-c2 crate's tests (Debian's, where there is none) and the npm
+# the supraseal-c2 crate's tests (Debian's, where there is none), python3 (the
+# src/names.tags check, scripts/gen_*.py) and the npm
 # test tools pinned by package-lock.json (snarkjs, circom2, @noble/curves).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkgs=(build-essential cmake pkg-config libcjson-dev libcmocka-dev clang nodejs npm
       libsqlite3-dev libinih-dev libssl-dev libpq-dev postgresql libmicrohttpd-dev libcurl4-openssl-dev
-      curl chromium sqlite3 cargo)
+      curl chromium sqlite3 cargo python3)
 missing=()
 for p in "${pkgs[@]}"; do
   # nodejs/npm may come from elsewhere (e.g. a newer Node on PATH): only install if absent.
@@ -20,6 +21,7 @@ for p in "${pkgs[@]}"; do
     npm) command -v npm >/dev/null 2>&1 && continue ;;
     clang) command -v clang >/dev/null 2>&1 && continue ;;
     cargo) command -v cargo >/dev/null 2>&1 && continue ;;
+    python3) command -v python3 >/dev/null 2>&1 && continue ;;
   esac
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done

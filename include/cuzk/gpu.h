@@ -240,22 +240,12 @@ CUZK_API cuzk_status cuzk_gpu_fixed_run(cuzk_gpu_fixed *f, const void *scalars, 
                                         cuzk_error *e);
 CUZK_API void cuzk_gpu_fixed_destroy(cuzk_gpu_fixed *f);
 
-/* ---- memory and streams (thin wrappers so C callers need no CUDA headers)
- * Streams are cudaStream_t passed as void*; NULL is the legacy default. */
+/* ---- host memory (device memory, copies and streams are the CUDA runtime's) */
 /* Pinned host memory (fast, asynchronous uploads). */
 CUZK_API cuzk_status cuzk_gpu_host_alloc(void **p, size_t bytes, cuzk_error *e);
 CUZK_API void cuzk_gpu_host_free(void *p);
 /* Free and total device memory (cudaMemGetInfo) of `device`. */
 CUZK_API cuzk_status cuzk_gpu_mem_info(int device, size_t *free_bytes, size_t *total_bytes, cuzk_error *e);
-/* Device memory on `device`. */
-CUZK_API cuzk_status cuzk_gpu_dev_alloc(void **p, size_t bytes, int device, cuzk_error *e);
-CUZK_API void cuzk_gpu_dev_free(void *p, int device);
-/* Copy in any direction (unified addressing), queued on `stream`. */
-CUZK_API cuzk_status cuzk_gpu_copy(void *dst, const void *src, size_t bytes, void *stream, cuzk_error *e);
-CUZK_API cuzk_status cuzk_gpu_stream_create(void **stream, int device, cuzk_error *e);
-CUZK_API void cuzk_gpu_stream_destroy(void *stream);
-/* Waits for the stream; reports any asynchronous kernel error. */
-CUZK_API cuzk_status cuzk_gpu_stream_sync(void *stream, cuzk_error *e);
 
 #ifdef __cplusplus
 }

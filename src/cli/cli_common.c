@@ -318,31 +318,6 @@ cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *e
     return cuzk_ctx_create(ctx, &o, err);
 }
 
-static const char *g_mapped_path;
-
-static void on_sigbus(int sig)
-{
-    (void)sig;
-    static const char a[] = "Error: ", b[] = ": the file changed while it was read (truncated or "
-                                             "rewritten in place); nothing written\n";
-    ssize_t r = write(STDERR_FILENO, a, sizeof a - 1);
-    if (g_mapped_path)
-        r = write(STDERR_FILENO, g_mapped_path, strlen(g_mapped_path));
-    r = write(STDERR_FILENO, b, sizeof b - 1);
-    (void)r;
-    _exit(CUZK_ERR_IO);
-}
-
-void cli_catch_sigbus(const char *path)
-{
-    g_mapped_path = path;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigbus;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGBUS, &sa, NULL);
-}
-
 int cli_fail(const cuzk_error *err)
 {
     ui_clear();

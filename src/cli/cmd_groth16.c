@@ -81,7 +81,9 @@ static cuzk_status prove_triples(cuzk_ctx *ctx, const char *zkey, const char *co
     return st;
 }
 
-int cmd_prove(int argc, char **argv)
+/* cmd_prove with room for every argument in pos (so that too many triples is
+ * said as such). */
+static int prove_cmd(int argc, char **argv, const char **pos)
 {
     static const char usage[] =
         "Usage: cuzk prove [options] <circuit.zkey> <witness.wtns> <proof.json> <public.json>\n"
@@ -91,8 +93,9 @@ int cmd_prove(int argc, char **argv)
         "snarkjs-format proof.json and public.json. r and s come from the OS CSPRNG.\n"
         "The proof is verified (pairing check) before it is written, so a witness that\n"
         "does not satisfy the circuit is reported instead of producing an invalid proof.\n"
-        "On any error nothing is written for that witness. With several triples the\n"
-        "key is loaded once and they are proved in order; the first error stops the run.\n"
+        "On any error nothing is written for that witness. With several triples (at\n"
+        "most 256 a run) the key is loaded once and they are proved in order; the first\n"
+        "error stops the run.\n"
         "\n"
         "Options:\n"
         "  --verify              verify the proof before writing it (the default)\n"
@@ -144,11 +147,13 @@ int cmd_prove(int argc, char **argv)
     if (gpu)
         ko.backend = gpu == 2 ? CUZK_BACKEND_AUTO : CUZK_BACKEND_GPU;
     cli_common common;
-    const char *pos[1 + 3 * MAX_TRIPLES];
     int npos = 0;
-    int r = cli_parse(argc, argv, opts, &common, pos, 1 + 3 * MAX_TRIPLES, &npos, usage);
+    int r = cli_parse(argc, argv, opts, &common, pos, argc, &npos, usage);
     if (r)
         return r == 2 ? 0 : 1;
+    if (npos > 1 + 3 * MAX_TRIPLES)
+        return cli_usage_error(usage, "at most %d (witness, proof, public) triples a run, got %d arguments after "
+                                      "the key", MAX_TRIPLES, npos - 1);
     if (npos < 4 || (npos - 1) % 3)
         return cli_usage_error(usage, "prove takes a zkey and one or more (witness, proof, public) triples, got %d "
                                       "argument%s", npos, npos == 1 ? "" : "s");
@@ -209,6 +214,18 @@ int cmd_prove(int argc, char **argv)
     if (tst)
         return cli_fail(&terr);
     return 0;
+}
+
+int cmd_prove(int argc, char **argv)
+{
+    const char **pos = calloc((size_t)argc + 1, sizeof *pos);
+    if (!pos) {
+        fputs("Error: out of memory\n", stderr);
+        return CUZK_ERR_NOMEM;
+    }
+    int rc = prove_cmd(argc, argv, pos);
+    free(pos);
+    return rc;
 }
 
 int cmd_verify(int argc, char **argv)

@@ -5,10 +5,13 @@
 
 #include "curve/bls12_381.h"
 #include "curve/bn254.h"
+#include "curve/curves.h"
 
-/* Read directly only by the operations tables (curve_ops.c); everyone else
- * goes through cuzk_curve_desc_get. */
-extern const cuzk_curve_desc bn254_curve_desc, bls12_381_curve_desc;
+/* Read directly only by the per-curve tables (curve_ops.c, fmt_curve.c,
+ * gpu/curve_ops.cu); everyone else goes through cuzk_curve_desc_get. */
+#define DESC_DECLARE(id, e) extern const cuzk_curve_desc id##_curve_desc;
+CUZK_CURVES(DESC_DECLARE)
+#undef DESC_DECLARE
 
 /* The file formats and the GPU code rely on these layouts. */
 _Static_assert(sizeof(bn254_g1_affine_t) == 64 && sizeof(bn254_g2_affine_t) == 128,
@@ -69,16 +72,21 @@ const cuzk_curve_desc bls12_381_curve_desc = {
     .proof_encoding = CUZK_PROOF_ENC_ZCASH_COMPRESSED,
 };
 
-static const cuzk_curve_desc *const DESCS[] = {&bn254_curve_desc, &bls12_381_curve_desc, NULL};
+#define DESC_PTR(id, e) &id##_curve_desc,
+static const cuzk_curve_desc *const DESCS[] = {CUZK_CURVES(DESC_PTR) NULL};
+#undef DESC_PTR
 
 const cuzk_curve_desc *const *cuzk_curve_descs(void) { return DESCS; }
 
 const cuzk_curve_desc *cuzk_curve_desc_get(cuzk_curve c)
 {
-    for (const cuzk_curve_desc *const *d = DESCS; *d; d++)
-        if ((*d)->curve == c)
-            return *d;
-    return NULL;
+    switch (c) {
+#define DESC_CASE(id, e) \
+    case e: return &id##_curve_desc;
+        CUZK_CURVES(DESC_CASE)
+#undef DESC_CASE
+    default: return NULL;
+    }
 }
 
 const char *cuzk_curve_name(cuzk_curve c)

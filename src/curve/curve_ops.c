@@ -5,6 +5,7 @@
 
 #include "curve/bls12_381.h"
 #include "curve/bn254.h"
+#include "curve/curves.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
 
@@ -18,8 +19,13 @@
 #undef FP_INLINE_KEEP
 #include "field/fp_ifma_inline.h"
 
-extern const cuzk_curve_desc bn254_curve_desc, bls12_381_curve_desc;
-extern const cuzk_curve_ops bn254_curve_ops, bls12_381_curve_ops;
+#define OPS_DECLARE(id, e)                   \
+    extern const cuzk_curve_desc id##_curve_desc; \
+    extern const cuzk_curve_ops id##_curve_ops;
+CUZK_CURVES(OPS_DECLARE)
+#undef OPS_DECLARE
+
+/* One instantiation per curve of curves.h. */
 
 #define CURVE_OPS_CURVE bn254
 #include "curve/curve_ops_impl.h"
@@ -28,9 +34,11 @@ extern const cuzk_curve_ops bn254_curve_ops, bls12_381_curve_ops;
 
 const cuzk_curve_ops *cuzk_curve_ops_get(cuzk_curve c)
 {
-    static const cuzk_curve_ops *const ALL[] = {&bn254_curve_ops, &bls12_381_curve_ops};
-    for (size_t i = 0; i < CUZK_ARRAY_LEN(ALL); i++)
-        if (ALL[i]->desc->curve == c)
-            return ALL[i];
-    return NULL;
+    switch (c) {
+#define OPS_CASE(id, e) \
+    case e: return &id##_curve_ops;
+        CUZK_CURVES(OPS_CASE)
+#undef OPS_CASE
+    default: return NULL;
+    }
 }

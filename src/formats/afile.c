@@ -224,8 +224,18 @@ static cuzk_status out_create(cuzk_afile *f, cuzk_error *err)
         /* Non-blocking open: a FIFO without a reader fails (ENXIO) instead of
          * hanging; writes then block as usual. */
         fd = open(f->path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-        if (fd < 0)
-            return out_fail_open(f, -1, errno, errno == ENXIO ? "cannot open for writing (a FIFO with no reader)" : "cannot open for writing", err);
+        if (fd < 0) {
+            int e = errno;
+            struct stat sb;
+            bool fifo = stat(f->path, &sb) == 0 && S_ISFIFO(sb.st_mode);
+            /* ENXIO: a FIFO with no reader, or a device with nothing behind
+             * it (/dev/tty without a controlling terminal). */
+            return out_fail_open(f, -1, e,
+                                 fifo ? (e == ENXIO ? "cannot open the FIFO for writing (it has no reader)"
+                                                    : "cannot open the FIFO for writing")
+                                      : "cannot open the character device for writing",
+                                 err);
+        }
         int fl = fcntl(fd, F_GETFL);
         if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
             return out_fail_open(f, fd, errno, "cannot open for writing", err);

@@ -132,9 +132,18 @@ cuzk_status cuzk_binfile_open_buffer(cuzk_binfile *bf, const void *data, size_t 
 
 cuzk_status cuzk_open_input(const char *path, int *fd_out, uint64_t *size, cuzk_error *err)
 {
+    return cuzk_open_input_for(path, NULL, fd_out, size, err);
+}
+
+cuzk_status cuzk_open_input_for(const char *path, const char *what, int *fd_out, uint64_t *size, cuzk_error *err)
+{
     *fd_out = -1;
     /* Non-blocking: opening a FIFO must not wait for a writer. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0 && errno == ENOENT && !strcmp(path, "-")) /* a file named "-" is read as any other */
+        return cuzk_err(err, CUZK_ERR_USAGE,
+                        "-: '-' (standard input) is not supported for %s; give a file (./- for a file named '-')",
+                        what ? what : "an input file");
     if (fd < 0)
         return cuzk_err(err, CUZK_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     struct stat sb;
@@ -171,7 +180,9 @@ cuzk_status cuzk_binfile_open(cuzk_binfile *bf, const char *path, const char *ma
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
     int fd;
     uint64_t fsize;
-    cuzk_status st = cuzk_open_input(path, &fd, &fsize, err);
+    char what[32];
+    snprintf(what, sizeof what, "%s %s file", magic[0] == 'r' ? "an" : "a", magic);
+    cuzk_status st = cuzk_open_input_for(path, what, &fd, &fsize, err);
     if (st)
         goto fail;
     if (fsize > SIZE_MAX) {

@@ -2,10 +2,13 @@
  * descriptions of curve/curve_desc.c), and small shared helpers. */
 #include <stdatomic.h>
 
+#include "curve/curves.h"
 #include "formats/fmt_internal.h"
 
-/* The descriptions (curve/curve_desc.c) the two tables point to. */
-extern const cuzk_curve_desc bn254_curve_desc, bls12_381_curve_desc;
+/* The descriptions (curve/curve_desc.c) the tables point to. */
+#define FC_DECLARE(id, e) extern const cuzk_curve_desc id##_curve_desc;
+CUZK_CURVES(FC_DECLARE)
+#undef FC_DECLARE
 
 /* 8-lane IFMA field cores for the vectorised on-curve checks. */
 #define FP_INLINE_KEEP
@@ -28,21 +31,22 @@ extern const cuzk_curve_desc bn254_curve_desc, bls12_381_curve_desc;
 #undef FP2_INLINE_KEEP
 #include "field/fp2_ifma_inline.h"
 
+/* One instantiation per curve of curves.h. */
 #define FC_CURVE bn254
-#define FC_DESC (&bn254_curve_desc)
 #include "formats/fmt_curve_impl.h"
 
 #define FC_CURVE bls12_381
-#define FC_DESC (&bls12_381_curve_desc)
 #include "formats/fmt_curve_impl.h"
 
 const fmt_ops *fmt_ops_get(cuzk_curve c)
 {
-    static const fmt_ops *const ALL[] = {&bn254_fmt_ops, &bls12_381_fmt_ops};
-    for (size_t i = 0; i < CUZK_ARRAY_LEN(ALL); i++)
-        if (ALL[i]->desc->curve == c)
-            return ALL[i];
-    return NULL;
+    switch (c) {
+#define FC_CASE(id, e) \
+    case e: return &id##_fmt_ops;
+        CUZK_CURVES(FC_CASE)
+#undef FC_CASE
+    default: return NULL;
+    }
 }
 
 /* Integer equality of an n8-byte LE string with a modulus of `limbs` limbs

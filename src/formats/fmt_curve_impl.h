@@ -1,8 +1,8 @@
 /* Per-curve part of the formats layer, written once and instantiated per
  * curve by fmt_curve.c: point validation, Fq decimal I/O and the r1cs
- * witness-satisfaction rows. Include with `#define FC_CURVE bn254` and
- * `#define FC_DESC <address of its cuzk_curve_desc>` after the curve's
- * umbrella header; defines static functions and `<c>_fmt_ops`. */
+ * witness-satisfaction rows. Include with `#define FC_CURVE bn254` after the
+ * curve's umbrella header; defines static functions and `<c>_fmt_ops` over the
+ * description `<c>_curve_desc`. */
 
 #define FC_(n) CUZK_NAME(FC_CURVE, n)
 
@@ -168,7 +168,7 @@ static size_t FC_(fmt_r1cs_first_bad)(const cuzk_r1cs *r, const void *w_mont, si
 }
 
 static const fmt_ops FC_(fmt_ops) = {
-    .desc = FC_DESC,
+    .desc = &FC_(curve_desc),
     .g1_check = FC_(fmt_g1_check),
     .g2_check = FC_(fmt_g2_check),
     .g1_check_n = FC_(fmt_g1_check_n),
@@ -181,4 +181,3 @@ static const fmt_ops FC_(fmt_ops) = {
 
 #undef FC_
 #undef FC_CURVE
-#undef FC_DESC

@@ -112,6 +112,10 @@ typedef struct cuzk_binfile {
  * open), then it must be a regular file (CUZK_ERR_IO naming what it is).
  * The descriptor is blocking again on return; *size is the file's size. */
 cuzk_status cuzk_open_input(const char *path, int *fd, uint64_t *size, cuzk_error *err);
+/* The same, saying what the file is for in the message about "-" (standard
+ * input, which the file readers do not take: they need the size and pread):
+ * "-: '-' (standard input) is not supported for <what>; ...". what: "a zkey". */
+cuzk_status cuzk_open_input_for(const char *path, const char *what, int *fd, uint64_t *size, cuzk_error *err);
 
 /* Opens and indexes a binfile with pread (nothing is mapped): magic,
  * 1 <= version <= max_version, nSections, fileSize >= 12 + 12·nSections and
@@ -342,6 +346,13 @@ typedef struct cuzk_public {
 
 cuzk_status cuzk_public_read_json(cuzk_public *pub, const char *path, cuzk_curve curve,
                                   cuzk_error *err);
+/* The number of public signals in the file at path, counted by streaming it
+ * (a few KiB of memory whatever its size): *n = SIZE_MAX unless the file is
+ * plainly a JSON array of decimal-digit strings (then only
+ * cuzk_public_read_json can say what is wrong with it). Errors: the file
+ * cannot be opened or read (IO), larger than a public-signals file can be
+ * (FORMAT). */
+cuzk_status cuzk_public_count_json(const char *path, size_t *n, cuzk_error *err);
 cuzk_status cuzk_public_read_json_buffer(cuzk_public *pub, const char *text, size_t len,
                                          const char *name, cuzk_curve curve, cuzk_error *err);
 void cuzk_public_free(cuzk_public *pub);

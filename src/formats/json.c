@@ -210,7 +210,7 @@ static cuzk_status read_text(const char *path, size_t max, const char *what, cha
 {
     int fd;
     uint64_t size;
-    cuzk_status st = cuzk_open_input(path, &fd, &size, err);
+    cuzk_status st = cuzk_open_input_for(path, what, &fd, &size, err);
     if (st)
         return st;
     if (size > max) {
@@ -904,6 +904,74 @@ static cuzk_status public_build(jw *w, const void *obj, int style, cuzk_error *e
 }
 
 static const json_kind PUBLIC_JSON = {JSON_PUBLIC_MAX, "a public-signals file", public_parse, public_build};
+
+cuzk_status cuzk_public_count_json(const char *path, size_t *n, cuzk_error *err)
+{
+    *n = SIZE_MAX;
+    int fd;
+    uint64_t size;
+    cuzk_status st = cuzk_open_input_for(path, PUBLIC_JSON.what, &fd, &size, err);
+    if (st)
+        return st;
+    if (size > JSON_PUBLIC_MAX) {
+        close(fd);
+        return cuzk_err(err, CUZK_ERR_FORMAT, "%s: %llu bytes, more than %s can hold (at most %zu)", path,
+                        (unsigned long long)size, PUBLIC_JSON.what, PUBLIC_JSON.max);
+    }
+    /* ws [ ws ("digits" ws (, ws "digits" ws)*)? ] ws, streamed. */
+    enum { PRE, FIRST, VAL, STR, POST, END, OTHER } state = PRE;
+    size_t count = 0, digits = 0;
+    char buf[1 << 16];
+    for (;;) {
+        ssize_t got = read(fd, buf, sizeof buf);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int e = errno;
+            close(fd);
+            return cuzk_err(err, CUZK_ERR_IO, "%s: read error: %s", path, strerror(e));
+        }
+        if (got == 0)
+            break;
+        for (ssize_t i = 0; i < got && state != OTHER; i++) {
+            char c = buf[i];
+            bool ws = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+            switch (state) {
+            case PRE: state = ws ? PRE : c == '[' ? FIRST : OTHER; break;
+            case FIRST:
+            case VAL:
+                if (ws)
+                    break;
+                if (c == '"') {
+                    state = STR;
+                    digits = 0;
+                } else {
+                    state = state == FIRST && c == ']' ? END : OTHER;
+                }
+                break;
+            case STR:
+                if (c >= '0' && c <= '9') {
+                    digits++;
+                } else if (c == '"' && digits) {
+                    count++;
+                    state = POST;
+                } else {
+                    state = OTHER; /* escapes, other characters: the full read judges them */
+                }
+                break;
+            case POST: state = ws ? POST : c == ',' ? VAL : c == ']' ? END : OTHER; break;
+            case END: state = ws ? END : OTHER; break;
+            case OTHER: break;
+            }
+        }
+        if (state == OTHER)
+            break;
+    }
+    close(fd);
+    if (state == END)
+        *n = count;
+    return CUZK_OK;
+}
 
 cuzk_status cuzk_public_read_json(cuzk_public *pub, const char *path, cuzk_curve curve,
                                   cuzk_error *err)

@@ -1,10 +1,13 @@
 /* The GPU operations tables of the supported curves (curve_ops.cuh): the
  * kernels' per-curve instantiations gathered per curve, and the one function
  * that picks a table for a curve. */
+#include "curve/curves.h"
 #include "gpu/curve_ops.cuh"
 #include "gpu/gpu_ec.cuh"
 
-extern "C" const cuzk_curve_desc bn254_curve_desc, bls12_381_curve_desc;
+#define GPU_DESC_DECLARE(id, e) extern "C" const cuzk_curve_desc id##_curve_desc;
+CUZK_CURVES(GPU_DESC_DECLARE)
+#undef GPU_DESC_DECLARE
 
 namespace {
 
@@ -32,15 +35,21 @@ template <class Fr, class G1, class G2> constexpr cuzk_gpu_curve_ops table(const
     };
 }
 
-constexpr cuzk_gpu_curve_ops BN254 = table<bn254_fr_p, bn254_fp, bn254_fp2>(&bn254_curve_desc);
-constexpr cuzk_gpu_curve_ops BLS12_381 = table<bls12_381_fr_p, bls12_381_fp, bls12_381_fp2>(&bls12_381_curve_desc);
+/* One table per curve of curves.h: <id>_gpu_ops over the kernels' <id>_fr_p, <id>_fp, <id>_fp2. */
+#define GPU_OPS_DEFINE(id, e) \
+    constexpr cuzk_gpu_curve_ops id##_gpu_ops = table<id##_fr_p, id##_fp, id##_fp2>(&id##_curve_desc);
+CUZK_CURVES(GPU_OPS_DEFINE)
+#undef GPU_OPS_DEFINE
 
 } /* namespace */
 
 const cuzk_gpu_curve_ops *cuzk_gpu_curve_ops_get(cuzk_curve c)
 {
-    static const cuzk_gpu_curve_ops *const ALL[] = {&BN254, &BLS12_381};
-    for (size_t i = 0; i < sizeof ALL / sizeof ALL[0]; i++)
-        if (ALL[i]->desc->curve == c) return ALL[i];
-    return NULL;
+    switch (c) {
+#define GPU_OPS_CASE(id, e) \
+    case e: return &id##_gpu_ops;
+        CUZK_CURVES(GPU_OPS_CASE)
+#undef GPU_OPS_CASE
+    default: return NULL;
+    }
 }

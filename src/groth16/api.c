@@ -225,13 +225,19 @@ static cuzk_status key_load(cuzk_key **out, cuzk_ctx *ctx, const char *path, con
 cuzk_status cuzk_key_load(cuzk_key **out, cuzk_ctx *ctx, const char *zkey_path, const cuzk_key_opts *opts,
                           cuzk_error *err)
 {
-    return key_load(out, ctx, zkey_path, NULL, 0, NULL, NULL, opts, err);
+    const char *was = cuzk_ctx_set_subject(ctx, zkey_path);
+    cuzk_status st = key_load(out, ctx, zkey_path, NULL, 0, NULL, NULL, opts, err);
+    cuzk_ctx_set_subject(ctx, was);
+    return cuzk_err_name(err, st, zkey_path, NULL);
 }
 
 cuzk_status cuzk_key_load_buffer(cuzk_key **out, cuzk_ctx *ctx, const void *data, size_t size,
                                  const char *name, const cuzk_key_opts *opts, cuzk_error *err)
 {
-    return key_load(out, ctx, NULL, data, size, NULL, name, opts, err);
+    const char *was = cuzk_ctx_set_subject(ctx, name ? name : "zkey");
+    cuzk_status st = key_load(out, ctx, NULL, data, size, NULL, name, opts, err);
+    cuzk_ctx_set_subject(ctx, was);
+    return cuzk_err_name(err, st, name, NULL);
 }
 
 void cuzk_key_get_info(const cuzk_key *key, cuzk_key_info *info)
@@ -336,8 +342,20 @@ static void ic_run(void *arg)
     j->st = cuzk_g16_verify_ic(j->ops, j->vk, j->pub, j->acc, NULL, &j->err);
 }
 
+static cuzk_status prove_run(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w, const cuzk_prove_opts *opts,
+                             cuzk_proof **out, cuzk_error *err);
+
 cuzk_status cuzk_prove(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w, const cuzk_prove_opts *opts,
                        cuzk_proof **out, cuzk_error *err)
+{
+    const char *was = cuzk_ctx_set_subject(ctx, w->name);
+    cuzk_status st = prove_run(ctx, key, w, opts, out, err);
+    cuzk_ctx_set_subject(ctx, was);
+    return cuzk_err_name(err, st, w->name, key->name);
+}
+
+static cuzk_status prove_run(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w, const cuzk_prove_opts *opts,
+                             cuzk_proof **out, cuzk_error *err)
 {
     *out = NULL;
     cuzk_prove_opts o = {0};
@@ -607,6 +625,14 @@ cuzk_status cuzk_verify_files(cuzk_ctx *ctx, const char *vk_path, const char *pu
     cuzk_proof_points proof = {0};
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_LOAD);
     cuzk_status st = cuzk_vk_read_json(&vk, vk_path, err);
+    /* The count first, streamed: too many signals is "inputs disagree" at
+     * once, not the memory of reading them all. */
+    size_t count = SIZE_MAX;
+    if (!st)
+        st = cuzk_public_count_json(public_path, &count, err);
+    if (!st && count != SIZE_MAX && count != vk.n_public)
+        st = cuzk_err(err, CUZK_ERR_MISMATCH, "%s: %zu public signals, but %s expects %u", public_path, count,
+                      vk_path, vk.n_public);
     if (!st)
         st = cuzk_public_read_json(&pub, public_path, vk.curve, err);
     if (!st)

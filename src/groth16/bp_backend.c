@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cuzk/gpu.h"
+#include "gpu/gpu_mem.h"
 #include "gpu/g16.h"
 #include "groth16/bp.h"
 #include "groth16/ctx.h"

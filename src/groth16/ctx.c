@@ -1,5 +1,6 @@
 #include "groth16/ctx.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,9 +130,27 @@ void cuzk_progress(cuzk_ctx *ctx, cuzk_phase phase, double fraction)
     ctx->opts.progress(ctx->opts.user, phase, fraction);
 }
 
+const char *cuzk_ctx_set_subject(cuzk_ctx *ctx, const char *name)
+{
+    const char *old = ctx->subject;
+    ctx->subject = name;
+    return old;
+}
+
+cuzk_status cuzk_err_name(cuzk_error *err, cuzk_status st, const char *name, const char *other)
+{
+    if (st && err && name && err->msg[0] && !strstr(err->msg, name) && !(other && strstr(err->msg, other))) {
+        char msg[CUZK_ERROR_MSG_MAX];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        cuzk_err_force(err, st, "%s: %s", name, msg);
+    }
+    return st;
+}
+
 cuzk_status cuzk_check_cancel(cuzk_ctx *ctx, cuzk_error *err)
 {
     if (ctx && ctx->opts.cancelled && ctx->opts.cancelled(ctx->opts.user))
-        return cuzk_err(err, CUZK_ERR_CANCELLED, "cancelled");
+        return ctx->subject ? cuzk_err(err, CUZK_ERR_CANCELLED, "%s: cancelled; nothing written", ctx->subject)
+                            : cuzk_err(err, CUZK_ERR_CANCELLED, "cancelled");
     return CUZK_OK;
 }

@@ -21,7 +21,17 @@ struct cuzk_ctx {
     cuzk_ctx_opts opts;
     const cuzk_progress_step *plan; /* or NULL */
     double span_lo, span_hi;        /* the running phase's share of the whole */
+    const char *subject;            /* the file or request being worked on (cuzk_ctx_set_subject), or NULL */
 };
+
+/* Names the file or request the running operation is for, in the messages
+ * that would otherwise name none (cancellation: "<name>: cancelled; nothing
+ * written"). Returns the previous name, to be given back when the operation
+ * ends (operations nest: a file prove loads a key and proves a witness). */
+const char *cuzk_ctx_set_subject(cuzk_ctx *ctx, const char *name);
+/* After a failed operation on `name`: a message that names neither name nor
+ * `other` (may be NULL) becomes "<name>: <message>". Returns st. */
+cuzk_status cuzk_err_name(cuzk_error *err, cuzk_status st, const char *name, const char *other);
 
 /* Sets the phase plan of the operation that starts now (NULL: none). */
 void cuzk_progress_plan(cuzk_ctx *ctx, const cuzk_progress_step *plan);
@@ -42,7 +52,7 @@ void cuzk_progress(cuzk_ctx *ctx, cuzk_phase phase, double fraction);
 void cuzk_ctx_span(cuzk_ctx *ctx, const cuzk_span *span);
 /* Whether the caller asks to cancel now (for polls inside a step). */
 bool cuzk_ctx_cancelled(cuzk_ctx *ctx);
-/* CUZK_ERR_CANCELLED (with a message) if the caller asked to cancel. */
+/* CUZK_ERR_CANCELLED if the caller asked to cancel, naming the subject. */
 cuzk_status cuzk_check_cancel(cuzk_ctx *ctx, cuzk_error *err);
 
 #endif

@@ -8,6 +8,7 @@
 #include "cuzk/dev.h"
 #include "curve/bls12_381.h"
 #include "curve/bn254.h"
+#include "curve/curves.h"
 #include "formats/formats.h"
 #include "groth16/ctx.h"
 #include "util/common.h"
@@ -59,15 +60,16 @@ cuzk_status cuzk_gen_files(cuzk_ctx *ctx, const cuzk_gen_opts *opts, const char 
     uint64_t seed = opts->seed;
     if (seed == 0 && !cuzk_random_bytes(&seed, sizeof seed))
         return cuzk_err(err, CUZK_ERR_INTERNAL, "gen: the OS random number generator failed");
-    /* The instantiations above, by curve description id. */
-    static const struct {
-        const char *id;
-        cuzk_status (*run)(cuzk_ctx *, const cuzk_gen_opts *, uint64_t, const char *, const char *,
-                           cuzk_error *);
-    } GEN_CURVES[] = {{"bn254", bn254_gen_run}, {"bls12_381", bls12_381_gen_run}};
-    const cuzk_curve_desc *d = cuzk_curve_desc_get(opts->curve);
-    for (size_t i = 0; d && i < CUZK_ARRAY_LEN(GEN_CURVES); i++)
-        if (!strcmp(GEN_CURVES[i].id, d->id))
-            return GEN_CURVES[i].run(ctx, opts, seed, r1cs_path, wtns_path, err);
-    return cuzk_err(err, CUZK_ERR_USAGE, "gen: unknown curve %d", (int)opts->curve);
+    /* The instantiations above, by curve (curve/curves.h). */
+    cuzk_status st;
+    const char *was = cuzk_ctx_set_subject(ctx, r1cs_path);
+    switch (opts->curve) {
+#define GEN_CASE(id, e) \
+    case e: st = id##_gen_run(ctx, opts, seed, r1cs_path, wtns_path, err); break;
+        CUZK_CURVES(GEN_CASE)
+#undef GEN_CASE
+    default: st = cuzk_err(err, CUZK_ERR_USAGE, "gen: unknown curve %d", (int)opts->curve); break;
+    }
+    cuzk_ctx_set_subject(ctx, was);
+    return st;
 }

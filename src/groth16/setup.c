@@ -14,6 +14,7 @@
 #include "cuzk/gpu.h"
 #include "curve/bls12_381.h"
 #include "curve/bn254.h"
+#include "curve/curves.h"
 #include "formats/formats.h"
 #include "groth16/ctx.h"
 #include "groth16/porep.h"
@@ -46,32 +47,36 @@ enum { POREP_COUNT, POREP_KEY, POREP_R1CS };
 #define POREP_CURVE bls12_381
 #include "groth16/porep_impl.h"
 
-/* The instantiations above, by curve description id. */
-static const struct {
-    const char *id;
+/* The instantiations above, by curve (curve/curves.h). */
+typedef struct setup_curve {
     cuzk_status (*build)(cuzk_ctx *, const cuzk_r1cs *, const cuzk_setup_toxic *, int, cuzk_zkey *, cuzk_error *);
     cuzk_status (*porep)(cuzk_ctx *, const cuzk_porep_shape *, uint64_t, const cuzk_setup_toxic *, int, cuzk_zkey *,
                          cuzk_wtns *, cuzk_porep_info *, cuzk_error *);
     cuzk_status (*porep_r1cs)(cuzk_ctx *, const cuzk_porep_shape *, uint64_t, cuzk_r1cs *, cuzk_wtns *,
                               cuzk_error *);
-} SETUP_CURVES[] = {
-    {"bn254", bn254_setup_build_raw, bn254_porep_build, bn254_porep_r1cs},
-    {"bls12_381", bls12_381_setup_build_raw, bls12_381_porep_build, bls12_381_porep_r1cs},
-};
+} setup_curve;
 
-static int setup_curve_index(cuzk_curve curve)
+#define SETUP_ENTRY(id, e) \
+    static const setup_curve id##_setup_curve = {id##_setup_build_raw, id##_porep_build, id##_porep_r1cs};
+CUZK_CURVES(SETUP_ENTRY)
+#undef SETUP_ENTRY
+
+/* NULL for an unsupported curve. */
+static const setup_curve *setup_curve_get(cuzk_curve curve)
 {
-    const cuzk_curve_desc *d = cuzk_curve_desc_get(curve);
-    for (size_t i = 0; d && i < CUZK_ARRAY_LEN(SETUP_CURVES); i++)
-        if (!strcmp(SETUP_CURVES[i].id, d->id))
-            return (int)i;
-    return -1;
+    switch (curve) {
+#define SETUP_CASE(id, e) \
+    case e: return &id##_setup_curve;
+        CUZK_CURVES(SETUP_CASE)
+#undef SETUP_CASE
+    default: return NULL;
+    }
 }
 
 cuzk_status cuzk_porep_shape_make(cuzk_porep_shape *s, cuzk_curve curve, unsigned log_domain, cuzk_error *err)
 {
     memset(s, 0, sizeof *s);
-    if (setup_curve_index(curve) < 0)
+    if (!setup_curve_get(curve))
         return cuzk_err(err, CUZK_ERR_USAGE, "porep: unsupported curve %d", (int)curve);
     if (log_domain < CUZK_POREP_MIN_LOG || log_domain > CUZK_POREP_FULL_LOG)
         return cuzk_err(err, CUZK_ERR_USAGE, "porep: the domain must be 2^%d..2^%d, got 2^%u", CUZK_POREP_MIN_LOG,
@@ -96,10 +101,10 @@ cuzk_status cuzk_porep_build(cuzk_ctx *ctx, const cuzk_porep_shape *s, uint64_t 
     memset(zk, 0, sizeof *zk);
     memset(wt, 0, sizeof *wt);
     cuzk_porep_info tmp;
-    int i = setup_curve_index(s->curve);
-    if (i < 0)
+    const setup_curve *sc = setup_curve_get(s->curve);
+    if (!sc)
         return cuzk_err(err, CUZK_ERR_USAGE, "porep: unsupported curve %d", (int)s->curve);
-    return SETUP_CURVES[i].porep(ctx, s, seed, toxic, device, zk, wt, info ? info : &tmp, err);
+    return sc->porep(ctx, s, seed, toxic, device, zk, wt, info ? info : &tmp, err);
 }
 
 cuzk_status cuzk_porep_r1cs(cuzk_ctx *ctx, const cuzk_porep_shape *s, uint64_t seed, cuzk_r1cs *r,
@@ -107,20 +112,19 @@ cuzk_status cuzk_porep_r1cs(cuzk_ctx *ctx, const cuzk_porep_shape *s, uint64_t s
 {
     memset(r, 0, sizeof *r);
     memset(wt, 0, sizeof *wt);
-    int i = setup_curve_index(s->curve);
-    if (i < 0)
+    const setup_curve *sc = setup_curve_get(s->curve);
+    if (!sc)
         return cuzk_err(err, CUZK_ERR_USAGE, "porep: unsupported curve %d", (int)s->curve);
-    return SETUP_CURVES[i].porep_r1cs(ctx, s, seed, r, wt, err);
+    return sc->porep_r1cs(ctx, s, seed, r, wt, err);
 }
 
 cuzk_status cuzk_setup_build_on(cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_setup_toxic *toxic, int device,
                                 cuzk_zkey *zk, cuzk_error *err)
 {
     memset(zk, 0, sizeof *zk);
-    const cuzk_curve_desc *d = cuzk_curve_desc_get(r->curve);
-    for (size_t i = 0; d && i < CUZK_ARRAY_LEN(SETUP_CURVES); i++)
-        if (!strcmp(SETUP_CURVES[i].id, d->id))
-            return SETUP_CURVES[i].build(ctx, r, toxic, device, zk, err);
+    const setup_curve *sc = setup_curve_get(r->curve);
+    if (sc)
+        return sc->build(ctx, r, toxic, device, zk, err);
     return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "setup: unsupported curve %d", (int)r->curve);
 }
 

@@ -25,6 +25,10 @@
 #               publish windows rarely meet between processes, so
 #               tests/unit/test_output.c (threads, no proving) is the check
 #               that fails within a second when the directory lock is missing
+#   docs        what users read agrees with the tool: every exit code of
+#               `cuzk --help` is in README.md's list and docs/CLI.md's table;
+#               README's "Building by hand" names every Debian package of
+#               scripts/deps.sh and says warnings are errors
 #
 # Runs as any user; CI runs it as root, where /dev/null must survive.
 # Exit 0 = pass, 1 = fail (with the failing command's output).
@@ -109,6 +113,13 @@ scen_outputs() {
   [ -d outdir ] || fail "the directory was replaced"
   mkfifo fifo
   expect 2 "a FIFO with no reader as output" "$CUZK" prove c.zkey w.wtns fifo p.json
+  grep -q '^Error: fifo: cannot open the FIFO for writing (it has no reader)' "$LOG" || fail "fifo: $(head -n1 "$LOG")"
+  # /dev/tty without a controlling terminal (setsid): a character device, not "a FIFO".
+  if command -v setsid >/dev/null && [ -c /dev/tty ]; then
+    expect 2 "/dev/tty without a terminal as output" setsid -w "$CUZK" prove c.zkey w.wtns /dev/tty p.json
+    grep -q '^Error: /dev/tty: cannot open the character device for writing: ' "$LOG" && ! grep -q FIFO "$LOG" \
+      || fail "/dev/tty: $(head -n1 "$LOG")"
+  fi
   # The shell holds the FIFO open (read-write, so opening it does not block):
   # a reader exists before prove opens it, whenever cat gets there. Closing
   # the shell's end after prove lets cat see the end of the data.
@@ -166,6 +177,7 @@ scen_signals() {
       no_temps "$T"
       if [ "$RC" = 9 ]; then
         seen9=1
+        grep -Eq '^Error: .+: cancelled' "$LOG" || fail "SIG$sig at ${d}s: the cancellation names no file: $(head -n1 "$LOG")"
         cmp -s old.r1cs g.r1cs && cmp -s old.wtns g.wtns || fail "SIG$sig at ${d}s: exit 9 but the earlier files changed"
       else
         [ "$(stat -c %s g.wtns)" -gt 1000000 ] || fail "exit 0 but g.wtns is not the new witness"
@@ -183,6 +195,7 @@ scen_signals() {
     interrupt TERM $d "$CUZK" prove -t 1 big.zkey big.wtns p.json pub.json
     no_temps "$T"
     if [ "$RC" = 9 ]; then cmp -s p0.json p.json && cmp -s pub0.json pub.json || fail "exit 9 but proof/public changed"
+      grep -Eq '^Error: .+: cancelled' "$LOG" || fail "prove: the cancellation names no file: $(head -n1 "$LOG")"
     else verifies big.vk.json pub.json p.json; fi
   done
   note "prove: SIGTERM at 0.02..0.3 s: the old pair or a new pair that verifies, never temporaries"
@@ -207,6 +220,21 @@ scen_inputs() {
     expect 2 "info on $bad" "$CUZK" info "$bad"
   done
   [ ! -e p.json ] && [ ! -e out.zkey ] || fail "an output was written"
+  # "-" (standard input) is not read: said as such (usage, exit 1), not "No such file".
+  local what args
+  for args in "prove - $W p.json pub.json|a zkey file" "prove $Z - p.json pub.json|a wtns file" \
+      "verify - $D/mul.public.json $D/mul.proof.json|a verification key" \
+      "verify $VK - $D/mul.proof.json|a public-signals file" "verify $VK $D/mul.public.json -|a proof" \
+      "setup - out.zkey|an r1cs file" "info -|an input file"; do
+    what=${args#*|}
+    # shellcheck disable=SC2086
+    expect 1 "${args%|*}" "$CUZK" ${args%|*}
+    grep -q "^Error: -: '-' (standard input) is not supported for $what; " "$LOG" || fail "${args%|*}: $(head -n1 "$LOG")"
+  done
+  # A file named "-" is a file.
+  cp "$Z" ./-
+  expect 0 "prove with a file named '-' as the zkey" "$CUZK" prove - "$W" p.json pub.json
+  rm -f ./- p.json pub.json
   no_temps "$T"
 }
 
@@ -222,6 +250,14 @@ scen_messages() {
     grep -q "^Error: .*--help')\$" "$LOG" || fail "cuzk $cmdline: no 'Error: ... (see ... --help)' line"
   done
   note "usage errors: one line with a hint to --help ($(head -n1 "$LOG"))"
+  # The limit of triples a run is said as such (and documented in --help).
+  local many=() i
+  for i in $(seq 257); do many+=("$W" "p$i.json" "pub$i.json"); done
+  run "$CUZK" prove "$Z" "${many[@]}"
+  [ "$RC" = 1 ] && grep -q "^Error: at most 256 (witness, proof, public) triples a run" "$LOG" \
+    || fail "prove with 257 triples: exit $RC, $(head -n1 "$LOG")"
+  "$CUZK" prove --help | grep -q "most 256 a run" || fail "prove --help does not give the 256-triple limit"
+  note "257 triples -> 1: $(head -n1 "$LOG")"
   [ ! -e a ] && [ ! -e p ] || fail "a usage error wrote a file"
   expect 2 "setup on a missing r1cs (no warning line)" "$CUZK" setup missing.r1cs out.zkey
   cp "$D/mul.r1cs" m.r1cs
@@ -235,6 +271,37 @@ scen_messages() {
   [ "$RC" = 6 ] || fail "info under a 120 MB ulimit: exit $RC, expected 6 (out of memory)"
   grep -q '^Error: big.json: out of memory' "$LOG" || fail "info: no 'Error: big.json: out of memory' line"
   note "info out of memory -> 6: $(head -n1 "$LOG")"
+  # verify compares the count of public signals with the key before reading
+  # them: the same file under the same limit is "inputs disagree" (4), not 6.
+  (ulimit -v 120000; "$CUZK" verify "$VK" big.json "$D/mul.proof.json" >"$LOG" 2>&1); RC=$?
+  [ "$RC" = 4 ] || fail "verify with 5000000 public signals under a 120 MB ulimit: exit $RC, expected 4"
+  grep -q '^Error: big.json: 5000000 public signals, but .*mul.vkey.json expects 2$' "$LOG" \
+    || fail "verify: no 'Error: big.json: 5000000 public signals, but ... expects 2' line"
+  note "verify, too many public signals -> 4: $(head -n1 "$LOG")"
+}
+
+scen_docs() {
+  local help codes n meaning readme_list pkgs p
+  help=$("$CUZK" --help) || fail "cuzk --help failed"
+  # "Exit codes: 0 ok, 1 usage, ..., 11 the daemon refused the request." -> one "N meaning" a line
+  codes=$(printf '%s\n' "$help" | sed -n '/^Exit codes:/,/\.$/p' | sed 's/^Exit codes://' | tr -d '\n' \
+          | sed 's/  */ /g; s/\.$//' | tr ',' '\n' | sed 's/^ *//')
+  [ "$(printf '%s\n' "$codes" | grep -c '^[0-9]')" -ge 12 ] || fail "cuzk --help lists fewer than 12 exit codes: $codes"
+  readme_list=$(sed -n '/Exit codes: 0 ok/,/\.$/p' "$ROOT/README.md" | tr -d '\n' | sed 's/  */ /g')
+  while IFS= read -r line; do
+    n=${line%% *} meaning=${line#* }
+    printf '%s' "$readme_list" | grep -q "[ :]$n ${meaning%% *}" || fail "README.md's exit codes lack '$n ${meaning%% *}'"
+    grep -q "^| $n | " "$ROOT/docs/CLI.md" || fail "docs/CLI.md's exit-code table lacks $n"
+  done <<<"$codes"
+  note "exit codes 0..$n of cuzk --help: in README.md and docs/CLI.md"
+  pkgs=$(sed -n '/^pkgs=(/,/)/p' "$ROOT/scripts/deps.sh" | tr -d '()' | sed 's/^pkgs=//' | tr -s ' \n' '\n')
+  for p in $pkgs; do
+    sed -n '/^## Building by hand/,/^## /p' "$ROOT/README.md" | grep -q "\b$p\b" \
+      || fail "README.md 'Building by hand' does not name $p (scripts/deps.sh)"
+  done
+  sed -n '/^## Building by hand/,/^## /p' "$ROOT/README.md" | grep -q -- '-Werror' \
+    || fail "README.md 'Building by hand' does not say warnings are errors"
+  note "README 'Building by hand': the $(printf '%s\n' $pkgs | wc -l) packages of scripts/deps.sh, -Werror"
 }
 
 scen_truncate() {
@@ -276,7 +343,7 @@ scen_concurrent() {
 }
 
 case "$SCEN" in
-  outputs|signals|inputs|messages|truncate|concurrent) ;;
+  outputs|signals|inputs|messages|truncate|concurrent|docs) ;;
   *) echo "unknown scenario $SCEN" >&2; exit 2 ;;
 esac
 [ -x "$CUZK" ] || { echo "FAIL: $CUZK not executable"; exit 1; }

@@ -87,6 +87,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* A NUL never gets through (JSON.parse's reading: snarkjs rejects it). */
         if (!st)
             FUZZ_ASSERT(!memchr(data + 1, 0, size - 1));
+        /* The streamed count (verify's first look) agrees with the read. */
+        size_t count;
+        cuzk_error e2 = {0};
+        cuzk_status cst = cuzk_public_count_json(p, &count, &e2);
+        fuzz_check_error(cst, &e2, p);
+        if (!st)
+            FUZZ_ASSERT(cst == CUZK_OK && (count == SIZE_MAX || count == pub.n));
         if (!st)
             cuzk_public_free(&pub);
         break;

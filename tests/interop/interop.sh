@@ -384,7 +384,34 @@ scen_json() {
   sj_accept "$VK" "$PUB" "$T/esc_a.json" "pi_a.y with a \\u escape"
   cz_accept "$VK" "$PUB" "$T/esc_a.json" "pi_a.y with a \\u escape"
   note "\\u escapes of digits decoded by both"
+  # Where cuzk is stricter (docs/CLI.md "JSON as snarkjs reads it"): snarkjs
+  # accepts, cuzk rejects with the code CLI.md gives.
+  stricter qplus "$P" "$T/s_qplus.json";         sj_cz_reject "$VK" "$PUB" "$T/s_qplus.json" "pi_a.x + q" 5
+  stricter hex "$PUB" "$T/s_hex.json";           sj_cz_reject "$VK" "$T/s_hex.json" "$P" "a public signal as 0x hex" 3
+  stricter surrogate "$P" "$T/s_sur.json";       sj_cz_reject "$VK" "$PUB" "$T/s_sur.json" "a lone \\uD800 in an unread key" 3
+  stricter deep "$P" "$T/s_deep.json";           sj_cz_reject "$VK" "$PUB" "$T/s_deep.json" "70 nested arrays in an unread key" 3
+  stricter big "$P" "$T/s_big.json";            sj_cz_reject "$VK" "$PUB" "$T/s_big.json" "a proof of more than 64 KiB" 3
+  stricter nulkey "$P" "$T/s_nulkey.json";       sj_cz_reject "$VK" "$PUB" "$T/s_nulkey.json" "\\u0000 in an unread key" 3
 }
+
+# stricter KIND IN OUT: a file snarkjs accepts and cuzk rejects (scen_json).
+stricter() {
+  run node -e '
+const fs = require("fs"); const [kind, inp, out, curve] = process.argv.slice(1);
+const Q = {bn128: 21888242871839275222246405745257275088696311157297823662689037894645226208583n,
+  bls12381: 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaabn};
+let t = fs.readFileSync(inp, "utf8"); const j = JSON.parse(t);
+if (kind === "qplus") { j.pi_a[0] = (BigInt(j.pi_a[0]) + Q[curve]).toString(); t = JSON.stringify(j, null, 1); }
+else if (kind === "hex") { j[0] = "0x" + BigInt(j[0]).toString(16); t = JSON.stringify(j, null, 1); }
+else if (kind === "surrogate") t = t.replace(/^\{/, "{\n \"note\\ud800\": 1,");
+else if (kind === "deep") t = t.replace(/^\{/, "{\n \"note\": " + "[".repeat(70) + "]".repeat(70) + ",");
+else if (kind === "big") t = t.replace(/^\{/, "{" + " ".repeat(70000));
+else if (kind === "nulkey") t = t.replace(/^\{/, "{\n \"a\\u0000b\": 1,");
+else process.exit(2);
+fs.writeFileSync(out, t);' "$1" "$2" "$3" "$CURVE"
+  [ $RC = 0 ] || fail "stricter $1: exit $RC"
+}
+sj_cz_reject() { sj_accept "$@"; cz_reject "$@"; note "snarkjs accepts, cuzk rejects (exit $5): $4"; }
 
 case "$SCEN" in
   prove|verify|setup|exportvk|tamper|malformed|gen|info|json|keyapi) ;;

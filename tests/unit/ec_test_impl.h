@@ -353,32 +353,6 @@ static void GT_T_(props)(void **state)
     GT_(jac_batch_to_affine)(out, in, 0);
 }
 
-static void GT_T_(bench)(void)
-{
-    GT_(affine_t) P = GT_(GENERATOR);
-    GT_(xyzz_t) x;
-    GT_(jac_t) j;
-    GT_(xyzz_set_inf)(&x);
-    GT_(xyzz_add_affine)(&x, &x, &P);
-    GT_(xyzz_dbl)(&x, &x);
-    GT_(jac_from_affine)(&j, &P);
-    GT_(jac_dbl)(&j, &j);
-    const long n = 200000;
-    double t0 = bench_clock();
-    for (long i = 0; i < n; i++)
-        GT_(xyzz_add_affine)(&x, &x, &P);
-    double t1 = bench_clock();
-    for (long i = 0; i < n; i++)
-        GT_(jac_add_affine)(&j, &j, &P);
-    double t2 = bench_clock();
-    for (long i = 0; i < n; i++)
-        GT_(jac_dbl)(&j, &j);
-    double t3 = bench_clock();
-    printf("bench %-14s xyzz_add_affine %7.1f ns  jac_add_affine %7.1f ns  jac_dbl %7.1f ns (%d)\n",
-           CUZK_STR(GT), (t1 - t0) * 1e9 / n, (t2 - t1) * 1e9 / n, (t3 - t2) * 1e9 / n,
-           GT_(xyzz_is_inf)(&x) + GT_(jac_is_inf)(&j));
-}
-
 #endif /* per-instance guard */
 
 #undef GT_

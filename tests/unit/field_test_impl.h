@@ -309,28 +309,6 @@ static void FT_T_(conv)(void **state)
     assert_true(FT_(raw_is_canonical)(&raw));
 }
 
-static void FT_T_(bench)(void)
-{
-    test_rng g = {7};
-    FT_(t) a, b;
-    FT_T_(rand)(&a, &g);
-    FT_T_(rand)(&b, &g);
-    const long n = 5000000;
-    double t0 = bench_clock();
-    for (long i = 0; i < n; i++)
-        FT_(mul)(&a, &a, &b);
-    double t1 = bench_clock();
-    for (long i = 0; i < n; i++)
-        FT_(sqr)(&b, &b);
-    double t2 = bench_clock();
-    for (long i = 0; i < n; i++)
-        FT_(add)(&a, &a, &b);
-    double t3 = bench_clock();
-    printf("bench %-14s mul %6.2f ns  sqr %6.2f ns  add %6.2f ns  (%lu)\n", CUZK_STR(FT),
-           (t1 - t0) * 1e9 / n, (t2 - t1) * 1e9 / n, (t3 - t2) * 1e9 / n,
-           (unsigned long)(a.l[0] ^ b.l[0]) & 1);
-}
-
 #endif /* per-instance guard */
 
 #undef FT_

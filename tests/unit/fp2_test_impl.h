@@ -186,23 +186,6 @@ static void F2T_T_(props)(void **state)
     assert_true(F2T_(is_zero)(&y));
 }
 
-static void F2T_T_(bench)(void)
-{
-    F2T_(t) a, b;
-    assert_true(F2T_(random)(&a));
-    assert_true(F2T_(random)(&b));
-    const long n = 2000000;
-    double t0 = bench_clock();
-    for (long i = 0; i < n; i++)
-        F2T_(mul)(&a, &a, &b);
-    double t1 = bench_clock();
-    for (long i = 0; i < n; i++)
-        F2T_(sqr)(&b, &b);
-    double t2 = bench_clock();
-    printf("bench %-14s mul %6.2f ns  sqr %6.2f ns  (%lu)\n", CUZK_STR(F2T),
-           (t1 - t0) * 1e9 / n, (t2 - t1) * 1e9 / n, (unsigned long)(a.c0.l[0] ^ b.c0.l[0]) & 1);
-}
-
 #endif /* per-instance guard */
 
 #undef F2T_

@@ -490,42 +490,6 @@ static void TC_(test_snarkjs_alphabeta)(void **state)
     cJSON_Delete(vk);
 }
 
-static void TC_(test_bench)(void **state)
-{
-    (void)state;
-    TC_G1_(affine_t) ps[4];
-    TC_G2_(affine_t) qs[4];
-    uint64_t st = 0xbe4c;
-    for (int i = 0; i < 4; i++) {
-        uint64_t x = cuzk_splitmix64(&st), y = cuzk_splitmix64(&st);
-        TC_(g1_mul)(&ps[i], &TC_G1_(GENERATOR), &x, 1);
-        TC_(g2_mul)(&qs[i], &TC_G2_(GENERATOR), &y, 1);
-    }
-    TC_FP12_(t) e, f;
-#if defined(__SANITIZE_ADDRESS__) || !defined(__OPTIMIZE__)
-    const int iters = 2; /* timings are meaningless there; keep the run short */
-#else
-    const int iters = 20;
-#endif
-    double t0 = cuzk_now();
-    for (int i = 0; i < iters; i++)
-        TC_(pairing)(&e, &ps[i & 3], &qs[i & 3]);
-    double t1 = cuzk_now();
-    for (int i = 0; i < iters; i++)
-        TC_(miller_loop)(&f, &ps[i & 3], &qs[i & 3], 1);
-    double t2 = cuzk_now();
-    for (int i = 0; i < iters; i++)
-        TC_(final_exp)(&e, &f);
-    double t3 = cuzk_now();
-    for (int i = 0; i < iters; i++)
-        TC_(multi_pairing)(&e, ps, qs, 4);
-    double t4 = cuzk_now();
-    print_message("%s: pairing %.0f ns, miller loop %.0f ns, final exp %.0f ns, "
-                  "multi_pairing(4) %.0f ns\n",
-                  STR(TC), (t1 - t0) / iters * 1e9, (t2 - t1) / iters * 1e9,
-                  (t3 - t2) / iters * 1e9, (t4 - t3) / iters * 1e9);
-}
-
 #endif /* per-instance guard */
 
 #undef TC_

@@ -2,7 +2,7 @@
  * (tests/data/kat/g{1,2}_*.txt: additions incl. P+P, P-P, O; doublings;
  * scalar multiplications incl. 0, 1, r-1, r; points outside the subgroup),
  * checked through every representation (affine, Jacobian with random Z,
- * XYZZ), plus group-law identities. With CUZK_BENCH set, prints ns/op. */
+ * XYZZ), plus group-law identities. (Timings: bench/bench_arith.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -88,19 +88,6 @@ static void test_generators(void **state)
     assert_string_equal(buf, "4");
 }
 
-static void test_bench(void **state)
-{
-    (void)state;
-    if (!getenv("CUZK_BENCH")) {
-        skip();
-        return;
-    }
-    bn254_g1_t_bench();
-    bn254_g2_t_bench();
-    bls12_381_g1_t_bench();
-    bls12_381_g2_t_bench();
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -113,7 +100,6 @@ int main(void)
         cmocka_unit_test(bn254_g2_t_props),
         cmocka_unit_test(bls12_381_g1_t_props),
         cmocka_unit_test(bls12_381_g2_t_props),
-        cmocka_unit_test(test_bench),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

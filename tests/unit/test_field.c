@@ -1,7 +1,7 @@
 /* Prime fields (BN254 / BLS12-381 Fp and Fr) and Fp2: known answers from
  * @noble/curves (tests/data/kat, written by tests/kat/gen_field_curve_kat.mjs),
  * a naive reference for the Montgomery constants, algebraic identities, and
- * the decimal I/O helpers. With CUZK_BENCH set, also prints ns/op. */
+ * the decimal I/O helpers. (Timings: bench/bench_arith.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -115,21 +115,6 @@ KAT_TEST(bls12_381_fr_t_kat, "field_bls12_381_fr.txt")
 KAT_TEST(bn254_fp2_t_kat, "fp2_bn254.txt")
 KAT_TEST(bls12_381_fp2_t_kat, "fp2_bls12_381.txt")
 
-static void test_bench(void **state)
-{
-    (void)state;
-    if (!getenv("CUZK_BENCH")) {
-        skip();
-        return;
-    }
-    bn254_fp_t_bench();
-    bn254_fr_t_bench();
-    bls12_381_fp_t_bench();
-    bls12_381_fr_t_bench();
-    bn254_fp2_t_bench();
-    bls12_381_fp2_t_bench();
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,7 +144,6 @@ int main(void)
         cmocka_unit_test(bls12_381_fr_t_conv),
         cmocka_unit_test(bn254_fp2_t_props),
         cmocka_unit_test(bls12_381_fp2_t_props),
-        cmocka_unit_test(test_bench),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1927,6 +1927,58 @@ static int teardown_all(void **state)
     return fx_teardown();
 }
 
+/* cuzk_public_count_json: the streamed count agrees with the full read on
+ * plain arrays (also across its 64 KiB reads) and gives up (SIZE_MAX) on
+ * anything else, leaving the judgement to the full read. */
+static void test_public_count(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        size_t n;
+    } cases[] = {
+        {"[\n \"13172544000\",\n \"5\"\n]", 2}, {"[]", 0}, {" \t[ ]\r\n", 0}, {"[\"1\",\"2\",\"3\"]", 3},
+        {"[\"1\", \"\\u0032\"]", SIZE_MAX}, {"{\"a\": \"1\"}", SIZE_MAX}, {"[\"1\",]", SIZE_MAX},
+        {"[\"1\"] x", SIZE_MAX}, {"[\"1\"", SIZE_MAX}, {"[\"\"]", SIZE_MAX}, {"[1]", SIZE_MAX},
+        {"\xef\xbb\xbf[\"1\"]", SIZE_MAX}, {"", SIZE_MAX},
+    };
+    cuzk_error e = {0};
+    for (size_t i = 0; i < CUZK_ARRAY_LEN(cases); i++) {
+        FILE *f = fopen(T("count.json"), "w");
+        assert_non_null(f);
+        fputs(cases[i].text, f);
+        fclose(f);
+        size_t n = 0;
+        assert_int_equal(cuzk_public_count_json(T("count.json"), &n, &e), CUZK_OK);
+        if (n != cases[i].n)
+            fail_msg("case %zu (%s): counted %zu, expected %zu", i, cases[i].text, n, cases[i].n);
+        if (n != SIZE_MAX) {
+            cuzk_public pb;
+            assert_int_equal(cuzk_public_read_json(&pb, T("count.json"), CUZK_CURVE_BN254, &e), CUZK_OK);
+            assert_int_equal(pb.n, n);
+            cuzk_public_free(&pb);
+        }
+    }
+    /* 200000 signals of 1..6 digits: the pieces end inside strings and between them. */
+    FILE *f = fopen(T("count.json"), "w");
+    assert_non_null(f);
+    fputc('[', f);
+    for (unsigned i = 0; i < 200000; i++)
+        fprintf(f, "%s\"%u\"", i ? (i % 3 ? "," : ",\n ") : "", i * 7 % 999983u);
+    fputs("]\n", f);
+    fclose(f);
+    size_t n = 0;
+    assert_int_equal(cuzk_public_count_json(T("count.json"), &n, &e), CUZK_OK);
+    assert_int_equal(n, 200000);
+    cuzk_public pb;
+    assert_int_equal(cuzk_public_read_json(&pb, T("count.json"), CUZK_CURVE_BN254, &e), CUZK_OK);
+    assert_int_equal(pb.n, 200000);
+    cuzk_public_free(&pb);
+    /* Errors: a missing file (IO). */
+    assert_int_equal(cuzk_public_count_json(T("missing.json"), &n, &e), CUZK_ERR_IO);
+    assert_non_null(strstr(e.msg, "missing.json"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1948,6 +2000,7 @@ int main(void)
         cmocka_unit_test(test_json_as_snarkjs),
         cmocka_unit_test(test_inputs_not_regular),
         cmocka_unit_test(test_atomic_write),
+        cmocka_unit_test(test_public_count),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

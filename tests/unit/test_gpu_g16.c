@@ -21,6 +21,7 @@
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 #include "curve/curve_ops.h"
+#include "gpu/gpu_mem.h"
 #include "formats/formats.h"
 #include "gpu/g16.h"
 #include "gpu/g16_backend.h"

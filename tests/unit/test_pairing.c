@@ -63,7 +63,6 @@ int main(void)
         BOTH(test_nondegenerate_order),
         BOTH(test_infinity),
         BOTH(test_multi),
-        BOTH(test_bench),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

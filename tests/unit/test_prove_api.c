@@ -414,6 +414,9 @@ static void test_cancel(void **state)
         }
         assert_int_equal(st, CUZK_ERR_CANCELLED);
         assert_null(p);
+        /* The message names the witness ("Error: cancelled" named nothing). */
+        if (strcmp(err.msg, FX_DIR "/bn128/witness.wtns: cancelled; nothing written"))
+            fail_msg("cancelled at poll %d: '%s'", k, err.msg);
         cancelled++;
         assert_true(k < 100);
     }
@@ -423,8 +426,20 @@ static void test_cancel(void **state)
     cs.polls = 0;
     cs.stop_at = 0;
     cuzk_key *k2 = NULL;
+    cuzk_err_clear(&err);
     assert_int_equal(cuzk_key_load(&k2, ctx, FX_DIR "/bn128/mul.zkey", NULL, &err), CUZK_ERR_CANCELLED);
     assert_null(k2);
+    assert_string_equal(err.msg, FX_DIR "/bn128/mul.zkey: cancelled; nothing written");
+    /* And a file prove: the witness again. */
+    cs.polls = 0;
+    cs.stop_at = 3;
+    cuzk_err_clear(&err);
+    assert_int_equal(cuzk_prove_files(ctx, FX_DIR "/bn128/mul.zkey", FX_DIR "/bn128/witness.wtns", "/tmp/cuzk-test-cancel-p.json",
+                                      "/tmp/cuzk-test-cancel-pub.json", NULL, &err),
+                     CUZK_ERR_CANCELLED);
+    assert_non_null(strstr(err.msg, ": cancelled; nothing written"));
+    assert_true(strncmp(err.msg, FX_DIR "/bn128/", strlen(FX_DIR "/bn128/")) == 0);
+    assert_int_equal(access("/tmp/cuzk-test-cancel-p.json", F_OK), -1);
     cuzk_witness_free(w);
     cuzk_key_free(key);
     cuzk_ctx_free(ctx);

@@ -1,0 +1,172 @@
+/* Host arithmetic micro-benchmarks: field, Fp2, group and pairing operations
+ * of every curve (curve/curves.h), as a table of nanoseconds per operation
+ * (thread CPU time, so a loaded machine gives the same numbers).
+ *
+ *   bench_arith [-q]      -q: a tenth of the iterations (a quick look)
+ *
+ * Each loop feeds its result back as the next operand, so the operations
+ * form one dependency chain (latency, as the scalar code runs them) and the
+ * compiler cannot drop them; the printed checksum keeps the results alive. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_stats.h"
+#include "curve/bls12_381.h"
+#include "curve/bls12_381_pairing.h"
+#include "curve/bn254.h"
+#include "curve/bn254_pairing.h"
+#include "curve/curves.h"
+
+static long g_scale = 1; /* -q: iterations / 10 */
+static unsigned long g_sum;
+
+static double now(void) { return bench_clock(CLOCK_THREAD_CPUTIME_ID); }
+
+static void row(const char *what, const char *op, double ns)
+{
+    printf("%-16s %-18s %10.1f\n", what, op, ns);
+}
+
+/* A prime field F (F_t, F_random, F_mul, F_sqr, F_add). */
+#define BENCH_FIELD(F)                                                                                      \
+    static void bench_##F(void)                                                                             \
+    {                                                                                                       \
+        F##_t a, b;                                                                                         \
+        if (!F##_random(&a) || !F##_random(&b))                                                             \
+            return;                                                                                         \
+        const long n = 5000000 / g_scale;                                                                   \
+        double t0 = now();                                                                                  \
+        for (long i = 0; i < n; i++)                                                                        \
+            F##_mul(&a, &a, &b);                                                                            \
+        double t1 = now();                                                                                  \
+        for (long i = 0; i < n; i++)                                                                        \
+            F##_sqr(&b, &b);                                                                                \
+        double t2 = now();                                                                                  \
+        for (long i = 0; i < n; i++)                                                                        \
+            F##_add(&a, &a, &b);                                                                            \
+        double t3 = now();                                                                                  \
+        row(#F, "mul", (t1 - t0) * 1e9 / n);                                                                \
+        row(#F, "sqr", (t2 - t1) * 1e9 / n);                                                                \
+        row(#F, "add", (t3 - t2) * 1e9 / n);                                                                \
+        g_sum += (unsigned long)(a.l[0] ^ b.l[0]);                                                          \
+    }
+
+/* A quadratic extension F2 (F2_t with c0, F2_random, F2_mul, F2_sqr). */
+#define BENCH_FP2(F2)                                                                                       \
+    static void bench_##F2(void)                                                                            \
+    {                                                                                                       \
+        F2##_t a, b;                                                                                        \
+        if (!F2##_random(&a) || !F2##_random(&b))                                                           \
+            return;                                                                                         \
+        const long n = 2000000 / g_scale;                                                                   \
+        double t0 = now();                                                                                  \
+        for (long i = 0; i < n; i++)                                                                        \
+            F2##_mul(&a, &a, &b);                                                                           \
+        double t1 = now();                                                                                  \
+        for (long i = 0; i < n; i++)                                                                        \
+            F2##_sqr(&b, &b);                                                                               \
+        double t2 = now();                                                                                  \
+        row(#F2, "mul", (t1 - t0) * 1e9 / n);                                                               \
+        row(#F2, "sqr", (t2 - t1) * 1e9 / n);                                                               \
+        g_sum += (unsigned long)(a.c0.l[0] ^ b.c0.l[0]);                                                    \
+    }
+
+/* A group G (G_affine_t, G_jac_t, G_xyzz_t, G_GENERATOR and their operations). */
+#define BENCH_GROUP(G)                                                                                      \
+    static void bench_##G(void)                                                                             \
+    {                                                                                                       \
+        G##_affine_t P = G##_GENERATOR;                                                                     \
+        G##_xyzz_t x;                                                                                       \
+        G##_jac_t j;                                                                                        \
+        G##_xyzz_set_inf(&x);                                                                               \
+        G##_xyzz_add_affine(&x, &x, &P);                                                                    \
+        G##_xyzz_dbl(&x, &x);                                                                               \
+        G##_jac_from_affine(&j, &P);                                                                        \
+        G##_jac_dbl(&j, &j);                                                                                \
+        const long n = 200000 / g_scale;                                                                    \
+        double t0 = now();                                                                                  \
+        for (long i = 0; i < n; i++)                                                                        \
+            G##_xyzz_add_affine(&x, &x, &P);                                                                \
+        double t1 = now();                                                                                  \
+        for (long i = 0; i < n; i++)                                                                        \
+            G##_jac_add_affine(&j, &j, &P);                                                                 \
+        double t2 = now();                                                                                  \
+        for (long i = 0; i < n; i++)                                                                        \
+            G##_jac_dbl(&j, &j);                                                                            \
+        double t3 = now();                                                                                  \
+        row(#G, "xyzz_add_affine", (t1 - t0) * 1e9 / n);                                                    \
+        row(#G, "jac_add_affine", (t2 - t1) * 1e9 / n);                                                     \
+        row(#G, "jac_dbl", (t3 - t2) * 1e9 / n);                                                            \
+        g_sum += (unsigned long)(G##_xyzz_is_inf(&x) + G##_jac_is_inf(&j));                                 \
+    }
+
+/* The pairing of curve c: 4 pairs of random multiples of the generators. */
+#define BENCH_PAIRING(c)                                                                                    \
+    static void bench_##c##_pairing(void)                                                                   \
+    {                                                                                                       \
+        c##_g1_affine_t ps[4];                                                                              \
+        c##_g2_affine_t qs[4];                                                                              \
+        uint64_t k = 0xbe4c;                                                                                \
+        for (int i = 0; i < 4; i++) {                                                                       \
+            c##_g1_jac_t j1;                                                                                \
+            c##_g2_jac_t j2;                                                                                \
+            k = k * 6364136223846793005ULL + 1442695040888963407ULL;                                        \
+            c##_g1_affine_mul(&j1, &c##_g1_GENERATOR, &k, 1);                                               \
+            c##_g1_jac_to_affine(&ps[i], &j1);                                                              \
+            k = k * 6364136223846793005ULL + 1442695040888963407ULL;                                        \
+            c##_g2_affine_mul(&j2, &c##_g2_GENERATOR, &k, 1);                                               \
+            c##_g2_jac_to_affine(&qs[i], &j2);                                                              \
+        }                                                                                                   \
+        c##_fp12_t e, f;                                                                                    \
+        const int n = (int)(40 / g_scale > 2 ? 40 / g_scale : 2);                                           \
+        double t0 = now();                                                                                  \
+        for (int i = 0; i < n; i++)                                                                         \
+            c##_pairing(&e, &ps[i & 3], &qs[i & 3]);                                                        \
+        double t1 = now();                                                                                  \
+        for (int i = 0; i < n; i++)                                                                         \
+            c##_miller_loop(&f, &ps[i & 3], &qs[i & 3], 1);                                                 \
+        double t2 = now();                                                                                  \
+        for (int i = 0; i < n; i++)                                                                         \
+            c##_final_exp(&e, &f);                                                                          \
+        double t3 = now();                                                                                  \
+        for (int i = 0; i < n; i++)                                                                         \
+            c##_multi_pairing(&e, ps, qs, 4);                                                               \
+        double t4 = now();                                                                                  \
+        row(#c, "pairing", (t1 - t0) * 1e9 / n);                                                            \
+        row(#c, "miller_loop", (t2 - t1) * 1e9 / n);                                                        \
+        row(#c, "final_exp", (t3 - t2) * 1e9 / n);                                                          \
+        row(#c, "multi_pairing(4)", (t4 - t3) * 1e9 / n);                                                   \
+        unsigned char b[sizeof e];                                                                          \
+        memcpy(b, &e, sizeof b);                                                                            \
+        g_sum += b[0];                                                                                      \
+    }
+
+#define BENCH_CURVE(c, e)                                                                                   \
+    BENCH_FIELD(c##_fp)                                                                                     \
+    BENCH_FIELD(c##_fr)                                                                                     \
+    BENCH_FP2(c##_fp2)                                                                                      \
+    BENCH_GROUP(c##_g1)                                                                                     \
+    BENCH_GROUP(c##_g2)                                                                                     \
+    BENCH_PAIRING(c)
+CUZK_CURVES(BENCH_CURVE)
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "-q"))
+        g_scale = 10;
+    else if (argc > 1) {
+        fprintf(stderr, "usage: bench_arith [-q]\n");
+        return 1;
+    }
+    printf("%-16s %-18s %10s\n", "what", "operation", "ns/op");
+#define RUN_CURVE(c, e)                                                                                     \
+    bench_##c##_fp();                                                                                       \
+    bench_##c##_fr();                                                                                       \
+    bench_##c##_fp2();                                                                                      \
+    bench_##c##_g1();                                                                                       \
+    bench_##c##_g2();                                                                                       \
+    bench_##c##_pairing();
+    CUZK_CURVES(RUN_CURVE)
+    printf("(checksum %lu)\n", g_sum & 0xff);
+    return 0;
+}
