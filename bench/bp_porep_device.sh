@@ -3,9 +3,13 @@
 # crate (cuzk's bellperson mode) and through supraseal-c2 itself, on one
 # `.params` file, on a GPU machine that has no cargo. Not a CTest test.
 #
-#   bench/bp_porep_device.sh pack <cuda-build-dir> <dir>
+#   bench/bp_porep_device.sh pack <cuda-build-dir> <dir> [<harness-build-dir>]
 #     (where cargo is) the crate's test binary and example `bench` and the
-#     build's `cuzk`, into <dir> (bench/supraseal_crate_device.sh pack).
+#     build's `cuzk`, into <dir> (bench/supraseal_crate_device.sh pack), and
+#     when the supraseal-c2 sources are there (SRC, default <repo>/.ssv/src)
+#     supraseal_porep_upstream / _cuzk (bench/supraseal_porep_build.sh,
+#     linked with the libcuzk of <harness-build-dir>, default the CUDA one;
+#     a CPU build will do).
 #   bench/bp_porep_device.sh run <dir> [-l LG] [-s SEED] [-n N] [-r R] [-S]
 #                                      [-w WORKDIR] [-a ANCHOR_BIN] [-b gpu|cpu] STEP...
 #     (on the GPU machine) STEPs, in the order given:
@@ -22,6 +26,12 @@
 #               none warm-up; -S: one copy of the assignment for all
 #               partitions (host memory: 16.7 GB a copy at 2^27); -b cpu:
 #               the crate's CPU backend (a check of the script without a GPU).
+#       supra   supraseal-c2 itself on the same file WITH THE SAME ASSIGNMENT
+#               (<dir>/supraseal_porep_upstream and _cuzk: supraseal-c2's
+#               generate_groth16_proofs_c through the supraseal-anchor glue,
+#               the assignment from cuzk_bp_circuit_porep), N circuits a call,
+#               R reps after a warm-up; its proofs are verified against the
+#               file's verifying key.
 #       anchor  supraseal-c2 on the same file: ANCHOR_BIN/anchor_upstream and
 #               anchor_cuzk (default <repo>/.ssv/bin; tools/supraseal-anchor)
 #               with --srs FILE and no --gen, N circuits, R reps. supraseal-c2
@@ -33,9 +43,9 @@
 #               disagrees is reported and skipped instead of aborting.
 #       table   one table of everything WORKDIR/results.txt holds.
 #       clean   removes WORKDIR.
-#     `all` = setup crate anchor table.
+#     `all` = setup crate supra anchor table.
 # At 2^27 one 600 s call may not hold everything: run `setup crate table`,
-# then `setup anchor table` in a second call (its setup resumes from the file
+# then `setup supra anchor table` in a second call (its setup resumes from the file
 # while the machine still holds it, else writes it again).
 # Exit non-zero at the first failure (a skipped anchor variant is no failure).
 set -euo pipefail
@@ -76,7 +86,13 @@ peak_run() {
 
 case $cmd in
 pack)
-  exec "$repo/bench/supraseal_crate_device.sh" pack "${2:?cuda build dir}" "${3:?output dir}"
+  "$repo/bench/supraseal_crate_device.sh" pack "${2:?cuda build dir}" "${3:?output dir}"
+  src=${SRC:-$repo/.ssv/src}
+  if [ -d "$src/supra_seal" ] && command -v nvcc >/dev/null; then
+    SRC=$src "$repo/bench/supraseal_porep_build.sh" "${4:-$2}" "$3"
+  else
+    echo "note: no supraseal-c2 sources at $src (SRC=...) or no nvcc: supraseal_porep_* not built (step supra)"
+  fi
   ;;
 run)
   dir=$(cd "${2:?dir}" && pwd)
@@ -91,8 +107,8 @@ run)
   done
   shift $((OPTIND - 1))
   steps=("$@")
-  [ ${#steps[@]} -gt 0 ] || { echo "Error: no STEP (setup crate anchor table clean all)"; exit 1; }
-  [ "${steps[*]}" = all ] && steps=(setup crate anchor table)
+  [ ${#steps[@]} -gt 0 ] || { echo "Error: no STEP (setup crate supra anchor table clean all)"; exit 1; }
+  [ "${steps[*]}" = all ] && steps=(setup crate supra anchor table)
   mkdir -p "$work"
   work=$(cd "$work" && pwd)
   params=$work/porep-2^$lg-s$seed.params
@@ -130,6 +146,26 @@ run)
       asg=$(sed -n 's/^assignment: \([0-9.]*\) s.*/\1/p' "$work/crate.log")
       echo "crate lg=$lg $s assignment_s=$asg sampled_host_peak_gib=$PEAK_HWM_GIB gpu_used_peak_gib=$PEAK_GPU_GIB" \
         "shared=${shared[*]:-no}" | tee -a "$res"
+      ;;
+    supra)
+      [ -s "$params.done" ] || { echo "Error: no finished $params: run the setup step first"; exit 1; }
+      for v in upstream cuzk; do
+        exe=$dir/supraseal_porep_$v
+        [ -x "$exe" ] || { echo "Error: $exe: not there (pack with the supraseal-c2 sources)"; exit 1; }
+        echo "== supraseal_porep_$v: 2^$lg, $n circuits a call, $reps reps ${shared[*]}"
+        sh_arg=()
+        [ ${#shared[@]} -gt 0 ] && sh_arg=(--shared)
+        peak_run "$work/supra_$v.log" "$exe" --params "$params" --lg "$lg" --seed "$seed" --circuits "$n" \
+          --reps "$reps" "${sh_arg[@]}"
+        [ "$RC" = 0 ] || { echo "Error: supraseal_porep_$v failed (exit $RC)"; exit 1; }
+        load=$(sed -n 's/^SRS_LOAD .*total=\([0-9.]*\)s.*/\1/p' "$work/supra_$v.log")
+        asg=$(sed -n 's/^ASSIGNMENT \([0-9.]*\)s.*/\1/p' "$work/supra_$v.log")
+        sum=$(grep '^SUMMARY ' "$work/supra_$v.log" | tail -1)
+        f() { echo "$sum" | sed -n "s/.* $1=\([^ ]*\).*/\1/p" | tr -d 'sGiB'; }
+        echo "supra variant=$v lg=$lg load_s=$load circuits=$n median_s=$(f median) per_circuit_s=$(f per_circuit)" \
+          "host_peak_gib=$PEAK_HWM_GIB rss_anon_gib=$(f rss_anon) gpu_peak_gib=$PEAK_GPU_GIB" \
+          "assignment_s=$asg verified=$(echo "$sum" | sed -n 's/.* verified=\([a-z]*\).*/\1/p')" | tee -a "$res"
+      done
       ;;
     anchor)
       [ -s "$params.done" ] || { echo "Error: no finished $params: run the setup step first"; exit 1; }
@@ -174,6 +210,9 @@ run)
         $1 == "crate" { printf "| cuzk via supraseal-c2 crate | %s | %s | %s | %s | %s | %s | %s (anon %s) | %s | assignment %s s, verified %s |\n",
                         v("lg"), v("load_s"), v("circuits"), v("median_s"), v("per_circuit_s"), v("circuits_per_s"),
                         v("host_peak_gib"), v("rss_anon_gib"), v("device_peak_gib"), v("assignment_s"), v("verified") }
+        $1 == "supra" { per = v("per_circuit_s"); printf "| supraseal-c2 %s, same assignment | %s | %s | %s | %s | %s | %.3f | %s (anon %s) | %s (sampled) | assignment %s s, verified %s |\n",
+                        v("variant"), v("lg"), v("load_s"), v("circuits"), v("median_s"), per, (per > 0 ? 1 / per : 0),
+                        v("host_peak_gib"), v("rss_anon_gib"), v("gpu_peak_gib"), v("assignment_s"), v("verified") }
         $1 == "anchor" && v("skipped") != "-" { printf "| supraseal-c2 %s | %s | - | - | - | - | - | - | - | skipped: anchor A=%s B=%s, file A=%s B=%s |\n",
                         v("variant"), v("lg"), v("a_anchor"), v("b_anchor"), v("a_file"), v("b_file") }
         $1 == "anchor" && v("skipped") == "-" { per = v("per_circuit_s"); printf "| supraseal-c2 %s | %s | %s | %s | %s | %s | %.3f | %s | %s | proofs not verified (random inputs) |\n",
@@ -185,7 +224,7 @@ run)
       rm -rf "$work"
       ;;
     *)
-      echo "Error: unknown step '$step' (setup crate anchor table clean all)"
+      echo "Error: unknown step '$step' (setup crate supra anchor table clean all)"
       exit 1
       ;;
     esac
