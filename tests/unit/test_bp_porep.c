@@ -116,9 +116,9 @@ static void test_same_as_setup_build(void **st)
     struct stat sb;
     assert_int_equal(stat(path("s.params"), &sb), 0);
     assert_int_equal((uint64_t)sb.st_size, in.file_bytes);
-    /* the circuit's profile (porep_impl.h): a_aux ~89 %, b_aux ~25 %, ONE the only input in B */
+    /* the PoRep profile: a_aux ~99.7 %, b_aux ~25 %, ONE the only input in B */
     const double da = (double)(in.n_a - in.n_inputs) / (double)in.n_l, db = (double)(in.n_b - 1) / (double)in.n_l;
-    assert_true(da > 0.85 && da < 0.95 && db > 0.2 && db < 0.3);
+    assert_true(da > 0.993 && da < 0.9995 && db > 0.23 && db < 0.27);
 
     /* the assignment = bp_setup.c's of the r1cs and witness */
     cuzk_bp_circuit *c1 = NULL, *c2 = NULL;
