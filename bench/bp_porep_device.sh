@@ -4,8 +4,8 @@
 # `.params` file, on a GPU machine that has no cargo. Not a CTest test.
 #
 #   bench/bp_porep_device.sh pack <cuda-build-dir> <dir> [<harness-build-dir>]
-#     (where cargo is) the crate's test binary and example `bench` and the
-#     build's `cuzk`, into <dir> (bench/supraseal_crate_device.sh pack), and
+#     (where cargo is) the crate's example `bench` (built against that CUDA
+#     build of libcuzk) and the build's `cuzk` into <dir>, and
 #     when the supraseal-c2 sources are there (SRC, default <repo>/.ssv/src)
 #     supraseal_porep_upstream / _cuzk (bench/supraseal_porep_build.sh,
 #     linked with the libcuzk of <harness-build-dir>, default the CUDA one;
@@ -86,13 +86,24 @@ peak_run() {
 
 case $cmd in
 pack)
-  "$repo/bench/supraseal_crate_device.sh" pack "${2:?cuda build dir}" "${3:?output dir}"
+  build=$(cd "${2:?cuda build dir}" && pwd)
+  out=${3:?output dir}
+  grep -q cudart "$build/cuzk.pc" || { echo "Error: $build: not a CUDA build (cuzk.pc names no cudart)"; exit 1; }
+  mkdir -p "$out"
+  crate=$repo/rust/supraseal-c2
+  export CUZK_BUILD_DIR=$build CARGO_TARGET_DIR=$build/rust-target
+  rm -f "$crate/Cargo.lock"
+  cargo build --offline --release --example bench -q --manifest-path "$crate/Cargo.toml"
+  cp "$CARGO_TARGET_DIR/release/examples/bench" "$out/bench"
+  cp "$build/cuzk" "$out/cuzk"
   src=${SRC:-$repo/.ssv/src}
   if [ -d "$src/supra_seal" ] && command -v nvcc >/dev/null; then
-    SRC=$src "$repo/bench/supraseal_porep_build.sh" "${4:-$2}" "$3"
+    SRC=$src "$repo/bench/supraseal_porep_build.sh" "${4:-$build}" "$out"
   else
     echo "note: no supraseal-c2 sources at $src (SRC=...) or no nvcc: supraseal_porep_* not built (step supra)"
   fi
+  ls -l "$out"
+  du -sh "$out"
   ;;
 run)
   dir=$(cd "${2:?dir}" && pwd)
