@@ -251,7 +251,9 @@ CUZK_API void cuzk_bp_circuit_free(cuzk_bp_circuit *c);
 typedef struct cuzk_bp_porep_opts {
     unsigned log_domain;   /* 10..27; 0 = 27 */
     uint64_t seed;         /* the circuit, its witness and the INSECURE toxic waste */
-    int device;            /* setup: the CUDA device for the points (fixed-base on the GPU), -1 = the CPU */
+    int gpu;               /* setup: nonzero: the points by fixed-base multiplication on CUDA device `device`;
+                              0: on the CPU pool */
+    int device;
     uint64_t batch_points; /* setup: points made and written at a time; 0 = 2^21 (at least 2^14) */
 } cuzk_bp_porep_opts;
 typedef struct cuzk_bp_porep_info {
@@ -268,14 +270,14 @@ CUZK_API uint64_t cuzk_bp_setup_porep_plan(const cuzk_bp_porep_opts *opts, int t
 /* INSECURE bellperson-layout parameters of the PoRep-shaped circuit (toxic
  * waste derived from the seed: anyone knowing it can forge proofs), written
  * as a stream: never the whole key in memory, made and written in batches
- * of opts->batch_points points (the GPU's fixed-base multiplication when
- * opts->device >= 0, else the CPU pool) into a temporary file renamed at
+ * of opts->batch_points points (the GPU's fixed-base multiplication with
+ * opts->gpu, else the CPU pool) into a temporary file renamed at
  * the end. Writes params_path and, when vk_path is not NULL, the `.vk`,
  * both or neither; the parameters fit the assignment of
  * cuzk_bp_circuit_porep with the same log_domain and seed. Progress through
  * ctx (phases gen_count, setup_h, setup_ic_c (L), setup_a, setup_b1,
  * setup_b2, setup_write); cancellation is polled. info (may be NULL) gets
- * the counts. opts NULL: 2^27, seed 0, the CPU. Errors: CUZK_ERR_USAGE (a
+ * the counts. opts NULL (or zeroed): 2^27, seed 0, the CPU. Errors: CUZK_ERR_USAGE (a
  * log_domain out of range), _IO naming the file, _NOMEM, _GPU, _CANCELLED. */
 CUZK_API cuzk_status cuzk_bp_setup_porep(cuzk_ctx *ctx, const cuzk_bp_porep_opts *opts, const char *params_path,
                                          const char *vk_path, cuzk_bp_porep_info *info, cuzk_error *err);

@@ -302,7 +302,6 @@ int cmd_setup_bellperson(int argc, char **argv)
             return cli_usage_error(usage, "--scale, --seed, --cpu, --gpu and --batch need --porep");
     }
     cuzk_bp_porep_opts po = {0};
-    po.device = -1;
     if (porep) {
         if ((rc = parse_porep(usage, scale_s, seed_s, &po.log_domain, &po.seed)))
             return rc;
@@ -321,8 +320,10 @@ int cmd_setup_bellperson(int argc, char **argv)
                         cuzk_gpu_device_count() ? "" : " (no GPU, or a build without CUDA): use --cpu");
                 return CUZK_ERR_GPU;
             }
+            po.gpu = 1;
             po.device = device;
         } else if (!cpu && cuzk_gpu_device_count() > 0) {
+            po.gpu = 1;
             po.device = 0;
         }
     }
@@ -346,7 +347,7 @@ int cmd_setup_bellperson(int argc, char **argv)
     cuzk_status st;
     if (porep) {
         char where[32];
-        if (po.device >= 0)
+        if (po.gpu)
             snprintf(where, sizeof where, "GPU %d", po.device);
         else
             snprintf(where, sizeof where, "the CPU");

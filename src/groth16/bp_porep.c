@@ -438,11 +438,10 @@ cuzk_status cuzk_bp_setup_porep(cuzk_ctx *ctx, const cuzk_bp_porep_opts *opts, c
     cuzk_bp_porep_opts o = {0};
     if (opts)
         o = *opts;
-    else
-        o.device = -1;
+    const int device = o.gpu ? o.device : -1;
     const unsigned lg = o.log_domain ? o.log_domain : CUZK_POREP_FULL_LOG;
     const uint64_t batch = bpp_batch(o.batch_points, lg);
-    if (o.device >= 0 && o.device >= cuzk_gpu_device_count())
+    if (o.gpu && (o.device < 0 || o.device >= cuzk_gpu_device_count()))
         return cuzk_err(err, CUZK_ERR_GPU, "porep: no CUDA device %d for the parameters' points", o.device);
     double t_start = cuzk_now();
 
@@ -600,11 +599,11 @@ cuzk_status cuzk_bp_setup_porep(cuzk_ctx *ctx, const cuzk_bp_porep_opts *opts, c
         vk.gamma_g2 = p2[1];
         vk.delta_g2 = p2[2];
     }
-    if (o.device >= 0) {
+    if (device >= 0) {
         cuzk_error ge = {0};
-        if ((st = cuzk_gpu_fixed_create(&fx1, CUZK_CURVE_BLS12_381, CUZK_GPU_G1, &bls12_381_g1_GENERATOR, o.device,
+        if ((st = cuzk_gpu_fixed_create(&fx1, CUZK_CURVE_BLS12_381, CUZK_GPU_G1, &bls12_381_g1_GENERATOR, device,
                                         &ge)) ||
-            (st = cuzk_gpu_fixed_create(&fx2, CUZK_CURVE_BLS12_381, CUZK_GPU_G2, &bls12_381_g2_GENERATOR, o.device,
+            (st = cuzk_gpu_fixed_create(&fx2, CUZK_CURVE_BLS12_381, CUZK_GPU_G2, &bls12_381_g2_GENERATOR, device,
                                         &ge))) {
             st = cuzk_err(err, st, "%s", ge.msg);
             goto out;

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cuzk/bellperson.h"
+#include "cuzk/gpu.h"
 #include "groth16/bp_srs.h"
 #include "groth16/porep.h"
 
@@ -82,7 +83,7 @@ static void setup_porep(cuzk_ctx *ctx, unsigned lg, uint64_t seed, uint64_t batc
                         const char *vk, cuzk_bp_porep_info *info)
 {
     cuzk_error e = {0};
-    cuzk_bp_porep_opts o = {.log_domain = lg, .seed = seed, .device = -1, .batch_points = batch};
+    cuzk_bp_porep_opts o = {.log_domain = lg, .seed = seed, .batch_points = batch};
     if (cuzk_bp_setup_porep(ctx, &o, params, vk, info, &e))
         fail_msg("%s", e.msg);
 }
@@ -189,9 +190,14 @@ static void test_prove(void **st)
     cuzk_bp_circuit *bad = NULL;
     assert_int_equal(cuzk_bp_circuit_porep(&bad, ctx, 9, 1, &e), CUZK_ERR_USAGE);
     assert_int_equal(cuzk_bp_circuit_porep(&bad, ctx, 28, 1, &e), CUZK_ERR_USAGE);
-    cuzk_bp_porep_opts o = {.log_domain = 28, .device = -1};
+    cuzk_bp_porep_opts o = {.log_domain = 28};
     assert_int_equal(cuzk_bp_setup_porep(ctx, &o, path("x.params"), NULL, NULL, &e), CUZK_ERR_USAGE);
     assert_int_equal(access(path("x.params"), F_OK), -1);
+    if (cuzk_gpu_device_count() == 0) { /* a GPU asked for where there is none */
+        cuzk_bp_porep_opts g = {.log_domain = 10, .gpu = 1};
+        assert_int_equal(cuzk_bp_setup_porep(ctx, &g, path("x.params"), NULL, NULL, &e), CUZK_ERR_GPU);
+        assert_int_equal(access(path("x.params"), F_OK), -1);
+    }
     cuzk_bp_circuit_free(c);
     cuzk_bp_circuit_free(c2);
     cuzk_bp_srs_free(srs);
@@ -240,7 +246,7 @@ static uint64_t writer_peak(unsigned lg, const char *params)
         cuzk_ctx *ctx = NULL;
         cuzk_error e = {0};
         cuzk_ctx_opts co = {.threads = 1};
-        cuzk_bp_porep_opts o = {.log_domain = lg, .seed = 2, .device = -1, .batch_points = 16384};
+        cuzk_bp_porep_opts o = {.log_domain = lg, .seed = 2, .batch_points = 16384};
         uint64_t grow = UINT64_MAX;
         if (!cuzk_ctx_create(&ctx, &co, &e) && !cuzk_bp_setup_porep(ctx, &o, params, NULL, NULL, &e))
             grow = (status_kb("VmHWM:") - rss0) * 1024;
