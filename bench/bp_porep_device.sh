@@ -22,8 +22,9 @@
 #       crate   the crate's bench on it: SRS::try_new (load time until the
 #               first proof can start), the assignment (cuzk_bp_circuit_porep),
 #               N partitions a call (default 3) through
-#               generate_groth16_proofs, R timed calls (default 2) after
-#               none warm-up; -S: one copy of the assignment for all
+#               generate_groth16_proofs, R + 1 timed calls (default R 2;
+#               the median, as the other provers' R calls after one warm-up:
+#               the first call warms up); -S: one copy of the assignment for all
 #               partitions (host memory: 16.7 GB a copy at 2^27); -b cpu:
 #               the crate's CPU backend (a check of the script without a GPU).
 #       supra   supraseal-c2 itself on the same file WITH THE SAME ASSIGNMENT
@@ -149,9 +150,9 @@ run)
       ;;
     crate)
       [ -s "$params.done" ] || { echo "Error: no finished $params: run the setup step first"; exit 1; }
-      echo "== crate bench: 2^$lg, $n partitions a call, $reps calls ${shared[*]}"
+      echo "== crate bench: 2^$lg, $n partitions a call, $((reps + 1)) calls ${shared[*]}"
       peak_run "$work/crate.log" "$dir/bench" --params "$params" --porep "$lg" --seed "$seed" --backend "$backend" \
-        --circuits "$n" --reps "$reps" "${shared[@]}"
+        --circuits "$n" --reps "$((reps + 1))" "${shared[@]}"
       [ "$RC" = 0 ] || { echo "Error: the crate bench failed (exit $RC)"; exit 1; }
       s=$(grep '^SUMMARY ' "$work/crate.log" | tail -1 | sed 's/^SUMMARY //')
       asg=$(sed -n 's/^assignment: \([0-9.]*\) s.*/\1/p' "$work/crate.log")

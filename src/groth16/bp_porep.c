@@ -27,7 +27,7 @@
  * u, v, w (the verifying key's IC comes first in the file); then every
  * section is made in batches of chunks (at most batch_points points): the
  * scalars on the pool, the points by fixed-base multiplication (the GPU's
- * when a device is given, else the CPU's), encoded and written through the
+ * with opts.gpu, else the CPU's), encoded and written through the
  * params writer (a temporary file renamed at the end: no partial output).
  * The chunks are made again for each section (five passes over the circuit);
  * host memory holds one batch, not the key. */
