@@ -241,6 +241,54 @@ CUZK_API cuzk_status cuzk_bp_circuit_load(cuzk_bp_circuit **out, cuzk_ctx *ctx, 
 CUZK_API const cuzk_bp_assignment *cuzk_bp_circuit_assignment(const cuzk_bp_circuit *c);
 CUZK_API void cuzk_bp_circuit_free(cuzk_bp_circuit *c);
 
+/* ---- Development: the PoRep-shaped circuit -----------------------------------
+ * The circuit with the measured shape of a Filecoin 32 GiB PoRep partition
+ * (the one `cuzk bench prove --porep` makes: 130,278,869 constraints with
+ * the input constraints, 328 inputs, 130,169,893 aux variables, a_aux
+ * density ~99.7 %, b_aux ~25 %), scaled to a domain 2^log_domain (10..27;
+ * 0 = 27, the real size), made from a seed: the same seed gives the same
+ * circuit, witness and (setup) toxic waste. */
+typedef struct cuzk_bp_porep_opts {
+    unsigned log_domain;   /* 10..27; 0 = 27 */
+    uint64_t seed;         /* the circuit, its witness and the INSECURE toxic waste */
+    int gpu;               /* setup: nonzero: the points by fixed-base multiplication on CUDA device `device`;
+                              0: on the CPU pool */
+    int device;
+    uint64_t batch_points; /* setup: points made and written at a time; 0 = 2^21 (at least 2^14) */
+} cuzk_bp_porep_opts;
+typedef struct cuzk_bp_porep_info {
+    uint32_t n_inputs, log_domain;
+    uint64_t n_h, n_l, n_a, n_b; /* section counts (n_b: B_G1 and B_G2 each) */
+    uint64_t file_bytes;         /* size of the `.params` written */
+    uint64_t host_plan_bytes;    /* the setup's host memory plan (cuzk_bp_setup_porep_plan) */
+    double seconds;
+} cuzk_bp_porep_info;
+/* Host bytes cuzk_bp_setup_porep plans to hold at its peak with `threads`
+ * workers (one batch of scalars, points and their encoding, per-worker chunk
+ * buffers); independent of the file's size. */
+CUZK_API uint64_t cuzk_bp_setup_porep_plan(const cuzk_bp_porep_opts *opts, int threads);
+/* INSECURE bellperson-layout parameters of the PoRep-shaped circuit (toxic
+ * waste derived from the seed: anyone knowing it can forge proofs), written
+ * as a stream: never the whole key in memory, made and written in batches
+ * of opts->batch_points points (the GPU's fixed-base multiplication with
+ * opts->gpu, else the CPU pool) into a temporary file renamed at
+ * the end. Writes params_path and, when vk_path is not NULL, the `.vk`,
+ * both or neither; the parameters fit the assignment of
+ * cuzk_bp_circuit_porep with the same log_domain and seed. Progress through
+ * ctx (phases gen_count, setup_h, setup_ic_c (L), setup_a, setup_b1,
+ * setup_b2, setup_write); cancellation is polled. info (may be NULL) gets
+ * the counts. opts NULL (or zeroed): 2^27, seed 0, the CPU. Errors: CUZK_ERR_USAGE (a
+ * log_domain out of range), _IO naming the file, _NOMEM, _GPU, _CANCELLED. */
+CUZK_API cuzk_status cuzk_bp_setup_porep(cuzk_ctx *ctx, const cuzk_bp_porep_opts *opts, const char *params_path,
+                                         const char *vk_path, cuzk_bp_porep_info *info, cuzk_error *err);
+/* The assignment of the PoRep-shaped circuit of (log_domain, seed) as
+ * bellperson's synthesis would hand it over (its rows in order, then the
+ * input constraints), made on ctx's pool; owned by the returned handle
+ * (cuzk_bp_circuit_assignment, cuzk_bp_circuit_free). At 2^27 it holds
+ * about 16.7 GB (a, b, c 12.5 GB, inputs and aux 4.2 GB). Errors:
+ * CUZK_ERR_USAGE (log_domain out of range), _NOMEM. */
+CUZK_API cuzk_status cuzk_bp_circuit_porep(cuzk_bp_circuit **out, cuzk_ctx *ctx, unsigned log_domain, uint64_t seed,
+                                           cuzk_error *err);
 /* `cuzk prove --format bellperson`: loads the parameters (opts->srs), builds
  * the assignment of the circom circuit and witness (cuzk_bp_circuit_load),
  * proves (verified unless opts->prove.no_verify) and writes the 192-byte
@@ -261,6 +309,11 @@ typedef struct cuzk_bp_prove_files_opts {
      * array of that many arrays (the form `cuzk verify --format bellperson`
      * reads), the raw file n x 384 bytes. For multi-partition timings. */
     unsigned partitions;
+    /* nonzero: no circom files (r1cs_path and wtns_path NULL): the
+     * assignment is the PoRep-shaped circuit of cuzk_bp_circuit_porep with
+     * this log_domain (10..27) and porep_seed. */
+    unsigned porep_log;
+    uint64_t porep_seed;
 } cuzk_bp_prove_files_opts;
 CUZK_API cuzk_status cuzk_bp_prove_files(cuzk_ctx *ctx, const char *params_path, const char *r1cs_path,
                                          const char *wtns_path, const char *proof_path, const char *public_path,

@@ -91,6 +91,27 @@ static void seed_rs(uint64_t seed, uint8_t r[32], uint8_t s[32])
     }
 }
 
+/* --scale LG (10..27, default 27) and a seed (default 1) of --porep. */
+static int parse_porep(const char *usage, const char *scale_s, const char *seed_s, unsigned *lg, uint64_t *seed)
+{
+    *lg = 27;
+    *seed = 1;
+    char *end;
+    if (scale_s) {
+        unsigned long v = strtoul(scale_s, &end, 10);
+        if (!*scale_s || *end || v < 10 || v > 27)
+            return cli_usage_error(usage, "--scale must be 10..27 (the domain 2^LG), got '%s'", scale_s);
+        *lg = (unsigned)v;
+    }
+    if (seed_s) {
+        unsigned long long v = strtoull(seed_s, &end, 0);
+        if (!*seed_s || *end)
+            return cli_usage_error(usage, "the seed must be an integer, got '%s'", seed_s);
+        *seed = v;
+    }
+    return 0;
+}
+
 int cmd_prove_bellperson(int argc, char **argv)
 {
     static const char usage[] =
@@ -118,10 +139,21 @@ int cmd_prove_bellperson(int argc, char **argv)
         "  --seed N              TEST ONLY, not zero-knowledge: r and s derived from N\n"
         "  --partitions N        prove the assignment as N partitions in one call (a PoRep\n"
         "                        proof is 10): N proofs concatenated, public.json an array of\n"
-        "                        N arrays; with --r/--s partition i takes r + i, s + i\n";
-    int no_verify = 0, checked = 0;
+        "                        N arrays; with --r/--s partition i takes r + i, s + i\n"
+        "\n"
+        "       cuzk prove --format bellperson --porep [--scale LG] [--porep-seed S] [options]\n"
+        "                  <key.params> <proof.bin> <public.json>\n"
+        "\n"
+        "  --porep               no circom files: the PoRep-shaped circuit (Filecoin 32 GiB\n"
+        "                        partition shape scaled to the domain 2^LG, default 27) of seed S\n"
+        "                        (default 1), for parameters from `cuzk setup --format\n"
+        "                        bellperson --porep` with the same LG and seed\n";
+    int no_verify = 0, checked = 0, porep = 0;
     const char *gpu_mem = NULL, *r_s = NULL, *s_s = NULL, *seed_s = NULL, *raw = NULL, *parts = NULL;
+    const char *scale_s = NULL, *pseed_s = NULL;
     const cli_opt opts[] = {
+        {"porep", 0, 0, NULL, &porep},         {"scale", 0, 1, &scale_s, NULL},
+        {"porep-seed", 0, 1, &pseed_s, NULL},
         {"no-verify", 0, 0, NULL, &no_verify}, {"checked", 0, 0, NULL, &checked},
         {"gpu-mem", 0, 1, &gpu_mem, NULL},     {"raw-proof", 0, 1, &raw, NULL},
         {"r", 0, 1, &r_s, NULL},               {"s", 0, 1, &s_s, NULL},
@@ -135,9 +167,22 @@ int cmd_prove_bellperson(int argc, char **argv)
     o.srs.backend = gpu == 2 ? CUZK_BACKEND_AUTO : gpu ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
     cli_common common;
     const char *pos[5];
-    int rc = cli_parse_exact(argc, argv, opts, &common, pos, 5, "prove --format bellperson", usage);
-    if (rc >= 0)
-        return rc;
+    int npos = 0;
+    int rc = cli_parse(argc, argv, opts, &common, pos, 5, &npos, usage);
+    if (rc)
+        return rc == 2 ? 0 : rc;
+    if (npos != (porep ? 3 : 5))
+        return cli_usage_error(usage, "prove --format bellperson%s takes %d files, got %d", porep ? " --porep" : "",
+                               porep ? 3 : 5, npos);
+    if (!porep && (scale_s || pseed_s))
+        return cli_usage_error(usage, "--scale and --porep-seed need --porep");
+    if (porep) {
+        if ((rc = parse_porep(usage, scale_s, pseed_s, &o.porep_log, &o.porep_seed)))
+            return rc;
+        pos[4] = pos[2];
+        pos[3] = pos[1];
+        pos[1] = pos[2] = NULL;
+    }
     o.srs.checked = checked;
     o.prove.no_verify = no_verify;
     o.raw_proof_path = raw;
@@ -206,14 +251,82 @@ int cmd_setup_bellperson(int argc, char **argv)
         "both or neither.\n"
         "\n"
         "Options:\n"
-        "  --vk FILE             the verifying key's path\n";
-    const char *vk = NULL;
-    const cli_opt opts[] = {{"vk", 0, 1, &vk, NULL}, {NULL, 0, 0, NULL, NULL}};
+        "  --vk FILE             the verifying key's path\n"
+        "\n"
+        "       cuzk setup --format bellperson --porep [--scale LG] [--seed S] [--cpu | --gpu[=D]]\n"
+        "                  <out.params> [out.vk]\n"
+        "\n"
+        "The PoRep-shaped circuit instead of an r1cs: the shape of a Filecoin 32 GiB PoRep\n"
+        "partition (130,278,869 constraints with the input ones, 328 inputs) scaled to the\n"
+        "domain 2^LG (10..27, default 27: the real layout, a 44 GiB file), circuit, witness and\n"
+        "toxic waste from seed S (default 1; the same seed gives the same file; anyone knowing\n"
+        "it can forge proofs). Made and written as a stream in batches (a few GiB of host\n"
+        "memory at any size; the plan is printed), the points by fixed-base multiplication on\n"
+        "the GPU when one is usable, else on the CPU. `cuzk prove --format bellperson --porep`\n"
+        "and the supraseal-c2 crate's bench (--porep) prove with its assignment.\n"
+        "\n"
+        "  --porep               the PoRep-shaped circuit (no r1cs)\n"
+        "  --scale LG            its domain 2^LG\n"
+        "  --seed S              its seed\n"
+        "  --cpu                 the points on the CPU even with a GPU\n"
+        "  --gpu[=D]             the points on CUDA device D (default 0); exit 8 without one\n"
+        "  --batch N             points made and written at a time (default 2097152)\n";
+    const char *vk = NULL, *scale_s = NULL, *seed_s = NULL, *batch_s = NULL;
+    int porep = 0, cpu = 0;
+    const cli_opt opts[] = {{"vk", 0, 1, &vk, NULL},          {"porep", 0, 0, NULL, &porep},
+                            {"scale", 0, 1, &scale_s, NULL},  {"seed", 0, 1, &seed_s, NULL},
+                            {"cpu", 0, 0, NULL, &cpu},        {"batch", 0, 1, &batch_s, NULL},
+                            {NULL, 0, 0, NULL, NULL}};
+    int gpu = 0, device = 0;
+    if (cli_take_gpu(&argc, argv, 0, &gpu, &device, usage))
+        return 1;
     cli_common common;
     const char *pos[2];
-    int rc = cli_parse_exact(argc, argv, opts, &common, pos, 2, "setup --format bellperson", usage);
-    if (rc >= 0)
-        return rc;
+    int npos = 0;
+    int rc = cli_parse(argc, argv, opts, &common, pos, 2, &npos, usage);
+    if (rc)
+        return rc == 2 ? 0 : rc;
+    if (porep) {
+        if (npos < 1)
+            return cli_usage_error(usage, "setup --format bellperson --porep needs <out.params> [out.vk]");
+        if (vk && npos == 2)
+            return cli_usage_error(usage, "the verifying key's path given twice (--vk and a second file)");
+        if (npos == 2)
+            vk = pos[1];
+        pos[1] = pos[0];
+        pos[0] = NULL;
+    } else {
+        if (npos != 2)
+            return cli_usage_error(usage, "setup --format bellperson takes 2 files, got %d", npos);
+        if (scale_s || seed_s || cpu || gpu || batch_s)
+            return cli_usage_error(usage, "--scale, --seed, --cpu, --gpu and --batch need --porep");
+    }
+    cuzk_bp_porep_opts po = {0};
+    if (porep) {
+        if ((rc = parse_porep(usage, scale_s, seed_s, &po.log_domain, &po.seed)))
+            return rc;
+        if (cpu && gpu)
+            return cli_usage_error(usage, "--cpu and --gpu exclude each other");
+        if (batch_s) {
+            char *end;
+            unsigned long long v = strtoull(batch_s, &end, 10);
+            if (!*batch_s || *end || v < 16384 || v > (1ull << 26))
+                return cli_usage_error(usage, "--batch must be 16384..67108864, got '%s'", batch_s);
+            po.batch_points = v;
+        }
+        if (gpu) {
+            if (cuzk_gpu_device_count() <= device) {
+                fprintf(stderr, "Error: --gpu: no CUDA device %d%s\n", device,
+                        cuzk_gpu_device_count() ? "" : " (no GPU, or a build without CUDA): use --cpu");
+                return CUZK_ERR_GPU;
+            }
+            po.gpu = 1;
+            po.device = device;
+        } else if (!cpu && cuzk_gpu_device_count() > 0) {
+            po.gpu = 1;
+            po.device = 0;
+        }
+    }
     char *vk_own = NULL;
     if (!vk) {
         size_t n = strlen(pos[1]);
@@ -231,8 +344,29 @@ int cmd_setup_bellperson(int argc, char **argv)
         free(vk_own);
         return cli_fail(&err);
     }
-    cuzk_status st = cuzk_bp_setup_files(ctx, pos[0], pos[1], vk, &err);
-    cli_progress_done();
+    cuzk_status st;
+    if (porep) {
+        char where[32];
+        if (po.gpu)
+            snprintf(where, sizeof where, "GPU %d", po.device);
+        else
+            snprintf(where, sizeof where, "the CPU");
+        fprintf(stderr, "porep 2^%u seed %llu: points on %s; host plan %.2f GiB\n", po.log_domain,
+                (unsigned long long)po.seed, where,
+                (double)cuzk_bp_setup_porep_plan(&po, cuzk_ctx_threads(ctx)) / (1u << 30));
+        cuzk_bp_porep_info in;
+        st = cuzk_bp_setup_porep(ctx, &po, pos[1], vk, &in, &err);
+        cli_progress_done();
+        if (!st)
+            fprintf(stderr,
+                    "porep 2^%u: %s (%.2f GiB: %u inputs, H %llu, L %llu, A %llu, B %llu) and %s in %.1f s\n",
+                    in.log_domain, pos[1], (double)in.file_bytes / (1u << 30), in.n_inputs,
+                    (unsigned long long)in.n_h, (unsigned long long)in.n_l, (unsigned long long)in.n_a,
+                    (unsigned long long)in.n_b, vk, in.seconds);
+    } else {
+        st = cuzk_bp_setup_files(ctx, pos[0], pos[1], vk, &err);
+        cli_progress_done();
+    }
     cuzk_ctx_free(ctx);
     if (!st)
         fprintf(stderr, "WARNING: %s is an INSECURE development key — do not use it in production.\n", pos[1]);

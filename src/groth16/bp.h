@@ -105,6 +105,15 @@ cuzk_status cuzk_bp_backend_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, co
                                    uint64_t *device_bytes, cuzk_error *err);
 void cuzk_bp_backend_detach(const cuzk_g16_backend *be, void *state);
 
+/* An assignment with the arrays it points to (cuzk_bp_circuit_load,
+ * cuzk_bp_circuit_porep); freed by cuzk_bp_circuit_free. */
+struct cuzk_bp_circuit {
+    cuzk_bp_assignment a;
+    cuzk_bp_fr *abc;  /* a, b, c (cuzk_alloc) */
+    cuzk_bp_fr *vals; /* inp, aux (cuzk_alloc) */
+    uint64_t *dens;   /* a_aux, b_inp, b_aux words (calloc) */
+};
+
 /* -1/2 mod r, raw: the factor of the H MSM. */
 void cuzk_bp_h_factor(uint64_t raw[4]);
 

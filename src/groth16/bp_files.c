@@ -243,15 +243,20 @@ cuzk_status cuzk_bp_prove_files(cuzk_ctx *ctx, const char *params_path, const ch
     uint64_t(*pub)[4] = NULL;
     cuzk_bp_proof *proof = NULL;
     cuzk_status st;
-    if ((st = cuzk_oset_input(&os, params_path, err)) || (st = cuzk_oset_input(&os, r1cs_path, err)) ||
-        (st = cuzk_oset_input(&os, wtns_path, err)) || (st = cuzk_oset_output(&os, proof_path, &fp, err)) ||
+    if (!o.porep_log != (r1cs_path && wtns_path)) {
+        st = cuzk_err(err, CUZK_ERR_USAGE, "give either an r1cs and a witness or porep_log");
+        goto out;
+    }
+    if ((st = cuzk_oset_input(&os, params_path, err)) || (r1cs_path && (st = cuzk_oset_input(&os, r1cs_path, err))) ||
+        (wtns_path && (st = cuzk_oset_input(&os, wtns_path, err))) || (st = cuzk_oset_output(&os, proof_path, &fp, err)) ||
         (st = cuzk_oset_output(&os, public_path, &fpub, err)) ||
         (o.raw_proof_path && (st = cuzk_oset_output(&os, o.raw_proof_path, &fraw, err))))
         goto out;
     if ((st = cuzk_bp_srs_load(&srs, ctx, params_path, &o.srs, err)))
         goto out;
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_LOAD_WITNESS);
-    if ((st = cuzk_bp_circuit_load(&c, ctx, r1cs_path, wtns_path, err)))
+    if ((st = o.porep_log ? cuzk_bp_circuit_porep(&c, ctx, o.porep_log, o.porep_seed, err)
+                          : cuzk_bp_circuit_load(&c, ctx, r1cs_path, wtns_path, err)))
         goto out;
     cuzk_phase_end(ctx, &ph);
     const cuzk_bp_assignment *a = cuzk_bp_circuit_assignment(c);

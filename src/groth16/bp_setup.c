@@ -305,13 +305,6 @@ out:
 
 /* ---- assignments from circom files ---------------------------------------------- */
 
-struct cuzk_bp_circuit {
-    cuzk_bp_assignment a;
-    cuzk_bp_fr *abc; /* a, b, c */
-    cuzk_bp_fr *vals; /* inp, aux */
-    uint64_t *dens;   /* a_aux, b_inp, b_aux words */
-};
-
 void cuzk_bp_circuit_free(cuzk_bp_circuit *c)
 {
     if (!c)

@@ -21,6 +21,12 @@ typedef struct cuzk_bp_toxic {
     bls12_381_fr_t tau, alpha, beta, gamma, delta;
 } cuzk_bp_toxic;
 
+/* The toxic waste cuzk_bp_setup_porep derives from a seed for the domain
+ * 2^log_n (bp_porep.c; Montgomery; tau outside the domain). Tests compare
+ * the streamed file with cuzk_bp_setup_build of the same circuit and toxic
+ * waste. */
+void cuzk_bp_porep_toxic(cuzk_bp_toxic *t, uint64_t seed, unsigned log_n);
+
 /* r1cs (BLS12-381) -> bellperson key in memory (bp_setup.c). */
 cuzk_status cuzk_bp_setup_build(cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_bp_toxic *toxic, cuzk_bpk *k,
                                 cuzk_error *err);

@@ -20,6 +20,8 @@
 #define CUZK_POREP_FULL_PUBLIC 327u
 #define CUZK_POREP_FULL_AUX 130169893ull
 #define CUZK_POREP_MIN_LOG 10
+/* Rows per chunk of the circuit (porep_impl.h). */
+#define CUZK_POREP_CHUNK_ROWS (1u << 14)
 
 typedef struct cuzk_porep_shape {
     cuzk_curve curve;
@@ -47,5 +49,30 @@ cuzk_status cuzk_porep_build(cuzk_ctx *ctx, const cuzk_porep_shape *s, uint64_t 
  * constraint). */
 cuzk_status cuzk_porep_r1cs(cuzk_ctx *ctx, const cuzk_porep_shape *s, uint64_t seed, cuzk_r1cs *r,
                             cuzk_wtns *wt, cuzk_error *err);
+
+/* The circuit's rows chunk by chunk, for passes of other modules (the
+ * bellperson-layout parameters and assignment of bp_porep.c). BLS12-381
+ * only. A generator holds the shared values and one row buffer per worker;
+ * chunk q (0..cuzk_porep_gen_chunks - 1) made into worker w's buffer is
+ * viewed through cuzk_porep_rows_view until that worker's next chunk.
+ * Chunks refer only to their own wires (wire0 .. wire0 + nw - 1), ONE
+ * (wire 0) and the public signals (1..n_pub). */
+typedef struct cuzk_porep_gen cuzk_porep_gen;
+typedef struct cuzk_porep_rows_view {
+    uint32_t rows;           /* rows of the chunk: row0 .. row0 + rows - 1 */
+    uint32_t nw;             /* wires it creates: wire0 .. wire0 + nw - 1 */
+    uint64_t row0, wire0;
+    const uint32_t *off[3];  /* A, B, C: row i's terms are off[t][i] .. off[t][i + 1] - 1 */
+    const uint32_t *wire[3];
+    const void *coef[3];     /* Montgomery scalars (bls12_381_fr_t) */
+    const void *val;         /* nw Montgomery values of the created wires */
+} cuzk_porep_rows_view;
+cuzk_status cuzk_porep_gen_create(cuzk_porep_gen **out, const cuzk_porep_shape *s, uint64_t seed, int workers,
+                                  cuzk_error *err);
+void cuzk_porep_gen_free(cuzk_porep_gen *g);
+uint64_t cuzk_porep_gen_chunks(const cuzk_porep_gen *g);
+/* n_pub Montgomery values of the public signals (wires 1..n_pub). */
+const void *cuzk_porep_gen_public(const cuzk_porep_gen *g);
+void cuzk_porep_gen_chunk(cuzk_porep_gen *g, uint64_t q, int worker, cuzk_porep_rows_view *v);
 
 #endif

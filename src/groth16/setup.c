@@ -33,7 +33,7 @@ static void setup_wipe(void *p, size_t n)
 
 /* The PoRep-shaped circuit (porep_impl.h): rows per chunk, and the recent
  * bit / field wires a row picks its operands from. */
-enum { POREP_CHUNK = 1 << 14, POREP_RING = 64, POREP_FRING = 16 };
+enum { POREP_CHUNK = CUZK_POREP_CHUNK_ROWS, POREP_RING = 64, POREP_FRING = 16 };
 /* Its passes over the chunks: count the terms, make the key, make the r1cs. */
 enum { POREP_COUNT, POREP_KEY, POREP_R1CS };
 
@@ -46,6 +46,70 @@ enum { POREP_COUNT, POREP_KEY, POREP_R1CS };
 #include "groth16/setup_impl.h"
 #define POREP_CURVE bls12_381
 #include "groth16/porep_impl.h"
+
+/* The chunk generator of porep.h (BLS12-381). */
+struct cuzk_porep_gen {
+    cuzk_porep_shape s;
+    bls12_381_po_shared sh;
+    int workers;
+    bls12_381_po_rows *rows;
+};
+
+void cuzk_porep_gen_free(cuzk_porep_gen *g)
+{
+    if (!g)
+        return;
+    for (int i = 0; g->rows && i < g->workers; i++)
+        bls12_381_po_rows_free(&g->rows[i]);
+    cuzk_free(g->rows);
+    cuzk_free(g->sh.pub);
+    cuzk_free(g);
+}
+
+cuzk_status cuzk_porep_gen_create(cuzk_porep_gen **out, const cuzk_porep_shape *s, uint64_t seed, int workers,
+                                  cuzk_error *err)
+{
+    *out = NULL;
+    if (s->curve != CUZK_CURVE_BLS12_381)
+        return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "porep: the chunk generator is BLS12-381 only");
+    cuzk_porep_gen *g = cuzk_calloc(1, sizeof *g);
+    if (!g)
+        return cuzk_err(err, CUZK_ERR_NOMEM, "porep: out of memory");
+    g->s = *s;
+    g->workers = workers < 1 ? 1 : workers;
+    cuzk_status st = bls12_381_po_shared_init(&g->sh, &g->s, seed, err);
+    if (!st && !(g->rows = cuzk_calloc((size_t)g->workers, sizeof *g->rows)))
+        st = cuzk_err(err, CUZK_ERR_NOMEM, "porep: out of memory");
+    for (int i = 0; !st && i < g->workers; i++)
+        if (!bls12_381_po_rows_alloc(&g->rows[i]))
+            st = cuzk_err(err, CUZK_ERR_NOMEM, "porep: out of memory");
+    if (st) {
+        cuzk_porep_gen_free(g);
+        return st;
+    }
+    *out = g;
+    return CUZK_OK;
+}
+
+uint64_t cuzk_porep_gen_chunks(const cuzk_porep_gen *g) { return (g->s.m + POREP_CHUNK - 1) / POREP_CHUNK; }
+
+const void *cuzk_porep_gen_public(const cuzk_porep_gen *g) { return g->sh.pub; }
+
+void cuzk_porep_gen_chunk(cuzk_porep_gen *g, uint64_t q, int worker, cuzk_porep_rows_view *v)
+{
+    bls12_381_po_rows *o = &g->rows[worker];
+    bls12_381_po_chunk(&g->sh, q, o);
+    v->rows = o->rows;
+    v->nw = o->nw;
+    v->row0 = o->row0;
+    v->wire0 = o->wire0;
+    for (int t = 0; t < 3; t++) {
+        v->off[t] = o->off[t];
+        v->wire[t] = o->wire[t];
+        v->coef[t] = o->coef[t];
+    }
+    v->val = o->val;
+}
 
 /* The instantiations above, by curve (curve/curves.h). */
 typedef struct setup_curve {

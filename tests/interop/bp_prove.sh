@@ -21,6 +21,13 @@
 #   r1cs (7), a truncated .params (3), a witness that does not satisfy the
 #   circuit (4), r not below the field order (1).
 #
+# case = "porep": the PoRep-shaped circuit without files (setup / prove
+#   --format bellperson --porep): the same seed gives the same .params, which
+#   `cuzk info --full` checks point by point (subgroup too); the proof of the
+#   matching assignment verifies with the .vk and the .params, one of another
+#   seed is refused (4); a bad --scale is a usage error (1). (Its points are
+#   compared with bp_setup.c's in-memory setup in tests/unit/test_bp_porep.c.)
+#
 # Exit 0 pass, 1 fail, 77 skip (node or @noble/curves missing).
 set -uo pipefail
 CUZK=$1 ROOT=$2 CASE=$3
@@ -110,6 +117,27 @@ partitions)
     cat "$T/p0.bin" "$T/p1.bin" "$T/o.bin" >"$T/mix.bin"
     "$CUZK" verify -q --format bellperson "$T/k.vk" "$T/pub.json" "$T/mix.bin" >"$T/out" 2>&1
     [ $? -eq 5 ] || fail "a partition from other parameters: not exit 5: $(cat "$T/out")"
+    ;;
+porep)
+    P="--format bellperson --porep --scale 11"
+    "$CUZK" setup -q $P --seed 3 "$T/k.params" 2>"$T/err" || fail "setup --porep: $(cat "$T/err")"
+    [ -s "$T/k.vk" ] || fail "setup --porep: no .vk"
+    "$CUZK" setup -q $P --seed 3 --threads 1 "$T/k2.params" "$T/k2.vk" 2>"$T/err" || fail "setup --porep again"
+    cmp "$T/k.params" "$T/k2.params" && cmp "$T/k.vk" "$T/k2.vk" || fail "setup --porep: the same seed, other bytes"
+    "$CUZK" setup -q $P --seed 4 "$T/k4.params" 2>/dev/null || fail "setup --porep --seed 4"
+    cmp -s "$T/k.params" "$T/k4.params" && fail "setup --porep: another seed, the same bytes"
+    "$CUZK" info --full "$T/k.params" >"$T/out" 2>&1 || fail "info --full: $(cat "$T/out")"
+    grep -q 'domain size *2048' "$T/out" || fail "info: not a 2^11 domain: $(cat "$T/out")"
+    "$CUZK" prove -q $P --porep-seed 3 "$T/k.params" "$T/p.bin" "$T/pub.json" --checked 2>"$T/err" ||
+        fail "prove --porep: $(cat "$T/err")"
+    "$CUZK" verify -q --format bellperson "$T/k.vk" "$T/pub.json" "$T/p.bin" >"$T/out" 2>&1 ||
+        fail "verify (.vk): $(cat "$T/out")"
+    "$CUZK" verify -q --format bellperson "$T/k.params" "$T/pub.json" "$T/p.bin" >"$T/out" 2>&1 ||
+        fail "verify (.params): $(cat "$T/out")"
+    expect_err 4 "the assignment of another seed" prove $P --porep-seed 4 "$T/k.params" "$T/o.bin" "$T/o.json"
+    expect_err 1 "--scale 9" setup --format bellperson --porep --scale 9 "$T/o.params"
+    expect_err 1 "--porep-seed without --porep" prove --format bellperson --porep-seed 4 "$T/k.params" \
+        "$D/mul.r1cs" "$D/mul.wtns" "$T/o.bin" "$T/o.json"
     ;;
 errors)
     "$CUZK" setup -q --format bellperson "$D/mul.r1cs" "$T/mul.params" 2>/dev/null || fail "setup mul"

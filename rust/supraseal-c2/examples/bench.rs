@@ -1,18 +1,24 @@
 //! Times proofs through the crate's API as bellperson makes them: loads a
 //! `.params` with `SRS::try_new` (timed), takes the assignment of a circom
 //! circuit and witness as bellperson's synthesis would hand it over
-//! (libcuzk's `cuzk_bp_circuit_load`), and proves `--circuits` copies of it
-//! per call with `generate_groth16_proofs` (or Curio's start/finish with
-//! `--split`), `--reps` times.
+//! (libcuzk's `cuzk_bp_circuit_load`), or with `--porep LG` that of the
+//! PoRep-shaped circuit of domain 2^LG and seed S (`cuzk_bp_circuit_porep`;
+//! the parameters from `cuzk setup --format bellperson --porep --scale LG
+//! --seed S`), and proves `--circuits` copies of it per call with
+//! `generate_groth16_proofs` (or Curio's start/finish with `--split`),
+//! `--reps` times.
 //!
 //!   cargo run --release --example bench -- --params P.params --r1cs C.r1cs \
 //!       --wtns W.wtns [--circuits N] [--reps K] [--split] [--shared] [--backend cpu|gpu|auto] [--device D]
+//!   cargo run --release --example bench -- --params P.params --porep LG [--seed S] [...]
 //!
 //! Each circuit gets its own copy of the assignment's arrays (as bellperson's
 //! partitions have), unless --shared (one copy for all: less host memory).
 //!
 //! Prints one line per step; every proof is verified by libcuzk before it is
-//! returned, and the first one again here.
+//! returned, and the first one again here. The last line sums up: load time,
+//! median per call and per partition, partitions per second, host peak
+//! (VmHWM) and anonymous memory (RssAnon) after the proofs, device peak.
 
 use std::os::raw::{c_char, c_int, c_void};
 use std::path::PathBuf;
@@ -36,6 +42,13 @@ extern "C" {
         wtns: *const c_char,
         err: *mut CuzkError,
     ) -> c_int;
+    fn cuzk_bp_circuit_porep(
+        out: *mut *mut c_void,
+        ctx: *mut c_void,
+        log_domain: u32,
+        seed: u64,
+        err: *mut CuzkError,
+    ) -> c_int;
     fn cuzk_bp_circuit_assignment(c: *const c_void) -> *const Assignment<[u64; 4]>;
     fn cuzk_bp_circuit_free(c: *mut c_void);
 }
@@ -47,16 +60,20 @@ struct Proof([u64; 48]);
 fn usage(msg: &str) -> ! {
     eprintln!("Error: {}", msg);
     eprintln!(
-        "usage: bench --params P.params --r1cs C.r1cs --wtns W.wtns [--circuits N] [--reps K] [--split] \
-         [--shared] [--backend cpu|gpu|auto] [--device D]"
+        "usage: bench --params P.params (--r1cs C.r1cs --wtns W.wtns | --porep LG [--seed S]) [--circuits N] \
+         [--reps K] [--split] [--shared] [--backend cpu|gpu|auto] [--device D]"
     );
     std::process::exit(1);
 }
 
 fn vm_hwm_gib() -> f64 {
+    status_gib("VmHWM:")
+}
+
+fn status_gib(key: &str) -> f64 {
     let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     for l in s.lines() {
-        if let Some(v) = l.strip_prefix("VmHWM:") {
+        if let Some(v) = l.strip_prefix(key) {
             let kb: f64 = v
                 .trim()
                 .trim_end_matches("kB")
@@ -72,6 +89,7 @@ fn vm_hwm_gib() -> f64 {
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut params, mut r1cs, mut wtns) = (None, None, None);
+    let (mut porep, mut seed_arg): (Option<u32>, u64) = (None, 1);
     let (mut circuits, mut reps, mut split, mut shared) = (1usize, 3usize, false, false);
     let mut opts = SrsOptions::default();
     while let Some(a) = args.next() {
@@ -83,6 +101,14 @@ fn main() {
             "--params" => params = Some(PathBuf::from(val())),
             "--r1cs" => r1cs = Some(val()),
             "--wtns" => wtns = Some(val()),
+            "--porep" => {
+                porep = Some(
+                    val()
+                        .parse()
+                        .unwrap_or_else(|_| usage("--porep: a domain log 10..27")),
+                )
+            }
+            "--seed" => seed_arg = val().parse().unwrap_or_else(|_| usage("--seed: a number")),
             "--circuits" => {
                 circuits = val()
                     .parse()
@@ -108,8 +134,17 @@ fn main() {
         }
     }
     let params = params.unwrap_or_else(|| usage("--params is required"));
-    let r1cs = r1cs.unwrap_or_else(|| usage("--r1cs is required"));
-    let wtns = wtns.unwrap_or_else(|| usage("--wtns is required"));
+    if porep.is_some() == (r1cs.is_some() || wtns.is_some()) {
+        usage("give either --r1cs and --wtns or --porep");
+    }
+    let (r1cs, wtns) = if porep.is_some() {
+        (String::new(), String::new())
+    } else {
+        (
+            r1cs.unwrap_or_else(|| usage("--r1cs is required")),
+            wtns.unwrap_or_else(|| usage("--wtns is required")),
+        )
+    };
     if circuits == 0 || reps == 0 {
         usage("--circuits and --reps must be at least 1");
     }
@@ -147,7 +182,10 @@ fn main() {
     let st = unsafe {
         let mut st = cuzk_ctx_create(&mut ctx, std::ptr::null(), &mut err);
         if st == 0 {
-            st = cuzk_bp_circuit_load(&mut circuit, ctx, cr.as_ptr(), cw.as_ptr(), &mut err);
+            st = match porep {
+                Some(lg) => cuzk_bp_circuit_porep(&mut circuit, ctx, lg, seed_arg, &mut err),
+                None => cuzk_bp_circuit_load(&mut circuit, ctx, cr.as_ptr(), cw.as_ptr(), &mut err),
+            };
         }
         st
     };
@@ -242,6 +280,20 @@ fn main() {
         ok,
         vm_hwm_gib(),
         info.device_peak as f64 / (1u64 << 30) as f64
+    );
+    println!(
+        "SUMMARY load_s={:.2} circuits={} median_s={:.3} per_circuit_s={:.3} circuits_per_s={:.3} \
+         host_peak_gib={:.2} rss_anon_gib={:.2} device_peak_gib={:.2} mode={} verified={}",
+        load,
+        circuits,
+        med,
+        med / circuits as f64,
+        circuits as f64 / med,
+        vm_hwm_gib(),
+        status_gib("RssAnon:"),
+        info.device_peak as f64 / (1u64 << 30) as f64,
+        if split { "start_finish" } else { "generate" },
+        ok
     );
     unsafe {
         cuzk_bp_circuit_free(circuit);
