@@ -207,8 +207,8 @@ static int run_jobs(bench *b, int threads)
 
 int cmd_bench_serve(int argc, char **argv)
 {
-    const char *url = NULL, *token = NULL, *token_file = NULL, *key = NULL, *wit = NULL, *n_s = NULL, *c_s = NULL, *prio = NULL;
-    const char *cancel_s = NULL, *out = NULL, *trace_path = NULL, *warm_s = NULL;
+    const char *url = NULL, *token = NULL, *key = NULL, *wit = NULL, *n_s = NULL, *c_s = NULL, *prio = NULL;
+    const char *token_file = NULL, *cancel_s = NULL, *out = NULL, *trace_path = NULL, *warm_s = NULL;
     const cli_opt opts[] = {
         {"url", 0, 1, &url, NULL},           {"token", 0, 1, &token, NULL},   {"key", 0, 1, &key, NULL},
         {"witness", 0, 1, &wit, NULL},       {"jobs", 'n', 1, &n_s, NULL},    {"clients", 'c', 1, &c_s, NULL},

@@ -1,8 +1,9 @@
 /* Client commands against a `cuzk serve` daemon: submit, await, status,
  * cancel and `prove --remote`. The daemon is --url (default $CUZK_URL, else
  * http://127.0.0.1:9820; "unix:/path" for a Unix socket) with --token,
- * else --token-file's first line, else $CUZK_TOKEN (read here, by the CLI). Exit codes: a finished job's own code (0 ok, 5
- * invalid proof, 9 cancelled, ...); 2 when the daemon cannot be reached; 11
+ * else --token-file's first line, else $CUZK_TOKEN (read here, by the
+ * CLI). Exit codes: a finished job's own code (0 ok, 5 invalid proof, 9
+ * cancelled, ...); 2 when the daemon cannot be reached; 11
  * when the daemon refuses the request (unknown job or key, queue full,
  * draining, too large, conflict). */
 #include <errno.h>

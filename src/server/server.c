@@ -952,7 +952,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                               clv, (unsigned long long)s->cfg.max_request_bytes);
         }
         const char *ctype = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
-        if (!strcmp(method, "POST") && !strcmp(url, "/v1/jobs") && !(ctype && !strncmp(ctype, "application/json", 16))) {
+        if (!strcmp(method, "POST") && !strcmp(url, "/v1/jobs") &&
+            !(ctype && !strncmp(ctype, "application/json", 16))) {
             /* A witness body: streamed to the spool, holding only what is in flight. */
             if (!body_reserve(s, r, STREAM_RESERVE)) {
                 atomic_fetch_add(&s->counters.over_budget, 1);

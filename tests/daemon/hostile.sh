@@ -20,8 +20,9 @@
 #   paths      key and witness paths outside keys.dirs / witness.dirs, symlinks
 #              out of them, a FIFO, a device, a 3 GiB file: refused at once,
 #              one message whether the file exists or not, no file bytes in
-#              answers; local clients (another user over the Unix socket and
-#              TCP) may name only what their user can read
+#              answers; requests racing a directory swapped for a symlink out
+#              never reach the file outside; local clients (another user over
+#              the Unix socket and TCP) may name only what their user can read
 #   state      the state directory and its files are private (0700 / 0600, the
 #              journal included), the pid is in `lock` and /v1/status, a start
 #              that fails (address in use) leaves no state directory behind
@@ -40,7 +41,8 @@
 #              numbers: 400 with a message, answers always valid JSON; a
 #              client-chosen value cannot forge a log line or field; 405 with
 #              code method_not_allowed and Allow on every endpoint; the token
-#              from --token-file or $CUZK_TOKEN (not in the command line)
+#              from --token-file or $CUZK_TOKEN for serve and every client
+#              command; a --token flag blanked in the command line
 #   memory     8 concurrent 32 MiB witness bodies, held half sent: they stream
 #              to the spool, the daemon's RSS grows by less than body_memory
 #              (4 MiB) over its RSS with the key resident; each holds 64 KiB of

@@ -3,8 +3,9 @@
  * (zkey mapped in place after its layout is read with pread; zkey read with
  * pread only, never mapped, as cuzk_key_load does by default; r1cs and wtns,
  * read with pread; and the three JSON readers, which bound the size and
- * check the text as JSON.parse would before parsing). Errors must be one
- * line naming the file. */
+ * check the text as JSON.parse would before parsing; the wtns streaming
+ * check beside the wtns reader, which it must agree with). Errors must be
+ * one line naming the file. */
 #include <stdio.h>
 #include <unistd.h>
 
@@ -62,8 +63,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cuzk_wtns w;
         st = cuzk_wtns_read(&w, p, &e);
         fuzz_check_error(st, &e, p);
-        if (!st)
+        /* The streaming check (a daemon's spooled witness) agrees with the
+         * reader: same verdict, same curve and count; messages name it. */
+        cuzk_error e2 = {0};
+        cuzk_curve curve = CUZK_CURVE_NONE;
+        uint32_t n = 0;
+        cuzk_status st2 = cuzk_wtns_check_file(p, "witness", &curve, &n, &e2);
+        fuzz_check_error(st2, &e2, "witness");
+        if (st != CUZK_ERR_NOMEM)
+            FUZZ_ASSERT(st2 == st);
+        if (!st) {
+            FUZZ_ASSERT(curve == w.curve && n == w.n_witness);
             cuzk_wtns_free(&w);
+        }
         break;
     }
     case 4: {
