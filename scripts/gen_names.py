@@ -8,8 +8,9 @@ C preprocessor over every .c file of src/ that instantiates a template (one
 that #defines a <TAG>_PREFIX or <TAG>_CURVE), finds the functions, types and
 objects defined there whose name starts with a curve id of src/curve/curves.h
 and whose defining line does not spell the name, and writes them as a ctags
-file (sorted; paths relative to src/): name, template file, line, kind
-(f function, t type, v object).
+file (sorted; paths relative to src/): name, template file, the defining
+line as a search pattern (so that lines added above it change nothing),
+kind (f function, t type, v object).
 
   grep -n '^bn254_fr_mul\\b' src/names.tags      # where it is defined
   vim: :set tags+=src/names.tags  then  :tag bn254_fr_mul
@@ -139,7 +140,6 @@ def collect(cc):
     lines_of = {}
     found = {}
     for c in instantiating_files():
-        rel_c = os.path.relpath(c, SRC)
         pre = subprocess.run([cc, "-E", "-std=c11", "-D_GNU_SOURCE", "-I", os.path.join(ROOT, "include"),
                               "-I", SRC, c], check=True, capture_output=True, text=True).stdout
         for name, kind, f, line in definitions(pre):
@@ -154,7 +154,7 @@ def collect(cc):
             if re.search(r"\b%s\b" % re.escape(name), text):
                 continue  # spelled out where it is defined: grep finds it already
             key = (name, os.path.relpath(path, SRC), line)
-            found.setdefault(key, (kind, set()))[1].add(rel_c)
+            found[key] = (kind, text)
     return found
 
 
@@ -162,8 +162,11 @@ def render(found):
     out = ["!_TAG_FILE_FORMAT\t2\t/extended format/",
            "!_TAG_FILE_SORTED\t1\t/0=unsorted, 1=sorted/",
            "!_TAG_PROGRAM_NAME\tscripts/gen_names.py\t/per-curve names made by the templates; do not edit/"]
-    for (name, path, line), (kind, units) in sorted(found.items()):
-        out.append('%s\t%s\t%d;"\t%s' % (name, path, line, kind))
+    for (name, path, line), (kind, text) in sorted(found.items()):
+        # The address is the defining line as a search pattern (as ctags
+        # writes it), so lines added above it do not make the file stale.
+        pat = text.replace("\\", "\\\\").replace("/", "\\/")
+        out.append('%s\t%s\t/^%s$/;"\t%s' % (name, path, pat, kind))
     return "\n".join(out) + "\n"
 
 
