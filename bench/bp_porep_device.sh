@@ -11,7 +11,7 @@
 #     linked with the libcuzk of <harness-build-dir>, default the CUDA one;
 #     a CPU build will do).
 #   bench/bp_porep_device.sh run <dir> [-l LG] [-s SEED] [-n N] [-r R] [-S]
-#                                      [-w WORKDIR] [-a ANCHOR_BIN] [-b gpu|cpu] STEP...
+#                                      [-w WORKDIR] [-a ANCHOR_BIN] [-b gpu|cpu] [-V VARIANTS] STEP...
 #     (on the GPU machine) STEPs, in the order given:
 #       setup   INSECURE `.params` of the PoRep-shaped circuit, domain 2^LG
 #               (default 27: 44 GiB), seed SEED (default 1), written by `cuzk
@@ -32,7 +32,8 @@
 #               generate_groth16_proofs_c through the supraseal-anchor glue,
 #               the assignment from cuzk_bp_circuit_porep), N circuits a call,
 #               R reps after a warm-up; its proofs are verified against the
-#               file's verifying key.
+#               file's verifying key. -V "upstream" or "cuzk": one variant
+#               (default both; supra and anchor).
 #       anchor  supraseal-c2 on the same file: ANCHOR_BIN/anchor_upstream and
 #               anchor_cuzk (default <repo>/.ssv/bin; tools/supraseal-anchor)
 #               with --srs FILE and no --gen, N circuits, R reps. supraseal-c2
@@ -110,8 +111,10 @@ run)
   dir=$(cd "${2:?dir}" && pwd)
   shift 2
   lg=27 seed=1 n=3 reps=2 shared=() work=$repo/build-bp-porep anchor=$repo/.ssv/bin backend=gpu
-  while getopts "l:s:n:r:Sw:a:b:" o; do
+  variants="upstream cuzk"
+  while getopts "l:s:n:r:Sw:a:b:V:" o; do
     case $o in
+    V) variants=$OPTARG ;;
     b) backend=$OPTARG ;;
     l) lg=$OPTARG ;; s) seed=$OPTARG ;; n) n=$OPTARG ;; r) reps=$OPTARG ;; S) shared=(--shared) ;;
     w) work=$OPTARG ;; a) anchor=$OPTARG ;; *) exit 1 ;;
@@ -161,7 +164,7 @@ run)
       ;;
     supra)
       [ -s "$params.done" ] || { echo "Error: no finished $params: run the setup step first"; exit 1; }
-      for v in upstream cuzk; do
+      for v in $variants; do
         exe=$dir/supraseal_porep_$v
         [ -x "$exe" ] || { echo "Error: $exe: not there (pack with the supraseal-c2 sources)"; exit 1; }
         echo "== supraseal_porep_$v: 2^$lg, $n circuits a call, $reps reps ${shared[*]}"
@@ -184,7 +187,7 @@ run)
       info=$("$dir/cuzk" info "$params")
       fa=$(echo "$info" | awk '/section A /{ print $3 }')
       fb=$(echo "$info" | awk '/section B_G1 /{ print $3 }')
-      for v in upstream cuzk; do
+      for v in $variants; do
         exe=$anchor/anchor_$v
         [ -x "$exe" ] || { echo "Error: $exe: not there (-a DIR: the anchor binaries)"; exit 1; }
         # its shape, from a run that stops at the load of a file that is not there

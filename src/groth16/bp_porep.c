@@ -419,8 +419,8 @@ uint64_t cuzk_bp_setup_porep_plan(const cuzk_bp_porep_opts *opts, int threads)
     const unsigned lg = opts && opts->log_domain ? opts->log_domain : CUZK_POREP_FULL_LOG;
     const uint64_t batch = bpp_batch(opts ? opts->batch_points : 0, lg);
     const uint64_t T = threads > 0 ? (uint64_t)threads : 1;
-    /* the batch: raw scalars, G2 affine points, the writer's encoding (G2) */
-    uint64_t b = batch * (32 + 192 + 192);
+    /* the batch: raw scalars and G2 affine points; the writer's 8 MiB encoding buffer */
+    uint64_t b = batch * (32 + 192) + (UINT64_C(8) << 20);
     /* per worker: five scalar vectors and flags of a chunk, its row buffers
      * (porep_impl.h: 8 terms a row of wire + coefficient, offsets, values) */
     b += T * CUZK_POREP_CHUNK_ROWS * (5 * 32 + 1 + 8 * 36 + 3 * 4 + 32);
