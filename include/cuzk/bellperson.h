@@ -114,8 +114,9 @@ typedef struct cuzk_bp_srs_opts {
     cuzk_backend backend;   /* zero: CPU; GPU / AUTO as cuzk_key_opts */
     int device;             /* CUDA device index (GPU / AUTO) */
     uint64_t device_budget; /* device bytes the parameters and their proofs may use; 0: free memory minus a margin */
-    unsigned gpu_workers;   /* reserved: the bellperson GPU backend proves one circuit at a time per
-                               handle (proofs from several threads take turns on the device) */
+    unsigned gpu_workers;   /* GPU: proofs holding device memory at once (the memory plan's W
+                               workers, include/cuzk/gpu_plan.h; 0: its default, 2, lowered
+                               until the plan fits) */
     int checked;            /* nonzero: every point of every section checked as bellperson's checked read does
                                (coordinates < q, on the curve, in the subgroup, not the point at infinity);
                                slow for large files. 0: as filecoin-proofs maps parameters (unchecked): the
@@ -162,9 +163,12 @@ typedef struct cuzk_bp_prove_opts {
 } cuzk_bp_prove_opts;
 
 /* Proves n circuits (a[i], with blinding factors r[i], s[i]) against the
- * parameters p, writing proof i to out[i]; opts may be NULL (defaults). The
- * circuits are proved one after the other on the parameters' backend, each
- * with the whole of ctx's pool. r and s are Montgomery scalars as bellperson
+ * parameters p, writing proof i to out[i]; opts may be NULL (defaults). On
+ * the CPU the circuits are proved one after the other, each with the whole
+ * of ctx's pool; on the GPU they are taken in order by the memory plan's W
+ * workers (cuzk_bp_srs_opts.gpu_workers), W at once, so one circuit's host
+ * work and uploads overlap another's kernels (ctx's pool is shared, its
+ * callbacks may then be called from W threads at once). r and s are Montgomery scalars as bellperson
  * passes them (zero, as for a circuit without randomization, is allowed);
  * a value >= r is refused.
  * Each assignment is checked against p before any work: abc_size <= the
@@ -179,7 +183,9 @@ typedef struct cuzk_bp_prove_opts {
  * each proof is verified against p's verifying key with the inputs inp[1..]
  * before the call returns: an assignment that does not satisfy the circuit
  * of p gives CUZK_ERR_MISMATCH naming the circuit. On any error out[0..n)
- * is zeroed (no partial result). Also CUZK_ERR_NOMEM, _GPU, _CANCELLED. */
+ * is zeroed (no partial result), and the error is that of the first circuit
+ * that failed (no circuit starts after an error). Also CUZK_ERR_NOMEM, _GPU,
+ * _CANCELLED. */
 CUZK_API cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
                                    const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
                                    const cuzk_bp_prove_opts *opts, cuzk_error *err);
@@ -187,11 +193,16 @@ CUZK_API cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cu
 /* The same work split in two calls (Curio's start / finish): start checks
  * the inputs as cuzk_bp_prove does (an error there is returned at once and
  * nothing is pending), copies the n assignment structs and r, s, and starts
- * the proofs in the background; finish waits for them and writes out[0..n)
+ * the proofs in the background, and returns once every circuit's a, b, c
+ * have been read (on the GPU: copied into a worker's page-locked buffers,
+ * i.e. when the last W circuits have begun; on the CPU: when the last one's
+ * abc step is done; or when the proofs ended on an error): the caller may
+ * then free a, b, c. finish waits for the proofs and writes out[0..n)
  * (zeroed on error) with cuzk_bp_prove's errors; drop waits and discards.
- * The arrays the assignments point to must stay valid, and ctx unused by
- * anything else, until finish or drop returns. finish and drop consume the
- * handle (each exactly once; drop(NULL) is a no-op). */
+ * The other arrays the assignments point to (densities, inp, aux) must stay
+ * valid, and ctx unused by anything else, until finish or drop returns.
+ * finish and drop consume the handle (each exactly once; drop(NULL) is a
+ * no-op). */
 typedef struct cuzk_bp_pending cuzk_bp_pending;
 CUZK_API cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a,
                                          size_t n, const cuzk_bp_fr *r, const cuzk_bp_fr *s,

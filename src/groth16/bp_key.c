@@ -2,6 +2,8 @@
  * the pipeline's zkey header. */
 #include <string.h>
 
+#include "cuzk/gpu_plan.h"
+#include "formats/bellperson.h"
 #include "groth16/bp.h"
 
 cuzk_status cuzk_bpk_alloc(cuzk_bpk *k, cuzk_error *err)
@@ -64,4 +66,44 @@ cuzk_status cuzk_bpk_vk(const cuzk_bpk *k, cuzk_vk *vk, cuzk_error *err)
     cuzk_zkey zk;
     cuzk_bpk_zkey_header(k, &zk);
     return cuzk_vk_from_zkey(vk, &zk, err);
+}
+
+void cuzk_bpk_shape(const cuzk_bpk *k, cuzk_gpu_key_shape *sh)
+{
+    memset(sh, 0, sizeof *sh);
+    sh->curve = CUZK_CURVE_BLS12_381;
+    sh->n_vars = k->n_inp + k->n_aux;
+    sh->n_public = k->n_inp - 1;
+    sh->log_domain = k->log_n;
+    sh->bellperson = 1;
+    sh->n_a = k->n_a;
+    sh->n_b = k->n_b;
+}
+
+cuzk_status cuzk_bp_key_shape_read(const char *params_path, cuzk_gpu_key_shape *out, cuzk_error *err)
+{
+    if (!params_path || !out)
+        return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_key_shape_read: NULL argument");
+    cuzk_bp_params p;
+    memset(&p, 0, sizeof p);
+    cuzk_status st = cuzk_bp_params_open(&p, params_path, NULL, err);
+    if (st)
+        return st;
+    unsigned log_n = 0;
+    if (!cuzk_bp_params_domain(&p, &log_n))
+        st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: %u H points: not a power of two minus one", params_path,
+                      p.sec[CUZK_BP_H].count);
+    else if (p.sec[CUZK_BP_A].count < p.vk.n_ic || !p.vk.n_ic)
+        st = cuzk_err(err, CUZK_ERR_FORMAT, "%s: %u A points, fewer than its %u inputs", params_path,
+                      p.sec[CUZK_BP_A].count, p.vk.n_ic);
+    if (!st) {
+        cuzk_bpk k = {.n_inp = p.vk.n_ic,
+                      .n_aux = p.sec[CUZK_BP_L].count,
+                      .log_n = log_n,
+                      .n_a = p.sec[CUZK_BP_A].count,
+                      .n_b = p.sec[CUZK_BP_B_G1].count};
+        cuzk_bpk_shape(&k, out);
+    }
+    cuzk_bp_params_close(&p);
+    return st;
 }
