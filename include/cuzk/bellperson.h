@@ -138,8 +138,13 @@ typedef struct cuzk_bp_srs_info {
 /* Loads the parameter file at path (opts may be NULL: CPU, unchecked).
  * Reports the phases load_zkey (mapping, checks, decoding) and prepare on
  * ctx; cancellation is polled. The file must not be truncated or rewritten
- * in place while this runs (replacing it by a rename is safe); the handle
- * does not keep the mapping. Errors name the file: CUZK_ERR_IO, _FORMAT (a
+ * in place while this runs (replacing it by a rename is safe). For the CPU
+ * the points are decoded into memory and the mapping is not kept; for the
+ * GPU (GPU, or AUTO with a device) the handle keeps the file mapped and the
+ * device reads the sections as they are in it (converted on the device
+ * after each upload; streamed sections are read again by every proof): a
+ * file truncated meanwhile makes the load or the proof fail with
+ * CUZK_ERR_IO (never a SIGBUS); replace files by rename. Errors name the file: CUZK_ERR_IO, _FORMAT (a
  * malformed or truncated file, a point off the curve or, when checked,
  * outside the subgroup), _UNSUPPORTED (a domain beyond BLS12-381's two-adicity,
  * a backend not built), _NOMEM, _GPU, _CANCELLED. On success *out is a new

@@ -264,6 +264,7 @@ cuzk_status msm_make(cuzk_gpu_g16_key *k, int i, cuzk_gpu_msm **out, cuzk_error 
     cfg.device_budget = it->msm_budget;
     cfg.precompute = it->precompute > 1 ? it->precompute : 1; /* as planned (gpu_plan.c) */
     cfg.pin_host_bases = k->pinned_bases[i];
+    cfg.bases_be = k->src.bases_be;
     pthread_mutex_lock(&k->alloc_mu);
     cuzk_status st = cuzk_gpu_msm_create(out, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i],
                                          msm_points(s, i), 0, k->device, &cfg, e);

@@ -117,6 +117,10 @@ typedef struct cuzk_gpu_g16_key_src {
     /* Required when the plan is tier 7 (attach fails with CUZK_ERR_USAGE
      * without it); unused otherwise. */
     cuzk_gpu_g16_host host;
+    /* Nonzero: the bases are a bellperson `.params` file's sections as
+     * mapped (cuzk_gpu_msm_config.bases_be: converted on the device after
+     * each upload; never decoded on the host). */
+    int bases_be;
 } cuzk_gpu_g16_key_src;
 
 typedef struct cuzk_gpu_g16_key cuzk_gpu_g16_key;

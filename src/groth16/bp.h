@@ -50,14 +50,30 @@ typedef struct cuzk_bpk {
     bls12_381_g1_affine_t *a;   /* n_a */
     bls12_381_g1_affine_t *b1;  /* n_b */
     bls12_381_g2_affine_t *b2;  /* n_b */
+    /* A mapped key (cuzk_bpk_map, for the GPU): the sections H, L, A, B_G1,
+     * B_G2 (index: cuzk_bp_section_id) as the file holds them, in its
+     * encoding (the GPU converts each range after its upload); h, l, a, b1,
+     * b2 are NULL then, ic and the verifying key's points are decoded. */
+    const uint8_t *enc[5];
 } cuzk_bpk;
 
 /* Allocates the point arrays for the counts set in k (n_inp, n_aux, log_n,
  * n, n_a, n_b); contents uninitialised. */
 cuzk_status cuzk_bpk_alloc(cuzk_bpk *k, cuzk_error *err);
 void cuzk_bpk_free(cuzk_bpk *k);
-/* Host bytes of the point arrays. */
+/* Host bytes of the point arrays (a mapped key: ic only). */
 uint64_t cuzk_bpk_bytes(const cuzk_bpk *k);
+
+/* A mapped key for the GPU: the file mapped into *map (which must outlive
+ * k: cuzk_bp_params_close), its structure and verifying key checked, k's
+ * counts, verifying-key points and ic set and its sections pointed at in
+ * the map (k->enc); no section point is decoded or copied. checked: every
+ * section point is checked on the CPU as cuzk_bpk_load does, from the map. */
+typedef struct cuzk_bp_params cuzk_bp_params;
+cuzk_status cuzk_bpk_map(cuzk_bpk *k, cuzk_bp_params *map, const char *path, bool checked, cuzk_ctx *ctx,
+                         cuzk_error *err);
+/* Whether k is a mapped key (its sections in the file's encoding). */
+static inline bool cuzk_bpk_mapped(const cuzk_bpk *k) { return !k->h && k->enc[0]; }
 
 /* Loads a `.params` file into k: maps it (formats/bellperson.h), checks its
  * structure and verifying key, and decodes every section into k's arrays

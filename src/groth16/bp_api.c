@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/gpu.h"
+#include "formats/bellperson.h"
+#include "formats/map_guard.h"
 #include "groth16/bp.h"
 #include "groth16/bp_srs.h"
 #include "groth16/ctx.h"
@@ -23,6 +26,11 @@ struct cuzk_bp_srs {
     void *state;            /* the backend's state; NULL after evict (GPU) */
     pthread_rwlock_t lock;  /* proofs hold it shared; evict and re-attach exclusive */
     cuzk_bp_srs_info info;
+    /* A mapped key (GPU): the file, mapped for the handle's life (k's
+     * sections point into it), and its SIGBUS guard (formats/map_guard.h) */
+    cuzk_bp_params map;
+    cuzk_map_guard *guard;
+    bool checked;
 };
 
 /* ---- loading ------------------------------------------------------------------ */
@@ -36,8 +44,28 @@ void cuzk_bp_srs_free(cuzk_bp_srs *p)
     pthread_rwlock_destroy(&p->lock);
     cuzk_vk_free(&p->vk);
     cuzk_bpk_free(&p->k);
+    cuzk_map_guard_remove(p->guard);
+    cuzk_bp_params_close(&p->map);
     free(p->name);
     free(p);
+}
+
+/* A mapped key the GPU did not take (AUTO): the CPU needs the points
+ * decoded, so the file is read again into memory and the map let go. */
+static cuzk_status srs_decode(cuzk_bp_srs *p, cuzk_ctx *ctx, cuzk_error *err)
+{
+    cuzk_bpk k;
+    cuzk_status st = cuzk_bpk_load(&k, p->name, p->checked, ctx, err);
+    if (st) {
+        cuzk_bpk_free(&k);
+        return st;
+    }
+    cuzk_bpk_free(&p->k);
+    p->k = k;
+    cuzk_map_guard_remove(p->guard);
+    p->guard = NULL;
+    cuzk_bp_params_close(&p->map);
+    return CUZK_OK;
 }
 
 /* Attaches p->k to the backend o asks for (AUTO: the GPU when it accepts the
@@ -54,9 +82,16 @@ static cuzk_status srs_attach(cuzk_bp_srs *p, cuzk_ctx *ctx, cuzk_backend want, 
         if (st == CUZK_OK || want == CUZK_BACKEND_GPU || st == CUZK_ERR_CANCELLED)
             goto done;
     }
+    if (cuzk_bpk_mapped(&p->k) && (st = srs_decode(p, ctx, err)))
+        return st;
     p->be = cuzk_bp_backend_cpu();
     st = cuzk_bp_backend_attach(p->be, ctx, &p->k, &p->ao, &p->state, &host, &device, err);
 done:
+    if (!st && cuzk_map_guard_lost(p->guard)) { /* the file shrank under the upload */
+        cuzk_bp_backend_detach(p->be, p->state);
+        st = cuzk_err(err, CUZK_ERR_IO, "%s: the file changed while it was read (replace parameter files by "
+                                        "rename, never in place)", p->name);
+    }
     if (st) {
         p->state = NULL;
         return st;
@@ -67,8 +102,18 @@ done:
     return CUZK_OK;
 }
 
+/* adopt, with the key's map (a mapped key: taken over too, *map zeroed). */
+static cuzk_status srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, cuzk_bp_params *map, const char *name,
+                             const cuzk_bp_srs_opts *opts, cuzk_error *err);
+
 cuzk_status cuzk_bp_srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, const char *name,
                               const cuzk_bp_srs_opts *opts, cuzk_error *err)
+{
+    return srs_adopt(out, ctx, k, NULL, name, opts, err);
+}
+
+static cuzk_status srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, cuzk_bp_params *map, const char *name,
+                             const cuzk_bp_srs_opts *opts, cuzk_error *err)
 {
     *out = NULL;
     cuzk_bp_srs_opts o = {0};
@@ -78,10 +123,20 @@ cuzk_status cuzk_bp_srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, con
     if (!p || !(p->name = strdup(name))) {
         free(p);
         cuzk_bpk_free(k);
+        if (map)
+            cuzk_bp_params_close(map);
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory loading %s", name);
     }
     p->k = *k;
     memset(k, 0, sizeof *k);
+    p->checked = opts && opts->checked;
+    if (map) {
+        p->map = *map;
+        memset(map, 0, sizeof *map);
+        /* a file truncated under the GPU's reads: an error, not a SIGBUS */
+        if (p->map.file.map)
+            p->guard = cuzk_map_guard_add(p->map.file.map, (size_t)p->map.file.size);
+    }
     pthread_rwlock_init(&p->lock, NULL);
     cuzk_status st = CUZK_OK;
     if ((unsigned)o.backend > CUZK_BACKEND_AUTO)
@@ -123,14 +178,21 @@ cuzk_status cuzk_bp_srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path,
     cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     *out = NULL;
     cuzk_bpk k = {0};
+    cuzk_bp_params map;
+    memset(&map, 0, sizeof map);
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_LOAD_KEY);
-    cuzk_status st = cuzk_bpk_load(&k, path, opts && opts->checked, ctx, err);
+    /* For the GPU the sections stay in the file's mapping (the device
+     * converts what it uploads); the CPU decodes them into memory. */
+    const bool gpu = opts && (opts->backend == CUZK_BACKEND_GPU ||
+                              (opts->backend == CUZK_BACKEND_AUTO && cuzk_gpu_device_count() > opts->device));
+    cuzk_status st = gpu ? cuzk_bpk_map(&k, &map, path, opts->checked, ctx, err)
+                         : cuzk_bpk_load(&k, path, opts && opts->checked, ctx, err);
     if (st) {
         cuzk_bpk_free(&k);
         return st;
     }
     cuzk_phase_end(ctx, &ph);
-    return cuzk_bp_srs_adopt(out, ctx, &k, path, opts, err);
+    return srs_adopt(out, ctx, &k, gpu ? &map : NULL, path, opts, err);
 }
 
 void cuzk_bp_srs_get_info(const cuzk_bp_srs *p, cuzk_bp_srs_info *info) { *info = p->info; }
@@ -424,6 +486,9 @@ static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
     cuzk_proof_points pts;
     st = cuzk_g16_prove(ctx, p->be, p->state, &p->hdr, p->ops, &in, (const uint8_t *)rr, (const uint8_t *)sr,
                         verify ? ic_run : NULL, &ic, &pts, err);
+    if (!st && cuzk_map_guard_lost(p->guard)) /* streamed bases read from a file that shrank: zeros */
+        st = cuzk_err(err, CUZK_ERR_IO, "circuit %zu: %s changed while it was read (replace parameter files by "
+                                        "rename, never in place)", idx, p->name);
     if (!st && verify) {
         cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_VERIFY);
         cuzk_error verr = {0};

@@ -314,11 +314,21 @@ static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o
     cuzk_gpu_g16_key_src src;
     memset(&src, 0, sizeof src);
     cuzk_bpk_shape(k, &src.shape);
-    src.bases[0] = k->h;
-    src.bases[1] = k->a;
-    src.bases[2] = k->b1;
-    src.bases[3] = k->l;
-    src.bases[4] = k->b2;
+    const bool mapped = cuzk_bpk_mapped(k);
+    if (mapped) { /* the file's sections, converted on the device after each upload */
+        src.bases[0] = k->enc[0]; /* H */
+        src.bases[1] = k->enc[2]; /* A */
+        src.bases[2] = k->enc[3]; /* B_G1 */
+        src.bases[3] = k->enc[1]; /* L */
+        src.bases[4] = k->enc[4]; /* B_G2 */
+        src.bases_be = 1;
+    } else {
+        src.bases[0] = k->h;
+        src.bases[1] = k->a;
+        src.bases[2] = k->b1;
+        src.bases[3] = k->l;
+        src.bases[4] = k->b2;
+    }
     src.host.quotient = bp_gpu_quotient;
     src.host.abc_in = bp_gpu_abc_in;
     src.host.user = s;
@@ -328,8 +338,10 @@ static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o
         po.budget = (size_t)o->device_budget;
         po.workers = o->workers;
     }
-    /* the decoded key is held already: the host plan counts it as available */
-    po.host.held = (size_t)cuzk_bpk_bytes(k);
+    /* a decoded key is held already: the host plan counts it as available;
+     * a mapped one is page cache (page-locked where streamed) */
+    po.host.key_mapped = mapped;
+    po.host.held = mapped ? 0 : (size_t)cuzk_bpk_bytes(k);
     cuzk_status st = cuzk_gpu_g16_key_attach(&s->k, &src, &po, err);
     if (st) {
         bp_gpu_detach(s);
