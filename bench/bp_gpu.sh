@@ -1,25 +1,44 @@
 #!/usr/bin/env bash
-# Bellperson mode on a GPU: GPU proofs equal to CPU proofs for fixed r, s,
-# then the timing of GPU proofs of bellperson-shaped circuits.
+# Bellperson mode on a GPU: GPU proofs byte-identical to CPU proofs for fixed
+# r, s at every memory-plan tier the sizes reach and with 1 and 2 workers,
+# the supraseal-c2 crate's tests with the GPU required, then timings.
 #
-#   bench/bp_gpu.sh <cuzk-binary> [sizes] [timed-size]
+#   bench/bp_gpu.sh <cuzk-binary> [--sizes "10 12 ..."] [--timed K] [--crate DIR]
 #
-# sizes (default "10 14 18"): for each k, `cuzk gen` makes a BLS12-381
-# circuit whose bellperson domain is 2^k (2^k - 4 constraints, 3 public
-# inputs, PoRep-like profile), `cuzk setup --format bellperson` its INSECURE
-# parameters, and the same seed is proved on the CPU and with --gpu: the
-# 192-byte proofs and the 384-byte in-memory proofs (--raw-proof) must be
-# identical. The 2^10 parameters are also proved with --gpu-mem 512M, a budget
-# the five MSM handles share in proportion to their bases (the same proof).
-# 2^14 is also proved as 3 partitions in one call (--partitions) on both.
-# timed-size (default 22): one circuit of 2^k, three GPU proofs with -v: the
-# CUZK_TIMING lines (load, prepare, abc, ntt, msm_*, verify, total) of each;
-# then 3 partitions in one call (total minus load and prepare = 3 proofs).
-# Exit 0 when every comparison holds. Scratch files go to $TMPDIR.
+# For each k of --sizes (default "10 12 14 16 18 20"): `cuzk gen` makes a
+# BLS12-381 circuit whose bellperson domain is 2^k (2^k - 4 constraints, 3
+# public inputs, PoRep-like densities), `cuzk setup --format bellperson` its
+# INSECURE parameters; the assignment is proved as 3 partitions in one call
+# (--partitions 3, partition i with r = 5 + i, s = 6 + i) on the CPU, the
+# reference. Then, for W = 1 and 2 workers, `cuzk plan --bellperson` is asked
+# which tier each of a descending list of --gpu-mem caps gives (the plan is
+# arithmetic over the file's counts and the cap, what `cuzk prove` computes),
+# and for the first cap of every tier reached (1 resident pre-staged ... 7
+# the witness and a, b, c on the host) plus no cap, the same 3 partitions are
+# proved with --gpu --gpu-workers W --gpu-mem CAP: the 3 x 192-byte proofs,
+# the 3 x 384-byte in-memory proofs (--raw-proof) and the public inputs must
+# equal the CPU's byte for byte (every GPU proof is also verified before it
+# is written). A 2^k whose sizes reach no streamed tier (4-7) is reported.
+# --crate DIR: `bench/supraseal_crate_device.sh run DIR -n 3 -r 1 16` (the
+# crate's tests with the GPU required, then 3 partitions of 2^16 through
+# generate_groth16_proofs and start/finish; DIR packed beforehand where cargo
+# is: `bench/supraseal_crate_device.sh pack <cuda-build> DIR`). --timed K (default 22; 0: none): one 2^K circuit,
+# 3 GPU proofs of 3 partitions with -v (CUZK_TIMING lines), W = 1 and 2.
+# Prints PASS and exits 0 when every comparison holds; FAIL: <what> and 1 at
+# the first that does not. Scratch files go to $TMPDIR.
 set -uo pipefail
-CUZK=${1:?usage: bench/bp_gpu.sh <cuzk> [sizes] [timed-size]}
-SIZES=${2:-10 14 18}
-TK=${3:-22}
+CUZK=${1:?usage: bench/bp_gpu.sh <cuzk> [--sizes LIST] [--timed K] [--crate DIR]}
+shift
+SIZES="10 12 14 16 18 20" TK=22 CRATE=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --sizes) SIZES=$2; shift 2 ;;
+    --timed) TK=$2; shift 2 ;;
+    --crate) CRATE=$2; shift 2 ;;
+    *) echo "usage: bench/bp_gpu.sh <cuzk> [--sizes LIST] [--timed K] [--crate DIR]"; exit 1 ;;
+    esac
+done
+here=$(cd "$(dirname "$0")" && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -34,45 +53,80 @@ make_circuit() { # k -> $T/c$k.{r1cs,wtns,params}
     echo "2^$k: circuit + INSECURE parameters in $((($(date +%s%N) - t0) / 1000000)) ms ($(du -h "$T/c$k.params" | cut -f1))"
 }
 
+# prove k tag [flags...]: 3 partitions of c$k with fixed r, s into $T/tag.{bin,raw,json}
+prove() {
+    local k=$1 tag=$2
+    shift 2
+    "$CUZK" prove -q --format bellperson "$@" --partitions 3 --r 5 --s 6 "$T/c$k.params" "$T/c$k.r1cs" \
+        "$T/c$k.wtns" "$T/$tag.bin" "$T/$tag.json" --raw-proof "$T/$tag.raw" 2>"$T/err"
+}
+
+same() { # tag: equal to the CPU's
+    cmp -s "$T/cpu.bin" "$T/$1.bin" && cmp -s "$T/cpu.raw" "$T/$1.raw" && cmp -s "$T/cpu.json" "$T/$1.json"
+}
+
+# tier_of k W cap: the tier `cuzk plan` gives (empty when nothing fits)
+tier_of() {
+    "$CUZK" plan --bellperson --workers "$2" --gpu-mem "$3" "$T/c$1.params" 2>/dev/null |
+        sed -n 's/^tier *\([0-9]\).*/\1/p'
+}
+
+# caps from 8 GiB down by 1 %, in MiB (tiers 3 and 6 live in narrow windows)
+CAPS=$(awk 'BEGIN { for (m = 8192; m >= 384; m = int(m * 0.99)) printf "%dM ", m }')
+
 for k in $SIZES; do
     make_circuit "$k"
-    for dev in cpu gpu; do
-        flag=$([ $dev = gpu ] && echo --gpu)
-        "$CUZK" prove -q --format bellperson $flag "$T/c$k.params" "$T/c$k.r1cs" "$T/c$k.wtns" "$T/$dev.bin" \
-            "$T/$dev.json" --raw-proof "$T/$dev.raw" --seed 77 2>"$T/err" || fail "2^$k $dev: $(cat "$T/err")"
-    done
-    cmp "$T/cpu.bin" "$T/gpu.bin" || fail "2^$k: GPU proof differs from the CPU proof"
-    cmp "$T/cpu.raw" "$T/gpu.raw" || fail "2^$k: GPU raw proof differs from the CPU raw proof"
-    cmp "$T/cpu.json" "$T/gpu.json" || fail "2^$k: public inputs differ"
-    echo "2^$k: GPU proof == CPU proof (192 and 384 bytes)"
-    if [ "$k" = 14 ]; then # several circuits in one call
-        for dev in cpu gpu; do
-            flag=$([ $dev = gpu ] && echo --gpu)
-            "$CUZK" prove -q --format bellperson $flag --partitions 3 "$T/c$k.params" "$T/c$k.r1cs" "$T/c$k.wtns" \
-                "$T/m$dev.bin" "$T/m$dev.json" --r 5 --s 6 2>"$T/err" || fail "2^$k $dev --partitions 3: $(cat "$T/err")"
+    prove "$k" cpu || fail "2^$k cpu: $(cat "$T/err")"
+    streamed=0
+    for W in 1 2; do
+        declare -A seen=()
+        runs=("")
+        for cap in $CAPS; do
+            t=$(tier_of "$k" "$W" "$cap")
+            [ -n "$t" ] || break
+            [ -n "${seen[$t]:-}" ] && continue
+            seen[$t]=$cap
+            runs+=("$cap")
         done
-        cmp "$T/mcpu.bin" "$T/mgpu.bin" || fail "2^$k: 3 GPU partitions differ from the CPU's"
-        echo "2^$k: 3 partitions in one call, GPU == CPU"
-    fi
-    if [ "$k" = 10 ]; then
-        "$CUZK" prove -q --format bellperson --gpu --gpu-mem 512M "$T/c$k.params" "$T/c$k.r1cs" "$T/c$k.wtns" \
-            "$T/gs.bin" "$T/gs.json" --seed 77 2>"$T/err" || fail "2^$k gpu --gpu-mem 512M: $(cat "$T/err")"
-        cmp "$T/cpu.bin" "$T/gs.bin" || fail "2^$k: GPU proof with --gpu-mem 512M differs"
-        echo "2^$k: GPU proof with --gpu-mem 512M == CPU proof"
-    fi
+        for cap in "${runs[@]}"; do
+            if [ -n "$cap" ]; then
+                t=$(tier_of "$k" "$W" "$cap")
+                capf=(--gpu-mem "$cap")
+            else
+                t="(no cap)" capf=()
+            fi
+            [ "${t:-0}" -ge 4 ] 2>/dev/null && streamed=1
+            prove "$k" gpu --gpu --gpu-workers "$W" "${capf[@]}" ||
+                fail "2^$k W=$W tier $t ${cap:-}: $(cat "$T/err")"
+            same gpu || fail "2^$k W=$W tier $t ${cap:-}: GPU proofs differ from the CPU's"
+            echo "2^$k W=$W tier $t ${cap:+--gpu-mem $cap}: 3 partitions, GPU == CPU (192 + 384 bytes each)"
+        done
+        unset seen
+    done
+    [ $streamed = 1 ] || echo "note: 2^$k reached no streamed tier (4-7) above the least budget"
     rm -f "$T/c$k".*
 done
 
-make_circuit "$TK"
-for i in 1 2 3; do
-    echo "-- GPU proof $i of 2^$TK"
-    "$CUZK" prove --format bellperson --gpu -v -q "$T/c$TK.params" "$T/c$TK.r1cs" "$T/c$TK.wtns" "$T/t.bin" \
-        "$T/t.json" 2>&1 | grep -E "CUZK_TIMING|Error" || fail "timed proof $i"
-done
-echo "-- 3 partitions of 2^$TK in one GPU call"
-"$CUZK" prove --format bellperson --gpu -v -q --partitions 3 "$T/c$TK.params" "$T/c$TK.r1cs" "$T/c$TK.wtns" \
-    "$T/t.bin" "$T/t.json" 2>&1 | grep -E "CUZK_TIMING phase=(load_zkey|prepare|total)|Error" || fail "3 partitions"
-echo "-- CPU proof of 2^$TK (for comparison)"
-"$CUZK" prove --format bellperson -v -q "$T/c$TK.params" "$T/c$TK.r1cs" "$T/c$TK.wtns" "$T/t.bin" "$T/t.json" 2>&1 |
-    grep -E "CUZK_TIMING|Error"
+if [ -n "$CRATE" ]; then
+    echo "== the supraseal-c2 crate's tests, GPU required ($CRATE)"
+    bash "$here/supraseal_crate_device.sh" run "$CRATE" -n 3 -r 1 16 >"$T/crate.log" 2>&1
+    rc=$?
+    tail -40 "$T/crate.log"
+    [ $rc = 0 ] || fail "the crate's tests (exit $rc)"
+fi
+
+if [ "$TK" != 0 ]; then
+    make_circuit "$TK"
+    for W in 1 2; do
+        for i in 1 2 3; do
+            echo "-- GPU, W=$W: 3 partitions of 2^$TK, run $i"
+            "$CUZK" prove --format bellperson --gpu --gpu-workers "$W" -v -q --partitions 3 "$T/c$TK.params" \
+                "$T/c$TK.r1cs" "$T/c$TK.wtns" "$T/t.bin" "$T/t.json" 2>&1 |
+                grep -E "CUZK_TIMING phase=(load_zkey|prepare|total)|Error" || fail "timed proof $i"
+        done
+    done
+    echo "-- CPU: 3 partitions of 2^$TK (for comparison)"
+    "$CUZK" prove --format bellperson -v -q --partitions 3 "$T/c$TK.params" "$T/c$TK.r1cs" "$T/c$TK.wtns" \
+        "$T/t.bin" "$T/t.json" 2>&1 | grep -E "CUZK_TIMING phase=(load_zkey|prepare|total)|Error"
+fi
 echo PASS

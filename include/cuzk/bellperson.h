@@ -114,8 +114,9 @@ typedef struct cuzk_bp_srs_opts {
     cuzk_backend backend;   /* zero: CPU; GPU / AUTO as cuzk_key_opts */
     int device;             /* CUDA device index (GPU / AUTO) */
     uint64_t device_budget; /* device bytes the parameters and their proofs may use; 0: free memory minus a margin */
-    unsigned gpu_workers;   /* reserved: the bellperson GPU backend proves one circuit at a time per
-                               handle (proofs from several threads take turns on the device) */
+    unsigned gpu_workers;   /* GPU: proofs holding device memory at once (the memory plan's W
+                               workers, include/cuzk/gpu_plan.h; 0: its default, 2, lowered
+                               until the plan fits) */
     int checked;            /* nonzero: every point of every section checked as bellperson's checked read does
                                (coordinates < q, on the curve, in the subgroup, not the point at infinity);
                                slow for large files. 0: as filecoin-proofs maps parameters (unchecked): the
@@ -137,8 +138,13 @@ typedef struct cuzk_bp_srs_info {
 /* Loads the parameter file at path (opts may be NULL: CPU, unchecked).
  * Reports the phases load_zkey (mapping, checks, decoding) and prepare on
  * ctx; cancellation is polled. The file must not be truncated or rewritten
- * in place while this runs (replacing it by a rename is safe); the handle
- * does not keep the mapping. Errors name the file: CUZK_ERR_IO, _FORMAT (a
+ * in place while this runs (replacing it by a rename is safe). For the CPU
+ * the points are decoded into memory and the mapping is not kept; for the
+ * GPU (GPU, or AUTO with a device) the handle keeps the file mapped and the
+ * device reads the sections as they are in it (converted on the device
+ * after each upload; streamed sections are read again by every proof): a
+ * file truncated meanwhile makes the load or the proof fail with
+ * CUZK_ERR_IO (never a SIGBUS); replace files by rename. Errors name the file: CUZK_ERR_IO, _FORMAT (a
  * malformed or truncated file, a point off the curve or, when checked,
  * outside the subgroup), _UNSUPPORTED (a domain beyond BLS12-381's two-adicity,
  * a backend not built), _NOMEM, _GPU, _CANCELLED. On success *out is a new
@@ -162,9 +168,12 @@ typedef struct cuzk_bp_prove_opts {
 } cuzk_bp_prove_opts;
 
 /* Proves n circuits (a[i], with blinding factors r[i], s[i]) against the
- * parameters p, writing proof i to out[i]; opts may be NULL (defaults). The
- * circuits are proved one after the other on the parameters' backend, each
- * with the whole of ctx's pool. r and s are Montgomery scalars as bellperson
+ * parameters p, writing proof i to out[i]; opts may be NULL (defaults). On
+ * the CPU the circuits are proved one after the other, each with the whole
+ * of ctx's pool; on the GPU they are taken in order by the memory plan's W
+ * workers (cuzk_bp_srs_opts.gpu_workers), W at once, so one circuit's host
+ * work and uploads overlap another's kernels (ctx's pool is shared, its
+ * callbacks may then be called from W threads at once). r and s are Montgomery scalars as bellperson
  * passes them (zero, as for a circuit without randomization, is allowed);
  * a value >= r is refused.
  * Each assignment is checked against p before any work: abc_size <= the
@@ -179,7 +188,9 @@ typedef struct cuzk_bp_prove_opts {
  * each proof is verified against p's verifying key with the inputs inp[1..]
  * before the call returns: an assignment that does not satisfy the circuit
  * of p gives CUZK_ERR_MISMATCH naming the circuit. On any error out[0..n)
- * is zeroed (no partial result). Also CUZK_ERR_NOMEM, _GPU, _CANCELLED. */
+ * is zeroed (no partial result), and the error is that of the first circuit
+ * that failed (no circuit starts after an error). Also CUZK_ERR_NOMEM, _GPU,
+ * _CANCELLED. */
 CUZK_API cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
                                    const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
                                    const cuzk_bp_prove_opts *opts, cuzk_error *err);
@@ -187,11 +198,16 @@ CUZK_API cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cu
 /* The same work split in two calls (Curio's start / finish): start checks
  * the inputs as cuzk_bp_prove does (an error there is returned at once and
  * nothing is pending), copies the n assignment structs and r, s, and starts
- * the proofs in the background; finish waits for them and writes out[0..n)
+ * the proofs in the background, and returns once every circuit's a, b, c
+ * have been read (on the GPU: copied into a worker's page-locked buffers,
+ * i.e. when the last W circuits have begun; on the CPU: when the last one's
+ * abc step is done; or when the proofs ended on an error): the caller may
+ * then free a, b, c. finish waits for the proofs and writes out[0..n)
  * (zeroed on error) with cuzk_bp_prove's errors; drop waits and discards.
- * The arrays the assignments point to must stay valid, and ctx unused by
- * anything else, until finish or drop returns. finish and drop consume the
- * handle (each exactly once; drop(NULL) is a no-op). */
+ * The other arrays the assignments point to (densities, inp, aux) must stay
+ * valid, and ctx unused by anything else, until finish or drop returns.
+ * finish and drop consume the handle (each exactly once; drop(NULL) is a
+ * no-op). */
 typedef struct cuzk_bp_pending cuzk_bp_pending;
 CUZK_API cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a,
                                          size_t n, const cuzk_bp_fr *r, const cuzk_bp_fr *s,

@@ -131,6 +131,14 @@ typedef struct cuzk_gpu_msm_config {
      * bases, once per handle. */
     unsigned precompute;
     cuzk_gpu_msm_sort sort; /* bucket-sort path (0: automatic) */
+    /* Nonzero: the caller's bases are in bellperson's `.params` encoding
+     * (uncompressed zcash: big-endian standard-form coordinates, G2's c1
+     * first, the infinity flag 0x40 in the first byte; BLS12-381, the same
+     * sizes as the affine form), e.g. a mapped file's section: every range
+     * is converted on the device right after its upload (resident bases at
+     * create, streamed chunks per run). Host-side callers must not pass
+     * bases already on the device. */
+    int bases_be;
 } cuzk_gpu_msm_config;
 
 typedef struct cuzk_gpu_msm cuzk_gpu_msm;

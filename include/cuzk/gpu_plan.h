@@ -73,13 +73,27 @@ typedef struct cuzk_gpu_key_shape {
                             others, at infinity, are dropped and their scalars never
                             gathered, src/groth16/b_density.h); 0: all n_vars (nothing
                             dropped, or not known: cuzk_gpu_key_shape_read reads headers
-                            only, so its plan is an upper bound) */
+                            only, so its plan is an upper bound); bellperson mode: the
+                            exact count (0: no B point) */
+    /* Bellperson mode (include/cuzk/bellperson.h): a proof's a, b, c come
+     * from the host (no coefficients: n_coefs 0), H has 2^log_domain - 1
+     * points, A has n_a points (the inputs and the aux variables with an A
+     * point), C (bellperson's L) the aux variables; a proof's scalars are the
+     * witness (inputs ++ aux), then A's when n_a < n_vars, then B's when
+     * n_b < n_vars, selected on the host. 0 for snarkjs keys. */
+    int bellperson;
+    uint64_t n_a;        /* bellperson mode: A points */
 } cuzk_gpu_key_shape;
 
 /* Reads the shape from a .zkey's header sections (the coefficient and point
  * sections are size-checked, not read). Errors: CUZK_ERR_IO / _FORMAT with
  * the file named. */
 CUZK_API cuzk_status cuzk_gpu_key_shape_read(const char *zkey_path, cuzk_gpu_key_shape *out, cuzk_error *err);
+
+/* The shape of a bellperson `.params` file in bellperson mode (the header
+ * and section counts; the points are not read). Errors: CUZK_ERR_IO /
+ * _FORMAT with the file named. */
+CUZK_API cuzk_status cuzk_bp_key_shape_read(const char *params_path, cuzk_gpu_key_shape *out, cuzk_error *err);
 
 /* Key items (shared by the workers). */
 typedef enum cuzk_gpu_plan_item_id {

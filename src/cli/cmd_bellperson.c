@@ -132,6 +132,8 @@ int cmd_prove_bellperson(int argc, char **argv)
         "  --gpu[=D]             prove on CUDA device D (default 0); exit 8 without a GPU\n"
         "  --gpu=auto            the GPU when one is usable, else the CPU\n"
         "  --gpu-mem SIZE        device memory the parameters and proof may use\n"
+        "  --gpu-workers N       proofs on the device at once (1..64, default 2, lowered until\n"
+        "                        the memory plan fits: `cuzk plan --bellperson`)\n"
         "  --raw-proof FILE      also write the 384-byte in-memory proof (blst affine points,\n"
         "                        Montgomery: what supraseal-c2 writes into Proof<Bls12>)\n"
         "  --r N --s N           TEST ONLY, not zero-knowledge: fixed r and s (decimal or 0x-hex\n"
@@ -150,7 +152,7 @@ int cmd_prove_bellperson(int argc, char **argv)
         "                        bellperson --porep` with the same LG and seed\n";
     int no_verify = 0, checked = 0, porep = 0;
     const char *gpu_mem = NULL, *r_s = NULL, *s_s = NULL, *seed_s = NULL, *raw = NULL, *parts = NULL;
-    const char *scale_s = NULL, *pseed_s = NULL;
+    const char *scale_s = NULL, *pseed_s = NULL, *gw_s = NULL;
     const cli_opt opts[] = {
         {"porep", 0, 0, NULL, &porep},         {"scale", 0, 1, &scale_s, NULL},
         {"porep-seed", 0, 1, &pseed_s, NULL},
@@ -158,6 +160,7 @@ int cmd_prove_bellperson(int argc, char **argv)
         {"gpu-mem", 0, 1, &gpu_mem, NULL},     {"raw-proof", 0, 1, &raw, NULL},
         {"r", 0, 1, &r_s, NULL},               {"s", 0, 1, &s_s, NULL},
         {"seed", 0, 1, &seed_s, NULL},         {"partitions", 0, 1, &parts, NULL},
+        {"gpu-workers", 0, 1, &gw_s, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
     cuzk_bp_prove_files_opts o = {0};
@@ -200,6 +203,15 @@ int cmd_prove_bellperson(int argc, char **argv)
         if (!gpu)
             return cli_usage_error(usage, "--gpu-mem needs --gpu");
         o.srs.device_budget = b;
+    }
+    if (gw_s) {
+        char *end;
+        unsigned long v = strtoul(gw_s, &end, 10);
+        if (!*gw_s || *end || v < 1 || v > 64)
+            return cli_usage_error(usage, "--gpu-workers must be 1..64, got '%s'", gw_s);
+        if (!gpu)
+            return cli_usage_error(usage, "--gpu-workers needs --gpu");
+        o.srs.gpu_workers = (unsigned)v;
     }
     uint8_t rb[32], sb[32];
     if (!r_s != !s_s)

@@ -15,6 +15,7 @@ static const char PLAN_USAGE[] =
     "                 [--msm-copies] [--key-copy] [--fixed-workers] <circuit.zkey>\n"
     "       cuzk plan --porep [--scale LG] [--curve C] [--porep-cache] [--gpu-mem SIZE] ...\n"
     "       cuzk plan --cpu [--host-mem SIZE] [--workers N] [--key-copy] <circuit.zkey>\n"
+    "       cuzk plan --bellperson [--gpu-mem SIZE] ... <key.params>\n"
     "  The memory plans of a proof with this key, before anything is allocated.\n"
     "  Device (GPU prover): the tier chosen (key resident or streamed, witness\n"
     "  pre-staged, uploaded at start or kept on the host, a/b/c as 3, 2 or 1\n"
@@ -53,6 +54,9 @@ static const char PLAN_USAGE[] =
     "                  bls12381 unless --curve bn128)\n"
     "  --porep-cache   that key mapped from its cache file (bench prove\n"
     "                  --porep-cache DIR), not held\n"
+    "  --bellperson    the key is a bellperson .params file: the plan of `cuzk prove\n"
+    "                  --format bellperson --gpu` and of the supraseal-c2 crate (a, b, c\n"
+    "                  come with each proof, no coefficients)\n"
     "Exit code 0 when a tier fits, 6 when even the smallest does not (device or\n"
     "host), 7 without a GPU and without --gpu-mem.\n";
 
@@ -133,12 +137,12 @@ int cmd_plan(int argc, char **argv)
 {
     const char *mem = NULL, *workers = NULL, *device = NULL, *sms = NULL, *scale = NULL, *curve = NULL,
                *hmem = NULL;
-    int porep = 0, copies = 0, key_copy = 0, cpu = 0, fixed = 0, pcache = 0;
+    int porep = 0, copies = 0, key_copy = 0, cpu = 0, fixed = 0, pcache = 0, bellperson = 0;
     const cli_opt opts[] = {
         {"msm-copies", 0, 0, NULL, &copies},
         {"host-mem", 0, 1, &hmem, NULL},     {"key-copy", 0, 0, NULL, &key_copy},
         {"cpu", 0, 0, NULL, &cpu},           {"fixed-workers", 0, 0, NULL, &fixed},
-        {"porep-cache", 0, 0, NULL, &pcache},
+        {"porep-cache", 0, 0, NULL, &pcache}, {"bellperson", 0, 0, NULL, &bellperson},
         {"gpu-mem", 0, 1, &mem, NULL},   {"workers", 0, 1, &workers, NULL},
         {"device", 0, 1, &device, NULL}, {"sm-count", 0, 1, &sms, NULL},
         {"porep", 0, 0, NULL, &porep},   {"scale", 0, 1, &scale, NULL},
@@ -152,6 +156,8 @@ int cmd_plan(int argc, char **argv)
         return rc == 2 ? 0 : rc;
     if (npos != (porep ? 0 : 1))
         return cli_usage_error(PLAN_USAGE, porep ? "--porep takes no file" : "expected <circuit.zkey>");
+    if (porep && bellperson)
+        return cli_usage_error(PLAN_USAGE, "--porep and --bellperson exclude each other");
     if (!porep && (scale || curve || pcache))
         return cli_usage_error(PLAN_USAGE, "--scale, --curve and --porep-cache go with --porep");
     if (cpu && (mem || device || sms || copies))
@@ -195,7 +201,8 @@ int cmd_plan(int argc, char **argv)
     cuzk_error err = {0};
     cuzk_gpu_key_shape shape;
     if (porep ? cuzk_porep_key_shape(curve ? cuzk_curve_from_name(curve) : CUZK_CURVE_NONE, (unsigned)lg, &shape, &err)
-              : cuzk_gpu_key_shape_read(pos[0], &shape, &err))
+              : bellperson ? cuzk_bp_key_shape_read(pos[0], &shape, &err)
+                           : cuzk_gpu_key_shape_read(pos[0], &shape, &err))
         return cli_fail(&err);
     if (cpu) {
         cuzk_host_plan h;
@@ -234,7 +241,11 @@ int cmd_plan(int argc, char **argv)
         printf("tier     %u: key %s, witness %s, a/b/c as %u vectors\n", p.tier,
                p.key_streamed ? "partly streamed" : "resident",
                p.prestage ? "pre-staged by waiting workers" : "uploaded at job start", p.abc_vectors);
-    if (!shape.n_b || shape.n_b == shape.n_vars)
+    if (shape.bellperson)
+        printf("bellperson  %llu A points, %llu B points (their scalars selected on the host, beside the "
+               "witness); a, b, c come with each proof\n",
+               (unsigned long long)shape.n_a, (unsigned long long)shape.n_b);
+    else if (!shape.n_b || shape.n_b == shape.n_vars)
         printf("B bases  counted for all %llu wires (the prover drops those at infinity, known once the key's "
                "points are read: this plan is then an upper bound)\n",
                (unsigned long long)shape.n_vars);

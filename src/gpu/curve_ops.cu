@@ -24,8 +24,10 @@ template <class Fr, class G1, class G2> constexpr cuzk_gpu_curve_ops table(const
 {
     return cuzk_gpu_curve_ops{
         desc,
-        {gpu_msm_impl<G1>::issue, gpu_msm_impl<G1>::finish, gpu_msm_impl<G1>::precompute},
-        {gpu_msm_impl<G2>::issue, gpu_msm_impl<G2>::finish, gpu_msm_impl<G2>::precompute},
+        {gpu_msm_impl<G1>::issue, gpu_msm_impl<G1>::finish, gpu_msm_impl<G1>::precompute,
+         gpu_msm_impl<G1>::decode_be},
+        {gpu_msm_impl<G2>::issue, gpu_msm_impl<G2>::finish, gpu_msm_impl<G2>::precompute,
+         gpu_msm_impl<G2>::decode_be},
         fixed_ops<G1>(),
         fixed_ops<G2>(),
         gpu_ntt_impl<Fr>::tables,

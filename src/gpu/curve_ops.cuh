@@ -42,6 +42,7 @@ template <class F> struct gpu_msm_impl {
                              int slot, msm_pending *pd, cuzk_error *e);
     static cuzk_status finish(cuzk_gpu_msm *m, const msm_pending *pd, void *result, cuzk_error *e);
     static cuzk_status precompute(cuzk_gpu_msm *m, cuzk_error *e);
+    static cuzk_status decode_be(void *d_bases, size_t n, cudaStream_t st, cuzk_error *e);
 };
 
 /* NTT (ntt.cu): the twiddle tables of a handle, and one transform. */
@@ -80,6 +81,8 @@ typedef struct cuzk_gpu_msm_ops {
                          cuzk_error *);
     cuzk_status (*finish)(cuzk_gpu_msm *, const msm_pending *, void *, cuzk_error *);
     cuzk_status (*precompute)(cuzk_gpu_msm *, cuzk_error *);
+    /* n bases in bellperson's uncompressed encoding -> affine, in place, on st */
+    cuzk_status (*decode_be)(void *d_bases, size_t n, cudaStream_t st, cuzk_error *e);
 } cuzk_gpu_msm_ops;
 
 typedef struct cuzk_gpu_curve_ops {

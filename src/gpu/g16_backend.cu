@@ -7,6 +7,7 @@
 
 #include "gpu/curve_ops.cuh"
 #include "gpu/g16_backend.h"
+#include "gpu/g16_shape.h"
 #include "gpu/gpu_common.cuh"
 #include "gpu/msm_async.h"
 #include "gpu/wpack.h"
@@ -91,17 +92,19 @@ size_t jac_bytes(cuzk_curve c, int msm)
     return msm == NMSM - 1 ? d->g2_jac : d->g1_jac;
 }
 
-/* Whether the key keeps only the wires with a B point (groth16/b_density.h). */
-bool b_dropped(const cuzk_gpu_key_shape *s) { return s->n_b && s->n_b < s->n_vars; }
+/* Whether the key keeps only the wires with a B point (groth16/b_density.h)
+ * and their scalars are gathered on the device (bellperson mode: on the
+ * host, with the witness). */
+bool b_dropped(const cuzk_gpu_key_shape *s) { return !s->bellperson && g16_shape_b_dropped(s); }
 
 size_t msm_points(const cuzk_gpu_key_shape *s, int i)
 {
     switch (i) {
-    case 0: return (size_t)1 << s->log_domain;
+    case 0: return g16_shape_h_points(s);
+    case 1: return g16_shape_a_points(s);
     case 2:
-    case 4: return b_dropped(s) ? s->n_b : s->n_vars;
-    case 3: return s->n_vars - s->n_public - 1;
-    default: return s->n_vars;
+    case 4: return g16_shape_b_points(s);
+    default: return s->n_vars - s->n_public - 1;
     }
 }
 
@@ -213,6 +216,10 @@ cuzk_status msm_issue(cuzk_gpu_g16_job *j, int i, cuzk_gpu_msm *m, cuzk_error *e
     const uint64_t *sc = i == 0 ? h : w + (i == 3 ? 4 * (s->n_public + 1) : 0);
     if ((i == 2 || i == 4) && b_dropped(s)) /* the kept B wires' scalars, gathered */
         sc = host ? (const uint64_t *)j->k->pinned_b[j->slot] : (const uint64_t *)j->d_w + 4 * s->n_vars;
+    if (s->bellperson && i == 1) /* the A and B selections, after the witness (gpu/g16_shape.h) */
+        sc = w + 4 * g16_shape_a_offset(s);
+    if (s->bellperson && (i == 2 || i == 4))
+        sc = w + 4 * g16_shape_b_offset(s);
     cuzk_status st;
     if ((st = phase_begin(j, ph, j->cs, e))) return st;
     if ((st = cuzk_gpu_msm_issue(m, &j->tk[i], sc, msm_points(s, i), !host, j->cs, e))) return st;
@@ -257,6 +264,7 @@ cuzk_status msm_make(cuzk_gpu_g16_key *k, int i, cuzk_gpu_msm **out, cuzk_error 
     cfg.device_budget = it->msm_budget;
     cfg.precompute = it->precompute > 1 ? it->precompute : 1; /* as planned (gpu_plan.c) */
     cfg.pin_host_bases = k->pinned_bases[i];
+    cfg.bases_be = k->src.bases_be;
     pthread_mutex_lock(&k->alloc_mu);
     cuzk_status st = cuzk_gpu_msm_create(out, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i],
                                          msm_points(s, i), 0, k->device, &cfg, e);
@@ -304,7 +312,11 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
     CUZK_DEVICE_GUARD(k->device);
     cuzk_status st;
     const cuzk_gpu_plan_item *co = &p->item[CUZK_GPU_ITEM_COEFS];
-    if (p->host_witness) { /* tier 7: the host evaluates a, b, c; no coefficients on the device */
+    if (s->bellperson) { /* a, b, c come with each proof: no coefficients */
+        if (!k->src.host.abc_in || (p->host_witness && !k->src.host.quotient))
+            return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: a bellperson key needs the host step that fills a, b, c "
+                                               "(and in tier 7 the quotient)");
+    } else if (p->host_witness) { /* tier 7: the host evaluates a, b, c; no coefficients on the device */
         if (!k->src.host.abc || !k->src.host.quotient)
             return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: the plan is tier 7 (witness on the host) and the "
                                                "caller gave no host steps");
@@ -343,12 +355,13 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
             CUZK_CU(cudaEventCreate(&r->t1[ph]));
         }
         CUZK_CU(cudaHostAlloc(&k->pinned[w], p->witness_bytes, cudaHostAllocPortable | cudaHostAllocMapped));
-        if (p->host_witness) {
+        if (p->host_witness || s->bellperson) /* tier 7, bellperson mode: a, b, c of the slot */
             CUZK_CU(cudaHostAlloc(&k->pinned_abc[w], 3 * p->vector_bytes, cudaHostAllocPortable));
+        if (p->host_witness) {
             if (p->b_scalar_bytes)
                 CUZK_CU(cudaHostAlloc(&k->pinned_b[w], p->b_scalar_bytes, cudaHostAllocPortable));
         } else { /* the packed witness, read by the expand kernel over the bus */
-            CUZK_CU(cudaHostAlloc(&k->pinned_index[w], cuzk_wpack_index_bytes(s->n_vars),
+            CUZK_CU(cudaHostAlloc(&k->pinned_index[w], cuzk_wpack_index_bytes(g16_shape_scalars(s)),
                                   cudaHostAllocPortable | cudaHostAllocMapped));
             CUZK_CU(cudaHostGetDevicePointer(&k->dev_full[w], k->pinned[w], 0));
             CUZK_CU(cudaHostGetDevicePointer(&k->dev_index[w], k->pinned_index[w], 0));
@@ -382,7 +395,8 @@ void pack_tiles(void *arg, size_t b, size_t e, int worker)
 /* Packs tiles [tile0, tile0 + ntiles) of the caller's witness into the slot. */
 void pack_witness(cuzk_gpu_g16_job *j, const void *src, size_t tile0, size_t ntiles, const cuzk_gpu_g16_hooks *h)
 {
-    pack_arg a = {src, j->k->src.shape.n_vars, tile0, j->k->pinned_index[j->slot], j->k->pinned[j->slot]};
+    pack_arg a = {src, (size_t)g16_shape_scalars(&j->k->src.shape), tile0, j->k->pinned_index[j->slot],
+                  j->k->pinned[j->slot]};
     run_ranges(h, ntiles, W_GRAIN_TILES, pack_tiles, &a);
 }
 
@@ -421,7 +435,7 @@ cuzk_status issue_witness(cuzk_gpu_g16_job *j, const void *src, const cuzk_gpu_g
 {
     cuzk_gpu_g16_key *k = j->k;
     cuzk_status st;
-    const size_t n = k->src.shape.n_vars;
+    const size_t n = g16_shape_scalars(&k->src.shape);
     const size_t ntiles = cuzk_wpack_tiles(n);
     if ((st = dev_alloc(k, &j->d_w, k->plan.witness_bytes + k->plan.b_scalar_bytes, "witness", e))) return st;
     if ((st = phase_begin(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
@@ -436,6 +450,16 @@ cuzk_status issue_witness(cuzk_gpu_g16_job *j, const void *src, const cuzk_gpu_g
         (st = cuzk_gpu_g16_gather((const uint32_t *)k->d_bindex, j->d_w, (uint8_t *)j->d_w + k->plan.witness_bytes,
                                   k->src.shape.n_b, j->up, e)))
         return st;
+    if (k->src.shape.bellperson) { /* a, b (and c with 3 vectors) from the slot's page-locked buffers */
+        const size_t v = k->plan.vector_bytes;
+        const uint8_t *abc = (const uint8_t *)k->pinned_abc[j->slot];
+        void **d[3] = {&j->d_a, &j->d_b, &j->d_c};
+        static const char *const what[3] = {"a vector", "b vector", "c vector"};
+        for (unsigned i = 0; i < k->plan.abc_vectors; i++) {
+            if ((st = dev_alloc(k, d[i], v, what[i], e))) return st;
+            CUZK_CU(cudaMemcpyAsync(*d[i], abc + i * v, v, cudaMemcpyHostToDevice, j->up));
+        }
+    }
     if ((st = phase_end(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
     CUZK_CU(cudaEventRecord(j->ev_w, j->up));
     j->w_issued = true;
@@ -548,6 +572,12 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
     CUZK_CU(cudaEventRecord(j->ev_ref, j->cs));
     CUZK_CU(cudaEventSynchronize(j->ev_ref));
     j->t_ref = cuzk_now();
+    if (k->src.shape.bellperson) { /* a, b, c into the slot: the caller's vectors are not read again */
+        uint8_t *abc = (uint8_t *)k->pinned_abc[j->slot];
+        const size_t v = k->plan.vector_bytes;
+        cuzk_status st = k->src.host.abc_in(k->src.host.user, j->host_user, abc, abc + v, abc + 2 * v, e);
+        if (st) return st;
+    }
     if (k->plan.prestage) return issue_witness(j, witness, hooks, e);
     if (k->plan.host_witness) { /* tier 7: the host reads it raw */
         copy_arg c = {(uint8_t *)k->pinned[j->slot], (const uint8_t *)witness};
@@ -559,7 +589,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
         return CUZK_OK;
     }
     /* packed now, expanded at abc under the GPU lock (the plan has no room for it before) */
-    pack_witness(j, witness, 0, cuzk_wpack_tiles(k->src.shape.n_vars), hooks);
+    pack_witness(j, witness, 0, cuzk_wpack_tiles(g16_shape_scalars(&k->src.shape)), hooks);
     return CUZK_OK;
 }
 
@@ -568,10 +598,11 @@ extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
     if (!j) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL job");
     cuzk_gpu_g16_key *k = j->k;
     const cuzk_gpu_plan *p = &k->plan;
-    if (p->host_witness) { /* tier 7: on the host, outside the GPU lock */
+    if (p->host_witness) { /* tier 7: on the host, outside the GPU lock (bellperson mode: filled at begin) */
         uint8_t *abc = (uint8_t *)k->pinned_abc[j->slot];
         const size_t v = p->vector_bytes;
-        k->src.host.abc(k->src.host.user, j->host_user, k->pinned[j->slot], abc, abc + v, abc + 2 * v);
+        if (!k->src.shape.bellperson)
+            k->src.host.abc(k->src.host.user, j->host_user, k->pinned[j->slot], abc, abc + v, abc + 2 * v);
         j->host_abc = true;
         return CUZK_OK;
     }
@@ -583,6 +614,12 @@ extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
     cuzk_status st;
     if (!j->w_issued && (st = issue_witness(j, NULL, NULL, e))) return st;
     CUZK_CU(cudaStreamWaitEvent(j->cs, j->ev_w, 0));
+    if (k->src.shape.bellperson) { /* a, b, c were uploaded with the witness: nothing to evaluate */
+        sample(k);
+        if ((st = phase_begin(j, CUZK_GPU_PHASE_ABC, j->cs, e)) || (st = phase_end(j, CUZK_GPU_PHASE_ABC, j->cs, e)))
+            return st;
+        return wait_polled(j, j->t1[CUZK_GPU_PHASE_ABC], e);
+    }
     const size_t v = p->vector_bytes;
     if ((st = dev_alloc(k, &j->d_a, v, "a vector", e)) || (st = dev_alloc(k, &j->d_b, v, "b vector", e)))
         return st;
@@ -650,6 +687,24 @@ cuzk_status ntt_host(cuzk_gpu_g16_job *j, cuzk_error *e)
     j->locked = false;
     pthread_mutex_unlock(&k->gpu_lock);
     k->src.host.quotient(k->src.host.user, j->host_user, abc, abc + v, abc + 2 * v, (size_t)1 << lg);
+    if (k->src.shape.bellperson) { /* h back to coefficients: once more through one device vector */
+        pthread_mutex_lock(&k->gpu_lock);
+        j->locked = true;
+        if ((st = dev_alloc(k, &j->d_a, v, "domain vector", e))) return st;
+        cudaError_t rc = cudaMemcpyAsync(j->d_a, abc, v, cudaMemcpyHostToDevice, j->cs);
+        if (rc == cudaSuccess &&
+            !(st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_COSET_INVERSE, j->cs, e)))
+            rc = cudaMemcpyAsync(abc, j->d_a, v, cudaMemcpyDeviceToHost, j->cs);
+        if (rc == cudaSuccess) rc = cudaStreamSynchronize(j->cs);
+        if (rc != cudaSuccess) {
+            cudaGetLastError();
+            st = cuzk_err(e, CUZK_ERR_GPU, "gpu prover: the inverse NTT of h: %s", cudaGetErrorString(rc));
+        }
+        if (st) return st;
+        dev_free(k, &j->d_a);
+        j->locked = false;
+        pthread_mutex_unlock(&k->gpu_lock);
+    }
     j->host_h = true;
     return CUZK_OK;
 }
@@ -676,6 +731,15 @@ extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
         if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_c, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)) ||
             (st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, j->d_c, n, CUZK_GPU_G16_QUOTIENT, j->cs, e)))
             return st;
+    } else if (k->src.shape.bellperson) {
+        /* 2 vectors: a = a.b, then c (page-locked) into b's buffer */
+        const uint8_t *pc = (const uint8_t *)k->pinned_abc[j->slot] + 2 * k->plan.vector_bytes;
+        if ((st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, NULL, n, CUZK_GPU_G16_MUL, j->cs, e)))
+            return st;
+        CUZK_CU(cudaMemcpyAsync(j->d_b, pc, k->plan.vector_bytes, cudaMemcpyHostToDevice, j->cs));
+        if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_b, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)) ||
+            (st = cuzk_gpu_g16_pointwise(curve, j->d_a, NULL, j->d_b, n, CUZK_GPU_G16_SUB, j->cs, e)))
+            return st;
     } else {
         /* 2 vectors: a = a.b, then c = (A.w)(B.w) again into b's buffer */
         if ((st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, NULL, n, CUZK_GPU_G16_MUL, j->cs, e)) ||
@@ -684,6 +748,9 @@ extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
             (st = cuzk_gpu_g16_pointwise(curve, j->d_a, NULL, j->d_b, n, CUZK_GPU_G16_SUB, j->cs, e)))
             return st;
     }
+    /* bellperson mode: h (raw) back to coefficients, a linear map (raw in, raw out) */
+    if (k->src.shape.bellperson && (st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_COSET_INVERSE, j->cs, e)))
+        return st;
     if ((st = phase_end(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
     /* b, c (and streamed coefficients) are done with once h exists */
     if ((st = wait_polled(j, j->t1[CUZK_GPU_PHASE_NTT], e))) return st;

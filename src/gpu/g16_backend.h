@@ -44,6 +44,27 @@
  * slot), streamed by the handle. So one worker's CPU work (abc, quotient)
  * overlaps another's kernels.
  *
+ * Bellperson mode (shape.bellperson, include/cuzk/gpu_plan.h): no
+ * coefficients; a proof brings a, b, c (bellperson's evaluations) and its
+ * scalars. job_begin fills the slot's page-locked a, b, c (host.abc_in:
+ * the caller scatters its vectors into the domain's order and checks them)
+ * and packs the scalars: the witness, then the A and B selections (DESIGN:
+ * the selections are made on the host, where the assignment's density bits
+ * are, and packed with the witness: one upload, packed as the witness is
+ * (bellperson's aux values are mostly small), no per-proof index to build
+ * or upload, and MSM scalars are contiguous device vectors as for snarkjs
+ * keys; a device gather would need the density as an index per proof, as
+ * the densities come with the assignment, not the key). Pre-staged tiers
+ * upload a, b, c with the witness on the copy stream; the others at abc
+ * under the lock (2-vector tiers upload c into b's buffer after the coset
+ * product a.b, instead of evaluating it again). ntt ends with the inverse
+ * odd-coset NTT of h: bellperson's H bases pair with h's coefficients
+ * (groth16/bp.h), 2^log_domain - 1 of them. The factor -1/2 of bellperson's
+ * H is the caller's (one scalar multiplication of the MSM's result).
+ * Tier 7: a, b, c go through the host NTT path as above, the quotient on
+ * the host, then h once more through one device vector for the inverse
+ * NTT.
+ *
  * Cancellation: with a poll, the job waits for its device work by polling
  * events (between NTT passes, streamed coefficient ranges, before each MSM's
  * sums are read) and stops with CUZK_ERR_CANCELLED; end waits for what was
@@ -66,7 +87,8 @@ extern "C" {
 /* The key's host data, borrowed for the key's lifetime (streamed items are
  * read at every proof). Bases are affine points of the curve's types:
  * H 2^log_domain, A n_vars, B1 n_vars (or n_b), C n_vars - n_public - 1
- * (G1), B2 n_vars (or n_b) (G2); index by cuzk_gpu_plan_item_id -
+ * (G1), B2 n_vars (or n_b) (G2) (bellperson mode: H 2^log_domain - 1,
+ * A n_a, B1 and B2 n_b, gpu/g16_shape.h); index by cuzk_gpu_plan_item_id -
  * CUZK_GPU_ITEM_MSM_H. */
 /* The host steps of tier 7, the caller's (the pipeline passes the CPU
  * backend's kernels). key_user is cuzk_gpu_g16_host.user, job_user the
@@ -78,6 +100,11 @@ typedef struct cuzk_gpu_g16_host {
     /* a, b, c (Montgomery, on the odd coset) -> a = raw(a.b - c) */
     void (*quotient)(void *key_user, void *job_user, void *a, const void *b, const void *c, size_t n);
     void *user;
+    /* Bellperson mode (shape.bellperson), every tier: fills a, b, c (domain
+     * vectors of Montgomery values, the slot's page-locked buffers) from the
+     * job's own inputs; job_begin calls it, so the caller's a, b, c are not
+     * read after job_begin returns. An error fails job_begin. */
+    cuzk_status (*abc_in)(void *key_user, void *job_user, void *a, void *b, void *c, cuzk_error *e);
 } cuzk_gpu_g16_host;
 
 typedef struct cuzk_gpu_g16_key_src {
@@ -90,6 +117,10 @@ typedef struct cuzk_gpu_g16_key_src {
     /* Required when the plan is tier 7 (attach fails with CUZK_ERR_USAGE
      * without it); unused otherwise. */
     cuzk_gpu_g16_host host;
+    /* Nonzero: the bases are a bellperson `.params` file's sections as
+     * mapped (cuzk_gpu_msm_config.bases_be: converted on the device after
+     * each upload; never decoded on the host). */
+    int bases_be;
 } cuzk_gpu_g16_key_src;
 
 typedef struct cuzk_gpu_g16_key cuzk_gpu_g16_key;

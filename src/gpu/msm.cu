@@ -140,6 +140,9 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
             /* precomputed copies (resident only): copy j at j * npoints */
             CUZK_CU_GOTO(cudaMalloc(&m->d_bases, res * m->aff_size * p.pre_t), fail);
             CUZK_CU_GOTO(cudaMemcpy(m->d_bases, bases, res * m->aff_size, kind), fail);
+            /* bellperson's encoding: converted where it landed, before the
+             * live mask and the copies read it (the legacy stream orders) */
+            if (m->cfg.bases_be && (st = ops->decode_be(m->d_bases, res, 0, e)) != CUZK_OK) goto fail;
             /* cudaMemcpy from pageable host memory returns once the data is
              * staged (device to device: at once), before it is on the
              * device; runs go on the caller's streams, which the legacy

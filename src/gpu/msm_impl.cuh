@@ -280,6 +280,58 @@ template <class F> auto pre_kernel()
  * a few per cent; fewer where the scratch buffer holds fewer. */
 static const unsigned PRE_K_MAX = 16;
 
+/* Bases in bellperson's uncompressed encoding (zcash's: each coordinate a
+ * big-endian standard-form integer, G2's c1 before c0, flags in the top
+ * three bits of the first byte: 0x40 the point at infinity) -> our affine
+ * form (little-endian Montgomery limbs, c0 before c1, infinity (0, 0)), in
+ * place, one point a thread. The sizes match (96 / 192 bytes for
+ * BLS12-381), so an uploaded range is converted where it landed. */
+template <class P> __device__ fp<P> be_coord(const uint32_t *w, bool flags)
+{
+    fp<P> r;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) r.v[i] = __byte_perm(w[P::N - 1 - i], 0, 0x0123);
+    if (flags) r.v[P::N - 1] &= 0x1fffffffu; /* the flag bits of the first byte */
+    return fp_to_mont(r);
+}
+template <class P> __device__ void be_field(const uint32_t *w, bool flags, fp<P> &out) { out = be_coord<P>(w, flags); }
+template <class P> __device__ void be_field(const uint32_t *w, bool flags, fp2<P> &out)
+{
+    out.c1 = be_coord<P>(w, flags);
+    out.c0 = be_coord<P>(w + P::N, false);
+}
+
+template <class F> __global__ void decode_be_kernel(affine<F> *pts, size_t n)
+{
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    constexpr int W = (int)(sizeof(affine<F>) / 4), H = W / 2;
+    uint32_t w[W];
+    const uint4 *src = (const uint4 *)(pts + i);
+CUZK_UNROLL
+    for (int k = 0; k < W / 4; k++) {
+        const uint4 v = src[k];
+        w[4 * k] = v.x, w[4 * k + 1] = v.y, w[4 * k + 2] = v.z, w[4 * k + 3] = v.w;
+    }
+    affine<F> out;
+    if (w[0] & 0x40u) { /* the point at infinity */
+        out.x = f_traits<F>::zero();
+        out.y = f_traits<F>::zero();
+    } else {
+        be_field(w, true, out.x);
+        be_field(w + H, false, out.y);
+    }
+    pts[i] = out;
+}
+
+template <class F> cuzk_status msm_decode_be_t(void *d_bases, size_t n, cudaStream_t st, cuzk_error *e)
+{
+    if (n == 0) return CUZK_OK;
+    decode_be_kernel<F><<<(unsigned)((n + 127) / 128), 128, 0, st>>>((affine<F> *)d_bases, n);
+    CUZK_CU(cudaGetLastError());
+    return CUZK_OK;
+}
+
 /* The copies at create; the scratch is the pairs buffer (sized by the plan
  * for 2 (t - 1) elements a thread at pre_threads threads), free until the
  * first run. One wave of threads, as many as are resident at once (with
@@ -436,9 +488,14 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             const bool up_b = b0 >= res, up_s = !on_dev;
             if (!up_b && !up_s) return CUZK_OK;
             CUZK_CU(cudaStreamWaitEvent(m->copy_st, m->ev_done[s], 0));
-            if (up_b)
+            if (up_b) {
                 CUZK_CU(cudaMemcpyAsync((char *)m->d_chunk + (size_t)s * chunk * aff, (const char *)m->h_bases + b0 * aff,
                                         (b1 - b0) * aff, cudaMemcpyDefault, m->copy_st));
+                if (m->cfg.bases_be) { /* bellperson's encoding: converted where it landed */
+                    cuzk_status rd = msm_decode_be_t<F>((char *)m->d_chunk + (size_t)s * chunk * aff, b1 - b0, m->copy_st, e);
+                    if (rd != CUZK_OK) return rd;
+                }
+            }
             if (up_s)
                 CUZK_CU(cudaMemcpyAsync(m->d_scalars + (size_t)s * chunk * 4, scalars + b0 * 4, (b1 - b0) * 32,
                                         cudaMemcpyDefault, m->copy_st));
@@ -549,6 +606,11 @@ template <class F> cuzk_status gpu_msm_impl<F>::finish(cuzk_gpu_msm *m, const ms
 template <class F> cuzk_status gpu_msm_impl<F>::precompute(cuzk_gpu_msm *m, cuzk_error *e)
 {
     return msm_precompute_t<F>(m, e);
+}
+
+template <class F> cuzk_status gpu_msm_impl<F>::decode_be(void *d_bases, size_t n, cudaStream_t st, cuzk_error *e)
+{
+    return msm_decode_be_t<F>(d_bases, n, st, e);
 }
 
 #endif

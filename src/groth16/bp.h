@@ -50,19 +50,38 @@ typedef struct cuzk_bpk {
     bls12_381_g1_affine_t *a;   /* n_a */
     bls12_381_g1_affine_t *b1;  /* n_b */
     bls12_381_g2_affine_t *b2;  /* n_b */
+    /* A mapped key (cuzk_bpk_map, for the GPU): the sections H, L, A, B_G1,
+     * B_G2 (index: cuzk_bp_section_id) as the file holds them, in its
+     * encoding (the GPU converts each range after its upload); h, l, a, b1,
+     * b2 are NULL then, ic and the verifying key's points are decoded. */
+    const uint8_t *enc[5];
 } cuzk_bpk;
 
 /* Allocates the point arrays for the counts set in k (n_inp, n_aux, log_n,
  * n, n_a, n_b); contents uninitialised. */
 cuzk_status cuzk_bpk_alloc(cuzk_bpk *k, cuzk_error *err);
 void cuzk_bpk_free(cuzk_bpk *k);
-/* Host bytes of the point arrays. */
+/* Host bytes of the point arrays (a mapped key: ic only). */
 uint64_t cuzk_bpk_bytes(const cuzk_bpk *k);
+
+/* A mapped key for the GPU: the file mapped into *map (which must outlive
+ * k: cuzk_bp_params_close), its structure and verifying key checked, k's
+ * counts, verifying-key points and ic set and its sections pointed at in
+ * the map (k->enc); no section point is decoded or copied. checked: every
+ * section point is checked on the CPU as cuzk_bpk_load does, from the map. */
+typedef struct cuzk_bp_params cuzk_bp_params;
+cuzk_status cuzk_bpk_map(cuzk_bpk *k, cuzk_bp_params *map, const char *path, bool checked, cuzk_ctx *ctx,
+                         cuzk_error *err);
+/* Whether k is a mapped key (its sections in the file's encoding). */
+static inline bool cuzk_bpk_mapped(const cuzk_bpk *k) { return !k->h && k->enc[0]; }
 
 /* Loads a `.params` file into k: maps it (formats/bellperson.h), checks its
  * structure and verifying key, and decodes every section into k's arrays
  * (cuzk_bpk_decode) on pool. checked: section points also subgroup-checked. */
 cuzk_status cuzk_bpk_load(cuzk_bpk *k, const char *path, bool checked, cuzk_ctx *ctx, cuzk_error *err);
+
+/* The shape of k for the GPU memory plan (bellperson mode, gpu/g16_shape.h). */
+void cuzk_bpk_shape(const cuzk_bpk *k, cuzk_gpu_key_shape *sh);
 
 /* The generic verifying key of k (n_public = n_inp - 1), for cuzk_g16_verify. */
 cuzk_status cuzk_bpk_vk(const cuzk_bpk *k, cuzk_vk *vk, cuzk_error *err);
@@ -85,11 +104,20 @@ typedef struct cuzk_bp_job_in {
     const void *sc_a;             /* n_a raw scalars: inputs, then the aux ones with a_aux set */
     const void *sc_b;             /* n_b raw scalars: inputs with b_inp set, aux with b_aux set */
     const void *sc_l;             /* n_aux raw scalars: aux */
+    /* GPU: one vector of the raw scalars, as gpu/g16_shape.h lays them out:
+     * inp ++ aux, then sc_a when n_a < n_inp + n_aux, then sc_b when
+     * n_b < n_inp + n_aux (sc_l, and sc_a / sc_b when selected, point into it) */
+    const void *scalars;
+    /* Called (when not NULL) once the backend no longer reads as->a, b, c:
+     * copied into the GPU's worker slot, or scattered by the CPU's abc. */
+    void (*consumed)(void *user, size_t index);
+    void *consumed_user;
 } cuzk_bp_job_in;
 
 /* The backends of bellperson mode: the pipeline's job steps over a key
  * state that cuzk_bp_backend_attach makes (their key_attach is not used).
- * GPU: NULL-free in every build; without CUDA attach fails with
+ * GPU: the tiered GPU backend of snarkjs keys (gpu/g16_backend.h) in its
+ * bellperson mode; NULL-free in every build; without CUDA attach fails with
  * CUZK_ERR_UNSUPPORTED. */
 const cuzk_g16_backend *cuzk_bp_backend_cpu(void);
 const cuzk_g16_backend *cuzk_bp_backend_gpu(void);
@@ -97,7 +125,11 @@ const cuzk_g16_backend *cuzk_bp_backend_gpu(void);
 typedef struct cuzk_bp_attach_opts {
     int device;
     uint64_t device_budget;
+    unsigned workers; /* GPU: proofs on the device at once (0: the plan's default, lowered to fit) */
 } cuzk_bp_attach_opts;
+
+/* Proofs the attached state runs at once (the GPU plan's workers; 1 on the CPU). */
+unsigned cuzk_bp_backend_workers(const cuzk_g16_backend *be, const void *state);
 
 /* Prepares k (which outlives the state) for backend be. */
 cuzk_status cuzk_bp_backend_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, const cuzk_bpk *k,

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/gpu.h"
+#include "formats/bellperson.h"
+#include "formats/map_guard.h"
 #include "groth16/bp.h"
 #include "groth16/bp_srs.h"
 #include "groth16/ctx.h"
@@ -23,6 +26,11 @@ struct cuzk_bp_srs {
     void *state;            /* the backend's state; NULL after evict (GPU) */
     pthread_rwlock_t lock;  /* proofs hold it shared; evict and re-attach exclusive */
     cuzk_bp_srs_info info;
+    /* A mapped key (GPU): the file, mapped for the handle's life (k's
+     * sections point into it), and its SIGBUS guard (formats/map_guard.h) */
+    cuzk_bp_params map;
+    cuzk_map_guard *guard;
+    bool checked;
 };
 
 /* ---- loading ------------------------------------------------------------------ */
@@ -36,8 +44,28 @@ void cuzk_bp_srs_free(cuzk_bp_srs *p)
     pthread_rwlock_destroy(&p->lock);
     cuzk_vk_free(&p->vk);
     cuzk_bpk_free(&p->k);
+    cuzk_map_guard_remove(p->guard);
+    cuzk_bp_params_close(&p->map);
     free(p->name);
     free(p);
+}
+
+/* A mapped key the GPU did not take (AUTO): the CPU needs the points
+ * decoded, so the file is read again into memory and the map let go. */
+static cuzk_status srs_decode(cuzk_bp_srs *p, cuzk_ctx *ctx, cuzk_error *err)
+{
+    cuzk_bpk k;
+    cuzk_status st = cuzk_bpk_load(&k, p->name, p->checked, ctx, err);
+    if (st) {
+        cuzk_bpk_free(&k);
+        return st;
+    }
+    cuzk_bpk_free(&p->k);
+    p->k = k;
+    cuzk_map_guard_remove(p->guard);
+    p->guard = NULL;
+    cuzk_bp_params_close(&p->map);
+    return CUZK_OK;
 }
 
 /* Attaches p->k to the backend o asks for (AUTO: the GPU when it accepts the
@@ -54,9 +82,16 @@ static cuzk_status srs_attach(cuzk_bp_srs *p, cuzk_ctx *ctx, cuzk_backend want, 
         if (st == CUZK_OK || want == CUZK_BACKEND_GPU || st == CUZK_ERR_CANCELLED)
             goto done;
     }
+    if (cuzk_bpk_mapped(&p->k) && (st = srs_decode(p, ctx, err)))
+        return st;
     p->be = cuzk_bp_backend_cpu();
     st = cuzk_bp_backend_attach(p->be, ctx, &p->k, &p->ao, &p->state, &host, &device, err);
 done:
+    if (!st && cuzk_map_guard_lost(p->guard)) { /* the file shrank under the upload */
+        cuzk_bp_backend_detach(p->be, p->state);
+        st = cuzk_err(err, CUZK_ERR_IO, "%s: the file changed while it was read (replace parameter files by "
+                                        "rename, never in place)", p->name);
+    }
     if (st) {
         p->state = NULL;
         return st;
@@ -67,8 +102,18 @@ done:
     return CUZK_OK;
 }
 
+/* adopt, with the key's map (a mapped key: taken over too, *map zeroed). */
+static cuzk_status srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, cuzk_bp_params *map, const char *name,
+                             const cuzk_bp_srs_opts *opts, cuzk_error *err);
+
 cuzk_status cuzk_bp_srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, const char *name,
                               const cuzk_bp_srs_opts *opts, cuzk_error *err)
+{
+    return srs_adopt(out, ctx, k, NULL, name, opts, err);
+}
+
+static cuzk_status srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, cuzk_bp_params *map, const char *name,
+                             const cuzk_bp_srs_opts *opts, cuzk_error *err)
 {
     *out = NULL;
     cuzk_bp_srs_opts o = {0};
@@ -78,10 +123,20 @@ cuzk_status cuzk_bp_srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, con
     if (!p || !(p->name = strdup(name))) {
         free(p);
         cuzk_bpk_free(k);
+        if (map)
+            cuzk_bp_params_close(map);
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory loading %s", name);
     }
     p->k = *k;
     memset(k, 0, sizeof *k);
+    p->checked = opts && opts->checked;
+    if (map) {
+        p->map = *map;
+        memset(map, 0, sizeof *map);
+        /* a file truncated under the GPU's reads: an error, not a SIGBUS */
+        if (p->map.file.map)
+            p->guard = cuzk_map_guard_add(p->map.file.map, (size_t)p->map.file.size);
+    }
     pthread_rwlock_init(&p->lock, NULL);
     cuzk_status st = CUZK_OK;
     if ((unsigned)o.backend > CUZK_BACKEND_AUTO)
@@ -96,6 +151,7 @@ cuzk_status cuzk_bp_srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, con
         cuzk_bpk_zkey_header(&p->k, &p->hdr);
         p->ao.device = o.device;
         p->ao.device_budget = o.device_budget;
+        p->ao.workers = o.gpu_workers;
         cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_PREPARE);
         st = srs_attach(p, ctx, o.backend, err);
         if (!st)
@@ -122,14 +178,21 @@ cuzk_status cuzk_bp_srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path,
     cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     *out = NULL;
     cuzk_bpk k = {0};
+    cuzk_bp_params map;
+    memset(&map, 0, sizeof map);
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_LOAD_KEY);
-    cuzk_status st = cuzk_bpk_load(&k, path, opts && opts->checked, ctx, err);
+    /* For the GPU the sections stay in the file's mapping (the device
+     * converts what it uploads); the CPU decodes them into memory. */
+    const bool gpu = opts && (opts->backend == CUZK_BACKEND_GPU ||
+                              (opts->backend == CUZK_BACKEND_AUTO && cuzk_gpu_device_count() > opts->device));
+    cuzk_status st = gpu ? cuzk_bpk_map(&k, &map, path, opts->checked, ctx, err)
+                         : cuzk_bpk_load(&k, path, opts && opts->checked, ctx, err);
     if (st) {
         cuzk_bpk_free(&k);
         return st;
     }
     cuzk_phase_end(ctx, &ph);
-    return cuzk_bp_srs_adopt(out, ctx, &k, path, opts, err);
+    return srs_adopt(out, ctx, &k, gpu ? &map : NULL, path, opts, err);
 }
 
 void cuzk_bp_srs_get_info(const cuzk_bp_srs *p, cuzk_bp_srs_info *info) { *info = p->info; }
@@ -243,7 +306,8 @@ static cuzk_status check_all(const cuzk_bp_srs *p, const cuzk_bp_assignment *a, 
 /* ---- one proof ------------------------------------------------------------------ */
 
 /* The raw scalars of a proof: w = inp ++ aux (raw), and the A and B
- * selections (pointing into w when the density is full). */
+ * selections (w itself when the density is full), in one allocation laid
+ * out as gpu/g16_shape.h says: w, then A's selection, then B's. */
 typedef struct {
     uint64_t (*w)[4];
     uint64_t (*sa)[4], (*sb)[4];
@@ -275,10 +339,6 @@ static void conv_range(void *arg, size_t b, size_t e, int worker)
 
 static void raw_sc_free(raw_sc *r)
 {
-    if (r->own_a)
-        cuzk_free(r->sa);
-    if (r->own_b)
-        cuzk_free(r->sb);
     cuzk_free(r->w);
     memset(r, 0, sizeof *r);
 }
@@ -334,8 +394,11 @@ static cuzk_status raw_sc_make(raw_sc *r, const cuzk_bpk *k, const cuzk_bp_assig
 {
     memset(r, 0, sizeof *r);
     const size_t ni = as->inp_size, nx = as->aux_size, nv = ni + nx;
-    if (!(r->w = cuzk_alloc(nv, 32)))
-        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the assignment's scalars (%zu)", nv);
+    r->own_a = as->a_aux_popcount != nx;
+    r->own_b = !(as->b_inp_popcount == ni && as->b_aux_popcount == nx);
+    const size_t tot = nv + (r->own_a ? k->n_a : 0) + (r->own_b ? k->n_b : 0);
+    if (!(r->w = cuzk_alloc(tot, 32)))
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the assignment's scalars (%zu)", tot);
     conv_job cj = {.as = as, .r = r};
     atomic_init(&cj.bad, SIZE_MAX);
     cuzk_parallel_for(pool, nv, 1 << 14, conv_range, &cj);
@@ -344,23 +407,19 @@ static cuzk_status raw_sc_make(raw_sc *r, const cuzk_bpk *k, const cuzk_bp_assig
         return cuzk_err(err, CUZK_ERR_USAGE, "circuit %zu: %s[%zu] is not below the scalar field order", idx,
                         bad < ni ? "inp" : "aux", bad < ni ? bad : bad - ni);
     /* A: every input, then aux with a_aux set */
-    if (as->a_aux_popcount == nx) {
+    if (!r->own_a) {
         r->sa = r->w;
     } else {
-        if (!(r->sa = cuzk_alloc(k->n_a ? k->n_a : 1, 32)))
-            return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the A scalars");
-        r->own_a = true;
+        r->sa = r->w + nv;
         memcpy(r->sa, r->w, ni * 32);
         if (gather(r->sa + ni, r->w + ni, as->a_aux_density, nx, pool, err))
             return CUZK_ERR_NOMEM;
     }
     /* B: inputs with b_inp set, aux with b_aux set */
-    if (as->b_inp_popcount == ni && as->b_aux_popcount == nx) {
+    if (!r->own_b) {
         r->sb = r->w;
     } else {
-        if (!(r->sb = cuzk_alloc(k->n_b ? k->n_b : 1, 32)))
-            return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the B scalars");
-        r->own_b = true;
+        r->sb = r->w + nv + (r->own_a ? k->n_a : 0);
         size_t o = 0;
         for (size_t i = 0; i < ni; i++)
             if (bit(as->b_inp_density, i))
@@ -396,9 +455,15 @@ static void points_to_proof(cuzk_bp_proof *o, const cuzk_proof_points *pt)
     memcpy(o->c, &pt->c.bls12_381, sizeof o->c);
 }
 
+/* Called when a circuit's a, b, c are no longer read (see prove_all). */
+typedef struct {
+    void (*fn)(void *user, size_t index);
+    void *user;
+} consumed_cb;
+
 static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *as, size_t idx,
-                             const cuzk_bp_fr *r, const cuzk_bp_fr *s, bool verify, cuzk_bp_proof *out,
-                             cuzk_error *err)
+                             const cuzk_bp_fr *r, const cuzk_bp_fr *s, bool verify, const consumed_cb *cb,
+                             cuzk_bp_proof *out, cuzk_error *err)
 {
     raw_sc sc;
     cuzk_status st = raw_sc_make(&sc, &p->k, as, idx, ctx->pool, err);
@@ -409,11 +474,21 @@ static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
     uint64_t rr[4], sr[4];
     bls12_381_fr_from_mont((bls12_381_fr_t *)rr, (const bls12_381_fr_t *)r->l);
     bls12_381_fr_from_mont((bls12_381_fr_t *)sr, (const bls12_381_fr_t *)s->l);
-    cuzk_bp_job_in in = {.as = as, .index = idx, .sc_a = sc.sa, .sc_b = sc.sb, .sc_l = sc.w + as->inp_size};
+    cuzk_bp_job_in in = {.as = as,
+                         .index = idx,
+                         .sc_a = sc.sa,
+                         .sc_b = sc.sb,
+                         .sc_l = sc.w + as->inp_size,
+                         .scalars = sc.w,
+                         .consumed = cb->fn,
+                         .consumed_user = cb->user};
     ic_job ic = {.ops = p->ops, .vk = &p->vk, .pub = sc.w + 1};
     cuzk_proof_points pts;
     st = cuzk_g16_prove(ctx, p->be, p->state, &p->hdr, p->ops, &in, (const uint8_t *)rr, (const uint8_t *)sr,
                         verify ? ic_run : NULL, &ic, &pts, err);
+    if (!st && cuzk_map_guard_lost(p->guard)) /* streamed bases read from a file that shrank: zeros */
+        st = cuzk_err(err, CUZK_ERR_IO, "circuit %zu: %s changed while it was read (replace parameter files by "
+                                        "rename, never in place)", idx, p->name);
     if (!st && verify) {
         cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_VERIFY);
         cuzk_error verr = {0};
@@ -438,30 +513,114 @@ static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
     return st;
 }
 
+/* The circuits of one call, taken in order by W threads (the backend's
+ * workers: on the GPU, one proof's host work and uploads overlap another's
+ * kernels). The first error (lowest circuit index among those that failed)
+ * stops the others from starting new circuits. */
+typedef struct {
+    cuzk_ctx *ctx;
+    const cuzk_bp_srs *p;
+    const cuzk_bp_assignment *a;
+    const cuzk_bp_fr *r, *s;
+    size_t n;
+    bool verify;
+    consumed_cb cb;
+    cuzk_bp_proof *out;
+    pthread_mutex_t mu;
+    size_t next, err_index;
+    bool stop;
+    cuzk_status st;
+    cuzk_error err;
+} batch;
+
+static void *batch_worker(void *arg)
+{
+    batch *b = arg;
+    /* a context per thread: the caller's pool (shared pools take turns) and
+     * callbacks, its own phase state */
+    cuzk_ctx child = *b->ctx;
+    child.own_pool = false;
+    child.plan = NULL;
+    for (;;) {
+        pthread_mutex_lock(&b->mu);
+        const size_t i = b->next;
+        const bool done = b->stop || i >= b->n;
+        if (!done)
+            b->next++;
+        pthread_mutex_unlock(&b->mu);
+        if (done)
+            break;
+        cuzk_error e = {0};
+        cuzk_status st = cuzk_check_cancel(&child, &e);
+        if (!st)
+            st = prove_one(&child, b->p, &b->a[i], i, &b->r[i], &b->s[i], b->verify, &b->cb, &b->out[i], &e);
+        if (b->cb.fn) /* also after an error before the backend read them */
+            b->cb.fn(b->cb.user, i);
+        if (st) {
+            pthread_mutex_lock(&b->mu);
+            if (!b->st || i < b->err_index) {
+                b->st = st;
+                b->err = e;
+                b->err_index = i;
+            }
+            b->stop = true;
+            pthread_mutex_unlock(&b->mu);
+        }
+    }
+    return NULL;
+}
+
 /* The proofs, after the checks (p's lock held shared). */
 static cuzk_status prove_all(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
-                             const cuzk_bp_fr *r, const cuzk_bp_fr *s, bool verify, cuzk_bp_proof *out,
-                             cuzk_error *err)
+                             const cuzk_bp_fr *r, const cuzk_bp_fr *s, bool verify, const consumed_cb *cb,
+                             cuzk_bp_proof *out, cuzk_error *err)
 {
-    for (size_t i = 0; i < n; i++) {
-        cuzk_status st = cuzk_check_cancel(ctx, err);
-        if (!st)
-            st = prove_one(ctx, p, &a[i], i, &r[i], &s[i], verify, &out[i], err);
-        if (st)
-            return st;
+    size_t W = cuzk_bp_backend_workers(p->be, p->state);
+    if (W > n)
+        W = n;
+    if (W <= 1) {
+        for (size_t i = 0; i < n; i++) {
+            cuzk_status st = cuzk_check_cancel(ctx, err);
+            if (!st)
+                st = prove_one(ctx, p, &a[i], i, &r[i], &s[i], verify, cb, &out[i], err);
+            if (cb->fn)
+                cb->fn(cb->user, i);
+            if (st) {
+                for (size_t j = i + 1; j < n && cb->fn; j++) /* never read */
+                    cb->fn(cb->user, j);
+                return st;
+            }
+        }
+        return CUZK_OK;
     }
-    return CUZK_OK;
+    batch b = {.ctx = ctx, .p = p, .a = a, .r = r, .s = s, .n = n, .verify = verify, .cb = *cb, .out = out};
+    pthread_mutex_init(&b.mu, NULL);
+    pthread_t th[64];
+    size_t started = 0;
+    for (size_t t = 0; t < W && t < 64; t++, started++)
+        if (pthread_create(&th[t], NULL, batch_worker, &b))
+            break;
+    if (!started) /* no thread: here, one at a time */
+        batch_worker(&b);
+    for (size_t t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+    pthread_mutex_destroy(&b.mu);
+    for (size_t j = b.next; j < n && cb->fn; j++) /* stopped: never read */
+        cb->fn(cb->user, j);
+    if (b.st && err)
+        *err = b.err;
+    return b.st;
 }
 
 /* cuzk_bp_prove after its checks: out zeroed on error. */
 static cuzk_status prove_checked(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
                                  const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
-                                 const cuzk_bp_prove_opts *opts, cuzk_error *err)
+                                 const cuzk_bp_prove_opts *opts, const consumed_cb *cb, cuzk_error *err)
 {
     cuzk_bp_srs *ps = (cuzk_bp_srs *)p; /* its lock and lazy attach; the key itself is not changed */
     cuzk_status st = CUZK_OK;
     if (n && !(st = srs_acquire(ps, ctx, err))) {
-        st = prove_all(ctx, p, a, n, r, s, !(opts && opts->no_verify), out, err);
+        st = prove_all(ctx, p, a, n, r, s, !(opts && opts->no_verify), cb, out, err);
         pthread_rwlock_unlock(&ps->lock);
     }
     if (st && n)
@@ -477,8 +636,9 @@ cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_ass
     if (n && !out)
         return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove: NULL output");
     cuzk_status st = check_all(p, a, n, r, s, err);
+    const consumed_cb none = {0};
     if (!st)
-        return prove_checked(ctx, p, a, n, r, s, out, opts, err);
+        return prove_checked(ctx, p, a, n, r, s, out, opts, &none, err);
     if (n)
         memset(out, 0, n * sizeof *out);
     return st;
@@ -498,10 +658,19 @@ struct cuzk_bp_pending {
     cuzk_bp_proof *out;
     cuzk_status st;
     cuzk_error err;
+    /* start waits until every circuit's a, b, c are read (or the proofs ended) */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool *consumed;
+    size_t n_consumed;
+    bool done;
 };
 
 static void pending_free(cuzk_bp_pending *q)
 {
+    pthread_mutex_destroy(&q->mu);
+    pthread_cond_destroy(&q->cv);
+    free(q->consumed);
     free(q->a);
     free(q->r);
     free(q->s);
@@ -509,10 +678,27 @@ static void pending_free(cuzk_bp_pending *q)
     free(q);
 }
 
+static void pending_consumed(void *user, size_t i)
+{
+    cuzk_bp_pending *q = user;
+    pthread_mutex_lock(&q->mu);
+    if (i < q->n && !q->consumed[i]) {
+        q->consumed[i] = true;
+        if (++q->n_consumed == q->n)
+            pthread_cond_broadcast(&q->cv);
+    }
+    pthread_mutex_unlock(&q->mu);
+}
+
 static void *pending_main(void *arg)
 {
     cuzk_bp_pending *q = arg;
-    q->st = prove_checked(q->ctx, q->p, q->a, q->n, q->r, q->s, q->out, &q->o, &q->err); /* start checked */
+    const consumed_cb cb = {pending_consumed, q};
+    q->st = prove_checked(q->ctx, q->p, q->a, q->n, q->r, q->s, q->out, &q->o, &cb, &q->err); /* start checked */
+    pthread_mutex_lock(&q->mu);
+    q->done = true;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
     return NULL;
 }
 
@@ -527,8 +713,12 @@ cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_
         return st;
     cuzk_bp_pending *q = calloc(1, sizeof *q);
     size_t m = n ? n : 1;
+    if (q) {
+        pthread_mutex_init(&q->mu, NULL);
+        pthread_cond_init(&q->cv, NULL);
+    }
     if (!q || !(q->a = malloc(m * sizeof *a)) || !(q->r = malloc(m * sizeof *r)) || !(q->s = malloc(m * sizeof *s)) ||
-        !(q->out = calloc(m, sizeof *q->out))) {
+        !(q->out = calloc(m, sizeof *q->out)) || !(q->consumed = calloc(m, sizeof *q->consumed))) {
         if (q)
             pending_free(q);
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory starting %zu proofs", n);
@@ -546,6 +736,11 @@ cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_
     q->threaded = pthread_create(&q->th, NULL, pending_main, q) == 0;
     if (!q->threaded) /* no thread: the work is done here, finish only collects it */
         pending_main(q);
+    /* the caller may free every circuit's a, b, c once this returns */
+    pthread_mutex_lock(&q->mu);
+    while (q->n_consumed < q->n && !q->done)
+        pthread_cond_wait(&q->cv, &q->mu);
+    pthread_mutex_unlock(&q->mu);
     *out = q;
     return CUZK_OK;
 }

@@ -1,17 +1,13 @@
 /* The bellperson-mode backends (bp.h): the pipeline's job steps over a
  * bellperson key, on the CPU (the curve's CPU kernels) and on a GPU (the
- * NTT, pointwise and MSM kernels of src/gpu through their C API, so this
- * file is plain C in every build; without CUDA the GPU calls return
- * CUZK_ERR_UNSUPPORTED). */
+ * tiered GPU backend, gpu/g16_backend.h, in its bellperson mode; without
+ * CUDA its attach returns CUZK_ERR_UNSUPPORTED). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/gpu.h"
-#include "gpu/gpu_mem.h"
-#include "gpu/g16.h"
 #include "groth16/bp.h"
 #include "groth16/ctx.h"
 
@@ -170,6 +166,8 @@ static cuzk_status bp_cpu_abc(void *job, cuzk_error *err)
         if (bad != SIZE_MAX)
             return abc_range_err(err, &j->in, i, bad);
     }
+    if (j->in.consumed) /* the caller's a, b, c are not read again */
+        j->in.consumed(j->in.consumed_user, j->in.index);
     return CUZK_OK;
 }
 
@@ -246,54 +244,61 @@ static const cuzk_g16_backend BP_CPU = {
 const cuzk_g16_backend *cuzk_bp_backend_cpu(void) { return &BP_CPU; }
 
 /* ---- GPU -----------------------------------------------------------------
- * Key: the NTT tables, three device vectors of the domain (a, b, c; made
- * first, so that a proof never allocates), and one MSM handle per section,
- * made in the order H, L, A, B_G1, B_G2, each with the device memory left
- * (resident when it fits, else streamed from the key's host arrays, which
- * are page-locked for the handle's life). Jobs on one key take its lock in
- * turn (one proof on the device at a time). */
+ * The GPU Groth16 backend of snarkjs keys (gpu/g16_backend.h) in its
+ * bellperson mode: the same memory plan (tiers, W worker slots, pre-staged
+ * uploads, resident or streamed MSM bases), with a proof's a, b, c filled
+ * into the worker slot's page-locked buffers by abc_in (the scatter into the
+ * NTT's order and the check against r, as the CPU's abc step) and its
+ * scalars (the witness, then the A and B selections, cuzk_bp_job_in.scalars)
+ * packed beside them. The H MSM's result is scaled by -1/2 here, as on the
+ * CPU. Built with CUDA only (CUZK_HAVE_GPU_PROVER); without it attach fails
+ * with CUZK_ERR_UNSUPPORTED. */
 
-enum { BP_M_H, BP_M_L, BP_M_A, BP_M_B1, BP_M_B2, BP_M_COUNT };
+#ifdef CUZK_HAVE_GPU_PROVER
+#include "gpu/g16_backend.h"
 
 typedef struct {
-    const cuzk_bpk *k;
+    cuzk_gpu_g16_key *k;
+    const cuzk_bpk *bk;
     const cuzk_curve_ops *ops;
-    int device;
-    void *stream;
-    cuzk_gpu_ntt *ntt;
-    void *d_v[3];
-    void *h_stage; /* pinned, n values: a, b, c permuted into the NTT's order on their way up */
-    uint64_t e;
-    cuzk_gpu_msm *msm[BP_M_COUNT];
-    uint64_t device_bytes;
-    pthread_mutex_t lock;
-    bool lock_made;
+    uint64_t e; /* cuzk_bp_domain_e */
 } bp_gpu_key;
 
 typedef struct {
     bp_gpu_key *k;
     cuzk_ctx *ctx;
     cuzk_bp_job_in in;
-    bool locked;
+    cuzk_gpu_g16_job *j;
 } bp_gpu_job;
+
+static cuzk_status bp_gpu_abc_in(void *key_user, void *job_user, void *a, void *b, void *c, cuzk_error *err)
+{
+    const bp_gpu_key *k = key_user;
+    const bp_gpu_job *j = job_user;
+    void *dst[3] = {a, b, c};
+    const void *src[3] = {j->in.as->a, j->in.as->b, j->in.as->c};
+    for (int i = 0; i < 3; i++) {
+        size_t bad = cuzk_bp_scatter(dst[i], src[i], j->in.as->abc_size, k->bk->n, k->e, j->ctx->pool);
+        if (bad != SIZE_MAX)
+            return abc_range_err(err, &j->in, i, bad);
+    }
+    return CUZK_OK;
+}
+
+/* Tier 7: a = raw(a.b - c) on the odd coset, on the CPU. */
+static void bp_gpu_quotient(void *key_user, void *job_user, void *a, const void *b, const void *c, size_t n)
+{
+    const bp_gpu_key *k = key_user;
+    const bp_gpu_job *j = job_user;
+    k->ops->h_pointwise(a, b, c, n, j->ctx->pool);
+}
 
 static void bp_gpu_detach(void *state)
 {
     bp_gpu_key *s = state;
     if (!s)
         return;
-    for (int i = 0; i < BP_M_COUNT; i++)
-        cuzk_gpu_msm_destroy(s->msm[i]);
-    for (int i = 0; i < 3; i++)
-        if (s->d_v[i])
-            cuzk_gpu_dev_free(s->d_v[i], s->device);
-    cuzk_gpu_ntt_destroy(s->ntt);
-    if (s->h_stage)
-        cuzk_gpu_host_free(s->h_stage);
-    if (s->stream)
-        cuzk_gpu_stream_destroy(s->stream);
-    if (s->lock_made)
-        pthread_mutex_destroy(&s->lock);
+    cuzk_gpu_g16_key_detach(s->k);
     free(s);
 }
 
@@ -303,80 +308,67 @@ static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o
     bp_gpu_key *s = calloc(1, sizeof *s);
     if (!s)
         return cuzk_err(err, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
-    s->k = k;
+    s->bk = k;
     s->ops = cuzk_curve_ops_get(CUZK_CURVE_BLS12_381);
-    s->device = o ? o->device : 0;
     s->e = cuzk_bp_domain_e(k->log_n);
-    const cuzk_curve c = CUZK_CURVE_BLS12_381;
-    size_t free0 = 0, total = 0;
-    cuzk_status st = pthread_mutex_init(&s->lock, NULL) ? cuzk_err(err, CUZK_ERR_INTERNAL, "gpu prover: mutex")
-                                                        : CUZK_OK;
-    s->lock_made = !st;
-    if (!st)
-        st = cuzk_gpu_mem_info(s->device, &free0, &total, err);
-    if (!st)
-        st = cuzk_gpu_stream_create(&s->stream, s->device, err);
-    if (!st)
-        st = cuzk_gpu_ntt_create(&s->ntt, c, k->log_n, s->device, err);
-    for (int i = 0; i < 3 && !st; i++)
-        st = cuzk_gpu_dev_alloc(&s->d_v[i], k->n * 32, s->device, err);
-    if (!st)
-        st = cuzk_gpu_host_alloc(&s->h_stage, k->n * 32, err);
-    /* MSM handles: each gets what is left of the budget */
-    const struct {
-        const void *bases;
-        size_t n;
-        cuzk_gpu_group g;
-    } m[BP_M_COUNT] = {
-        [BP_M_H] = {k->h, k->n - 1, CUZK_GPU_G1}, [BP_M_L] = {k->l, k->n_aux, CUZK_GPU_G1},
-        [BP_M_A] = {k->a, k->n_a, CUZK_GPU_G1},   [BP_M_B1] = {k->b1, k->n_b, CUZK_GPU_G1},
-        [BP_M_B2] = {k->b2, k->n_b, CUZK_GPU_G2},
-    };
-    /* What the NTT and the vectors leave of the budget (or of the free
-     * memory, less max(512 MiB, 2 %)) is shared by the five handles in
-     * proportion to their bases' bytes: each plans within its share
-     * (resident, with copies where they fit, or streamed), so the first
-     * handle cannot take the memory the others need. */
-    uint64_t avail = 0, weight[BP_M_COUNT] = {0}, wsum = 0;
-    if (!st) {
-        size_t fr = 0, tot = 0;
-        st = cuzk_gpu_mem_info(s->device, &fr, &tot, err);
-        uint64_t used = free0 > fr ? free0 - fr : 0;
-        uint64_t margin = tot / 50 > (512ull << 20) ? tot / 50 : 512ull << 20;
-        if (!st && o && o->device_budget)
-            avail = o->device_budget > used ? o->device_budget - used : 0;
-        else if (!st)
-            avail = fr > margin ? fr - margin : 0;
-        for (int i = 0; i < BP_M_COUNT; i++) {
-            weight[i] = (uint64_t)m[i].n * (m[i].g == CUZK_GPU_G2 ? 192 : 96);
-            wsum += weight[i];
-        }
+    cuzk_gpu_g16_key_src src;
+    memset(&src, 0, sizeof src);
+    cuzk_bpk_shape(k, &src.shape);
+    const bool mapped = cuzk_bpk_mapped(k);
+    if (mapped) { /* the file's sections, converted on the device after each upload */
+        src.bases[0] = k->enc[0]; /* H */
+        src.bases[1] = k->enc[2]; /* A */
+        src.bases[2] = k->enc[3]; /* B_G1 */
+        src.bases[3] = k->enc[1]; /* L */
+        src.bases[4] = k->enc[4]; /* B_G2 */
+        src.bases_be = 1;
+    } else {
+        src.bases[0] = k->h;
+        src.bases[1] = k->a;
+        src.bases[2] = k->b1;
+        src.bases[3] = k->l;
+        src.bases[4] = k->b2;
     }
-    for (int i = 0; i < BP_M_COUNT && !st; i++) {
-        if (!m[i].n)
-            continue;
-        cuzk_gpu_msm_config cfg = {.pin_host_bases = 1};
-        cfg.device_budget = (size_t)((double)avail * (double)weight[i] / (double)(wsum ? wsum : 1));
-        if (!cfg.device_budget) {
-            st = cuzk_err(err, CUZK_ERR_NOMEM, "gpu prover: the device budget is used up before the %s MSM",
-                          i == BP_M_H ? "H" : i == BP_M_L ? "L" : i == BP_M_A ? "A" : i == BP_M_B1 ? "B_G1" : "B_G2");
-            break;
-        }
-        st = cuzk_gpu_msm_create(&s->msm[i], c, m[i].g, m[i].bases, m[i].n, 0, s->device, &cfg, err);
+    src.host.quotient = bp_gpu_quotient;
+    src.host.abc_in = bp_gpu_abc_in;
+    src.host.user = s;
+    cuzk_gpu_plan_opts po = {0};
+    if (o) {
+        po.device = o->device;
+        po.budget = (size_t)o->device_budget;
+        po.workers = o->workers;
     }
-    if (!st) {
-        size_t fr = 0, tot = 0;
-        if (!(st = cuzk_gpu_mem_info(s->device, &fr, &tot, err)))
-            s->device_bytes = free0 > fr ? free0 - fr : 0;
-    }
+    /* a decoded key is held already: the host plan counts it as available;
+     * a mapped one is page cache (page-locked where streamed) */
+    po.host.key_mapped = mapped;
+    po.host.held = mapped ? 0 : (size_t)cuzk_bpk_bytes(k);
+    cuzk_status st = cuzk_gpu_g16_key_attach(&s->k, &src, &po, err);
     if (st) {
         bp_gpu_detach(s);
         return st;
     }
-    *host_bytes = sizeof *s + k->n * 32;
-    *device_bytes = s->device_bytes;
+    cuzk_gpu_plan plan;
+    cuzk_gpu_g16_key_plan(s->k, &plan, NULL);
+    *host_bytes = sizeof *s + (uint64_t)plan.workers * plan.host_pinned;
+    *device_bytes = plan.peak;
     *state = s;
     return CUZK_OK;
+}
+
+static int bp_gpu_cancelled(void *user) { return cuzk_ctx_cancelled(user); }
+
+static void bp_gpu_parallel(void *user, size_t n, size_t grain, cuzk_gpu_g16_range_fn fn, void *arg)
+{
+    cuzk_parallel_for(((cuzk_ctx *)user)->pool, n, grain, fn, arg);
+}
+
+static void bp_gpu_job_end(void *job)
+{
+    bp_gpu_job *j = job;
+    if (!j)
+        return;
+    cuzk_gpu_g16_job_end(j->j);
+    free(j);
 }
 
 static cuzk_status bp_gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const void *w, void **job,
@@ -389,89 +381,92 @@ static cuzk_status bp_gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const 
     j->k = (bp_gpu_key *)key_state;
     j->ctx = ctx;
     j->in = *(const cuzk_bp_job_in *)w;
-    pthread_mutex_lock(&j->k->lock);
-    j->locked = true;
+    cuzk_gpu_g16_hooks h = {.host_user = j};
+    if (ctx->opts.cancelled) {
+        h.cancelled = bp_gpu_cancelled;
+        h.cancel_user = ctx;
+    }
+    if (ctx->pool && cuzk_pool_size(ctx->pool) > 1) {
+        h.parallel = bp_gpu_parallel;
+        h.parallel_user = ctx;
+    }
+    /* waits for a worker slot, fills a, b, c and packs the scalars into it */
+    cuzk_status st = cuzk_gpu_g16_job_begin(&j->j, j->k->k, j->in.scalars, &h, err);
+    if (st) { /* the pipeline ends only jobs that began */
+        bp_gpu_job_end(j);
+        return st;
+    }
+    if (j->in.consumed) /* the caller's a, b, c are not read again */
+        j->in.consumed(j->in.consumed_user, j->in.index);
     *job = j;
     return CUZK_OK;
 }
 
-static void bp_gpu_job_end(void *job)
-{
-    bp_gpu_job *j = job;
-    if (!j)
-        return;
-    if (j->locked) {
-        cuzk_error e = {0};
-        cuzk_gpu_stream_sync(j->k->stream, &e); /* nothing of this job may still run */
-        pthread_mutex_unlock(&j->k->lock);
-    }
-    free(j);
-}
-
-static cuzk_status bp_gpu_abc(void *job, cuzk_error *err)
-{
-    bp_gpu_job *j = job;
-    bp_gpu_key *k = j->k;
-    const size_t n = k->k->n, m = j->in.as->abc_size;
-    const void *src[3] = {j->in.as->a, j->in.as->b, j->in.as->c};
-    cuzk_status st = CUZK_OK;
-    for (int i = 0; i < 3 && !st; i++) { /* one staging buffer: each upload ends before the next scatter */
-        size_t bad = cuzk_bp_scatter(k->h_stage, src[i], m, n, k->e, j->ctx->pool);
-        if (bad != SIZE_MAX)
-            return abc_range_err(err, &j->in, i, bad);
-        st = cuzk_gpu_copy(k->d_v[i], k->h_stage, n * 32, k->stream, err);
-        if (!st)
-            st = cuzk_gpu_stream_sync(k->stream, err);
-    }
-    return st;
-}
+static cuzk_status bp_gpu_abc(void *job, cuzk_error *err) { return cuzk_gpu_g16_job_abc(((bp_gpu_job *)job)->j, err); }
 
 static cuzk_status bp_gpu_ntt_quotient(void *job, cuzk_error *err)
 {
-    bp_gpu_job *j = job;
-    bp_gpu_key *k = j->k;
-    const unsigned lg = k->k->log_n;
-    cuzk_status st = CUZK_OK;
-    for (int i = 0; i < 3 && !st; i++)
-        st = cuzk_gpu_ntt_run(k->ntt, k->d_v[i], lg, CUZK_GPU_NTT_ODD_COSET, k->stream, err);
-    if (!st)
-        st = cuzk_gpu_g16_pointwise(CUZK_CURVE_BLS12_381, k->d_v[0], k->d_v[1], k->d_v[2], k->k->n,
-                                    CUZK_GPU_G16_QUOTIENT, k->stream, err);
-    /* back to coefficients: raw in, raw out (a linear map) */
-    if (!st)
-        st = cuzk_gpu_ntt_run(k->ntt, k->d_v[0], lg, CUZK_GPU_NTT_COSET_INVERSE, k->stream, err);
-    if (!st)
-        st = cuzk_gpu_stream_sync(k->stream, err);
-    return st;
+    return cuzk_gpu_g16_job_ntt(((bp_gpu_job *)job)->j, err);
 }
 
 static cuzk_status bp_gpu_msm(void *job, cuzk_g16_msm which, void *out, cuzk_error *err)
 {
     bp_gpu_job *j = job;
-    bp_gpu_key *k = j->k;
-    const cuzk_bpk *bk = k->k;
-    const cuzk_curve_ops *ops = k->ops;
-    int id;
-    const void *sc;
-    size_t n;
-    int on_dev = 0;
-    switch (which) {
-    case CUZK_G16_MSM_H: id = BP_M_H, sc = k->d_v[0], n = bk->n - 1, on_dev = 1; break;
-    case CUZK_G16_MSM_A: id = BP_M_A, sc = j->in.sc_a, n = bk->n_a; break;
-    case CUZK_G16_MSM_B1: id = BP_M_B1, sc = j->in.sc_b, n = bk->n_b; break;
-    case CUZK_G16_MSM_C: id = BP_M_L, sc = j->in.sc_l, n = bk->n_aux; break;
-    case CUZK_G16_MSM_B2: id = BP_M_B2, sc = j->in.sc_b, n = bk->n_b; break;
-    default: return cuzk_err(err, CUZK_ERR_INTERNAL, "unknown MSM %d", (int)which);
-    }
-    if (!n) {
-        memset(out, 0, which == CUZK_G16_MSM_B2 ? ops->desc->g2_jac : ops->desc->g1_jac);
-        return CUZK_OK;
-    }
-    cuzk_status st = cuzk_gpu_msm_run(k->msm[id], out, sc, n, on_dev, k->stream, err);
+    cuzk_status st = cuzk_gpu_g16_job_msm(j->j, (cuzk_gpu_plan_item_id)(CUZK_GPU_ITEM_MSM_H + (int)which), out, err);
     if (!st && which == CUZK_G16_MSM_H)
-        h_scale(ops, out);
+        h_scale(j->k->ops, out);
     return st;
 }
+
+static unsigned bp_gpu_workers(const void *state)
+{
+    cuzk_gpu_plan plan;
+    cuzk_gpu_g16_key_plan(((const bp_gpu_key *)state)->k, &plan, NULL);
+    return plan.workers;
+}
+
+#else /* no CUDA */
+
+static void bp_gpu_detach(void *state) { (void)state; }
+
+static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o, void **state,
+                                 uint64_t *host_bytes, uint64_t *device_bytes, cuzk_error *err)
+{
+    (void)k, (void)o, (void)state, (void)host_bytes, (void)device_bytes;
+    return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "cuzk GPU: built without CUDA");
+}
+
+static cuzk_status bp_gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const void *w, void **job,
+                                    cuzk_error *err)
+{
+    (void)key_state, (void)ctx, (void)w;
+    *job = NULL;
+    return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "cuzk GPU: built without CUDA");
+}
+
+static void bp_gpu_job_end(void *job) { (void)job; }
+
+static cuzk_status bp_gpu_abc(void *job, cuzk_error *err)
+{
+    (void)job;
+    return cuzk_err(err, CUZK_ERR_UNSUPPORTED, "cuzk GPU: built without CUDA");
+}
+
+static cuzk_status bp_gpu_ntt_quotient(void *job, cuzk_error *err) { return bp_gpu_abc(job, err); }
+
+static cuzk_status bp_gpu_msm(void *job, cuzk_g16_msm which, void *out, cuzk_error *err)
+{
+    (void)which, (void)out;
+    return bp_gpu_abc(job, err);
+}
+
+static unsigned bp_gpu_workers(const void *state)
+{
+    (void)state;
+    return 1;
+}
+
+#endif
 
 static const cuzk_g16_backend BP_GPU = {
     .name = "gpu",
@@ -504,4 +499,9 @@ void cuzk_bp_backend_detach(const cuzk_g16_backend *be, void *state)
         bp_cpu_detach(state);
     else if (be == &BP_GPU)
         bp_gpu_detach(state);
+}
+
+unsigned cuzk_bp_backend_workers(const cuzk_g16_backend *be, const void *state)
+{
+    return be == &BP_GPU && state ? bp_gpu_workers(state) : 1;
 }

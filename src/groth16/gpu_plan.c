@@ -31,6 +31,7 @@
 #include "groth16/backend.h"
 #include "groth16/host_plan.h"
 #include "gpu/g16.h"
+#include "gpu/g16_shape.h"
 #include "gpu/plan.h"
 #include "gpu/wpack.h"
 #include "util/common.h"
@@ -72,20 +73,19 @@ typedef struct {
     size_t npoints;
 } msm_item;
 
-/* The wires whose B points are kept (b_density.h): n_b when it drops some. */
-static bool b_dropped(const cuzk_gpu_key_shape *s) { return s->n_b && s->n_b < s->n_vars; }
-static uint64_t b_wires(const cuzk_gpu_key_shape *s) { return b_dropped(s) ? s->n_b : s->n_vars; }
+/* The kept B wires' scalars are gathered on the device (snarkjs keys that
+ * drop wires, b_density.h; bellperson mode selects them on the host). */
+static bool b_dropped(const cuzk_gpu_key_shape *s) { return !s->bellperson && g16_shape_b_dropped(s); }
 
 static msm_item msm_of(const cuzk_gpu_key_shape *s, int id)
 {
-    size_t n = (size_t)1 << s->log_domain;
     size_t npriv = s->n_vars - s->n_public - 1;
     switch (id) {
-    case CUZK_GPU_ITEM_MSM_H: return (msm_item){CUZK_GPU_G1, n};
-    case CUZK_GPU_ITEM_MSM_A: return (msm_item){CUZK_GPU_G1, s->n_vars};
-    case CUZK_GPU_ITEM_MSM_B1: return (msm_item){CUZK_GPU_G1, b_wires(s)};
+    case CUZK_GPU_ITEM_MSM_H: return (msm_item){CUZK_GPU_G1, g16_shape_h_points(s)};
+    case CUZK_GPU_ITEM_MSM_A: return (msm_item){CUZK_GPU_G1, g16_shape_a_points(s)};
+    case CUZK_GPU_ITEM_MSM_B1: return (msm_item){CUZK_GPU_G1, g16_shape_b_points(s)};
     case CUZK_GPU_ITEM_MSM_C: return (msm_item){CUZK_GPU_G1, npriv};
-    default: return (msm_item){CUZK_GPU_G2, b_wires(s)};
+    default: return (msm_item){CUZK_GPU_G2, g16_shape_b_points(s)};
     }
 }
 
@@ -234,12 +234,13 @@ static cuzk_status plan_coefs(const cuzk_gpu_key_shape *s, size_t budget, bool w
     return CUZK_OK;
 }
 
-/* host: tier 7 (MSM scalars from the host, no coefficients on the device). */
+/* host: tier 7 (MSM scalars from the host, no coefficients on the device).
+ * Bellperson mode has no coefficients. */
 static cuzk_status plan_item(const cuzk_gpu_key_shape *s, int id, int sm, size_t budget, bool whole, bool host,
                              cuzk_gpu_plan_item *it, cuzk_error *err)
 {
     if (id == CUZK_GPU_ITEM_COEFS) {
-        if (!host)
+        if (!host && !s->bellperson)
             return plan_coefs(s, budget, whole, it, err);
         memset(it, 0, sizeof *it);
         it->data_bytes = smul(s->n_coefs, COEF_BYTES);
@@ -295,7 +296,7 @@ static bool plan_key(const cuzk_gpu_key_shape *s, int sm, size_t budget, bool st
     for (size_t k = kmin; k <= kmax; k++) {
         bool str[CUZK_GPU_ITEM_COUNT] = {false};
         for (size_t j = 0; j < k; j++)
-            str[STREAM_ORDER[j]] = !(host && STREAM_ORDER[j] == CUZK_GPU_ITEM_COEFS);
+            str[STREAM_ORDER[j]] = !((host || s->bellperson) && STREAM_ORDER[j] == CUZK_GPU_ITEM_COEFS);
         size_t fixed = 0;
         for (int i = 0; i < CUZK_GPU_ITEM_COUNT; i++)
             if (!str[i])
@@ -419,6 +420,7 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
     const cuzk_gpu_key_shape *s = shape;
     if (!cuzk_curve_desc_get(s->curve) || s->n_vars == 0 ||
         s->n_public >= s->n_vars || s->n_b > s->n_vars || s->log_domain > NTT_MAX_LG ||
+        (s->bellperson && (s->n_coefs || s->n_a > s->n_vars || s->n_a < s->n_public + 1 || s->log_domain < 1)) ||
         s->log_domain >= gpu_fr_two_adicity(s->curve) || s->n_vars > ((uint64_t)1 << 32))
         return cuzk_err(err, CUZK_ERR_USAGE,
                         "gpu plan: bad key shape (curve %d, %llu wires, %llu public, domain 2^%u)",
@@ -456,9 +458,12 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
     out->sm_count = sm;
 
     const size_t v = (size_t)FR_BYTES << s->log_domain;
-    const size_t wb = smul(s->n_vars, FR_BYTES);
+    const size_t wb = smul(g16_shape_scalars(s), FR_BYTES); /* bellperson: the A and B selections too */
     const size_t bsb = b_dropped(s) ? smul(s->n_b, FR_BYTES) : 0;
     const size_t wdev = sadd(wb, bsb); /* the witness on the device, the B scalars beside it */
+    /* bellperson mode: a proof's a, b, c are page-locked per worker and
+     * uploaded with the witness (pre-staged tiers: a waiting worker's too) */
+    const size_t abc_in = s->bellperson ? smul(3, v) : 0;
     out->vector_bytes = v;
     out->witness_bytes = wb;
     out->b_scalar_bytes = bsb;
@@ -498,14 +503,14 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
                 memset(job, 0, sizeof job_of[t]);
                 job[CUZK_GPU_PHASE_NTT] = v;
             } else {
-                job[CUZK_GPU_PHASE_STAGE] = wdev;
+                job[CUZK_GPU_PHASE_STAGE] = TIERS[t].prestage ? sadd(wdev, abc_in) : wdev;
                 job[CUZK_GPU_PHASE_ABC] = sadd(wdev, smul(TIERS[t].vecs, v));
                 job[CUZK_GPU_PHASE_NTT] = job[CUZK_GPU_PHASE_ABC];
                 job[CUZK_GPU_PHASE_MSM_H] = sadd(wdev, v);
                 for (int p = CUZK_GPU_PHASE_MSM_A; p <= CUZK_GPU_PHASE_MSM_B2; p++)
                     job[p] = wdev;
             }
-            size_t others = TIERS[t].prestage ? smul(W - 1, wdev) : 0;
+            size_t others = TIERS[t].prestage ? smul(W - 1, sadd(wdev, abc_in)) : 0;
             for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
                 extra_of[t][p] = sadd(sadd(job[p], others), RUNTIME_RESERVE);
         }
@@ -513,7 +518,7 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
         for (unsigned t = 0; t <= LAST; t++) {
             const bool host = TIERS[t].host;
             const size_t *job = job_of[t], *extra = extra_of[t];
-            size_t others = TIERS[t].prestage ? smul(W - 1, wdev) : 0;
+            size_t others = TIERS[t].prestage ? smul(W - 1, sadd(wdev, abc_in)) : 0;
             cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
             size_t held, phase[CUZK_GPU_PHASE_COUNT];
             if (!plan_key(s, sm, budget, TIERS[t].streamed, host, extra, whole[host], key, &held, phase))
@@ -523,7 +528,8 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
             out->tier = t + 1;
             out->key_streamed = TIERS[t].streamed;
             out->host_witness = host;
-            out->host_pinned = sadd(wb, host ? sadd(smul(3, v), bsb) : cuzk_wpack_index_bytes(s->n_vars));
+            out->host_pinned = sadd(wb, host ? sadd(smul(3, v), bsb)
+                                             : sadd(cuzk_wpack_index_bytes(g16_shape_scalars(s)), abc_in));
             memcpy(out->item, key, sizeof key);
             out->key_bytes = held;
             out->prestage = TIERS[t].prestage;

@@ -19,6 +19,7 @@
 #include "curve/curve_desc.h"
 #include "groth16/abc_plan.h"
 #include "groth16/host_plan.h"
+#include "gpu/g16_shape.h"
 #include "msm/msm.h"
 #include "util/common.h"
 
@@ -57,6 +58,9 @@ size_t host_plan_key_data(const cuzk_gpu_key_shape *s)
 {
     const cuzk_curve_desc *cd = cuzk_curve_desc_get(s->curve);
     const size_t n = (size_t)1 << s->log_domain, npriv = s->n_vars - s->n_public - 1;
+    if (s->bellperson) /* H, L, A, B_G1, B_G2, IC; no coefficients */
+        return smul(g16_shape_h_points(s) + npriv + s->n_a + s->n_b + s->n_public + 1, cd->g1_affine) +
+               smul(s->n_b, cd->g2_affine);
     size_t b = smul(s->n_coefs, 12 + FR_BYTES);
     b = sadd(b, smul(s->n_vars, 2 * cd->g1_affine + cd->g2_affine)); /* A, B1, B2 */
     b = sadd(b, smul(npriv + n + s->n_public + 1, cd->g1_affine));   /* C, H, IC */
@@ -197,7 +201,9 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
 {
     const cuzk_curve_desc *cd = cuzk_curve_desc_get(s->curve);
     const size_t n = (size_t)1 << s->log_domain;
-    const bool dropped = s->n_b && s->n_b < s->n_vars;
+    /* the kept B wires' copies of a snarkjs key (bellperson mode selects B's
+     * scalars on the host and keeps its key as it is) */
+    const bool dropped = !s->bellperson && s->n_b && s->n_b < s->n_vars;
     memset(h, 0, sizeof *h);
     h->gpu = 1;
     h->workers = W;
@@ -223,7 +229,9 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
         h->b_held = b_streamed ? h->b_bases : ib;
     }
     const size_t rows = smul(2 * (n + 1), sizeof(uint32_t));
-    if (p->host_witness) { /* tier 7: the CPU's A/B plan */
+    if (s->bellperson) { /* a, b, c come with the proof: no coefficients */
+        h->csr_held = h->csr_build = 0;
+    } else if (p->host_witness) { /* tier 7: the CPU's A/B plan */
         h->csr_held = (size_t)cuzk_abc_plan_csr_bytes(s->n_coefs, n);
         h->csr_build = rows;
     } else if (p->item[CUZK_GPU_ITEM_COEFS].streamed) { /* page-locked records, rows kept */
@@ -233,7 +241,7 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
         h->csr_held = rows;
         h->csr_build = sadd(rows, smul(s->n_coefs, 4 + FR_BYTES));
     }
-    if (!mapped) { /* the zkey's arrays the device key makes unneeded (g16_table.c) */
+    if (!mapped && !s->bellperson) { /* the zkey's arrays the device key makes unneeded (g16_table.c) */
         const size_t g1 = cd->g1_affine, g2 = cd->g2_affine, npriv = s->n_vars - s->n_public - 1;
         const size_t borig = smul(s->n_vars, g1 + g2);
         h->key_freed_early = dropped ? borig : 0;
@@ -253,8 +261,8 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
         h->key_freed = f;
     }
     h->pinned = p->host_pinned;
-    h->witness = smul(s->n_vars, FR_BYTES);
-    h->vectors = 0; /* tier 7's a, b, c are in the page-locked buffers */
+    h->witness = smul(g16_shape_scalars(s), FR_BYTES); /* bellperson: the A and B selections too */
+    h->vectors = 0; /* tier 7's (bellperson mode: every tier's) a, b, c are in the page-locked buffers */
     h->scratch = GPU_FINISH;
     host_sum(h);
 }

@@ -395,7 +395,7 @@ static void gkey_make(gkey *g, cuzk_curve curve, uint64_t constraints)
     unlink(zp);
     rmdir(dir);
     cuzk_zkey *z = &g->zk;
-    g->src.shape = (cuzk_gpu_key_shape){z->curve, z->n_vars, z->n_public, z->log_domain, z->n_coefs, 0};
+    g->src.shape = (cuzk_gpu_key_shape){z->curve, z->n_vars, z->n_public, z->log_domain, z->n_coefs, 0, 0, 0};
     g->src.coefs = (cuzk_gpu_g16_coefs){z->n_coefs, (const uint8_t *)z->coef_matrix, (const uint8_t *)z->coef_constraint,
                                         (const uint8_t *)z->coef_signal, (const uint8_t *)z->coef_value.ptr, 4, 32};
     assert_non_null(z->coef_matrix);
@@ -409,7 +409,7 @@ static void gkey_make(gkey *g, cuzk_curve curve, uint64_t constraints)
     cuzk_coefs_of_zkey(&co, z);
     if (cuzk_abc_plan_build(&g->abc, &co, z->domain_size, g_pool, &e))
         fail_msg("abc plan: %s", e.msg);
-    g->src.host = (cuzk_gpu_g16_host){host_abc, host_quotient, g};
+    g->src.host = (cuzk_gpu_g16_host){host_abc, host_quotient, g, NULL};
     if (curve == CUZK_CURVE_BN254)
         bn254_key_reference(g, g_pool);
     else

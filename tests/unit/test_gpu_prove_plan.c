@@ -59,17 +59,41 @@ static cuzk_gpu_key_shape b_kept(const cuzk_gpu_key_shape *s)
     return k;
 }
 
-static bool dropped(const cuzk_gpu_key_shape *s) { return s->n_b && s->n_b < s->n_vars; }
+/* Bellperson mode's PoRep partition (include/cuzk/gpu_plan.h): 328 inputs,
+ * the aux variables as above, A for the inputs and 99.7 % of the aux
+ * variables, B for a quarter of them and ONE; a, b, c come with the proof. */
+static const cuzk_gpu_key_shape BP_POREP = {
+    .curve = CUZK_CURVE_BLS12_381,
+    .n_vars = 328 + 130169893ull,
+    .n_public = 327,
+    .log_domain = 27,
+    .bellperson = 1,
+    .n_a = 328 + 129779383ull,
+    .n_b = 1 + 130169893ull / 4,
+};
+
+/* The kept B wires' scalars gathered on the device (snarkjs keys only). */
+static bool dropped(const cuzk_gpu_key_shape *s) { return !s->bellperson && s->n_b && s->n_b < s->n_vars; }
 
 static size_t npoints_of(const cuzk_gpu_key_shape *s, int id)
 {
     switch (id) {
-    case CUZK_GPU_ITEM_MSM_H: return (size_t)1 << s->log_domain;
+    case CUZK_GPU_ITEM_MSM_H: return ((size_t)1 << s->log_domain) - (s->bellperson ? 1 : 0);
     case CUZK_GPU_ITEM_MSM_C: return s->n_vars - s->n_public - 1;
     case CUZK_GPU_ITEM_MSM_B1:
-    case CUZK_GPU_ITEM_MSM_B2: return dropped(s) ? s->n_b : s->n_vars;
+    case CUZK_GPU_ITEM_MSM_B2: return s->bellperson ? s->n_b : dropped(s) ? s->n_b : s->n_vars;
+    case CUZK_GPU_ITEM_MSM_A: return s->bellperson ? s->n_a : s->n_vars;
     default: return s->n_vars;
     }
+}
+
+/* The raw scalars of a proof: the witness, and in bellperson mode A's and
+ * B's selections after it when they are not the whole witness. */
+static size_t scalars_of(const cuzk_gpu_key_shape *s)
+{
+    if (!s->bellperson)
+        return s->n_vars;
+    return s->n_vars + (s->n_a < s->n_vars ? s->n_a : 0) + (s->n_b < s->n_vars ? s->n_b : 0);
 }
 
 /* Every figure of a plan against the model and its own invariants. */
@@ -79,12 +103,14 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     assert_true(p->tier >= 1 && p->tier <= 7);
     const bool host = p->tier == 7;
     assert_int_equal(p->host_witness, host);
-    assert_int_equal(p->witness_bytes, s->n_vars * 32);
+    const size_t ns = scalars_of(s);
+    assert_int_equal(p->witness_bytes, ns * 32);
     const size_t bsb = dropped(s) ? s->n_b * 32 : 0; /* the kept B wires' scalars */
     assert_int_equal(p->b_scalar_bytes, bsb);
     assert_int_equal(p->vector_bytes, n * 32);
-    assert_int_equal(p->host_pinned,
-                     s->n_vars * 32 + (host ? 3 * n * 32 + bsb : cuzk_wpack_index_bytes(s->n_vars)));
+    /* bellperson mode: a, b, c page-locked per worker in every tier */
+    const size_t abc_in = s->bellperson ? 3 * n * 32 : 0;
+    assert_int_equal(p->host_pinned, ns * 32 + (host ? 3 * n * 32 + bsb : cuzk_wpack_index_bytes(ns) + abc_in));
     /* the kept B wires' index: held on the device, except in tier 7 (gathered on the host) */
     const cuzk_gpu_plan_item *bi = &p->item[CUZK_GPU_ITEM_B_INDEX];
     assert_int_equal(bi->data_bytes, dropped(s) ? s->n_b * 4 : 0);
@@ -95,7 +121,7 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     const cuzk_gpu_plan_item *co = &p->item[CUZK_GPU_ITEM_COEFS];
     size_t rows = 2 * (n + 1) * 4;
     assert_int_equal(co->data_bytes, s->n_coefs * 36);
-    if (host)
+    if (host || s->bellperson)
         assert_true(co->device_bytes == 0 && !co->streamed);
     else if (co->resident == s->n_coefs) /* whole (held with the key, or in its phases) */
         assert_int_equal(co->device_bytes, rows + s->n_coefs * 36);
@@ -116,6 +142,10 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
         if (id < CUZK_GPU_ITEM_MSM_H || id > CUZK_GPU_ITEM_MSM_B2)
             continue;
         size_t np = npoints_of(s, id);
+        if (np == 0) { /* an empty MSM (bellperson without B points): nothing */
+            assert_true(it->device_bytes == 0 && it->data_bytes == 0);
+            continue;
+        }
         cuzk_gpu_msm_plan mp;
         cuzk_error e = {0};
         cuzk_gpu_group g = id == CUZK_GPU_ITEM_MSM_B2 ? CUZK_GPU_G2 : CUZK_GPU_G1;
@@ -139,12 +169,15 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     assert_int_equal(p->runtime_bytes, (size_t)384 << 20);
     /* the proof's buffers per phase, from the tier */
     const size_t w = p->witness_bytes + bsb, v = p->vector_bytes; /* the B scalars beside the witness */
-    const size_t job_dev[CUZK_GPU_PHASE_COUNT] = {w, w + p->abc_vectors * v, w + p->abc_vectors * v, w + v, w, w, w, w};
+    /* bellperson mode, pre-staged: a, b, c are uploaded with the witness */
+    const size_t stage = p->prestage ? w + abc_in : w;
+    const size_t job_dev[CUZK_GPU_PHASE_COUNT] = {stage, w + p->abc_vectors * v, w + p->abc_vectors * v, w + v,
+                                                  w, w, w, w};
     const size_t job_host[CUZK_GPU_PHASE_COUNT] = {0, 0, v, 0, 0, 0, 0, 0}; /* one vector, in the NTT phase */
     const size_t *want_job = host ? job_host : job_dev;
     assert_int_equal(p->abc_vectors, host ? 1 : p->tier == 3 || p->tier == 6 ? 2 : 3);
     assert_int_equal(p->prestage, p->tier == 1 || p->tier == 4);
-    assert_int_equal(p->others_bytes, p->prestage ? (p->workers - 1) * w : 0);
+    assert_int_equal(p->others_bytes, p->prestage ? (p->workers - 1) * (w + abc_in) : 0);
     size_t peak = 0;
     for (int ph = 0; ph < CUZK_GPU_PHASE_COUNT; ph++) {
         assert_int_equal(p->job_bytes[ph], want_job[ph]);
@@ -354,6 +387,50 @@ static void test_sweep_porep(void **state)
     sweep(&k, 200 * GIB, 2);
 }
 
+/* Bellperson mode: no coefficients, H one point less, the selections'
+ * scalars beside the witness, a, b, c uploaded per proof; every tier
+ * reachable, and the same invariants. */
+static void test_bellperson(void **state)
+{
+    (void)state;
+    cuzk_gpu_plan p = plan_ok(&BP_POREP, 137 * GIB, 2);
+    check_plan(&BP_POREP, &p);
+    assert_int_equal(p.tier, 1);
+    assert_int_equal(p.item[CUZK_GPU_ITEM_COEFS].data_bytes, 0);
+    assert_int_equal(p.item[CUZK_GPU_ITEM_MSM_H].data_bytes, (((size_t)1 << 27) - 1) * 96);
+    assert_int_equal(p.item[CUZK_GPU_ITEM_MSM_A].data_bytes, BP_POREP.n_a * 96);
+    assert_int_equal(p.item[CUZK_GPU_ITEM_MSM_B2].data_bytes, BP_POREP.n_b * 192);
+    sweep(&BP_POREP, 200 * GIB, 2);
+    sweep(&BP_POREP, 200 * GIB, 1);
+    /* full densities: the scalars are the witness alone */
+    cuzk_gpu_key_shape f = BP_POREP;
+    f.n_a = f.n_b = f.n_vars;
+    p = plan_ok(&f, 137 * GIB, 2);
+    check_plan(&f, &p);
+    assert_int_equal(p.witness_bytes, f.n_vars * 32);
+    /* the shapes bench/bp_gpu.sh proves (`cuzk gen --constraints 2^k - 4
+     * --public 3`: about 2^k wires), swept down to NOMEM, and the tiers its
+     * --gpu-mem caps give (sm 132: H100 / H200) */
+    for (unsigned k = 10; k <= 20; k += 2) {
+        cuzk_gpu_key_shape b = {.curve = CUZK_CURVE_BLS12_381, .n_vars = ((size_t)1 << k) - 4, .n_public = 3,
+                                .log_domain = k, .bellperson = 1};
+        b.n_a = 4 + (b.n_vars - 4) * 997 / 1000;
+        b.n_b = 1 + (b.n_vars - 4) / 4;
+        sweep(&b, 8 * GIB, 2);
+        b.n_b = 0; /* no B point at all */
+        sweep(&b, 8 * GIB, 1);
+    }
+    /* a bellperson shape must have no coefficients and A at least its inputs */
+    cuzk_gpu_key_shape bad = BP_POREP;
+    bad.n_coefs = 1;
+    cuzk_gpu_plan_opts o = {.budget = GIB, .sm_count = 132, .host = {.budget = SIZE_MAX}};
+    cuzk_error e = {0};
+    assert_int_equal(cuzk_gpu_plan_proof(&bad, &o, &p, &e), CUZK_ERR_USAGE);
+    bad = BP_POREP;
+    bad.n_a = 3;
+    assert_int_equal(cuzk_gpu_plan_proof(&bad, &o, &p, &e), CUZK_ERR_USAGE);
+}
+
 static void test_sweep_small(void **state)
 {
     (void)state;
@@ -431,7 +508,7 @@ int main(void)
         cmocka_unit_test(test_porep_8g), cmocka_unit_test(test_sweep_porep),
         cmocka_unit_test(test_sweep_small), cmocka_unit_test(test_workers),
         cmocka_unit_test(test_bad_shape),   cmocka_unit_test(test_no_device),
-        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_names),       cmocka_unit_test(test_bellperson),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

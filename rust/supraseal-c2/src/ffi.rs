@@ -47,6 +47,10 @@ pub struct cuzk_bp_srs {
     _opaque: [u8; 0],
 }
 #[repr(C)]
+pub struct cuzk_bp_pending {
+    _opaque: [u8; 0],
+}
+#[repr(C)]
 pub struct cuzk_ctx_opts {
     pub threads: c_int,
     pub pool: *mut cuzk_pool,
@@ -123,6 +127,24 @@ extern "C" {
         opts: *const cuzk_bp_prove_opts,
         err: *mut cuzk_error,
     ) -> cuzk_status;
+
+    pub fn cuzk_bp_prove_start(
+        ctx: *mut cuzk_ctx,
+        p: *const cuzk_bp_srs,
+        a: *const c_void,
+        n: usize,
+        r: *const c_void,
+        s: *const c_void,
+        opts: *const cuzk_bp_prove_opts,
+        out: *mut *mut cuzk_bp_pending,
+        err: *mut cuzk_error,
+    ) -> cuzk_status;
+    pub fn cuzk_bp_prove_finish(
+        pending: *mut cuzk_bp_pending,
+        out: *mut c_void,
+        err: *mut cuzk_error,
+    ) -> cuzk_status;
+    pub fn cuzk_bp_prove_drop(pending: *mut cuzk_bp_pending);
 
     pub fn cuzk_bp_proof_to_bytes(
         proof: *const c_void,

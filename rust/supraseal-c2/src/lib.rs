@@ -575,108 +575,76 @@ pub fn generate_groth16_proofs<S, PR>(
     }
 }
 
-/// The same from the parts of `num_circuits` equally shaped circuits (one
-/// set of density bitmaps for all). Curio's fork (feature `curio`) adds
-/// `gpu_mtx`, `gpu_index`: see `generate_groth16_proof` there.
-#[cfg(not(feature = "curio"))]
-pub fn generate_groth16_proof<S, D, PR>(
-    ntt_a_scalars: &[*const S],
-    ntt_b_scalars: &[*const S],
-    ntt_c_scalars: &[*const S],
-    ntt_scalars_actual_size: usize,
-    input_assignments: &[*const S],
-    aux_assignments: &[*const S],
-    input_assignments_size: usize,
-    aux_assignments_size: usize,
-    a_aux_density_bv: &[D],
-    b_g1_input_density_bv: &[D],
-    b_g1_aux_density_bv: &[D],
-    a_aux_total_density: usize,
-    b_g1_input_total_density: usize,
-    b_g1_aux_total_density: usize,
-    num_circuits: usize,
-    r_s: &[S],
-    s_s: &[S],
-    proofs: &mut [PR],
-    srs: &SRS,
-) {
-    proof_from_parts(
-        ntt_a_scalars,
-        ntt_b_scalars,
-        ntt_c_scalars,
-        ntt_scalars_actual_size,
-        input_assignments,
-        aux_assignments,
-        input_assignments_size,
-        aux_assignments_size,
-        a_aux_density_bv,
-        b_g1_input_density_bv,
-        b_g1_aux_density_bv,
-        a_aux_total_density,
-        b_g1_input_total_density,
-        b_g1_aux_total_density,
-        num_circuits,
-        r_s,
-        s_s,
-        proofs,
-        srs,
-        std::ptr::null_mut(),
-        -1,
-    )
+/// `generate_groth16_proof` in both forms (the fork's adds `gpu_mtx` and
+/// `gpu_index`): one argument list, written once.
+macro_rules! generate_groth16_proof_fn {
+    ($(#[$m:meta])* ($($extra:ident: $ty:ty),*) => ($mtx:expr, $idx:expr)) => {
+        $(#[$m])*
+        pub fn generate_groth16_proof<S, D, PR>(
+            ntt_a_scalars: &[*const S],
+            ntt_b_scalars: &[*const S],
+            ntt_c_scalars: &[*const S],
+            ntt_scalars_actual_size: usize,
+            input_assignments: &[*const S],
+            aux_assignments: &[*const S],
+            input_assignments_size: usize,
+            aux_assignments_size: usize,
+            a_aux_density_bv: &[D],
+            b_g1_input_density_bv: &[D],
+            b_g1_aux_density_bv: &[D],
+            a_aux_total_density: usize,
+            b_g1_input_total_density: usize,
+            b_g1_aux_total_density: usize,
+            num_circuits: usize,
+            r_s: &[S],
+            s_s: &[S],
+            proofs: &mut [PR],
+            srs: &SRS,
+            $($extra: $ty),*
+        ) {
+            proof_from_parts(
+                ntt_a_scalars,
+                ntt_b_scalars,
+                ntt_c_scalars,
+                ntt_scalars_actual_size,
+                input_assignments,
+                aux_assignments,
+                input_assignments_size,
+                aux_assignments_size,
+                a_aux_density_bv,
+                b_g1_input_density_bv,
+                b_g1_aux_density_bv,
+                a_aux_total_density,
+                b_g1_input_total_density,
+                b_g1_aux_total_density,
+                num_circuits,
+                r_s,
+                s_s,
+                proofs,
+                srs,
+                $mtx,
+                $idx,
+            )
+        }
+    };
 }
 
-/// Curio's form: as above, plus `gpu_mtx` (NULL or a mutex from
-/// `alloc_gpu_mutex`, held for the duration of the call: callers that share
-/// one run their proofs one at a time) and `gpu_index` (-1: any; libcuzk
-/// proves on the device the `SRS` was loaded for, so any other value is
-/// accepted and proves there too).
-#[cfg(feature = "curio")]
-pub fn generate_groth16_proof<S, D, PR>(
-    ntt_a_scalars: &[*const S],
-    ntt_b_scalars: &[*const S],
-    ntt_c_scalars: &[*const S],
-    ntt_scalars_actual_size: usize,
-    input_assignments: &[*const S],
-    aux_assignments: &[*const S],
-    input_assignments_size: usize,
-    aux_assignments_size: usize,
-    a_aux_density_bv: &[D],
-    b_g1_input_density_bv: &[D],
-    b_g1_aux_density_bv: &[D],
-    a_aux_total_density: usize,
-    b_g1_input_total_density: usize,
-    b_g1_aux_total_density: usize,
-    num_circuits: usize,
-    r_s: &[S],
-    s_s: &[S],
-    proofs: &mut [PR],
-    srs: &SRS,
-    gpu_mtx: *mut c_void,
-    gpu_index: i32,
-) {
-    proof_from_parts(
-        ntt_a_scalars,
-        ntt_b_scalars,
-        ntt_c_scalars,
-        ntt_scalars_actual_size,
-        input_assignments,
-        aux_assignments,
-        input_assignments_size,
-        aux_assignments_size,
-        a_aux_density_bv,
-        b_g1_input_density_bv,
-        b_g1_aux_density_bv,
-        a_aux_total_density,
-        b_g1_input_total_density,
-        b_g1_aux_total_density,
-        num_circuits,
-        r_s,
-        s_s,
-        proofs,
-        srs,
-        gpu_mtx,
-        gpu_index,
-    )
+generate_groth16_proof_fn! {
+    /// The same from the parts of `num_circuits` equally shaped circuits (one
+    /// set of density bitmaps for all). Curio's fork (feature `curio`) adds
+    /// `gpu_mtx`, `gpu_index`: see `generate_groth16_proof` there.
+    #[cfg(not(feature = "curio"))]
+    () => (std::ptr::null_mut(), -1)
+}
+
+generate_groth16_proof_fn! {
+    /// Curio's form: as above, plus `gpu_mtx` (NULL or a mutex from
+    /// `alloc_gpu_mutex`, held for the duration of the call: callers that share
+    /// one run their proofs one at a time) and `gpu_index` (-1: any; libcuzk
+    /// proves on the device the `SRS` was loaded for, so any other value is
+    /// accepted and proves there too).
+    #[cfg(feature = "curio")]
+    (gpu_mtx: *mut c_void, gpu_index: i32) => (gpu_mtx, gpu_index)
 }
 
 fn proof_from_parts<S, D, PR>(
@@ -740,21 +708,49 @@ fn proof_from_parts<S, D, PR>(
 
 // ---- Curio's fork: split proving and GPU mutexes ----------------------------
 
-/// Proofs made by `start_groth16_proof`, waiting for `finish_groth16_proof`.
+/// Proofs started by `start_groth16_proof`, waiting for
+/// `finish_groth16_proof`: libcuzk's pending proof, the context it proves
+/// with and the parameters it proves against (both must outlive it).
 struct Pending {
-    proofs: Vec<[u8; PROOF_BYTES]>,
+    handle: *mut ffi::cuzk_bp_pending,
+    n: usize,
+    _ctx: Ctx,
+    _params: Arc<Params>,
+}
+
+impl Pending {
+    /// Waits for the proofs; `out` has room for `n`.
+    fn finish(mut self, out: *mut c_void) -> Result<(), Error> {
+        let mut err = ffi::cuzk_error::new();
+        let h = std::mem::replace(&mut self.handle, std::ptr::null_mut());
+        // SAFETY: a handle from cuzk_bp_prove_start, consumed here once;
+        // out has room for n proofs.
+        let st = unsafe { ffi::cuzk_bp_prove_finish(h, out, &mut err) };
+        check(st, &err)
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if !self.handle.is_null() {
+            // SAFETY: not finished: dropped once (waits for the proofs).
+            unsafe { ffi::cuzk_bp_prove_drop(self.handle) };
+        }
+    }
 }
 
 /// Curio's split API. Curio's bellperson frees the A, B, C arrays as soon as
-/// this returns (it keeps densities and assignments until finish), while
-/// libcuzk's background proof (`cuzk_bp_prove_start`) reads every array
-/// until it ends; so the proofs are made here, before returning (as
-/// `generate_groth16_proof`), and `finish_groth16_proof` hands them over.
-/// Correct for Curio's use; its pipelining of one worker's proofs is lost
-/// until libcuzk's start returns once it is done with A, B, C.
+/// this returns and keeps the densities and the input and aux assignments
+/// until finish: libcuzk's `cuzk_bp_prove_start` returns once every
+/// circuit's A, B, C are read (copied into a GPU worker's page-locked
+/// buffers, or scattered by the CPU), so the proofs of the last circuits run
+/// on while the caller goes on; `finish_groth16_proof` waits for them.
 ///
-/// Arguments as `generate_groth16_proof`; `gpu_mtx` is held while proving.
-/// Panics with libcuzk's one-line message on an error, as the fork does.
+/// Arguments as `generate_groth16_proof`; `gpu_mtx` is held until this
+/// returns (the device work still running then is scheduled by libcuzk's
+/// worker slots). Panics with libcuzk's one-line message on an error found
+/// here (the checks of the assignments against the parameters); an error
+/// of the proofs themselves panics in `finish_groth16_proof`.
 pub fn start_groth16_proof<S, D>(
     ntt_a_scalars: &[*const S],
     ntt_b_scalars: &[*const S],
@@ -799,23 +795,46 @@ pub fn start_groth16_proof<S, D>(
         num_circuits,
     );
     let _guard = gpu_lock(gpu_mtx);
-    let mut proofs = vec![[0u8; PROOF_BYTES]; num_circuits];
-    if let Err(e) = prove_raw(
-        provers.as_ptr() as *const c_void,
-        num_circuits,
-        r_s.as_ptr() as *const c_void,
-        s_s.as_ptr() as *const c_void,
-        proofs.as_mut_ptr() as *mut c_void,
-        srs,
-    ) {
-        panic!("{}", e);
+    match start_raw(&provers, r_s, s_s, srs) {
+        Ok(p) => Box::into_raw(Box::new(p)) as *mut c_void,
+        Err(e) => panic!("{}", e),
     }
-    Box::into_raw(Box::new(Pending { proofs })) as *mut c_void
+}
+
+/// cuzk_bp_prove_start over the checked assignments (it copies the array of
+/// them, and r_s, s_s).
+fn start_raw<S>(provers: &[Assignment<S>], r_s: &[S], s_s: &[S], srs: &SRS) -> Result<Pending, Error> {
+    let params = srs.params()?.clone();
+    let ctx = Ctx::new()?;
+    let mut h = std::ptr::null_mut();
+    let mut err = ffi::cuzk_error::new();
+    // SAFETY: provers, r_s, s_s hold n elements of the checked sizes; ctx
+    // and params are kept by the Pending until the proofs end.
+    let st = unsafe {
+        ffi::cuzk_bp_prove_start(
+            ctx.0,
+            params.ptr,
+            provers.as_ptr() as *const c_void,
+            provers.len(),
+            r_s.as_ptr() as *const c_void,
+            s_s.as_ptr() as *const c_void,
+            std::ptr::null(),
+            &mut h,
+            &mut err,
+        )
+    };
+    check(st, &err)?;
+    Ok(Pending {
+        handle: h,
+        n: provers.len(),
+        _ctx: ctx,
+        _params: params,
+    })
 }
 
 /// Writes the proofs of `handle` (from `start_groth16_proof`) to `proofs`
-/// (exactly as many as were started). Consumes the handle, also when it
-/// panics.
+/// (exactly as many as were started), waiting for them. Consumes the
+/// handle, also when it panics (a proof's error panics here).
 pub fn finish_groth16_proof<PR>(handle: *mut c_void, proofs: &mut [PR]) {
     let () = Layout::<[u8; SCALAR_BYTES], u64, PR>::PROOF;
     assert!(
@@ -826,22 +845,17 @@ pub fn finish_groth16_proof<PR>(handle: *mut c_void, proofs: &mut [PR]) {
     let p = unsafe { Box::from_raw(handle as *mut Pending) };
     assert_eq!(
         proofs.len(),
-        p.proofs.len(),
+        p.n,
         "supraseal-c2 (cuzk): finish_groth16_proof: room for {} proofs, {} were started",
         proofs.len(),
-        p.proofs.len()
+        p.n
     );
-    // SAFETY: PR is 384 bytes (checked above), as each element of p.proofs.
-    unsafe {
-        std::ptr::copy_nonoverlapping(
-            p.proofs.as_ptr() as *const u8,
-            proofs.as_mut_ptr() as *mut u8,
-            p.proofs.len() * PROOF_BYTES,
-        )
-    };
+    if let Err(e) = p.finish(proofs.as_mut_ptr() as *mut c_void) {
+        panic!("{}", e);
+    }
 }
 
-/// Abandons the proofs of `handle`.
+/// Abandons the proofs of `handle` (waits for the running ones to end).
 ///
 /// # Safety
 /// `handle` must come from `start_groth16_proof` and not have been finished
