@@ -27,6 +27,11 @@
  *    proof's device phases end;
  *  - per waiting worker, when the plan pre-stages: its next witness, uploaded
  *    on a copy stream while another worker's kernels run;
+ *  - bellperson mode (cuzk_gpu_key_shape.bellperson): no coefficients; a
+ *    proof's a, b, c come from the host, page-locked per worker (counted
+ *    in host_pinned) and uploaded with the witness (pre-staged tiers: the
+ *    waiting workers' a, b, c are counted on the device too), and the
+ *    witness is followed by A's and B's scalar selections;
  *  - a fixed reserve for what the CUDA runtime takes beside the allocations
  *    (kernel modules and stacks loaded at first launch, allocation rounding).
  *

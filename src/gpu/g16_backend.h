@@ -162,7 +162,9 @@ typedef struct cuzk_gpu_g16_hooks {
     void *host_user; /* passed to the key's host steps (tier 7) */
 } cuzk_gpu_g16_hooks;
 
-/* witness: n_vars raw scalars (32 bytes each), host; packed into the
+/* witness: n_vars raw scalars (32 bytes each; bellperson mode: the
+ * g16_shape_scalars of gpu/g16_shape.h, the A and B selections after the
+ * witness), host; packed into the
  * slot's pinned buffer (gpu/wpack.h; tier 7: copied raw), step by step, each
  * step expanded on the device as soon as it is there when the plan
  * pre-stages. hooks may be NULL. On an error the caller still ends
