@@ -190,6 +190,8 @@ static void engine_free(cuzk_engine *e)
         close(e->lockfd);
     pthread_mutex_destroy(&e->lock);
     pthread_mutex_destroy(&e->dblock);
+    blob_teardown(e);
+    pthread_mutex_destroy(&e->blob_mu);
     pthread_cond_destroy(&e->work_cv);
     pthread_cond_destroy(&e->change_cv);
     pthread_cond_destroy(&e->hk_cv);
@@ -229,6 +231,7 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
     e->start_mono = cuzk_now();
     pthread_mutex_init(&e->lock, NULL);
     pthread_mutex_init(&e->dblock, NULL);
+    pthread_mutex_init(&e->blob_mu, NULL);
     pthread_cond_init(&e->work_cv, NULL);
     pthread_cond_init(&e->change_cv, NULL);
     pthread_cond_init(&e->hk_cv, NULL);
@@ -330,6 +333,8 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
     if (requeued || failed)
         elog(e, "jobs_recovered", "requeued=%llu ended=%llu", (unsigned long long)requeued,
              (unsigned long long)failed);
+    if ((st = blob_setup(e, err)))
+        goto fail;
     spool_sweep(e);
     uint64_t queued[CUZK_PRIO_COUNT], running;
     if ((st = e->q->ops->stats(e->q, queued, &running, &e->spool_bytes, err)))

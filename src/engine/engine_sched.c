@@ -101,7 +101,7 @@ static int job_end(cuzk_engine *e, const eng_job *j, cuzk_status st, const cuzk_
     if (!st) {
         state = CUZK_JOB_DONE;
         qst = e->q->ops->complete(e->q, j->id, j->attempt, e->host_id, proof, pub, t, &fenced, &err);
-    } else if (st == CUZK_ERR_CANCELLED && stop == STOP_DRAIN) {
+    } else if ((st == CUZK_ERR_CANCELLED && stop == STOP_DRAIN) || stop == STOP_RETRY) {
         state = CUZK_JOB_QUEUED;
         qst = e->q->ops->finish(e->q, j->id, j->attempt, e->host_id, state, 0, NULL, t, &fenced,
                                 &err);
@@ -159,12 +159,24 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
          (long long)(j->started_ms - j->enqueued_ms));
     cuzk_error err = {0};
     char *proof = NULL, *pub = NULL;
+    int blob_failed = 0, blob_gone = 0;
     cuzk_status st = key_acquire_loaded(e, k, slot, w->wctx, &err);
     if (!st) {
         char wp[CUZK_CFG_STR_MAX + 512];
         void *body = NULL;
         size_t len = 0;
-        if (j->input[0]) {
+        char bsha[65], bhost[256];
+        const char *burl;
+        int blob = blob_ref_parse(j->input, bsha, bhost, sizeof bhost, &burl);
+        if (blob) { /* another host's spool, or a shared directory */
+            atomic_store(&w->prog.phase, "fetch_witness");
+            st = blob_fetch(e, j, &body, &len, &blob_gone, &err);
+            if (st) {
+                blob_failed = 1;
+                snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg), "%s",
+                         blob_gone ? " (the witness is gone)" : "");
+            }
+        } else if (j->input[0]) {
             spool_path(e, j->input, wp, sizeof wp);
         } else {
             pthread_mutex_lock(&e->dblock);
@@ -175,12 +187,20 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
             st = hold_while_paused(w, &err);
         atomic_store(&w->prog.phase, "prove");
         if (!st)
-            st = eng_prove(w->wctx, k->slot[slot].key, j->input[0] ? wp : NULL, body, len, &proof,
-                           &pub, &err);
+            st = eng_prove(w->wctx, k->slot[slot].key, j->input[0] && !blob ? wp : NULL, body, len,
+                           &proof, &pub, &err);
         free(body);
     }
     pthread_mutex_lock(&e->lock);
     int stop = w->stop;
+    if (blob_failed) {
+        elog(e, "witness_fetch_failed", "job=%s attempt=%d gone=%d error=\"%s\"", j->id, j->attempt,
+             blob_gone, err.msg);
+        /* Unreachable (the owner down, the network): another attempt,
+         * here or elsewhere, unless this was the last; gone: fail now. */
+        if (!blob_gone && j->attempt < j->max_attempts && stop == STOP_NONE)
+            stop = STOP_RETRY;
+    }
     pthread_mutex_unlock(&e->lock);
     uint64_t mark = 0;
     int state, stored;
@@ -515,6 +535,7 @@ void *housekeeper_main(void *arg)
         if (e->q->ops->shared)
             hk_leases(e);
         pthread_mutex_unlock(&e->lock);
+        blob_sweep(e); /* witnesses no live job of the cluster names any more */
         int64_t before = now_ms() - (int64_t)(e->cfg.retention_s * 1000);
         size_t total = 0;
         for (;;) {

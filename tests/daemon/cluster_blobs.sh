@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Witnesses that stay on the accepting host (docs/CLUSTER.md, "Witnesses"):
+# three `cuzk serve` daemons on one PostgreSQL queue (cluster_lib.sh) with
+# cluster.inline_witness_max = 0, so every witness is a blob.
+#
+#   cluster_blobs.sh <cuzk-binary> <repo-root>
+#
+# 1. A (advertise_url auto, the cluster token) accepts jobs of both curves
+#    while every host is paused: the jobs name blob:<sha256>:A:<A's URL>,
+#    no witness is in the database, A's spool holds one file per distinct
+#    witness. GET /v1/blobs on A: without / with a wrong token 401, with
+#    the API token 401, a malformed or unknown hash 404, a path 404; with
+#    the cluster token the bytes whose sha256 is the name.
+# 2. B proves them all, fetching from A (A's log: blob_served), proofs
+#    verified (cuzk verify, snarkjs for one per curve); then A's sweep
+#    removes the blob files no live job names.
+# 3. A blob deleted from A's spool: the job fails at once with one line
+#    (404, the witness is gone), attempt 1.
+# 4. C (shared_dir, no URL) accepts a job: its witness is in
+#    <shared_dir>/C/, and B (the same shared_dir) reads it from there.
+# 5. A killed (kill -9) with a job whose blob it holds: B tries it
+#    engine.max_attempts times (the job requeued between), then fails it
+#    with the fetch's one-line error.
+# Every wait is for a state, with a generous deadline.
+set -uo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 <cuzk> <repo-root>" >&2; exit 2; }
+CUZK=$1 ROOT=$2
+shift 2
+EXTRA=("$@")
+TAG="[daemon cluster blobs]"
+. "$(dirname "$0")/cluster_lib.sh"
+
+CTOK=cluster-secret-1234
+printf '%s\n' "$CTOK" >"$T/ctok"
+chmod 600 "$T/ctok"
+mkdir -p "$T/shared"
+start_host A --paused --advertise-url auto --cluster-token-file "$T/ctok" --inline-witness-max 0
+start_host B --paused --advertise-url auto --cluster-token-file "$T/ctok" --inline-witness-max 0 --shared-dir "$T/shared"
+start_host C --paused --shared-dir "$T/shared" --inline-witness-max 0
+grep -q "$CTOK" "$T"/daemon-*.log && fail "the cluster token was logged"
+grep -q "event=cluster_advertise url=${URLS[A]}" "$T/daemon-A.log" || fail "A did not advertise its URL"
+
+# ---- 1: placement and the endpoint ----
+: >"$T/jobs"
+for i in 0 1 2 3; do
+  if [ $((i % 2)) = 0 ]; then c=bn128; else c=bls12381; fi
+  ok "submit $i to A" on A "$CUZK" submit "$DATA/$c/mul.zkey" "$DATA/$c/mul.wtns"
+  echo "$(cat "$T/out") $c" >>"$T/jobs"
+done
+SHA_BN=$(sha256sum <"$DATA/bn128/mul.wtns" | cut -d' ' -f1)
+SHA_BLS=$(sha256sum <"$DATA/bls12381/mul.wtns" | cut -d' ' -f1)
+R=$(psql_ "SELECT count(*) FROM cuzk.jobs WHERE input_uri IN ('blob:$SHA_BN:A:${URLS[A]}', 'blob:$SHA_BLS:A:${URLS[A]}')")
+[ "$R" = 4 ] || fail "jobs naming A's blobs: $R of 4 ($(psql_ "SELECT input_uri FROM cuzk.jobs LIMIT 1"))"
+[ "$(psql_ "SELECT count(*) FROM cuzk.inputs")" = 0 ] || fail "witnesses stored in the database"
+[ -f "$T/A/spool/$SHA_BN.wtns" ] && [ -f "$T/A/spool/$SHA_BLS.wtns" ] || fail "A's spool lacks the blobs: $(ls "$T/A/spool")"
+[ "$(ls "$T/A/spool" | wc -l)" = 2 ] || fail "A's spool holds other files: $(ls "$T/A/spool")"
+note "4 jobs accepted by A name blob:<sha256>:A:${URLS[A]}; 2 files in A's spool, none in the database"
+
+code() { curl -s -o "$T/blob" -w '%{http_code}' "$@"; }
+B_URL="${URLS[A]}/v1/blobs"
+[ "$(code "$B_URL/$SHA_BN")" = 401 ] || fail "a blob without a token was not refused"
+[ "$(code -H "Authorization: Bearer wrong" "$B_URL/$SHA_BN")" = 401 ] || fail "a wrong cluster token was not refused"
+[ "$(code -H "Authorization: Bearer $CTOK" "$B_URL/${SHA_BN^^}")" = 404 ] || fail "an upper-case hash was served"
+[ "$(code -H "Authorization: Bearer $CTOK" "$B_URL/$(printf '%064d' 0)")" = 404 ] || fail "an unknown hash was not 404"
+[ "$(code -H "Authorization: Bearer $CTOK" --path-as-is "$B_URL/../../spool/$SHA_BN.wtns")" = 404 ] || fail "a path was followed"
+[ "$(code -H "Authorization: Bearer $CTOK" "$B_URL/$SHA_BN.wtns")" = 404 ] || fail "a file name was served"
+[ "$(code -H "Authorization: Bearer $CTOK" -X POST "$B_URL/$SHA_BN")" = 405 ] || fail "POST to a blob was not 405"
+[ "$(code -H "Authorization: Bearer $CTOK" "$B_URL/$SHA_BN")" = 200 ] || fail "the blob was not served with the cluster token"
+[ "$(sha256sum <"$T/blob" | cut -d' ' -f1)" = "$SHA_BN" ] || fail "the served blob is not the witness"
+note "GET /v1/blobs: 401 without / with a wrong token, 404 for bad, unknown or path names, 405 for POST, 200 and the bytes with the cluster token"
+
+# ---- 2: B proves what A holds ----
+ok "resume B" on B "$CUZK" workers resume
+n=0
+while read -r id c; do
+  n=$((n + 1))
+  ok "await $id on C" on C "$CUZK" await --timeout 120 "$id" "$T/p$n.json" "$T/pub$n.json"
+  ok "verify $id" "$CUZK" verify "$DATA/$c/mul.vkey.json" "$T/pub$n.json" "$T/p$n.json"
+  if [ $n -le 2 ]; then
+    "$SNARKJS" groth16 verify "$DATA/$c/mul.vkey.json" "$T/pub$n.json" "$T/p$n.json" >"$T/sj" 2>&1 && grep -q 'OK!' "$T/sj" ||
+      fail "snarkjs rejected the proof of $id ($c)"
+  fi
+done <"$T/jobs"
+R=$(psql_ "SELECT string_agg(DISTINCT host_id || ':' || outcome, ',') FROM cuzk.attempts")
+[ "$R" = "B:done" ] || fail "attempts: $R (expected every one B:done)"
+grep -q "event=blob_served sha256=$SHA_BN" "$T/daemon-A.log" || fail "A did not serve the bn128 blob"
+grep -q "event=blob_served sha256=$SHA_BLS" "$T/daemon-A.log" || fail "A did not serve the bls12-381 blob"
+for _ in $(seq 1 300); do [ -z "$(ls "$T/A/spool")" ] && break; sleep 0.1; done
+[ -z "$(ls "$T/A/spool")" ] || fail "A kept blobs no live job names: $(ls "$T/A/spool")"
+grep -q "event=blobs_swept removed=2" "$T/daemon-A.log" || fail "A did not log its sweep"
+note "B fetched A's blobs (hash checked), 4 proofs verified (cuzk verify, snarkjs 2); A swept both blobs after the jobs ended"
+
+# ---- 3: a blob gone for good ----
+ok "pause B" on B "$CUZK" workers pause
+ok "submit a job to A" on A "$CUZK" submit "$DATA/bn128/mul.zkey" "$DATA/bn128/mul.wtns"
+G=$(cat "$T/out")
+rm -f "$T/A/spool/$SHA_BN.wtns"
+ok "resume B" on B "$CUZK" workers resume
+on B "$CUZK" await --timeout 120 "$G" "$T/pg.json" "$T/pubg.json" >"$T/out" 2>"$T/err" && fail "a job without its witness succeeded"
+R=$(psql_ "SELECT state || ':' || attempt FROM cuzk.jobs WHERE id = '$G'")
+[ "$R" = "failed:1" ] || fail "the job whose blob is gone: $R (expected failed:1)"
+E=$(job B "$G" | jget error)
+case $E in *"404"*"gone"*) ;; *) fail "the error of the job whose blob is gone: $E" ;; esac
+[ "$(echo "$E" | wc -l)" = 1 ] || fail "the error is not one line"
+note "a blob deleted from A's spool: the job failed at once: $E"
+
+# ---- 4: a shared directory ----
+ok "submit a job to C" on C "$CUZK" submit "$DATA/bls12381/mul.zkey" "$DATA/bls12381/mul.wtns"
+S=$(cat "$T/out")
+[ "$(psql_ "SELECT input_uri FROM cuzk.jobs WHERE id = '$S'")" = "blob:$SHA_BLS:C:" ] || fail "C's job: $(psql_ "SELECT input_uri FROM cuzk.jobs WHERE id = '$S'")"
+ok "await $S on A" on A "$CUZK" await --timeout 120 "$S" "$T/ps.json" "$T/pubs.json"
+ok "verify $S" "$CUZK" verify "$DATA/bls12381/mul.vkey.json" "$T/pubs.json" "$T/ps.json"
+[ "$(psql_ "SELECT host_id || ':' || outcome FROM cuzk.attempts WHERE job_id = '$S'")" = "B:done" ] || fail "C's job was not done by B"
+note "C's witness in <shared_dir>/C/ read by B from the directory, proof verified"
+
+# ---- 5: the owner dies ----
+ok "pause B" on B "$CUZK" workers pause
+ok "submit a job to A" on A "$CUZK" submit "$DATA/bn128/mul.zkey" "$DATA/bn128/mul.wtns"
+D=$(cat "$T/out")
+kill -9 "${DPIDS[A]}"; wait "${DPIDS[A]}" 2>/dev/null
+ok "resume B" on B "$CUZK" workers resume
+for _ in $(seq 1 600); do [ "$(psql_ "SELECT state FROM cuzk.jobs WHERE id = '$D'")" = failed ] && break; sleep 0.1; done
+R=$(psql_ "SELECT state || ':' || attempt FROM cuzk.jobs WHERE id = '$D'")
+[ "$R" = "failed:3" ] || fail "the job whose owner died: $R (expected failed:3)"
+R=$(psql_ "SELECT string_agg(attempt || ':' || outcome, ',' ORDER BY attempt) FROM cuzk.attempts WHERE job_id = '$D'")
+[ "$R" = "1:requeued,2:requeued,3:failed" ] || fail "attempts of the job whose owner died: $R"
+E=$(job B "$D" | jget error)
+case $E in *"${URLS[A]}/v1/blobs/$SHA_BN"*) ;; *) fail "the error does not name the blob's URL: $E" ;; esac
+[ "$(grep -c "event=witness_fetch_failed job=$D" "$T/daemon-B.log")" = 3 ] || fail "B did not log 3 failed fetches"
+note "A dead: B tried its blob 3 times (requeued between), then failed the job: $E"
+
+kill -TERM "${DPIDS[B]}" "${DPIDS[C]}"
+wait "${DPIDS[B]}" || fail "B exited $? after SIGTERM"
+wait "${DPIDS[C]}" || fail "C exited $? after SIGTERM"
+echo "PASS $TAG"
