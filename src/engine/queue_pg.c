@@ -1291,10 +1291,9 @@ static cuzk_status pg_listen(eng_queue *base, double timeout_s, unsigned *events
     if (!q->notify)
         return cuzk_err_force(err, CUZK_ERR_UNSUPPORTED, "%s: notifications are off (engine.notify)",
                               q->safe);
-    if (!q->lconn || PQstatus(q->lconn) != CONNECTION_OK) {
-        if (q->lconn)
-            PQfinish(q->lconn);
-        q->lconn = NULL;
+    if (q->lconn && PQstatus(q->lconn) != CONNECTION_OK)
+        goto lost;
+    if (!q->lconn) {
         double now = mono_s();
         if (now < q->lnext) {
             double w = q->lnext - now;

@@ -833,6 +833,7 @@ static void test_pg_notify(void **state)
     assert_true(seen & ENG_WAKE_RESCAN);
     assert_true(errors >= 1);
     eng_job j3 = mkjob("00000000-0000-4000-8000-0000000000b3", CUZK_PRIO_NORMAL, 3);
+    j3.max_attempts = 10;
     submit(loud, &j3, "w");
     seen = 0;
     for (int i = 0; i < 100 && !(seen & ENG_WAKE_JOBS); i++) {
@@ -840,6 +841,37 @@ static void test_pg_notify(void **state)
         seen |= ev;
     }
     assert_true(seen & ENG_WAKE_JOBS);
+    /* every statement that queues or ends a job, with its payload */
+    next_notify(l, "cuzk_jobs", j3.id);
+    assert_int_equal(loud->ops->claim(loud, j3.id, "hostN", 0, -1, 30, &j, &claimed, &err), CUZK_OK);
+    assert_int_equal(loud->ops->finish(loud, j3.id, j.attempt, "hostN", CUZK_JOB_QUEUED, 0, NULL, 31,
+                                       &fenced, &err), CUZK_OK); /* requeue (a drain) */
+    next_notify(l, "cuzk_jobs", j3.id);
+    assert_int_equal(loud->ops->claim(loud, j3.id, "hostN", 0, -1, 32, &j, &claimed, &err), CUZK_OK);
+    uint64_t rq = 0, ended = 0;
+    assert_int_equal(loud->ops->rescue(loud, "hostN", 33, &rq, &ended, &err), CUZK_OK); /* a restart */
+    assert_int_equal(rq, 1);
+    next_notify(l, "cuzk_jobs", j3.id);
+    assert_int_equal(loud->ops->claim(loud, j3.id, "hostN", 0, -1, 34, &j, &claimed, &err), CUZK_OK);
+    assert_true(claimed);
+    assert_int_equal(pgfx_sql(dbname, "UPDATE cuzk.jobs SET lease_until = now() - interval '1 hour'"
+                                      " WHERE state = 'running'", NULL, 0), 0);
+    assert_int_equal(loud->ops->rescue_expired(loud, 35, &rq, &ended, &err), CUZK_OK);
+    assert_int_equal(rq, 1);
+    next_notify(l, "cuzk_jobs", j3.id);
+    assert_int_equal(loud->ops->claim(loud, j3.id, "hostN", 0, -1, 36, &j, &claimed, &err), CUZK_OK);
+    assert_true(claimed);
+    assert_int_equal(loud->ops->finish(loud, j3.id, j.attempt, "hostN", CUZK_JOB_FAILED, CUZK_ERR_IO,
+                                       "bad", 37, &fenced, &err), CUZK_OK);
+    assert_false(fenced);
+    next_notify(l, "cuzk_done", j3.id);
+    eng_job j4 = mkjob("00000000-0000-4000-8000-0000000000b4", CUZK_PRIO_NORMAL, 4);
+    submit(loud, &j4, "w");
+    next_notify(l, "cuzk_jobs", j4.id);
+    int dq = 0;
+    assert_int_equal(loud->ops->cancel(loud, j4.id, 40, &j, &dq, &err), CUZK_OK);
+    assert_true(dq);
+    next_notify(l, "cuzk_done", j4.id);
     PQfinish(l);
     quiet->ops->close(quiet);
     loud->ops->close(loud);
