@@ -41,6 +41,11 @@ enum { KEY_UNLOADED, KEY_LOADING, KEY_RESIDENT };
 #define ENG_QUEUE_POLL_NOTIFY_S 1.0
 /* STOP_RETRY: the job goes back to the queue (its witness could not be fetched). */
 enum { STOP_NONE, STOP_CANCEL, STOP_DRAIN, STOP_RETRY };
+/* A shared queue: a job whose key this host cannot find is left to the
+ * other hosts this long before the host looks for the key again; at most
+ * this many such keys (then such jobs fail, as on one host). */
+#define ENG_KEY_SKIP_S 30
+#define ENG_KEY_SKIP_MAX 64
 
 /* Where a key is loaded: slot 0 = the host (CPU backend), slot d + 1 = GPU d
  * (GPU backend; the key's proofs take that GPU's lock for their device
@@ -106,6 +111,8 @@ struct cuzk_engine {
     size_t n_pins, cap_pins;
     uint64_t blob_gen;
     int curl_inited;
+    struct { char id[CUZK_KEY_ID_LEN + 1]; double since; } skip[ENG_KEY_SKIP_MAX]; /* e->lock */
+    size_t n_skip;            /* keys this host cannot find (engine_sched.c key_skip) */
     char adv_url[160];        /* cluster.advertise_url, auto resolved (cuzk_engine_advertise) */
     atomic_int adv_ready;
     int lockfd;

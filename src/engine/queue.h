@@ -175,6 +175,10 @@ typedef struct eng_queue_ops {
      * other hosts' delay scheduling); a heartbeat too. SQLite: nothing. */
     cuzk_status (*publish_keys)(eng_queue *q, const char *const *key_ids, size_t n,
                                 cuzk_error *err);
+    /* Keys this host cannot find: peek passes over their jobs (a shared
+     * queue: another host with the key takes them). Replaces the previous
+     * set. NULL = the backend has one host (SQLite): such a job fails. */
+    cuzk_status (*skip_keys)(eng_queue *q, const char *const *key_ids, size_t n, cuzk_error *err);
     /* Waits up to timeout_s for wake-ups (ENG_WAKE_* in *events, 0 = none).
      * Unlike the other calls it may run concurrently with them (its own
      * connection), from one thread at a time. NULL = the backend has none;

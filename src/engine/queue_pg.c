@@ -184,7 +184,8 @@ static void build_sql(void)
             " ON CONFLICT DO NOTHING RETURNING *),"
             " i AS (INSERT INTO cuzk.inputs (job_id, body) SELECT id, $13::bytea FROM j"
             " WHERE $13::bytea IS NOT NULL) SELECT " JOB_COLS " FROM j",
-        [S_PEEK] = "SELECT " JOB_COLS " FROM cuzk.jobs j WHERE state = 'queued' AND " AFFINITY(1, 2, 3, 4)
+        [S_PEEK] = "SELECT " JOB_COLS " FROM cuzk.jobs j WHERE state = 'queued'"
+                   " AND NOT (key_id = ANY($5::text[])) AND " AFFINITY(1, 2, 3, 4)
                    " ORDER BY priority, (key_id = ANY($2::text[])) DESC, enqueued_at, seq LIMIT 1",
         [S_PUBLISH] =
             "WITH h AS (INSERT INTO cuzk.hosts (host_id, started_at, last_seen)"
@@ -318,6 +319,7 @@ typedef struct pg_queue {
     double affinity_ms;     /* opts.affinity_s */
     int notify;             /* opts.notify: statements send wake-ups (SQL[1]) */
     char *resident;         /* this host's resident keys as a text[] literal (publish_keys) */
+    char *skip;             /* keys this host cannot find: peek passes over their jobs (skip_keys) */
     PGconn *lconn;          /* the listener's own connection (listen), NULL = not connected */
     double lnext;           /* listener: no reconnect before this (mono_s) */
     double lbackoff;
@@ -625,6 +627,7 @@ static void pg_close(eng_queue *base)
     if (q->lconn)
         PQfinish(q->lconn);
     free(q->resident);
+    free(q->skip);
     free(q->conninfo);
     free(q);
 }
@@ -738,7 +741,7 @@ static cuzk_status pg_open(eng_queue **out, const char *where, const eng_queue_o
     q->affinity_ms = opts && opts->affinity_s > 0 ? 1000 * opts->affinity_s : 0;
     q->notify = opts && opts->notify;
     q->lbackoff = 0.05;
-    if (!(q->resident = strdup("{}"))) {
+    if (!(q->resident = strdup("{}")) || !(q->skip = strdup("{}"))) {
         pg_close(&q->base);
         return cuzk_err_force(err, CUZK_ERR_NOMEM, "queue: out of memory");
     }
@@ -845,6 +848,7 @@ static cuzk_status pg_peek(eng_queue *base, eng_job *out, int *found, cuzk_error
     a_str(&a, q->resident);
     a_float(&a, q->affinity_ms);
     a_float(&a, q->lease_ms);
+    a_str(&a, q->skip);
     return one_job(q, S_PEEK, &a, out, found, "peek", err);
 }
 
@@ -1270,6 +1274,20 @@ static cuzk_status pg_publish_keys(eng_queue *base, const char *const *key_ids, 
     return st;
 }
 
+/* Keys this host cannot find (not at the job's path, not in its keys.dirs):
+ * peek passes over their jobs, so that a host with the key takes them. */
+static cuzk_status pg_skip_keys(eng_queue *base, const char *const *key_ids, size_t n,
+                                cuzk_error *err)
+{
+    pg_queue *q = (pg_queue *)base;
+    char *arr = text_array(key_ids, n);
+    if (!arr)
+        return cuzk_err_force(err, CUZK_ERR_NOMEM, "skip keys: out of memory");
+    free(q->skip);
+    q->skip = arr;
+    return CUZK_OK;
+}
+
 static void drain_notifies(PGconn *c, unsigned *events)
 {
     PGnotify *n;
@@ -1374,6 +1392,7 @@ const eng_queue_ops eng_queue_postgres = {
     .close = pg_close,
     .submit = pg_submit,
     .peek = pg_peek,
+    .skip_keys = pg_skip_keys,
     .claim = pg_claim,
     .claim_next = pg_claim_next,
     .renew = pg_renew,

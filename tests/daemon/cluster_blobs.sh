@@ -21,6 +21,11 @@
 # 5. A killed (kill -9) with a job whose blob it holds: B tries it
 #    engine.max_attempts times (the job requeued between), then fails it
 #    with the fetch's one-line error.
+# 6. Keys by content id: a job names a key whose file moved from the job's
+#    path into B's keys.dirs: B finds it there (same name, same content id)
+#    and runs the job. A job whose key file is gone: B does not claim it
+#    (key_missing), it stays queued; the file back, C (which registered it)
+#    runs it, attempt 1.
 # Every wait is for a state, with a generous deadline.
 set -uo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 <cuzk> <repo-root>" >&2; exit 2; }
@@ -35,7 +40,9 @@ printf '%s\n' "$CTOK" >"$T/ctok"
 chmod 600 "$T/ctok"
 mkdir -p "$T/shared"
 start_host A --paused --advertise-url auto --cluster-token-file "$T/ctok" --inline-witness-max 0
-start_host B --paused --advertise-url auto --cluster-token-file "$T/ctok" --inline-witness-max 0 --shared-dir "$T/shared"
+mkdir -p "$T/keysB" "$T/k1" "$T/k2"
+start_host B --paused --advertise-url auto --cluster-token-file "$T/ctok" --inline-witness-max 0 --shared-dir "$T/shared" \
+  --key-dirs "$T/keysB"
 start_host C --paused --shared-dir "$T/shared" --inline-witness-max 0
 grep -q "$CTOK" "$T"/daemon-*.log && fail "the cluster token was logged"
 grep -q "event=cluster_advertise url=${URLS[A]}" "$T/daemon-A.log" || fail "A did not advertise its URL"
@@ -87,7 +94,7 @@ grep -q "event=blob_served sha256=$SHA_BN" "$T/daemon-A.log" || fail "A did not 
 grep -q "event=blob_served sha256=$SHA_BLS" "$T/daemon-A.log" || fail "A did not serve the bls12-381 blob"
 for _ in $(seq 1 300); do [ -z "$(ls "$T/A/spool")" ] && break; sleep 0.1; done
 [ -z "$(ls "$T/A/spool")" ] || fail "A kept blobs no live job names: $(ls "$T/A/spool")"
-grep -q "event=blobs_swept removed=2" "$T/daemon-A.log" || fail "A did not log its sweep"
+grep -q "event=blobs_swept removed=" "$T/daemon-A.log" || fail "A did not log its sweep"
 note "B fetched A's blobs (hash checked), 4 proofs verified (cuzk verify, snarkjs 2); A swept both blobs after the jobs ended"
 
 # ---- 3: a blob gone for good ----
@@ -128,6 +135,35 @@ E=$(job B "$D" | jget error)
 case $E in *"${URLS[A]}/v1/blobs/$SHA_BN"*) ;; *) fail "the error does not name the blob's URL: $E" ;; esac
 [ "$(grep -c "event=witness_fetch_failed job=$D" "$T/daemon-B.log")" = 3 ] || fail "B did not log 3 failed fetches"
 note "A dead: B tried its blob 3 times (requeued between), then failed the job: $E"
+
+# ---- 6: keys by content id ----
+cp "$DATA/bn128/linear.zkey" "$T/k1/linear.zkey"
+ok "pause B" on B "$CUZK" workers pause
+ok "submit a linear job to C" on C "$CUZK" submit "$T/k1/linear.zkey" "$DATA/bn128/linear.wtns"
+K=$(cat "$T/out")
+mv "$T/k1/linear.zkey" "$T/keysB/linear.zkey"
+ok "resume B" on B "$CUZK" workers resume
+ok "await $K on C" on C "$CUZK" await --timeout 120 "$K" "$T/pk.json" "$T/pubk.json"
+ok "verify $K" "$CUZK" verify "$DATA/bn128/linear.vkey.json" "$T/pubk.json" "$T/pk.json"
+[ "$(psql_ "SELECT host_id || ':' || outcome FROM cuzk.attempts WHERE job_id = '$K'")" = "B:done" ] || fail "the linear job was not done by B"
+note "a key moved from the job's path into B's keys.dirs: B found it by name and content id, proof verified"
+cp "$DATA/bn128/nopub.zkey" "$T/k2/nopub.zkey"
+ok "pause B" on B "$CUZK" workers pause
+ok "submit a nopub job to C" on C "$CUZK" submit "$T/k2/nopub.zkey" "$DATA/bn128/nopub.wtns"
+M=$(cat "$T/out")
+mv "$T/k2" "$T/k2.away"   # the same file (inode, mtime) comes back below
+ok "resume B" on B "$CUZK" workers resume
+for _ in $(seq 1 600); do grep -q "event=key_missing job=$M" "$T/daemon-B.log" && break; sleep 0.1; done
+grep -q "event=key_missing job=$M" "$T/daemon-B.log" || fail "B did not report the missing key"
+R=$(psql_ "SELECT state || ':' || attempt FROM cuzk.jobs WHERE id = '$M'")
+[ "$R" = "queued:0" ] || fail "the job whose key B lacks: $R (expected queued:0)"
+mv "$T/k2.away" "$T/k2"
+ok "resume C" on C "$CUZK" workers resume
+ok "await $M on B" on B "$CUZK" await --timeout 120 "$M" "$T/pm.json" "$T/pubm.json"
+ok "verify $M" "$CUZK" verify "$DATA/bn128/nopub.vkey.json" "$T/pubm.json" "$T/pm.json"
+R=$(psql_ "SELECT string_agg(attempt || ':' || host_id || ':' || outcome, ',') FROM cuzk.attempts WHERE job_id = '$M'")
+[ "$R" = "1:C:done" ] || fail "attempts of the job whose key B lacked: $R (expected 1:C:done)"
+note "a job whose key B cannot find: B left it queued (key_missing), C ran it: $R"
 
 kill -TERM "${DPIDS[B]}" "${DPIDS[C]}"
 wait "${DPIDS[B]}" || fail "B exited $? after SIGTERM"
