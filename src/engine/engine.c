@@ -390,6 +390,16 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
             goto fail;
     }
 
+    /* The cluster view: what this host is (its URL follows when auto). */
+    if (e->q->ops->shared && e->q->ops->describe_host) {
+        cuzk_error derr = {0};
+        pthread_mutex_lock(&e->dblock);
+        if (e->q->ops->describe_host(e->q, atomic_load(&e->adv_ready) ? e->adv_url : "", e->n_devices,
+                                     (int)e->n_workers, &derr))
+            elog(e, "journal_error", "op=describe_host error=\"%s\"", derr.msg);
+        pthread_mutex_unlock(&e->dblock);
+    }
+
     /* Preload: register and load each listed key before accepting jobs. */
     if (cfg->preload[0]) {
         char list[CUZK_CFG_LIST_MAX], *save = NULL;
@@ -479,6 +489,17 @@ cuzk_status cuzk_engine_snapshot_get(cuzk_engine *e, cuzk_engine_snapshot **out,
         free(s);
         return st;
     }
+    if (e->q->ops->shared && e->q->ops->hosts) {
+        s->shared = 1;
+        pthread_mutex_lock(&e->dblock);
+        st = e->q->ops->hosts(e->q, e->cfg.lease_s > 0 ? e->cfg.lease_s : 30, &s->hosts, &s->n_hosts,
+                              err);
+        pthread_mutex_unlock(&e->dblock);
+        if (st) {
+            free(s);
+            return st;
+        }
+    }
     pthread_mutex_lock(&e->lock);
     s->uptime_s = cuzk_now() - e->start_mono;
     s->pid = (int)getpid();
@@ -553,5 +574,6 @@ void cuzk_engine_snapshot_free(cuzk_engine_snapshot *s)
     free(s->keys);
     free(s->timeline);
     free(s->phases);
+    free(s->hosts);
     free(s);
 }

@@ -411,6 +411,19 @@ typedef struct cuzk_engine_counters {
 #define CUZK_TIMELINE_MAX 256
 #define CUZK_PHASES_MAX 24
 
+/* A host of a shared queue, as the database has it (cuzk.hosts, heartbeat
+ * at every lease renewal). */
+typedef struct cuzk_cluster_host {
+    char host_id[256];
+    char url[160];                     /* cluster.advertise_url ("" = none) */
+    int gpus, slots;                   /* GPUs in use, workers */
+    double silent_s;                   /* since its last renewal (database clock) */
+    int alive;                         /* silent for less than engine.lease */
+    uint64_t running;                  /* leases it holds: jobs running there */
+    double lease_left_s;               /* the soonest of its leases to run out (0 = none) */
+    char keys[1024];                   /* resident key ids, comma-separated ("" = none) */
+} cuzk_cluster_host;
+
 typedef struct cuzk_engine_snapshot {
     double uptime_s;
     int pid;                           /* the daemon's process (also in <state_dir>/lock) */
@@ -428,6 +441,8 @@ typedef struct cuzk_engine_snapshot {
     size_t n_keys;     cuzk_engine_key_info *keys;
     size_t n_timeline; cuzk_timeline_entry *timeline; /* oldest first */
     size_t n_phases;   cuzk_phase_stat *phases;
+    int shared;        /* the queue is shared: queued[] and running are the cluster's */
+    size_t n_hosts;    cuzk_cluster_host *hosts; /* shared queue: every host, by id */
 } cuzk_engine_snapshot;
 
 /* A witness blob this host keeps for other hosts (GET /v1/blobs/<sha256>):

@@ -104,6 +104,14 @@ cuzk_status cuzk_engine_advertise(cuzk_engine *e, const char *url, cuzk_error *e
     snprintf(e->adv_url, sizeof e->adv_url, "%s", url);
     pthread_mutex_unlock(&e->blob_mu);
     atomic_store(&e->adv_ready, 1);
+    if (e->q->ops->describe_host) {
+        cuzk_error derr = {0};
+        pthread_mutex_lock(&e->dblock);
+        cuzk_status dst = e->q->ops->describe_host(e->q, e->adv_url, e->n_devices, (int)e->n_workers, &derr);
+        pthread_mutex_unlock(&e->dblock);
+        if (dst)
+            return cuzk_err_force(err, dst, "%s", derr.msg);
+    }
     pthread_mutex_lock(&e->lock);
     elog(e, "cluster_advertise", "url=%s", url);
     pthread_mutex_unlock(&e->lock);

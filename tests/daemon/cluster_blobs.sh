@@ -11,6 +11,9 @@
 #    witness. GET /v1/blobs on A: without / with a wrong token 401, with
 #    the API token 401, a malformed or unknown hash 404, a path 404; with
 #    the cluster token the bytes whose sha256 is the name.
+# -- the cluster view: B holds one (workers admit 1); `cuzk status` on C and
+#    A shows the three hosts (alive, GPUs, slots, URL, leases, resident keys)
+#    and the cluster's queue.
 # 2. B proves them all, fetching from A (A's log: blob_served), proofs
 #    verified (cuzk verify, snarkjs for one per curve); then A's sweep
 #    removes the blob files no live job names.
@@ -76,6 +79,19 @@ B_URL="${URLS[A]}/v1/blobs"
 [ "$(sha256sum <"$T/blob" | cut -d' ' -f1)" = "$SHA_BN" ] || fail "the served blob is not the witness"
 note "GET /v1/blobs: 401 without / with a wrong token, 404 for bad, unknown or path names, 405 for POST, 200 and the bytes with the cluster token"
 
+# ---- the cluster view (any host shows every host, from the database) ----
+FIRST=$(head -n 1 "$T/jobs" | cut -d' ' -f1)
+ok "admit 1 on B" on B "$CUZK" workers admit 1
+wait_held B "$FIRST"
+ok "status on C" on C "$CUZK" status
+ST=$(cat "$T/out")
+[ "$(echo "$ST" | jget cluster.hosts.length)" = 3 ] || fail "cluster view hosts: $(echo "$ST" | jget cluster)"
+R=$(echo "$ST" | node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const s=JSON.parse(d);
+  console.log(s.cluster.hosts.map(h=>[h.id,h.alive,h.gpus,h.slots,h.leases,h.url||"-"].join(":")).join(" ")+" | "+
+  [s.cluster.leases,s.queue.normal,s.running].join(" "))})')
+[ "$R" = "A:true:0:1:0:${URLS[A]} B:true:0:1:1:${URLS[B]} C:true:0:1:0:- | 1 3 1" ] || fail "cluster view: $R"
+note "cuzk status on C: hosts A, B, C alive (GPUs, slots, URLs), B holding 1 lease, 3 queued normal + 1 running in the cluster"
+
 # ---- 2: B proves what A holds ----
 ok "resume B" on B "$CUZK" workers resume
 n=0
@@ -95,7 +111,12 @@ grep -q "event=blob_served sha256=$SHA_BLS" "$T/daemon-A.log" || fail "A did not
 for _ in $(seq 1 300); do [ -z "$(ls "$T/A/spool")" ] && break; sleep 0.1; done
 [ -z "$(ls "$T/A/spool")" ] || fail "A kept blobs no live job names: $(ls "$T/A/spool")"
 grep -q "event=blobs_swept removed=" "$T/daemon-A.log" || fail "A did not log its sweep"
-note "B fetched A's blobs (hash checked), 4 proofs verified (cuzk verify, snarkjs 2); A swept both blobs after the jobs ended"
+wait_sql "SELECT count(*) FROM cuzk.host_keys WHERE host_id = 'B'" 2 "B's resident keys"
+ok "status on A" on A "$CUZK" status
+R=$(jget cluster.hosts.1.keys <"$T/out")
+[ "$R" = "$(psql_ "SELECT json_agg(key_id ORDER BY key_id) FROM cuzk.host_keys WHERE host_id = 'B'" | tr -d ' ')" ] ||
+  fail "B's resident keys in A's view: $R"
+note "B fetched A's blobs (hash checked), 4 proofs verified (cuzk verify, snarkjs 2), A's view shows B's 2 resident keys; A swept both blobs after the jobs ended"
 
 # ---- 3: a blob gone for good ----
 ok "pause B" on B "$CUZK" workers pause
