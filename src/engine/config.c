@@ -111,7 +111,8 @@ static const cuzk_setting SETTINGS[] = {
      F(notify), S(notify)},
 
     {"cluster", "advertise_url", "advertise-url", CUZK_SET_STRING, "",
-     "PostgreSQL queue: this host's API URL as the other hosts reach it (http://gpu1:9820); with it, "
+     "PostgreSQL queue: this host's API URL as the other hosts reach it (http://gpu1:9820; auto = "
+     "the address server.listen bound); with it, "
      "witnesses over inline_witness_max stay in this host's spool and the others fetch them from "
      "GET /v1/blobs/<sha256> (\"\" = every witness in the database)",
      F(advertise_url), S(advertise_url)},

@@ -24,8 +24,8 @@
 # 4. PostgreSQL crashes and restarts (pg_ctl restart -m immediate) right
 #    after 12 jobs are submitted: the daemons reconnect and every job ends
 #    done exactly once.
-# Witnesses here are small (stored in the database with the job), so any
-# host can run any job; keys are found by path (one machine).
+# Witnesses here are stored in the database with the job (no advertise_url:
+# cluster_blobs.sh tests witnesses kept on a host); keys are found by path.
 # Every wait is for a state, with a generous deadline, never a race.
 #
 # Exit 0 = pass, 1 = fail, 77 = skip (node/snarkjs missing). The PostgreSQL
