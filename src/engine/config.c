@@ -103,7 +103,7 @@ static const cuzk_setting SETTINGS[] = {
      F(lease_renew_s), S(lease_renew_s)},
     {"engine", "affinity_delay", "affinity-delay", CUZK_SET_DURATION, "5s",
      "PostgreSQL queue: a job whose key is loaded on another live host waits this long for "
-     "that host before this one takes it and loads the key (critical jobs never wait; 0 = no wait)",
+     "that host before this one takes it and loads the key (critical jobs never wait; 0 = no affinity)",
      F(affinity_delay_s), S(affinity_delay_s)},
     {"engine", "notify", "notify", CUZK_SET_BOOL, "true",
      "PostgreSQL queue: wake idle workers with LISTEN/NOTIFY when a job is queued "

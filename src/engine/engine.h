@@ -96,7 +96,7 @@ typedef struct cuzk_config {
     double lease_renew_s;              /* PostgreSQL: leases renewed (and expired ones rescued) this often */
     double affinity_delay_s;           /* PostgreSQL: a job whose key is resident on another live host
                                         * waits this long for it before this host takes it (critical
-                                        * jobs never wait); 0 = no wait */
+                                        * jobs never wait); 0 = no affinity */
     int notify;                        /* PostgreSQL: LISTEN/NOTIFY wake-ups (else polling only) */
 
     /* [cluster] — a shared (PostgreSQL) queue: where witnesses live (docs/CLUSTER.md). */

@@ -76,7 +76,8 @@ typedef struct eng_queue_opts {
     double affinity_s;  /* delay scheduling (peek, claim_next): a job whose key is resident
                          * on another live host (publish_keys) waits this long (database
                          * clock, from its submit) before this host may take it; critical
-                         * jobs never wait (0 = no wait) */
+                         * jobs never wait; within a priority, jobs with resident keys and
+                         * jobs past the delay first (0 = no affinity: FIFO) */
     int notify;         /* transitions send wake-ups that `listen` receives (PostgreSQL
                          * LISTEN/NOTIFY; off for YugabyteDB without it) */
 } eng_queue_opts;

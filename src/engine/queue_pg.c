@@ -138,13 +138,19 @@ static const char *const MIGRATIONS[PG_SCHEMA_VERSION] = {
  * keys $r, the affinity delay $d and the lease $l in ms) when it is
  * critical, or there is no delay, or its key is resident here, or it has
  * waited the delay (database clock), or no other live host (heartbeat
- * within a lease) has its key. Within a priority, resident keys first. */
+ * within a lease) has its key. Within a priority, jobs whose key is
+ * resident here come first, and so does every job that has waited the
+ * delay (FIFO among them): a cold job is never passed over for longer
+ * than the delay. */
 #define AFFINITY(h, r, d, l)                                                                    \
     "(priority = 0 OR $" #d "::float8 <= 0 OR key_id = ANY($" #r "::text[])"                    \
     " OR queued_at IS NULL OR queued_at <= now() - $" #d "::float8 * interval '1 millisecond'"  \
     " OR NOT EXISTS (SELECT 1 FROM cuzk.host_keys k JOIN cuzk.hosts h ON h.host_id = k.host_id" \
     " WHERE k.key_id = j.key_id AND k.host_id <> $" #h "::text"                                 \
     " AND h.last_seen > now() - $" #l "::float8 * interval '1 millisecond'))"
+#define FIRST(r, d)                                                                             \
+    "(key_id = ANY($" #r "::text[]) OR queued_at IS NULL"                                       \
+    " OR queued_at <= now() - $" #d "::float8 * interval '1 millisecond')"
 
 enum {
     S_GET, S_BY_IDEM, S_SUBMIT, S_PEEK, S_CLAIM, S_CLAIM_NEXT, S_COMPLETE, S_REQUEUE, S_END,
@@ -191,7 +197,7 @@ static void build_sql(void)
             " WHERE $13::bytea IS NOT NULL) SELECT " JOB_COLS " FROM j",
         [S_PEEK] = "SELECT " JOB_COLS " FROM cuzk.jobs j WHERE state = 'queued'"
                    " AND NOT (key_id = ANY($5::text[])) AND " AFFINITY(1, 2, 3, 4)
-                   " ORDER BY priority, (key_id = ANY($2::text[])) DESC, enqueued_at, seq LIMIT 1",
+                   " ORDER BY priority, " FIRST(2, 3) " DESC, enqueued_at, seq LIMIT 1",
         [S_PUBLISH] =
             "WITH h AS (INSERT INTO cuzk.hosts (host_id, started_at, last_seen)"
             " VALUES ($1, now(), now()) ON CONFLICT (host_id) DO UPDATE SET last_seen = now()),"
@@ -288,7 +294,7 @@ static void build_sql(void)
         case S_CLAIM_NEXT:
             snprintf(buf, sizeof buf,
                      "WITH c AS (SELECT id FROM cuzk.jobs j WHERE state = 'queued' AND " AFFINITY(1, 6, 7, 5)
-                     " ORDER BY priority, (key_id = ANY($6::text[])) DESC, enqueued_at, seq LIMIT 1"
+                     " ORDER BY priority, " FIRST(6, 7) " DESC, enqueued_at, seq LIMIT 1"
                      " FOR UPDATE SKIP LOCKED),"
                      " u AS (UPDATE cuzk.jobs j SET state = 'running', owner = $1, attempt = j.attempt + 1,"
                      " started_at = $2, worker = $3, device = $4, lease_until = " LEASE

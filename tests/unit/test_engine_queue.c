@@ -752,6 +752,15 @@ static void test_pg_affinity(void **state)
     /* no delay: every host takes any job */
     eng_queue *c = qopen_with("hostC", 0, 0);
     assert_string_equal(peek_id(c), j4.id);
+    /* a cold job is passed over for resident ones only until its delay ends */
+    eng_job j7 = keyjob("00000000-0000-4000-8000-0000000000a7", CUZK_PRIO_NORMAL, 1, "k8");
+    submit(a, &j7, "w");
+    assert_string_equal(peek_id(a), j4.id);
+    snprintf(sql, sizeof sql,
+             "UPDATE cuzk.jobs SET queued_at = now() - interval '2 hours' WHERE id = '%s'", j7.id);
+    assert_int_equal(pgfx_sql(dbname, sql, NULL, 0), 0);
+    assert_string_equal(peek_id(a), j7.id);
+    assert_string_equal(peek_id(c), j7.id); /* no delay: plain FIFO */
     char n[32];
     assert_int_equal(pgfx_sql(dbname, "SELECT count(*) FROM cuzk.host_keys WHERE host_id = 'hostA'",
                               n, sizeof n), 0);
