@@ -127,8 +127,13 @@ cuzk_status blob_setup(cuzk_engine *e, cuzk_error *err)
 {
     const cuzk_config *c = &e->cfg;
     cuzk_status st;
-    if (!e->q->ops->shared || (!c->advertise_url[0] && !c->shared_dir[0]))
-        return CUZK_OK; /* every witness in the queue */
+    if (!e->q->ops->shared)
+        return CUZK_OK;
+    /* Any host of a shared queue may run a job whose witness is a blob. */
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    e->curl_inited = 1;
+    if (!c->advertise_url[0] && !c->shared_dir[0])
+        return CUZK_OK; /* this host's witnesses all go into the queue */
     if (strchr(e->host_id, ':'))
         return cuzk_err_force(err, CUZK_ERR_USAGE,
                               "engine.host_id \"%s\": a host id with ':' cannot own witness blobs"
@@ -163,8 +168,6 @@ cuzk_status blob_setup(cuzk_engine *e, cuzk_error *err)
     } else {
         snprintf(e->blob_dir, sizeof e->blob_dir, "%s", e->spool);
     }
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-    e->curl_inited = 1;
     elog(e, "cluster_blobs", "inline_max=%llu dir=%s url=%s",
          (unsigned long long)c->inline_witness_max, e->blob_dir,
          c->advertise_url[0] ? c->advertise_url : "-"); /* auto: cluster_advertise follows */
@@ -338,7 +341,15 @@ typedef struct fetch_buf {
     uint8_t *p;
     size_t len, cap;
     int over;
+    atomic_int *cancel; /* the worker's: a cancel or a drain stops the transfer */
 } fetch_buf;
+
+static int fetch_progress(void *user, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+    fetch_buf *b = user;
+    (void)dt, (void)dn, (void)ut, (void)un;
+    return b->cancel && atomic_load(b->cancel) ? 1 : 0;
+}
 
 static size_t fetch_write(char *ptr, size_t size, size_t nmemb, void *user)
 {
@@ -392,8 +403,8 @@ static cuzk_status fetch_once(cuzk_engine *e, const eng_job *j, const char *sha,
     char path[CUZK_CFG_STR_MAX + 400], full[512];
     int missing = 0;
     const char *where = NULL;
-    if (!strcmp(host, e->host_id)) {
-        snprintf(path, sizeof path, "%s/%s.wtns", e->blob_dir, sha);
+    if (!strcmp(host, e->host_id)) { /* ours (the spool, if blobs are off here since) */
+        snprintf(path, sizeof path, "%s/%s.wtns", e->blob_dir[0] ? e->blob_dir : e->spool, sha);
         where = path;
     } else if (e->cfg.shared_dir[0]) {
         snprintf(path, sizeof path, "%s/%s/%s.wtns", e->cfg.shared_dir, host, sha);
@@ -431,6 +442,9 @@ static cuzk_status fetch_once(cuzk_engine *e, const eng_job *j, const char *sha,
         curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, fetch_write);
         curl_easy_setopt(c, CURLOPT_WRITEDATA, b);
         curl_easy_setopt(c, CURLOPT_ERRORBUFFER, ebuf);
+        curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, fetch_progress);
+        curl_easy_setopt(c, CURLOPT_XFERINFODATA, b);
+        curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
         CURLcode rc = curl_easy_perform(c);
         long code = 0;
         curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
@@ -441,6 +455,8 @@ static cuzk_status fetch_once(cuzk_engine *e, const eng_job *j, const char *sha,
             *gone = 1;
             return ecode(err, CUZK_ERR_IO, "%s: 404: host %s no longer has it", full, host);
         }
+        if (rc == CURLE_ABORTED_BY_CALLBACK)
+            return ecode(err, CUZK_ERR_CANCELLED, "cancelled");
         if (rc != CURLE_OK && !b->over)
             return ecode(err, CUZK_ERR_IO, "%s: %s", full, ebuf[0] ? ebuf : curl_easy_strerror(rc));
         if (!b->over && code != 200)
@@ -457,8 +473,8 @@ static cuzk_status fetch_once(cuzk_engine *e, const eng_job *j, const char *sha,
     return CUZK_OK;
 }
 
-cuzk_status blob_fetch(cuzk_engine *e, const eng_job *j, void **body, size_t *len, int *gone,
-                       cuzk_error *err)
+cuzk_status blob_fetch(cuzk_engine *e, const eng_job *j, atomic_int *cancel, void **body,
+                       size_t *len, int *gone, cuzk_error *err)
 {
     char sha[65], host[256];
     const char *url;
@@ -467,16 +483,8 @@ cuzk_status blob_fetch(cuzk_engine *e, const eng_job *j, void **body, size_t *le
     *gone = 0;
     if (!blob_ref_parse(j->input, sha, host, sizeof host, &url))
         return ecode(err, CUZK_ERR_FORMAT, "job %s: malformed witness reference in the queue", j->id);
-    if (!blob_enabled(e) && !e->curl_inited) {
-        /* this host places no blobs itself, but may run jobs whose witness is one */
-        pthread_mutex_lock(&e->blob_mu);
-        if (!e->curl_inited) {
-            curl_global_init(CURL_GLOBAL_DEFAULT);
-            e->curl_inited = 1;
-        }
-        pthread_mutex_unlock(&e->blob_mu);
-    }
-    fetch_buf b = {.p = malloc((size_t)j->input_bytes + 1), .cap = (size_t)j->input_bytes};
+    fetch_buf b = {.p = malloc((size_t)j->input_bytes + 1), .cap = (size_t)j->input_bytes,
+                   .cancel = cancel};
     if (!b.p)
         return ecode(err, CUZK_ERR_NOMEM, "job %s: out of memory for its witness (%llu bytes)", j->id,
                      (unsigned long long)j->input_bytes);
@@ -488,8 +496,12 @@ cuzk_status blob_fetch(cuzk_engine *e, const eng_job *j, void **body, size_t *le
             nanosleep(&ts, NULL);
             wait *= 2;
         }
+        if (cancel && atomic_load(cancel)) {
+            st = ecode(err, CUZK_ERR_CANCELLED, "cancelled");
+            break;
+        }
         st = fetch_once(e, j, sha, host, url, &b, gone, err);
-        if (!st || *gone)
+        if (!st || *gone || st == CUZK_ERR_CANCELLED)
             break;
     }
     if (st) {

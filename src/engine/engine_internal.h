@@ -278,9 +278,10 @@ cuzk_status blob_store(cuzk_engine *e, const void *data, size_t len, char *ref, 
 void blob_unpin(cuzk_engine *e, const char *sha);
 void blob_sweep(cuzk_engine *e);
 /* The witness of job j (a blob) in memory, checked against its hash; tried
- * a few times; *gone = 1 when it no longer exists. */
-cuzk_status blob_fetch(cuzk_engine *e, const eng_job *j, void **body, size_t *len, int *gone,
-                       cuzk_error *err);
+ * a few times; *gone = 1 when it no longer exists; CUZK_ERR_CANCELLED as
+ * soon as *cancel is set (the worker's cancel / drain flag). */
+cuzk_status blob_fetch(cuzk_engine *e, const eng_job *j, atomic_int *cancel, void **body,
+                       size_t *len, int *gone, cuzk_error *err);
 
 /* ---- engine_sched.c ------------------------------------------------------------ */
 

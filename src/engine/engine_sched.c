@@ -171,8 +171,8 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
         int blob = blob_ref_parse(j->input, bsha, bhost, sizeof bhost, &burl);
         if (blob) { /* another host's spool, or a shared directory */
             atomic_store(&w->prog.phase, "fetch_witness");
-            st = blob_fetch(e, j, &body, &len, &blob_gone, &err);
-            if (st) {
+            st = blob_fetch(e, j, &w->prog.cancel, &body, &len, &blob_gone, &err);
+            if (st && st != CUZK_ERR_CANCELLED) {
                 blob_failed = 1;
                 snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg), "%s",
                          blob_gone ? " (the witness is gone)" : "");
