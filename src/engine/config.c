@@ -111,10 +111,8 @@ static const cuzk_setting SETTINGS[] = {
      F(notify), S(notify)},
 
     {"cluster", "advertise_url", "advertise-url", CUZK_SET_STRING, "",
-     "PostgreSQL queue: this host's API URL as the other hosts reach it (http://gpu1:9820; auto = "
-     "the address server.listen bound); with it, "
-     "witnesses over inline_witness_max stay in this host's spool and the others fetch them from "
-     "GET /v1/blobs/<sha256> (\"\" = every witness in the database)",
+     "PostgreSQL queue: this host's API URL for the other hosts (auto = the address bound); "
+     "witnesses over inline_witness_max then stay here, served by GET /v1/blobs",
      F(advertise_url), S(advertise_url)},
     {"cluster", "token", "cluster-token", CUZK_SET_STRING, "",
      "PostgreSQL queue: the token hosts send each other for witnesses (GET /v1/blobs); the same on "
@@ -124,8 +122,8 @@ static const cuzk_setting SETTINGS[] = {
      "read cluster.token from this file (its first line)", F(cluster_token_file),
      S(cluster_token_file)},
     {"cluster", "shared_dir", "shared-dir", CUZK_SET_STRING, "",
-     "PostgreSQL queue: a directory every host mounts (NFS, ...): witnesses over inline_witness_max "
-     "are written to <shared_dir>/<host_id>/ and read from there (\"\" = none)",
+     "PostgreSQL queue: a directory all hosts mount: witnesses over inline_witness_max go to "
+     "<shared_dir>/<host_id>/ and are read from there",
      F(shared_dir), S(shared_dir)},
     {"cluster", "inline_witness_max", "inline-witness-max", CUZK_SET_SIZE, "1M",
      "PostgreSQL queue with advertise_url or shared_dir: witnesses up to this size are stored in the "

@@ -41,37 +41,6 @@
 #include "engine/engine_internal.h"
 
 #define BLOB_TRIES 3
-#define BLOB_PREFIX "blob:"
-
-int blob_hex_ok(const char *h)
-{
-    size_t i = 0;
-    for (; h[i]; i++)
-        if (!((h[i] >= '0' && h[i] <= '9') || (h[i] >= 'a' && h[i] <= 'f')))
-            return 0;
-    return i == 64;
-}
-
-int blob_ref_parse(const char *input, char sha[65], char *host, size_t host_cap, const char **url)
-{
-    if (strncmp(input, BLOB_PREFIX, strlen(BLOB_PREFIX)))
-        return 0;
-    const char *p = input + strlen(BLOB_PREFIX);
-    if (strlen(p) < 66 || p[64] != ':')
-        return 0;
-    memcpy(sha, p, 64);
-    sha[64] = 0;
-    if (!blob_hex_ok(sha))
-        return 0;
-    p += 65;
-    const char *colon = strchr(p, ':');
-    if (!colon || (size_t)(colon - p) >= host_cap)
-        return 0;
-    memcpy(host, p, (size_t)(colon - p));
-    host[colon - p] = 0;
-    *url = colon + 1;
-    return 1;
-}
 
 int blob_enabled(const cuzk_engine *e)
 {
@@ -220,8 +189,8 @@ cuzk_status blob_store(cuzk_engine *e, const void *data, size_t len, char *ref, 
     p->gen = 0; /* being written: no sweep removes it */
     pthread_mutex_unlock(&e->blob_mu);
     snprintf(name, sizeof name, "%s.wtns", sha);
-    snprintf(ref, cap, BLOB_PREFIX "%s:%s:%s", sha, e->host_id,
-             atomic_load(&e->adv_ready) ? e->adv_url : "");
+    if (blob_ref_format(ref, cap, sha, e->host_id, atomic_load(&e->adv_ready) ? e->adv_url : ""))
+        return ecode(err, CUZK_ERR_INTERNAL, "blob reference too long"); /* checked at open */
     return write_durable(e->blob_dir, name, data, len, err); /* the caller unpins */
 }
 

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "engine/devmem.h"
+#include "engine/blobref.h"
 #include "engine/engine.h"
 #include "engine/keyreg.h"
 #include "engine/prover.h"
@@ -261,9 +262,6 @@ void spool_sweep(cuzk_engine *e);
 
 /* ---- engine_blobs.c ------------------------------------------------------------ */
 
-int blob_hex_ok(const char *h);
-/* A job's input naming a blob ("blob:<sha>:<host>:<url>"): 1 and its parts, else 0. */
-int blob_ref_parse(const char *input, char sha[65], char *host, size_t host_cap, const char **url);
 int blob_enabled(const cuzk_engine *e);
 /* Blobs on and placeable now (an advertise_url of auto is known once the server listens). */
 int blob_ready(cuzk_engine *e);
