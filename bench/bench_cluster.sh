@@ -2,7 +2,10 @@
 # The daemon's per-job cost on its two queues, and several daemons on one
 # PostgreSQL queue:
 #
-#   bench/bench_cluster.sh <cuzk> [jobs] [clients] [hosts]
+#   bench/bench_cluster.sh <cuzk> [jobs] [clients] [hosts] [daemon flags...]
+#
+# (the daemon flags go to every `cuzk serve`, e.g. --notify=false or
+# --affinity-delay=0 to compare with the defaults)
 #
 # 1. one daemon on SQLite, then one on PostgreSQL (a throwaway cluster:
 #    Unix socket, fsync and synchronous commits on), 1 CPU worker each:
@@ -16,6 +19,7 @@
 # As root the PostgreSQL server runs as the postgres user.
 set -euo pipefail
 CUZK=$(realpath "$1"); N=${2:-200}; C=${3:-4}; H=${4:-3}
+EXTRA=("${@:5}")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 D=$ROOT/tests/data/interop/bn128
 T=$(mktemp -d /tmp/cuzk-bench-cluster.XXXXXX); chmod 755 "$T"
@@ -36,7 +40,7 @@ Q="host=$T/pg dbname=postgres user=postgres"
 start() {  # NAME [settings]: sets URL
   local name=$1; shift
   "$CUZK" serve --foreground --listen 127.0.0.1:0 --state-dir "$T/$name" --host-id "$name" \
-    --cpu-workers 1 --threads 1 "$@" 2>"$T/$name.log" &
+    --cpu-workers 1 --threads 1 ${EXTRA[@]+"${EXTRA[@]}"} "$@" 2>"$T/$name.log" &
   PIDS+=("$!")
   URL=""
   for _ in $(seq 1 400); do

@@ -5,9 +5,12 @@
  *   engine.c        lifecycle (open, close), names, logging, status snapshot
  *   engine_keys.c   key registry and cache: identify, plan, load, evict
  *   engine_spool.c  durability: spool files of witnesses, durable writes
- *   engine_sched.c  scheduler: workers, claims, pause/admit/drain, leases
+ *   engine_sched.c  scheduler: workers, claims, pause/admit/drain, leases,
+ *                   the listener (wake-ups of a shared queue)
  *   engine_jobs.c   the jobs API: submit (idempotency, back-pressure),
  *                   get, wait, result, cancel, list
+ * Beside them, not part of the engine's state: keyreg.c (the host's key
+ * registry file), queue_sqlite.c / queue_pg.c (the queue, queue.h).
  *
  * Locks (engine.c's DESIGN): e->lock before e->dblock, never the reverse;
  * a function's comment says which it needs. */

@@ -28,7 +28,9 @@
  * queue every ENG_QUEUE_POLL_S (ENG_QUEUE_POLL_NOTIFY_S while a listener
  * thread hears the queue's wake-ups, engine.notify). Before it looks, a
  * worker publishes the keys resident here if they changed (keys_publish),
- * so that this host's and the others' claims follow key affinity. */
+ * and so does the housekeeper at each renewal (a key loaded by a worker
+ * now busy proving), so that this host's and the others' claims follow
+ * key affinity. */
 #include <limits.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -500,6 +502,7 @@ void *worker_main(void *arg)
  * queue depth, which other hosts change too. Called with e->lock held. */
 static void hk_leases(cuzk_engine *e)
 {
+    keys_publish(e); /* a key loaded by a worker now busy proving */
     const char **ids = calloc(e->n_workers + 1, sizeof *ids);
     char (*copy)[CUZK_JOB_ID_LEN + 1] = calloc(e->n_workers + 1, sizeof *copy);
     size_t n = 0;

@@ -60,6 +60,9 @@ FIRST=$(head -n 1 "$T/jobs" | cut -d' ' -f1)
 ok "admit 1 on A" on A "$CUZK" workers admit 1
 wait_held A "$FIRST"
 [ "$(psql_ "SELECT owner || ':' || attempt FROM cuzk.jobs WHERE id = '$FIRST'")" = "A:1" ] || fail "the first job is not A's attempt 1"
+# A's only worker holds the job with its key loaded: the housekeeper publishes the key.
+KEY_A=$(psql_ "SELECT key_id FROM cuzk.jobs WHERE id = '$FIRST'")
+wait_sql "SELECT string_agg(key_id, ',') FROM cuzk.host_keys WHERE host_id = 'A'" "$KEY_A" "A's resident keys"
 kill -9 "${DPIDS[A]}"; wait "${DPIDS[A]}" 2>/dev/null
 note "killed A (kill -9) holding job $FIRST"
 ok "resume B" on B "$CUZK" workers resume
