@@ -3,9 +3,10 @@
 # Debian packages (compiler, CMake, cJSON, cmocka, clang for the fuzzers, SQLite,
 # inih and OpenSSL's libcrypto for the engine, libpq for its PostgreSQL queue and
 # the PostgreSQL server its tests start, libmicrohttpd and libcurl for the
-# daemon's server and client, curl and Chromium for the daemon tests), cargo for
-# the supraseal-c2 crate's tests (Debian's, where there is none), python3 (the
-# src/names.tags check, scripts/gen_*.py) and the npm
+# daemon's server and client (and the witnesses hosts fetch from each other), curl
+# and Chromium for the daemon tests), cargo for the supraseal-c2 crate's tests
+# (Debian's, where there is none), python3 (the src/names.tags check,
+# scripts/gen_*.py) and the npm
 # test tools pinned by package-lock.json (snarkjs, circom2, @noble/curves).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -254,6 +254,25 @@ int cmd_serve(int argc, char **argv)
     } else if (!cfg.token[0] && getenv("CUZK_TOKEN") && *getenv("CUZK_TOKEN")) {
         snprintf(cfg.token, sizeof cfg.token, "%s", getenv("CUZK_TOKEN"));
     }
+    if (cfg.cluster_token_file[0]) { /* the same for the hosts' token */
+        FILE *tf = fopen(cfg.cluster_token_file, "re");
+        char line[CUZK_CFG_STR_MAX] = "";
+        if (!tf || !fgets(line, sizeof line, tf)) {
+            fprintf(stderr, "Error: %s: cannot read the token (cluster.token_file): %s\n",
+                    cfg.cluster_token_file, tf ? "empty" : strerror(errno));
+            if (tf)
+                fclose(tf);
+            return 2;
+        }
+        fclose(tf);
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0]) {
+            fprintf(stderr, "Error: %s: the first line is empty (cluster.token_file)\n",
+                    cfg.cluster_token_file);
+            return 1;
+        }
+        snprintf(cfg.cluster_token, sizeof cfg.cluster_token, "%s", line);
+    }
     if (print_config) {
         char *text = cuzk_config_format(&cfg);
         if (text)

@@ -110,6 +110,29 @@ static const cuzk_setting SETTINGS[] = {
      "(false = polling only, as YugabyteDB without LISTEN/NOTIFY needs)",
      F(notify), S(notify)},
 
+    {"cluster", "advertise_url", "advertise-url", CUZK_SET_STRING, "",
+     "PostgreSQL queue: this host's API URL for the other hosts (auto = the address bound); "
+     "witnesses over inline_witness_max then stay here, served by GET /v1/blobs",
+     F(advertise_url), S(advertise_url)},
+    {"cluster", "token", "cluster-token", CUZK_SET_STRING, "",
+     "PostgreSQL queue: the token hosts send each other for witnesses (GET /v1/blobs); the same on "
+     "every host; prefer token_file",
+     F(cluster_token), S(cluster_token)},
+    {"cluster", "token_file", "cluster-token-file", CUZK_SET_STRING, "",
+     "read cluster.token from this file (its first line)", F(cluster_token_file),
+     S(cluster_token_file)},
+    {"cluster", "shared_dir", "shared-dir", CUZK_SET_STRING, "",
+     "PostgreSQL queue: a directory all hosts mount: witnesses over inline_witness_max go to "
+     "<shared_dir>/<host_id>/ and are read from there",
+     F(shared_dir), S(shared_dir)},
+    {"cluster", "inline_witness_max", "inline-witness-max", CUZK_SET_SIZE, "1M",
+     "PostgreSQL queue with advertise_url or shared_dir: witnesses up to this size are stored in the "
+     "database, larger ones stay on the accepting host",
+     F(inline_witness_max), S(inline_witness_max)},
+    {"cluster", "fetch_timeout", "fetch-timeout", CUZK_SET_DURATION, "10m",
+     "PostgreSQL queue: the longest one fetch of a witness from another host may take",
+     F(fetch_timeout_s), S(fetch_timeout_s)},
+
     {"memory", "host", "host-memory", CUZK_SET_SIZE, "auto",
      "host memory budget for resident keys and running jobs (auto = 90% of MemAvailable at start)",
      F(host_memory), S(host_memory)},

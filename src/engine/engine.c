@@ -190,6 +190,8 @@ static void engine_free(cuzk_engine *e)
         close(e->lockfd);
     pthread_mutex_destroy(&e->lock);
     pthread_mutex_destroy(&e->dblock);
+    blob_teardown(e);
+    pthread_mutex_destroy(&e->blob_mu);
     pthread_cond_destroy(&e->work_cv);
     pthread_cond_destroy(&e->change_cv);
     pthread_cond_destroy(&e->hk_cv);
@@ -229,6 +231,7 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
     e->start_mono = cuzk_now();
     pthread_mutex_init(&e->lock, NULL);
     pthread_mutex_init(&e->dblock, NULL);
+    pthread_mutex_init(&e->blob_mu, NULL);
     pthread_cond_init(&e->work_cv, NULL);
     pthread_cond_init(&e->change_cv, NULL);
     pthread_cond_init(&e->hk_cv, NULL);
@@ -330,6 +333,8 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
     if (requeued || failed)
         elog(e, "jobs_recovered", "requeued=%llu ended=%llu", (unsigned long long)requeued,
              (unsigned long long)failed);
+    if ((st = blob_setup(e, err)))
+        goto fail;
     spool_sweep(e);
     uint64_t queued[CUZK_PRIO_COUNT], running;
     if ((st = e->q->ops->stats(e->q, queued, &running, &e->spool_bytes, err)))
@@ -383,6 +388,16 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
         w->prog.user = w;
         if ((st = eng_worker_ctx_create(&w->wctx, e->backend, &w->prog, err)))
             goto fail;
+    }
+
+    /* The cluster view: what this host is (its URL follows when auto). */
+    if (e->q->ops->shared && e->q->ops->describe_host) {
+        cuzk_error derr = {0};
+        pthread_mutex_lock(&e->dblock);
+        if (e->q->ops->describe_host(e->q, atomic_load(&e->adv_ready) ? e->adv_url : "", e->n_devices,
+                                     (int)e->n_workers, &derr))
+            elog(e, "journal_error", "op=describe_host error=\"%s\"", derr.msg);
+        pthread_mutex_unlock(&e->dblock);
     }
 
     /* Preload: register and load each listed key before accepting jobs. */
@@ -474,6 +489,17 @@ cuzk_status cuzk_engine_snapshot_get(cuzk_engine *e, cuzk_engine_snapshot **out,
         free(s);
         return st;
     }
+    if (e->q->ops->shared && e->q->ops->hosts) {
+        s->shared = 1;
+        pthread_mutex_lock(&e->dblock);
+        st = e->q->ops->hosts(e->q, e->cfg.lease_s > 0 ? e->cfg.lease_s : 30, &s->hosts, &s->n_hosts,
+                              err);
+        pthread_mutex_unlock(&e->dblock);
+        if (st) {
+            free(s);
+            return st;
+        }
+    }
     pthread_mutex_lock(&e->lock);
     s->uptime_s = cuzk_now() - e->start_mono;
     s->pid = (int)getpid();
@@ -548,5 +574,6 @@ void cuzk_engine_snapshot_free(cuzk_engine_snapshot *s)
     free(s->keys);
     free(s->timeline);
     free(s->phases);
+    free(s->hosts);
     free(s);
 }

@@ -99,6 +99,14 @@ typedef struct cuzk_config {
                                         * jobs never wait); 0 = no affinity */
     int notify;                        /* PostgreSQL: LISTEN/NOTIFY wake-ups (else polling only) */
 
+    /* [cluster] — a shared (PostgreSQL) queue: where witnesses live (docs/CLUSTER.md). */
+    char advertise_url[160];           /* this host's API as the others reach it; "" = no blobs */
+    char cluster_token[CUZK_CFG_STR_MAX]; /* bearer token of GET /v1/blobs between hosts */
+    char cluster_token_file[CUZK_CFG_STR_MAX]; /* read cluster_token from this file (cuzk serve) */
+    char shared_dir[CUZK_CFG_STR_MAX]; /* a directory all hosts mount: blobs in <dir>/<host_id>/ */
+    uint64_t inline_witness_max;       /* witnesses up to this stay in the database */
+    double fetch_timeout_s;            /* one fetch of a witness from another host */
+
     /* [memory] */
     uint64_t host_memory;              /* budget for resident keys + jobs; 0 = auto */
     uint64_t device_memory;            /* per-GPU budget; 0 = free memory at start minus a margin */
@@ -423,6 +431,19 @@ typedef struct cuzk_engine_counters {
 #define CUZK_TIMELINE_MAX 256
 #define CUZK_PHASES_MAX 24
 
+/* A host of a shared queue, as the database has it (cuzk.hosts, heartbeat
+ * at every lease renewal). */
+typedef struct cuzk_cluster_host {
+    char host_id[256];
+    char url[160];                     /* cluster.advertise_url ("" = none) */
+    int gpus, slots;                   /* GPUs in use, workers */
+    double silent_s;                   /* since its last renewal (database clock) */
+    int alive;                         /* silent for less than engine.lease */
+    uint64_t running;                  /* leases it holds: jobs running there */
+    double lease_left_s;               /* the soonest of its leases to run out (0 = none) */
+    char keys[1024];                   /* resident key ids, comma-separated ("" = none) */
+} cuzk_cluster_host;
+
 typedef struct cuzk_engine_snapshot {
     double uptime_s;
     int pid;                           /* the daemon's process (also in <state_dir>/lock) */
@@ -440,7 +461,24 @@ typedef struct cuzk_engine_snapshot {
     size_t n_keys;     cuzk_engine_key_info *keys;
     size_t n_timeline; cuzk_timeline_entry *timeline; /* oldest first */
     size_t n_phases;   cuzk_phase_stat *phases;
+    int shared;        /* the queue is shared: queued[] and running are the cluster's */
+    size_t n_hosts;    cuzk_cluster_host *hosts; /* shared queue: every host, by id */
 } cuzk_engine_snapshot;
+
+/* A witness blob this host keeps for other hosts (GET /v1/blobs/<sha256>):
+ * sha is 64 lowercase hex digits, nothing else (no path from the client
+ * reaches the file system). On success *fd is open read-only on the blob
+ * (the caller closes it) and *size its length; CUZK_ENGINE_NOT_FOUND when
+ * this host has no such blob or places no blobs (cluster.advertise_url and
+ * shared_dir unset). */
+cuzk_status cuzk_engine_blob_open(cuzk_engine *e, const char *sha, int *fd, uint64_t *size,
+                                  cuzk_error *err);
+
+/* cluster.advertise_url = auto: the server tells the engine the URL it
+ * listens on, once bound (before that, witnesses stay in the queue). An
+ * address other hosts cannot reach (0.0.0.0, [::]) is CUZK_ERR_USAGE.
+ * Nothing to do (CUZK_OK) for any other advertise_url. */
+cuzk_status cuzk_engine_advertise(cuzk_engine *e, const char *url, cuzk_error *err);
 
 /* A consistent copy of the engine's state; free with cuzk_engine_snapshot_free. */
 cuzk_status cuzk_engine_snapshot_get(cuzk_engine *e, cuzk_engine_snapshot **out,

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "engine/devmem.h"
+#include "engine/blobref.h"
 #include "engine/engine.h"
 #include "engine/keyreg.h"
 #include "engine/prover.h"
@@ -42,7 +43,13 @@ enum { KEY_UNLOADED, KEY_LOADING, KEY_RESIDENT };
  * they do not announce (a delay ending, a missed wake-up): less often. */
 #define ENG_QUEUE_POLL_S 0.25
 #define ENG_QUEUE_POLL_NOTIFY_S 1.0
-enum { STOP_NONE, STOP_CANCEL, STOP_DRAIN };
+/* STOP_RETRY: the job goes back to the queue (its witness could not be fetched). */
+enum { STOP_NONE, STOP_CANCEL, STOP_DRAIN, STOP_RETRY };
+/* A shared queue: a job whose key this host cannot find is left to the
+ * other hosts this long before the host looks for the key again; at most
+ * this many such keys (then such jobs fail, as on one host). */
+#define ENG_KEY_SKIP_S 30
+#define ENG_KEY_SKIP_MAX 64
 
 /* Where a key is loaded: slot 0 = the host (CPU backend), slot d + 1 = GPU d
  * (GPU backend; the key's proofs take that GPU's lock for their device
@@ -77,6 +84,13 @@ typedef struct eng_kentry {
     int preloaded;
 } eng_kentry;
 
+/* A witness blob this host is writing (gen 0) or committed at generation
+ * gen (engine_blobs.c: the sweep spares it). */
+typedef struct eng_blob_pin {
+    char sha[65];
+    uint64_t gen;
+} eng_blob_pin;
+
 typedef struct eng_worker {
     struct cuzk_engine *e;
     int index, device;
@@ -95,6 +109,16 @@ struct cuzk_engine {
     cuzk_config cfg;
     cuzk_engine_hooks hooks;
     char spool[CUZK_CFG_STR_MAX + 16];
+    char blob_dir[CUZK_CFG_STR_MAX + 300]; /* "" = witnesses stay in the queue (engine_blobs.c) */
+    pthread_mutex_t blob_mu;  /* pins, blob_gen, curl_inited */
+    eng_blob_pin *pins;
+    size_t n_pins, cap_pins;
+    uint64_t blob_gen;
+    int curl_inited;
+    struct { char id[CUZK_KEY_ID_LEN + 1]; double since; } skip[ENG_KEY_SKIP_MAX]; /* e->lock */
+    size_t n_skip;            /* keys this host cannot find (engine_sched.c key_skip) */
+    char adv_url[160];        /* cluster.advertise_url, auto resolved (cuzk_engine_advertise) */
+    atomic_int adv_ready;
     int lockfd;
     eng_queue *q;
     eng_keyreg *reg;          /* this host's key registry (under dblock) */
@@ -246,6 +270,27 @@ void upload_digest(cuzk_engine_upload *u, uint8_t out[32]);
 const char *upload_path(const cuzk_engine_upload *u);
 cuzk_status upload_commit(cuzk_engine_upload *u, const char *dir, const char *name, cuzk_error *err);
 cuzk_status upload_read(cuzk_engine_upload *u, uint8_t **data, size_t *len, cuzk_error *err);
+
+/* ---- engine_blobs.c ------------------------------------------------------------ */
+
+int blob_enabled(const cuzk_engine *e);
+/* Blobs on and placeable now (an advertise_url of auto is known once the server listens). */
+int blob_ready(cuzk_engine *e);
+/* At open, after the queue: blobs on if the queue is shared and
+ * cluster.advertise_url or cluster.shared_dir is set (checks them). */
+cuzk_status blob_setup(cuzk_engine *e, cuzk_error *err);
+void blob_teardown(cuzk_engine *e);
+/* Writes a witness durably to the blob directory, pinned, and its reference to ref. */
+cuzk_status blob_store(cuzk_engine *e, const void *data, size_t len, char *ref, size_t cap,
+                       cuzk_error *err);
+/* The job naming the blob is committed (or will not be): a sweep after now may judge it. */
+void blob_unpin(cuzk_engine *e, const char *sha);
+void blob_sweep(cuzk_engine *e);
+/* The witness of job j (a blob) in memory, checked against its hash; tried
+ * a few times; *gone = 1 when it no longer exists; CUZK_ERR_CANCELLED as
+ * soon as *cancel is set (the worker's cancel / drain flag). */
+cuzk_status blob_fetch(cuzk_engine *e, const eng_job *j, atomic_int *cancel, void **body,
+                       size_t *len, int *gone, cuzk_error *err);
 
 /* ---- engine_sched.c ------------------------------------------------------------ */
 

@@ -305,17 +305,23 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
      * ones to a spool file (its fsyncs, then the journal's). A queue shared
      * by several hosts holds every witness, so that any host can run it. */
     int inline_body = wl <= ENG_INLINE_MAX || e->q->ops->shared;
-    if (!inline_body)
+    /* ... unless it places blobs (engine_blobs.c): then witnesses over
+     * cluster.inline_witness_max stay on this host, named by their hash. */
+    int blob = e->q->ops->shared && blob_ready(e) && wl > e->cfg.inline_witness_max;
+    if (blob)
+        inline_body = 0;
+    else if (!inline_body)
         snprintf(j.input, sizeof j.input, "%s.wtns", j.id);
     j.input_bytes = wl;
     j.host_bytes = host_bytes;
     j.worker = j.device = -1;
-    if (up && inline_body) /* small enough for the queue (or a shared queue): its bytes */
+    st = CUZK_OK;
+    if (up && (inline_body || blob)) /* for the queue or the blob store: its bytes */
         st = upload_read(up, &owned, &wl, err), wd = owned;
-    else if (up)
-        st = upload_commit(up, e->spool, j.input, err);
-    else
-        st = inline_body ? CUZK_OK : write_durable(e->spool, j.input, wd, wl, err);
+    if (!st && !inline_body)
+        st = blob ? blob_store(e, wd, wl, j.input, sizeof j.input, err)
+             : up ? upload_commit(up, e->spool, j.input, err)
+                  : write_durable(e->spool, j.input, wd, wl, err);
     eng_job saved;
     int dup = 0;
     if (!st) {
@@ -338,6 +344,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         }
     }
     free(owned);
+    if (blob && j.input[0]) /* committed or not, a sweep may judge it now */
+        blob_unpin(e, j.input + 5);
     if (st || dup) {
         spool_remove(e, &j);
         pthread_mutex_lock(&e->lock);

@@ -32,6 +32,7 @@
  * now busy proving), so that this host's and the others' claims follow
  * key affinity. */
 #include <limits.h>
+#include <unistd.h>
 #include <stdlib.h>
 
 #include "engine/engine_internal.h"
@@ -103,7 +104,7 @@ static int job_end(cuzk_engine *e, const eng_job *j, cuzk_status st, const cuzk_
     if (!st) {
         state = CUZK_JOB_DONE;
         qst = e->q->ops->complete(e->q, j->id, j->attempt, e->host_id, proof, pub, t, &fenced, &err);
-    } else if (st == CUZK_ERR_CANCELLED && stop == STOP_DRAIN) {
+    } else if ((st == CUZK_ERR_CANCELLED && stop == STOP_DRAIN) || stop == STOP_RETRY) {
         state = CUZK_JOB_QUEUED;
         qst = e->q->ops->finish(e->q, j->id, j->attempt, e->host_id, state, 0, NULL, t, &fenced,
                                 &err);
@@ -161,12 +162,24 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
          (long long)(j->started_ms - j->enqueued_ms));
     cuzk_error err = {0};
     char *proof = NULL, *pub = NULL;
+    int blob_failed = 0, blob_gone = 0;
     cuzk_status st = key_acquire_loaded(e, k, slot, w->wctx, &err);
     if (!st) {
         char wp[CUZK_CFG_STR_MAX + 512];
         void *body = NULL;
         size_t len = 0;
-        if (j->input[0]) {
+        char bsha[65], bhost[256];
+        const char *burl;
+        int blob = blob_ref_parse(j->input, bsha, bhost, sizeof bhost, &burl);
+        if (blob) { /* another host's spool, or a shared directory */
+            atomic_store(&w->prog.phase, "fetch_witness");
+            st = blob_fetch(e, j, &w->prog.cancel, &body, &len, &blob_gone, &err);
+            if (st && st != CUZK_ERR_CANCELLED) {
+                blob_failed = 1;
+                snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg), "%s",
+                         blob_gone ? " (the witness is gone)" : "");
+            }
+        } else if (j->input[0]) {
             spool_path(e, j->input, wp, sizeof wp);
         } else {
             pthread_mutex_lock(&e->dblock);
@@ -177,12 +190,20 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
             st = hold_while_paused(w, &err);
         atomic_store(&w->prog.phase, "prove");
         if (!st)
-            st = eng_prove(w->wctx, k->slot[slot].key, j->input[0] ? wp : NULL, body, len, &proof,
-                           &pub, &err);
+            st = eng_prove(w->wctx, k->slot[slot].key, j->input[0] && !blob ? wp : NULL, body, len,
+                           &proof, &pub, &err);
         free(body);
     }
     pthread_mutex_lock(&e->lock);
     int stop = w->stop;
+    if (blob_failed) {
+        elog(e, "witness_fetch_failed", "job=%s attempt=%d gone=%d error=\"%s\"", j->id, j->attempt,
+             blob_gone, err.msg);
+        /* Unreachable (the owner down, the network): another attempt,
+         * here or elsewhere, unless this was the last; gone: fail now. */
+        if (!blob_gone && j->attempt < j->max_attempts && stop == STOP_NONE)
+            stop = STOP_RETRY;
+    }
     pthread_mutex_unlock(&e->lock);
     uint64_t mark = 0;
     int state, stored;
@@ -266,21 +287,91 @@ void cond_wait_s(pthread_cond_t *cv, pthread_mutex_t *m, double s)
     pthread_cond_timedwait(cv, m, &ts);
 }
 
-/* A queued job whose key is not registered any more (the registry was lost
- * or the key was registered by another host): register it from its path. */
-static eng_kentry *key_for_job(cuzk_engine *e, const eng_job *j)
+/* Registers the key at path (hashing it unless the registry knows the
+ * file) and says whether it is the key id. */
+static eng_kentry *key_try_path(cuzk_engine *e, const char *path, const char *id)
 {
-    eng_kentry *k = key_find(e, j->key_id);
-    if (k)
-        return k;
     pthread_mutex_unlock(&e->lock);
     cuzk_error err = {0};
     eng_kentry *nk = NULL;
-    cuzk_status st = key_identify(e, j->key_path, &nk, &err);
+    cuzk_status st = access(path, R_OK) ? CUZK_ERR_IO : key_identify(e, path, &nk, &err);
     pthread_mutex_lock(&e->lock);
-    if (st || strcmp(nk->id, j->key_id))
+    if (st || strcmp(nk->id, id))
         return NULL;
-    return key_find(e, j->key_id);
+    return key_find(e, id);
+}
+
+/* A queued job's key by its content id: registered here already, else at
+ * the path the job names (where it was registered on the accepting host),
+ * else a file of the same name in one of this host's keys.dirs; each found
+ * by path and used only if its content id is the job's. NULL if none. */
+static eng_kentry *key_for_job(cuzk_engine *e, const eng_job *j)
+{
+    eng_kentry *k = key_find(e, j->key_id);
+    if (k || (k = key_try_path(e, j->key_path, j->key_id)))
+        return k;
+    const char *base = strrchr(j->key_path, '/');
+    base = base ? base + 1 : j->key_path;
+    char dirs[CUZK_CFG_LIST_MAX];
+    snprintf(dirs, sizeof dirs, "%s", e->cfg.key_dirs);
+    for (char *save = NULL, *d = strtok_r(dirs, ",", &save); d && *base; d = strtok_r(NULL, ",", &save)) {
+        while (*d == ' ')
+            d++;
+        char p[CUZK_CFG_STR_MAX + CUZK_CFG_LIST_MAX + 2];
+        snprintf(p, sizeof p, "%s/%s", d, base);
+        if (*d && strcmp(p, j->key_path) && (k = key_try_path(e, p, j->key_id)))
+            return k;
+    }
+    return NULL;
+}
+
+/* A shared queue: this host has not the key of a job; its peeks pass over
+ * the key's jobs for ENG_KEY_SKIP_S (then it looks for the key again), so
+ * another host with the key runs them (e->lock held). */
+static void key_skip(cuzk_engine *e, const eng_job *j)
+{
+    double t = cuzk_now();
+    size_t w = 0;
+    for (size_t i = 0; i < e->n_skip; i++) /* expired ones go */
+        if (t - e->skip[i].since < ENG_KEY_SKIP_S && strcmp(e->skip[i].id, j->key_id))
+            e->skip[w++] = e->skip[i];
+    e->n_skip = w;
+    if (e->n_skip < ENG_KEY_SKIP_MAX) {
+        snprintf(e->skip[e->n_skip].id, sizeof e->skip[e->n_skip].id, "%s", j->key_id);
+        e->skip[e->n_skip++].since = t;
+        elog(e, "key_missing", "job=%s key=%s path=%s skipped_s=%g", j->id, j->key_id, j->key_path,
+             (double)ENG_KEY_SKIP_S);
+    }
+    const char *ids[ENG_KEY_SKIP_MAX];
+    for (size_t i = 0; i < e->n_skip; i++)
+        ids[i] = e->skip[i].id;
+    cuzk_error err = {0};
+    pthread_mutex_lock(&e->dblock);
+    e->q->ops->skip_keys(e->q, ids, e->n_skip, &err);
+    pthread_mutex_unlock(&e->dblock);
+}
+
+/* Drops the skips that expired (e->lock held). */
+static void key_skip_expire(cuzk_engine *e)
+{
+    double t = cuzk_now();
+    int any = 0;
+    for (size_t i = 0; i < e->n_skip && !any; i++)
+        any = t - e->skip[i].since >= ENG_KEY_SKIP_S;
+    if (!any)
+        return;
+    size_t w = 0;
+    for (size_t i = 0; i < e->n_skip; i++)
+        if (t - e->skip[i].since < ENG_KEY_SKIP_S)
+            e->skip[w++] = e->skip[i];
+    e->n_skip = w;
+    const char *ids[ENG_KEY_SKIP_MAX];
+    for (size_t i = 0; i < e->n_skip; i++)
+        ids[i] = e->skip[i].id;
+    cuzk_error err = {0};
+    pthread_mutex_lock(&e->dblock);
+    e->q->ops->skip_keys(e->q, ids, e->n_skip, &err);
+    pthread_mutex_unlock(&e->dblock);
 }
 
 /* Fails a queued job that can never run here (its key is gone, or no plan
@@ -326,6 +417,8 @@ void *worker_main(void *arg)
         int found = 0;
         cuzk_error err = {0};
         keys_publish(e); /* the claims here and elsewhere see what is resident */
+        if (e->n_skip)
+            key_skip_expire(e);
         pthread_mutex_lock(&e->dblock);
         cuzk_status st = e->q->ops->peek(e->q, &head, &found, &err);
         pthread_mutex_unlock(&e->dblock);
@@ -344,6 +437,10 @@ void *worker_main(void *arg)
         eng_kentry *k = key_for_job(e, &head);
         if (e->stopping || e->draining || (e->paused && !e->admit))
             continue;
+        if (!k && e->q->ops->shared && e->q->ops->skip_keys && e->n_skip < ENG_KEY_SKIP_MAX) {
+            key_skip(e, &head); /* another host may have it */
+            continue;
+        }
         if (!k) {
             cuzk_error why = {0};
             cuzk_err_force(&why, CUZK_ERR_IO, "%s: the key of this job (%s) cannot be found",
@@ -518,6 +615,7 @@ void *housekeeper_main(void *arg)
         if (e->q->ops->shared)
             hk_leases(e);
         pthread_mutex_unlock(&e->lock);
+        blob_sweep(e); /* witnesses no live job of the cluster names any more */
         int64_t before = now_ms() - (int64_t)(e->cfg.retention_s * 1000);
         size_t total = 0;
         for (;;) {

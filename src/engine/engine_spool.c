@@ -82,8 +82,12 @@ void spool_path(const cuzk_engine *e, const char *name, char *out, size_t cap)
 
 void spool_remove(cuzk_engine *e, const eng_job *j)
 {
+    char sha[65], host[256];
+    const char *url;
     if (!j->input[0]) /* stored in the queue: deleted with the job's end */
         return;
+    if (blob_ref_parse(j->input, sha, host, sizeof host, &url))
+        return; /* a blob: its owner's sweep removes it once no live job names it */
     char p[CUZK_CFG_STR_MAX + 512];
     spool_path(e, j->input, p, sizeof p);
     unlink(p);
@@ -120,7 +124,9 @@ void spool_sweep(cuzk_engine *e)
             continue;
         int keep = 0;
         for (size_t i = 0; i < n && !keep; i++)
-            keep = !strcmp(live[i], de->d_name);
+            keep = !strcmp(live[i], de->d_name) ||
+                   (!strncmp(live[i], "blob:", 5) && strlen(de->d_name) == 69 &&
+                    !strncmp(live[i] + 5, de->d_name, 64) && !strcmp(de->d_name + 64, ".wtns"));
         if (!keep) {
             char p[CUZK_CFG_STR_MAX + 512];
             spool_path(e, de->d_name, p, sizeof p);

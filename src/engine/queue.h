@@ -176,6 +176,17 @@ typedef struct eng_queue_ops {
      * other hosts' delay scheduling); a heartbeat too. SQLite: nothing. */
     cuzk_status (*publish_keys)(eng_queue *q, const char *const *key_ids, size_t n,
                                 cuzk_error *err);
+    /* This host's URL (cluster.advertise_url, "" = none), GPUs and workers
+     * in cuzk.hosts, for the cluster view. NULL = one host (SQLite). */
+    cuzk_status (*describe_host)(eng_queue *q, const char *url, int gpus, int slots, cuzk_error *err);
+    /* Every host of the shared queue (by id) with its leases and resident
+     * keys (malloc'd, free()); lease_s judges `alive`. NULL = one host. */
+    cuzk_status (*hosts)(eng_queue *q, double lease_s, cuzk_cluster_host **out, size_t *n,
+                         cuzk_error *err);
+    /* Keys this host cannot find: peek passes over their jobs (a shared
+     * queue: another host with the key takes them). Replaces the previous
+     * set. NULL = the backend has one host (SQLite): such a job fails. */
+    cuzk_status (*skip_keys)(eng_queue *q, const char *const *key_ids, size_t n, cuzk_error *err);
     /* Waits up to timeout_s for wake-ups (ENG_WAKE_* in *events, 0 = none).
      * Unlike the other calls it may run concurrently with them (its own
      * connection), from one thread at a time. NULL = the backend has none;

@@ -50,7 +50,7 @@
 #include "engine/queue.h"
 #include "util/common.h"
 
-#define PG_SCHEMA_VERSION 2
+#define PG_SCHEMA_VERSION 3
 
 /* Forward-only: migration i takes the schema from version i to i + 1. Each
  * is idempotent (IF NOT EXISTS), because YugabyteDB may commit DDL outside
@@ -95,6 +95,10 @@ static const char *const MIGRATIONS[PG_SCHEMA_VERSION] = {
     " since timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (host_id, key_id));"
     "CREATE INDEX IF NOT EXISTS host_keys_key ON cuzk.host_keys (key_id ASC);"
     "ALTER TABLE cuzk.jobs ADD COLUMN IF NOT EXISTS queued_at timestamptz DEFAULT now();",
+    /* 3: the cluster view: what each host says of itself (describe_host). */
+    "ALTER TABLE cuzk.hosts ADD COLUMN IF NOT EXISTS url text;"
+    "ALTER TABLE cuzk.hosts ADD COLUMN IF NOT EXISTS gpus int;"
+    "ALTER TABLE cuzk.hosts ADD COLUMN IF NOT EXISTS slots int;",
 };
 
 #define JOB_COLS                                                                               \
@@ -151,7 +155,8 @@ static const char *const MIGRATIONS[PG_SCHEMA_VERSION] = {
 enum {
     S_GET, S_BY_IDEM, S_SUBMIT, S_PEEK, S_CLAIM, S_CLAIM_NEXT, S_COMPLETE, S_REQUEUE, S_END,
     S_CANCEL, S_RESCUE_OWNER, S_RESCUE_EXPIRED, S_RENEW, S_RESULT, S_LIST_ALL, S_LIST_STATE,
-    S_POSITION, S_STATS, S_EXPIRE, S_INPUT, S_LIVE, S_OUTCOME, S_PUBLISH, S_COUNT
+    S_POSITION, S_STATS, S_EXPIRE, S_INPUT, S_LIVE, S_OUTCOME, S_PUBLISH, S_DESCRIBE, S_HOSTS,
+    S_COUNT
 };
 
 /* SQL[0]: the statements; SQL[1]: the same, with wake-ups for listeners
@@ -190,7 +195,8 @@ static void build_sql(void)
             " ON CONFLICT DO NOTHING RETURNING *),"
             " i AS (INSERT INTO cuzk.inputs (job_id, body) SELECT id, $13::bytea FROM j"
             " WHERE $13::bytea IS NOT NULL) SELECT " JOB_COLS " FROM j",
-        [S_PEEK] = "SELECT " JOB_COLS " FROM cuzk.jobs j WHERE state = 'queued' AND " AFFINITY(1, 2, 3, 4)
+        [S_PEEK] = "SELECT " JOB_COLS " FROM cuzk.jobs j WHERE state = 'queued'"
+                   " AND NOT (key_id = ANY($5::text[])) AND " AFFINITY(1, 2, 3, 4)
                    " ORDER BY priority, " FIRST(2, 3) " DESC, enqueued_at, seq LIMIT 1",
         [S_PUBLISH] =
             "WITH h AS (INSERT INTO cuzk.hosts (host_id, started_at, last_seen)"
@@ -255,6 +261,19 @@ static void build_sql(void)
             " j AS (DELETE FROM cuzk.jobs t USING x WHERE t.id = x.id RETURNING t.*)"
             " SELECT " JOB_COLS " FROM j ORDER BY finished_at",
         [S_INPUT] = "SELECT body FROM cuzk.inputs WHERE job_id = $1",
+        [S_DESCRIBE] =
+            "INSERT INTO cuzk.hosts (host_id, started_at, last_seen, url, gpus, slots)"
+            " VALUES ($1, now(), now(), $2, $3, $4) ON CONFLICT (host_id) DO UPDATE"
+            " SET last_seen = now(), started_at = now(), url = $2, gpus = $3, slots = $4",
+        [S_HOSTS] =
+            "SELECT h.host_id, coalesce(h.url, ''), coalesce(h.gpus, 0), coalesce(h.slots, 0),"
+            " extract(epoch FROM now() - h.last_seen)::float8, coalesce(r.n, 0),"
+            " coalesce(extract(epoch FROM r.soonest - now())::float8, 0),"
+            " coalesce((SELECT string_agg(k.key_id, ',' ORDER BY k.key_id) FROM cuzk.host_keys k"
+            " WHERE k.host_id = h.host_id), '')"
+            " FROM cuzk.hosts h LEFT JOIN (SELECT owner, count(*) AS n, min(lease_until) AS soonest"
+            " FROM cuzk.jobs WHERE state = 'running' GROUP BY owner) r ON r.owner = h.host_id"
+            " ORDER BY h.host_id",
         [S_LIVE] = "SELECT input_uri FROM cuzk.jobs WHERE state IN ('queued', 'running')"
                    " AND input_uri <> ''",
         [S_OUTCOME] = "SELECT outcome FROM cuzk.attempts WHERE job_id = $1 AND attempt = $2"
@@ -324,6 +343,7 @@ typedef struct pg_queue {
     double affinity_ms;     /* opts.affinity_s */
     int notify;             /* opts.notify: statements send wake-ups (SQL[1]) */
     char *resident;         /* this host's resident keys as a text[] literal (publish_keys) */
+    char *skip;             /* keys this host cannot find: peek passes over their jobs (skip_keys) */
     PGconn *lconn;          /* the listener's own connection (listen), NULL = not connected */
     double lnext;           /* listener: no reconnect before this (mono_s) */
     double lbackoff;
@@ -631,6 +651,7 @@ static void pg_close(eng_queue *base)
     if (q->lconn)
         PQfinish(q->lconn);
     free(q->resident);
+    free(q->skip);
     free(q->conninfo);
     free(q);
 }
@@ -744,7 +765,7 @@ static cuzk_status pg_open(eng_queue **out, const char *where, const eng_queue_o
     q->affinity_ms = opts && opts->affinity_s > 0 ? 1000 * opts->affinity_s : 0;
     q->notify = opts && opts->notify;
     q->lbackoff = 0.05;
-    if (!(q->resident = strdup("{}"))) {
+    if (!(q->resident = strdup("{}")) || !(q->skip = strdup("{}"))) {
         pg_close(&q->base);
         return cuzk_err_force(err, CUZK_ERR_NOMEM, "queue: out of memory");
     }
@@ -851,6 +872,7 @@ static cuzk_status pg_peek(eng_queue *base, eng_job *out, int *found, cuzk_error
     a_str(&a, q->resident);
     a_float(&a, q->affinity_ms);
     a_float(&a, q->lease_ms);
+    a_str(&a, q->skip);
     return one_job(q, S_PEEK, &a, out, found, "peek", err);
 }
 
@@ -1276,6 +1298,70 @@ static cuzk_status pg_publish_keys(eng_queue *base, const char *const *key_ids, 
     return st;
 }
 
+static cuzk_status pg_describe_host(eng_queue *base, const char *url, int gpus, int slots,
+                                    cuzk_error *err)
+{
+    pg_queue *q = (pg_queue *)base;
+    pargs a = {0};
+    a_str(&a, q->host);
+    a_str(&a, url ? url : "");
+    a_int(&a, gpus);
+    a_int(&a, slots);
+    PGresult *r;
+    cuzk_status st = run(q, S_DESCRIBE, &a, &r, "describe host", err);
+    PQclear(r);
+    return st;
+}
+
+static cuzk_status pg_hosts(eng_queue *base, double lease_s, cuzk_cluster_host **out, size_t *n,
+                            cuzk_error *err)
+{
+    pg_queue *q = (pg_queue *)base;
+    pargs a = {0};
+    PGresult *r;
+    *out = NULL;
+    *n = 0;
+    cuzk_status st = run(q, S_HOSTS, &a, &r, "hosts", err);
+    if (st)
+        return st;
+    int rows = PQntuples(r);
+    cuzk_cluster_host *v = calloc(rows ? (size_t)rows : 1, sizeof *v);
+    if (!v) {
+        PQclear(r);
+        return cuzk_err_force(err, CUZK_ERR_NOMEM, "hosts: out of memory");
+    }
+    for (int i = 0; i < rows; i++) {
+        cuzk_cluster_host *h = &v[i];
+        snprintf(h->host_id, sizeof h->host_id, "%s", PQgetvalue(r, i, 0));
+        snprintf(h->url, sizeof h->url, "%s", PQgetvalue(r, i, 1));
+        h->gpus = atoi(PQgetvalue(r, i, 2));
+        h->slots = atoi(PQgetvalue(r, i, 3));
+        h->silent_s = strtod(PQgetvalue(r, i, 4), NULL);
+        h->alive = h->silent_s < lease_s;
+        h->running = strtoull(PQgetvalue(r, i, 5), NULL, 10);
+        h->lease_left_s = strtod(PQgetvalue(r, i, 6), NULL);
+        snprintf(h->keys, sizeof h->keys, "%s", PQgetvalue(r, i, 7));
+    }
+    PQclear(r);
+    *out = v;
+    *n = (size_t)rows;
+    return CUZK_OK;
+}
+
+/* Keys this host cannot find (not at the job's path, not in its keys.dirs):
+ * peek passes over their jobs, so that a host with the key takes them. */
+static cuzk_status pg_skip_keys(eng_queue *base, const char *const *key_ids, size_t n,
+                                cuzk_error *err)
+{
+    pg_queue *q = (pg_queue *)base;
+    char *arr = text_array(key_ids, n);
+    if (!arr)
+        return cuzk_err_force(err, CUZK_ERR_NOMEM, "skip keys: out of memory");
+    free(q->skip);
+    q->skip = arr;
+    return CUZK_OK;
+}
+
 static void drain_notifies(PGconn *c, unsigned *events)
 {
     PGnotify *n;
@@ -1380,6 +1466,9 @@ const eng_queue_ops eng_queue_postgres = {
     .close = pg_close,
     .submit = pg_submit,
     .peek = pg_peek,
+    .skip_keys = pg_skip_keys,
+    .describe_host = pg_describe_host,
+    .hosts = pg_hosts,
     .claim = pg_claim,
     .claim_next = pg_claim_next,
     .renew = pg_renew,

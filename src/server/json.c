@@ -144,6 +144,36 @@ cJSON *json_snapshot(const cuzk_engine_snapshot *s)
     cJSON_AddNumberToObject(mem, "budget", (double)s->host_budget);
     cJSON_AddNumberToObject(mem, "used", (double)s->host_used);
 
+    if (s->shared) { /* the whole cluster, from the database */
+        cJSON *cl = cJSON_AddObjectToObject(j, "cluster");
+        cJSON *hs = cJSON_AddArrayToObject(cl, "hosts");
+        uint64_t leases = 0;
+        for (size_t i = 0; i < s->n_hosts; i++) {
+            const cuzk_cluster_host *h = &s->hosts[i];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "id", h->host_id);
+            if (h->url[0])
+                cJSON_AddStringToObject(o, "url", h->url);
+            else
+                cJSON_AddNullToObject(o, "url");
+            cJSON_AddBoolToObject(o, "alive", h->alive);
+            cJSON_AddNumberToObject(o, "last_renewal_s", h->silent_s);
+            cJSON_AddNumberToObject(o, "gpus", h->gpus);
+            cJSON_AddNumberToObject(o, "slots", h->slots);
+            cJSON_AddNumberToObject(o, "leases", (double)h->running);
+            if (h->running)
+                cJSON_AddNumberToObject(o, "lease_left_s", h->lease_left_s);
+            cJSON *ks = cJSON_AddArrayToObject(o, "keys");
+            char buf[sizeof h->keys];
+            snprintf(buf, sizeof buf, "%s", h->keys);
+            for (char *save = NULL, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save))
+                cJSON_AddItemToArray(ks, cJSON_CreateString(k));
+            cJSON_AddItemToArray(hs, o);
+            leases += h->running;
+        }
+        cJSON_AddNumberToObject(cl, "leases", (double)leases);
+    }
+
     const cuzk_engine_counters *c = &s->counters;
     cJSON *cj = cJSON_AddObjectToObject(j, "counters");
     for (size_t i = 0; i < JOB_OUTCOMES_N; i++)

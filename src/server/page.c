@@ -1,5 +1,6 @@
 /* GET /: the status page. Static HTML; its script polls /v1/status every two
- * seconds and draws the queue, the workers, the keys and a timeline of recent
+ * seconds and draws the queue, the cluster (a shared queue: its hosts, their
+ * leases and resident keys), the workers, the keys and a timeline of recent
  * proofs, one lane per worker grouped by device. With a token configured,
  * open it as http://host:port/#token=TOKEN (the fragment never leaves the
  * browser; the script sends it as the bearer token). */
@@ -26,6 +27,9 @@ const char status_page_html[] =
     "<div id=\"summary\" class=\"muted\">loading&hellip;</div><div id=\"err\"></div>\n"
     "<h2>Queue</h2><table id=\"queue\"><thead><tr><th>critical</th><th>high</th><th>normal</th><th>low</th>"
     "<th>running</th><th>spool</th></tr></thead><tbody></tbody></table>\n"
+    "<div id=\"clusterbox\" hidden><h2>Cluster <span id=\"clsum\" class=\"muted\"></span></h2>"
+    "<table id=\"cluster\"><thead><tr><th>host</th><th>state</th><th>last renewal</th><th>GPUs</th><th>slots</th>"
+    "<th>leases</th><th>resident keys</th><th>url</th></tr></thead><tbody></tbody></table></div>\n"
     "<h2>Counters</h2><table id=\"counters\"><tbody></tbody></table>\n"
     "<h2>Devices</h2><table id=\"devices\"><thead><tr><th>device</th><th>name</th><th>memory free / total</th>"
     "<th>workers</th></tr></thead><tbody></tbody></table>\n"
@@ -49,6 +53,11 @@ const char status_page_html[] =
     " $('summary').textContent=`host ${s.host} \\u00b7 pid ${s.pid} \\u00b7 cuzk ${s.version} \\u00b7 up ${s.uptime_s.toFixed(0)} s`+"
     "(s.draining?' \\u00b7 DRAINING':'')+(s.paused?' \\u00b7 PAUSED':'');\n"
     " const q=s.queue;rows('queue',[[q.critical,q.high,q.normal,q.low,s.running,bytes(s.spool_bytes)]]);\n"
+    " const cl=s.cluster;$('clusterbox').hidden=!cl;\n"
+    " if(cl){$('clsum').textContent=`(${cl.hosts.filter(h=>h.alive).length} of ${cl.hosts.length} hosts alive, `+"
+    "`${cl.leases} leases; the queue above is the cluster's)`;\n"
+    "  rows('cluster',cl.hosts.map(h=>[h.id,h.alive?'alive':'silent',h.last_renewal_s.toFixed(1)+' s ago',h.gpus,h.slots,"
+    "h.leases,h.keys.map(k=>k.slice(0,16)).join(' ')||'-',h.url||'-']));}\n"
     " rows('counters',Object.entries(s.counters).map(([k,v])=>[k,Number.isInteger(v)?v:Number(v.toFixed(3))]));\n"
     " rows('devices',s.devices.length?s.devices.map(d=>[d.index,d.name,bytes(d.memory_free)+' / '+bytes(d.memory_total),d.workers]):"
     "[['cpu','CPU only: no GPU in use','',s.workers.length]]);\n"

@@ -456,18 +456,26 @@ static void *reaper_main(void *arg)
 
 /* ---- auth ----------------------------------------------------------------- */
 
-static int auth_ok(cuzk_server *s, struct MHD_Connection *c)
+/* GET /v1/blobs/... (witnesses for the other hosts of a shared queue) takes
+ * the cluster token, and only it: without one configured, nobody. */
+static int is_blob_url(const char *url)
 {
-    if (!s->cfg.token[0])
-        return 1;
+    return !strncmp(url, "/v1/blobs/", 10);
+}
+
+static int auth_ok(cuzk_server *s, struct MHD_Connection *c, const char *url)
+{
+    const char *tok = is_blob_url(url) ? s->cfg.cluster_token : s->cfg.token;
+    if (!tok[0])
+        return !is_blob_url(url);
     const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
     if (!h || strncmp(h, "Bearer ", 7))
         return 0;
     h += 7;
-    size_t a = strlen(h), b = strlen(s->cfg.token);
+    size_t a = strlen(h), b = strlen(tok);
     unsigned char diff = (unsigned char)(a != b);
     for (size_t i = 0; i < b; i++)
-        diff |= (unsigned char)(h[i < a ? i : 0] ^ s->cfg.token[i]);
+        diff |= (unsigned char)(h[i < a ? i : 0] ^ tok[i]);
     return diff == 0;
 }
 
@@ -849,6 +857,31 @@ static enum MHD_Result h_workers(cuzk_server *s, struct MHD_Connection *c, reque
     return send_json(s, c, r, 200, j);
 }
 
+/* GET /v1/blobs/<sha256>: a witness this host keeps for another host's
+ * worker, streamed from its file. The name must be 64 lowercase hex digits
+ * (the engine checks it again); nothing else reaches the file system. */
+static enum MHD_Result h_blob(cuzk_server *s, struct MHD_Connection *c, request *r, const char *sha)
+{
+    int fd;
+    uint64_t size;
+    cuzk_error err = {0};
+    if (cuzk_engine_blob_open(s->engine, sha, &fd, &size, &err))
+        return send_engine_error(s, c, r, &err);
+    struct MHD_Response *resp = MHD_create_response_from_fd64(size, fd);
+    if (!resp) {
+        close(fd);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, "Content-Type", "application/octet-stream");
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    enum MHD_Result ret = MHD_queue_response(c, 200, resp);
+    MHD_destroy_response(resp);
+    r->status = 200;
+    atomic_fetch_add(&s->counters.by_class[2], 1);
+    slog(s, "blob_served", "sha256=%.64s bytes=%llu", sha, (unsigned long long)size);
+    return ret;
+}
+
 static enum MHD_Result route(cuzk_server *s, struct MHD_Connection *c, request *r, const char *url,
                              const char *m)
 {
@@ -862,6 +895,12 @@ static enum MHD_Result route(cuzk_server *s, struct MHD_Connection *c, request *
         return h_status(s, c, r, 1);
     if (!strcmp(url, "/v1/status") && get)
         return h_status(s, c, r, 0);
+    if (is_blob_url(url)) {
+        if (get)
+            return h_blob(s, c, r, url + 10);
+        r->allow = "GET, HEAD";
+        return send_error(s, c, r, 405, "%.8s /v1/blobs/...: method not allowed (allowed: GET, HEAD)", m);
+    }
     if (!strcmp(url, "/v1/keys")) {
         if (get)
             return h_key_list(s, c, r);
@@ -937,8 +976,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         conn_phase(s, conn_of(c), CONN_BODY); /* the headers are in: the body's clock starts */
         if (atomic_load(&s->stopping))
             return send_error(s, c, r, CUZK_ENGINE_DRAINING, "the daemon is shutting down: retry later");
-        if (!auth_ok(s, c))
-            return send_error(s, c, r, 401, "missing or wrong bearer token (Authorization: Bearer ...)");
+        if (!auth_ok(s, c, url))
+            return send_error(s, c, r, 401,
+                              is_blob_url(url) ? "missing or wrong cluster token (Authorization: Bearer ...)"
+                                               : "missing or wrong bearer token (Authorization: Bearer ...)");
         if (!rate_allow(s, c)) {
             atomic_fetch_add(&s->counters.rate_limited, 1);
             return send_error(s, c, r, CUZK_ENGINE_BUSY, "rate limit exceeded (%d requests/s): retry later",
@@ -1252,6 +1293,8 @@ cuzk_status cuzk_server_start(cuzk_server **out, cuzk_engine *e, const cuzk_conf
         inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, host, sizeof host);
     snprintf(s->url, sizeof s->url, ss.ss_family == AF_INET6 ? "http://[%s]:%u" : "http://%s:%u", host,
              di ? (unsigned)di->port : 0);
+    if ((st = cuzk_engine_advertise(e, s->url, err)))
+        goto fail;
     if (cfg->socket[0]) {
         int fd = -1;
         if (open_unix(s, cfg->socket, &fd, err))

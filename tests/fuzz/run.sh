@@ -8,7 +8,7 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SECS=${1:-20}
 B=${2:-$ROOT/build-fuzz}
-TARGETS="binfile r1cs wtns zkey proof_json public_json vk_json files output request bp_params bp_vk bp_proof conninfo"
+TARGETS="binfile r1cs wtns zkey proof_json public_json vk_json files output request bp_params bp_vk bp_proof conninfo blobref"
 
 # CUZK_PORTABLE: the 6-limb x86-64 asm needs more registers than ASan's
 # instrumentation leaves, so sanitized builds use the portable field code.

@@ -770,6 +770,60 @@ static void test_pg_affinity(void **state)
     c->ops->close(c);
 }
 
+/* The cluster view and missing keys: describe_host / hosts read back what
+ * each host said, its leases and resident keys, and `alive` follows its
+ * heartbeat (set back in the database, not waited for); skip_keys makes
+ * peek pass over the jobs of keys this host cannot find, and only those. */
+static void test_pg_hosts_and_skip(void **state)
+{
+    (void)state;
+    cuzk_error err = {0};
+    eng_queue *a = qopen_with("hostA", 0, 0), *b = qopen_with("hostB", 0, 0);
+    assert_int_equal(a->ops->describe_host(a, "http://a:9820", 2, 4, &err), CUZK_OK);
+    assert_int_equal(b->ops->describe_host(b, "", 0, 1, &err), CUZK_OK);
+    publish(b, "k2");
+    eng_job j1 = keyjob("00000000-0000-4000-8000-0000000000b1", CUZK_PRIO_NORMAL, 1, "k1");
+    eng_job j2 = keyjob("00000000-0000-4000-8000-0000000000b2", CUZK_PRIO_NORMAL, 2, "k2");
+    eng_job j3 = keyjob("00000000-0000-4000-8000-0000000000b3", CUZK_PRIO_NORMAL, 3, "k1");
+    submit(a, &j1, "w");
+    submit(a, &j2, "w");
+    submit(a, &j3, "w");
+    claim_id(a, j1.id, "hostA");
+    /* A lacks k1: it passes over j3 (k1), not over j2 */
+    const char *skip[1] = {"k1"};
+    assert_int_equal(a->ops->skip_keys(a, skip, 1, &err), CUZK_OK);
+    assert_string_equal(peek_id(a), j2.id);
+    claim_id(b, j2.id, "hostB");
+    assert_string_equal(peek_id(a), "");
+    assert_string_equal(peek_id(b), j3.id);
+    assert_int_equal(a->ops->skip_keys(a, NULL, 0, &err), CUZK_OK);
+    assert_string_equal(peek_id(a), j3.id);
+
+    assert_int_equal(pgfx_sql(dbname, "UPDATE cuzk.hosts SET last_seen = now() - interval '2 hours'"
+                                      " WHERE host_id = 'hostB'", NULL, 0), 0);
+    cuzk_cluster_host *h = NULL;
+    size_t n = 0;
+    assert_int_equal(a->ops->hosts(a, 30, &h, &n, &err), CUZK_OK); /* leases of 30 s */
+    assert_int_equal(n, 2);
+    assert_string_equal(h[0].host_id, "hostA");
+    assert_string_equal(h[0].url, "http://a:9820");
+    assert_int_equal(h[0].gpus, 2);
+    assert_int_equal(h[0].slots, 4);
+    assert_true(h[0].alive);
+    assert_int_equal(h[0].running, 1);
+    assert_true(h[0].lease_left_s > 0 && h[0].lease_left_s <= 30);
+    assert_string_equal(h[0].keys, "");
+    assert_string_equal(h[1].host_id, "hostB");
+    assert_string_equal(h[1].url, "");
+    assert_false(h[1].alive);
+    assert_true(h[1].silent_s > 7000);
+    assert_int_equal(h[1].running, 1);
+    assert_string_equal(h[1].keys, "k2");
+    free(h);
+    a->ops->close(a);
+    b->ops->close(b);
+}
+
 /* Wakes one listener with (channel, payload) or fails after 10 s. */
 static void next_notify(PGconn *l, const char *channel, const char *payload)
 {
@@ -972,7 +1026,7 @@ static void test_pg_schema_version(void **state)
     }
     char v[32];
     assert_int_equal(pgfx_sql(dbname, "SELECT version FROM cuzk.schema_version", v, sizeof v), 0);
-    assert_string_equal(v, "2");
+    assert_string_equal(v, "3");
     assert_int_equal(pgfx_sql(dbname, "UPDATE cuzk.schema_version SET version = 99", NULL, 0), 0);
     eng_queue *q = NULL;
     cuzk_error err = {0};
@@ -1001,6 +1055,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest pg_tests[] = {
         cmocka_unit_test_setup_teardown(test_pg_reconnect, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pg_affinity, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pg_hosts_and_skip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pg_notify, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pg_down_at_open, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pg_schema_version, setup, teardown),
