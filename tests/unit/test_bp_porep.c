@@ -290,8 +290,10 @@ static void test_memory(void **st)
     print_message("writer peak over its start: 2^12 %.1f MiB (file %.1f MiB), 2^16 %.1f MiB (file %.1f MiB)\n",
                   p12 / 1048576.0, f12 / 1048576.0, p16 / 1048576.0, f16 / 1048576.0);
     /* A fixed part (per-worker chunk buffers, one batch: their first touch
-     * maps 2 MiB pages, cuzk_alloc) and nothing that grows with the file. */
-    assert_true(p16 < p12 + (f16 - f12) / 4);
+     * maps 2 MiB pages, cuzk_alloc) and nothing that grows with the file: a
+     * writer holding the key would grow by at least f16 - f12; half of it
+     * leaves room for the threads' scheduling on a loaded machine. */
+    assert_true(p16 < p12 + (f16 - f12) / 2);
 }
 
 static int setup_dir(void **state)
