@@ -325,6 +325,18 @@ static eng_kentry *key_for_job(cuzk_engine *e, const eng_job *j)
     return NULL;
 }
 
+/* Tells the queue the keys this host passes over now (e->lock held). */
+static void skip_publish(cuzk_engine *e)
+{
+    const char *ids[ENG_KEY_SKIP_MAX];
+    for (size_t i = 0; i < e->n_skip; i++)
+        ids[i] = e->skip[i].id;
+    cuzk_error err = {0};
+    pthread_mutex_lock(&e->dblock);
+    e->q->ops->skip_keys(e->q, ids, e->n_skip, &err);
+    pthread_mutex_unlock(&e->dblock);
+}
+
 /* A shared queue: this host has not the key of a job; its peeks pass over
  * the key's jobs for ENG_KEY_SKIP_S (then it looks for the key again), so
  * another host with the key runs them (e->lock held). */
@@ -342,13 +354,7 @@ static void key_skip(cuzk_engine *e, const eng_job *j)
         elog(e, "key_missing", "job=%s key=%s path=%s skipped_s=%g", j->id, j->key_id, j->key_path,
              (double)ENG_KEY_SKIP_S);
     }
-    const char *ids[ENG_KEY_SKIP_MAX];
-    for (size_t i = 0; i < e->n_skip; i++)
-        ids[i] = e->skip[i].id;
-    cuzk_error err = {0};
-    pthread_mutex_lock(&e->dblock);
-    e->q->ops->skip_keys(e->q, ids, e->n_skip, &err);
-    pthread_mutex_unlock(&e->dblock);
+    skip_publish(e);
 }
 
 /* Drops the skips that expired (e->lock held). */
@@ -365,13 +371,7 @@ static void key_skip_expire(cuzk_engine *e)
         if (t - e->skip[i].since < ENG_KEY_SKIP_S)
             e->skip[w++] = e->skip[i];
     e->n_skip = w;
-    const char *ids[ENG_KEY_SKIP_MAX];
-    for (size_t i = 0; i < e->n_skip; i++)
-        ids[i] = e->skip[i].id;
-    cuzk_error err = {0};
-    pthread_mutex_lock(&e->dblock);
-    e->q->ops->skip_keys(e->q, ids, e->n_skip, &err);
-    pthread_mutex_unlock(&e->dblock);
+    skip_publish(e);
 }
 
 /* Fails a queued job that can never run here (its key is gone, or no plan
