@@ -168,11 +168,9 @@ static void sha_hex(const void *data, size_t len, char out[65])
 
 /* ---- the accepting host ---------------------------------------------------- */
 
-cuzk_status blob_store(cuzk_engine *e, const void *data, size_t len, char *ref, size_t cap,
-                       cuzk_error *err)
+/* Pins sha (being written: no sweep removes it) and formats its reference. */
+static cuzk_status blob_pin(cuzk_engine *e, const char *sha, char *ref, size_t cap, cuzk_error *err)
 {
-    char sha[65], name[80];
-    sha_hex(data, len, sha);
     pthread_mutex_lock(&e->blob_mu);
     if (e->n_pins == e->cap_pins) {
         size_t nc = e->cap_pins ? 2 * e->cap_pins : 64;
@@ -188,10 +186,32 @@ cuzk_status blob_store(cuzk_engine *e, const void *data, size_t len, char *ref, 
     memcpy(p->sha, sha, sizeof p->sha);
     p->gen = 0; /* being written: no sweep removes it */
     pthread_mutex_unlock(&e->blob_mu);
-    snprintf(name, sizeof name, "%s.wtns", sha);
     if (blob_ref_format(ref, cap, sha, e->host_id, atomic_load(&e->adv_ready) ? e->adv_url : ""))
         return ecode(err, CUZK_ERR_INTERNAL, "blob reference too long"); /* checked at open */
-    return write_durable(e->blob_dir, name, data, len, err); /* the caller unpins */
+    return CUZK_OK;
+}
+
+cuzk_status blob_store(cuzk_engine *e, const void *data, size_t len, char *ref, size_t cap,
+                       cuzk_error *err)
+{
+    char sha[65], name[80];
+    sha_hex(data, len, sha);
+    cuzk_status st = blob_pin(e, sha, ref, cap, err);
+    snprintf(name, sizeof name, "%s.wtns", sha);
+    return st ? st : write_durable(e->blob_dir, name, data, len, err); /* the caller unpins */
+}
+
+cuzk_status blob_store_upload(cuzk_engine *e, cuzk_engine_upload *u, char *ref, size_t cap,
+                              cuzk_error *err)
+{
+    uint8_t d[32];
+    char sha[65], name[80];
+    upload_digest(u, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(sha + 2 * i, 3, "%02x", d[i]);
+    cuzk_status st = blob_pin(e, sha, ref, cap, err);
+    snprintf(name, sizeof name, "%s.wtns", sha);
+    return st ? st : upload_commit_blob(u, e->blob_dir, name, err); /* the caller unpins */
 }
 
 void blob_unpin(cuzk_engine *e, const char *sha)

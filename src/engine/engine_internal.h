@@ -270,6 +270,12 @@ void upload_digest(cuzk_engine_upload *u, uint8_t out[32]);
 const char *upload_path(const cuzk_engine_upload *u);
 cuzk_status upload_commit(cuzk_engine_upload *u, const char *dir, const char *name, cuzk_error *err);
 cuzk_status upload_read(cuzk_engine_upload *u, uint8_t **data, size_t *len, cuzk_error *err);
+/* The upload as dir/name, named by its content (a blob): moved there as
+ * upload_commit does, unless dir/name exists already (the same bytes, a
+ * committed blob is only ever renamed into place): then the upload is
+ * dropped. dir on another file system (EXDEV): copied 1 MiB at a time
+ * under a temporary name, fsynced, renamed. Memory stays flat either way. */
+cuzk_status upload_commit_blob(cuzk_engine_upload *u, const char *dir, const char *name, cuzk_error *err);
 
 /* ---- engine_blobs.c ------------------------------------------------------------ */
 
@@ -283,6 +289,11 @@ void blob_teardown(cuzk_engine *e);
 /* Writes a witness durably to the blob directory, pinned, and its reference to ref. */
 cuzk_status blob_store(cuzk_engine *e, const void *data, size_t len, char *ref, size_t cap,
                        cuzk_error *err);
+/* The same for a streamed upload (its hash known as it arrived): the file
+ * is renamed into the blob directory (upload_commit_blob), never read
+ * into memory. */
+cuzk_status blob_store_upload(cuzk_engine *e, cuzk_engine_upload *u, char *ref, size_t cap,
+                              cuzk_error *err);
 /* The job naming the blob is committed (or will not be): a sweep after now may judge it. */
 void blob_unpin(cuzk_engine *e, const char *sha);
 void blob_sweep(cuzk_engine *e);

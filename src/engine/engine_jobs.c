@@ -316,10 +316,11 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     j.host_bytes = host_bytes;
     j.worker = j.device = -1;
     st = CUZK_OK;
-    if (up && (inline_body || blob)) /* for the queue or the blob store: its bytes */
+    if (up && inline_body) /* for the queue: its bytes (small, or a queue without blobs) */
         st = upload_read(up, &owned, &wl, err), wd = owned;
     if (!st && !inline_body)
-        st = blob ? blob_store(e, wd, wl, j.input, sizeof j.input, err)
+        st = blob ? (up ? blob_store_upload(e, up, j.input, sizeof j.input, err) /* renamed, not read */
+                        : blob_store(e, wd, wl, j.input, sizeof j.input, err))
              : up ? upload_commit(up, e->spool, j.input, err)
                   : write_durable(e->spool, j.input, wd, wl, err);
     eng_job saved;

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine/engine_internal.h"
@@ -232,6 +233,80 @@ cuzk_status upload_commit(cuzk_engine_upload *u, const char *dir, const char *na
         return ecode(err, store_code(en), "%s: %s", dst, strerror(en));
     }
     u->taken = 1;
+    return CUZK_OK;
+}
+
+/* Copies the upload to dir/.name.tmp, fsynced (another file system). */
+static cuzk_status upload_copy(cuzk_engine_upload *u, const char *tmp, cuzk_error *err)
+{
+    enum { CHUNK = 1 << 20 };
+    uint8_t *buf = malloc(CHUNK);
+    if (!buf)
+        return ecode(err, CUZK_ERR_NOMEM, "out of memory copying %s", u->path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int en = fd < 0 ? errno : 0;
+    const char *bad = tmp;
+    for (uint64_t off = 0; !en && off < u->bytes;) {
+        size_t want = u->bytes - off < CHUNK ? (size_t)(u->bytes - off) : CHUNK;
+        ssize_t n = pread(u->fd, buf, want, (off_t)off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            en = n < 0 ? errno : EIO;
+            bad = u->path;
+            break;
+        }
+        for (ssize_t w = 0; w < n && !en;) {
+            ssize_t m = write(fd, buf + w, (size_t)(n - w));
+            if (m < 0 && errno == EINTR)
+                continue;
+            if (m <= 0)
+                en = m < 0 ? errno : EIO;
+            else
+                w += m;
+        }
+        off += (uint64_t)n;
+    }
+    if (!en && fsync(fd))
+        en = errno;
+    if (fd >= 0 && close(fd) && !en)
+        en = errno;
+    free(buf);
+    if (en) {
+        unlink(tmp);
+        return ecode(err, store_code(en), "%s: %s", bad, strerror(en));
+    }
+    return CUZK_OK;
+}
+
+cuzk_status upload_commit_blob(cuzk_engine_upload *u, const char *dir, const char *name, cuzk_error *err)
+{
+    char dst[CUZK_CFG_STR_MAX + 512], tmp[CUZK_CFG_STR_MAX + 512];
+    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    struct stat sb;
+    if (!stat(dst, &sb) && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size == u->bytes)
+        return CUZK_OK; /* that blob is there: the upload goes at free */
+    if (fsync(u->fd))
+        return ecode(err, store_code(errno), "%s: %s", u->path, strerror(errno));
+    if (!rename(u->path, dst)) {
+        u->taken = 1;
+    } else if (errno != EXDEV) {
+        return ecode(err, store_code(errno), "%s: %s", dst, strerror(errno));
+    } else { /* the blob directory is on another file system */
+        snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
+        cuzk_status st = upload_copy(u, tmp, err);
+        if (st)
+            return st;
+        if (rename(tmp, dst)) {
+            int en = errno;
+            unlink(tmp);
+            return ecode(err, store_code(en), "%s: %s", dst, strerror(en));
+        }
+    }
+    if (fsync_dir(dir)) {
+        int en = errno;
+        return ecode(err, store_code(en), "%s: %s", dir, strerror(en));
+    }
     return CUZK_OK;
 }
 
