@@ -148,6 +148,16 @@ static const char *const MIGRATIONS[PG_SCHEMA_VERSION] = {
     " OR NOT EXISTS (SELECT 1 FROM cuzk.host_keys k JOIN cuzk.hosts h ON h.host_id = k.host_id" \
     " WHERE k.key_id = j.key_id AND k.host_id <> $" #h "::text"                                 \
     " AND h.last_seen > now() - $" #l "::float8 * interval '1 millisecond'))"
+/* The head, in the order ORDER BY priority, FIRST DESC, enqueued_at, seq
+ * would give, in two walks of the index jobs_ready (priority, enqueued_at,
+ * seq) that each stop at their first match (a sort over a computed key
+ * read every queued job of the head's priority, 10,000 rows for one):
+ * t = the first job this host may take (AFFINITY), f = the first FIRST job
+ * of t's priority (FIRST implies AFFINITY); f if there is one, else t.
+ * No priority before t's has a job this host may take, so t's priority is
+ * the head's; within it FIRST jobs come first, f is the oldest of them.
+ * Claims lock both rows (SKIP LOCKED): the one not taken is free again at
+ * the statement's commit. */
 #define FIRST(r, d)                                                                             \
     "(key_id = ANY($" #r "::text[]) OR queued_at IS NULL"                                       \
     " OR queued_at <= now() - $" #d "::float8 * interval '1 millisecond')"
@@ -195,9 +205,14 @@ static void build_sql(void)
             " ON CONFLICT DO NOTHING RETURNING *),"
             " i AS (INSERT INTO cuzk.inputs (job_id, body) SELECT id, $13::bytea FROM j"
             " WHERE $13::bytea IS NOT NULL) SELECT " JOB_COLS " FROM j",
-        [S_PEEK] = "SELECT " JOB_COLS " FROM cuzk.jobs j WHERE state = 'queued'"
+        /* The head in two walks of jobs_ready (FIRST, above). */
+        [S_PEEK] = "WITH t AS (SELECT " JOB_COLS " FROM cuzk.jobs j WHERE state = 'queued'"
                    " AND NOT (key_id = ANY($5::text[])) AND " AFFINITY(1, 2, 3, 4)
-                   " ORDER BY priority, " FIRST(2, 3) " DESC, enqueued_at, seq LIMIT 1",
+                   " ORDER BY priority, enqueued_at, seq LIMIT 1),"
+                   " f AS (SELECT " JOB_COLS " FROM cuzk.jobs j WHERE state = 'queued'"
+                   " AND priority = (SELECT priority FROM t) AND NOT (key_id = ANY($5::text[]))"
+                   " AND " FIRST(2, 3) " ORDER BY enqueued_at, seq LIMIT 1)"
+                   " SELECT * FROM f UNION ALL SELECT * FROM t WHERE NOT EXISTS (SELECT 1 FROM f)",
         [S_PUBLISH] =
             "WITH h AS (INSERT INTO cuzk.hosts (host_id, started_at, last_seen)"
             " VALUES ($1, now(), now()) ON CONFLICT (host_id) DO UPDATE SET last_seen = now()),"
@@ -293,9 +308,11 @@ static void build_sql(void)
             break;
         case S_CLAIM_NEXT:
             snprintf(buf, sizeof buf,
-                     "WITH c AS (SELECT id FROM cuzk.jobs j WHERE state = 'queued' AND " AFFINITY(1, 6, 7, 5)
-                     " ORDER BY priority, " FIRST(6, 7) " DESC, enqueued_at, seq LIMIT 1"
-                     " FOR UPDATE SKIP LOCKED),"
+                     "WITH t AS (SELECT id, priority FROM cuzk.jobs j WHERE state = 'queued' AND "
+                     AFFINITY(1, 6, 7, 5) " ORDER BY priority, enqueued_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED),"
+                     " f AS (SELECT id FROM cuzk.jobs j WHERE state = 'queued' AND priority = (SELECT priority FROM t)"
+                     " AND " FIRST(6, 7) " ORDER BY enqueued_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED),"
+                     " c AS (SELECT id FROM f UNION ALL SELECT id FROM t WHERE NOT EXISTS (SELECT 1 FROM f)),"
                      " u AS (UPDATE cuzk.jobs j SET state = 'running', owner = $1, attempt = j.attempt + 1,"
                      " started_at = $2, worker = $3, device = $4, lease_until = " LEASE
                      " FROM c WHERE j.id = c.id AND j.state = 'queued' RETURNING j.*)," ATTEMPT_OPEN
