@@ -1,7 +1,9 @@
 # Shared by the cluster tests (sourced after CUZK, ROOT, EXTRA and TAG are
 # set): a throwaway PostgreSQL cluster (initdb into a temporary directory,
-# Unix socket only, fsync off, synchronous commits on, stopped at exit; as
-# root the server runs as the `postgres` user) in $QUEUE, and helpers:
+# Unix socket only, fsync off, synchronous commits on, commit timestamps
+# tracked (pg_xact_commit_timestamp: when a row was written, on the
+# database's clock), stopped at exit; as root the server runs as the
+# `postgres` user) in $QUEUE, and helpers:
 #   start_host NAME [flags]   a `cuzk serve` on 127.0.0.1:0 with host id NAME
 #   on HOST cmd...            runs a cuzk client command against HOST
 #   psql_ SQL, wait_sql SQL EXPECTED DESC, wait_held HOST JOB, job HOST ID [WAIT]
@@ -39,7 +41,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 $AS "$PG/initdb" -D "$T/pg/data" -A trust -U postgres -E UTF8 --no-sync --no-instructions >"$T/pg/initdb.log" 2>&1 ||
   fail "initdb: $(tail -n 5 "$T/pg/initdb.log")"
-$AS "$PG/pg_ctl" -D "$T/pg/data" -w -t 60 -l "$T/pg/log" -o "-k $T/pg -c listen_addresses='' -c fsync=off" start >/dev/null ||
+$AS "$PG/pg_ctl" -D "$T/pg/data" -w -t 60 -l "$T/pg/log" -o "-k $T/pg -c listen_addresses='' -c fsync=off -c track_commit_timestamp=on" start >/dev/null ||
   fail "PostgreSQL did not start: $(tail -n 5 "$T/pg/log")"
 QUEUE="host=$T/pg dbname=postgres user=postgres password=not-a-secret-7"
 psql_() { $AS "$PG/psql" -h "$T/pg" -U postgres -d postgres -XAtq -c "$1"; }
