@@ -49,11 +49,11 @@ int blob_enabled(const cuzk_engine *e)
 
 static cuzk_status blob_url_check(const cuzk_engine *e, const char *url, cuzk_error *err)
 {
-    if (strlen(BLOB_PREFIX) + 65 + strlen(e->host_id) + 1 + strlen(url) >= sizeof(((eng_job *)0)->input) ||
+    if (strlen(BLOB_PREFIX) + 65 + strlen(e->host_id) + 1 + strlen(url) >= sizeof(((eng_job *)0)->witness) ||
         strlen(url) >= sizeof e->adv_url)
         return cuzk_err_force(err, CUZK_ERR_USAGE,
                               "engine.host_id and cluster.advertise_url \"%s\" are too long together (%zu bytes at most)",
-                              url, sizeof(((eng_job *)0)->input) - strlen(BLOB_PREFIX) - 67);
+                              url, sizeof(((eng_job *)0)->witness) - strlen(BLOB_PREFIX) - 67);
     return CUZK_OK;
 }
 
@@ -283,7 +283,7 @@ void blob_sweep(cuzk_engine *e)
     pthread_mutex_lock(&e->blob_mu);
     uint64_t g0 = e->blob_gen;
     pthread_mutex_unlock(&e->blob_mu);
-    char **live = NULL;
+    eng_live_input *live = NULL;
     size_t n = 0;
     cuzk_error err = {0};
     pthread_mutex_lock(&e->dblock);
@@ -298,7 +298,7 @@ void blob_sweep(cuzk_engine *e)
     for (size_t i = 0; i < nc; i++) {
         int keep = 0;
         for (size_t k = 0; k < n && !keep; k++)
-            keep = !strncmp(live[k], BLOB_PREFIX, 5) && !strncmp(live[k] + 5, cand[i], 64);
+            keep = !strncmp(live[k].witness, BLOB_PREFIX, 5) && !strncmp(live[k].witness + 5, cand[i], 64);
         for (size_t k = 0; k < e->n_pins && !keep; k++)
             keep = (!e->pins[k].gen || e->pins[k].gen > g0) && !memcmp(e->pins[k].sha, cand[i], 64);
         if (!keep) {
@@ -313,8 +313,6 @@ void blob_sweep(cuzk_engine *e)
             e->pins[w++] = e->pins[k];
     e->n_pins = w;
     pthread_mutex_unlock(&e->blob_mu);
-    for (size_t k = 0; k < n; k++)
-        free(live[k]);
     free(live);
     free(cand);
     if (removed) {
@@ -470,7 +468,7 @@ cuzk_status blob_fetch(cuzk_engine *e, const eng_job *j, atomic_int *cancel, voi
     *body = NULL;
     *len = 0;
     *gone = 0;
-    if (!blob_ref_parse(j->input, sha, host, sizeof host, &url))
+    if (!blob_ref_parse(j->witness, sha, host, sizeof host, &url))
         return ecode(err, CUZK_ERR_FORMAT, "job %s: malformed witness reference in the queue", j->id);
     fetch_buf b = {.p = malloc((size_t)j->input_bytes + 1), .cap = (size_t)j->input_bytes,
                    .cancel = cancel};

@@ -260,6 +260,8 @@ int store_code(int en);
 cuzk_status write_durable(const char *dir, const char *name, const void *data, size_t len,
                           cuzk_error *err);
 void spool_path(const cuzk_engine *e, const char *name, char *out, size_t cap);
+/* The name of job j's spool file (a spool: witness): "<job id>.wtns". */
+void spool_file(const eng_job *j, char *out, size_t cap);
 void spool_remove(cuzk_engine *e, const eng_job *j);
 void spool_remove_durable(cuzk_engine *e, const eng_job *j, uint64_t mark);
 void spool_sweep(cuzk_engine *e);

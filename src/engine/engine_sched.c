@@ -168,10 +168,11 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
         char wp[CUZK_CFG_STR_MAX + 512];
         void *body = NULL;
         size_t len = 0;
-        char bsha[65], bhost[256];
-        const char *burl;
-        int blob = blob_ref_parse(j->input, bsha, bhost, sizeof bhost, &burl);
-        if (blob) { /* another host's spool, or a shared directory */
+        char bsha[65], sname[CUZK_JOB_ID_LEN + 8];
+        int kind = witness_ref_kind(j->witness, bsha), in_spool = kind == WREF_SPOOL;
+        if (!kind) {
+            st = ecode(&err, CUZK_ERR_FORMAT, "job %s: malformed witness reference in the queue", j->id);
+        } else if (kind == WREF_BLOB) { /* another host's spool, or a shared directory */
             atomic_store(&w->prog.phase, "fetch_witness");
             st = blob_fetch(e, j, &w->prog.cancel, &body, &len, &blob_gone, &err);
             if (st && st != CUZK_ERR_CANCELLED) {
@@ -179,8 +180,9 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
                 snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg), "%s",
                          blob_gone ? " (the witness is gone)" : "");
             }
-        } else if (j->input[0]) {
-            spool_path(e, j->input, wp, sizeof wp);
+        } else if (in_spool) { /* this host's file of the job */
+            spool_file(j, sname, sizeof sname);
+            spool_path(e, sname, wp, sizeof wp);
         } else {
             pthread_mutex_lock(&e->dblock);
             st = e->q->ops->input(e->q, j->id, &body, &len, &err);
@@ -190,7 +192,7 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
             st = hold_while_paused(w, &err);
         atomic_store(&w->prog.phase, "prove");
         if (!st)
-            st = eng_prove(w->wctx, k->slot[slot].key, j->input[0] && !blob ? wp : NULL, body, len,
+            st = eng_prove(w->wctx, k->slot[slot].key, in_spool ? wp : NULL, body, len,
                            &proof, &pub, &err);
         free(body);
     }

@@ -1,7 +1,8 @@
 /* DESIGN — durability of what the engine is given: the spool.
  *
  * A witness larger than ENG_INLINE_MAX (on one host) goes to a spool file,
- * <state_dir>/spool/<job id>.wtns, written under a temporary name, fsynced,
+ * <state_dir>/spool/<job id>.wtns (the job names it spool:<sha256>: the
+ * queue holds content ids, never this host's file names), written under a temporary name, fsynced,
  * renamed and its directory fsynced (write_durable) before the job that
  * names it is journaled, so an acknowledged job never lacks its witness.
  * A witness streamed in (a request body as it arrives) is written to
@@ -81,16 +82,21 @@ void spool_path(const cuzk_engine *e, const char *name, char *out, size_t cap)
     snprintf(out, cap, "%s/%s", e->spool, name);
 }
 
+void spool_file(const eng_job *j, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s.wtns", j->id);
+}
+
+/* Only a spool: witness is this host's file of the job; one in the queue
+ * goes with the job's end, a blob with its owner's sweep once no live job
+ * names it. */
 void spool_remove(cuzk_engine *e, const eng_job *j)
 {
-    char sha[65], host[256];
-    const char *url;
-    if (!j->input[0]) /* stored in the queue: deleted with the job's end */
+    char sha[65], name[CUZK_JOB_ID_LEN + 8], p[CUZK_CFG_STR_MAX + 512];
+    if (witness_ref_kind(j->witness, sha) != WREF_SPOOL)
         return;
-    if (blob_ref_parse(j->input, sha, host, sizeof host, &url))
-        return; /* a blob: its owner's sweep removes it once no live job names it */
-    char p[CUZK_CFG_STR_MAX + 512];
-    spool_path(e, j->input, p, sizeof p);
+    spool_file(j, name, sizeof name);
+    spool_path(e, name, p, sizeof p);
     unlink(p);
 }
 
@@ -100,7 +106,8 @@ void spool_remove(cuzk_engine *e, const eng_job *j)
 void spool_remove_durable(cuzk_engine *e, const eng_job *j, uint64_t mark)
 {
     cuzk_error err = {0};
-    if (!j->input[0])
+    char sha[65];
+    if (witness_ref_kind(j->witness, sha) != WREF_SPOOL)
         return;
     if (journal_sync(e, mark, &err))
         elog(e, "journal_error", "op=sync job=%s error=\"%s\"", j->id, err.msg);
@@ -109,10 +116,11 @@ void spool_remove_durable(cuzk_engine *e, const eng_job *j, uint64_t mark)
 }
 
 /* Removes spool files no queued / running job refers to (a crash between
- * writing the witness and journaling the job, or after a job ended). */
+ * writing the witness and journaling the job, or after a job ended): a
+ * spool: job keeps <id>.wtns, a blob: job its <sha256>.wtns. */
 void spool_sweep(cuzk_engine *e)
 {
-    char **live = NULL;
+    eng_live_input *live = NULL;
     size_t n = 0;
     cuzk_error err = {0};
     if (e->q->ops->live_inputs(e->q, &live, &n, &err))
@@ -124,10 +132,17 @@ void spool_sweep(cuzk_engine *e)
         if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
             continue;
         int keep = 0;
-        for (size_t i = 0; i < n && !keep; i++)
-            keep = !strcmp(live[i], de->d_name) ||
-                   (!strncmp(live[i], "blob:", 5) && strlen(de->d_name) == 69 &&
-                    !strncmp(live[i] + 5, de->d_name, 64) && !strcmp(de->d_name + 64, ".wtns"));
+        for (size_t i = 0; i < n && !keep; i++) {
+            char sha[65], name[CUZK_JOB_ID_LEN + 8];
+            int kind = witness_ref_kind(live[i].witness, sha);
+            if (kind == WREF_SPOOL) {
+                snprintf(name, sizeof name, "%s.wtns", live[i].id);
+                keep = !strcmp(name, de->d_name);
+            } else if (kind == WREF_BLOB) {
+                keep = strlen(de->d_name) == 69 && !strncmp(sha, de->d_name, 64) &&
+                       !strcmp(de->d_name + 64, ".wtns");
+            }
+        }
         if (!keep) {
             char p[CUZK_CFG_STR_MAX + 512];
             spool_path(e, de->d_name, p, sizeof p);
@@ -136,8 +151,6 @@ void spool_sweep(cuzk_engine *e)
     }
     if (d)
         closedir(d);
-    for (size_t i = 0; i < n; i++)
-        free(live[i]);
     free(live);
     if (removed)
         elog(e, "spool_swept", "removed=%zu", removed);
