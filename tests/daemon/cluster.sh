@@ -117,8 +117,7 @@ ok "await zombie job on B" on B "$CUZK" await --timeout 120 "$Z" "$T/pz.json" "$
 ok "verify zombie job" "$CUZK" verify "$DATA/bn128/mul.vkey.json" "$T/pubz.json" "$T/pz.json"
 kill -CONT "${DPIDS[C]}"
 ok "resume C" on C "$CUZK" workers resume
-for _ in $(seq 1 600); do grep -q "event=job_fenced job=$Z" "$T/daemon-C.log" && break; sleep 0.1; done
-grep -q "event=job_fenced job=$Z" "$T/daemon-C.log" || fail "C's late result was not fenced"
+wait_for "C's late result fenced" grep -q "event=job_fenced job=$Z" "$T/daemon-C.log"
 R=$(psql_ "SELECT string_agg(attempt || ':' || host_id || ':' || outcome, ',' ORDER BY attempt) FROM cuzk.attempts WHERE job_id = '$Z'")
 [ "$R" = "1:C:lease_expired,2:B:done" ] || fail "attempts of the zombie's job: $R"
 [ "$(psql_ "SELECT attempt FROM cuzk.results WHERE job_id = '$Z'")" = 2 ] || fail "the recorded result is not B's attempt 2"
@@ -132,8 +131,8 @@ X=$(cat "$T/out")
 ok "admit 1 on C" on C "$CUZK" workers admit 1
 wait_held C "$X"
 ok "cancel on B" on B "$CUZK" cancel "$X"
-for _ in $(seq 1 600); do [ "$(job B "$X" | jget state)" = cancelled ] && break; sleep 0.1; done
-[ "$(job B "$X" | jget state)" = cancelled ] || fail "a job running on C, cancelled on B, did not end: $(job B "$X")"
+cancelled() { [ "$(job B "$X" | jget state)" = cancelled ]; }
+wait_for "a job running on C, cancelled on B, to end cancelled" cancelled
 grep -q "event=job_cancelled job=$X" "$T/daemon-C.log" || fail "C did not stop the cancelled job"
 [ "$(curl -s "${URLS[C]}/v1/status" | jget running)" = 0 ] || fail "C still runs a job after the cancel"
 note "a job held on C and cancelled through B ended cancelled on C (its next lease renewal)"

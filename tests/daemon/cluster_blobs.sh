@@ -111,8 +111,8 @@ R=$(psql_ "SELECT string_agg(DISTINCT host_id || ':' || outcome, ',') FROM cuzk.
 [ "$R" = "B:done" ] || fail "attempts: $R (expected every one B:done)"
 grep -q "event=blob_served sha256=$SHA_BN" "$T/daemon-A.log" || fail "A did not serve the bn128 blob"
 grep -q "event=blob_served sha256=$SHA_BLS" "$T/daemon-A.log" || fail "A did not serve the bls12-381 blob"
-for _ in $(seq 1 300); do [ -z "$(ls "$T/A/spool")" ] && break; sleep 0.1; done
-[ -z "$(ls "$T/A/spool")" ] || fail "A kept blobs no live job names: $(ls "$T/A/spool")"
+spool_empty() { [ -z "$(ls "$T/A/spool")" ]; }
+wait_for "A's sweep of the blobs no live job names" spool_empty
 grep -q "event=blobs_swept removed=" "$T/daemon-A.log" || fail "A did not log its sweep"
 wait_sql "SELECT count(*) FROM cuzk.host_keys WHERE host_id = 'B'" 2 "B's resident keys"
 ok "status on A" on A "$CUZK" status
@@ -156,7 +156,7 @@ node -e 'const fs=require("fs");const w=fs.readFileSync(process.argv[1]);const b
   fs.closeSync(f)' "$DATA/bn128/mul.wtns" "$T/big.wtns" $BIG || fail "cannot write the large witness"
 SHA_BIG=$(sha256sum <"$T/big.wtns" | cut -d' ' -f1)
 ok "pause B" on B "$CUZK" workers pause
-R0=$(awk '/^VmRSS/{print $2}' "/proc/${DPIDS[A]}/status")
+R0=$(rss_kb "${DPIDS[A]}")
 curl -sS -o "$T/big.out" -w '%{http_code}' -X POST -T "$T/big.wtns" -H 'Content-Type: application/octet-stream' \
   "${URLS[A]}/v1/jobs?key_path=$DATA/bn128/mul.zkey" >"$T/big.code" || fail "the large upload: curl failed"
 [ "$(cat "$T/big.code")" = 201 ] || fail "the large upload: HTTP $(cat "$T/big.code"): $(cat "$T/big.out")"
@@ -181,7 +181,7 @@ ok "submit a job to A" on A "$CUZK" submit "$DATA/bn128/mul.zkey" "$DATA/bn128/m
 D=$(cat "$T/out")
 kill -9 "${DPIDS[A]}"; wait "${DPIDS[A]}" 2>/dev/null
 ok "resume B" on B "$CUZK" workers resume
-for _ in $(seq 1 600); do [ "$(psql_ "SELECT state FROM cuzk.jobs WHERE id = '$D'")" = failed ] && break; sleep 0.1; done
+wait_sql "SELECT state FROM cuzk.jobs WHERE id = '$D'" failed "the job whose owner died, failed"
 R=$(psql_ "SELECT state || ':' || attempt FROM cuzk.jobs WHERE id = '$D'")
 [ "$R" = "failed:3" ] || fail "the job whose owner died: $R (expected failed:3)"
 R=$(psql_ "SELECT string_agg(attempt || ':' || outcome, ',' ORDER BY attempt) FROM cuzk.attempts WHERE job_id = '$D'")
@@ -208,8 +208,7 @@ ok "submit a nopub job to C" on C "$CUZK" submit "$T/k2/nopub.zkey" "$DATA/bn128
 M=$(cat "$T/out")
 mv "$T/k2" "$T/k2.away"   # the same file (inode, mtime) comes back below
 ok "resume B" on B "$CUZK" workers resume
-for _ in $(seq 1 600); do grep -q "event=key_missing job=$M" "$T/daemon-B.log" && break; sleep 0.1; done
-grep -q "event=key_missing job=$M" "$T/daemon-B.log" || fail "B did not report the missing key"
+wait_for "B to report the missing key" grep -q "event=key_missing job=$M" "$T/daemon-B.log"
 R=$(psql_ "SELECT state || ':' || attempt FROM cuzk.jobs WHERE id = '$M'")
 [ "$R" = "queued:0" ] || fail "the job whose key B lacks: $R (expected queued:0)"
 mv "$T/k2.away" "$T/k2"
