@@ -19,8 +19,10 @@
 #    removes the blob files no live job names.
 # 3. A blob deleted from A's spool: the job fails at once with one line
 #    (404, the witness is gone), attempt 1.
-# 4. C (shared_dir, no URL) accepts a job: its witness is in
-#    <shared_dir>/C/, and B (the same shared_dir) reads it from there.
+# 4. C (shared_dir, no URL) accepts a streamed witness: it is in
+#    <shared_dir>/C/ (as root a tmpfs: copied there from C's spool, not
+#    renamed), no upload or temporary file left, and B (the same
+#    shared_dir) reads it from there.
 # 4b. A 64 MiB witness streamed to A (curl -T): its upload file is renamed
 #    into A's blob store under its hash, A's peak RSS grows by less than a
 #    quarter of it (no copy in memory), B proves it, snarkjs verifies.
@@ -45,6 +47,13 @@ CTOK=cluster-secret-1234
 printf '%s\n' "$CTOK" >"$T/ctok"
 chmod 600 "$T/ctok"
 mkdir -p "$T/shared"
+# As root the shared directory is a tmpfs of its own: C's streamed uploads
+# (in its spool, another file system) are copied into it, not renamed.
+SHARED_FS="the same file system as the spools"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64M,mode=0755 cuzk-shared "$T/shared" 2>/dev/null; then
+  trap 'umount -l "$T/shared" 2>/dev/null; cleanup' EXIT
+  SHARED_FS="a tmpfs of its own"
+fi
 start_host A --paused --advertise-url auto --cluster-token-file "$T/ctok" --inline-witness-max 0
 mkdir -p "$T/keysB" "$T/k1" "$T/k2"
 start_host B --paused --advertise-url auto --cluster-token-file "$T/ctok" --inline-witness-max 0 --shared-dir "$T/shared" \
@@ -136,13 +145,19 @@ case $E in *"404"*"gone"*) ;; *) fail "the error of the job whose blob is gone: 
 note "a blob deleted from A's spool: the job failed at once: $E"
 
 # ---- 4: a shared directory ----
-ok "submit a job to C" on C "$CUZK" submit "$DATA/bls12381/mul.zkey" "$DATA/bls12381/mul.wtns"
-S=$(cat "$T/out")
+curl -sS -o "$T/c.out" -w '%{http_code}' -X POST -T "$DATA/bls12381/mul.wtns" -H 'Content-Type: application/octet-stream' \
+  "${URLS[C]}/v1/jobs?key_path=$DATA/bls12381/mul.zkey" >"$T/c.code" || fail "the upload to C: curl failed"
+[ "$(cat "$T/c.code")" = 201 ] || fail "the upload to C: HTTP $(cat "$T/c.code"): $(cat "$T/c.out")"
+S=$(jget id <"$T/c.out")
+[ -f "$T/shared/C/$SHA_BLS.wtns" ] || fail "C's blob is not in the shared directory: $(ls -a "$T/shared/C")"
+[ "$(sha256sum <"$T/shared/C/$SHA_BLS.wtns" | cut -d' ' -f1)" = "$SHA_BLS" ] || fail "C's blob is not the witness"
+[ -z "$(ls -a "$T/C/spool" "$T/shared/C" | grep -E '^\.(upload-|.*\.tmp$)')" ] ||
+  fail "C left an upload or a temporary file: $(ls -a "$T/C/spool" "$T/shared/C")"
 [ "$(psql_ "SELECT input_uri FROM cuzk.jobs WHERE id = '$S'")" = "blob:$SHA_BLS:C:" ] || fail "C's job: $(psql_ "SELECT input_uri FROM cuzk.jobs WHERE id = '$S'")"
 ok "await $S on A" on A "$CUZK" await --timeout 120 "$S" "$T/ps.json" "$T/pubs.json"
 ok "verify $S" "$CUZK" verify "$DATA/bls12381/mul.vkey.json" "$T/pubs.json" "$T/ps.json"
 [ "$(psql_ "SELECT host_id || ':' || outcome FROM cuzk.attempts WHERE job_id = '$S'")" = "B:done" ] || fail "C's job was not done by B"
-note "C's witness in <shared_dir>/C/ read by B from the directory, proof verified"
+note "C's streamed witness put in <shared_dir>/C/ ($SHARED_FS), read by B from there, proof verified"
 
 # ---- 4b: a large streamed witness is renamed into the blob store, never read ----
 # mul.wtns with a 64 MiB section of its own appended (readers skip unknown
