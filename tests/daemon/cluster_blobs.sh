@@ -145,6 +145,7 @@ case $E in *"404"*"gone"*) ;; *) fail "the error of the job whose blob is gone: 
 note "a blob deleted from A's spool: the job failed at once: $E"
 
 # ---- 4: a shared directory ----
+ok "pause B" on B "$CUZK" workers pause   # the blob stays until its job ends
 curl -sS -o "$T/c.out" -w '%{http_code}' -X POST -T "$DATA/bls12381/mul.wtns" -H 'Content-Type: application/octet-stream' \
   "${URLS[C]}/v1/jobs?key_path=$DATA/bls12381/mul.zkey" >"$T/c.code" || fail "the upload to C: curl failed"
 [ "$(cat "$T/c.code")" = 201 ] || fail "the upload to C: HTTP $(cat "$T/c.code"): $(cat "$T/c.out")"
@@ -153,6 +154,7 @@ S=$(jget id <"$T/c.out")
 [ "$(sha256sum <"$T/shared/C/$SHA_BLS.wtns" | cut -d' ' -f1)" = "$SHA_BLS" ] || fail "C's blob is not the witness"
 [ -z "$(ls -a "$T/C/spool" "$T/shared/C" | grep -E '^\.(upload-|.*\.tmp$)')" ] ||
   fail "C left an upload or a temporary file: $(ls -a "$T/C/spool" "$T/shared/C")"
+ok "resume B" on B "$CUZK" workers resume
 [ "$(psql_ "SELECT input_uri FROM cuzk.jobs WHERE id = '$S'")" = "blob:$SHA_BLS:C:" ] || fail "C's job: $(psql_ "SELECT input_uri FROM cuzk.jobs WHERE id = '$S'")"
 ok "await $S on A" on A "$CUZK" await --timeout 120 "$S" "$T/ps.json" "$T/pubs.json"
 ok "verify $S" "$CUZK" verify "$DATA/bls12381/mul.vkey.json" "$T/pubs.json" "$T/ps.json"
