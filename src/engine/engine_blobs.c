@@ -4,7 +4,10 @@
  * cluster.shared_dir set, a witness larger than cluster.inline_witness_max
  * is not stored in the database: the accepting host writes it durably to
  * its blob directory (the spool, or <shared_dir>/<host_id>/) under its
- * content's name, <sha256>.wtns, and the job row names it:
+ * content's name, <sha256>.wtns (a streamed upload, hashed as it came, is
+ * renamed there, or copied on another file system: never read into
+ * memory; a blob of that hash there already makes it redundant), and the
+ * job row names it:
  *
  *     blob:<sha256 hex>:<owner host id>:<owner's advertise_url>
  *

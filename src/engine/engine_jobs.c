@@ -350,7 +350,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         }
     }
     free(owned);
-    if (blob && j.witness[0]) /* committed or not, a sweep may judge it now (the ref: pinned) */
+    if (blob && j.witness[0]) /* committed or not, a sweep may judge it now */
         blob_unpin(e, j.witness + 5);
     if (st || dup) {
         spool_remove(e, &j);

@@ -2,9 +2,9 @@
  *
  * A witness larger than ENG_INLINE_MAX (on one host) goes to a spool file,
  * <state_dir>/spool/<job id>.wtns (the job names it spool:<sha256>: the
- * queue holds content ids, never this host's file names), written under a temporary name, fsynced,
- * renamed and its directory fsynced (write_durable) before the job that
- * names it is journaled, so an acknowledged job never lacks its witness.
+ * queue holds content ids, never this host's file names), written under a
+ * temporary name, fsynced, renamed and its directory fsynced
+ * (write_durable) before the job that names it is journaled, so an acknowledged job never lacks its witness.
  * A witness streamed in (a request body as it arrives) is written to
  * spool/.upload-XXXXXX and hashed as it comes (cuzk_engine_upload); its
  * submission fsyncs and renames that file: memory holds only what is in
