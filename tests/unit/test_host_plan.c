@@ -89,7 +89,7 @@ static void test_gpu_host_sums(void **state)
                     check_sums(h);
                     assert_int_equal(h->pinned, p.host_pinned);
                     assert_int_equal(h->witness, s.n_vars * 32);
-                    if (p.tier == 7) {
+                    if (p.tier == CUZK_GPU_TIER_HOST_WITNESS) {
                         assert_true(h->pinned >= 3 * v + h->witness);
                         assert_true(h->csr_held >= s.n_coefs * 40);
                     } else if (p.item[CUZK_GPU_ITEM_COEFS].streamed) {
@@ -105,9 +105,9 @@ static void test_gpu_host_sums(void **state)
                         assert_true(h->b_held < h->b_bases);
                     /* a held key keeps, once attached, only what its streamed items and tier 7 read:
                      * at tier 1 the IC alone (not among the key's data) */
-                    if (!mapped && p.tier == 1)
+                    if (!mapped && p.tier == CUZK_GPU_TIER_RESIDENT_PRESTAGED)
                         assert_int_equal(h->key_freed, h->key_data - (s.n_public + 1) * 96);
-                    if (!mapped && p.tier == 7)
+                    if (!mapped && p.tier == CUZK_GPU_TIER_HOST_WITNESS)
                         assert_true(h->key_anon - h->key_freed >= s.n_coefs * 44);
                 }
     }
