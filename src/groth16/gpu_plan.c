@@ -431,12 +431,6 @@ static size_t plan_h_copies(const cuzk_gpu_key_shape *s, int sm, size_t spare, c
     return add;
 }
 
-static size_t default_margin(size_t total)
-{
-    size_t m = total / 50;
-    return m > ((size_t)512 << 20) ? m : ((size_t)512 << 20);
-}
-
 cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_plan_opts *opts,
                                 cuzk_gpu_plan *out, cuzk_error *err)
 {
@@ -470,8 +464,8 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
                             o.device);
         if ((st = cuzk_gpu_mem_info(o.device, &out->device_free, &out->device_total, err)))
             return st;
-        size_t margin = default_margin(out->device_total);
-        size_t avail = out->device_free > margin ? out->device_free - margin : 0;
+        const size_t avail =
+            (size_t)cuzk_mem_after_margin(out->device_free, out->device_total, CUZK_MARGIN_DEVICE_MIN);
         budget = budget && budget < avail ? budget : avail;
         if (!sm) {
             char name[128];
