@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cuzk/bellperson.h"
 #include "cuzk/gpu.h"
+#include "groth16/insecure.h" /* the INSECURE setups: not in the public headers */
 
 int cli_take_format(int argc, char **argv, const char **fmt, const char *usage)
 {

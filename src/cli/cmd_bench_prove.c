@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
+#include "groth16/insecure.h" /* the INSECURE setups: not in the public headers */
 
 
 int cmd_bench_prove(int argc, char **argv);

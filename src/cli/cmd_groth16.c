@@ -9,6 +9,7 @@
 #include "cuzk/bellperson.h"
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
+#include "groth16/insecure.h" /* the INSECURE setups: not in the public headers */
 
 #define RUN_WITH_CTX(common, call)                                            \
     do {                                                                      \

@@ -47,6 +47,7 @@
 #include "groth16/porep.h"
 #include "msm/msm.h"
 #include "util/common.h"
+#include "groth16/insecure.h"
 
 typedef bls12_381_fr_t fr;
 
