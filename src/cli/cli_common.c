@@ -50,7 +50,7 @@ int cli_gpu_arg(const char *v, int allow_auto, int *gpu, int *device, const char
     if (!v)
         return 0;
     *gpu = 1;
-    if (!*v) /* --gpu alone: device 0 (or *device as given) */
+    if (!*v) /* --gpu alone: *device as it is (default 0) */
         return 0;
     char *end;
     const long d = strtol(v, &end, 10);
@@ -62,7 +62,6 @@ int cli_gpu_arg(const char *v, int allow_auto, int *gpu, int *device, const char
         return cli_usage_error(usage, "--gpu takes a device number%s, got '%s'", allow_auto ? " or 'auto'" : "", v);
     return 0;
 }
-
 
 int cli_getopt(int argc, char **argv, const cli_opt *const *tables, int ntables, const char *usage,
                int *first_pos)
