@@ -181,6 +181,12 @@ static inline const char *logq(char *dst, size_t cap, const char *src)
     return dst;
 }
 
+/* Workers sharing one GPU: the setting, at least 1 (the one clamp). */
+static inline int eng_workers_per_device(const cuzk_engine *e)
+{
+    return e->cfg.workers_per_device < 1 ? 1 : e->cfg.workers_per_device;
+}
+
 static inline int64_t now_ms(void)
 {
     struct timespec ts;

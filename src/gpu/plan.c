@@ -369,8 +369,7 @@ cuzk_status gpu_msm_plan_full(gpu_msm_full_plan *fp, cuzk_curve curve, cuzk_gpu_
 
 size_t gpu_default_budget(size_t free_bytes, size_t total_bytes)
 {
-    const size_t margin = total_bytes / 50 > ((size_t)256 << 20) ? total_bytes / 50 : ((size_t)256 << 20);
-    return free_bytes > margin ? free_bytes - margin : 0;
+    return (size_t)cuzk_mem_after_margin(free_bytes, total_bytes, CUZK_MARGIN_MSM_MIN);
 }
 
 cuzk_status cuzk_gpu_msm_plan_make(cuzk_curve curve, cuzk_gpu_group group, size_t npoints,

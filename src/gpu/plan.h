@@ -194,7 +194,8 @@ typedef struct gpu_msm_full_plan {
 cuzk_status gpu_msm_plan_full(gpu_msm_full_plan *fp, cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
                               const cuzk_gpu_msm_config *cfg, int sm_count, size_t budget, cuzk_error *e);
 
-/* Free memory minus the safety margin max(256 MiB, 2 % of total); 0 if less. */
+/* Free memory minus the safety margin max(256 MiB, 2 % of total); 0 if less
+ * (cuzk_mem_after_margin, util/common.h). */
 size_t gpu_default_budget(size_t free_bytes, size_t total_bytes);
 
 #ifdef __cplusplus

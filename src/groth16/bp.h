@@ -146,6 +146,15 @@ struct cuzk_bp_circuit {
     uint64_t *dens;   /* a_aux, b_inp, b_aux words (calloc) */
 };
 
+/* A circuit's buffers for m constraints, ni inputs (ONE included) and nx
+ * aux wires: abc 3 x (m + ni) rows, vals ni + nx, the density words zero.
+ * NULL when out of memory. */
+cuzk_bp_circuit *cuzk_bp_circuit_alloc(uint64_t m, uint64_t ni, uint64_t nx);
+/* Once a, b, c's first m rows, vals and the density bits are written: the
+ * input rows (a = input, b = c = 0, as bellperson adds them) and c->a (the
+ * densities and their popcounts, the vectors). */
+void cuzk_bp_circuit_seal(cuzk_bp_circuit *c, uint64_t m, uint64_t ni, uint64_t nx);
+
 /* -1/2 mod r, raw: the factor of the H MSM. */
 void cuzk_bp_h_factor(uint64_t raw[4]);
 

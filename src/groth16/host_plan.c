@@ -47,11 +47,7 @@ static size_t smul(size_t a, size_t b) { return b && a > SIZE_MAX / b ? SIZE_MAX
 
 size_t cuzk_host_mem_budget(void)
 {
-    const uint64_t avail = cuzk_host_mem_available();
-    uint64_t keep = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE) / 50;
-    if (keep < ((uint64_t)1 << 30))
-        keep = (uint64_t)1 << 30;
-    return avail > keep ? (size_t)(avail - keep) : 0;
+    return (size_t)cuzk_mem_after_margin(cuzk_host_mem_available(), cuzk_host_mem_total(), CUZK_MARGIN_HOST_MIN);
 }
 
 size_t host_plan_key_data(const cuzk_gpu_key_shape *s)

@@ -31,6 +31,7 @@
 #include "poly/ntt.h"
 #include "util/rng.h"
 #include "util/threadpool.h"
+#include "groth16/insecure.h"
 
 static cuzk_pool *g_pool;
 
