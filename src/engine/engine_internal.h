@@ -101,6 +101,7 @@ typedef struct eng_worker {
     int busy;
     int stop;                 /* STOP_* for the running job */
     char job_id[CUZK_JOB_ID_LEN + 1];
+    int ending;               /* storing the job's end, then accounting for it (e->lock) */
     uint64_t jobs_done;
     double busy_s;
 } eng_worker;

@@ -371,6 +371,23 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     return CUZK_OK;
 }
 
+/* Waits while a worker of this engine is between storing the end of job id
+ * and accounting for it (eng_worker.ending; released under e->lock with
+ * change_cv broadcast), or until the engine stops. */
+static void job_wait_released(cuzk_engine *e, const char *id)
+{
+    pthread_mutex_lock(&e->lock);
+    for (;;) {
+        int held = 0;
+        for (size_t i = 0; i < e->n_workers && !held; i++)
+            held = e->workers[i].ending && !strcmp(e->workers[i].job_id, id);
+        if (!held || e->stopping)
+            break;
+        pthread_cond_wait(&e->change_cv, &e->lock);
+    }
+    pthread_mutex_unlock(&e->lock);
+}
+
 cuzk_status cuzk_engine_job_get(cuzk_engine *e, const char *job_id, cuzk_job_info *out,
                                 cuzk_error *err)
 {
@@ -385,6 +402,12 @@ cuzk_status cuzk_engine_job_get(cuzk_engine *e, const char *job_id, cuzk_job_inf
      * back; queued / running may still change, durable or not. */
     if (!st && cuzk_job_state_terminal((cuzk_job_state)j.state))
         st = journal_sync(e, mark, err);
+    /* ... and once the worker that ended it here has done its accounting
+     * (counters, the key's users, the worker free): a client that saw the
+     * end and then asks for the status, the metrics or an eviction sees the
+     * engine after the job, not during its last microseconds. */
+    if (!st && cuzk_job_state_terminal((cuzk_job_state)j.state))
+        job_wait_released(e, j.id);
     if (!st)
         job_info_fill(e, &j, out);
     return st;

@@ -206,6 +206,7 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
         if (!blob_gone && j->attempt < j->max_attempts && stop == STOP_NONE)
             stop = STOP_RETRY;
     }
+    w->ending = 1; /* from here a stored end waits for the accounting below */
     pthread_mutex_unlock(&e->lock);
     uint64_t mark = 0;
     int state, stored;
@@ -237,6 +238,7 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
     k->slot[slot].last_used_ms = fin;
     k->jobs++;
     w->busy = 0;
+    w->ending = 0;
     w->stop = STOP_NONE;
     w->job_id[0] = 0;
     w->jobs_done++;

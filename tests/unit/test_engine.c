@@ -275,6 +275,32 @@ static void test_prove_both_curves(void **state)
     assert_int_equal(spool_files(c.state_dir), 0);
 }
 
+/* A job seen ended has been accounted for: right after each wait the
+ * counters, the timeline and the idle worker already include it (the
+ * worker's accounting after storing the end is waited for, not raced). */
+static void test_end_after_accounting(void **state)
+{
+    (void)state;
+    cuzk_config c;
+    fresh_config(&c, 1);
+    cuzk_engine *e = open_engine(&c);
+    cuzk_error err = {0};
+    for (unsigned i = 1; i <= 12; i++) {
+        cuzk_job_info info;
+        submit_ok(e, A, CUZK_PRIO_NORMAL, NULL, &info);
+        wait_done(e, info.id, &info, 60);
+        assert_int_equal(info.state, CUZK_JOB_DONE);
+        cuzk_engine_snapshot *s;
+        assert_int_equal(cuzk_engine_snapshot_get(e, &s, &err), CUZK_OK);
+        assert_int_equal(s->counters.completed, i);
+        assert_int_equal(s->n_timeline, i);
+        assert_int_equal(s->n_workers, 1);
+        assert_string_equal(s->workers[0].job_id, "");
+        cuzk_engine_snapshot_free(s);
+    }
+    cuzk_engine_close(e);
+}
+
 static int timeline_index(const cuzk_engine_snapshot *s, const char *id)
 {
     for (size_t i = 0; i < s->n_timeline; i++)
@@ -1001,6 +1027,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prove_both_curves),
+        cmocka_unit_test(test_end_after_accounting),
         cmocka_unit_test(test_priorities),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_idempotency),
