@@ -3,7 +3,7 @@
  * same facts: the CPU code, the file formats and the GPU code.
  *
  * cuzk_curve_desc_get(curve) is the one place that maps the cuzk_curve enum
- * to a curve; cuzk_curve_ops_get (curve_ops.h) maps it to operations. */
+ * to a curve; cuzk_curve_ops_get (groth16/curve_ops.h) maps it to operations. */
 #ifndef CUZK_CURVE_CURVE_DESC_H
 #define CUZK_CURVE_CURVE_DESC_H
 
