@@ -113,13 +113,10 @@ LAYERS = [
     ['cli'],
 ]
 
-# Upward includes known and not yet fixed (each needs more than moving a
-# declaration): (including file, included file), paths relative to src/.
-KNOWN_UPWARD = {
-    # The GPU operations table names the Groth16 kernels' types (g16.h): the
-    # CSR handle and the pointwise-op enum.
-    ('gpu/ec/curve_ops.cuh', 'gpu/g16/g16.h'): 'GPU per-curve table names the Groth16 kernels\' types',
-}
+# Upward includes known and not yet fixed: (including file, included file),
+# paths relative to src/, each with why. None now; an entry here is printed,
+# not failed on, and fails once its include is gone.
+KNOWN_UPWARD = {}
 
 
 def layer_of(rel):
@@ -170,7 +167,7 @@ def layers_main(root):
     if problems:
         print('%d layering problem(s): include only from the same or a lower layer' % len(problems))
         return 1
-    print('every include of src/ goes down the layers (%d known exception(s))' % len(seen))
+    print('every include of src/ goes down the layers' + (' (%d known exception(s))' % len(seen) if seen else ''))
     return 0
 
 
