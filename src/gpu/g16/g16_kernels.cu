@@ -353,21 +353,17 @@ __global__ void gather_kernel(const uint32_t *index, const uint4 *w, uint4 *out,
     out[t] = w[2 * (size_t)index[t >> 1] + (t & 1)];
 }
 
-/* The table of each curve of curves.h: <id>_g16_ops over its Fr's
- * parameters <id>_fr_p (gpu/field/gpu_field.cuh). */
-template <class Fr> constexpr gpu_g16_ops g16_table() { return gpu_g16_ops{abc_t<Fr>, pointwise_t<Fr>}; }
+/* The table of the curve whose Fr has the parameters Fr (gpu_field.cuh). */
+template <class Fr> constexpr gpu_g16_ops g16_ops_of = {abc_t<Fr>, pointwise_t<Fr>};
 
-#define G16_OPS_DEFINE(id, e) constexpr gpu_g16_ops id##_g16_ops = g16_table<id##_fr_p>();
-CUZK_CURVES(G16_OPS_DEFINE)
-#undef G16_OPS_DEFINE
-
-/* The Groth16 steps of a curve; NULL for CUZK_CURVE_NONE or an unknown
- * value. The one function here that chooses code by curve. */
+/* The Groth16 steps of a curve, one table per curve of curves.h over its
+ * <id>_fr_p; NULL for CUZK_CURVE_NONE or an unknown value. The one function
+ * here that chooses code by curve. */
 const gpu_g16_ops *g16_ops_get(cuzk_curve c)
 {
     switch (c) {
 #define G16_OPS_CASE(id, e) \
-    case e: return &id##_g16_ops;
+    case e: return &g16_ops_of<id##_fr_p>;
         CUZK_CURVES(G16_OPS_CASE)
 #undef G16_OPS_CASE
     default: return NULL;
