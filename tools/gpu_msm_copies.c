@@ -24,7 +24,7 @@
 
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
-#include "curve/curve_ops.h"
+#include "groth16/curve_ops.h"
 #include "diag/diag.h"
 #include "gpu/device/gpu_mem.h"
 #include "util/common.h"

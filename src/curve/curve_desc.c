@@ -1,14 +1,16 @@
 /* The description of each supported curve (curve_desc.h). */
 #include "curve/curve_desc.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "curve/bls12_381.h"
 #include "curve/bn254.h"
 #include "curve/curves.h"
 
-/* Read directly only by the per-curve tables (curve_ops.c, fmt_curve.c,
- * gpu/ec/curve_ops.cu); everyone else goes through cuzk_curve_desc_get. */
+/* Read directly only by the per-curve tables (groth16/curve_ops.c,
+ * formats/fmt_curve.c, gpu/ec/curve_ops.cu); everyone else goes through
+ * cuzk_curve_desc_get. */
 #define DESC_DECLARE(id, e) extern const cuzk_curve_desc id##_curve_desc;
 CUZK_CURVES(DESC_DECLARE)
 #undef DESC_DECLARE
@@ -114,3 +116,29 @@ cuzk_curve cuzk_curve_from_name(const char *name)
                 return (*d)->curve;
     return CUZK_CURVE_NONE;
 }
+
+/* Integer equality of an n8-byte LE string with a modulus of `limbs` limbs
+ * (shorter or longer encodings are fine as long as the value matches). */
+static bool bytes_eq_limbs(const uint8_t *le, size_t n8, const uint64_t *m, size_t limbs)
+{
+    for (size_t i = 0; i < n8 || i < limbs * 8; i++) {
+        uint8_t a = i < n8 ? le[i] : 0;
+        uint8_t b = i < limbs * 8 ? (uint8_t)(m[i / 8] >> (8 * (i % 8))) : 0;
+        if (a != b)
+            return false;
+    }
+    return true;
+}
+
+/* The curve one of whose moduli (r if fr, else q) is the integer le. */
+static cuzk_curve curve_of_modulus(const uint8_t *le, size_t n8, bool fr)
+{
+    for (const cuzk_curve_desc *const *d = DESCS; *d; d++)
+        if (fr ? bytes_eq_limbs(le, n8, (*d)->r, (*d)->fr_limbs) : bytes_eq_limbs(le, n8, (*d)->q, (*d)->fq_limbs))
+            return (*d)->curve;
+    return CUZK_CURVE_NONE;
+}
+
+cuzk_curve cuzk_curve_from_r_bytes(const uint8_t *le, size_t n8) { return curve_of_modulus(le, n8, true); }
+
+cuzk_curve cuzk_curve_from_q_bytes(const uint8_t *le, size_t n8) { return curve_of_modulus(le, n8, false); }

@@ -3,7 +3,9 @@
  * same facts: the CPU code, the file formats and the GPU code.
  *
  * cuzk_curve_desc_get(curve) is the one place that maps the cuzk_curve enum
- * to a curve; cuzk_curve_ops_get (curve_ops.h) maps it to operations. */
+ * to a curve; cuzk_curve_ops_get (groth16/curve_ops.h) maps it to operations.
+ * The lookups of a curve by what a file or a user gives (a name, a modulus)
+ * are here too (curve_desc.c), each one walk over the list. */
 #ifndef CUZK_CURVE_CURVE_DESC_H
 #define CUZK_CURVE_CURVE_DESC_H
 
@@ -53,6 +55,13 @@ typedef struct cuzk_curve_desc {
 const cuzk_curve_desc *cuzk_curve_desc_get(cuzk_curve c);
 /* Every supported curve, in enum order, ended by NULL. */
 const cuzk_curve_desc *const *cuzk_curve_descs(void);
+
+/* The curve whose scalar field modulus r (resp. base field modulus q) is
+ * the integer of the n8 little-endian bytes le (as a file header writes it;
+ * longer or shorter encodings match when the value does); CUZK_CURVE_NONE
+ * if none. By name: cuzk_curve_from_name (cuzk.h). */
+cuzk_curve cuzk_curve_from_r_bytes(const uint8_t *le, size_t n8);
+cuzk_curve cuzk_curve_from_q_bytes(const uint8_t *le, size_t n8);
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,7 @@
  *     ENUM is its cuzk_curve value (include/cuzk/cuzk.h).
  *
  * Derived from it: the descriptions (curve/curve_desc.c), the host operations
- * (curve/curve_ops.c), the file-format checks (formats/fmt_curve.c), the dev
+ * (groth16/curve_ops.c), the file-format checks (formats/fmt_curve.c), the dev
  * setup and PoRep key (groth16/setup.c), the generators (groth16/gen.c) and
  * the GPU operations (gpu/ec/curve_ops.cu). Each of those builds its table with
  * a switch over this list, so a curve added here but not instantiated at one

@@ -8,7 +8,7 @@
 
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
-#include "curve/curve_ops.h"
+#include "groth16/curve_ops.h"
 #include "util/common.h"
 
 /* One line to log(log_arg, line), or to stdout (flushed) when log is NULL. */

@@ -1,7 +1,7 @@
 /* GPU self-test (cuzk selftest --gpu): the GPU NTT and MSM against the CPU
  * code on fresh random inputs, every result compared bit-exactly (NTT bytes,
  * MSM group elements). Written once over the curve operations table
- * (src/curve/curve_ops.h), for every curve of src/curve/curve_desc.h.
+ * (src/groth16/curve_ops.h), for every curve of src/curve/curve_desc.h.
  *
  * MSM references are independent of any Pippenger code: the bases are
  * P_i = k_i G with known discrete logs k_i (infinity: k_i = 0), so
@@ -15,7 +15,7 @@
 
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
-#include "curve/curve_ops.h"
+#include "groth16/curve_ops.h"
 #include "diag/diag.h"
 #include "gpu/device/gpu_mem.h"
 #include "util/common.h"

@@ -49,35 +49,6 @@ const fmt_ops *fmt_ops_get(cuzk_curve c)
     }
 }
 
-/* Integer equality of an n8-byte LE string with a modulus of `limbs` limbs
- * (shorter or longer encodings are fine as long as the value matches). */
-static bool bytes_eq_limbs(const uint8_t *le, size_t n8, const uint64_t *m, size_t limbs)
-{
-    for (size_t i = 0; i < n8 || i < limbs * 8; i++) {
-        uint8_t a = i < n8 ? le[i] : 0;
-        uint8_t b = i < limbs * 8 ? (uint8_t)(m[i / 8] >> (8 * (i % 8))) : 0;
-        if (a != b)
-            return false;
-    }
-    return true;
-}
-
-cuzk_curve cuzk_curve_from_r_bytes(const uint8_t *le, size_t n8)
-{
-    for (const cuzk_curve_desc *const *d = cuzk_curve_descs(); *d; d++)
-        if (bytes_eq_limbs(le, n8, (*d)->r, (*d)->fr_limbs))
-            return (*d)->curve;
-    return CUZK_CURVE_NONE;
-}
-
-cuzk_curve cuzk_curve_from_q_bytes(const uint8_t *le, size_t n8)
-{
-    for (const cuzk_curve_desc *const *d = cuzk_curve_descs(); *d; d++)
-        if (bytes_eq_limbs(le, n8, (*d)->q, (*d)->fq_limbs))
-            return (*d)->curve;
-    return CUZK_CURVE_NONE;
-}
-
 const char *fmt_pt_reason(int why)
 {
     switch (why) {

@@ -78,12 +78,8 @@ typedef union cuzk_g2_point {
 
 /* ---- curves ---------------------------------------------------------------- */
 /* Sizes, moduli and names come from the curve description
- * (curve/curve_desc.h: cuzk_curve_desc_get). */
-
-/* Curve whose scalar field r (resp. base field q) equals the n8-byte LE
- * integer; CUZK_CURVE_NONE if none. */
-cuzk_curve cuzk_curve_from_r_bytes(const uint8_t *le, size_t n8);
-cuzk_curve cuzk_curve_from_q_bytes(const uint8_t *le, size_t n8);
+ * (curve/curve_desc.h: cuzk_curve_desc_get; the curve of a header's modulus:
+ * cuzk_curve_from_r_bytes, cuzk_curve_from_q_bytes). */
 
 /* ---- binfile container (§1) ------------------------------------------------ */
 

@@ -1,8 +1,8 @@
-/* Building the A/B evaluation plan of a key (cuzk_abc_plan, curve/curve_ops.h). */
+/* Building the A/B evaluation plan of a key (cuzk_abc_plan, groth16/curve_ops.h). */
 #ifndef CUZK_GROTH16_ABC_PLAN_H
 #define CUZK_GROTH16_ABC_PLAN_H
 
-#include "curve/curve_ops.h"
+#include "groth16/curve_ops.h"
 #include "formats/formats.h"
 
 /* Plans the evaluation of a = A·w, b = B·w over a domain of domain_size rows

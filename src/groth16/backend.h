@@ -13,7 +13,7 @@
  * in its job between steps (the GPU backend keeps a, b, c and h on the device),
  * so no host vectors pass between the steps; only the five MSM results (one
  * point each) come back to the host. The per-curve arithmetic a backend needs
- * comes from the curve's cuzk_curve_ops (src/curve/curve_ops.h); the CPU
+ * comes from the curve's cuzk_curve_ops (src/groth16/curve_ops.h); the CPU
  * backend (backend_cpu.c) is nothing but those kernels.
  *
  * Lifetimes and threads: key_attach builds the backend's state for a loaded
@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #include "cuzk/gpu_plan.h"
-#include "curve/curve_ops.h"
+#include "groth16/curve_ops.h"
 #include "formats/formats.h"
 #include "groth16/ctx.h"
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cuzk/bellperson.h"
-#include "curve/curve_ops.h"
+#include "groth16/curve_ops.h"
 #include "formats/bellperson.h"
 #include "groth16/bellperson_verify.h"
 #include "groth16/ctx.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curve/curve_ops.h"
+#include "groth16/curve_ops.h"
 #include "groth16/bp.h"
 #include "groth16/bp_srs.h"
 #include "groth16/ctx.h"

@@ -1,5 +1,5 @@
 /* The Groth16 proving pipeline and verifier, written once over a backend
- * (backend.h) and a curve's operations (curve/curve_ops.h). */
+ * (backend.h) and a curve's operations (groth16/curve_ops.h). */
 #ifndef CUZK_GROTH16_PROVE_H
 #define CUZK_GROTH16_PROVE_H
 

@@ -18,7 +18,7 @@
 
 #include "gpu/msm/msm_impl.cuh"
 extern "C" {
-#include "curve/curve_ops.h"
+#include "groth16/curve_ops.h"
 }
 #include "util/rng.h"
 

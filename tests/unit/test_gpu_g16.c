@@ -20,7 +20,7 @@
 
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
-#include "curve/curve_ops.h"
+#include "groth16/curve_ops.h"
 #include "gpu/device/gpu_mem.h"
 #include "formats/formats.h"
 #include "gpu/g16/g16.h"

@@ -25,7 +25,7 @@
 #include "cuzk/gpu.h"
 #include "cuzk/gpu_plan.h"
 #include "cuzk/dev.h"
-#include "curve/curve_ops.h"
+#include "groth16/curve_ops.h"
 #include "formats/formats.h"
 
 #include "fixture_util.h"

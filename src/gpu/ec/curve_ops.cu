@@ -32,8 +32,6 @@ template <class Fr, class G1, class G2> constexpr cuzk_gpu_curve_ops table(const
         fixed_ops<G2>(),
         gpu_ntt_impl<Fr>::tables,
         gpu_ntt_impl<Fr>::run,
-        gpu_g16_impl<Fr>::abc,
-        gpu_g16_impl<Fr>::pointwise,
     };
 }
 

@@ -1,16 +1,19 @@
-/* The GPU operations of one curve behind a table, as src/curve/curve_ops.h is
+/* The GPU operations of one curve behind a table, as src/groth16/curve_ops.h is
  * for the CPU (model: sppark's msm_t): the C API of the kernels (msm.cu,
- * ntt.cu, g16_kernels.cu) and the GPU prover (g16_backend.cu) are written
- * once over cuzk_gpu_curve_ops, and no file but curve_ops.cu names a curve.
+ * ntt.cu, fixed_base.cu) and the GPU prover (g16_backend.cu) are written
+ * once over cuzk_gpu_curve_ops, and no file but curve_ops.cu names a curve
+ * for them. The table holds the kernel families of the layers above gpu/ec
+ * that are not the prover's (MSM, NTT, fixed-base); the Groth16 steps (abc,
+ * pointwise) have their own per-curve table in the layer that defines them,
+ * gpu/g16/g16_kernels.cu, so every include goes down the layers.
  *
  * DESIGN. The kernels are templates over the device field types: Fr's
- * parameters (gpu_field.cuh: bn254_fr_p, ...) for the NTT and the prover's
- * steps, a group's coordinate field (gpu_ec.cuh: bn254_fp for G1, bn254_fp2
- * for G2, ...) for the MSM. Each kernel file defines the entry points of one
- * curve as the static members of a class template below and instantiates it
- * explicitly once per curve (as blst does):
+ * parameters (gpu_field.cuh: bn254_fr_p, ...) for the NTT, a group's
+ * coordinate field (gpu_ec.cuh: bn254_fp for G1, bn254_fp2 for G2, ...) for
+ * the MSM. Each kernel file defines the entry points of one curve as the
+ * static members of a class template below and instantiates it explicitly
+ * once per curve (as blst does):
  *   gpu_ntt_impl<Fr>  defined and instantiated in ntt.cu,
- *   gpu_g16_impl<Fr>  in g16_kernels.cu,
  *   gpu_msm_impl<F>   defined in msm_impl.cuh, instantiated in one
  *                     translation unit per curve and group
  *                     (msm_<curve>_<g1|g2>.cu, compiled in parallel);
@@ -29,7 +32,6 @@
 
 #include "cuzk/gpu.h"
 #include "curve/curve_desc.h"
-#include "gpu/g16/g16.h"
 
 struct msm_pending; /* msm_impl.cuh */
 
@@ -50,14 +52,6 @@ template <class Fr> struct gpu_ntt_impl {
     static cuzk_status tables(cuzk_gpu_ntt *t, cuzk_error *e);
     static cuzk_status run(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_op op, cudaStream_t st,
                            cuzk_error *e);
-};
-
-/* Groth16 prover steps (g16_kernels.cu, contracts in g16.h). */
-template <class Fr> struct gpu_g16_impl {
-    static cuzk_status abc(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c, cudaStream_t st,
-                           int (*cancelled)(void *), void *user, cuzk_error *e);
-    static cuzk_status pointwise(void *d_a, const void *d_b, const void *d_c, size_t n, cuzk_gpu_g16_pw_op op,
-                                 cudaStream_t st, cuzk_error *e);
 };
 
 /* Fixed-base batch multiplication of one group (fixed_base.cu): the base's
@@ -92,10 +86,6 @@ typedef struct cuzk_gpu_curve_ops {
     cuzk_status (*ntt_tables)(cuzk_gpu_ntt *t, cuzk_error *e);
     cuzk_status (*ntt_run)(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_op op, cudaStream_t st,
                            cuzk_error *e);
-    cuzk_status (*g16_abc)(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c, cudaStream_t st,
-                           int (*cancelled)(void *), void *user, cuzk_error *e);
-    cuzk_status (*g16_pointwise)(void *d_a, const void *d_b, const void *d_c, size_t n, cuzk_gpu_g16_pw_op op,
-                                 cudaStream_t st, cuzk_error *e);
 } cuzk_gpu_curve_ops;
 
 /* The GPU operations of a curve; NULL for CUZK_CURVE_NONE or an unknown

@@ -3,7 +3,7 @@
 #include <sched.h>
 #include <string.h>
 
-#include "gpu/ec/curve_ops.cuh"
+#include "curve/curves.h"
 #include "gpu/g16/g16.h"
 #include "gpu/g16/wpack.h"
 #include "gpu/device/gpu_common.cuh"
@@ -17,13 +17,23 @@ constexpr unsigned G16_THREADS = 256;
 
 } /* namespace */
 
+/* The Groth16 steps of one curve: abc_t and pointwise_t below over its Fr.
+ * One table per curve of curve/curves.h, picked by g16_ops_get (below the
+ * kernels); a CSR keeps its curve's. */
+struct gpu_g16_ops {
+    cuzk_status (*abc)(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c, cudaStream_t st,
+                       int (*cancelled)(void *), void *user, cuzk_error *e);
+    cuzk_status (*pointwise)(void *d_a, const void *d_b, const void *d_c, size_t n, int op, cudaStream_t st,
+                             cuzk_error *e);
+};
+
 /* Host arrays: per matrix row pointers (n_rows + 1), signals and values by
  * row. Resident: uploaded once into d_sig / d_val and freed. Streamed: kept
  * in pinned memory and uploaded per abc, a range of rows at a time, into
  * `nbuf` buffers of `chunk` records (A's records of the range, then B's). */
 struct cuzk_gpu_g16_csr {
     cuzk_curve curve;
-    const cuzk_gpu_curve_ops *ops;
+    const gpu_g16_ops *ops;
     int device;
     uint32_t n_rows, n_vars;
     size_t nnz[2];
@@ -343,6 +353,23 @@ __global__ void gather_kernel(const uint32_t *index, const uint4 *w, uint4 *out,
     out[t] = w[2 * (size_t)index[t >> 1] + (t & 1)];
 }
 
+/* The table of the curve whose Fr has the parameters Fr (gpu_field.cuh). */
+template <class Fr> constexpr gpu_g16_ops g16_ops_of = {abc_t<Fr>, pointwise_t<Fr>};
+
+/* The Groth16 steps of a curve, one table per curve of curves.h over its
+ * <id>_fr_p; NULL for CUZK_CURVE_NONE or an unknown value. The one function
+ * here that chooses code by curve. */
+const gpu_g16_ops *g16_ops_get(cuzk_curve c)
+{
+    switch (c) {
+#define G16_OPS_CASE(id, e) \
+    case e: return &g16_ops_of<id##_fr_p>;
+        CUZK_CURVES(G16_OPS_CASE)
+#undef G16_OPS_CASE
+    default: return NULL;
+    }
+}
+
 } /* namespace */
 
 extern "C" cuzk_status cuzk_gpu_g16_csr_create(cuzk_gpu_g16_csr **out, cuzk_curve curve, uint32_t n_rows,
@@ -351,7 +378,7 @@ extern "C" cuzk_status cuzk_gpu_g16_csr_create(cuzk_gpu_g16_csr **out, cuzk_curv
 {
     if (!out || !co) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
     *out = NULL;
-    const cuzk_gpu_curve_ops *ops = cuzk_gpu_curve_ops_get(curve);
+    const gpu_g16_ops *ops = g16_ops_get(curve);
     if (!ops) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: unknown curve %d", (int)curve);
     CUZK_DEVICE_GUARD(device);
     cuzk_gpu_g16_csr *c = (cuzk_gpu_g16_csr *)cuzk_calloc(1, sizeof *c);
@@ -432,7 +459,7 @@ extern "C" cuzk_status cuzk_gpu_g16_abc_poll(cuzk_gpu_g16_csr *c, const void *d_
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover abc: buffers must be 16-byte aligned");
     CUZK_DEVICE_GUARD(c->device);
     cudaStream_t st = (cudaStream_t)stream;
-    return c->ops->g16_abc(c, d_w, d_a, d_b, d_c, st, cancelled, user, e);
+    return c->ops->abc(c, d_w, d_a, d_b, d_c, st, cancelled, user, e);
 }
 
 extern "C" cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const void *d_b, const void *d_c, size_t n,
@@ -444,9 +471,9 @@ extern "C" cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover pointwise: unknown op %d", (int)op);
     if (!aligned16(d_a) || !aligned16(d_b) || !aligned16(d_c))
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover pointwise: buffers must be 16-byte aligned");
-    const cuzk_gpu_curve_ops *ops = cuzk_gpu_curve_ops_get(curve);
+    const gpu_g16_ops *ops = g16_ops_get(curve);
     if (!ops) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover pointwise: unknown curve %d", (int)curve);
-    return ops->g16_pointwise(d_a, d_b, d_c, n, op, (cudaStream_t)stream, e);
+    return ops->pointwise(d_a, d_b, d_c, n, (int)op, (cudaStream_t)stream, e);
 }
 
 extern "C" cuzk_status cuzk_gpu_g16_witness_expand(const void *index, const void *full, void *d_w, size_t n,
@@ -477,21 +504,3 @@ extern "C" cuzk_status cuzk_gpu_g16_gather(const uint32_t *d_index, const void *
     CUZK_LAUNCHED("gather");
     return CUZK_OK;
 }
-
-/* The per-curve entry points (curve_ops.cuh), instantiated once per curve. */
-template <class Fr>
-cuzk_status gpu_g16_impl<Fr>::abc(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c,
-                                  cudaStream_t st, int (*cancelled)(void *), void *user, cuzk_error *e)
-{
-    return abc_t<Fr>(c, d_w, d_a, d_b, d_c, st, cancelled, user, e);
-}
-
-template <class Fr>
-cuzk_status gpu_g16_impl<Fr>::pointwise(void *d_a, const void *d_b, const void *d_c, size_t n, cuzk_gpu_g16_pw_op op,
-                                        cudaStream_t st, cuzk_error *e)
-{
-    return pointwise_t<Fr>(d_a, d_b, d_c, n, (int)op, st, e);
-}
-
-template struct gpu_g16_impl<bn254_fr_p>;
-template struct gpu_g16_impl<bls12_381_fr_p>;

@@ -3,13 +3,19 @@
  * per-curve code is limited to arithmetic kernels (curve_ops_impl.h,
  * instantiated per curve in curve_ops.c).
  *
+ * The table lives here, in the prover's layer, because it names the code of
+ * every layer below: field and group arithmetic and the pairing (curve/),
+ * the NTT (poly/), the MSM (msm/) and the prover's own vector kernels.
+ * Everything that reads it (groth16/, diag/, the CLI, tests and tools) sits
+ * at or above this layer.
+ *
  * Values are passed as bytes in our layouts (curve_desc.h): Fr elements of
  * desc->n8r bytes (Montgomery unless "raw"), affine and Jacobian points of
  * desc->g1_affine / g1_jac / g2_affine / g2_jac bytes. Scalars of point
  * multiplications are raw Fr limbs. All functions are reentrant; the vector
  * kernels run on `pool` (NULL: the calling thread). */
-#ifndef CUZK_CURVE_CURVE_OPS_H
-#define CUZK_CURVE_CURVE_OPS_H
+#ifndef CUZK_GROTH16_CURVE_OPS_H
+#define CUZK_GROTH16_CURVE_OPS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* The operations tables of the supported curves (curve_ops.h): one
  * instantiation of curve_ops_impl.h per curve, and the one function that
  * picks a table for a curve. */
-#include "curve/curve_ops.h"
+#include "groth16/curve_ops.h"
 
 #include "curve/bls12_381.h"
 #include "curve/bn254.h"
@@ -28,9 +28,9 @@ CUZK_CURVES(OPS_DECLARE)
 /* One instantiation per curve of curves.h. */
 
 #define CURVE_OPS_CURVE bn254
-#include "curve/curve_ops_impl.h"
+#include "groth16/curve_ops_impl.h"
 #define CURVE_OPS_CURVE bls12_381
-#include "curve/curve_ops_impl.h"
+#include "groth16/curve_ops_impl.h"
 
 const cuzk_curve_ops *cuzk_curve_ops_get(cuzk_curve c)
 {

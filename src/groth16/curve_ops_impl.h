@@ -1,9 +1,9 @@
 /* The operations table of one curve (curve_ops.h), written once and
  * instantiated per curve by curve_ops.c:
  *
- *   #define CURVE_OPS_CURVE bn254      (code prefix: bn254_fr_t, bn254_g1_msm, ...)
- *   #include "curve/curve_ops_impl.h"  (defines const cuzk_curve_ops bn254_curve_ops
- *                                       over the description bn254_curve_desc)
+ *   #define CURVE_OPS_CURVE bn254          (code prefix: bn254_fr_t, bn254_g1_msm, ...)
+ *   #include "groth16/curve_ops_impl.h"  (defines const cuzk_curve_ops bn254_curve_ops
+ *                                           over the description bn254_curve_desc)
  *
  * Everything here is either a thin typed wrapper over the curve's field,
  * group, pairing, NTT and MSM code, or one of the two vector kernels of the
