@@ -80,7 +80,7 @@ static inline bool cuzk_bpk_mapped(const cuzk_bpk *k) { return !k->h && k->enc[0
  * (cuzk_bpk_decode) on pool. checked: section points also subgroup-checked. */
 cuzk_status cuzk_bpk_load(cuzk_bpk *k, const char *path, bool checked, cuzk_ctx *ctx, cuzk_error *err);
 
-/* The shape of k for the GPU memory plan (bellperson mode, gpu/g16_shape.h). */
+/* The shape of k for the GPU memory plan (bellperson mode, gpu/g16/g16_shape.h). */
 void cuzk_bpk_shape(const cuzk_bpk *k, cuzk_gpu_key_shape *sh);
 
 /* The generic verifying key of k (n_public = n_inp - 1), for cuzk_g16_verify. */
@@ -104,7 +104,7 @@ typedef struct cuzk_bp_job_in {
     const void *sc_a;             /* n_a raw scalars: inputs, then the aux ones with a_aux set */
     const void *sc_b;             /* n_b raw scalars: inputs with b_inp set, aux with b_aux set */
     const void *sc_l;             /* n_aux raw scalars: aux */
-    /* GPU: one vector of the raw scalars, as gpu/g16_shape.h lays them out:
+    /* GPU: one vector of the raw scalars, as gpu/g16/g16_shape.h lays them out:
      * inp ++ aux, then sc_a when n_a < n_inp + n_aux, then sc_b when
      * n_b < n_inp + n_aux (sc_l, and sc_a / sc_b when selected, point into it) */
     const void *scalars;
@@ -118,7 +118,7 @@ typedef struct cuzk_bp_job_in {
 
 /* The backends of bellperson mode: the pipeline's job steps over a key
  * state that cuzk_bp_backend_attach makes (their key_attach is not used).
- * GPU: the tiered GPU backend of snarkjs keys (gpu/g16_backend.h) in its
+ * GPU: the tiered GPU backend of snarkjs keys (gpu/g16/g16_backend.h) in its
  * bellperson mode; NULL-free in every build; without CUDA attach fails with
  * CUZK_ERR_UNSUPPORTED. */
 const cuzk_g16_backend *cuzk_bp_backend_cpu(void);

@@ -307,7 +307,7 @@ static cuzk_status check_all(const cuzk_bp_srs *p, const cuzk_bp_assignment *a, 
 
 /* The raw scalars of a proof: w = inp ++ aux (raw), and the A and B
  * selections (w itself when the density is full), in one allocation laid
- * out as gpu/g16_shape.h says: w, then A's selection, then B's. */
+ * out as gpu/g16/g16_shape.h says: w, then A's selection, then B's. */
 typedef struct {
     uint64_t (*w)[4];
     uint64_t (*sa)[4], (*sb)[4];

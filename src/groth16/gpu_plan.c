@@ -30,14 +30,14 @@
 #include "formats/formats.h"
 #include "groth16/backend.h"
 #include "groth16/host_plan.h"
-#include "gpu/g16.h"
-#include "gpu/g16_shape.h"
-#include "gpu/plan.h"
-#include "gpu/wpack.h"
+#include "gpu/g16/g16.h"
+#include "gpu/g16/g16_shape.h"
+#include "gpu/plan/plan.h"
+#include "gpu/g16/wpack.h"
 #include "util/common.h"
 
 #define FR_BYTES 32u
-/* Device CSR record: signal (u32) + value (Fr), see src/gpu/g16.h. */
+/* Device CSR record: signal (u32) + value (Fr), see src/gpu/g16/g16.h. */
 #define COEF_BYTES (4u + FR_BYTES)
 /* Records per uploaded chunk of streamed coefficients: at most 2^24, at least 2^16. */
 #define COEF_CHUNK_MAX ((size_t)1 << 24)

@@ -17,7 +17,7 @@
 
 #include "cuzk/gpu.h"
 #include "cuzk/gpu_plan.h"
-#include "gpu/wpack.h"
+#include "gpu/g16/wpack.h"
 
 #define GIB ((size_t)1 << 30)
 

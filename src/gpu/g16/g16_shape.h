@@ -1,7 +1,7 @@
 /* The MSM sizes and scalar layout a key shape (include/cuzk/gpu_plan.h)
  * implies, for snarkjs keys and bellperson mode alike: used by the device
  * plan (groth16/gpu_plan.c), the host plan (groth16/host_plan.c) and the
- * GPU backend (gpu/g16_backend.cu), so that the three agree. */
+ * GPU backend (gpu/g16/g16_backend.cu), so that the three agree. */
 #ifndef CUZK_GPU_G16_SHAPE_H
 #define CUZK_GPU_G16_SHAPE_H
 

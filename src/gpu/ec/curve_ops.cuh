@@ -29,7 +29,7 @@
 
 #include "cuzk/gpu.h"
 #include "curve/curve_desc.h"
-#include "gpu/g16.h"
+#include "gpu/g16/g16.h"
 
 struct msm_pending; /* msm_impl.cuh */
 

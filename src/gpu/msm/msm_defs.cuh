@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/gpu_common.cuh"
-#include "gpu/gpu_ec.cuh"
-#include "gpu/plan.h"
+#include "gpu/device/gpu_common.cuh"
+#include "gpu/ec/gpu_ec.cuh"
+#include "gpu/plan/plan.h"
 
 using namespace cuzk_gpu;
 

@@ -1,4 +1,4 @@
-/* The GPU Groth16 backend (src/gpu/g16_backend.h): a key's device data per
+/* The GPU Groth16 backend (src/gpu/g16/g16_backend.h): a key's device data per
  * its memory plan and the device steps of a proof. */
 #include <pthread.h>
 #include <sched.h>
@@ -7,12 +7,12 @@
 
 #include <atomic>
 
-#include "gpu/curve_ops.cuh"
-#include "gpu/g16_backend.h"
-#include "gpu/g16_shape.h"
-#include "gpu/gpu_common.cuh"
-#include "gpu/msm_async.h"
-#include "gpu/wpack.h"
+#include "gpu/ec/curve_ops.cuh"
+#include "gpu/g16/g16_backend.h"
+#include "gpu/g16/g16_shape.h"
+#include "gpu/device/gpu_common.cuh"
+#include "gpu/msm/msm_async.h"
+#include "gpu/g16/wpack.h"
 #include "util/common.h"
 
 #define NMSM 5
@@ -40,7 +40,7 @@ struct cuzk_gpu_g16_key {
     cuzk_gpu_msm *msm[NMSM]; /* resident handles, NULL for streamed items */
     bool pinned_bases[NMSM]; /* streamed item's host bases are page-locked */
     bool registered[NMSM];   /* ... by this key (unregistered at free) */
-    void *pinned[MAX_WORKERS];     /* witness slots: raw (tier 7) or packed (gpu/wpack.h: the whole values) */
+    void *pinned[MAX_WORKERS];     /* witness slots: raw (tier 7) or packed (gpu/g16/wpack.h: the whole values) */
     void *pinned_index[MAX_WORKERS]; /* tiers 1-6: the packed witness's codes and tile offsets */
     void *dev_full[MAX_WORKERS], *dev_index[MAX_WORKERS]; /* their device-visible addresses */
     void *pinned_abc[MAX_WORKERS]; /* tier 7: a, b, c of each worker slot (tiers 1-6: slot_res.stage) */
@@ -222,7 +222,7 @@ cuzk_status msm_issue(cuzk_gpu_g16_job *j, int i, cuzk_gpu_msm *m, cuzk_error *e
     const uint64_t *sc = i == 0 ? h : w + (i == 3 ? 4 * (s->n_public + 1) : 0);
     if ((i == 2 || i == 4) && b_dropped(s)) /* the kept B wires' scalars, gathered */
         sc = host ? (const uint64_t *)j->k->pinned_b[j->slot] : (const uint64_t *)j->d_w + 4 * s->n_vars;
-    if (s->bellperson && i == 1) /* the A and B selections, after the witness (gpu/g16_shape.h) */
+    if (s->bellperson && i == 1) /* the A and B selections, after the witness (gpu/g16/g16_shape.h) */
         sc = w + 4 * g16_shape_a_offset(s);
     if (s->bellperson && (i == 2 || i == 4))
         sc = w + 4 * g16_shape_b_offset(s);

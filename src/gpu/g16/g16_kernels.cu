@@ -1,13 +1,13 @@
 /* GPU Groth16 prover kernels: a, b, c from the witness (CSR sparse
- * matrix-vector product) and the pointwise quotient. See src/gpu/g16.h. */
+ * matrix-vector product) and the pointwise quotient. See src/gpu/g16/g16.h. */
 #include <sched.h>
 #include <string.h>
 
-#include "gpu/curve_ops.cuh"
-#include "gpu/g16.h"
-#include "gpu/wpack.h"
-#include "gpu/gpu_common.cuh"
-#include "gpu/gpu_field.cuh"
+#include "gpu/ec/curve_ops.cuh"
+#include "gpu/g16/g16.h"
+#include "gpu/g16/wpack.h"
+#include "gpu/device/gpu_common.cuh"
+#include "gpu/field/gpu_field.cuh"
 
 using namespace cuzk_gpu;
 
@@ -292,7 +292,7 @@ cuzk_status pointwise_t(void *d_a, const void *d_b, const void *d_c, size_t n, i
     return CUZK_OK;
 }
 
-/* The packed witness (gpu/wpack.h) expanded: one block a tile, 4 values a
+/* The packed witness (gpu/g16/wpack.h) expanded: one block a tile, 4 values a
  * thread (one code byte); a thread's first whole value is the tile's offset
  * plus the whole values of the threads before it (a block scan of counts). */
 constexpr unsigned WX_THREADS = CUZK_WPACK_TILE / 4;

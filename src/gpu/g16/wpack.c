@@ -1,5 +1,5 @@
 /* The packed witness (see wpack.h). */
-#include "gpu/wpack.h"
+#include "gpu/g16/wpack.h"
 
 #include <string.h>
 

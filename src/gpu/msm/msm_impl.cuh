@@ -52,11 +52,11 @@
 #ifndef CUZK_GPU_MSM_IMPL_CUH
 #define CUZK_GPU_MSM_IMPL_CUH
 
-#include "gpu/curve_ops.cuh"
-#include "gpu/msm_accumulate.cuh"
-#include "gpu/msm_defs.cuh"
-#include "gpu/msm_reduce.cuh"
-#include "gpu/msm_sort.cuh"
+#include "gpu/ec/curve_ops.cuh"
+#include "gpu/msm/msm_accumulate.cuh"
+#include "gpu/msm/msm_defs.cuh"
+#include "gpu/msm/msm_reduce.cuh"
+#include "gpu/msm/msm_sort.cuh"
 
 namespace {
 

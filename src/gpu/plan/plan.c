@@ -1,6 +1,6 @@
 /* Device-memory plans of the GPU NTT and MSM (see the DESIGN comment in
- * gpu/plan.h). Plain C, built with and without CUDA. */
-#include "gpu/plan.h"
+ * gpu/plan/plan.h). Plain C, built with and without CUDA. */
+#include "gpu/plan/plan.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* The GPU backend's entry in the proving pipeline's backend table
- * (src/groth16/backend.h): a thin adapter over src/gpu/g16_backend.h, which
+ * (src/groth16/backend.h): a thin adapter over src/gpu/g16/g16_backend.h, which
  * holds the device work. CUDA builds define CUZK_HAVE_GPU_PROVER
  * (src/CMakeLists.txt): then this file provides cuzk_g16_backend_gpu and
  * backend.c does not; without CUDA it is empty. */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cuzk/gpu.h"
-#include "gpu/g16_backend.h"
+#include "gpu/g16/g16_backend.h"
 #include "formats/formats.h"
 #include "groth16/abc_plan.h"
 #include "groth16/b_density.h"

@@ -3,8 +3,8 @@
 #ifndef CUZK_GPU_MSM_REDUCE_CUH
 #define CUZK_GPU_MSM_REDUCE_CUH
 
-#include "gpu/host_ec.cuh"
-#include "gpu/msm_defs.cuh"
+#include "gpu/ec/host_ec.cuh"
+#include "gpu/msm/msm_defs.cuh"
 
 namespace {
 

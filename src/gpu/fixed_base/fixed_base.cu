@@ -24,10 +24,10 @@
  * curves are offered (the curve tables, curve_ops.cu). */
 #include <string.h>
 
-#include "gpu/curve_ops.cuh"
-#include "gpu/gpu_common.cuh"
-#include "gpu/gpu_ec.cuh"
-#include "gpu/msm_impl.cuh" /* f_inv */
+#include "gpu/ec/curve_ops.cuh"
+#include "gpu/device/gpu_common.cuh"
+#include "gpu/ec/gpu_ec.cuh"
+#include "gpu/msm/msm_impl.cuh" /* f_inv */
 
 using namespace cuzk_gpu;
 

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "gpu/gpu_ec.cuh"
+#include "gpu/ec/gpu_ec.cuh"
 
 extern "C" {
 #include "curve/bls12_381.h"

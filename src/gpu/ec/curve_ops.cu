@@ -2,8 +2,8 @@
  * kernels' per-curve instantiations gathered per curve, and the one function
  * that picks a table for a curve. */
 #include "curve/curves.h"
-#include "gpu/curve_ops.cuh"
-#include "gpu/gpu_ec.cuh"
+#include "gpu/ec/curve_ops.cuh"
+#include "gpu/ec/gpu_ec.cuh"
 
 #define GPU_DESC_DECLARE(id, e) extern "C" const cuzk_curve_desc id##_curve_desc;
 CUZK_CURVES(GPU_DESC_DECLARE)

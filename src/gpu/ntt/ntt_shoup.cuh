@@ -31,7 +31,7 @@
 #ifndef CUZK_GPU_NTT_SHOUP_CUH
 #define CUZK_GPU_NTT_SHOUP_CUH
 
-#include "gpu/gpu_field.cuh"
+#include "gpu/field/gpu_field.cuh"
 
 namespace cuzk_gpu {
 

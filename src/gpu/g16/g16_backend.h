@@ -1,6 +1,6 @@
 /* The GPU Groth16 backend: a key's data on the device per its memory plan
  * (include/cuzk/gpu_plan.h) and the device steps of a proof, for the proving
- * pipeline's backend table. Built only with CUDA (src/gpu/g16_backend.cu).
+ * pipeline's backend table. Built only with CUDA (src/gpu/g16/g16_backend.cu).
  *
  * Key (attach/detach): the plan is made for the key's shape, the budget and
  * W workers before anything is allocated; then the resident items are made
@@ -88,7 +88,7 @@
 #include <stdint.h>
 
 #include "cuzk/gpu_plan.h"
-#include "gpu/g16.h"
+#include "gpu/g16/g16.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -98,7 +98,7 @@ extern "C" {
  * read at every proof). Bases are affine points of the curve's types:
  * H 2^log_domain, A n_vars, B1 n_vars (or n_b), C n_vars - n_public - 1
  * (G1), B2 n_vars (or n_b) (G2) (bellperson mode: H 2^log_domain - 1,
- * A n_a, B1 and B2 n_b, gpu/g16_shape.h); index by cuzk_gpu_plan_item_id -
+ * A n_a, B1 and B2 n_b, gpu/g16/g16_shape.h); index by cuzk_gpu_plan_item_id -
  * CUZK_GPU_ITEM_MSM_H. */
 /* The host steps of tier 7, the caller's (the pipeline passes the CPU
  * backend's kernels). key_user is cuzk_gpu_g16_host.user, job_user the
@@ -183,9 +183,9 @@ typedef struct cuzk_gpu_g16_hooks {
 } cuzk_gpu_g16_hooks;
 
 /* witness: n_vars raw scalars (32 bytes each; bellperson mode: the
- * g16_shape_scalars of gpu/g16_shape.h, the A and B selections after the
+ * g16_shape_scalars of gpu/g16/g16_shape.h, the A and B selections after the
  * witness), host; packed into the
- * slot's pinned buffer (gpu/wpack.h; tier 7: copied raw), step by step, each
+ * slot's pinned buffer (gpu/g16/wpack.h; tier 7: copied raw), step by step, each
  * step expanded on the device as soon as it is there when the plan
  * pre-stages. hooks may be NULL. On an error the caller still ends
  * the job (*out may be set). */

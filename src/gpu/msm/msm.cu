@@ -1,6 +1,6 @@
 /* GPU MSM: the C API (handles). The pipeline is in msm_impl.cuh, the memory
  * plan in plan.c. */
-#include "gpu/msm_impl.cuh"
+#include "gpu/msm/msm_impl.cuh"
 
 namespace {
 
@@ -270,8 +270,8 @@ extern "C" cuzk_status cuzk_gpu_msm_run_many(cuzk_gpu_msm *m, void *results, con
 
 extern "C" unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m) { return m ? m->last_c : 0; }
 
-/* ---- issue / finish (src/gpu/msm_async.h) ---- */
-#include "gpu/msm_async.h"
+/* ---- issue / finish (src/gpu/msm/msm_async.h) ---- */
+#include "gpu/msm/msm_async.h"
 
 static_assert(sizeof(msm_pending) <= sizeof(((cuzk_gpu_msm_ticket *)0)->opaque), "msm_pending fits a ticket");
 

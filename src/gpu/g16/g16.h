@@ -1,4 +1,4 @@
-/* GPU Groth16 prover kernels (src/gpu/g16_kernels.cu): the steps between the
+/* GPU Groth16 prover kernels (src/gpu/g16/g16_kernels.cu): the steps between the
  * witness and the MSM scalars, on the device.
  *
  *  - a = A.w, b = B.w, c = a.b over the domain: a sparse matrix-vector
@@ -93,7 +93,7 @@ cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const void *d_b,
                                    size_t n, cuzk_gpu_g16_pw_op op, void *stream, cuzk_error *e);
 
 /* Expands tiles [tile0, tile0 + ntiles) of a packed witness of n values
- * (gpu/wpack.h) into d_w (n raw scalars, 16-byte aligned). index and full
+ * (gpu/g16/wpack.h) into d_w (n raw scalars, 16-byte aligned). index and full
  * are device-visible: typically pinned host memory, read over the bus as
  * the kernel runs (the packed form is what crosses it). */
 cuzk_status cuzk_gpu_g16_witness_expand(const void *index, const void *full, void *d_w, size_t n, size_t tile0,

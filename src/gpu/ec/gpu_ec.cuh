@@ -11,7 +11,7 @@
 #ifndef CUZK_GPU_EC_CUH
 #define CUZK_GPU_EC_CUH
 
-#include "gpu/gpu_field.cuh"
+#include "gpu/field/gpu_field.cuh"
 
 namespace cuzk_gpu {
 

@@ -1,9 +1,9 @@
 /* Device discovery and pinned host memory for the GPU API (cuzk/gpu.h), and
- * the internal device-memory and stream wrappers (gpu/gpu_mem.h). */
+ * the internal device-memory and stream wrappers (gpu/device/gpu_mem.h). */
 #include <string.h>
 
-#include "gpu/gpu_common.cuh"
-#include "gpu/gpu_mem.h"
+#include "gpu/device/gpu_common.cuh"
+#include "gpu/device/gpu_mem.h"
 
 extern "C" int cuzk_gpu_device_count(void)
 {

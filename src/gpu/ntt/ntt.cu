@@ -49,18 +49,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/curve_ops.cuh"
-#include "gpu/gpu_common.cuh"
-#include "gpu/gpu_field.cuh"
-#include "gpu/ntt_shoup.cuh"
-#include "gpu/plan.h"
+#include "gpu/ec/curve_ops.cuh"
+#include "gpu/device/gpu_common.cuh"
+#include "gpu/field/gpu_field.cuh"
+#include "gpu/ntt/ntt_shoup.cuh"
+#include "gpu/plan/plan.h"
 
 using namespace cuzk_gpu;
 
 namespace {
 
 /* NTT_INNER, NTT_STAGED and the table sizes (gpu_ntt_tables_for) are in
- * gpu/plan.h. */
+ * gpu/plan/plan.h. */
 constexpr unsigned NTT_MAX_STAGES = 10;       /* stages per pass */
 
 /* Launch geometry of the pass kernel: blocks of NTT_PASS_ELEMS elements,
@@ -912,7 +912,7 @@ extern "C" cuzk_status cuzk_gpu_ntt_run(cuzk_gpu_ntt *t, void *d_data, unsigned 
 /* The per-curve entry points (curve_ops.cuh), instantiated once per curve. */
 template <class Fr> cuzk_status gpu_ntt_impl<Fr>::tables(cuzk_gpu_ntt *t, cuzk_error *e)
 {
-    static_assert(sizeof(shoup_tw<Fr>) == NTT_SHOUP_BYTES, "gpu/plan.h: NTT_SHOUP_BYTES");
+    static_assert(sizeof(shoup_tw<Fr>) == NTT_SHOUP_BYTES, "gpu/plan/plan.h: NTT_SHOUP_BYTES");
     return ntt_build_tables<Fr>(t, e);
 }
 

@@ -5,8 +5,8 @@
 #ifndef CUZK_GPU_MSM_ACCUMULATE_CUH
 #define CUZK_GPU_MSM_ACCUMULATE_CUH
 
-#include "gpu/msm_defs.cuh"
-#include "gpu/msm_reduce.cuh" /* sum_kernel */
+#include "gpu/msm/msm_defs.cuh"
+#include "gpu/msm/msm_reduce.cuh" /* sum_kernel */
 
 namespace {
 

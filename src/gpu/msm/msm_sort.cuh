@@ -38,7 +38,7 @@
 #ifndef CUZK_GPU_MSM_SORT_CUH
 #define CUZK_GPU_MSM_SORT_CUH
 
-#include "gpu/msm_defs.cuh"
+#include "gpu/msm/msm_defs.cuh"
 
 namespace {
 
