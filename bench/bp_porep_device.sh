@@ -10,7 +10,7 @@
 #     supraseal_porep_upstream / _cuzk (bench/supraseal_porep_build.sh,
 #     linked with the libcuzk of <harness-build-dir>, default the CUDA one;
 #     a CPU build will do).
-#   bench/bp_porep_device.sh run <dir> [-l LG] [-s SEED] [-n N] [-r R] [-S]
+#   bench/bp_porep_device.sh run <dir> [-l LG] [-s SEED] [-n N] [-r R] [-S] [-g GPU_MEM] [-W WORKERS]
 #                                      [-w WORKDIR] [-a ANCHOR_BIN] [-b gpu|cpu] [-V VARIANTS] STEP...
 #     (on the GPU machine) STEPs, in the order given:
 #       setup   INSECURE `.params` of the PoRep-shaped circuit, domain 2^LG
@@ -26,7 +26,9 @@
 #               the median, as the other provers' R calls after one warm-up:
 #               the first call warms up); -S: one copy of the assignment for all
 #               partitions (host memory: 16.7 GB a copy at 2^27); -b cpu:
-#               the crate's CPU backend (a check of the script without a GPU).
+#               the crate's CPU backend (a check of the script without a GPU);
+#               -g SIZE: the device budget (16G: as `--gpu-mem`), -W N: the
+#               GPU workers of the memory plan (default: the plan's).
 #       supra   supraseal-c2 itself on the same file WITH THE SAME ASSIGNMENT
 #               (<dir>/supraseal_porep_upstream and _cuzk: supraseal-c2's
 #               generate_groth16_proofs_c through the supraseal-anchor glue,
@@ -105,10 +107,12 @@ pack)
 run)
   dir=$(cd "${2:?dir}" && pwd)
   shift 2
-  lg=27 seed=1 n=3 reps=2 shared=() work=$repo/build-bp-porep anchor=$repo/.ssv/bin backend=gpu
+  lg=27 seed=1 n=3 reps=2 shared=() work=$repo/build-bp-porep anchor=$repo/.ssv/bin backend=gpu caps=()
   variants="upstream cuzk"
-  while getopts "l:s:n:r:Sw:a:b:V:" o; do
+  while getopts "l:s:n:r:Sw:a:b:V:g:W:" o; do
     case $o in
+    g) caps+=(--gpu-mem "$OPTARG") ;;
+    W) caps+=(--workers "$OPTARG") ;;
     V) variants=$OPTARG ;;
     b) backend=$OPTARG ;;
     l) lg=$OPTARG ;; s) seed=$OPTARG ;; n) n=$OPTARG ;; r) reps=$OPTARG ;; S) shared=(--shared) ;;
@@ -150,12 +154,12 @@ run)
       [ -s "$params.done" ] || { echo "Error: no finished $params: run the setup step first"; exit 1; }
       echo "== crate bench: 2^$lg, $n partitions a call, $((reps + 1)) calls ${shared[*]}"
       peak_run "$work/crate.log" "$dir/bench" --params "$params" --porep "$lg" --seed "$seed" --backend "$backend" \
-        --circuits "$n" --reps "$((reps + 1))" "${shared[@]}"
+        --circuits "$n" --reps "$((reps + 1))" "${shared[@]}" "${caps[@]}"
       [ "$RC" = 0 ] || { echo "Error: the crate bench failed (exit $RC)"; exit 1; }
       s=$(grep '^SUMMARY ' "$work/crate.log" | tail -1 | sed 's/^SUMMARY //')
       asg=$(sed -n 's/^assignment: \([0-9.]*\) s.*/\1/p' "$work/crate.log")
       echo "crate lg=$lg $s assignment_s=$asg sampled_host_peak_gib=$PEAK_HWM_GIB gpu_used_peak_gib=$PEAK_GPU_GIB" \
-        "shared=${shared[*]:-no}" | tee -a "$res"
+        "shared=${shared[*]:-no} caps=$(echo "${caps[*]:-none}" | tr ' ' ,)" | tee -a "$res"
       ;;
     supra)
       [ -s "$params.done" ] || { echo "Error: no finished $params: run the setup step first"; exit 1; }
@@ -217,9 +221,9 @@ run)
                 printf "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n" }
         $1 == "setup" { printf "| cuzk setup --porep (write) | %s | %s | - | - | - | - | %s (plan %s) | %s | %.2f GiB file |\n",
                         v("lg"), v("seconds"), v("host_peak_gib"), v("plan_gib"), v("gpu_peak_gib"), v("bytes") / 2^30 }
-        $1 == "crate" { printf "| cuzk via supraseal-c2 crate | %s | %s | %s | %s | %s | %s | %s (anon %s) | %s | assignment %s s, verified %s |\n",
+        $1 == "crate" { printf "| cuzk via supraseal-c2 crate | %s | %s | %s | %s | %s | %s | %s (anon %s) | %s | assignment %s s, verified %s, caps %s |\n",
                         v("lg"), v("load_s"), v("circuits"), v("median_s"), v("per_circuit_s"), v("circuits_per_s"),
-                        v("host_peak_gib"), v("rss_anon_gib"), v("device_peak_gib"), v("assignment_s"), v("verified") }
+                        v("host_peak_gib"), v("rss_anon_gib"), v("device_peak_gib"), v("assignment_s"), v("verified"), v("caps") }
         $1 == "supra" { per = v("per_circuit_s"); printf "| supraseal-c2 %s, same assignment | %s | %s | %s | %s | %s | %.3f | %s (anon %s) | %s (sampled) | assignment %s s, verified %s |\n",
                         v("variant"), v("lg"), v("load_s"), v("circuits"), v("median_s"), per, (per > 0 ? 1 / per : 0),
                         v("host_peak_gib"), v("rss_anon_gib"), v("gpu_peak_gib"), v("assignment_s"), v("verified") }

@@ -199,9 +199,11 @@ CUZK_API cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cu
  * the inputs as cuzk_bp_prove does (an error there is returned at once and
  * nothing is pending), copies the n assignment structs and r, s, and starts
  * the proofs in the background, and returns once every circuit's a, b, c
- * have been read (on the GPU: copied into a worker's page-locked buffers,
- * i.e. when the last W circuits have begun; on the CPU: when the last one's
- * abc step is done; or when the proofs ended on an error): the caller may
+ * have been read (on the GPU: uploaded to the device through a worker's
+ * page-locked staging chunks, when the last circuit's proof has begun in
+ * the pre-staged tiers, at its abc or NTT step in the others, at its start
+ * in tier 7 (`cuzk plan --bellperson`); on the CPU: when the last one's abc
+ * step is done; or when the proofs ended on an error): the caller may
  * then free a, b, c. finish waits for the proofs and writes out[0..n)
  * (zeroed on error) with cuzk_bp_prove's errors; drop waits and discards.
  * The other arrays the assignments point to (densities, inp, aux) must stay

@@ -28,10 +28,12 @@
  *  - per waiting worker, when the plan pre-stages: its next witness, uploaded
  *    on a copy stream while another worker's kernels run;
  *  - bellperson mode (cuzk_gpu_key_shape.bellperson): no coefficients; a
- *    proof's a, b, c come from the host, page-locked per worker (counted
- *    in host_pinned) and uploaded with the witness (pre-staged tiers: the
- *    waiting workers' a, b, c are counted on the device too), and the
- *    witness is followed by A's and B's scalar selections;
+ *    proof's a, b, c come from the caller's memory, staged through two
+ *    page-locked chunks per worker (stage_bytes each, counted in
+ *    host_pinned; tier 7: the 3 vectors whole, page-locked per worker) and
+ *    uploaded with the witness (pre-staged tiers: the waiting workers'
+ *    a, b, c are counted on the device too), and the witness is followed
+ *    by A's and B's scalar selections;
  *  - a fixed reserve for what the CUDA runtime takes beside the allocations
  *    (kernel modules and stacks loaded at first launch, allocation rounding).
  *
@@ -81,6 +83,12 @@ typedef enum cuzk_gpu_tier {
 } cuzk_gpu_tier;
 #define CUZK_GPU_TIER_FIRST CUZK_GPU_TIER_RESIDENT_PRESTAGED
 #define CUZK_GPU_TIER_LAST CUZK_GPU_TIER_HOST_WITNESS
+
+/* Bellperson mode, tiers 1-6: the most values (32 bytes each) of one of a
+ * worker's two page-locked chunks through which a proof's a, b, c are
+ * staged to the device: 128 MiB; a quarter of the domain when that is less
+ * (every domain of 4 values or more is staged in 4 chunks or more). */
+#define CUZK_GPU_BP_STAGE_VALUES ((size_t)1 << 22)
 
 /* What a tier is: the one table of the tiers (src/groth16/gpu_plan.c), from
  * which the plan takes their shapes and `cuzk plan` its descriptions. */
@@ -294,8 +302,12 @@ typedef struct cuzk_gpu_plan {
                               page-locked per worker (counted in host_pinned) */
     size_t host_pinned;    /* page-locked host memory per worker: the witness (packed for the
                               bus: its 2-bit codes and tile offsets too), and in tier 7 the
-                              a, b, c vectors (the witness raw) */
+                              a, b, c vectors (the witness raw); bellperson mode, tiers 1-6:
+                              the two a, b, c staging chunks too (2 x stage_bytes) */
     size_t vector_bytes;   /* one domain vector, 2^log_domain x 32 */
+    size_t stage_bytes;    /* bellperson mode, tiers 1-6: one of a worker's two page-locked
+                              chunks that stage a, b, c, min(2^log_domain / 4 (2^log_domain
+                              below 4), CUZK_GPU_BP_STAGE_VALUES) x 32; 0 otherwise */
     size_t job_bytes[CUZK_GPU_PHASE_COUNT];   /* the running proof's own buffers per phase */
     size_t others_bytes;   /* the other workers' pre-staged witnesses ((W-1) x witness, or 0) */
     size_t runtime_bytes;  /* reserved for the CUDA runtime: kernel modules, kernel stacks, allocation rounding */

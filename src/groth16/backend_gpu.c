@@ -83,7 +83,7 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
     gk->ops = ops;
     cuzk_gpu_g16_key_src src;
     key_src(zk, &src);
-    src.host = (cuzk_gpu_g16_host){host_abc, host_quotient, gk, NULL};
+    src.host = (cuzk_gpu_g16_host){.abc = host_abc, .quotient = host_quotient, .user = gk};
     cuzk_status st = cuzk_b_density_make(&gk->bd, zk->b1.ptr, zk->b2.ptr, zk->n_vars, ops->desc->g1_affine,
                                          ops->desc->g2_affine, ctx ? ctx->pool : NULL, err);
     if (st) {

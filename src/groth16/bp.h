@@ -109,7 +109,9 @@ typedef struct cuzk_bp_job_in {
      * n_b < n_inp + n_aux (sc_l, and sc_a / sc_b when selected, point into it) */
     const void *scalars;
     /* Called (when not NULL) once the backend no longer reads as->a, b, c:
-     * copied into the GPU's worker slot, or scattered by the CPU's abc. */
+     * uploaded to the GPU (tiers 1-6: at the step that stages the last of
+     * them, job_begin, abc or ntt; tier 7: job_begin), or scattered by the
+     * CPU's abc. */
     void (*consumed)(void *user, size_t index);
     void *consumed_user;
 } cuzk_bp_job_in;
@@ -169,6 +171,14 @@ uint64_t cuzk_bp_domain_e(unsigned log_n);
  * checking on the way that every src[j] is below r: returns the first j
  * that is not (dst is then incomplete), SIZE_MAX when all are. */
 size_t cuzk_bp_scatter(void *dst, const void *src, size_t m, size_t n, uint64_t e, cuzk_pool *pool);
+/* The same in the destination's order, for a range [b, end) of it: dst
+ * (end - b values) is what cuzk_bp_scatter writes at indices b..end-1
+ * (dst[i - b] = src[j] where e·j = i mod n and j < m; zero when j >= m),
+ * read on the calling thread. When a src[j] read for the range is not below
+ * r, returns the first j of all of src (0..m-1) that is not, as
+ * cuzk_bp_scatter would (dst is then incomplete); SIZE_MAX when all read are
+ * below r. The ranges of a partition of [0, n) give cuzk_bp_scatter's dst. */
+size_t cuzk_bp_scatter_range(void *dst, const void *src, size_t m, size_t n, uint64_t e, size_t b, size_t end);
 /* limbs (4, little-endian) < r */
 bool cuzk_bp_below_r(const uint64_t *x);
 

@@ -73,6 +73,48 @@ size_t cuzk_bp_scatter(void *dst, const void *src, size_t m, size_t n, uint64_t 
     return atomic_load(&s.bad);
 }
 
+/* The inverse of an odd x modulo 2^64 (Newton's iteration: each step
+ * doubles the bits that are right; x is its own inverse mod 8). */
+static uint64_t inv_odd(uint64_t x)
+{
+    uint64_t y = x;
+    for (int i = 0; i < 5; i++)
+        y *= 2 - x * y;
+    return y;
+}
+
+/* The first j < m with src[j] not below r, SIZE_MAX when none. */
+static size_t first_bad(const uint8_t *src, size_t m)
+{
+    for (size_t j = 0; j < m; j++) {
+        uint64_t v[4];
+        memcpy(v, src + j * 32, 32);
+        if (!cuzk_bp_below_r(v))
+            return j;
+    }
+    return SIZE_MAX;
+}
+
+size_t cuzk_bp_scatter_range(void *dst, const void *src, size_t m, size_t n, uint64_t e, size_t b, size_t end)
+{
+    const uint64_t mask = n - 1, einv = inv_odd(e); /* e·j = i  <=>  j = e^-1·i (mod n) */
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    for (size_t i = b; i < end; i++) {
+        const size_t j = (size_t)((einv * i) & mask);
+        if (j >= m) {
+            memset(d + (i - b) * 32, 0, 32);
+            continue;
+        }
+        uint64_t v[4];
+        memcpy(v, s + j * 32, 32);
+        if (!cuzk_bp_below_r(v)) /* the error names the first bad value, whatever the range */
+            return first_bad(s, m);
+        memcpy(d + (i - b) * 32, v, 32);
+    }
+    return SIZE_MAX;
+}
+
 /* The one message of a value of a, b or c that is not below r. */
 static cuzk_status abc_range_err(cuzk_error *err, const cuzk_bp_job_in *in, int which, size_t j)
 {
@@ -246,9 +288,11 @@ const cuzk_g16_backend *cuzk_bp_backend_cpu(void) { return &BP_CPU; }
 /* ---- GPU -----------------------------------------------------------------
  * The GPU Groth16 backend of snarkjs keys (gpu/g16/g16_backend.h) in its
  * bellperson mode: the same memory plan (tiers, W worker slots, pre-staged
- * uploads, resident or streamed MSM bases), with a proof's a, b, c filled
- * into the worker slot's page-locked buffers by abc_in (the scatter into the
- * NTT's order and the check against r, as the CPU's abc step) and its
+ * uploads, resident or streamed MSM bases), with a proof's a, b, c staged
+ * chunk by chunk through the worker slot's page-locked chunks by abc_range
+ * (tier 7: filled whole into its page-locked vectors by abc_in), each the
+ * scatter into the NTT's order and the check against r, as the CPU's abc
+ * step, and its
  * scalars (the witness, then the A and B selections, cuzk_bp_job_in.scalars)
  * packed beside them. The H MSM's result is scaled by -1/2 here, as on the
  * CPU. Built with CUDA only (CUZK_HAVE_GPU_PROVER); without it attach fails
@@ -271,6 +315,7 @@ typedef struct {
     cuzk_gpu_g16_job *j;
 } bp_gpu_job;
 
+/* Tier 7: the whole of a, b, c into the slot's page-locked vectors. */
 static cuzk_status bp_gpu_abc_in(void *key_user, void *job_user, void *a, void *b, void *c, cuzk_error *err)
 {
     const bp_gpu_key *k = key_user;
@@ -283,6 +328,27 @@ static cuzk_status bp_gpu_abc_in(void *key_user, void *job_user, void *a, void *
             return abc_range_err(err, &j->in, i, bad);
     }
     return CUZK_OK;
+}
+
+/* Tiers 1-6: values [b, e) (the domain's order) of a, b or c into a
+ * staging chunk; called on several threads at once for disjoint ranges. */
+static cuzk_status bp_gpu_abc_range(void *key_user, void *job_user, int i, size_t b, size_t e, void *dst,
+                                    cuzk_error *err)
+{
+    const bp_gpu_key *k = key_user;
+    const bp_gpu_job *j = job_user;
+    const void *src = i == 0 ? j->in.as->a : i == 1 ? j->in.as->b : j->in.as->c;
+    size_t bad = cuzk_bp_scatter_range(dst, src, j->in.as->abc_size, k->bk->n, k->e, b, e);
+    return bad == SIZE_MAX ? CUZK_OK : abc_range_err(err, &j->in, i, bad);
+}
+
+/* The caller's a, b, c are read no more (the caller may free them). */
+static void bp_gpu_abc_done(void *key_user, void *job_user)
+{
+    (void)key_user;
+    const bp_gpu_job *j = job_user;
+    if (j->in.consumed)
+        j->in.consumed(j->in.consumed_user, j->in.index);
 }
 
 /* Tier 7: a = raw(a.b - c) on the odd coset, on the CPU. */
@@ -331,6 +397,8 @@ static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o
     }
     src.host.quotient = bp_gpu_quotient;
     src.host.abc_in = bp_gpu_abc_in;
+    src.host.abc_range = bp_gpu_abc_range;
+    src.host.abc_done = bp_gpu_abc_done;
     src.host.user = s;
     cuzk_gpu_plan_opts po = {0};
     if (o) {
@@ -390,14 +458,13 @@ static cuzk_status bp_gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const 
         h.parallel = bp_gpu_parallel;
         h.parallel_user = ctx;
     }
-    /* waits for a worker slot, fills a, b, c and packs the scalars into it */
+    /* waits for a worker slot and packs the scalars into it (a, b, c are
+     * read at the step that uploads them; bp_gpu_abc_done says when) */
     cuzk_status st = cuzk_gpu_g16_job_begin(&j->j, j->k->k, j->in.scalars, &h, err);
     if (st) { /* the pipeline ends only jobs that began */
         bp_gpu_job_end(j);
         return st;
     }
-    if (j->in.consumed) /* the caller's a, b, c are not read again */
-        j->in.consumed(j->in.consumed_user, j->in.index);
     *job = j;
     return CUZK_OK;
 }

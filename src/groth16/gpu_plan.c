@@ -483,9 +483,13 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
     const size_t wb = smul(g16_shape_scalars(s), FR_BYTES); /* bellperson: the A and B selections too */
     const size_t bsb = b_dropped(s) ? smul(s->n_b, FR_BYTES) : 0;
     const size_t wdev = sadd(wb, bsb); /* the witness on the device, the B scalars beside it */
-    /* bellperson mode: a proof's a, b, c are page-locked per worker and
-     * uploaded with the witness (pre-staged tiers: a waiting worker's too) */
+    /* bellperson mode: a proof's a, b, c are uploaded with the witness
+     * (pre-staged tiers: a waiting worker's too), staged through two
+     * page-locked chunks per worker (tier 7: page-locked whole, 3 vectors) */
     const size_t abc_in = s->bellperson ? smul(3, v) : 0;
+    const size_t n_dom = (size_t)1 << s->log_domain, quarter = n_dom >= 4 ? n_dom / 4 : n_dom;
+    const size_t stage =
+        s->bellperson ? smul(quarter < CUZK_GPU_BP_STAGE_VALUES ? quarter : CUZK_GPU_BP_STAGE_VALUES, FR_BYTES) : 0;
     out->vector_bytes = v;
     out->witness_bytes = wb;
     out->b_scalar_bytes = bsb;
@@ -545,7 +549,8 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
             out->key_streamed = TIERS[t].key_streamed;
             out->host_witness = host;
             out->host_pinned = sadd(wb, host ? sadd(smul(3, v), bsb)
-                                             : sadd(cuzk_wpack_index_bytes(g16_shape_scalars(s)), abc_in));
+                                             : sadd(cuzk_wpack_index_bytes(g16_shape_scalars(s)), smul(2, stage)));
+            out->stage_bytes = host ? 0 : stage;
             memcpy(out->item, key, sizeof key);
             out->key_bytes = held;
             out->prestage = TIERS[t].prestage;

@@ -258,7 +258,9 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
     }
     h->pinned = p->host_pinned;
     h->witness = smul(g16_shape_scalars(s), FR_BYTES); /* bellperson: the A and B selections too */
-    h->vectors = 0; /* tier 7's (bellperson mode: every tier's) a, b, c are in the page-locked buffers */
+    /* tier 7's a, b, c are in the page-locked buffers; bellperson mode's, tiers 1-6, are the caller's,
+     * staged through two page-locked chunks (in `pinned`) */
+    h->vectors = 0;
     h->scratch = GPU_FINISH;
     host_sum(h);
 }

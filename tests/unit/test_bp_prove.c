@@ -21,6 +21,8 @@
 #include "cuzk/bellperson.h"
 #include "cuzk/dev.h"
 #include "formats/bellperson.h"
+#include "groth16/bp.h"
+#include "groth16/ctx.h"
 #include "groth16/insecure.h"
 
 typedef struct {
@@ -318,6 +320,76 @@ static void test_backends(void **state)
     assert_null(g);
 }
 
+/* vector `src` (m values) scattered into dst (n values) in consecutive
+ * ranges of the destination of `len` values (the last one shorter); the
+ * first bad index any range reports. */
+static size_t scatter_in_ranges(uint8_t *dst, const cuzk_bp_fr *src, size_t m, size_t n, uint64_t e, size_t len)
+{
+    memset(dst, 0xa5, n * 32); /* every value must be written, zeros too */
+    for (size_t b = 0; b < n; b += len) {
+        const size_t end = n - b < len ? n : b + len;
+        const size_t bad = cuzk_bp_scatter_range(dst + b * 32, src, m, n, e, b, end);
+        if (bad != SIZE_MAX)
+            return bad;
+    }
+    return SIZE_MAX;
+}
+
+/* The scatter of a, b, c into the NTT's order in ranges of the destination
+ * (as the GPU stages them, chunk by chunk) equals the whole scatter byte for
+ * byte: ranges of 1, of an odd size, of a power of two, of abc_size (the
+ * zero padding starts inside a range) and of the whole domain; a value not
+ * below r is reported at the same index either way, the first one when
+ * there are several, whichever range meets one first. */
+static void test_scatter_range(void **state)
+{
+    (void)state;
+    const cuzk_bp_assignment *a = cuzk_bp_circuit_assignment(F.c);
+    cuzk_bp_srs_info info;
+    cuzk_bp_srs_get_info(F.srs, &info);
+    const size_t n = (size_t)1 << info.log_domain, m = a->abc_size;
+    assert_true(m > 8 && m < n); /* zero padding at the end of bellperson's order */
+    const uint64_t e = cuzk_bp_domain_e(info.log_domain);
+    uint8_t *whole = malloc(n * 32), *parts = malloc(n * 32);
+    assert_non_null(whole);
+    assert_non_null(parts);
+    const cuzk_bp_fr *vec[3] = {a->a, a->b, a->c};
+    const size_t lens[] = {1, 7, 33, 64, m, n};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(cuzk_bp_scatter(whole, vec[i], m, n, e, F.ctx->pool), SIZE_MAX);
+        for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
+            assert_int_equal(scatter_in_ranges(parts, vec[i], m, n, e, lens[l]), SIZE_MAX);
+            assert_memory_equal(parts, whole, n * 32);
+        }
+    }
+    /* padding: the values of bellperson's indices m..n-1 are zero */
+    assert_int_equal(cuzk_bp_scatter(whole, a->c, m, n, e, NULL), SIZE_MAX);
+    for (size_t j = m; j < n; j++)
+        assert_true(all_zero(whole + ((e * j) & (n - 1)) * 32, 32));
+    /* bad values: one, then two (the first is reported, though the range
+     * holding the later one comes first in the destination's order) */
+    cuzk_bp_fr *bad = malloc(m * sizeof *bad);
+    assert_non_null(bad);
+    memcpy(bad, a->b, m * sizeof *bad);
+    const size_t j1 = m / 3, j2 = m - 2;
+    memcpy(bad[j2].l, bls12_381_fr_MODULUS.l, 32);
+    assert_int_equal(cuzk_bp_scatter(whole, bad, m, n, e, F.ctx->pool), j2);
+    for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
+        assert_int_equal(scatter_in_ranges(parts, bad, m, n, e, lens[l]), j2);
+    memset(bad[j1].l, 0xff, 32);
+    assert_int_equal(cuzk_bp_scatter(whole, bad, m, n, e, F.ctx->pool), j1);
+    for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
+        assert_int_equal(scatter_in_ranges(parts, bad, m, n, e, lens[l]), j1);
+    /* a range that holds only j2 reports j1 too */
+    const size_t p2 = (size_t)((e * j2) & (n - 1));
+    assert_int_equal(cuzk_bp_scatter_range(parts, bad, m, n, e, p2, p2 + 1), j1);
+    /* position 0 holds index 0, which is good: its range passes */
+    assert_int_equal(cuzk_bp_scatter_range(parts, bad, m, n, e, 0, 1), SIZE_MAX);
+    free(bad);
+    free(whole);
+    free(parts);
+}
+
 /* The CLI's whole path: two partitions written as files, read back by the
  * bellperson verifier; nothing written when an input is bad. */
 static void test_prove_files(void **state)
@@ -366,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_verify_and_bytes),
         cmocka_unit_test(test_backends),
         cmocka_unit_test(test_prove_files),
+        cmocka_unit_test(test_scatter_range),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }

@@ -410,7 +410,7 @@ static void gkey_make(gkey *g, cuzk_curve curve, uint64_t constraints)
     cuzk_coefs_of_zkey(&co, z);
     if (cuzk_abc_plan_build(&g->abc, &co, z->domain_size, g_pool, &e))
         fail_msg("abc plan: %s", e.msg);
-    g->src.host = (cuzk_gpu_g16_host){host_abc, host_quotient, g, NULL};
+    g->src.host = (cuzk_gpu_g16_host){.abc = host_abc, .quotient = host_quotient, .user = g};
     if (curve == CUZK_CURVE_BN254)
         bn254_key_reference(g, g_pool);
     else

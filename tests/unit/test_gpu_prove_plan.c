@@ -108,9 +108,14 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     const size_t bsb = dropped(s) ? s->n_b * 32 : 0; /* the kept B wires' scalars */
     assert_int_equal(p->b_scalar_bytes, bsb);
     assert_int_equal(p->vector_bytes, n * 32);
-    /* bellperson mode: a, b, c page-locked per worker in every tier */
+    /* bellperson mode: a, b, c uploaded with the witness (abc_in on the
+     * device), staged through two page-locked chunks per worker (tier 7:
+     * the 3 vectors page-locked whole, as for snarkjs keys) */
     const size_t abc_in = s->bellperson ? 3 * n * 32 : 0;
-    assert_int_equal(p->host_pinned, ns * 32 + (host ? 3 * n * 32 + bsb : cuzk_wpack_index_bytes(ns) + abc_in));
+    const size_t quarter = n >= 4 ? n / 4 : n; /* at least 4 chunks a vector, at most 2^22 values each */
+    const size_t chunk = s->bellperson && !host ? (quarter < ((size_t)1 << 22) ? quarter : (size_t)1 << 22) * 32 : 0;
+    assert_int_equal(p->stage_bytes, chunk);
+    assert_int_equal(p->host_pinned, ns * 32 + (host ? 3 * n * 32 + bsb : cuzk_wpack_index_bytes(ns) + 2 * chunk));
     /* the kept B wires' index: held on the device, except in tier 7 (gathered on the host) */
     const cuzk_gpu_plan_item *bi = &p->item[CUZK_GPU_ITEM_B_INDEX];
     assert_int_equal(bi->data_bytes, dropped(s) ? s->n_b * 4 : 0);
@@ -400,6 +405,9 @@ static void test_bellperson(void **state)
     assert_int_equal(p.item[CUZK_GPU_ITEM_MSM_H].data_bytes, (((size_t)1 << 27) - 1) * 96);
     assert_int_equal(p.item[CUZK_GPU_ITEM_MSM_A].data_bytes, BP_POREP.n_a * 96);
     assert_int_equal(p.item[CUZK_GPU_ITEM_MSM_B2].data_bytes, BP_POREP.n_b * 192);
+    /* a, b, c staged through two 128 MiB chunks, not page-locked whole (12 GiB a worker) */
+    assert_int_equal(p.stage_bytes, (size_t)128 << 20);
+    assert_true(p.host_pinned < p.witness_bytes + p.witness_bytes / 8 + ((size_t)256 << 20));
     sweep(&BP_POREP, 200 * GIB, 2);
     sweep(&BP_POREP, 200 * GIB, 1);
     /* full densities: the scalars are the witness alone */

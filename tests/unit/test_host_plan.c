@@ -266,11 +266,50 @@ static void test_margins(void **state)
     assert_true(total > 0 && keep >= G && keep >= total / 50);
 }
 
+/* Bellperson mode's 2^27 PoRep partition (328 inputs, A for 99.7 % of the
+ * aux variables, B for a quarter): a, b, c come from the caller's memory
+ * and are staged through two page-locked chunks per worker in tiers 1-6;
+ * tier 7 page-locks them whole (its CPU quotient reads whole vectors). */
+static void test_bellperson_staging(void **state)
+{
+    (void)state;
+    const cuzk_gpu_key_shape s = {.curve = CUZK_CURVE_BLS12_381, .n_vars = 328 + 130169893ull, .n_public = 327,
+                                  .log_domain = 27, .bellperson = 1, .n_a = 328 + 129779383ull,
+                                  .n_b = 1 + 130169893ull / 4};
+    const size_t v = (size_t)32 << 27;
+    bool staged = false, whole = false;
+    for (size_t budget = 80 * GIB; budget >= 4 * GIB; budget -= 4 * GIB) {
+        cuzk_gpu_plan_opts o = {.budget = budget, .workers = 2, .sm_count = 132, .device = -1};
+        o.host.budget = SIZE_MAX;
+        o.host.key_mapped = 1;
+        cuzk_gpu_plan p;
+        cuzk_error e = {0};
+        if (cuzk_gpu_plan_proof(&s, &o, &p, &e) != CUZK_OK)
+            break;
+        const cuzk_host_plan *h = &p.host;
+        check_sums(h);
+        assert_int_equal(h->pinned, p.host_pinned);
+        if (p.tier == CUZK_GPU_TIER_HOST_WITNESS) {
+            whole = true;
+            assert_int_equal(p.stage_bytes, 0);
+            assert_true(h->pinned >= 3 * v + h->witness);
+        } else {
+            staged = true;
+            assert_int_equal(p.stage_bytes, 128 * MIB);
+            /* the witness (packed: plus its codes, < 1/8 of it) and the two chunks; no domain vector */
+            assert_true(h->pinned >= h->witness + 256 * MIB);
+            assert_true(h->pinned < h->witness + h->witness / 8 + 256 * MIB);
+        }
+    }
+    assert_true(staged && whole);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_margins),
         cmocka_unit_test(test_gpu_host_sums),
+        cmocka_unit_test(test_bellperson_staging),
         cmocka_unit_test(test_binding),
         cmocka_unit_test(test_worker_lowering),
         cmocka_unit_test(test_cpu),

@@ -10,7 +10,11 @@
 //!
 //!   cargo run --release --example bench -- --params P.params --r1cs C.r1cs \
 //!       --wtns W.wtns [--circuits N] [--reps K] [--split] [--shared] [--backend cpu|gpu|auto] [--device D]
+//!       [--gpu-mem SIZE] [--workers W]
 //!   cargo run --release --example bench -- --params P.params --porep LG [--seed S] [...]
+//!
+//! `--gpu-mem` and `--workers` set `SrsOptions::device_budget` and
+//! `gpu_workers` (the memory plan's device budget and worker count).
 //!
 //! Each circuit gets its own copy of the assignment's arrays (as bellperson's
 //! partitions have), unless --shared (one copy for all: less host memory).
@@ -61,9 +65,20 @@ fn usage(msg: &str) -> ! {
     eprintln!("Error: {}", msg);
     eprintln!(
         "usage: bench --params P.params (--r1cs C.r1cs --wtns W.wtns | --porep LG [--seed S]) [--circuits N] \
-         [--reps K] [--split] [--shared] [--backend cpu|gpu|auto] [--device D]"
+         [--reps K] [--split] [--shared] [--backend cpu|gpu|auto] [--device D] [--gpu-mem SIZE] [--workers W]"
     );
     std::process::exit(1);
+}
+
+/// Bytes from "123", "8192M", "16G" (binary units); None if malformed.
+fn parse_size(v: &str) -> Option<u64> {
+    let (num, mult) = match v.chars().last()? {
+        'K' | 'k' => (&v[..v.len() - 1], 1u64 << 10),
+        'M' | 'm' => (&v[..v.len() - 1], 1u64 << 20),
+        'G' | 'g' => (&v[..v.len() - 1], 1u64 << 30),
+        _ => (v, 1),
+    };
+    num.parse::<u64>().ok()?.checked_mul(mult)
 }
 
 fn vm_hwm_gib() -> f64 {
@@ -127,6 +142,15 @@ fn main() {
                     "auto" => Backend::Auto,
                     _ => usage("--backend: cpu, gpu or auto"),
                 }
+            }
+            "--gpu-mem" => {
+                opts.device_budget =
+                    parse_size(&val()).unwrap_or_else(|| usage("--gpu-mem: a size (bytes, or with K, M or G)"))
+            }
+            "--workers" => {
+                opts.gpu_workers = val()
+                    .parse()
+                    .unwrap_or_else(|_| usage("--workers: a number"))
             }
             "--split" => split = true,
             "--shared" => shared = true,

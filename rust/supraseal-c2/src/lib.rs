@@ -696,8 +696,8 @@ impl Drop for Pending {
 /// Curio's split API. Curio's bellperson frees the A, B, C arrays as soon as
 /// this returns and keeps the densities and the input and aux assignments
 /// until finish: libcuzk's `cuzk_bp_prove_start` returns once every
-/// circuit's A, B, C are read (copied into a GPU worker's page-locked
-/// buffers, or scattered by the CPU), so the proofs of the last circuits run
+/// circuit's A, B, C are read (uploaded to the GPU through a worker's
+/// page-locked staging chunks, or scattered by the CPU), so the proofs of the last circuits run
 /// on while the caller goes on; `finish_groth16_proof` waits for them.
 ///
 /// Arguments as `generate_groth16_proof`; `gpu_mtx` is held until this

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <atomic>
+
 #include "gpu/ec/curve_ops.cuh"
 #include "gpu/g16/g16_backend.h"
 #include "gpu/g16/g16_shape.h"
@@ -25,6 +27,8 @@ struct slot_res {
     cudaEvent_t ev_w;        /* witness on the device */
     cudaEvent_t ev_ref;      /* a job's event clock origin */
     cudaEvent_t t0[CUZK_GPU_PHASE_COUNT], t1[CUZK_GPU_PHASE_COUNT];
+    void *stage[2];          /* bellperson mode, tiers 1-6: a, b, c's page-locked staging chunks */
+    cudaEvent_t ev_stage[2]; /* ... each one's last copy to the device */
 };
 
 struct cuzk_gpu_g16_key {
@@ -39,7 +43,7 @@ struct cuzk_gpu_g16_key {
     void *pinned[MAX_WORKERS];     /* witness slots: raw (tier 7) or packed (gpu/g16/wpack.h: the whole values) */
     void *pinned_index[MAX_WORKERS]; /* tiers 1-6: the packed witness's codes and tile offsets */
     void *dev_full[MAX_WORKERS], *dev_index[MAX_WORKERS]; /* their device-visible addresses */
-    void *pinned_abc[MAX_WORKERS]; /* tier 7: a, b, c of each worker slot */
+    void *pinned_abc[MAX_WORKERS]; /* tier 7: a, b, c of each worker slot (tiers 1-6: slot_res.stage) */
     void *pinned_b[MAX_WORKERS];   /* tier 7, B wires dropped: the kept B wires' scalars of each slot */
     void *d_bindex;                /* B wires dropped, tiers 1-6: their indices on the device */
     slot_res res[MAX_WORKERS];     /* streams and events of each worker slot */
@@ -70,6 +74,8 @@ struct cuzk_gpu_g16_job {
     bool host_abc, host_h;   /* tier 7: a, b, c in the pinned slot; h there */
     void *host_user;
     bool csr_held;           /* streamed coefficients acquired for this job's abc/ntt */
+    cuzk_gpu_g16_hooks hooks; /* the job's (zero when none): the parallel hook stages a, b, c */
+    bool abc_read;           /* bellperson mode: the caller's a, b, c read for the last time */
     bool pipelined;          /* all MSMs resident: issue the next before finishing one */
     int next_msm;            /* 0..5: MSMs done */
     cuzk_gpu_msm_ticket tk[NMSM];
@@ -292,6 +298,10 @@ void key_free(cuzk_gpu_g16_key *k)
             if (r->t1[p]) cudaEventDestroy(r->t1[p]);
         }
         if (r->ev_w) cudaEventDestroy(r->ev_w);
+        for (int c = 0; c < 2; c++) {
+            if (r->stage[c]) cudaFreeHost(r->stage[c]);
+            if (r->ev_stage[c]) cudaEventDestroy(r->ev_stage[c]);
+        }
         if (r->ev_ref) cudaEventDestroy(r->ev_ref);
         if (r->cs) cudaStreamDestroy(r->cs);
         if (r->up) cudaStreamDestroy(r->up);
@@ -313,9 +323,9 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
     cuzk_status st;
     const cuzk_gpu_plan_item *co = &p->item[CUZK_GPU_ITEM_COEFS];
     if (s->bellperson) { /* a, b, c come with each proof: no coefficients */
-        if (!k->src.host.abc_in || (p->host_witness && !k->src.host.quotient))
+        if (p->host_witness ? !k->src.host.abc_in || !k->src.host.quotient : !k->src.host.abc_range)
             return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: a bellperson key needs the host step that fills a, b, c "
-                                               "(and in tier 7 the quotient)");
+                                               "(in chunks; in tier 7 whole, and the quotient)");
     } else if (p->host_witness) { /* tier 7: the host evaluates a, b, c; no coefficients on the device */
         if (!k->src.host.abc || !k->src.host.quotient)
             return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: the plan is tier 7 (witness on the host) and the "
@@ -355,8 +365,13 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
             CUZK_CU(cudaEventCreate(&r->t1[ph]));
         }
         CUZK_CU(cudaHostAlloc(&k->pinned[w], p->witness_bytes, cudaHostAllocPortable | cudaHostAllocMapped));
-        if (p->host_witness || s->bellperson) /* tier 7, bellperson mode: a, b, c of the slot */
+        if (p->host_witness) /* tier 7: a, b, c of the slot (bellperson mode: filled whole) */
             CUZK_CU(cudaHostAlloc(&k->pinned_abc[w], 3 * p->vector_bytes, cudaHostAllocPortable));
+        else if (s->bellperson) /* tiers 1-6: a, b, c staged through two chunks */
+            for (int c = 0; c < 2; c++) {
+                CUZK_CU(cudaHostAlloc(&r->stage[c], p->stage_bytes, cudaHostAllocPortable));
+                CUZK_CU(cudaEventCreateWithFlags(&r->ev_stage[c], cudaEventDisableTiming));
+            }
         if (p->host_witness) {
             if (p->b_scalar_bytes)
                 CUZK_CU(cudaHostAlloc(&k->pinned_b[w], p->b_scalar_bytes, cudaHostAllocPortable));
@@ -426,6 +441,77 @@ void gather_scalars(void *arg, size_t b, size_t e, int worker)
     for (size_t i = b; i < e; i++) memcpy(g->dst + 32 * i, g->w + 32 * (size_t)g->index[i], 32);
 }
 
+/* Bellperson mode: values [base, base + n) of vector `vec` filled into a
+ * staging chunk through the key's host.abc_range, in parallel ranges; the
+ * first error is kept. */
+struct fill_arg {
+    cuzk_gpu_g16_job *j;
+    int vec;
+    size_t base;
+    uint8_t *dst;
+    std::atomic<int> failed;
+    cuzk_error err;
+};
+
+#define STAGE_GRAIN ((size_t)1 << 14) /* values per range of a chunk's fill */
+
+void fill_range(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    fill_arg *f = (fill_arg *)arg;
+    if (f->failed.load()) return;
+    const cuzk_gpu_g16_host *h = &f->j->k->src.host;
+    cuzk_error err;
+    memset(&err, 0, sizeof err);
+    if (h->abc_range(h->user, f->j->host_user, f->vec, f->base + b, f->base + e, f->dst + 32 * b, &err)) {
+        int z = 0;
+        if (f->failed.compare_exchange_strong(z, 1)) f->err = err;
+    }
+}
+
+/* Bellperson mode, tiers 1-6: vector `vec` (0 a, 1 b, 2 c) of the caller's
+ * into the device vector dev on stream st, chunk by chunk through the slot's
+ * two page-locked chunks: wait for the chunk's last copy (polling the
+ * cancel callback), fill it (host.abc_range, over the parallel hook), copy
+ * it to its offset, record its event. The host fills one chunk while the
+ * other's copy runs. */
+cuzk_status stage_vector(cuzk_gpu_g16_job *j, int vec, void *dev, cudaStream_t st, cuzk_error *e)
+{
+    cuzk_gpu_g16_key *k = j->k;
+    slot_res *r = &k->res[j->slot];
+    const size_t n = (size_t)1 << k->src.shape.log_domain, chunk = k->plan.stage_bytes / 32;
+    cuzk_status rc;
+    for (size_t b = 0, c = 0; b < n; b += chunk, c ^= 1) {
+        const size_t len = n - b < chunk ? n - b : chunk;
+        if (j->cancelled) {
+            if ((rc = wait_polled(j, r->ev_stage[c], e))) return rc;
+        } else {
+            CUZK_CU(cudaEventSynchronize(r->ev_stage[c]));
+        }
+        fill_arg f;
+        f.j = j;
+        f.vec = vec;
+        f.base = b;
+        f.dst = (uint8_t *)r->stage[c];
+        f.failed.store(0);
+        memset(&f.err, 0, sizeof f.err);
+        run_ranges(&j->hooks, len, STAGE_GRAIN, fill_range, &f);
+        if (f.failed.load()) return cuzk_err(e, f.err.code ? f.err.code : CUZK_ERR_INTERNAL, "%s", f.err.msg);
+        CUZK_CU(cudaMemcpyAsync((uint8_t *)dev + 32 * b, r->stage[c], 32 * len, cudaMemcpyHostToDevice, st));
+        CUZK_CU(cudaEventRecord(r->ev_stage[c], st));
+    }
+    return CUZK_OK;
+}
+
+/* Bellperson mode: the caller's a, b, c are read no more. */
+void abc_read(cuzk_gpu_g16_job *j)
+{
+    const cuzk_gpu_g16_host *h = &j->k->src.host;
+    if (j->abc_read) return;
+    j->abc_read = true;
+    if (h->abc_done) h->abc_done(h->user, j->host_user);
+}
+
 /* The device witness of the job: allocated, expanded on the copy stream
  * from the packed witness in the pinned slot, marked by ev_w. src: the
  * caller's witness, packed into the slot step by step (the device expands a
@@ -450,15 +536,15 @@ cuzk_status issue_witness(cuzk_gpu_g16_job *j, const void *src, const cuzk_gpu_g
         (st = cuzk_gpu_g16_gather((const uint32_t *)k->d_bindex, j->d_w, (uint8_t *)j->d_w + k->plan.witness_bytes,
                                   k->src.shape.n_b, j->up, e)))
         return st;
-    if (k->src.shape.bellperson) { /* a, b (and c with 3 vectors) from the slot's page-locked buffers */
+    if (k->src.shape.bellperson) { /* a, b (and c with 3 vectors) staged from the caller's */
         const size_t v = k->plan.vector_bytes;
-        const uint8_t *abc = (const uint8_t *)k->pinned_abc[j->slot];
         void **d[3] = {&j->d_a, &j->d_b, &j->d_c};
         static const char *const what[3] = {"a vector", "b vector", "c vector"};
         for (unsigned i = 0; i < k->plan.abc_vectors; i++) {
             if ((st = dev_alloc(k, d[i], v, what[i], e))) return st;
-            CUZK_CU(cudaMemcpyAsync(*d[i], abc + i * v, v, cudaMemcpyHostToDevice, j->up));
+            if ((st = stage_vector(j, (int)i, *d[i], j->up, e))) return st;
         }
+        if (k->plan.abc_vectors == 3) abc_read(j);
     }
     if ((st = phase_end(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
     CUZK_CU(cudaEventRecord(j->ev_w, j->up));
@@ -539,6 +625,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
     j->k = k;
     j->slot = -1;
     if (hooks) {
+        j->hooks = *hooks;
         j->cancelled = hooks->cancelled;
         j->user = hooks->cancel_user;
         j->host_user = hooks->host_user;
@@ -572,11 +659,12 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
     CUZK_CU(cudaEventRecord(j->ev_ref, j->cs));
     CUZK_CU(cudaEventSynchronize(j->ev_ref));
     j->t_ref = cuzk_now();
-    if (k->src.shape.bellperson) { /* a, b, c into the slot: the caller's vectors are not read again */
+    if (k->src.shape.bellperson && k->plan.host_witness) { /* tier 7: a, b, c whole into the slot */
         uint8_t *abc = (uint8_t *)k->pinned_abc[j->slot];
         const size_t v = k->plan.vector_bytes;
         cuzk_status st = k->src.host.abc_in(k->src.host.user, j->host_user, abc, abc + v, abc + 2 * v, e);
         if (st) return st;
+        abc_read(j);
     }
     if (k->plan.prestage) return issue_witness(j, witness, hooks, e);
     if (k->plan.host_witness) { /* tier 7: the host reads it raw */
@@ -732,11 +820,12 @@ extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
             (st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, j->d_c, n, CUZK_GPU_G16_QUOTIENT, j->cs, e)))
             return st;
     } else if (k->src.shape.bellperson) {
-        /* 2 vectors: a = a.b, then c (page-locked) into b's buffer */
-        const uint8_t *pc = (const uint8_t *)k->pinned_abc[j->slot] + 2 * k->plan.vector_bytes;
-        if ((st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, NULL, n, CUZK_GPU_G16_MUL, j->cs, e)))
+        /* 2 vectors: a = a.b, then c staged from the caller's into b's buffer (after the product, on the
+         * compute stream) */
+        if ((st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, NULL, n, CUZK_GPU_G16_MUL, j->cs, e)) ||
+            (st = stage_vector(j, 2, j->d_b, j->cs, e)))
             return st;
-        CUZK_CU(cudaMemcpyAsync(j->d_b, pc, k->plan.vector_bytes, cudaMemcpyHostToDevice, j->cs));
+        abc_read(j);
         if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_b, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)) ||
             (st = cuzk_gpu_g16_pointwise(curve, j->d_a, NULL, j->d_b, n, CUZK_GPU_G16_SUB, j->cs, e)))
             return st;

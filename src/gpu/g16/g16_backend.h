@@ -46,24 +46,34 @@
  *
  * Bellperson mode (shape.bellperson, include/cuzk/gpu_plan.h): no
  * coefficients; a proof brings a, b, c (bellperson's evaluations) and its
- * scalars. job_begin fills the slot's page-locked a, b, c (host.abc_in:
- * the caller scatters its vectors into the domain's order and checks them)
- * and packs the scalars: the witness, then the A and B selections (DESIGN:
+ * scalars. job_begin packs the scalars: the witness, then the A and B
+ * selections (DESIGN:
  * the selections are made on the host, where the assignment's density bits
  * are, and packed with the witness: one upload, packed as the witness is
  * (bellperson's aux values are mostly small), no per-proof index to build
  * or upload, and MSM scalars are contiguous device vectors as for snarkjs
  * keys; a device gather would need the density as an index per proof, as
- * the densities come with the assignment, not the key). Pre-staged tiers
- * upload a, b, c with the witness on the copy stream; the others at abc
- * under the lock (2-vector tiers upload c into b's buffer after the coset
- * product a.b, instead of evaluating it again). ntt ends with the inverse
+ * the densities come with the assignment, not the key). a, b, c are
+ * staged from the caller's memory into the device vectors chunk by chunk
+ * through two page-locked chunks per worker slot (host.abc_range fills a
+ * chunk: the caller scatters its vector into the domain's order and checks
+ * it; DESIGN: the caller holds a, b, c already, so whole page-locked
+ * copies per worker, 3 domain vectors, 12 GiB at 2^27, would only pin
+ * memory the host cannot reclaim; the fill runs either way, and with two
+ * chunks the host fills one while the other's DMA runs; each chunk has an
+ * event, waited for before the chunk is filled again, polling the cancel
+ * callback). Pre-staged tiers stage a, b, c with the witness on the copy
+ * stream at job_begin; the others at abc under the lock (2-vector tiers
+ * stage c into b's buffer after the coset product a.b, on the compute
+ * stream, instead of evaluating it again); host.abc_done follows the last
+ * vector staged. ntt ends with the inverse
  * odd-coset NTT of h: bellperson's H bases pair with h's coefficients
  * (groth16/bp.h), 2^log_domain - 1 of them. The factor -1/2 of bellperson's
  * H is the caller's (one scalar multiplication of the MSM's result).
- * Tier 7: a, b, c go through the host NTT path as above, the quotient on
- * the host, then h once more through one device vector for the inverse
- * NTT.
+ * Tier 7: job_begin fills the slot's page-locked a, b, c whole
+ * (host.abc_in; the CPU quotient needs whole host vectors), which go
+ * through the host NTT path as above, the quotient on the host, then h
+ * once more through one device vector for the inverse NTT.
  *
  * Cancellation: with a poll, the job waits for its device work by polling
  * events (between NTT passes, streamed coefficient ranges, before each MSM's
@@ -100,11 +110,21 @@ typedef struct cuzk_gpu_g16_host {
     /* a, b, c (Montgomery, on the odd coset) -> a = raw(a.b - c) */
     void (*quotient)(void *key_user, void *job_user, void *a, const void *b, const void *c, size_t n);
     void *user;
-    /* Bellperson mode (shape.bellperson), every tier: fills a, b, c (domain
+    /* Bellperson mode (shape.bellperson), tier 7: fills a, b, c (domain
      * vectors of Montgomery values, the slot's page-locked buffers) from the
-     * job's own inputs; job_begin calls it, so the caller's a, b, c are not
-     * read after job_begin returns. An error fails job_begin. */
+     * job's own inputs; job_begin calls it. An error fails job_begin. */
     cuzk_status (*abc_in)(void *key_user, void *job_user, void *a, void *b, void *c, cuzk_error *e);
+    /* Bellperson mode, tiers 1-6: fills dst with values [b, e) (the
+     * domain's order, Montgomery) of vector i (0 a, 1 b, 2 c) from the job's
+     * own inputs: a staging chunk (cuzk_gpu_plan.stage_bytes). Called on
+     * the parallel hook's threads for disjoint ranges at once. An error
+     * fails the step that stages (job_begin in pre-staged tiers, abc, or
+     * ntt for c in 2-vector tiers). */
+    cuzk_status (*abc_range)(void *key_user, void *job_user, int i, size_t b, size_t e, void *dst, cuzk_error *err);
+    /* Bellperson mode, every tier (may be NULL): called once a job has read
+     * the last of its a, b, c through abc_in or abc_range (they are not read
+     * again; the caller may free them), from the step that read it. */
+    void (*abc_done)(void *key_user, void *job_user);
 } cuzk_gpu_g16_host;
 
 typedef struct cuzk_gpu_g16_key_src {
