@@ -133,6 +133,10 @@ typedef struct cuzk_bp_attach_opts {
 /* Proofs the attached state runs at once (the GPU plan's workers; 1 on the CPU). */
 unsigned cuzk_bp_backend_workers(const cuzk_g16_backend *be, const void *state);
 
+/* The most device memory the attached state has measured in use (as
+ * cuzk_key_info.device_peak; 0 on the CPU). */
+uint64_t cuzk_bp_backend_device_peak(const cuzk_g16_backend *be, const void *state);
+
 /* Prepares k (which outlives the state) for backend be. */
 cuzk_status cuzk_bp_backend_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, const cuzk_bpk *k,
                                    const cuzk_bp_attach_opts *o, void **state, uint64_t *host_bytes,

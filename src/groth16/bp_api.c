@@ -195,7 +195,11 @@ cuzk_status cuzk_bp_srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path,
     return srs_adopt(out, ctx, &k, gpu ? &map : NULL, path, opts, err);
 }
 
-void cuzk_bp_srs_get_info(const cuzk_bp_srs *p, cuzk_bp_srs_info *info) { *info = p->info; }
+void cuzk_bp_srs_get_info(const cuzk_bp_srs *p, cuzk_bp_srs_info *info)
+{
+    *info = p->info;
+    info->device_peak = cuzk_bp_backend_device_peak(p->be, p->state); /* measured until now */
+}
 
 void cuzk_bp_srs_evict(cuzk_bp_srs *p)
 {

@@ -492,6 +492,13 @@ static unsigned bp_gpu_workers(const void *state)
     return plan.workers;
 }
 
+static uint64_t bp_gpu_device_peak(const void *state)
+{
+    size_t peak = 0;
+    cuzk_gpu_g16_key_plan(((const bp_gpu_key *)state)->k, NULL, &peak);
+    return peak;
+}
+
 #else /* no CUDA */
 
 static void bp_gpu_detach(void *state) { (void)state; }
@@ -533,6 +540,12 @@ static unsigned bp_gpu_workers(const void *state)
     return 1;
 }
 
+static uint64_t bp_gpu_device_peak(const void *state)
+{
+    (void)state;
+    return 0;
+}
+
 #endif
 
 static const cuzk_g16_backend BP_GPU = {
@@ -571,4 +584,9 @@ void cuzk_bp_backend_detach(const cuzk_g16_backend *be, void *state)
 unsigned cuzk_bp_backend_workers(const cuzk_g16_backend *be, const void *state)
 {
     return be == &BP_GPU && state ? bp_gpu_workers(state) : 1;
+}
+
+uint64_t cuzk_bp_backend_device_peak(const cuzk_g16_backend *be, const void *state)
+{
+    return be == &BP_GPU && state ? bp_gpu_device_peak(state) : 0;
 }
