@@ -41,7 +41,8 @@ CUZK_API cuzk_status cuzk_gpu_device_info(int device, char *name, size_t name_ca
  * Size n = 2^lg, in place on a device buffer of n Montgomery Fr elements
  * (16-byte aligned), natural order in and out unless the op says otherwise
  * (_NR, _RN), the snarkjs roots
- * w[k] = 5^((r-1)/2^k): the result is bit-exact with the CPU NTT.
+ * w[k] = 5^((r-1)/2^k) (cuzk_gpu_ntt_create_gen: those of another
+ * generator): the result is bit-exact with the CPU NTT.
  * Let w = w[lg] and g = w[lg+1] (the Groth16 / snarkjs coset shift).
  *   FORWARD:        X[k] = sum_i x[i] w^(ik)
  *   INVERSE:        x[i] = n^-1 sum_k X[k] w^(-ik)
@@ -80,6 +81,13 @@ CUZK_API size_t cuzk_gpu_ntt_device_bytes(cuzk_curve curve, unsigned max_lg);
 /* Builds the twiddle tables on `device` for sizes 2^0 .. 2^max_lg (<= 28). */
 CUZK_API cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned max_lg, int device,
                                          cuzk_error *e);
+/* As cuzk_gpu_ntt_create, with the roots of unity w_k = g^((r-1)/2^k) of
+ * another non-square g of the scalar field: cuzk_gpu_ntt_create uses 5
+ * (snarkjs's roots); bellperson's BLS12-381 domains use 7, so its
+ * evaluation j is at index j of these transforms. CUZK_ERR_USAGE when g is
+ * a square (its powers are not primitive roots). */
+CUZK_API cuzk_status cuzk_gpu_ntt_create_gen(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned max_lg,
+                                             uint64_t generator, int device, cuzk_error *e);
 CUZK_API void cuzk_gpu_ntt_destroy(cuzk_gpu_ntt *t);
 CUZK_API cuzk_status cuzk_gpu_ntt_run(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_op op,
                                       void *stream, cuzk_error *e);

@@ -164,9 +164,13 @@ void cuzk_bp_circuit_seal(cuzk_bp_circuit *c, uint64_t m, uint64_t ni, uint64_t 
 /* -1/2 mod r, raw: the factor of the H MSM. */
 void cuzk_bp_h_factor(uint64_t raw[4]);
 
-/* bellperson's omega = 7^((r-1)/n) as a power of our NTT's root w =
+/* bellperson's (blstrs's) multiplicative generator of the scalar field,
+ * whose powers 7^((r-1)/2^k) are its domains' roots. */
+#define CUZK_BP_GENERATOR 7
+/* bellperson's omega = 7^((r-1)/n) as a power of our CPU NTT's root w =
  * 5^((r-1)/n): omega = w^e, e odd, n = 2^log_n (bp_setup.c). bellperson's
- * evaluation j is at our index e·j mod n. */
+ * evaluation j is at our index e·j mod n. (The GPU's NTTs take bellperson's
+ * roots: e = 1 there.) */
 /* bellperson's generator of the domain 2^k: 7^((r-1)/2^k), Montgomery form. */
 void cuzk_bp_omega(bls12_381_fr_t *out, unsigned k);
 uint64_t cuzk_bp_domain_e(unsigned log_n);

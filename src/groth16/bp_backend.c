@@ -290,9 +290,9 @@ const cuzk_g16_backend *cuzk_bp_backend_cpu(void) { return &BP_CPU; }
  * bellperson mode: the same memory plan (tiers, W worker slots, pre-staged
  * uploads, resident or streamed MSM bases), with a proof's a, b, c staged
  * chunk by chunk through the worker slot's page-locked chunks by abc_range
- * (tier 7: filled whole into its page-locked vectors by abc_in), each the
- * scatter into the NTT's order and the check against r, as the CPU's abc
- * step, and its
+ * (tier 7: filled whole into its page-locked vectors by abc_in), each a
+ * copy in the caller's order (the device's NTTs take bellperson's roots,
+ * CUZK_BP_GENERATOR) with the check against r of the CPU's abc step, and its
  * scalars (the witness, then the A and B selections, cuzk_bp_job_in.scalars)
  * packed beside them. The H MSM's result is scaled by -1/2 here, as on the
  * CPU. Built with CUDA only (CUZK_HAVE_GPU_PROVER); without it attach fails
@@ -305,7 +305,7 @@ typedef struct {
     cuzk_gpu_g16_key *k;
     const cuzk_bpk *bk;
     const cuzk_curve_ops *ops;
-    uint64_t e; /* cuzk_bp_domain_e */
+    uint64_t e; /* 1: the device's domain is bellperson's (CUZK_BP_GENERATOR) */
 } bp_gpu_key;
 
 typedef struct {
@@ -376,9 +376,12 @@ static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o
         return cuzk_err(err, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
     s->bk = k;
     s->ops = cuzk_curve_ops_get(CUZK_CURVE_BLS12_381);
-    s->e = cuzk_bp_domain_e(k->log_n);
+    /* the device's NTTs use bellperson's roots: evaluation j at index j, so
+     * a, b, c are copied in order (sequential reads), not scattered */
+    s->e = 1;
     cuzk_gpu_g16_key_src src;
     memset(&src, 0, sizeof src);
+    src.ntt_generator = CUZK_BP_GENERATOR;
     cuzk_bpk_shape(k, &src.shape);
     const bool mapped = cuzk_bpk_mapped(k);
     if (mapped) { /* the file's sections, converted on the device after each upload */

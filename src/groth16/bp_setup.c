@@ -9,9 +9,10 @@
  * GENERATOR^t, GENERATOR = 7, squared down to the domain); our NTT (the
  * snarkjs roots) w = 5^((r-1)/n). Both generate the same subgroup, so
  * omega = w^e for an odd e, and bellperson's evaluation j (at omega^j) is
- * the NTT's evaluation e·j mod n: a, b, c enter our NTT permuted
- * (cuzk_bp_domain_e). The quotient's coefficients do not depend on the order
- * of the points. */
+ * the NTT's evaluation e·j mod n: a, b, c enter our CPU NTT permuted
+ * (cuzk_bp_domain_e). The GPU's NTTs are made with bellperson's roots
+ * (cuzk_gpu_ntt_create_gen, CUZK_BP_GENERATOR): a, b, c enter them in
+ * order. The quotient's coefficients depend on neither. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +32,7 @@ void cuzk_bp_omega(bls12_381_fr_t *out, unsigned k)
         for (int i = 0; i < 4; i++)
             e[i] = (e[i] >> 1) | (i < 3 ? e[i + 1] << 63 : 0);
     bls12_381_fr_t seven;
-    bls12_381_fr_from_u64(&seven, 7);
+    bls12_381_fr_from_u64(&seven, CUZK_BP_GENERATOR);
     bls12_381_fr_pow(out, &seven, e, 4);
 }
 

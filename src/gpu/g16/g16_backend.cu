@@ -335,7 +335,9 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
                                              k->device, e))) {
         return st;
     }
-    if ((st = cuzk_gpu_ntt_create(&k->ntt, s->curve, s->log_domain, k->device, e))) return st;
+    if ((st = cuzk_gpu_ntt_create_gen(&k->ntt, s->curve, s->log_domain,
+                                      k->src.ntt_generator ? k->src.ntt_generator : 5, k->device, e)))
+        return st;
     if (b_dropped(s) && !k->src.b_index)
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: the key drops B wires and gives no index of the kept ones");
     if (b_dropped(s) && !p->host_witness) {

@@ -56,8 +56,8 @@
  * the densities come with the assignment, not the key). a, b, c are
  * staged from the caller's memory into the device vectors chunk by chunk
  * through two page-locked chunks per worker slot (host.abc_range fills a
- * chunk: the caller scatters its vector into the domain's order and checks
- * it; DESIGN: the caller holds a, b, c already, so whole page-locked
+ * chunk: the caller copies its vector, in the domain's order (bellperson's
+ * roots, ntt_generator), and checks it; DESIGN: the caller holds a, b, c already, so whole page-locked
  * copies per worker, 3 domain vectors, 12 GiB at 2^27, would only pin
  * memory the host cannot reclaim; the fill runs either way, and with two
  * chunks the host fills one while the other's DMA runs; each chunk has an
@@ -141,6 +141,12 @@ typedef struct cuzk_gpu_g16_key_src {
      * mapped (cuzk_gpu_msm_config.bases_be: converted on the device after
      * each upload; never decoded on the host). */
     int bases_be;
+    /* The generator whose roots of unity the domain's NTTs use
+     * (cuzk_gpu_ntt_create_gen); 0: 5, snarkjs's. Bellperson mode passes 7,
+     * bellperson's: its evaluation j of a, b, c is then the domain's value
+     * j, staged in the caller's order. The quotient's coefficients do not
+     * depend on the roots. */
+    uint64_t ntt_generator;
 } cuzk_gpu_g16_key_src;
 
 typedef struct cuzk_gpu_g16_key cuzk_gpu_g16_key;

@@ -529,8 +529,9 @@ template <class P> fp<P> fr_from_u64(uint64_t v)
     return fp_to_mont(raw);
 }
 
-/* w[k] = 5^((r-1)/2^k) (the snarkjs root), Montgomery. */
-template <class P> fp<P> root_of_unity(unsigned k)
+/* w[k] = g^((r-1)/2^k), Montgomery: g = 5 gives the snarkjs roots, 7
+ * bellperson's (BLS12-381). */
+template <class P> fp<P> root_of_unity(unsigned k, uint64_t g)
 {
     uint64_t e[4];
     fr_modulus<P>(e);
@@ -539,7 +540,7 @@ template <class P> fp<P> root_of_unity(unsigned k)
         for (int j = 0; j < 3; j++) e[j] = (e[j] >> 1) | (e[j + 1] << 63);
         e[3] >>= 1;
     }
-    return fp_pow(fr_from_u64<P>(5), e, 4);
+    return fp_pow(fr_from_u64<P>(g), e, 4);
 }
 
 template <class P> fp<P> fr_inv(const fp<P> &a)
@@ -558,6 +559,7 @@ struct cuzk_gpu_ntt {
     const cuzk_gpu_curve_ops *ops;
     int device;
     unsigned max_lg, S, T, L;
+    uint64_t gen;       /* the roots are powers of gen (root_of_unity) */
     void *d_tables;     /* fwd {inner, lo, hi}, inv {inner, lo, hi} */
     void *d_shoup;      /* the same in Shoup form */
     unsigned D;         /* direct inter-pass table: w_{2^D}^j, j < 2^D */
@@ -586,14 +588,18 @@ template <class P> cuzk_status ntt_build_tables(cuzk_gpu_ntt *t, cuzk_error *e)
 {
     typedef fp<P> F;
     const unsigned T = t->T, L = t->L;
+    /* g^((r-1)/2) = -1 (g is not a square): its roots are primitive */
+    if (!fp_eq(root_of_unity<P>(1, t->gen), fp_neg(fp_one<P>())))
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu ntt: %llu is a square modulo r: its powers are not primitive roots",
+                        (unsigned long long)t->gen);
     const size_t nlo = (size_t)1 << L, nhi = (size_t)1 << (T - L);
     const size_t per_dir = NTT_INNER + nlo + nhi;
     F *h = (F *)cuzk_alloc(2 * per_dir, sizeof(F));
     if (!h) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu ntt: out of host memory for tables");
     for (int dir = 0; dir < 2; dir++) {
         F *inner = h + dir * per_dir, *lo = inner + NTT_INNER, *hi = lo + nlo;
-        F wT = root_of_unity<P>(T);
-        F w10 = root_of_unity<P>(10);
+        F wT = root_of_unity<P>(T, t->gen);
+        F w10 = root_of_unity<P>(10, t->gen);
         if (dir) {
             wT = fr_inv(wT);
             w10 = fr_inv(w10);
@@ -616,7 +622,7 @@ template <class P> cuzk_status ntt_build_tables(cuzk_gpu_ntt *t, cuzk_error *e)
         return cuzk_err(e, CUZK_ERR_NOMEM, "gpu ntt: out of host memory for tables");
     }
     for (int dir = 0; dir < 2; dir++) {
-        F wD = root_of_unity<P>(D);
+        F wD = root_of_unity<P>(D, t->gen);
         if (dir) wD = fr_inv(wD);
         F acc = fp_one<P>();
         for (size_t j = 0; j < nd; j++) {
@@ -860,6 +866,12 @@ cuzk_status ntt_run_t(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_o
 extern "C" cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned max_lg, int device,
                                            cuzk_error *e)
 {
+    return cuzk_gpu_ntt_create_gen(out, curve, max_lg, 5, device, e);
+}
+
+extern "C" cuzk_status cuzk_gpu_ntt_create_gen(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned max_lg,
+                                               uint64_t generator, int device, cuzk_error *e)
+{
     if (!out) return cuzk_err(e, CUZK_ERR_USAGE, "gpu ntt: NULL output");
     *out = NULL;
     const cuzk_gpu_curve_ops *ops = cuzk_gpu_curve_ops_get(curve);
@@ -872,6 +884,7 @@ extern "C" cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve,
     t->ops = ops;
     t->device = device;
     t->max_lg = max_lg;
+    t->gen = generator;
     t->S = gpu_fr_two_adicity(curve);
     const gpu_ntt_tables tb = gpu_ntt_tables_for(t->S, max_lg);
     t->T = tb.T;

@@ -23,6 +23,13 @@ cuzk_status cuzk_gpu_ntt_create(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned m
     return NO_CUDA(e);
 }
 
+cuzk_status cuzk_gpu_ntt_create_gen(cuzk_gpu_ntt **out, cuzk_curve curve, unsigned max_lg, uint64_t generator,
+                                    int device, cuzk_error *e)
+{
+    if (out) *out = NULL;
+    return NO_CUDA(e);
+}
+
 void cuzk_gpu_ntt_destroy(cuzk_gpu_ntt *t) {}
 
 cuzk_status cuzk_gpu_ntt_run(cuzk_gpu_ntt *t, void *d_data, unsigned lg, cuzk_gpu_ntt_op op, void *stream,
