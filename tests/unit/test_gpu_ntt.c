@@ -261,6 +261,69 @@ static void test_ntt_errors(void **state)
     cuzk_gpu_ntt_destroy(t);
 }
 
+/* cuzk_gpu_ntt_create_gen: with bellperson's generator 7 the forward NTT is
+ * the DFT at w = 7^((r-1)/n), checked against a direct sum on the CPU;
+ * INVERSE undoes it at a multi-pass size; a square generator is refused. */
+static void test_ntt_generator(void **state)
+{
+    (void)state;
+    cuzk_error e = {0};
+    const unsigned lg = 9, big = max_lg() < 20 ? max_lg() : 20;
+    const size_t n = (size_t)1 << lg, nb = (size_t)1 << big;
+    bls12_381_fr_t *x = malloc(nb * 32), *got = malloc(nb * 32), w, wi, acc, t;
+    assert_non_null(x);
+    assert_non_null(got);
+    CURVES[1].fill(x, nb, 17);
+    cuzk_gpu_ntt *h = NULL;
+    assert_int_equal(cuzk_gpu_ntt_create_gen(&h, CUZK_CURVE_BLS12_381, big, 7, 0, &e), CUZK_OK);
+    void *d = NULL;
+    assert_int_equal(cuzk_gpu_dev_alloc(&d, nb * 32, 0, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_copy(d, x, n * 32, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_ntt_run(h, d, lg, CUZK_GPU_NTT_FORWARD, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_copy(got, d, n * 32, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_stream_sync(NULL, &e), CUZK_OK);
+    uint64_t ex[4];
+    memcpy(ex, bls12_381_fr_MODULUS.l, sizeof ex);
+    ex[0] -= 1;
+    for (unsigned k = 0; k < lg; k++)
+        for (int i = 0; i < 4; i++)
+            ex[i] = (ex[i] >> 1) | (i < 3 ? ex[i + 1] << 63 : 0);
+    bls12_381_fr_from_u64(&t, 7);
+    bls12_381_fr_pow(&w, &t, ex, 4);
+    unsigned bad = 0;
+    bls12_381_fr_set_one(&wi); /* w^k */
+    for (size_t k = 0; k < n; k++) {
+        bls12_381_fr_t p; /* (w^k)^j */
+        bls12_381_fr_set_zero(&acc);
+        bls12_381_fr_set_one(&p);
+        for (size_t j = 0; j < n; j++) {
+            bls12_381_fr_mul(&t, &x[j], &p);
+            bls12_381_fr_add(&acc, &acc, &t);
+            bls12_381_fr_mul(&p, &p, &wi);
+        }
+        bad += memcmp(&acc, &got[k], 32) != 0;
+        bls12_381_fr_mul(&wi, &wi, &w);
+    }
+    assert_int_equal(bad, 0);
+    /* INVERSE(FORWARD(x)) = x at a size of several passes */
+    assert_int_equal(cuzk_gpu_copy(d, x, nb * 32, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_ntt_run(h, d, big, CUZK_GPU_NTT_FORWARD, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_ntt_run(h, d, big, CUZK_GPU_NTT_INVERSE, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_copy(got, d, nb * 32, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_stream_sync(NULL, &e), CUZK_OK);
+    assert_memory_equal(got, x, nb * 32);
+    cuzk_gpu_dev_free(d, 0);
+    cuzk_gpu_ntt_destroy(h);
+    /* 4 = 2^2 is a square: its powers are no primitive roots */
+    h = NULL;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(cuzk_gpu_ntt_create_gen(&h, CUZK_CURVE_BLS12_381, 10, 4, 0, &e), CUZK_ERR_USAGE);
+    assert_null(h);
+    assert_non_null(strstr(e.msg, "square"));
+    free(x);
+    free(got);
+}
+
 int main(void)
 {
     if (cuzk_gpu_device_count() == 0) {
@@ -273,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_ntt_default_stream),
         cmocka_unit_test(test_ntt_nr_rn_roundtrip),
         cmocka_unit_test(test_ntt_errors),
+        cmocka_unit_test(test_ntt_generator),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     cuzk_pool_destroy(g_pool);
