@@ -32,8 +32,10 @@
  *    page-locked chunks per worker (stage_bytes each, counted in
  *    host_pinned; tier 7: the 3 vectors whole, page-locked per worker) and
  *    uploaded with the witness (pre-staged tiers: the waiting workers'
- *    a, b, c are counted on the device too), and the witness is followed
- *    by A's and B's scalar selections;
+ *    a, b, c are counted on the device too); A's and B's scalars are
+ *    selected from the witness on the device, by per-proof wire bitmaps
+ *    uploaded beside it, into the buffer of h once its MSM is issued
+ *    (tier 7: on the host, following the witness);
  *  - a fixed reserve for what the CUDA runtime takes beside the allocations
  *    (kernel modules and stacks loaded at first launch, allocation rounding).
  *
@@ -123,8 +125,8 @@ typedef struct cuzk_gpu_key_shape {
      * from the host (no coefficients: n_coefs 0), H has 2^log_domain - 1
      * points, A has n_a points (the inputs and the aux variables with an A
      * point), C (bellperson's L) the aux variables; a proof's scalars are the
-     * witness (inputs ++ aux), then A's when n_a < n_vars, then B's when
-     * n_b < n_vars, selected on the host. 0 for snarkjs keys. */
+     * witness (inputs ++ aux), A's (when n_a < n_vars) and B's (when n_b <
+     * n_vars) selected from it (gpu/g16/g16_shape.h). 0 for snarkjs keys. */
     int bellperson;
     uint64_t n_a;        /* bellperson mode: A points */
 } cuzk_gpu_key_shape;
@@ -295,7 +297,9 @@ typedef struct cuzk_gpu_plan {
     unsigned abc_vectors;  /* domain vectors on the device at once: 3 or 2; 1 in tier 7 */
     cuzk_gpu_plan_item item[CUZK_GPU_ITEM_COUNT];
     size_t key_bytes;      /* the items held with the key (the resident ones) */
-    size_t witness_bytes;  /* n_vars x 32 */
+    size_t witness_bytes;  /* n_vars x 32; bellperson mode: tiers 1-6 with the bitmaps and offsets
+                              of A's and B's selections (made on the device from the witness into
+                              the buffer of h), tier 7 with the selections (made on the host) */
     size_t b_scalar_bytes; /* the kept B wires' scalars gathered from the witness, n_b x 32 when
                               wires are dropped (else 0): beside the witness on the device
                               (counted with it in job_bytes and others_bytes), or in tier 7

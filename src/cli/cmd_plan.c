@@ -248,8 +248,8 @@ int cmd_plan(int argc, char **argv)
     const cuzk_gpu_tier_desc *td = cuzk_gpu_tier_get(p.tier);
     printf("tier     %u: %s [%s]\n", p.tier, td ? td->what : "?", td ? td->name : "?");
     if (shape.bellperson)
-        printf("bellperson  %llu A points, %llu B points (their scalars selected on the host, beside the "
-               "witness); a, b, c come with each proof\n",
+        printf("bellperson  %llu A points, %llu B points (their scalars selected from the witness on the "
+               "device; tier 7: on the host); a, b, c come with each proof\n",
                (unsigned long long)shape.n_a, (unsigned long long)shape.n_b);
     else if (!shape.n_b || shape.n_b == shape.n_vars)
         printf("B bases  counted for all %llu wires (the prover drops those at infinity, known once the key's "

@@ -247,7 +247,7 @@ static cuzk_status gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const voi
         h.parallel = pool_parallel;
         h.parallel_user = ctx;
     }
-    cuzk_status st = cuzk_gpu_g16_job_begin(&g->j, gk->k, w, &h, err);
+    cuzk_status st = cuzk_gpu_g16_job_begin(&g->j, gk->k, w, NULL, &h, err);
     if (st) { /* the pipeline ends only jobs that began: release the slot and buffers now */
         cuzk_gpu_g16_job_end(g->j);
         free(g);

@@ -101,12 +101,17 @@ void cuzk_bpk_zkey_header(const cuzk_bpk *k, cuzk_zkey *zk);
 typedef struct cuzk_bp_job_in {
     const cuzk_bp_assignment *as; /* a, b, c (Montgomery) and abc_size are read from here */
     size_t index;                 /* the circuit's index in the call, for messages */
-    const void *sc_a;             /* n_a raw scalars: inputs, then the aux ones with a_aux set */
-    const void *sc_b;             /* n_b raw scalars: inputs with b_inp set, aux with b_aux set */
+    /* n_a raw scalars: inputs, then the aux ones with a_aux set; n_b: inputs
+     * with b_inp set, aux with b_aux set (both made only when
+     * cuzk_bp_backend_host_selections: else NULL unless the density is
+     * full, when they are the witness) */
+    const void *sc_a;
+    const void *sc_b;
     const void *sc_l;             /* n_aux raw scalars: aux */
     /* GPU: one vector of the raw scalars, as gpu/g16/g16_shape.h lays them out:
-     * inp ++ aux, then sc_a when n_a < n_inp + n_aux, then sc_b when
-     * n_b < n_inp + n_aux (sc_l, and sc_a / sc_b when selected, point into it) */
+     * inp ++ aux, then (host selections only) sc_a when n_a < n_inp + n_aux,
+     * then sc_b when n_b < n_inp + n_aux (sc_l, and sc_a / sc_b when
+     * selected, point into it) */
     const void *scalars;
     /* Called (when not NULL) once the backend no longer reads as->a, b, c:
      * uploaded to the GPU (tiers 1-6: at the step that stages the last of
@@ -132,6 +137,12 @@ typedef struct cuzk_bp_attach_opts {
 
 /* Proofs the attached state runs at once (the GPU plan's workers; 1 on the CPU). */
 unsigned cuzk_bp_backend_workers(const cuzk_g16_backend *be, const void *state);
+
+/* Whether the backend takes A's and B's scalar selections made on the host
+ * (cuzk_bp_job_in.sc_a, sc_b): the CPU, and the GPU's tier 7; the GPU's
+ * tiers 1-6 select them on the device from the witness and the
+ * assignment's densities. */
+bool cuzk_bp_backend_host_selections(const cuzk_g16_backend *be, const void *state);
 
 /* The most device memory the attached state has measured in use (as
  * cuzk_key_info.device_peak; 0 on the CPU). */

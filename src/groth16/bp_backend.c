@@ -315,6 +315,8 @@ typedef struct {
     cuzk_gpu_g16_job *j;
 } bp_gpu_job;
 
+static bool bp_gpu_host_selections(const void *state);
+
 /* Tier 7: the whole of a, b, c into the slot's page-locked vectors. */
 static cuzk_status bp_gpu_abc_in(void *key_user, void *job_user, void *a, void *b, void *c, cuzk_error *err)
 {
@@ -428,6 +430,29 @@ static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o
 
 static int bp_gpu_cancelled(void *user) { return cuzk_ctx_cancelled(user); }
 
+/* A bitmap of the ni + nx wires (inputs, then aux): input i's bit from inp
+ * (every input when NULL), aux i's from aux (bit i, the density's order). */
+static uint64_t *wire_bits(const uint64_t *inp, size_t ni, const uint64_t *aux, size_t nx)
+{
+    const size_t n = ni + nx, words = (n + 63) / 64;
+    uint64_t *w = calloc(words ? words : 1, sizeof *w);
+    if (!w)
+        return NULL;
+    for (size_t i = 0; i < ni; i++)
+        if (!inp || (inp[i / 64] >> (i % 64)) & 1)
+            w[i / 64] |= UINT64_C(1) << (i % 64);
+    const size_t q = ni / 64, r = ni % 64;
+    for (size_t k = 0; k < (nx + 63) / 64; k++) {
+        uint64_t v = aux[k];
+        if (k == nx / 64) /* the bits past nx */
+            v &= (UINT64_C(1) << (nx % 64)) - 1;
+        w[q + k] |= v << r;
+        if (r && q + k + 1 < words)
+            w[q + k + 1] |= v >> (64 - r);
+    }
+    return w;
+}
+
 static void bp_gpu_parallel(void *user, size_t n, size_t grain, cuzk_gpu_g16_range_fn fn, void *arg)
 {
     cuzk_parallel_for(((cuzk_ctx *)user)->pool, n, grain, fn, arg);
@@ -461,9 +486,23 @@ static cuzk_status bp_gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const 
         h.parallel = bp_gpu_parallel;
         h.parallel_user = ctx;
     }
+    /* the wires A's and B's MSMs take, for their selection on the device
+     * (tiers 1-6; the g16 job asks only for those that are selections) */
+    const cuzk_bp_assignment *as = j->in.as;
+    uint64_t *sel[2] = {NULL, NULL};
+    cuzk_status st = CUZK_OK;
+    if (!bp_gpu_host_selections(j->k)) {
+        sel[0] = wire_bits(NULL, as->inp_size, as->a_aux_density, as->aux_size);
+        sel[1] = wire_bits(as->b_inp_density, as->inp_size, as->b_aux_density, as->aux_size);
+        if (!sel[0] || !sel[1])
+            st = cuzk_err(err, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
+    }
     /* waits for a worker slot and packs the scalars into it (a, b, c are
      * read at the step that uploads them; bp_gpu_abc_done says when) */
-    cuzk_status st = cuzk_gpu_g16_job_begin(&j->j, j->k->k, j->in.scalars, &h, err);
+    if (!st)
+        st = cuzk_gpu_g16_job_begin(&j->j, j->k->k, j->in.scalars, (const uint64_t *const *)sel, &h, err);
+    free(sel[0]);
+    free(sel[1]);
     if (st) { /* the pipeline ends only jobs that began */
         bp_gpu_job_end(j);
         return st;
@@ -493,6 +532,13 @@ static unsigned bp_gpu_workers(const void *state)
     cuzk_gpu_plan plan;
     cuzk_gpu_g16_key_plan(((const bp_gpu_key *)state)->k, &plan, NULL);
     return plan.workers;
+}
+
+static bool bp_gpu_host_selections(const void *state)
+{
+    cuzk_gpu_plan plan;
+    cuzk_gpu_g16_key_plan(((const bp_gpu_key *)state)->k, &plan, NULL);
+    return plan.host_witness;
 }
 
 static uint64_t bp_gpu_device_peak(const void *state)
@@ -549,6 +595,12 @@ static uint64_t bp_gpu_device_peak(const void *state)
     return 0;
 }
 
+static bool bp_gpu_host_selections(const void *state)
+{
+    (void)state;
+    return true;
+}
+
 #endif
 
 static const cuzk_g16_backend BP_GPU = {
@@ -587,6 +639,11 @@ void cuzk_bp_backend_detach(const cuzk_g16_backend *be, void *state)
 unsigned cuzk_bp_backend_workers(const cuzk_g16_backend *be, const void *state)
 {
     return be == &BP_GPU && state ? bp_gpu_workers(state) : 1;
+}
+
+bool cuzk_bp_backend_host_selections(const cuzk_g16_backend *be, const void *state)
+{
+    return !(be == &BP_GPU && state) || bp_gpu_host_selections(state);
 }
 
 uint64_t cuzk_bp_backend_device_peak(const cuzk_g16_backend *be, const void *state)

@@ -480,9 +480,15 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
     out->sm_count = sm;
 
     const size_t v = (size_t)FR_BYTES << s->log_domain;
-    const size_t wb = smul(g16_shape_scalars(s), FR_BYTES); /* bellperson: the A and B selections too */
+    /* the witness on the device (bellperson mode: and the selections' bitmaps), the B scalars beside it */
+    const size_t wb = sadd(smul(g16_shape_scalars(s, 0), FR_BYTES), g16_shape_select_bytes(s));
     const size_t bsb = b_dropped(s) ? smul(s->n_b, FR_BYTES) : 0;
-    const size_t wdev = sadd(wb, bsb); /* the witness on the device, the B scalars beside it */
+    const size_t wdev = sadd(wb, bsb);
+    /* tier 7's host scalars (bellperson mode: the A and B selections after the witness) */
+    const size_t wb_host = smul(g16_shape_scalars(s, 1), FR_BYTES);
+    /* bellperson mode: the A / B selection, in h's buffer (or one of its own, larger) from the H MSM on */
+    const size_t sel = smul(g16_shape_select_scalars(s), FR_BYTES);
+    const size_t msm_v = sel > v ? sadd(v, sel) : sel ? v : 0;
     /* bellperson mode: a proof's a, b, c are uploaded with the witness
      * (pre-staged tiers: a waiting worker's too), staged through two
      * page-locked chunks per worker (tier 7: page-locked whole, 3 vectors) */
@@ -491,7 +497,6 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
     const size_t stage =
         s->bellperson ? smul(quarter < CUZK_GPU_BP_STAGE_VALUES ? quarter : CUZK_GPU_BP_STAGE_VALUES, FR_BYTES) : 0;
     out->vector_bytes = v;
-    out->witness_bytes = wb;
     out->b_scalar_bytes = bsb;
 
     /* Every item whole, once: with device scalars (tiers 1-6) and with host
@@ -526,9 +531,9 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
                 job[CUZK_GPU_PHASE_STAGE] = TIERS[t].prestage ? sadd(wdev, abc_in) : wdev;
                 job[CUZK_GPU_PHASE_ABC] = sadd(wdev, smul(TIERS[t].abc_vectors, v));
                 job[CUZK_GPU_PHASE_NTT] = job[CUZK_GPU_PHASE_ABC];
-                job[CUZK_GPU_PHASE_MSM_H] = sadd(wdev, v);
+                job[CUZK_GPU_PHASE_MSM_H] = sadd(wdev, msm_v > v ? msm_v : v);
                 for (int p = CUZK_GPU_PHASE_MSM_A; p <= CUZK_GPU_PHASE_MSM_B2; p++)
-                    job[p] = wdev;
+                    job[p] = sadd(wdev, msm_v);
             }
             size_t others = TIERS[t].prestage ? smul(W - 1, sadd(wdev, abc_in)) : 0;
             for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
@@ -548,8 +553,9 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
             out->tier = TIERS[t].tier;
             out->key_streamed = TIERS[t].key_streamed;
             out->host_witness = host;
-            out->host_pinned = sadd(wb, host ? sadd(smul(3, v), bsb)
-                                             : sadd(cuzk_wpack_index_bytes(g16_shape_scalars(s)), smul(2, stage)));
+            out->witness_bytes = host ? wb_host : wb;
+            out->host_pinned = host ? sadd(wb_host, sadd(smul(3, v), bsb))
+                                    : sadd(wb, sadd(cuzk_wpack_index_bytes(g16_shape_scalars(s, 0)), smul(2, stage)));
             out->stage_bytes = host ? 0 : stage;
             memcpy(out->item, key, sizeof key);
             out->key_bytes = held;

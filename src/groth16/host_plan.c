@@ -257,7 +257,9 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
         h->key_freed = f;
     }
     h->pinned = p->host_pinned;
-    h->witness = smul(g16_shape_scalars(s), FR_BYTES); /* bellperson: the A and B selections too */
+    /* bellperson: tier 7's A and B selections too; tiers 1-6 the wire bitmaps they are selected by */
+    h->witness = sadd(smul(g16_shape_scalars(s, p->host_witness), FR_BYTES),
+                      p->host_witness ? 0 : g16_shape_select_bytes(s) / 2);
     /* tier 7's a, b, c are in the page-locked buffers; bellperson mode's, tiers 1-6, are the caller's,
      * staged through two page-locked chunks (in `pinned`) */
     h->vectors = 0;

@@ -443,7 +443,7 @@ static void *prove_main(void *p)
         cuzk_error e = {0};
         cuzk_gpu_g16_job *j = NULL;
         uint8_t got[5][2 * 3 * 2 * 48];
-        cuzk_status st = cuzk_gpu_g16_job_begin(&j, pj->k, g->wt.values.ptr, NULL, &e);
+        cuzk_status st = cuzk_gpu_g16_job_begin(&j, pj->k, g->wt.values.ptr, NULL, NULL, &e);
         if (!st) st = cuzk_gpu_g16_job_abc(j, &e);
         if (!st) st = cuzk_gpu_g16_job_ntt(j, &e);
         for (int i = 0; i < 5 && !st; i++)
@@ -585,7 +585,7 @@ static cuzk_status prove_once(gkey *g, cuzk_gpu_g16_key *k, cuzk_gpu_g16_cancel_
     cuzk_gpu_g16_job *j = NULL;
     uint8_t got[5][2 * 3 * 2 * 48];
     cuzk_gpu_g16_hooks h = {.cancelled = cancelled, .cancel_user = user};
-    cuzk_status st = cuzk_gpu_g16_job_begin(&j, k, g->wt.values.ptr, &h, e);
+    cuzk_status st = cuzk_gpu_g16_job_begin(&j, k, g->wt.values.ptr, NULL, &h, e);
     /* steps: 0 abc, 1 ntt, 2.. the MSMs; the flag rises after step cancel_after */
     for (int step = 0; step < 7 && !st; step++) {
         if (step == 0) st = cuzk_gpu_g16_job_abc(j, e);

@@ -87,13 +87,31 @@ static size_t npoints_of(const cuzk_gpu_key_shape *s, int id)
     }
 }
 
-/* The raw scalars of a proof: the witness, and in bellperson mode A's and
- * B's selections after it when they are not the whole witness. */
-static size_t scalars_of(const cuzk_gpu_key_shape *s)
+/* The raw scalars of a proof: the witness, and in bellperson mode's tier 7
+ * A's and B's selections after it when they are not the whole witness. */
+static size_t scalars_of(const cuzk_gpu_key_shape *s, bool host)
 {
-    if (!s->bellperson)
+    if (!s->bellperson || !host)
         return s->n_vars;
     return s->n_vars + (s->n_a < s->n_vars ? s->n_a : 0) + (s->n_b < s->n_vars ? s->n_b : 0);
+}
+
+/* Bellperson mode, tiers 1-6: per selection (A's, B's when not the whole
+ * witness) a bitmap of the wires and its words' offsets, 32-bit words,
+ * beside the witness; the largest selection's scalars. */
+static size_t select_bytes(const cuzk_gpu_key_shape *s)
+{
+    if (!s->bellperson)
+        return 0;
+    const size_t sel = (s->n_a < s->n_vars) + (s->n_b < s->n_vars);
+    return sel * 2 * 4 * ((s->n_vars + 31) / 32);
+}
+static size_t select_scalars(const cuzk_gpu_key_shape *s)
+{
+    if (!s->bellperson)
+        return 0;
+    const size_t a = s->n_a < s->n_vars ? s->n_a : 0, b = s->n_b < s->n_vars ? s->n_b : 0;
+    return a > b ? a : b;
 }
 
 /* Every figure of a plan against the model and its own invariants. */
@@ -103,8 +121,8 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     assert_true(p->tier >= CUZK_GPU_TIER_FIRST && p->tier <= CUZK_GPU_TIER_LAST);
     const bool host = p->tier == CUZK_GPU_TIER_HOST_WITNESS;
     assert_int_equal(p->host_witness, host);
-    const size_t ns = scalars_of(s);
-    assert_int_equal(p->witness_bytes, ns * 32);
+    const size_t ns = scalars_of(s, host);
+    assert_int_equal(p->witness_bytes, ns * 32 + (host ? 0 : select_bytes(s)));
     const size_t bsb = dropped(s) ? s->n_b * 32 : 0; /* the kept B wires' scalars */
     assert_int_equal(p->b_scalar_bytes, bsb);
     assert_int_equal(p->vector_bytes, n * 32);
@@ -115,7 +133,7 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     const size_t quarter = n >= 4 ? n / 4 : n; /* at least 4 chunks a vector, at most 2^22 values each */
     const size_t chunk = s->bellperson && !host ? (quarter < ((size_t)1 << 22) ? quarter : (size_t)1 << 22) * 32 : 0;
     assert_int_equal(p->stage_bytes, chunk);
-    assert_int_equal(p->host_pinned, ns * 32 + (host ? 3 * n * 32 + bsb : cuzk_wpack_index_bytes(ns) + 2 * chunk));
+    assert_int_equal(p->host_pinned, p->witness_bytes + (host ? 3 * n * 32 + bsb : cuzk_wpack_index_bytes(ns) + 2 * chunk));
     /* the kept B wires' index: held on the device, except in tier 7 (gathered on the host) */
     const cuzk_gpu_plan_item *bi = &p->item[CUZK_GPU_ITEM_B_INDEX];
     assert_int_equal(bi->data_bytes, dropped(s) ? s->n_b * 4 : 0);
@@ -176,8 +194,11 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     const size_t w = p->witness_bytes + bsb, v = p->vector_bytes; /* the B scalars beside the witness */
     /* bellperson mode, pre-staged: a, b, c are uploaded with the witness */
     const size_t stage = p->prestage ? w + abc_in : w;
-    const size_t job_dev[CUZK_GPU_PHASE_COUNT] = {stage, w + p->abc_vectors * v, w + p->abc_vectors * v, w + v,
-                                                  w, w, w, w};
+    /* bellperson mode: A's and B's selections in h's buffer, kept from the H MSM on (larger: their own too) */
+    const size_t sel = select_scalars(s) * 32, msm_v = sel > v ? v + sel : sel ? v : 0;
+    const size_t job_dev[CUZK_GPU_PHASE_COUNT] = {stage, w + p->abc_vectors * v, w + p->abc_vectors * v,
+                                                  w + (msm_v > v ? msm_v : v), w + msm_v, w + msm_v, w + msm_v,
+                                                  w + msm_v};
     const size_t job_host[CUZK_GPU_PHASE_COUNT] = {0, 0, v, 0, 0, 0, 0, 0}; /* one vector, in the NTT phase */
     const size_t *want_job = host ? job_host : job_dev;
     assert_int_equal(p->abc_vectors, host ? 1 : p->tier == CUZK_GPU_TIER_RESIDENT_2VEC || p->tier == CUZK_GPU_TIER_STREAMED_2VEC ? 2 : 3);
@@ -393,8 +414,8 @@ static void test_sweep_porep(void **state)
 }
 
 /* Bellperson mode: no coefficients, H one point less, the selections'
- * scalars beside the witness, a, b, c uploaded per proof; every tier
- * reachable, and the same invariants. */
+ * bitmaps beside the witness (tier 7: their scalars), a, b, c uploaded per
+ * proof; every tier reachable, and the same invariants. */
 static void test_bellperson(void **state)
 {
     (void)state;
@@ -407,6 +428,8 @@ static void test_bellperson(void **state)
     assert_int_equal(p.item[CUZK_GPU_ITEM_MSM_B2].data_bytes, BP_POREP.n_b * 192);
     /* a, b, c staged through two 128 MiB chunks, not page-locked whole (12 GiB a worker) */
     assert_int_equal(p.stage_bytes, (size_t)128 << 20);
+    /* A's and B's scalars selected on the device: the witness and two bitmaps with their offsets */
+    assert_int_equal(p.witness_bytes, BP_POREP.n_vars * 32 + 2 * 8 * ((BP_POREP.n_vars + 31) / 32));
     assert_true(p.host_pinned < p.witness_bytes + p.witness_bytes / 8 + ((size_t)256 << 20));
     sweep(&BP_POREP, 200 * GIB, 2);
     sweep(&BP_POREP, 200 * GIB, 1);

@@ -104,6 +104,14 @@ cuzk_status cuzk_gpu_g16_witness_expand(const void *index, const void *full, voi
 cuzk_status cuzk_gpu_g16_gather(const uint32_t *d_index, const void *d_w, void *d_out, size_t n, void *stream,
                                 cuzk_error *e);
 
+/* d_out = the d_w[i] (i < n) whose bit i of d_bits is set, in order: the
+ * A or B selection of a bellperson proof (gpu/g16/g16_shape.h). d_bits:
+ * (n + 31) / 32 words, bit i of word i / 32 least significant first, none
+ * set past n; d_off[k]: the set bits of the words before k. Raw 32-byte
+ * scalars, device buffers 16-byte aligned. */
+cuzk_status cuzk_gpu_g16_select(const uint32_t *d_bits, const uint32_t *d_off, const void *d_w, void *d_out,
+                                size_t n, void *stream, cuzk_error *e);
+
 #ifdef __cplusplus
 }
 #endif

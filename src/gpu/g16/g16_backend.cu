@@ -70,6 +70,7 @@ struct cuzk_gpu_g16_job {
     bool recorded[CUZK_GPU_PHASE_COUNT]; /* the phase's end event is recorded */
     bool reported[CUZK_GPU_PHASE_COUNT]; /* handed out by job_spans */
     void *d_w, *d_a, *d_b, *d_c;
+    void *d_sel;             /* bellperson mode: A's, then B's selected scalars (d_a, or its own buffer) */
     bool w_issued;
     bool host_abc, host_h;   /* tier 7: a, b, c in the pinned slot; h there */
     void *host_user;
@@ -210,6 +211,42 @@ cuzk_status phase_end(cuzk_gpu_g16_job *j, int ph, cudaStream_t st, cuzk_error *
     return CUZK_OK;
 }
 
+/* Bellperson mode, tiers 1-6: whether A's and B's selections go into h's
+ * buffer (once the H MSM is issued), not one of their own. */
+bool sel_in_a(const cuzk_gpu_g16_key *k)
+{
+    const cuzk_gpu_key_shape *s = &k->src.shape;
+    const uint64_t n = g16_shape_select_scalars(s);
+    return s->bellperson && !k->plan.host_witness && n && n * 32 <= k->plan.vector_bytes;
+}
+
+/* Bellperson mode, tiers 1-6: A's (a) or B's scalars selected from the
+ * device witness into j->d_sel, on the compute stream (after the previous
+ * MSM's kernels, which read that buffer: h, then A's scalars), by the
+ * bitmaps and offsets uploaded beside the witness. */
+cuzk_status select_issue(cuzk_gpu_g16_job *j, bool a, cuzk_error *e)
+{
+    cuzk_gpu_g16_key *k = j->k;
+    const cuzk_gpu_key_shape *s = &k->src.shape;
+    cuzk_status st;
+    if (!j->d_sel) {
+        if (sel_in_a(k)) j->d_sel = j->d_a;
+        else if ((st = dev_alloc(k, &j->d_sel, g16_shape_select_scalars(s) * 32, "A and B selections", e)))
+            return st;
+    }
+    const size_t words = g16_shape_select_words(s);
+    const uint32_t *bits = (const uint32_t *)((const uint8_t *)j->d_w + 32 * s->n_vars);
+    if (!a && g16_shape_a_dropped(s)) bits += 2 * words; /* B's follow A's */
+    return cuzk_gpu_g16_select(bits, bits + words, j->d_w, j->d_sel, s->n_vars, j->cs, e);
+}
+
+/* The selection buffer of its own (larger than the domain), if any. */
+void sel_free(cuzk_gpu_g16_job *j)
+{
+    if (j->d_sel != j->d_a) dev_free(j->k, &j->d_sel);
+    j->d_sel = NULL;
+}
+
 /* MSM i's device work, timed: issued up to the read-back of its sums. */
 cuzk_status msm_issue(cuzk_gpu_g16_job *j, int i, cuzk_gpu_msm *m, cuzk_error *e)
 {
@@ -222,11 +259,16 @@ cuzk_status msm_issue(cuzk_gpu_g16_job *j, int i, cuzk_gpu_msm *m, cuzk_error *e
     const uint64_t *sc = i == 0 ? h : w + (i == 3 ? 4 * (s->n_public + 1) : 0);
     if ((i == 2 || i == 4) && b_dropped(s)) /* the kept B wires' scalars, gathered */
         sc = host ? (const uint64_t *)j->k->pinned_b[j->slot] : (const uint64_t *)j->d_w + 4 * s->n_vars;
-    if (s->bellperson && i == 1) /* the A and B selections, after the witness (gpu/g16/g16_shape.h) */
-        sc = w + 4 * g16_shape_a_offset(s);
-    if (s->bellperson && (i == 2 || i == 4))
-        sc = w + 4 * g16_shape_b_offset(s);
     cuzk_status st;
+    if (s->bellperson && (i == 1 || i == 2 || i == 4)) {
+        const bool a = i == 1;
+        if (host) /* tier 7: the A and B selections follow the witness (gpu/g16/g16_shape.h) */
+            sc = w + 4 * (a ? g16_shape_a_offset(s) : g16_shape_b_offset(s));
+        else if (a ? g16_shape_a_dropped(s) : g16_shape_b_dropped(s)) { /* selected here, B's for B1 and B2 */
+            if (i != 4 && (st = select_issue(j, a, e))) return st;
+            sc = (const uint64_t *)j->d_sel;
+        }
+    }
     if ((st = phase_begin(j, ph, j->cs, e))) return st;
     if ((st = cuzk_gpu_msm_issue(m, &j->tk[i], sc, msm_points(s, i), !host, j->cs, e))) return st;
     return phase_end(j, ph, j->cs, e);
@@ -378,7 +420,7 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
             if (p->b_scalar_bytes)
                 CUZK_CU(cudaHostAlloc(&k->pinned_b[w], p->b_scalar_bytes, cudaHostAllocPortable));
         } else { /* the packed witness, read by the expand kernel over the bus */
-            CUZK_CU(cudaHostAlloc(&k->pinned_index[w], cuzk_wpack_index_bytes(g16_shape_scalars(s)),
+            CUZK_CU(cudaHostAlloc(&k->pinned_index[w], cuzk_wpack_index_bytes(g16_shape_scalars(s, 0)),
                                   cudaHostAllocPortable | cudaHostAllocMapped));
             CUZK_CU(cudaHostGetDevicePointer(&k->dev_full[w], k->pinned[w], 0));
             CUZK_CU(cudaHostGetDevicePointer(&k->dev_index[w], k->pinned_index[w], 0));
@@ -412,7 +454,7 @@ void pack_tiles(void *arg, size_t b, size_t e, int worker)
 /* Packs tiles [tile0, tile0 + ntiles) of the caller's witness into the slot. */
 void pack_witness(cuzk_gpu_g16_job *j, const void *src, size_t tile0, size_t ntiles, const cuzk_gpu_g16_hooks *h)
 {
-    pack_arg a = {src, (size_t)g16_shape_scalars(&j->k->src.shape), tile0, j->k->pinned_index[j->slot],
+    pack_arg a = {src, (size_t)g16_shape_scalars(&j->k->src.shape, 0), tile0, j->k->pinned_index[j->slot],
                   j->k->pinned[j->slot]};
     run_ranges(h, ntiles, W_GRAIN_TILES, pack_tiles, &a);
 }
@@ -514,6 +556,37 @@ void abc_read(cuzk_gpu_g16_job *j)
     if (h->abc_done) h->abc_done(h->user, j->host_user);
 }
 
+/* Bellperson mode, tiers 1-6: the bitmaps of A's and B's wires (those
+ * that are selections) and their words' offsets into the pinned slot after
+ * the packed values, for issue_witness to upload. A bitmap whose count is
+ * not the key's is refused: the selection would not fit its MSM. */
+cuzk_status select_write(cuzk_gpu_g16_job *j, const uint64_t *const *select, cuzk_error *e)
+{
+    const cuzk_gpu_key_shape *s = &j->k->src.shape;
+    const size_t n = s->n_vars, words = g16_shape_select_words(s);
+    uint32_t *dst = (uint32_t *)((uint8_t *)j->k->pinned[j->slot] + 32 * n);
+    for (int x = 0; x < 2; x++) {
+        if (!(x ? g16_shape_b_dropped(s) : g16_shape_a_dropped(s))) continue;
+        const uint64_t *src = select ? select[x] : NULL;
+        if (!src) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: no bitmap of the wires %s takes", x ? "B" : "A");
+        uint32_t *bits = dst, *off = dst + words;
+        uint64_t acc = 0;
+        for (size_t w = 0; w < words; w++) {
+            uint32_t v = (uint32_t)(src[w / 2] >> (32 * (w & 1)));
+            if (w == words - 1 && (n & 31)) v &= (1u << (n & 31)) - 1;
+            bits[w] = v;
+            off[w] = (uint32_t)acc;
+            acc += (uint64_t)__builtin_popcount(v);
+        }
+        const uint64_t want = x ? s->n_b : s->n_a;
+        if (acc != want)
+            return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: %llu wires selected for %s, the key has %llu %s points",
+                            (unsigned long long)acc, x ? "B" : "A", (unsigned long long)want, x ? "B" : "A");
+        dst += 2 * words;
+    }
+    return CUZK_OK;
+}
+
 /* The device witness of the job: allocated, expanded on the copy stream
  * from the packed witness in the pinned slot, marked by ev_w. src: the
  * caller's witness, packed into the slot step by step (the device expands a
@@ -523,7 +596,7 @@ cuzk_status issue_witness(cuzk_gpu_g16_job *j, const void *src, const cuzk_gpu_g
 {
     cuzk_gpu_g16_key *k = j->k;
     cuzk_status st;
-    const size_t n = g16_shape_scalars(&k->src.shape);
+    const size_t n = g16_shape_scalars(&k->src.shape, 0);
     const size_t ntiles = cuzk_wpack_tiles(n);
     if ((st = dev_alloc(k, &j->d_w, k->plan.witness_bytes + k->plan.b_scalar_bytes, "witness", e))) return st;
     if ((st = phase_begin(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
@@ -534,6 +607,10 @@ cuzk_status issue_witness(cuzk_gpu_g16_job *j, const void *src, const cuzk_gpu_g
                                               e)))
             return st;
     }
+    const size_t sb = g16_shape_select_bytes(&k->src.shape);
+    if (sb) /* bellperson mode: the selections' bitmaps and offsets, written at begin after the packed values */
+        CUZK_CU(cudaMemcpyAsync((uint8_t *)j->d_w + 32 * n, (const uint8_t *)k->pinned[j->slot] + 32 * n, sb,
+                                cudaMemcpyHostToDevice, j->up));
     if (k->plan.b_scalar_bytes && /* the kept B wires' scalars, beside the witness */
         (st = cuzk_gpu_g16_gather((const uint32_t *)k->d_bindex, j->d_w, (uint8_t *)j->d_w + k->plan.witness_bytes,
                                   k->src.shape.n_b, j->up, e)))
@@ -618,7 +695,8 @@ extern "C" void cuzk_gpu_g16_key_plan(const cuzk_gpu_g16_key *k, cuzk_gpu_plan *
 extern "C" int cuzk_gpu_g16_key_device(const cuzk_gpu_g16_key *k) { return k->device; }
 
 extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
-                                              const cuzk_gpu_g16_hooks *hooks, cuzk_error *e)
+                                              const uint64_t *const *select, const cuzk_gpu_g16_hooks *hooks,
+                                              cuzk_error *e)
 {
     if (!out || !k || !witness) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
     *out = NULL;
@@ -668,6 +746,10 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
         if (st) return st;
         abc_read(j);
     }
+    if (k->src.shape.bellperson && !k->plan.host_witness) {
+        cuzk_status st = select_write(j, select, e);
+        if (st) return st;
+    }
     if (k->plan.prestage) return issue_witness(j, witness, hooks, e);
     if (k->plan.host_witness) { /* tier 7: the host reads it raw */
         copy_arg c = {(uint8_t *)k->pinned[j->slot], (const uint8_t *)witness};
@@ -679,7 +761,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
         return CUZK_OK;
     }
     /* packed now, expanded at abc under the GPU lock (the plan has no room for it before) */
-    pack_witness(j, witness, 0, cuzk_wpack_tiles(g16_shape_scalars(&k->src.shape)), hooks);
+    pack_witness(j, witness, 0, cuzk_wpack_tiles(g16_shape_scalars(&k->src.shape, 0)), hooks);
     return CUZK_OK;
 }
 
@@ -896,13 +978,14 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
     j->next_msm++;
     /* h is freed after its MSM unless the MSMs are pipelined (a free would
      * wait for the next MSM's kernels) */
-    if (i == 0 && !j->pipelined) dev_free(k, &j->d_a);
+    if (i == 0 && !j->pipelined && !sel_in_a(k)) dev_free(k, &j->d_a);
     if (host) {
         CUZK_CU(cudaStreamSynchronize(j->cs));
         j->locked = false;
         pthread_mutex_unlock(&k->gpu_lock);
     } else if (i == NMSM - 1) {
         CUZK_CU(cudaStreamSynchronize(j->cs));
+        sel_free(j);
         dev_free(k, &j->d_w);
         dev_free(k, &j->d_a);
         j->locked = false;
@@ -962,6 +1045,7 @@ extern "C" void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j)
         if (j->cs) cudaStreamSynchronize(j->cs);
         if (j->up) cudaStreamSynchronize(j->up);
         cudaGetLastError();
+        sel_free(j);
         dev_free(k, &j->d_w);
         dev_free(k, &j->d_a);
         abc_release(j);

@@ -45,15 +45,18 @@
  * overlaps another's kernels.
  *
  * Bellperson mode (shape.bellperson, include/cuzk/gpu_plan.h): no
- * coefficients; a proof brings a, b, c (bellperson's evaluations) and its
- * scalars. job_begin packs the scalars: the witness, then the A and B
- * selections (DESIGN:
- * the selections are made on the host, where the assignment's density bits
- * are, and packed with the witness: one upload, packed as the witness is
- * (bellperson's aux values are mostly small), no per-proof index to build
- * or upload, and MSM scalars are contiguous device vectors as for snarkjs
- * keys; a device gather would need the density as an index per proof, as
- * the densities come with the assignment, not the key). a, b, c are
+ * coefficients; a proof brings a, b, c (bellperson's evaluations), its
+ * witness and the bitmaps of the wires A and B take (the assignment's
+ * densities). job_begin packs the witness and writes the bitmaps and their
+ * words' popcount prefix sums beside it, uploaded with it; A's and B's
+ * scalars are selected from the device witness by one kernel each
+ * (cuzk_gpu_g16_select), into h's buffer once the H MSM is issued (DESIGN:
+ * the selections were made on the host and uploaded beside the witness
+ * once: at 2^27 that doubled the witness, 8.7 GiB against 3.9 per worker
+ * on the device, in page-locked memory and over the bus, and it was host
+ * work per proof; the bitmaps are 1/256 of it and the select kernels take
+ * milliseconds. Tier 7 keeps the host's selections: its MSMs read host
+ * scalars). a, b, c are
  * staged from the caller's memory into the device vectors chunk by chunk
  * through two page-locked chunks per worker slot (host.abc_range fills a
  * chunk: the caller copies its vector, in the domain's order (bellperson's
@@ -188,15 +191,19 @@ typedef struct cuzk_gpu_g16_hooks {
     void *host_user; /* passed to the key's host steps (tier 7) */
 } cuzk_gpu_g16_hooks;
 
-/* witness: n_vars raw scalars (32 bytes each; bellperson mode: the
- * g16_shape_scalars of gpu/g16/g16_shape.h, the A and B selections after the
- * witness), host; packed into the
- * slot's pinned buffer (gpu/g16/wpack.h; tier 7: copied raw), step by step, each
- * step expanded on the device as soon as it is there when the plan
- * pre-stages. hooks may be NULL. On an error the caller still ends
- * the job (*out may be set). */
+/* witness: n_vars raw scalars (32 bytes each; bellperson mode, tier 7:
+ * g16_shape_scalars(shape, 1) of gpu/g16/g16_shape.h, the A and B
+ * selections after the witness), host; packed into the slot's pinned
+ * buffer (gpu/g16/wpack.h; tier 7: copied raw), step by step, each step
+ * expanded on the device as soon as it is there when the plan pre-stages.
+ * select: bellperson mode, tiers 1-6: bitmaps of n_vars bits (64-bit words,
+ * least significant bit first) of the wires whose scalars A's (select[0])
+ * and B's (select[1]) MSMs take, in order; read during the call, required
+ * for those that are selections (n_a, n_b < n_vars), whose popcounts must
+ * be n_a and n_b (CUZK_ERR_USAGE); NULL otherwise. hooks may be NULL. On an
+ * error the caller still ends the job (*out may be set). */
 cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
-                                   const cuzk_gpu_g16_hooks *hooks, cuzk_error *e);
+                                   const uint64_t *const *select, const cuzk_gpu_g16_hooks *hooks, cuzk_error *e);
 cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e);
 /* The three odd-coset NTTs and h = a.b - c (raw) in a's buffer (tier 7:
  * the pinned host a). */

@@ -353,6 +353,19 @@ __global__ void gather_kernel(const uint32_t *index, const uint4 *w, uint4 *out,
     out[t] = w[2 * (size_t)index[t >> 1] + (t & 1)];
 }
 
+/* Two threads a wire (16 bytes each): a selected wire's scalar to its rank
+ * among the selected, its word's offset plus the set bits below it. */
+__global__ void select_kernel(const uint32_t *bits, const uint32_t *off, const uint4 *w, uint4 *out, size_t n)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= 2 * n) return;
+    const size_t i = t >> 1;
+    const uint32_t word = bits[i >> 5], b = (uint32_t)(i & 31);
+    if (!((word >> b) & 1)) return;
+    const size_t pos = (size_t)off[i >> 5] + (size_t)__popc(word & ((1u << b) - 1));
+    out[2 * pos + (t & 1)] = w[t];
+}
+
 /* The table of the curve whose Fr has the parameters Fr (gpu_field.cuh). */
 template <class Fr> constexpr gpu_g16_ops g16_ops_of = {abc_t<Fr>, pointwise_t<Fr>};
 
@@ -488,6 +501,20 @@ extern "C" cuzk_status cuzk_gpu_g16_witness_expand(const void *index, const void
     witness_expand_kernel<<<(unsigned)ntiles, WX_THREADS, 0, (cudaStream_t)stream>>>(codes, tile_off, (const uint4 *)full,
                                                                                     (uint4 *)d_w, n, tile0);
     CUZK_LAUNCHED("witness_expand");
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_gpu_g16_select(const uint32_t *d_bits, const uint32_t *d_off, const void *d_w,
+                                           void *d_out, size_t n, void *stream, cuzk_error *e)
+{
+    if (!d_bits || !d_off || !d_w || !d_out) return cuzk_err(e, CUZK_ERR_USAGE, "gpu select: NULL buffer");
+    if (!aligned16(d_w) || !aligned16(d_out))
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu select: buffers must be 16-byte aligned");
+    if (n == 0) return CUZK_OK;
+    const unsigned threads = 256;
+    select_kernel<<<(unsigned)((2 * n + threads - 1) / threads), threads, 0, (cudaStream_t)stream>>>(
+        d_bits, d_off, (const uint4 *)d_w, (uint4 *)d_out, n);
+    CUZK_LAUNCHED("select");
     return CUZK_OK;
 }
 

@@ -27,8 +27,12 @@ static inline uint64_t g16_shape_h_points(const cuzk_gpu_key_shape *s)
 {
     return ((uint64_t)1 << s->log_domain) - (s->bellperson ? 1 : 0);
 }
-/* Bellperson mode: offsets (in scalars) of the A and B selections in a
- * proof's scalars (0: the witness itself), and the scalars' count. */
+/* Bellperson mode: where A's and B's scalars come from. Tiers 1-6 select
+ * them on the device from the one witness, through per-proof bitmaps of the
+ * wires each takes (g16_shape_select_bytes); tier 7 (host witness) reads
+ * them from the host, where they follow the witness: offsets (in scalars)
+ * of the A and B selections in a proof's host scalars (0: the witness
+ * itself), and the host scalars' count. */
 static inline uint64_t g16_shape_a_offset(const cuzk_gpu_key_shape *s)
 {
     return s->bellperson && g16_shape_a_dropped(s) ? s->n_vars : 0;
@@ -37,11 +41,31 @@ static inline uint64_t g16_shape_b_offset(const cuzk_gpu_key_shape *s)
 {
     return s->bellperson && g16_shape_b_dropped(s) ? s->n_vars + (g16_shape_a_dropped(s) ? s->n_a : 0) : 0;
 }
-static inline uint64_t g16_shape_scalars(const cuzk_gpu_key_shape *s)
+static inline uint64_t g16_shape_scalars(const cuzk_gpu_key_shape *s, int host_witness)
 {
-    if (!s->bellperson)
+    if (!s->bellperson || !host_witness)
         return s->n_vars;
     return s->n_vars + (g16_shape_a_dropped(s) ? s->n_a : 0) + (g16_shape_b_dropped(s) ? s->n_b : 0);
+}
+/* Bellperson mode, tiers 1-6: 32-bit words of one wire bitmap; the bytes of
+ * the selections' bitmaps and their words' offsets (a prefix sum of their
+ * popcounts), per proof, beside the witness; the scalars of the largest
+ * selection, gathered into the buffer of h once its MSM is issued (a
+ * buffer of their own when larger than the domain). */
+static inline uint64_t g16_shape_select_words(const cuzk_gpu_key_shape *s) { return (s->n_vars + 31) / 32; }
+static inline uint64_t g16_shape_select_bytes(const cuzk_gpu_key_shape *s)
+{
+    if (!s->bellperson)
+        return 0;
+    const uint64_t sel = (uint64_t)(g16_shape_a_dropped(s) + g16_shape_b_dropped(s));
+    return sel * 2 * 4 * g16_shape_select_words(s);
+}
+static inline uint64_t g16_shape_select_scalars(const cuzk_gpu_key_shape *s)
+{
+    if (!s->bellperson)
+        return 0;
+    const uint64_t a = g16_shape_a_dropped(s) ? s->n_a : 0, b = g16_shape_b_dropped(s) ? s->n_b : 0;
+    return a > b ? a : b;
 }
 
 #endif

@@ -58,6 +58,13 @@ cuzk_status cuzk_gpu_g16_gather(const uint32_t *d_index, const void *d_w, void *
     return NO_CUDA(e);
 }
 
+cuzk_status cuzk_gpu_g16_select(const uint32_t *d_bits, const uint32_t *d_off, const void *d_w, void *d_out,
+                                size_t n, void *stream, cuzk_error *e)
+{
+    (void)d_bits, (void)d_off, (void)d_w, (void)d_out, (void)n, (void)stream;
+    return NO_CUDA(e);
+}
+
 cuzk_status cuzk_gpu_g16_key_attach(cuzk_gpu_g16_key **out, const cuzk_gpu_g16_key_src *src,
                                     const cuzk_gpu_plan_opts *po, cuzk_error *e)
 {
@@ -81,9 +88,9 @@ int cuzk_gpu_g16_key_device(const cuzk_gpu_g16_key *k)
 }
 
 cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
-                                   const cuzk_gpu_g16_hooks *hooks, cuzk_error *e)
+                                   const uint64_t *const *select, const cuzk_gpu_g16_hooks *hooks, cuzk_error *e)
 {
-    (void)k, (void)witness, (void)hooks;
+    (void)k, (void)witness, (void)select, (void)hooks;
     if (out)
         *out = NULL;
     return NO_CUDA(e);
