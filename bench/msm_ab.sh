@@ -38,7 +38,7 @@ left() { echo $((DEADLINE - ($(date +%s) - T0))); }
 exec > >(tee -a "$O/msm_ab.txt") 2>&1
 
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv
-for d in "$OLD" "$NEW"; do echo "$d: $(cat "$d/COMMIT" 2>/dev/null | head -1)"; done
+for d in "$OLD" "$NEW"; do echo "$d: $(head -1 "$d/COMMIT" 2>/dev/null)"; done
 
 # 1. the new build against the CPU library
 if [ -x "$TEST" ]; then
@@ -66,7 +66,8 @@ run() {
         return
     fi
     el "$tag: $dir/cuzk bench kernels --only msm --min $MIN --max $MAX --curve all --reps $REPS $* (limit ${lim} s)"
-    local t=$(date +%s)
+    local t
+    t=$(date +%s)
     timeout -k 5 "$lim" "$dir/cuzk" bench kernels --only msm --min "$MIN" --max "$MAX" --curve all --reps "$REPS" "$@" \
         > "$O/bench_$tag.txt" 2>&1
     local rc=$?
