@@ -5,13 +5,11 @@
 # for the old and the new binary, alternating, and one table of the rows
 # of both (median ms old, new, new / old).
 #
-# Order: the full command (G1 and G2) old then new; then, if the call has
-# time left, a second G1 round (--no-g2) new then old, so each build has
-# run first once. A stage that would not finish before DEADLINE seconds
-# (default 560: a call's 10 minutes less the start) is skipped and says so;
-# if the first full run leaves too little for the second, the second build
-# runs --no-g2 and the first is repeated --no-g2 as well, so that the G1
-# rows still compare builds of the same call.
+# Order: round 1 G1 only (--no-g2), old then new; round 2, if the call has
+# time left for both, the full command (G1 and G2) new then old, so each
+# build has run first once and G2 is compared too. Every run is cut at
+# DEADLINE seconds from the start (default 560: a call's 10 minutes less
+# the start); a round that does not fit is skipped and says so.
 #
 # usage (on the device machine, binaries built elsewhere):
 #   OLD=dir/with/old/cuzk NEW=dir/with/new/cuzk [TEST=path/to/test_gpu_msm] \
@@ -75,20 +73,20 @@ run() {
     el "$tag rc=$rc, ${took} s"
 }
 
-run old_full "$OLD"
-t_full=$took
-if [ "$t_full" -gt 0 ] && [ "$(left)" -gt $((t_full + 15)) ]; then
+# round 1: G1 only (the groups the change is for), old then new
+run old_g1 "$OLD" --no-g2
+t_g1=$took
+run new_g1 "$NEW" --no-g2
+[ "$took" -gt "$t_g1" ] && t_g1=$took
+# round 2: the full command (G1 and G2), new then old, if both fit: a full
+# run is about 4 G1 runs (G2 MSMs take ~3x G1's, and their copies longer)
+if [ "$t_g1" -gt 0 ] && [ "$(left)" -gt $((2 * 4 * t_g1 + 20)) ]; then
     run new_full "$NEW"
+    run old_full "$OLD"
+elif [ "$t_g1" -gt 0 ]; then
+    el "round 2 (G1 and G2) skipped: $(left) s left, about $((2 * 4 * t_g1)) s needed"
 else
-    el "too little time for the new build's full run: G1 only for both"
-    run new_g1 "$NEW" --no-g2
-    run old_g1 "$OLD" --no-g2
-fi
-# a second G1 round in the other order, if it fits (a G1 run takes about
-# half a full one)
-if [ ! -f "$O/bench_new_g1.txt" ] && [ "$t_full" -gt 0 ] && [ "$(left)" -gt $((t_full + 30)) ]; then
-    run new_g1 "$NEW" --no-g2
-    run old_g1 "$OLD" --no-g2
+    el "round 2 skipped: round 1 did not run"
 fi
 
 # 3. one table: every row of both builds (rounds side by side)
@@ -107,9 +105,9 @@ def rows(name):
             k = (m.group(1), m.group(2), m.group(3), int(m.group(4)))
             out[k] = (float(m.group(5)), m.group(7).strip())
     return out
-runs = {n: rows(n) for n in ('old_full', 'new_full', 'old_g1', 'new_g1')}
+runs = {n: rows(n) for n in ('old_g1', 'new_g1', 'new_full', 'old_full')}
 keys = []
-for n in ('old_full', 'new_full', 'old_g1', 'new_g1'):
+for n in ('old_g1', 'new_g1', 'new_full', 'old_full'):
     for k in runs[n]:
         if k not in keys:
             keys.append(k)
@@ -119,12 +117,12 @@ def f(n, k):
 def ratio(a, b, k):
     x, y = runs[a].get(k), runs[b].get(k)
     return '%7.3f' % (y[0] / x[0]) if x and y and x[0] > 0 else '%7s' % '-'
-print('\nmedian ms; ratio = new / old (same round)')
-print('%-14s %-9s %-9s %-5s %10s %10s %7s %10s %10s %7s  %s' % ('op', 'group', 'scalars', 'size', 'old', 'new', 'ratio',
-      'new (2)', 'old (2)', 'ratio2', 'new build: window, memory'))
+print('\nmedian ms; round 1 G1 only (old, then new), round 2 G1 and G2 (new, then old); ratio = new / old')
+print('%-14s %-9s %-9s %-5s %10s %10s %7s %10s %10s %7s  %s' % ('op', 'group', 'scalars', 'size', 'old (1)', 'new (1)',
+      'ratio1', 'new (2)', 'old (2)', 'ratio2', 'new build: window, memory'))
 for k in keys:
-    print('%-14s %-9s %-9s 2^%-3d %s %s %s %s %s %s  %s' % (k[0], k[1], k[2], k[3], f('old_full', k), f('new_full', k),
-          ratio('old_full', 'new_full', k), f('new_g1', k), f('old_g1', k), ratio('old_g1', 'new_g1', k),
-          (runs['new_full'].get(k) or runs['new_g1'].get(k) or ('', ''))[1]))
+    print('%-14s %-9s %-9s 2^%-3d %s %s %s %s %s %s  %s' % (k[0], k[1], k[2], k[3], f('old_g1', k), f('new_g1', k),
+          ratio('old_g1', 'new_g1', k), f('new_full', k), f('old_full', k), ratio('old_full', 'new_full', k),
+          (runs['new_g1'].get(k) or runs['new_full'].get(k) or ('', ''))[1]))
 EOF
 el "done"
