@@ -12,9 +12,7 @@
 
 #include "bench_stats.h"
 #include "curve/bls12_381.h"
-#include "curve/bls12_381_pairing.h"
 #include "curve/bn254.h"
-#include "curve/bn254_pairing.h"
 #include "curve/curves.h"
 
 static long g_scale = 1; /* -q: iterations / 10 */

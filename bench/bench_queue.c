@@ -7,7 +7,10 @@
  *    complete + sync, get, result) — the queue's overhead per job;
  * 2. claim latency: `claimers` threads, each on its own handle (connection,
  *    as separate hosts are), drain `jobs` queued jobs with claim_next +
- *    complete; p50 / p99 / max of the claim call, and claims per second.
+ *    complete; p50 / p99 / max of the claim call, and claims per second;
+ * 3. claim latency at depth: `jobs` + 1000 jobs of one priority (normal)
+ *    queued, the claimers take 1000 of them, so every claim sees between
+ *    `jobs` and `jobs` + 1000 queued; p50 / p99 / max of the claim call.
  * "postgresql" starts a throwaway cluster (tests/unit/pg_fixture.h: Unix
  * socket; fsync and synchronous commits on, so both sides pay for durable
  * commits; "postgresql-nofsync": fsync off, the CPU and round-trip cost
@@ -17,6 +20,7 @@
  * published as resident on every host, so peeks and claims pay for the
  * affinity test. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,12 +83,15 @@ typedef struct claimer {
     char host[16];
     double *lat;
     int n, cap;
+    atomic_int *budget; /* claims left to all claimers; NULL = until the queue is empty */
 } claimer;
 
 static void *claim_thread(void *arg)
 {
     claimer *c = arg;
     for (;;) {
+        if (c->budget && atomic_fetch_sub(c->budget, 1) <= 0)
+            break;
         eng_job j;
         int claimed = 0, fenced = 0;
         cuzk_error err = {0};
@@ -101,6 +108,46 @@ static void *claim_thread(void *arg)
             die("complete", &err);
     }
     return NULL;
+}
+
+/* T claimers on their own handles claim up to cap jobs (all, or *budget of
+ * them); prints the claim latencies; returns the number claimed. */
+static int claim_round(const char *name, int T, int cap, atomic_int *budget, const char *what)
+{
+    claimer c[64];
+    pthread_t th[64];
+    for (int t = 0; t < T; t++) {
+        memset(&c[t], 0, sizeof c[t]);
+        snprintf(c[t].host, sizeof c[t].host, "host%d", t);
+        c[t].q = qopen(c[t].host);
+        c[t].cap = cap;
+        c[t].lat = malloc((size_t)cap * sizeof(double));
+        c[t].budget = budget;
+    }
+    double t0 = now_s();
+    for (int t = 0; t < T; t++)
+        pthread_create(&th[t], NULL, claim_thread, &c[t]);
+    double *all = malloc((size_t)cap * sizeof(double));
+    int n = 0;
+    for (int t = 0; t < T; t++) {
+        pthread_join(th[t], NULL);
+        memcpy(all + n, c[t].lat, (size_t)c[t].n * sizeof(double));
+        n += c[t].n;
+        free(c[t].lat);
+        c[t].q->ops->close(c[t].q);
+    }
+    double wall = now_s() - t0;
+    if (!n) {
+        free(all);
+        return 0;
+    }
+    qsort(all, (size_t)n, sizeof *all, cmp_d);
+    printf("%s: %d claimers %s %d jobs (claim_next + complete): %.0f jobs/s;"
+           " claim latency p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+           name, T, what, n, n / wall, 1e3 * all[n / 2], 1e3 * all[(int)(0.99 * (n - 1))],
+           1e3 * all[n - 1]);
+    free(all);
+    return n;
 }
 
 int main(int argc, char **argv)
@@ -174,34 +221,21 @@ int main(int argc, char **argv)
             die("submit", &err);
     }
     q->ops->sync(q, q->ops->mark(q), &err);
-    claimer c[64];
-    pthread_t th[64];
-    for (int t = 0; t < T; t++) {
-        memset(&c[t], 0, sizeof c[t]);
-        snprintf(c[t].host, sizeof c[t].host, "host%d", t);
-        c[t].q = qopen(c[t].host);
-        c[t].cap = jobs;
-        c[t].lat = malloc((size_t)jobs * sizeof(double));
+    int n = claim_round(name, T, jobs, NULL, "drained");
+
+    /* 3. claim latency with jobs .. jobs + 1000 queued */
+    int extra = 1000;
+    for (int i = 0; i < jobs + extra; i++) {
+        eng_job j = mkjob(200000 + i, 2), out;
+        int existed;
+        if (q->ops->submit(q, &j, NULL, 0, &out, &existed, &err))
+            die("submit", &err);
     }
-    t0 = now_s();
-    for (int t = 0; t < T; t++)
-        pthread_create(&th[t], NULL, claim_thread, &c[t]);
-    double *all = malloc((size_t)jobs * sizeof(double));
-    int n = 0;
-    for (int t = 0; t < T; t++) {
-        pthread_join(th[t], NULL);
-        memcpy(all + n, c[t].lat, (size_t)c[t].n * sizeof(double));
-        n += c[t].n;
-        free(c[t].lat);
-        c[t].q->ops->close(c[t].q);
-    }
-    double wall = now_s() - t0;
-    qsort(all, (size_t)n, sizeof *all, cmp_d);
-    printf("%s: %d claimers drained %d jobs (claim_next + complete): %.0f jobs/s;"
-           " claim latency p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
-           name, T, n, n / wall, 1e3 * all[n / 2], 1e3 * all[(int)(0.99 * (n - 1))],
-           1e3 * all[n - 1]);
-    free(all);
+    q->ops->sync(q, q->ops->mark(q), &err);
+    atomic_int budget = extra;
+    char what[64];
+    snprintf(what, sizeof what, "with %d..%d queued (normal) claimed", jobs, jobs + extra);
+    int n3 = claim_round(name, T, extra, &budget, what);
     q->ops->close(q);
     if (pg)
         pgfx_stop();
@@ -211,5 +245,5 @@ int main(int argc, char **argv)
         if (system(cmd))
             return 2;
     }
-    return n == jobs ? 0 : 10;
+    return n == jobs && n3 == extra ? 0 : 10;
 }

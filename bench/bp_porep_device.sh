@@ -52,6 +52,8 @@
 # Exit non-zero at the first failure (a skipped anchor variant is no failure).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench/crate_pack.sh
+. "$repo/bench/crate_pack.sh"
 cmd=${1:-}
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
@@ -88,16 +90,9 @@ peak_run() {
 
 case $cmd in
 pack)
-  build=$(cd "${2:?cuda build dir}" && pwd)
   out=${3:?output dir}
-  grep -q cudart "$build/cuzk.pc" || { echo "Error: $build: not a CUDA build (cuzk.pc names no cudart)"; exit 1; }
-  mkdir -p "$out"
-  crate=$repo/rust/supraseal-c2
-  export CUZK_BUILD_DIR=$build CARGO_TARGET_DIR=$build/rust-target
-  rm -f "$crate/Cargo.lock"
-  cargo build --offline --release --example bench -q --manifest-path "$crate/Cargo.toml"
-  cp "$CARGO_TARGET_DIR/release/examples/bench" "$out/bench"
-  cp "$build/cuzk" "$out/cuzk"
+  crate_pack "${2:-}" "$out"
+  build=$CRATE_PACK_BUILD
   src=${SRC:-$repo/.ssv/src}
   if [ -d "$src/supra_seal" ] && command -v nvcc >/dev/null; then
     SRC=$src "$repo/bench/supraseal_porep_build.sh" "${4:-$build}" "$out"

@@ -18,24 +18,13 @@
 # Exit non-zero at the first failure.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench/crate_pack.sh
+. "$repo/bench/crate_pack.sh"
 cmd=${1:-}
 case $cmd in
 pack)
-  build=$(cd "${2:?cuda build dir}" && pwd)
   out=${3:?output dir}
-  grep -q cudart "$build/cuzk.pc" || { echo "Error: $build: not a CUDA build (cuzk.pc names no cudart)"; exit 1; }
-  mkdir -p "$out"
-  crate=$repo/rust/supraseal-c2
-  export CUZK_BUILD_DIR=$build CARGO_TARGET_DIR=$build/rust-target
-  rm -f "$crate/Cargo.lock"
-  log=$(cargo test --offline --release --no-run --test prove --manifest-path "$crate/Cargo.toml" 2>&1) ||
-    { echo "$log"; exit 1; }
-  exe=$(echo "$log" | sed -n 's/.*Executable tests\/prove.rs (\(.*\))$/\1/p' | tail -1)
-  [ -x "$exe" ] || { echo "$log"; echo "Error: no test executable found"; exit 1; }
-  cargo build --offline --release --example bench -q --manifest-path "$crate/Cargo.toml"
-  cp "$exe" "$out/prove"
-  cp "$CARGO_TARGET_DIR/release/examples/bench" "$out/bench"
-  cp "$build/cuzk" "$out/cuzk"
+  crate_pack "${2:-}" "$out" tests
   ls -l "$out"
   ;;
 run)

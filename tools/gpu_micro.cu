@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/gpu_ec.cuh"
+#include "gpu/ec/gpu_ec.cuh"
 
 using namespace cuzk_gpu;
 

@@ -26,7 +26,7 @@
 #include "cuzk/gpu.h"
 #include "curve/curve_ops.h"
 #include "diag/diag.h"
-#include "gpu/gpu_mem.h"
+#include "gpu/device/gpu_mem.h"
 #include "util/common.h"
 #include "util/rng.h"
 

@@ -232,18 +232,9 @@ CUZK_API cuzk_status cuzk_bp_proof_to_bytes(const cuzk_bp_proof *proof, uint8_t 
 CUZK_API cuzk_status cuzk_bp_verify(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_proof *proof,
                                     const cuzk_bp_fr *inputs, size_t n_inputs, cuzk_error *err);
 
-/* ---- Development: INSECURE parameters and assignments from circom files ----- */
-
-/* INSECURE bellperson-layout parameters for a circom r1cs over BLS12-381
- * (random toxic waste that is known while the function runs; never use the
- * file for anything of value): inputs = ONE + the r1cs's public signals,
- * one input constraint input_i · 1 = 0 appended per input, the domain the
- * smallest power of two holding every constraint, points at infinity dropped
- * from A and B as bellperson's generator does. Writes params_path and, when
- * vk_path is not NULL, the verifying key alone (`.vk`), both or neither.
- * CUZK_ERR_UNSUPPORTED for a BN254 r1cs. */
-CUZK_API cuzk_status cuzk_bp_setup_files(cuzk_ctx *ctx, const char *r1cs_path, const char *params_path,
-                                         const char *vk_path, cuzk_error *err);
+/* ---- Development: assignments from circom files -----------------------------
+ * (The INSECURE parameter setups are not in the public API:
+ * src/groth16/insecure.h.) */
 
 /* The assignment bellperson's synthesis would hand over for a circom circuit
  * and a witness (the r1cs's constraints in order, then the input
@@ -264,39 +255,7 @@ CUZK_API void cuzk_bp_circuit_free(cuzk_bp_circuit *c);
  * density ~99.7 %, b_aux ~25 %), scaled to a domain 2^log_domain (10..27;
  * 0 = 27, the real size), made from a seed: the same seed gives the same
  * circuit, witness and (setup) toxic waste. */
-typedef struct cuzk_bp_porep_opts {
-    unsigned log_domain;   /* 10..27; 0 = 27 */
-    uint64_t seed;         /* the circuit, its witness and the INSECURE toxic waste */
-    int gpu;               /* setup: nonzero: the points by fixed-base multiplication on CUDA device `device`;
-                              0: on the CPU pool */
-    int device;
-    uint64_t batch_points; /* setup: points made and written at a time; 0 = 2^21 (at least 2^14) */
-} cuzk_bp_porep_opts;
-typedef struct cuzk_bp_porep_info {
-    uint32_t n_inputs, log_domain;
-    uint64_t n_h, n_l, n_a, n_b; /* section counts (n_b: B_G1 and B_G2 each) */
-    uint64_t file_bytes;         /* size of the `.params` written */
-    uint64_t host_plan_bytes;    /* the setup's host memory plan (cuzk_bp_setup_porep_plan) */
-    double seconds;
-} cuzk_bp_porep_info;
-/* Host bytes cuzk_bp_setup_porep plans to hold at its peak with `threads`
- * workers (one batch of scalars, points and their encoding, per-worker chunk
- * buffers); independent of the file's size. */
-CUZK_API uint64_t cuzk_bp_setup_porep_plan(const cuzk_bp_porep_opts *opts, int threads);
-/* INSECURE bellperson-layout parameters of the PoRep-shaped circuit (toxic
- * waste derived from the seed: anyone knowing it can forge proofs), written
- * as a stream: never the whole key in memory, made and written in batches
- * of opts->batch_points points (the GPU's fixed-base multiplication with
- * opts->gpu, else the CPU pool) into a temporary file renamed at
- * the end. Writes params_path and, when vk_path is not NULL, the `.vk`,
- * both or neither; the parameters fit the assignment of
- * cuzk_bp_circuit_porep with the same log_domain and seed. Progress through
- * ctx (phases gen_count, setup_h, setup_ic_c (L), setup_a, setup_b1,
- * setup_b2, setup_write); cancellation is polled. info (may be NULL) gets
- * the counts. opts NULL (or zeroed): 2^27, seed 0, the CPU. Errors: CUZK_ERR_USAGE (a
- * log_domain out of range), _IO naming the file, _NOMEM, _GPU, _CANCELLED. */
-CUZK_API cuzk_status cuzk_bp_setup_porep(cuzk_ctx *ctx, const cuzk_bp_porep_opts *opts, const char *params_path,
-                                         const char *vk_path, cuzk_bp_porep_info *info, cuzk_error *err);
+
 /* The assignment of the PoRep-shaped circuit of (log_domain, seed) as
  * bellperson's synthesis would hand it over (its rows in order, then the
  * input constraints), made on ctx's pool; owned by the returned handle

@@ -1,6 +1,7 @@
 /* cuzk development API: what tests, benchmarks and the `cuzk` tool use but a
- * prover does not: an INSECURE key setup, a synthetic circuit generator, the
+ * prover does not: a synthetic circuit generator, the PoRep key's shape, the
  * GPU self-test and kernel benchmark, and a switch for the CPU vector code.
+ * The INSECURE setups are not here nor exported: src/groth16/insecure.h.
  * Exported by the library like the product API (include/cuzk/cuzk.h,
  * include/cuzk/gpu.h), kept apart so that product code does not come to
  * depend on it. */
@@ -17,22 +18,7 @@
 extern "C" {
 #endif
 
-/* ---- Groth16 development keys and circuits ------------------------------ */
-
-/* INSECURE development setup: random toxic waste that is known while the
- * function runs. Never use its keys for anything of value. */
-CUZK_API cuzk_status cuzk_setup_files(cuzk_ctx *ctx, const char *r1cs_path, const char *zkey_path,
-                                      cuzk_error *err);
-
-/* The same setup; opts->gpu makes the key's point sections by fixed-base
- * multiplications on GPU opts->device (cuzk_gpu_fixed: the same key, much
- * faster at large sizes). CUZK_ERR_GPU when that device does not exist. */
-typedef struct cuzk_setup_opts {
-    int gpu;
-    int device;
-} cuzk_setup_opts;
-CUZK_API cuzk_status cuzk_setup_files_ex(cuzk_ctx *ctx, const char *r1cs_path, const char *zkey_path,
-                                         const cuzk_setup_opts *opts, cuzk_error *err);
+/* ---- Groth16 development circuits ---------------------------------------- */
 
 /* Synthetic circuit generator with a Filecoin-PoRep-like profile. */
 typedef struct cuzk_gen_opts {
@@ -44,60 +30,8 @@ typedef struct cuzk_gen_opts {
 CUZK_API cuzk_status cuzk_gen_files(cuzk_ctx *ctx, const cuzk_gen_opts *opts, const char *r1cs_path,
                                     const char *wtns_path, cuzk_error *err);
 
-/* ---- PoRep-shaped circuit, key and witness in memory -------------------
- * A circuit with the shape of a Filecoin PoRep partition (BLS12-381,
- * 130,278,869 constraints as bellperson counts them, 328 inputs, A 2.4 / B 1.0
- * / C 2.2 terms a row, a quarter of the private wires in B, 95 % of the
- * witness values 0 or 1; domain 2^27), scaled by 2^(log_domain - 27) so that
- * smaller sizes have the same shape; a witness that satisfies it and an
- * INSECURE development key (random toxic waste, as cuzk_setup_files) that
- * is the one `cuzk setup` would make for the circuit's r1cs. Nothing is
- * written to disk: the full size needs ~110 GiB of host memory instead of a
- * 77 GB zkey. With gpu_setup the key's points (the bulk of the work) are
- * made by fixed-base multiplications on GPU `device` (cuzk_gpu_fixed; the
- * BLS12-381 B2 section, G2, on the CPU); the circuit and the scalars on the
- * context's pool. Phases reported on ctx:
- * gen_count, setup_qap (circuit, coefficients, u, v, w), setup_scalars,
- * setup_a .. setup_h, then load_zkey's successor prepare (the key is attached
- * to the backend key_opts asks for, as cuzk_key_load does). */
-typedef struct cuzk_porep_opts {
-    cuzk_curve curve;     /* CUZK_CURVE_NONE: BLS12-381 */
-    unsigned log_domain;  /* 10..27; 0: 27, the full partition */
-    uint64_t seed;        /* circuit and witness; 0: random */
-    int gpu_setup;        /* nonzero: the key's points on GPU `device` */
-    int device;
-    /* Non-NULL: a directory (created if missing) where the key and witness
-     * are written once, as porep-2^LG-CURVE-sSEED.zkey / .wtns (seed 0 is
-     * taken as 1 here, so later runs find them), and from which they are
-     * loaded when present: the key mapped from its file (key_opts'
-     * map_in_place is set), the making skipped (info->from_cache). The
-     * in-memory key is freed before the file is mapped, so the host holds
-     * the key's pages in its page cache rather than twice. */
-    const char *cache_dir;
-} cuzk_porep_opts;
-
-typedef struct cuzk_porep_info {
-    unsigned log_domain;
-    uint64_t constraints;    /* r1cs constraints (the domain also holds n_public + 1 input rows) */
-    uint32_t n_public;       /* public signals (ONE not counted): 327, fewer only below 2^19 */
-    uint64_t n_vars;         /* wires, ONE included */
-    uint64_t nnz[3];         /* terms of A, B, C */
-    uint64_t b_private;      /* private wires that appear in B */
-    uint64_t bits;           /* private witness values that are 0 or 1 */
-    double circuit_seconds;  /* wall: circuit, coefficients and scalars (CPU) */
-    double points_seconds;   /* wall: the key's point sections (GPU or CPU) */
-    int from_cache;          /* loaded from cache_dir (the counts above then are those of the key:
-                                log_domain, n_public, n_vars; the others 0) */
-} cuzk_porep_info;
-
-/* Makes the key and the witness (both freed by the caller: cuzk_key_free,
- * cuzk_witness_free); opts and info may be NULL, key_opts as cuzk_key_load.
- * CUZK_ERR_USAGE for a bad size or curve, CUZK_ERR_NOMEM, CUZK_ERR_GPU,
- * CUZK_ERR_CANCELLED; on error nothing is returned. */
-CUZK_API cuzk_status cuzk_porep_make(cuzk_ctx *ctx, const cuzk_porep_opts *opts, const cuzk_key_opts *key_opts,
-                                     cuzk_key **key, cuzk_witness **w, cuzk_porep_info *info, cuzk_error *err);
-
-/* The key shape (gpu_plan.h) of cuzk_porep_make's key at 2^log_domain
+/* The key shape (gpu_plan.h) of the PoRep-shaped key (cuzk_porep_make,
+ * src/groth16/insecure.h) at 2^log_domain
  * (0: 27), with the generator's expected coefficient count (the made key's
  * differs by a few hundredths of a percent), for `cuzk plan --porep`: the
  * device plan without making the key. CUZK_ERR_USAGE for a bad size. */

@@ -35,7 +35,8 @@
  *  - a fixed reserve for what the CUDA runtime takes beside the allocations
  *    (kernel modules and stacks loaded at first launch, allocation rounding).
  *
- * Tiers, best first (the first that fits the budget is chosen):
+ * Tiers, best first (the first that fits the budget is chosen; named by
+ * cuzk_gpu_tier, described by cuzk_gpu_tier_get):
  *  key resident / streamed  x  witness pre-staged / uploaded at job start
  *  x  a, b, c as 3 vectors / as 2 (c = a.b is evaluated again from the
  *  coefficients after b's coset product, instead of being kept):
@@ -66,6 +67,36 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The tiers of the list above, best first. The values are the numbers
+ * `cuzk plan`, `cuzk bench prove` and the documentation print. */
+typedef enum cuzk_gpu_tier {
+    CUZK_GPU_TIER_RESIDENT_PRESTAGED = 1, /* key resident, witness pre-staged, a/b/c as 3 vectors */
+    CUZK_GPU_TIER_RESIDENT = 2,           /* key resident, witness uploaded at job start, 3 vectors */
+    CUZK_GPU_TIER_RESIDENT_2VEC = 3,      /* key resident, witness uploaded at job start, 2 vectors */
+    CUZK_GPU_TIER_STREAMED_PRESTAGED = 4, /* key partly streamed, witness pre-staged, 3 vectors */
+    CUZK_GPU_TIER_STREAMED = 5,           /* key partly streamed, witness uploaded at job start, 3 vectors */
+    CUZK_GPU_TIER_STREAMED_2VEC = 6,      /* key partly streamed, witness uploaded at job start, 2 vectors */
+    CUZK_GPU_TIER_HOST_WITNESS = 7,       /* key partly streamed, witness, a, b, c and the quotient on the host */
+} cuzk_gpu_tier;
+#define CUZK_GPU_TIER_FIRST CUZK_GPU_TIER_RESIDENT_PRESTAGED
+#define CUZK_GPU_TIER_LAST CUZK_GPU_TIER_HOST_WITNESS
+
+/* What a tier is: the one table of the tiers (src/groth16/gpu_plan.c), from
+ * which the plan takes their shapes and `cuzk plan` its descriptions. */
+typedef struct cuzk_gpu_tier_desc {
+    cuzk_gpu_tier tier;
+    const char *name;      /* "resident-prestaged", ..., "host-witness" */
+    int key_streamed;      /* the key's items may be streamed */
+    int prestage;          /* waiting workers hold their next witness on the device */
+    int host_witness;      /* witness, a, b, c and the quotient on the host */
+    unsigned abc_vectors;  /* domain vectors on the device at once: 3, 2, or 1 */
+    const char *what;      /* one line: "key resident, witness pre-staged by waiting workers, ..." */
+} cuzk_gpu_tier_desc;
+
+/* The description of tier t (CUZK_GPU_TIER_FIRST..LAST), or NULL for any
+ * other value. */
+CUZK_API const cuzk_gpu_tier_desc *cuzk_gpu_tier_get(unsigned t);
 
 /* The sizes of a proving key that the plan depends on. */
 typedef struct cuzk_gpu_key_shape {
@@ -249,7 +280,7 @@ typedef struct cuzk_gpu_plan {
     size_t device_free, device_total; /* as queried (0 when not queried) */
     int sm_count;
     unsigned workers;
-    unsigned tier;         /* 1..7, see the list above */
+    unsigned tier;         /* a cuzk_gpu_tier, 1..7, see the list above */
     int key_streamed;      /* some key item is streamed */
     int prestage;          /* waiting workers hold their next witness on the device */
     int host_witness;      /* tier 7: witness, a, b, c and the quotient on the host */

@@ -14,20 +14,40 @@ typedef struct cli_common {
     int quiet;     /* -q: no progress bar */
 } cli_common;
 
-/* Option table entry for cli_parse. */
+/* What an option takes (cli_opt.takes_value). */
+enum {
+    CLI_FLAG = 0,     /* no value: *flag = 1 */
+    CLI_VALUE = 1,    /* a value, "--name V" or "--name=V": *value = V */
+    CLI_OPTIONAL = 2, /* an optional value, only as "--name=V": *value = V, or "" when absent */
+};
+
+/* Option table entry for cli_parse: a command's table is an array of these
+ * ended by an entry with a NULL long_name. */
 typedef struct cli_opt {
     const char *long_name; /* without "--" */
     char short_name;       /* 0 if none */
-    int takes_value;
-    const char **value;    /* where the value goes (takes_value) */
-    int *flag;             /* set to 1 when present (!takes_value) */
+    int takes_value;       /* CLI_FLAG, CLI_VALUE or CLI_OPTIONAL */
+    const char **value;    /* where the value goes (CLI_VALUE, CLI_OPTIONAL) */
+    int *flag;             /* set to 1 when present (CLI_FLAG) */
 } cli_opt;
 
+/* The one option parser: getopt_long over the tables given (options and
+ * positionals in any order, "--" ends the options, unique prefixes of long
+ * names accepted). *first_pos = the index of the first positional in argv
+ * after getopt_long's reordering. Returns 0, or 1 after a one-line usage
+ * error (unknown or ambiguous option, a missing value, a value given to a
+ * flag). */
+int cli_getopt(int argc, char **argv, const cli_opt *const *tables, int ntables, const char *usage,
+               int *first_pos);
+
 /* Parses argv[1..] into options (command-specific table + the common ones)
- * and positionals. Returns 0 ok, 1 on a usage error (message printed),
- * 2 if --help was given (usage printed). */
+ * and positionals, with cli_getopt. Returns 0 ok, 1 on a usage error
+ * (message printed), 2 if --help was given (usage printed). */
 int cli_parse(int argc, char **argv, const cli_opt *opts, cli_common *common,
               const char **pos, int max_pos, int *npos, const char *usage);
+/* cli_parse over several tables (e.g. a command's own and a shared one). */
+int cli_parse_tables(int argc, char **argv, const cli_opt *const *tables, int ntables, cli_common *common,
+                     const char **pos, int max_pos, int *npos, const char *usage);
 
 /* cli_parse plus a check that exactly n positionals were given. Returns -1
  * to go on, or the exit code to return now (0 after --help). */
@@ -41,11 +61,17 @@ int cli_usage_error(const char *usage, const char *fmt, ...)
 #endif
     ;
 
-/* Takes --gpu, --gpu=D (a device number 0..1023) and, with allow_auto,
- * --gpu=auto out of argv (up to a "--"), before cli_parse, whose table has
- * no optional values. *gpu: 0 absent, 1 a device (*device, default 0), 2
- * auto. Returns 0, or 1 after a one-line usage error. */
-int cli_take_gpu(int *argc, char **argv, int allow_auto, int *gpu, int *device, const char *usage);
+/* The value of a --gpu[=D] option (a CLI_OPTIONAL entry): NULL absent
+ * (nothing changes), "" alone (*gpu = 1), a device number 0..1023 (*gpu = 1,
+ * *device) or, with allow_auto, "auto" (*gpu = 2). Returns 0, or 1 after a
+ * one-line usage error. */
+int cli_gpu_arg(const char *v, int allow_auto, int *gpu, int *device, const char *usage);
+
+/* The value of option --name (last one wins) without parsing the rest: for a
+ * command whose option table depends on it (--format). Other options and
+ * arguments are skipped and argv is left as it is. Returns 0, or 1 when the
+ * option is given without a value (nothing printed). */
+int cli_peek(int argc, char **argv, const char *name, const char **value);
 
 /* Creates a context wired to the progress bar / timing lines. */
 cuzk_status cli_make_ctx(cuzk_ctx **ctx, const cli_common *common, cuzk_error *err);
@@ -88,12 +114,13 @@ void cli_print_device_span(const cuzk_span *sp);
 int cli_parse_size(const char *s, size_t *out);
 #define CLI_SIZE_HELP "a size such as 16G, 8192M or a byte count"
 
-/* Takes --format F / --format=F out of argv (up to a "--"): *fmt = F or
+/* The --format option of prove / verify / setup (cli_peek): *fmt = F or
  * NULL. F must be snarkjs or bellperson. Returns 0, or 1 after a one-line
- * usage error. */
-int cli_take_format(int *argc, char **argv, const char **fmt, const char *usage);
+ * usage error. The commands' tables carry "format" too, so that the full
+ * parse accepts it. */
+int cli_take_format(int argc, char **argv, const char **fmt, const char *usage);
 /* `prove` / `setup` with --format bellperson (cmd_bellperson.c); argv
- * without the --format option. */
+ * as given. */
 int cmd_prove_bellperson(int argc, char **argv);
 int cmd_setup_bellperson(int argc, char **argv);
 

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,116 +45,148 @@ int cli_usage_error(const char *usage, const char *fmt, ...)
     return 1;
 }
 
-int cli_take_gpu(int *argc, char **argv, int allow_auto, int *gpu, int *device, const char *usage)
+int cli_gpu_arg(const char *v, int allow_auto, int *gpu, int *device, const char *usage)
 {
-    int out = 1;
-    for (int i = 1; i < *argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            for (; i < *argc; i++)
-                argv[out++] = argv[i];
-            break;
-        }
-        if (strcmp(a, "--gpu") && strncmp(a, "--gpu=", 6)) {
-            argv[out++] = argv[i];
-            continue;
-        }
-        *gpu = 1;
-        if (a[5] != '=')
-            continue;
-        const char *v = a + 6;
-        char *end;
-        const long d = strtol(v, &end, 10);
-        if (allow_auto && !strcmp(v, "auto"))
-            *gpu = 2;
-        else if (*v >= '0' && *v <= '9' && !*end && d >= 0 && d < 1024)
-            *device = (int)d;
-        else
-            return cli_usage_error(usage, "--gpu takes a device number%s, got '%s'", allow_auto ? " or 'auto'" : "", v);
-    }
-    *argc = out;
+    if (!v)
+        return 0;
+    *gpu = 1;
+    if (!*v) /* --gpu alone: *device as it is (default 0) */
+        return 0;
+    char *end;
+    const long d = strtol(v, &end, 10);
+    if (allow_auto && !strcmp(v, "auto"))
+        *gpu = 2;
+    else if (*v >= '0' && *v <= '9' && !*end && d >= 0 && d < 1024)
+        *device = (int)d;
+    else
+        return cli_usage_error(usage, "--gpu takes a device number%s, got '%s'", allow_auto ? " or 'auto'" : "", v);
     return 0;
 }
 
-static int match_long(const char *arg, const char *name, const char **inline_val)
+int cli_getopt(int argc, char **argv, const cli_opt *const *tables, int ntables, const char *usage,
+               int *first_pos)
 {
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0)
-        return 0;
-    if (arg[n] == 0) {
-        *inline_val = NULL;
-        return 1;
+    enum { MAX = 64 };
+    const cli_opt *all[MAX];
+    struct option lo[MAX + 1];
+    char shorts[3 * MAX + 2] = ":"; /* ':': a missing value is told apart */
+    size_t ns = 1;
+    int n = 0;
+    for (int t = 0; t < ntables; t++)
+        for (const cli_opt *o = tables[t]; o && o->long_name; o++) {
+            if (n == MAX) {
+                fputs("Error: internal: too many options in one table\n", stderr);
+                return 1;
+            }
+            const int has = o->takes_value == CLI_VALUE ? required_argument
+                            : o->takes_value == CLI_OPTIONAL ? optional_argument : no_argument;
+            all[n] = o;
+            lo[n] = (struct option){o->long_name, has, NULL, 256 + n};
+            if (o->short_name) {
+                shorts[ns++] = o->short_name;
+                if (has != no_argument)
+                    shorts[ns++] = ':';
+                if (has == optional_argument)
+                    shorts[ns++] = ':';
+            }
+            n++;
+        }
+    shorts[ns] = 0;
+    lo[n] = (struct option){NULL, 0, NULL, 0};
+    opterr = 0; /* the messages are ours: one line each */
+    optind = 0; /* glibc: start over (a command may parse after the dispatcher) */
+    int c;
+    while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+        const cli_opt *o = NULL;
+        char name[80];
+        if (c == '?' || c == ':') {
+            if (optopt >= 256 && optopt < 256 + n)
+                snprintf(name, sizeof name, "--%s", all[optopt - 256]->long_name);
+            else if (optopt > 0 && optopt < 256)
+                snprintf(name, sizeof name, "-%c", optopt);
+            else /* an unknown or ambiguous long option: as typed */
+                snprintf(name, sizeof name, "%.*s", (int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
+            if (c == ':')
+                return cli_usage_error(usage, "option '%s' needs a value", name);
+            if (optopt >= 256)
+                return cli_usage_error(usage, "option '%s' takes no value", name);
+            return cli_usage_error(usage, "unknown option '%s'", name);
+        }
+        if (c >= 256)
+            o = all[c - 256];
+        else
+            for (int i = 0; i < n && !o; i++)
+                if (all[i]->short_name == c)
+                    o = all[i];
+        if (!o)
+            return cli_usage_error(usage, "unknown option '-%c'", c);
+        if (o->takes_value == CLI_FLAG)
+            *o->flag = 1;
+        else if (o->takes_value == CLI_VALUE)
+            *o->value = optarg;
+        else
+            *o->value = optarg ? optarg : "";
     }
-    if (arg[n] == '=') {
-        *inline_val = arg + n + 1;
-        return 1;
-    }
+    *first_pos = optind;
     return 0;
+}
+
+int cli_peek(int argc, char **argv, const char *name, const char **value)
+{
+    const struct option lo[] = {{name, required_argument, NULL, 256}, {NULL, 0, NULL, 0}};
+    *value = NULL;
+    int c, r = 0;
+    opterr = 0;
+    optind = 0;
+    /* "-": arguments stay in place and come back as 1, other options as '?' */
+    while ((c = getopt_long(argc, argv, "-:", lo, NULL)) != -1) {
+        if (c == 256)
+            *value = optarg;
+        else if (c == ':' && optopt == 256)
+            r = 1;
+    }
+    optind = 0;
+    return r;
 }
 
 int cli_parse(int argc, char **argv, const cli_opt *opts, cli_common *common,
               const char **pos, int max_pos, int *npos, const char *usage)
 {
-    static const char *threads_val;
-    static int verbose_flag, quiet_flag, help_flag;
-    threads_val = NULL;
-    verbose_flag = quiet_flag = help_flag = 0;
+    const cli_opt *tables[] = {opts};
+    return cli_parse_tables(argc, argv, tables, 1, common, pos, max_pos, npos, usage);
+}
+
+int cli_parse_tables(int argc, char **argv, const cli_opt *const *tables, int ntables, cli_common *common,
+                     const char **pos, int max_pos, int *npos, const char *usage)
+{
+    const char *threads_val = NULL;
+    int verbose_flag = 0, quiet_flag = 0, help_flag = 0;
     const cli_opt common_opts[] = {
-        {"threads", 't', 1, &threads_val, NULL},
-        {"verbose", 'v', 0, NULL, &verbose_flag},
-        {"quiet", 'q', 0, NULL, &quiet_flag},
-        {"help", 'h', 0, NULL, &help_flag},
+        {"threads", 't', CLI_VALUE, &threads_val, NULL},
+        {"verbose", 'v', CLI_FLAG, NULL, &verbose_flag},
+        {"quiet", 'q', CLI_FLAG, NULL, &quiet_flag},
+        {"help", 'h', CLI_FLAG, NULL, &help_flag},
         {NULL, 0, 0, NULL, NULL},
     };
+    enum { MAX_TABLES = 8 };
+    const cli_opt *all[MAX_TABLES + 1];
+    int nt = 0;
+    for (int t = 0; t < ntables && nt < MAX_TABLES; t++)
+        all[nt++] = tables[t];
+    all[nt++] = common_opts;
+    int first;
     *npos = 0;
-    bool only_pos = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (only_pos || a[0] != '-' || a[1] == 0) {
-            if (*npos >= max_pos) {
-                return cli_usage_error(usage, "too many arguments (unexpected '%s')", a);
-            }
-            pos[(*npos)++] = a;
-            continue;
-        }
-        if (!strcmp(a, "--")) {
-            only_pos = true;
-            continue;
-        }
-        const cli_opt *hit = NULL;
-        const char *inline_val = NULL;
-        for (int t = 0; t < 2 && !hit; t++) {
-            const cli_opt *tab = t == 0 ? opts : common_opts;
-            for (const cli_opt *o = tab; o && o->long_name; o++) {
-                if (a[1] == '-' ? match_long(a + 2, o->long_name, &inline_val)
-                                : (o->short_name && a[1] == o->short_name && a[2] == 0)) {
-                    hit = o;
-                    break;
-                }
-            }
-        }
-        if (!hit) {
-            return cli_usage_error(usage, "unknown option '%s'", a);
-        }
-        if (hit->takes_value) {
-            if (!inline_val) {
-                if (i + 1 >= argc) {
-                    return cli_usage_error(usage, "option '%s' needs a value", a);
-                }
-                inline_val = argv[++i];
-            }
-            *hit->value = inline_val;
-        } else {
-            if (inline_val) {
-                return cli_usage_error(usage, "option '%s' takes no value", a);
-            }
-            *hit->flag = 1;
-        }
-    }
+    if (cli_getopt(argc, argv, all, nt, usage, &first))
+        return 1;
     if (help_flag) {
         fputs(usage, stdout);
         fputs(COMMON_HELP, stdout);
         return 2;
+    }
+    for (int i = first; i < argc; i++) {
+        if (*npos >= max_pos)
+            return cli_usage_error(usage, "too many arguments (unexpected '%s')", argv[i]);
+        pos[(*npos)++] = argv[i];
     }
     common->verbose = verbose_flag;
     common->quiet = quiet_flag;

@@ -4,11 +4,34 @@
 
 #include <stddef.h>
 
+#include "cli.h"
 #include "client/client.h"
 
 /* Exit code when the daemon refuses a request (unknown job or key, queue
  * full, draining, too large, conflict). */
 #define REMOTE_EXIT_REFUSED 11
+
+/* The daemon's address and credentials, options shared by every client
+ * command: --url, --token, --token-file. */
+typedef struct remote_conn {
+    const char *url, *token, *token_file;
+    char tokbuf[1024]; /* the token read from token_file */
+} remote_conn;
+
+#define REMOTE_DEFAULT_URL "http://127.0.0.1:9820"
+
+/* Their help lines, as the client commands print them. */
+#define REMOTE_CONN_HELP                                                             \
+    "  --url URL        daemon (default $CUZK_URL or " REMOTE_DEFAULT_URL ")\n"      \
+    "  --token TOKEN    bearer token (default $CUZK_TOKEN; a flag shows in ps)\n"       \
+    "  --token-file F   bearer token from this file's first line\n"
+
+/* cli_parse of a client command: its own table (opts, may be NULL) and the
+ * connection options into *rc, then the token file read. Returns -1 to go
+ * on, or the exit code to return now (0 after --help, 1 usage, 2 the token
+ * file). */
+int remote_parse(int argc, char **argv, const cli_opt *opts, remote_conn *rc, cli_common *common,
+                 const char **pos, int max_pos, int *npos, const char *usage);
 
 /* Opens a client on url (NULL: $CUZK_URL, else the default) with token
  * (NULL: $CUZK_TOKEN). */

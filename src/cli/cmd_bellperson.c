@@ -7,32 +7,12 @@
 #include "cli.h"
 #include "cuzk/bellperson.h"
 #include "cuzk/gpu.h"
+#include "groth16/insecure.h" /* the INSECURE setups: not in the public headers */
 
-int cli_take_format(int *argc, char **argv, const char **fmt, const char *usage)
+int cli_take_format(int argc, char **argv, const char **fmt, const char *usage)
 {
-    *fmt = NULL;
-    int o = 1;
-    for (int i = 1; i < *argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) { /* the rest stays as it is */
-            while (i < *argc)
-                argv[o++] = argv[i++];
-            break;
-        }
-        if (!strcmp(a, "--format")) {
-            if (i + 1 >= *argc)
-                return cli_usage_error(usage, "--format needs a value (snarkjs or bellperson)");
-            *fmt = argv[++i];
-            continue;
-        }
-        if (!strncmp(a, "--format=", 9)) {
-            *fmt = a + 9;
-            continue;
-        }
-        argv[o++] = argv[i];
-    }
-    *argc = o;
-    argv[o] = NULL;
+    if (cli_peek(argc, argv, "format", fmt))
+        return cli_usage_error(usage, "--format needs a value (snarkjs or bellperson)");
     if (*fmt && strcmp(*fmt, "snarkjs") && strcmp(*fmt, "bellperson"))
         return cli_usage_error(usage, "--format must be snarkjs or bellperson, got '%s'", *fmt);
     return 0;
@@ -152,7 +132,7 @@ int cmd_prove_bellperson(int argc, char **argv)
         "                        bellperson --porep` with the same LG and seed\n";
     int no_verify = 0, checked = 0, porep = 0;
     const char *gpu_mem = NULL, *r_s = NULL, *s_s = NULL, *seed_s = NULL, *raw = NULL, *parts = NULL;
-    const char *scale_s = NULL, *pseed_s = NULL, *gw_s = NULL;
+    const char *scale_s = NULL, *pseed_s = NULL, *gw_s = NULL, *gpu_s = NULL, *fmt = NULL;
     const cli_opt opts[] = {
         {"porep", 0, 0, NULL, &porep},         {"scale", 0, 1, &scale_s, NULL},
         {"porep-seed", 0, 1, &pseed_s, NULL},
@@ -161,19 +141,20 @@ int cmd_prove_bellperson(int argc, char **argv)
         {"r", 0, 1, &r_s, NULL},               {"s", 0, 1, &s_s, NULL},
         {"seed", 0, 1, &seed_s, NULL},         {"partitions", 0, 1, &parts, NULL},
         {"gpu-workers", 0, 1, &gw_s, NULL},
+        {"gpu", 0, CLI_OPTIONAL, &gpu_s, NULL}, {"format", 0, CLI_VALUE, &fmt, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
     cuzk_bp_prove_files_opts o = {0};
     int gpu = 0;
-    if (cli_take_gpu(&argc, argv, 1, &gpu, &o.srs.device, usage))
-        return 1;
-    o.srs.backend = gpu == 2 ? CUZK_BACKEND_AUTO : gpu ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
     cli_common common;
     const char *pos[5];
     int npos = 0;
     int rc = cli_parse(argc, argv, opts, &common, pos, 5, &npos, usage);
     if (rc)
         return rc == 2 ? 0 : rc;
+    if (cli_gpu_arg(gpu_s, 1, &gpu, &o.srs.device, usage))
+        return 1;
+    o.srs.backend = gpu == 2 ? CUZK_BACKEND_AUTO : gpu ? CUZK_BACKEND_GPU : CUZK_BACKEND_CPU;
     if (npos != (porep ? 3 : 5))
         return cli_usage_error(usage, "prove --format bellperson%s takes %d files, got %d", porep ? " --porep" : "",
                                porep ? 3 : 5, npos);
@@ -283,21 +264,22 @@ int cmd_setup_bellperson(int argc, char **argv)
         "  --cpu                 the points on the CPU even with a GPU\n"
         "  --gpu[=D]             the points on CUDA device D (default 0); exit 8 without one\n"
         "  --batch N             points made and written at a time (default 2097152)\n";
-    const char *vk = NULL, *scale_s = NULL, *seed_s = NULL, *batch_s = NULL;
+    const char *vk = NULL, *scale_s = NULL, *seed_s = NULL, *batch_s = NULL, *gpu_s = NULL, *fmt = NULL;
     int porep = 0, cpu = 0;
     const cli_opt opts[] = {{"vk", 0, 1, &vk, NULL},          {"porep", 0, 0, NULL, &porep},
                             {"scale", 0, 1, &scale_s, NULL},  {"seed", 0, 1, &seed_s, NULL},
                             {"cpu", 0, 0, NULL, &cpu},        {"batch", 0, 1, &batch_s, NULL},
+                            {"gpu", 0, CLI_OPTIONAL, &gpu_s, NULL}, {"format", 0, CLI_VALUE, &fmt, NULL},
                             {NULL, 0, 0, NULL, NULL}};
     int gpu = 0, device = 0;
-    if (cli_take_gpu(&argc, argv, 0, &gpu, &device, usage))
-        return 1;
     cli_common common;
     const char *pos[2];
     int npos = 0;
     int rc = cli_parse(argc, argv, opts, &common, pos, 2, &npos, usage);
     if (rc)
         return rc == 2 ? 0 : rc;
+    if (cli_gpu_arg(gpu_s, 0, &gpu, &device, usage))
+        return 1;
     if (porep) {
         if (npos < 1)
             return cli_usage_error(usage, "setup --format bellperson --porep needs <out.params> [out.vk]");

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
+#include "groth16/insecure.h" /* the INSECURE setups: not in the public headers */
 
 
 int cmd_bench_prove(int argc, char **argv);
@@ -477,11 +478,9 @@ int cmd_bench_prove(int argc, char **argv)
     int porep = 0, no_copies = 0;
     cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU};
     int on_gpu = 0;
-    if (cli_take_gpu(&argc, argv, 0, &on_gpu, &ko.device, USAGE))
-        return 1;
-    if (on_gpu)
-        ko.backend = CUZK_BACKEND_GPU;
+    const char *gpu_s = NULL;
     const cli_opt opts[] = {
+        {"gpu", 0, CLI_OPTIONAL, &gpu_s, NULL},
         {"gpu-mem", 0, 1, &gpu_mem, NULL},
         {"workers", 0, 1, &workers, NULL},
         {"proofs", 0, 1, &proofs, NULL},
@@ -501,6 +500,10 @@ int cmd_bench_prove(int argc, char **argv)
     int r = cli_parse(argc, argv, opts, &common, pos, 2, &npos, USAGE);
     if (r)
         return r == 2 ? 0 : r;
+    if (cli_gpu_arg(gpu_s, 0, &on_gpu, &ko.device, USAGE))
+        return 1;
+    if (on_gpu)
+        ko.backend = CUZK_BACKEND_GPU;
     if (npos != (porep ? 0 : 2))
         return cli_usage_error(USAGE, porep ? "--porep takes no files" : "expected <zkey> <wtns>");
     if (!porep && (scale || curve || seed || cache))

@@ -207,29 +207,26 @@ static int run_jobs(bench *b, int threads)
 
 int cmd_bench_serve(int argc, char **argv)
 {
-    const char *url = NULL, *token = NULL, *key = NULL, *wit = NULL, *n_s = NULL, *c_s = NULL, *prio = NULL;
-    const char *token_file = NULL, *cancel_s = NULL, *out = NULL, *trace_path = NULL, *warm_s = NULL;
+    const char *key = NULL, *wit = NULL, *n_s = NULL, *c_s = NULL, *prio = NULL;
+    const char *cancel_s = NULL, *out = NULL, *trace_path = NULL, *warm_s = NULL;
     const cli_opt opts[] = {
-        {"url", 0, 1, &url, NULL},           {"token", 0, 1, &token, NULL},   {"key", 0, 1, &key, NULL},
+        {"key", 0, 1, &key, NULL},
         {"witness", 0, 1, &wit, NULL},       {"jobs", 'n', 1, &n_s, NULL},    {"clients", 'c', 1, &c_s, NULL},
         {"priority", 0, 1, &prio, NULL},     {"cancel-every", 0, 1, &cancel_s, NULL},
         {"out", 0, 1, &out, NULL},           {"trace", 0, 1, &trace_path, NULL},
-        {"warmup", 0, 1, &warm_s, NULL},     {"token-file", 0, 1, &token_file, NULL},
+        {"warmup", 0, 1, &warm_s, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
+    remote_conn conn;
     cli_common common;
     const char *pos[1];
     int npos;
-    int r = cli_parse(argc, argv, opts, &common, pos, 1, &npos, USAGE);
-    if (r)
-        return r == 2 ? 0 : 1;
-    char tokbuf[1024];
-    if ((r = remote_token_file(&token, token_file, tokbuf, sizeof tokbuf)))
+    int r = remote_parse(argc, argv, opts, &conn, &common, pos, 1, &npos, USAGE);
+    if (r >= 0)
         return r;
-    if (npos != 0 || !key || !wit) {
-        fprintf(stderr, "Error: bench serve needs --key and --witness\n%s", USAGE);
-        return 1;
-    }
+    const char *url = conn.url, *token = conn.token;
+    if (npos != 0 || !key || !wit)
+        return cli_usage_error(USAGE, "bench serve needs --key and --witness");
     int n = n_s ? atoi(n_s) : 100, threads = c_s ? atoi(c_s) : 4, cancel_every = cancel_s ? atoi(cancel_s) : 0;
     int warm = warm_s ? atoi(warm_s) : 0;
     if (n < 1 || n > 10000000 || threads < 1 || threads > 4096 || cancel_every < 0 || warm < 0) {

@@ -9,6 +9,7 @@
 #include "cuzk/bellperson.h"
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
+#include "groth16/insecure.h" /* the INSECURE setups: not in the public headers */
 
 #define RUN_WITH_CTX(common, call)                                            \
     do {                                                                      \
@@ -120,13 +121,16 @@ static int prove_cmd(int argc, char **argv, const char **pos)
         "  --token-file FILE     --remote: the bearer token from this file's first line\n"
         "  --priority P          --remote: critical, high, normal (default) or low\n";
     const char *fmt = NULL;
-    if (cli_take_format(&argc, argv, &fmt, usage))
+    if (cli_take_format(argc, argv, &fmt, usage))
         return 1;
     if (fmt && !strcmp(fmt, "bellperson"))
         return cmd_prove_bellperson(argc, argv);
     int verify = 0, no_verify = 0, rs = 0, zero = 0;
     const char *remote = NULL, *token = NULL, *token_file = NULL, *priority = NULL, *gpu_mem = NULL, *trace = NULL;
+    const char *gpu_s = NULL;
     const cli_opt opts[] = {
+        {"format", 0, CLI_VALUE, &fmt, NULL},
+        {"gpu", 0, CLI_OPTIONAL, &gpu_s, NULL},
         {"verify", 0, 0, NULL, &verify},
         {"no-verify", 0, 0, NULL, &no_verify},
         {"rapidsnark", 0, 0, NULL, &rs},
@@ -142,15 +146,15 @@ static int prove_cmd(int argc, char **argv, const char **pos)
     /* one proof at a time: the plan needs no room for waiting workers */
     cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU, .map_in_place = 1, .gpu_workers = 1};
     int gpu = 0;
-    if (cli_take_gpu(&argc, argv, 1, &gpu, &ko.device, usage))
-        return 1;
-    if (gpu)
-        ko.backend = gpu == 2 ? CUZK_BACKEND_AUTO : CUZK_BACKEND_GPU;
     cli_common common;
     int npos = 0;
     int r = cli_parse(argc, argv, opts, &common, pos, argc, &npos, usage);
     if (r)
         return r == 2 ? 0 : 1;
+    if (cli_gpu_arg(gpu_s, 1, &gpu, &ko.device, usage))
+        return 1;
+    if (gpu)
+        ko.backend = gpu == 2 ? CUZK_BACKEND_AUTO : CUZK_BACKEND_GPU;
     if (npos > 1 + 3 * MAX_TRIPLES)
         return cli_usage_error(usage, "at most %d (witness, proof, public) triples a run, got %d arguments after "
                                       "the key", MAX_TRIPLES, npos - 1);
@@ -314,18 +318,21 @@ int cmd_setup(int argc, char **argv)
         "                        multiplications on CUDA device D (default 0): the same key,\n"
         "                        much faster at large sizes; exit 8 without that device\n";
     const char *fmt = NULL;
-    if (cli_take_format(&argc, argv, &fmt, usage))
+    if (cli_take_format(argc, argv, &fmt, usage))
         return 1;
     if (fmt && !strcmp(fmt, "bellperson"))
         return cmd_setup_bellperson(argc, argv);
     cuzk_setup_opts so = {0};
-    if (cli_take_gpu(&argc, argv, 0, &so.gpu, &so.device, usage))
-        return 1;
+    const char *gpu_s = NULL;
+    const cli_opt opts[] = {{"format", 0, CLI_VALUE, &fmt, NULL}, {"gpu", 0, CLI_OPTIONAL, &gpu_s, NULL},
+                            {NULL, 0, 0, NULL, NULL}};
     cli_common common;
     const char *pos[2];
-    int r = cli_parse_exact(argc, argv, NULL, &common, pos, 2, "setup", usage);
+    int r = cli_parse_exact(argc, argv, opts, &common, pos, 2, "setup", usage);
     if (r >= 0)
         return r;
+    if (cli_gpu_arg(gpu_s, 0, &so.gpu, &so.device, usage))
+        return 1;
     RUN_WITH_CTX(common, cuzk_setup_files_ex(ctx, pos[0], pos[1], &so, &err_));
     /* After the work, so that an error stays the only line. */
     fprintf(stderr, "WARNING: %s is an INSECURE development key — do not use it in production.\n", pos[1]);

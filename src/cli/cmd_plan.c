@@ -57,6 +57,7 @@ static const char PLAN_USAGE[] =
     "  --bellperson    the key is a bellperson .params file: the plan of `cuzk prove\n"
     "                  --format bellperson --gpu` and of the supraseal-c2 crate (a, b, c\n"
     "                  come with each proof, no coefficients)\n"
+    "  --tiers         list the tiers (number, name, what each keeps where) and exit\n"
     "Exit code 0 when a tier fits, 6 when even the smallest does not (device or\n"
     "host), 7 without a GPU and without --gpu-mem.\n";
 
@@ -137,7 +138,7 @@ int cmd_plan(int argc, char **argv)
 {
     const char *mem = NULL, *workers = NULL, *device = NULL, *sms = NULL, *scale = NULL, *curve = NULL,
                *hmem = NULL;
-    int porep = 0, copies = 0, key_copy = 0, cpu = 0, fixed = 0, pcache = 0, bellperson = 0;
+    int porep = 0, copies = 0, key_copy = 0, cpu = 0, fixed = 0, pcache = 0, bellperson = 0, tiers = 0;
     const cli_opt opts[] = {
         {"msm-copies", 0, 0, NULL, &copies},
         {"host-mem", 0, 1, &hmem, NULL},     {"key-copy", 0, 0, NULL, &key_copy},
@@ -146,7 +147,8 @@ int cmd_plan(int argc, char **argv)
         {"gpu-mem", 0, 1, &mem, NULL},   {"workers", 0, 1, &workers, NULL},
         {"device", 0, 1, &device, NULL}, {"sm-count", 0, 1, &sms, NULL},
         {"porep", 0, 0, NULL, &porep},   {"scale", 0, 1, &scale, NULL},
-        {"curve", 0, 1, &curve, NULL},   {NULL, 0, 0, NULL, NULL},
+        {"curve", 0, 1, &curve, NULL},   {"tiers", 0, 0, NULL, &tiers},
+        {NULL, 0, 0, NULL, NULL},
     };
     cli_common common;
     const char *pos[1] = {NULL};
@@ -154,6 +156,15 @@ int cmd_plan(int argc, char **argv)
     int rc = cli_parse(argc, argv, opts, &common, pos, 1, &npos, PLAN_USAGE);
     if (rc)
         return rc == 2 ? 0 : rc;
+    if (tiers) { /* the one table of the tiers (cuzk_gpu_tier_get), as docs/ARCHITECTURE.md lists it */
+        if (npos)
+            return cli_usage_error(PLAN_USAGE, "--tiers takes no file");
+        for (unsigned t = CUZK_GPU_TIER_FIRST; t <= CUZK_GPU_TIER_LAST; t++) {
+            const cuzk_gpu_tier_desc *d = cuzk_gpu_tier_get(t);
+            printf("%u %-18s %s\n", t, d->name, d->what);
+        }
+        return 0;
+    }
     if (npos != (porep ? 0 : 1))
         return cli_usage_error(PLAN_USAGE, porep ? "--porep takes no file" : "expected <circuit.zkey>");
     if (porep && bellperson)
@@ -234,13 +245,8 @@ int cmd_plan(int argc, char **argv)
     else
         printf("budget   %.3f GiB (--gpu-mem; MSM workspaces for %d SMs)\n", gib(p.budget), p.sm_count);
     printf("workers  %u\n", p.workers);
-    if (p.host_witness)
-        printf("tier     %u: key partly streamed, witness on the host (a, b, c and the quotient on the CPU, "
-               "1 vector on the device at a time, MSMs over host scalars)\n", p.tier);
-    else
-        printf("tier     %u: key %s, witness %s, a/b/c as %u vectors\n", p.tier,
-               p.key_streamed ? "partly streamed" : "resident",
-               p.prestage ? "pre-staged by waiting workers" : "uploaded at job start", p.abc_vectors);
+    const cuzk_gpu_tier_desc *td = cuzk_gpu_tier_get(p.tier);
+    printf("tier     %u: %s [%s]\n", p.tier, td ? td->what : "?", td ? td->name : "?");
     if (shape.bellperson)
         printf("bellperson  %llu A points, %llu B points (their scalars selected on the host, beside the "
                "witness); a, b, c come with each proof\n",
@@ -274,7 +280,7 @@ int cmd_plan(int argc, char **argv)
     else if (p.host_skipped)
         printf("binds    host memory: %u tier%s before tier %u fit the device but not the host\n", p.host_skipped,
                p.host_skipped == 1 ? "" : "s", p.tier);
-    else if (p.tier > 1)
+    else if (p.tier > CUZK_GPU_TIER_FIRST)
         printf("binds    device memory: tiers 1..%u do not fit its budget; the host has %.3f GiB to spare\n",
                p.tier - 1, gib(p.host.budget == SIZE_MAX ? 0 : p.host.budget - p.host.peak));
     else

@@ -27,7 +27,7 @@
 #include "engine/engine.h"
 #include "util/common.h"
 
-#define DEFAULT_URL "http://127.0.0.1:9820"
+#define DEFAULT_URL REMOTE_DEFAULT_URL
 
 int remote_fail(const cuzk_error *err)
 {
@@ -66,6 +66,25 @@ int remote_token_file(const char **token, const char *token_file, char *buf, siz
     }
     *token = buf;
     return 0;
+}
+
+int remote_parse(int argc, char **argv, const cli_opt *opts, remote_conn *rc, cli_common *common,
+                 const char **pos, int max_pos, int *npos, const char *usage)
+{
+    rc->url = rc->token = rc->token_file = NULL;
+    const cli_opt conn[] = {
+        {"url", 0, CLI_VALUE, &rc->url, NULL},
+        {"token", 0, CLI_VALUE, &rc->token, NULL},
+        {"token-file", 0, CLI_VALUE, &rc->token_file, NULL},
+        {NULL, 0, 0, NULL, NULL},
+    };
+    const cli_opt *tables[] = {conn, opts};
+    int r = cli_parse_tables(argc, argv, tables, opts ? 2 : 1, common, pos, max_pos, npos, usage);
+    if (r)
+        return r == 2 ? 0 : 1;
+    if ((r = remote_token_file(&rc->token, rc->token_file, rc->tokbuf, sizeof rc->tokbuf)))
+        return r;
+    return -1;
 }
 
 cuzk_status read_file_all(const char *path, char **out, size_t *len, cuzk_error *err)
@@ -226,22 +245,23 @@ static const char SUBMIT_USAGE[] =
 
 int cmd_submit(int argc, char **argv)
 {
-    const char *url = NULL, *token = NULL, *token_file = NULL, *prio = NULL, *idem = NULL;
+    const char *prio = NULL, *idem = NULL;
     int by_path = 0;
     const cli_opt opts[] = {
-        {"url", 0, 1, &url, NULL},           {"token", 0, 1, &token, NULL},
-        {"token-file", 0, 1, &token_file, NULL},
-        {"priority", 0, 1, &prio, NULL},     {"idempotency-key", 0, 1, &idem, NULL},
-        {"witness-path", 0, 0, NULL, &by_path}, {NULL, 0, 0, NULL, NULL},
+        {"priority", 0, CLI_VALUE, &prio, NULL},
+        {"idempotency-key", 0, CLI_VALUE, &idem, NULL},
+        {"witness-path", 0, CLI_FLAG, NULL, &by_path},
+        {NULL, 0, 0, NULL, NULL},
     };
+    remote_conn rc;
     cli_common common;
     const char *pos[2];
-    int r = cli_parse_exact(argc, argv, opts, &common, pos, 2, "submit", SUBMIT_USAGE);
+    int npos;
+    int r = remote_parse(argc, argv, opts, &rc, &common, pos, 2, &npos, SUBMIT_USAGE);
     if (r >= 0)
         return r;
-    char tokbuf[1024];
-    if ((r = remote_token_file(&token, token_file, tokbuf, sizeof tokbuf)))
-        return r;
+    if (npos != 2)
+        return cli_usage_error(SUBMIT_USAGE, "submit needs 2 arguments, got %d", npos);
     cuzk_error err = {0};
     cuzk_client_submit req = {.priority = prio, .idempotency_key = idem};
     char keybuf[4096], wpath[4096];
@@ -259,7 +279,7 @@ int cmd_submit(int argc, char **argv)
         req.witness = wit;
     }
     cuzk_client *c;
-    if (remote_open(&c, url, token, &err)) {
+    if (remote_open(&c, rc.url, rc.token, &err)) {
         free(wit);
         return cli_fail(&err);
     }
@@ -285,44 +305,32 @@ static const char AWAIT_USAGE[] =
     "writes its proof and public signals (snarkjs format). Exits with the job's\n"
     "code: 0 done, 9 cancelled, the prover's code when it failed.\n"
     "\n"
-    "  --url URL        daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
-    "  --token TOKEN    bearer token (default $CUZK_TOKEN; a flag shows in ps)\n"
-    "  --token-file F   bearer token from this file's first line\n"
+    REMOTE_CONN_HELP
     "  --timeout S      give up after S seconds (exit 2; default: wait forever)\n";
 
 int cmd_await(int argc, char **argv)
 {
-    const char *url = NULL, *token = NULL, *token_file = NULL, *timeout = NULL;
-    const cli_opt opts[] = {
-        {"url", 0, 1, &url, NULL},         {"token", 0, 1, &token, NULL},
-        {"token-file", 0, 1, &token_file, NULL}, {"timeout", 0, 1, &timeout, NULL},
-        {NULL, 0, 0, NULL, NULL},
-    };
+    const char *timeout = NULL;
+    const cli_opt opts[] = {{"timeout", 0, CLI_VALUE, &timeout, NULL}, {NULL, 0, 0, NULL, NULL}};
+    remote_conn conn;
     cli_common common;
     const char *pos[3];
     int npos;
-    int r = cli_parse(argc, argv, opts, &common, pos, 3, &npos, AWAIT_USAGE);
-    if (r)
-        return r == 2 ? 0 : 1;
-    char tokbuf[1024];
-    if ((r = remote_token_file(&token, token_file, tokbuf, sizeof tokbuf)))
+    int r = remote_parse(argc, argv, opts, &conn, &common, pos, 3, &npos, AWAIT_USAGE);
+    if (r >= 0)
         return r;
-    if (npos != 1 && npos != 3) {
-        fprintf(stderr, "Error: await needs a job id and optionally proof.json and public.json\n%s", AWAIT_USAGE);
-        return 1;
-    }
+    if (npos != 1 && npos != 3)
+        return cli_usage_error(AWAIT_USAGE, "await needs a job id and optionally proof.json and public.json");
     double tmo = -1;
     if (timeout) {
         char *end;
         tmo = strtod(timeout, &end);
-        if (*end || !(tmo >= 0)) {
-            fprintf(stderr, "Error: --timeout must be a number of seconds, got '%s'\n", timeout);
-            return 1;
-        }
+        if (*end || !(tmo >= 0))
+            return cli_usage_error(AWAIT_USAGE, "--timeout must be a number of seconds, got '%s'", timeout);
     }
     cuzk_error err = {0};
     cuzk_client *c;
-    if (remote_open(&c, url, token, &err))
+    if (remote_open(&c, conn.url, conn.token, &err))
         return cli_fail(&err);
     cuzk_client_job job;
     int rc;
@@ -344,9 +352,7 @@ static const char STATUS_USAGE[] =
     "\n"
     "Prints the daemon's status (GET /v1/status), or one job's, as JSON.\n"
     "\n"
-    "  --url URL        daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
-    "  --token TOKEN    bearer token (default $CUZK_TOKEN; a flag shows in ps)\n"
-    "  --token-file F   bearer token from this file's first line\n";
+    REMOTE_CONN_HELP;
 
 static int get_and_print(const char *url, const char *token, const char *method, const char *path)
 {
@@ -379,24 +385,17 @@ static int get_and_print(const char *url, const char *token, const char *method,
 
 int cmd_status(int argc, char **argv)
 {
-    const char *url = NULL, *token = NULL, *token_file = NULL;
-    const cli_opt opts[] = {{"url", 0, 1, &url, NULL},
-                            {"token", 0, 1, &token, NULL},
-                            {"token-file", 0, 1, &token_file, NULL},
-                            {NULL, 0, 0, NULL, NULL}};
+    remote_conn rc;
     cli_common common;
     const char *pos[1];
     int npos;
-    int r = cli_parse(argc, argv, opts, &common, pos, 1, &npos, STATUS_USAGE);
-    if (r)
-        return r == 2 ? 0 : 1;
-    char tokbuf[1024];
-    if ((r = remote_token_file(&token, token_file, tokbuf, sizeof tokbuf)))
+    int r = remote_parse(argc, argv, NULL, &rc, &common, pos, 1, &npos, STATUS_USAGE);
+    if (r >= 0)
         return r;
     char path[256] = "/v1/status";
     if (npos == 1)
         snprintf(path, sizeof path, "/v1/jobs/%s", pos[0]);
-    return get_and_print(url, token, "GET", path);
+    return get_and_print(rc.url, rc.token, "GET", path);
 }
 
 static const char CANCEL_USAGE[] =
@@ -405,28 +404,22 @@ static const char CANCEL_USAGE[] =
     "Cancels a job: a queued one is removed, a running one stops at its next phase\n"
     "boundary. Prints the job (JSON). A finished job is left as it is.\n"
     "\n"
-    "  --url URL        daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
-    "  --token TOKEN    bearer token (default $CUZK_TOKEN; a flag shows in ps)\n"
-    "  --token-file F   bearer token from this file's first line\n";
+    REMOTE_CONN_HELP;
 
 int cmd_cancel(int argc, char **argv)
 {
-    const char *url = NULL, *token = NULL, *token_file = NULL;
-    const cli_opt opts[] = {{"url", 0, 1, &url, NULL},
-                            {"token", 0, 1, &token, NULL},
-                            {"token-file", 0, 1, &token_file, NULL},
-                            {NULL, 0, 0, NULL, NULL}};
+    remote_conn rc;
     cli_common common;
     const char *pos[1];
-    int r = cli_parse_exact(argc, argv, opts, &common, pos, 1, "cancel", CANCEL_USAGE);
+    int npos;
+    int r = remote_parse(argc, argv, NULL, &rc, &common, pos, 1, &npos, CANCEL_USAGE);
     if (r >= 0)
         return r;
-    char tokbuf[1024];
-    if ((r = remote_token_file(&token, token_file, tokbuf, sizeof tokbuf)))
-        return r;
+    if (npos != 1)
+        return cli_usage_error(CANCEL_USAGE, "cancel needs 1 argument, got %d", npos);
     char path[256];
     snprintf(path, sizeof path, "/v1/jobs/%s/cancel", pos[0]);
-    return get_and_print(url, token, "POST", path);
+    return get_and_print(rc.url, rc.token, "POST", path);
 }
 
 static const char WORKERS_USAGE[] =
@@ -440,25 +433,16 @@ static const char WORKERS_USAGE[] =
     "            and held before their proofs (their keys loaded), until resume.\n"
     "Prints {paused, admit, running} (JSON).\n"
     "\n"
-    "  --url URL        daemon (default $CUZK_URL or " DEFAULT_URL ")\n"
-    "  --token TOKEN    bearer token (default $CUZK_TOKEN; a flag shows in ps)\n"
-    "  --token-file F   bearer token from this file's first line\n";
+    REMOTE_CONN_HELP;
 
 int cmd_workers(int argc, char **argv)
 {
-    const char *url = NULL, *token = NULL, *token_file = NULL;
-    const cli_opt opts[] = {{"url", 0, 1, &url, NULL},
-                            {"token", 0, 1, &token, NULL},
-                            {"token-file", 0, 1, &token_file, NULL},
-                            {NULL, 0, 0, NULL, NULL}};
+    remote_conn rc;
     cli_common common;
     const char *pos[2];
     int npos;
-    int r = cli_parse(argc, argv, opts, &common, pos, 2, &npos, WORKERS_USAGE);
-    if (r)
-        return r == 2 ? 0 : 1;
-    char tokbuf[1024];
-    if ((r = remote_token_file(&token, token_file, tokbuf, sizeof tokbuf)))
+    int r = remote_parse(argc, argv, NULL, &rc, &common, pos, 2, &npos, WORKERS_USAGE);
+    if (r >= 0)
         return r;
     if (npos < 1)
         return cli_usage_error(WORKERS_USAGE, "expected pause, resume or admit");
@@ -478,5 +462,5 @@ int cmd_workers(int argc, char **argv)
     } else {
         return cli_usage_error(WORKERS_USAGE, "unknown action '%s' (pause, resume or admit)", what);
     }
-    return get_and_print(url, token, "POST", path);
+    return get_and_print(rc.url, rc.token, "POST", path);
 }

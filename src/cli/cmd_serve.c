@@ -18,6 +18,7 @@
  * so four arenas do not make them wait on each other. */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
@@ -50,17 +51,6 @@ static void log_line(void *user, const char *event, const char *fields)
     /* One fprintf per line: stdio locks the stream, so lines never interleave. */
     fprintf(stderr, "ts=%s.%03dZ event=%s%s%s\n", ts, (int)(tv.tv_usec / 1000), event,
             fields && *fields ? " " : "", fields ? fields : "");
-}
-
-/* A bool setting's flag may stand alone (--paused = --paused true). */
-static int is_bool_flag(const char *flag)
-{
-    size_t n;
-    const cuzk_setting *t = cuzk_config_settings(&n);
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(t[i].flag, flag))
-            return t[i].type == CUZK_SET_BOOL;
-    return 0;
 }
 
 static void print_settings_help(void)
@@ -168,71 +158,95 @@ static void remove_state_dir(const char *dir)
     rmdir(dir);
 }
 
+/* The options of `cuzk serve`: its own (below) and one per setting of the
+ * engine's table (cuzk_config_settings: --state-dir, --listen, ...), so a
+ * setting added there is a flag here. Parsed by getopt_long twice: first
+ * every --config file is loaded, so that flags override it wherever they
+ * appear; then the settings in order. A bool setting may stand alone
+ * (--paused = --paused true) or take its value as the next argument. */
+enum { SERVE_HELP = 200, SERVE_FOREGROUND, SERVE_PRINT_CONFIG, SERVE_CONFIG, SERVE_SETTING = 256 };
+
+static int serve_pass(int argc, char **argv, const struct option *lo, const cuzk_setting *t, int load,
+                      cuzk_config *cfg, int *foreground, int *print_config)
+{
+    opterr = 0;
+    optind = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+        cuzk_error err = {0};
+        if (c == '?' || c == ':') {
+            char name[80];
+            if (optopt >= SERVE_SETTING)
+                snprintf(name, sizeof name, "--%s", t[optopt - SERVE_SETTING].flag);
+            else if (optopt >= SERVE_HELP)
+                snprintf(name, sizeof name, "--%s", lo[optopt - SERVE_HELP].name);
+            else if (optopt > 0)
+                snprintf(name, sizeof name, "-%c", optopt);
+            else
+                snprintf(name, sizeof name, "%.*s", (int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
+            return cli_usage_error(USAGE, c == ':'              ? "option '%s' needs a value"
+                                          : optopt >= SERVE_HELP ? "option '%s' takes no value"
+                                                                 : "unknown option '%s'", name);
+        }
+        if (c == 'h' || c == SERVE_HELP) {
+            fputs(USAGE, stdout);
+            print_settings_help();
+            return 0;
+        }
+        if (c == SERVE_FOREGROUND)
+            *foreground = 1;
+        else if (c == SERVE_PRINT_CONFIG)
+            *print_config = 1;
+        else if (c == SERVE_CONFIG) {
+            if (load && cuzk_config_load(cfg, optarg, &err))
+                return cli_fail(&err);
+        } else if (c >= SERVE_SETTING) {
+            const cuzk_setting *st = &t[c - SERVE_SETTING];
+            const char *value = optarg;
+            if (st->type == CUZK_SET_BOOL && !value) /* both passes: the value is not an argument */
+                value = optind < argc && argv[optind][0] != '-' ? argv[optind++] : "true";
+            if (!load && cuzk_config_set(cfg, st->flag, value, &err))
+                return cli_fail(&err);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(USAGE, "unexpected argument '%s' (settings are --name value)", argv[optind]);
+    return -1;
+}
+
+/* Returns -1 to go on, or the exit code to return now. */
+static int serve_parse(int argc, char **argv, cuzk_config *cfg, int *foreground, int *print_config)
+{
+    size_t n;
+    const cuzk_setting *t = cuzk_config_settings(&n);
+    struct option *lo = calloc(n + 5, sizeof *lo);
+    if (!lo) {
+        fputs("Error: out of memory\n", stderr);
+        return CUZK_ERR_NOMEM;
+    }
+    size_t k = 0;
+    lo[k++] = (struct option){"help", no_argument, NULL, SERVE_HELP};
+    lo[k++] = (struct option){"foreground", no_argument, NULL, SERVE_FOREGROUND};
+    lo[k++] = (struct option){"print-config", no_argument, NULL, SERVE_PRINT_CONFIG};
+    lo[k++] = (struct option){"config", required_argument, NULL, SERVE_CONFIG};
+    for (size_t i = 0; i < n; i++)
+        lo[k++] = (struct option){t[i].flag, t[i].type == CUZK_SET_BOOL ? optional_argument : required_argument,
+                                  NULL, SERVE_SETTING + (int)i};
+    int rc = serve_pass(argc, argv, lo, t, 1, cfg, foreground, print_config);
+    if (rc < 0)
+        rc = serve_pass(argc, argv, lo, t, 0, cfg, foreground, print_config);
+    free(lo);
+    return rc;
+}
+
 int cmd_serve(int argc, char **argv)
 {
     cuzk_config cfg;
     cuzk_config_init(&cfg);
     int foreground = 0, print_config = 0;
-    /* The config file first, so flags override it wherever they appear. */
-    for (int i = 1; i < argc; i++) {
-        const char *path = NULL;
-        if (!strcmp(argv[i], "--config") && i + 1 < argc)
-            path = argv[i + 1];
-        else if (!strncmp(argv[i], "--config=", 9))
-            path = argv[i] + 9;
-        if (path) {
-            cuzk_error err = {0};
-            if (cuzk_config_load(&cfg, path, &err))
-                return cli_fail(&err);
-        }
-    }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(USAGE, stdout);
-            print_settings_help();
-            return 0;
-        }
-        if (!strcmp(a, "--foreground")) {
-            foreground = 1;
-            continue;
-        }
-        if (!strcmp(a, "--print-config")) {
-            print_config = 1;
-            continue;
-        }
-        if (!strcmp(a, "--config")) {
-            i++;
-            continue;
-        }
-        if (!strncmp(a, "--config=", 9))
-            continue;
-        if (strncmp(a, "--", 2) || !a[2]) {
-            fprintf(stderr, "Error: unexpected argument '%s' (settings are --name value)\n", a);
-            return 1;
-        }
-        char name[128];
-        const char *eq = strchr(a, '='), *value;
-        if (eq) {
-            snprintf(name, sizeof name, "%.*s", (int)(eq - a - 2), a + 2);
-            value = eq + 1;
-        } else {
-            snprintf(name, sizeof name, "%s", a + 2);
-            if (is_bool_flag(name) && (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2))) {
-                value = "true"; /* --paused alone */
-                goto set;
-            }
-            if (i + 1 >= argc) {
-                fprintf(stderr, "Error: option '%s' needs a value\n", a);
-                return 1;
-            }
-            value = argv[++i];
-        }
-    set:;
-        cuzk_error err = {0};
-        if (cuzk_config_set(&cfg, name, value, &err))
-            return cli_fail(&err);
-    }
+    int prc = serve_parse(argc, argv, &cfg, &foreground, &print_config);
+    if (prc >= 0)
+        return prc;
     /* The token from a file or the environment: a flag shows in ps. */
     if (cfg.token_file[0]) {
         FILE *tf = fopen(cfg.token_file, "re");

@@ -3,7 +3,12 @@
 #ifndef CUZK_CURVE_BLS12_381_PAIRING_H
 #define CUZK_CURVE_BLS12_381_PAIRING_H
 
-#include "curve/bls12_381.h"
+/* A part of the umbrella header, which declares the fields and groups this
+ * needs first: include "curve/bls12_381.h" (this file does not include it back, so
+ * the headers form no circle). */
+#ifndef CUZK_CURVE_BLS12_381_H
+#error "include curve/bls12_381.h, not curve/bls12_381_pairing.h"
+#endif
 
 #define TW_CURVE bls12_381
 #include "field/tower_decl.h"

@@ -8,7 +8,7 @@
 #include "curve/curves.h"
 
 /* Read directly only by the per-curve tables (curve_ops.c, fmt_curve.c,
- * gpu/curve_ops.cu); everyone else goes through cuzk_curve_desc_get. */
+ * gpu/ec/curve_ops.cu); everyone else goes through cuzk_curve_desc_get. */
 #define DESC_DECLARE(id, e) extern const cuzk_curve_desc id##_curve_desc;
 CUZK_CURVES(DESC_DECLARE)
 #undef DESC_DECLARE

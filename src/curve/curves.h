@@ -10,7 +10,7 @@
  * Derived from it: the descriptions (curve/curve_desc.c), the host operations
  * (curve/curve_ops.c), the file-format checks (formats/fmt_curve.c), the dev
  * setup and PoRep key (groth16/setup.c), the generators (groth16/gen.c) and
- * the GPU operations (gpu/curve_ops.cu). Each of those builds its table with
+ * the GPU operations (gpu/ec/curve_ops.cu). Each of those builds its table with
  * a switch over this list, so a curve added here but not instantiated at one
  * of those places fails to compile there, naming the missing object.
  *

@@ -45,3 +45,47 @@ int blob_ref_format(char *out, size_t cap, const char *sha, const char *host, co
     }
     return 0;
 }
+
+int witness_ref_kind(const char *ref, char sha[65])
+{
+    sha[0] = 0;
+    if (!ref[0]) /* a job from before content ids, its witness in the queue */
+        return WREF_INLINE;
+    if (!strncmp(ref, BLOB_PREFIX, strlen(BLOB_PREFIX))) {
+        /* "<sha>:<host>:<url>"; the host id's length is blob_ref_parse's business */
+        const char *p = ref + strlen(BLOB_PREFIX);
+        char h[65];
+        if (strlen(p) < 66 || p[64] != ':' || !strchr(p + 65, ':'))
+            return 0;
+        memcpy(h, p, 64);
+        h[64] = 0;
+        if (!blob_hex_ok(h))
+            return 0;
+        memcpy(sha, h, 65);
+        return WREF_BLOB;
+    }
+    int kind = !strncmp(ref, INLINE_PREFIX, strlen(INLINE_PREFIX))  ? WREF_INLINE
+               : !strncmp(ref, SPOOL_PREFIX, strlen(SPOOL_PREFIX)) ? WREF_SPOOL
+                                                                    : 0;
+    if (!kind)
+        return 0;
+    const char *h = ref + strlen(kind == WREF_INLINE ? INLINE_PREFIX : SPOOL_PREFIX);
+    if (h[0] && !blob_hex_ok(h))
+        return 0;
+    snprintf(sha, 65, "%s", h);
+    return kind;
+}
+
+int witness_ref_format(char *out, size_t cap, int kind, const char *sha)
+{
+    if (!cap)
+        return -1;
+    int n = (kind != WREF_INLINE && kind != WREF_SPOOL) || !blob_hex_ok(sha)
+                ? -1
+                : snprintf(out, cap, "%s%s", kind == WREF_INLINE ? INLINE_PREFIX : SPOOL_PREFIX, sha);
+    if (n < 0 || (size_t)n >= cap) {
+        out[0] = 0;
+        return -1;
+    }
+    return 0;
+}

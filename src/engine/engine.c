@@ -37,6 +37,7 @@
 
 #include "cuzk/gpu.h"
 #include "engine/engine_internal.h"
+#include "util/common.h"
 
 /* ---- names ----------------------------------------------------------------- */
 
@@ -161,11 +162,10 @@ static cuzk_status pick_devices(cuzk_engine *e, cuzk_error *err)
         size_t free_now = 0, tot = 0;
         if (!e->cfg.device_memory && cuzk_gpu_mem_info(di->index, &free_now, &tot, &derr))
             return cuzk_err_force(err, CUZK_ERR_GPU, "GPU %d: %s", di->index, derr.msg);
-        uint64_t margin = total / 50 > (512ull << 20) ? total / 50 : 512ull << 20;
-        di->memory_budget = e->cfg.device_memory ? e->cfg.device_memory
-                            : free_now > margin       ? free_now - margin
-                                                      : 0;
-        di->workers = e->cfg.workers_per_device < 1 ? 1 : e->cfg.workers_per_device;
+        di->memory_budget = e->cfg.device_memory
+                                ? e->cfg.device_memory
+                                : cuzk_mem_after_margin(free_now, total, CUZK_MARGIN_DEVICE_MIN);
+        di->workers = eng_workers_per_device(e);
     }
     return CUZK_OK;
 }
@@ -372,7 +372,7 @@ cuzk_status cuzk_engine_open(cuzk_engine **out, const cuzk_config *cfg,
 
     if ((st = eng_backend_create(&e->backend, cfg->threads, err)))
         goto fail;
-    int per_device = e->cfg.workers_per_device < 1 ? 1 : e->cfg.workers_per_device;
+    int per_device = eng_workers_per_device(e);
     e->n_workers = e->n_devices ? (size_t)(e->n_devices * per_device) : (size_t)e->cfg.cpu_workers;
     e->workers = calloc(e->n_workers, sizeof *e->workers);
     if (!e->workers) {

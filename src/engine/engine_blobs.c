@@ -4,7 +4,10 @@
  * cluster.shared_dir set, a witness larger than cluster.inline_witness_max
  * is not stored in the database: the accepting host writes it durably to
  * its blob directory (the spool, or <shared_dir>/<host_id>/) under its
- * content's name, <sha256>.wtns, and the job row names it:
+ * content's name, <sha256>.wtns (a streamed upload, hashed as it came, is
+ * renamed there, or copied on another file system: never read into
+ * memory; a blob of that hash there already makes it redundant), and the
+ * job row names it:
  *
  *     blob:<sha256 hex>:<owner host id>:<owner's advertise_url>
  *
@@ -49,11 +52,11 @@ int blob_enabled(const cuzk_engine *e)
 
 static cuzk_status blob_url_check(const cuzk_engine *e, const char *url, cuzk_error *err)
 {
-    if (strlen(BLOB_PREFIX) + 65 + strlen(e->host_id) + 1 + strlen(url) >= sizeof(((eng_job *)0)->input) ||
+    if (strlen(BLOB_PREFIX) + 65 + strlen(e->host_id) + 1 + strlen(url) >= sizeof(((eng_job *)0)->witness) ||
         strlen(url) >= sizeof e->adv_url)
         return cuzk_err_force(err, CUZK_ERR_USAGE,
                               "engine.host_id and cluster.advertise_url \"%s\" are too long together (%zu bytes at most)",
-                              url, sizeof(((eng_job *)0)->input) - strlen(BLOB_PREFIX) - 67);
+                              url, sizeof(((eng_job *)0)->witness) - strlen(BLOB_PREFIX) - 67);
     return CUZK_OK;
 }
 
@@ -168,11 +171,9 @@ static void sha_hex(const void *data, size_t len, char out[65])
 
 /* ---- the accepting host ---------------------------------------------------- */
 
-cuzk_status blob_store(cuzk_engine *e, const void *data, size_t len, char *ref, size_t cap,
-                       cuzk_error *err)
+/* Pins sha (being written: no sweep removes it) and formats its reference. */
+static cuzk_status blob_pin(cuzk_engine *e, const char *sha, char *ref, size_t cap, cuzk_error *err)
 {
-    char sha[65], name[80];
-    sha_hex(data, len, sha);
     pthread_mutex_lock(&e->blob_mu);
     if (e->n_pins == e->cap_pins) {
         size_t nc = e->cap_pins ? 2 * e->cap_pins : 64;
@@ -188,10 +189,32 @@ cuzk_status blob_store(cuzk_engine *e, const void *data, size_t len, char *ref, 
     memcpy(p->sha, sha, sizeof p->sha);
     p->gen = 0; /* being written: no sweep removes it */
     pthread_mutex_unlock(&e->blob_mu);
-    snprintf(name, sizeof name, "%s.wtns", sha);
     if (blob_ref_format(ref, cap, sha, e->host_id, atomic_load(&e->adv_ready) ? e->adv_url : ""))
         return ecode(err, CUZK_ERR_INTERNAL, "blob reference too long"); /* checked at open */
-    return write_durable(e->blob_dir, name, data, len, err); /* the caller unpins */
+    return CUZK_OK;
+}
+
+cuzk_status blob_store(cuzk_engine *e, const void *data, size_t len, char *ref, size_t cap,
+                       cuzk_error *err)
+{
+    char sha[65], name[80];
+    sha_hex(data, len, sha);
+    cuzk_status st = blob_pin(e, sha, ref, cap, err);
+    snprintf(name, sizeof name, "%s.wtns", sha);
+    return st ? st : write_durable(e->blob_dir, name, data, len, err); /* the caller unpins */
+}
+
+cuzk_status blob_store_upload(cuzk_engine *e, cuzk_engine_upload *u, char *ref, size_t cap,
+                              cuzk_error *err)
+{
+    uint8_t d[32];
+    char sha[65], name[80];
+    upload_digest(u, d);
+    for (int i = 0; i < 32; i++)
+        snprintf(sha + 2 * i, 3, "%02x", d[i]);
+    cuzk_status st = blob_pin(e, sha, ref, cap, err);
+    snprintf(name, sizeof name, "%s.wtns", sha);
+    return st ? st : upload_commit_blob(u, e->blob_dir, name, err); /* the caller unpins */
 }
 
 void blob_unpin(cuzk_engine *e, const char *sha)
@@ -263,7 +286,7 @@ void blob_sweep(cuzk_engine *e)
     pthread_mutex_lock(&e->blob_mu);
     uint64_t g0 = e->blob_gen;
     pthread_mutex_unlock(&e->blob_mu);
-    char **live = NULL;
+    eng_live_input *live = NULL;
     size_t n = 0;
     cuzk_error err = {0};
     pthread_mutex_lock(&e->dblock);
@@ -278,7 +301,7 @@ void blob_sweep(cuzk_engine *e)
     for (size_t i = 0; i < nc; i++) {
         int keep = 0;
         for (size_t k = 0; k < n && !keep; k++)
-            keep = !strncmp(live[k], BLOB_PREFIX, 5) && !strncmp(live[k] + 5, cand[i], 64);
+            keep = !strncmp(live[k].witness, BLOB_PREFIX, 5) && !strncmp(live[k].witness + 5, cand[i], 64);
         for (size_t k = 0; k < e->n_pins && !keep; k++)
             keep = (!e->pins[k].gen || e->pins[k].gen > g0) && !memcmp(e->pins[k].sha, cand[i], 64);
         if (!keep) {
@@ -293,8 +316,6 @@ void blob_sweep(cuzk_engine *e)
             e->pins[w++] = e->pins[k];
     e->n_pins = w;
     pthread_mutex_unlock(&e->blob_mu);
-    for (size_t k = 0; k < n; k++)
-        free(live[k]);
     free(live);
     free(cand);
     if (removed) {
@@ -450,7 +471,7 @@ cuzk_status blob_fetch(cuzk_engine *e, const eng_job *j, atomic_int *cancel, voi
     *body = NULL;
     *len = 0;
     *gone = 0;
-    if (!blob_ref_parse(j->input, sha, host, sizeof host, &url))
+    if (!blob_ref_parse(j->witness, sha, host, sizeof host, &url))
         return ecode(err, CUZK_ERR_FORMAT, "job %s: malformed witness reference in the queue", j->id);
     fetch_buf b = {.p = malloc((size_t)j->input_bytes + 1), .cap = (size_t)j->input_bytes,
                    .cancel = cancel};

@@ -181,6 +181,12 @@ static inline const char *logq(char *dst, size_t cap, const char *src)
     return dst;
 }
 
+/* Workers sharing one GPU: the setting, at least 1 (the one clamp). */
+static inline int eng_workers_per_device(const cuzk_engine *e)
+{
+    return e->cfg.workers_per_device < 1 ? 1 : e->cfg.workers_per_device;
+}
+
 static inline int64_t now_ms(void)
 {
     struct timespec ts;
@@ -260,6 +266,8 @@ int store_code(int en);
 cuzk_status write_durable(const char *dir, const char *name, const void *data, size_t len,
                           cuzk_error *err);
 void spool_path(const cuzk_engine *e, const char *name, char *out, size_t cap);
+/* The name of job j's spool file (a spool: witness): "<job id>.wtns". */
+void spool_file(const eng_job *j, char *out, size_t cap);
 void spool_remove(cuzk_engine *e, const eng_job *j);
 void spool_remove_durable(cuzk_engine *e, const eng_job *j, uint64_t mark);
 void spool_sweep(cuzk_engine *e);
@@ -270,6 +278,12 @@ void upload_digest(cuzk_engine_upload *u, uint8_t out[32]);
 const char *upload_path(const cuzk_engine_upload *u);
 cuzk_status upload_commit(cuzk_engine_upload *u, const char *dir, const char *name, cuzk_error *err);
 cuzk_status upload_read(cuzk_engine_upload *u, uint8_t **data, size_t *len, cuzk_error *err);
+/* The upload as dir/name, named by its content (a blob): moved there as
+ * upload_commit does, unless dir/name exists already (the same bytes, a
+ * committed blob is only ever renamed into place): then the upload is
+ * dropped. dir on another file system (EXDEV): copied 1 MiB at a time
+ * under a temporary name, fsynced, renamed. Memory stays flat either way. */
+cuzk_status upload_commit_blob(cuzk_engine_upload *u, const char *dir, const char *name, cuzk_error *err);
 
 /* ---- engine_blobs.c ------------------------------------------------------------ */
 
@@ -283,6 +297,11 @@ void blob_teardown(cuzk_engine *e);
 /* Writes a witness durably to the blob directory, pinned, and its reference to ref. */
 cuzk_status blob_store(cuzk_engine *e, const void *data, size_t len, char *ref, size_t cap,
                        cuzk_error *err);
+/* The same for a streamed upload (its hash known as it arrived): the file
+ * is renamed into the blob directory (upload_commit_blob), never read
+ * into memory. */
+cuzk_status blob_store_upload(cuzk_engine *e, cuzk_engine_upload *u, char *ref, size_t cap,
+                              cuzk_error *err);
 /* The job naming the blob is committed (or will not be): a sweep after now may judge it. */
 void blob_unpin(cuzk_engine *e, const char *sha);
 void blob_sweep(cuzk_engine *e);

@@ -310,18 +310,24 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
     int blob = e->q->ops->shared && blob_ready(e) && wl > e->cfg.inline_witness_max;
     if (blob)
         inline_body = 0;
-    else if (!inline_body)
-        snprintf(j.input, sizeof j.input, "%s.wtns", j.id);
+    /* The job names its witness by content (blobref.h); the blob store fills in a blob's. */
+    char wsha_hex[65], spool_name[CUZK_JOB_ID_LEN + 8];
+    for (int i = 0; i < 32; i++)
+        snprintf(wsha_hex + 2 * i, 3, "%02x", wsha[i]);
+    if (!blob)
+        witness_ref_format(j.witness, sizeof j.witness, inline_body ? WREF_INLINE : WREF_SPOOL, wsha_hex);
+    spool_file(&j, spool_name, sizeof spool_name);
     j.input_bytes = wl;
     j.host_bytes = host_bytes;
     j.worker = j.device = -1;
     st = CUZK_OK;
-    if (up && (inline_body || blob)) /* for the queue or the blob store: its bytes */
+    if (up && inline_body) /* for the queue: its bytes (small, or a queue without blobs) */
         st = upload_read(up, &owned, &wl, err), wd = owned;
     if (!st && !inline_body)
-        st = blob ? blob_store(e, wd, wl, j.input, sizeof j.input, err)
-             : up ? upload_commit(up, e->spool, j.input, err)
-                  : write_durable(e->spool, j.input, wd, wl, err);
+        st = blob ? (up ? blob_store_upload(e, up, j.witness, sizeof j.witness, err) /* renamed, not read */
+                        : blob_store(e, wd, wl, j.witness, sizeof j.witness, err))
+             : up ? upload_commit(up, e->spool, spool_name, err)
+                  : write_durable(e->spool, spool_name, wd, wl, err);
     eng_job saved;
     int dup = 0;
     if (!st) {
@@ -344,8 +350,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, cuzk
         }
     }
     free(owned);
-    if (blob && j.input[0]) /* committed or not, a sweep may judge it now */
-        blob_unpin(e, j.input + 5);
+    if (blob && j.witness[0]) /* committed or not, a sweep may judge it now */
+        blob_unpin(e, j.witness + 5);
     if (st || dup) {
         spool_remove(e, &j);
         pthread_mutex_lock(&e->lock);

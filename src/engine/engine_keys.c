@@ -45,11 +45,6 @@ static int dev_index(const cuzk_engine *e, int ordinal)
     return 0;
 }
 
-static int workers_per_device(const cuzk_engine *e)
-{
-    return e->cfg.workers_per_device < 1 ? 1 : e->cfg.workers_per_device;
-}
-
 /* A key's plan on every GPU in use (devmem.h); no GPU: nothing to plan. */
 void key_plan(const cuzk_engine *e, const char *path, eng_kplan *out)
 {
@@ -69,12 +64,12 @@ void key_plan(const cuzk_engine *e, const char *path, eng_kplan *out)
     for (int i = 0; i < e->n_devices; i++) {
         cuzk_error perr = {0};
         if (eng_devmem_plan(&shape, e->device_info[i].memory_budget, e->device_sms[i],
-                            (unsigned)workers_per_device(e), e->cfg.msm_copies, &out->bytes[i], &perr)) {
+                            (unsigned)eng_workers_per_device(e), e->cfg.msm_copies, &out->bytes[i], &perr)) {
             snprintf(out->why, sizeof out->why, "GPU %d: %.400s", e->devices[i], perr.msg);
             continue;
         }
         if (!eng_hostmem_plan(&shape, e->device_info[i].memory_budget, e->device_sms[i],
-                              (unsigned)workers_per_device(e), e->cfg.msm_copies, &hk, &hj, &perr)) {
+                              (unsigned)eng_workers_per_device(e), e->cfg.msm_copies, &hk, &hj, &perr)) {
             out->host_key = hk > out->host_key ? hk : out->host_key;
             out->host_job = hj > out->host_job ? hj : out->host_job;
         }
@@ -518,7 +513,7 @@ cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot,
         /* On a GPU: within the plan admission counted for it (devmem.h). */
         st = eng_key_load(wctx, path, slot - 1,
                           slot > 0 ? k->plan.bytes[dev_index(e, slot - 1)] : 0,
-                          (unsigned)workers_per_device(e), e->cfg.msm_copies, &key, &hb, &db, err);
+                          (unsigned)eng_workers_per_device(e), e->cfg.msm_copies, &key, &hb, &db, err);
     pthread_mutex_lock(&e->lock);
     int remember = 0;
     eng_key_rec upd;

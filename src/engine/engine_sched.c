@@ -168,10 +168,11 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
         char wp[CUZK_CFG_STR_MAX + 512];
         void *body = NULL;
         size_t len = 0;
-        char bsha[65], bhost[256];
-        const char *burl;
-        int blob = blob_ref_parse(j->input, bsha, bhost, sizeof bhost, &burl);
-        if (blob) { /* another host's spool, or a shared directory */
+        char bsha[65], sname[CUZK_JOB_ID_LEN + 8];
+        int kind = witness_ref_kind(j->witness, bsha), in_spool = kind == WREF_SPOOL;
+        if (!kind) {
+            st = ecode(&err, CUZK_ERR_FORMAT, "job %s: malformed witness reference in the queue", j->id);
+        } else if (kind == WREF_BLOB) { /* another host's spool, or a shared directory */
             atomic_store(&w->prog.phase, "fetch_witness");
             st = blob_fetch(e, j, &w->prog.cancel, &body, &len, &blob_gone, &err);
             if (st && st != CUZK_ERR_CANCELLED) {
@@ -179,8 +180,9 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
                 snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg), "%s",
                          blob_gone ? " (the witness is gone)" : "");
             }
-        } else if (j->input[0]) {
-            spool_path(e, j->input, wp, sizeof wp);
+        } else if (in_spool) { /* this host's file of the job */
+            spool_file(j, sname, sizeof sname);
+            spool_path(e, sname, wp, sizeof wp);
         } else {
             pthread_mutex_lock(&e->dblock);
             st = e->q->ops->input(e->q, j->id, &body, &len, &err);
@@ -190,7 +192,7 @@ static void run_job(eng_worker *w, eng_job *j, eng_kentry *k)
             st = hold_while_paused(w, &err);
         atomic_store(&w->prog.phase, "prove");
         if (!st)
-            st = eng_prove(w->wctx, k->slot[slot].key, j->input[0] && !blob ? wp : NULL, body, len,
+            st = eng_prove(w->wctx, k->slot[slot].key, in_spool ? wp : NULL, body, len,
                            &proof, &pub, &err);
         free(body);
     }
@@ -325,6 +327,18 @@ static eng_kentry *key_for_job(cuzk_engine *e, const eng_job *j)
     return NULL;
 }
 
+/* Tells the queue the keys this host passes over now (e->lock held). */
+static void skip_publish(cuzk_engine *e)
+{
+    const char *ids[ENG_KEY_SKIP_MAX];
+    for (size_t i = 0; i < e->n_skip; i++)
+        ids[i] = e->skip[i].id;
+    cuzk_error err = {0};
+    pthread_mutex_lock(&e->dblock);
+    e->q->ops->skip_keys(e->q, ids, e->n_skip, &err);
+    pthread_mutex_unlock(&e->dblock);
+}
+
 /* A shared queue: this host has not the key of a job; its peeks pass over
  * the key's jobs for ENG_KEY_SKIP_S (then it looks for the key again), so
  * another host with the key runs them (e->lock held). */
@@ -342,13 +356,7 @@ static void key_skip(cuzk_engine *e, const eng_job *j)
         elog(e, "key_missing", "job=%s key=%s path=%s skipped_s=%g", j->id, j->key_id, j->key_path,
              (double)ENG_KEY_SKIP_S);
     }
-    const char *ids[ENG_KEY_SKIP_MAX];
-    for (size_t i = 0; i < e->n_skip; i++)
-        ids[i] = e->skip[i].id;
-    cuzk_error err = {0};
-    pthread_mutex_lock(&e->dblock);
-    e->q->ops->skip_keys(e->q, ids, e->n_skip, &err);
-    pthread_mutex_unlock(&e->dblock);
+    skip_publish(e);
 }
 
 /* Drops the skips that expired (e->lock held). */
@@ -365,13 +373,7 @@ static void key_skip_expire(cuzk_engine *e)
         if (t - e->skip[i].since < ENG_KEY_SKIP_S)
             e->skip[w++] = e->skip[i];
     e->n_skip = w;
-    const char *ids[ENG_KEY_SKIP_MAX];
-    for (size_t i = 0; i < e->n_skip; i++)
-        ids[i] = e->skip[i].id;
-    cuzk_error err = {0};
-    pthread_mutex_lock(&e->dblock);
-    e->q->ops->skip_keys(e->q, ids, e->n_skip, &err);
-    pthread_mutex_unlock(&e->dblock);
+    skip_publish(e);
 }
 
 /* Fails a queued job that can never run here (its key is gone, or no plan

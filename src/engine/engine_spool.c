@@ -1,9 +1,10 @@
 /* DESIGN — durability of what the engine is given: the spool.
  *
  * A witness larger than ENG_INLINE_MAX (on one host) goes to a spool file,
- * <state_dir>/spool/<job id>.wtns, written under a temporary name, fsynced,
- * renamed and its directory fsynced (write_durable) before the job that
- * names it is journaled, so an acknowledged job never lacks its witness.
+ * <state_dir>/spool/<job id>.wtns (the job names it spool:<sha256>: the
+ * queue holds content ids, never this host's file names), written under a
+ * temporary name, fsynced, renamed and its directory fsynced
+ * (write_durable) before the job that names it is journaled, so an acknowledged job never lacks its witness.
  * A witness streamed in (a request body as it arrives) is written to
  * spool/.upload-XXXXXX and hashed as it comes (cuzk_engine_upload); its
  * submission fsyncs and renames that file: memory holds only what is in
@@ -19,6 +20,7 @@
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine/engine_internal.h"
@@ -80,16 +82,21 @@ void spool_path(const cuzk_engine *e, const char *name, char *out, size_t cap)
     snprintf(out, cap, "%s/%s", e->spool, name);
 }
 
+void spool_file(const eng_job *j, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s.wtns", j->id);
+}
+
+/* Only a spool: witness is this host's file of the job; one in the queue
+ * goes with the job's end, a blob with its owner's sweep once no live job
+ * names it. */
 void spool_remove(cuzk_engine *e, const eng_job *j)
 {
-    char sha[65], host[256];
-    const char *url;
-    if (!j->input[0]) /* stored in the queue: deleted with the job's end */
+    char sha[65], name[CUZK_JOB_ID_LEN + 8], p[CUZK_CFG_STR_MAX + 512];
+    if (witness_ref_kind(j->witness, sha) != WREF_SPOOL)
         return;
-    if (blob_ref_parse(j->input, sha, host, sizeof host, &url))
-        return; /* a blob: its owner's sweep removes it once no live job names it */
-    char p[CUZK_CFG_STR_MAX + 512];
-    spool_path(e, j->input, p, sizeof p);
+    spool_file(j, name, sizeof name);
+    spool_path(e, name, p, sizeof p);
     unlink(p);
 }
 
@@ -99,7 +106,8 @@ void spool_remove(cuzk_engine *e, const eng_job *j)
 void spool_remove_durable(cuzk_engine *e, const eng_job *j, uint64_t mark)
 {
     cuzk_error err = {0};
-    if (!j->input[0])
+    char sha[65];
+    if (witness_ref_kind(j->witness, sha) != WREF_SPOOL)
         return;
     if (journal_sync(e, mark, &err))
         elog(e, "journal_error", "op=sync job=%s error=\"%s\"", j->id, err.msg);
@@ -108,10 +116,11 @@ void spool_remove_durable(cuzk_engine *e, const eng_job *j, uint64_t mark)
 }
 
 /* Removes spool files no queued / running job refers to (a crash between
- * writing the witness and journaling the job, or after a job ended). */
+ * writing the witness and journaling the job, or after a job ended): a
+ * spool: job keeps <id>.wtns, a blob: job its <sha256>.wtns. */
 void spool_sweep(cuzk_engine *e)
 {
-    char **live = NULL;
+    eng_live_input *live = NULL;
     size_t n = 0;
     cuzk_error err = {0};
     if (e->q->ops->live_inputs(e->q, &live, &n, &err))
@@ -123,10 +132,17 @@ void spool_sweep(cuzk_engine *e)
         if (de->d_name[0] == '.' && (!de->d_name[1] || (de->d_name[1] == '.' && !de->d_name[2])))
             continue;
         int keep = 0;
-        for (size_t i = 0; i < n && !keep; i++)
-            keep = !strcmp(live[i], de->d_name) ||
-                   (!strncmp(live[i], "blob:", 5) && strlen(de->d_name) == 69 &&
-                    !strncmp(live[i] + 5, de->d_name, 64) && !strcmp(de->d_name + 64, ".wtns"));
+        for (size_t i = 0; i < n && !keep; i++) {
+            char sha[65], name[CUZK_JOB_ID_LEN + 8];
+            int kind = witness_ref_kind(live[i].witness, sha);
+            if (kind == WREF_SPOOL) {
+                snprintf(name, sizeof name, "%s.wtns", live[i].id);
+                keep = !strcmp(name, de->d_name);
+            } else if (kind == WREF_BLOB) {
+                keep = strlen(de->d_name) == 69 && !strncmp(sha, de->d_name, 64) &&
+                       !strcmp(de->d_name + 64, ".wtns");
+            }
+        }
         if (!keep) {
             char p[CUZK_CFG_STR_MAX + 512];
             spool_path(e, de->d_name, p, sizeof p);
@@ -135,8 +151,6 @@ void spool_sweep(cuzk_engine *e)
     }
     if (d)
         closedir(d);
-    for (size_t i = 0; i < n; i++)
-        free(live[i]);
     free(live);
     if (removed)
         elog(e, "spool_swept", "removed=%zu", removed);
@@ -232,6 +246,80 @@ cuzk_status upload_commit(cuzk_engine_upload *u, const char *dir, const char *na
         return ecode(err, store_code(en), "%s: %s", dst, strerror(en));
     }
     u->taken = 1;
+    return CUZK_OK;
+}
+
+/* Copies the upload to dir/.name.tmp, fsynced (another file system). */
+static cuzk_status upload_copy(cuzk_engine_upload *u, const char *tmp, cuzk_error *err)
+{
+    enum { CHUNK = 1 << 20 };
+    uint8_t *buf = malloc(CHUNK);
+    if (!buf)
+        return ecode(err, CUZK_ERR_NOMEM, "out of memory copying %s", u->path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    int en = fd < 0 ? errno : 0;
+    const char *bad = tmp;
+    for (uint64_t off = 0; !en && off < u->bytes;) {
+        size_t want = u->bytes - off < CHUNK ? (size_t)(u->bytes - off) : CHUNK;
+        ssize_t n = pread(u->fd, buf, want, (off_t)off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            en = n < 0 ? errno : EIO;
+            bad = u->path;
+            break;
+        }
+        for (ssize_t w = 0; w < n && !en;) {
+            ssize_t m = write(fd, buf + w, (size_t)(n - w));
+            if (m < 0 && errno == EINTR)
+                continue;
+            if (m <= 0)
+                en = m < 0 ? errno : EIO;
+            else
+                w += m;
+        }
+        off += (uint64_t)n;
+    }
+    if (!en && fsync(fd))
+        en = errno;
+    if (fd >= 0 && close(fd) && !en)
+        en = errno;
+    free(buf);
+    if (en) {
+        unlink(tmp);
+        return ecode(err, store_code(en), "%s: %s", bad, strerror(en));
+    }
+    return CUZK_OK;
+}
+
+cuzk_status upload_commit_blob(cuzk_engine_upload *u, const char *dir, const char *name, cuzk_error *err)
+{
+    char dst[CUZK_CFG_STR_MAX + 512], tmp[CUZK_CFG_STR_MAX + 512];
+    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    struct stat sb;
+    if (!stat(dst, &sb) && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size == u->bytes)
+        return CUZK_OK; /* that blob is there: the upload goes at free */
+    if (fsync(u->fd))
+        return ecode(err, store_code(errno), "%s: %s", u->path, strerror(errno));
+    if (!rename(u->path, dst)) {
+        u->taken = 1;
+    } else if (errno != EXDEV) {
+        return ecode(err, store_code(errno), "%s: %s", dst, strerror(errno));
+    } else { /* the blob directory is on another file system */
+        snprintf(tmp, sizeof tmp, "%s/.%s.tmp", dir, name);
+        cuzk_status st = upload_copy(u, tmp, err);
+        if (st)
+            return st;
+        if (rename(tmp, dst)) {
+            int en = errno;
+            unlink(tmp);
+            return ecode(err, store_code(en), "%s: %s", dst, strerror(en));
+        }
+    }
+    if (fsync_dir(dir)) {
+        int en = errno;
+        return ecode(err, store_code(en), "%s: %s", dir, strerror(en));
+    }
     return CUZK_OK;
 }
 

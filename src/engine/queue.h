@@ -56,7 +56,10 @@ typedef struct eng_job {
     int attempt, max_attempts;
     char owner[256];
     int cancel_requested;
-    char input[256];                   /* spool file of the witness; "" = stored in the queue */
+    char witness[256];                 /* the witness's content id and where it is:
+                                        * inline:<sha256> | spool:<sha256> |
+                                        * blob:<sha256>:<host>:<url> (blobref.h);
+                                        * never a path: each host maps it to its own */
     uint64_t input_bytes;
     uint64_t host_bytes, device_bytes; /* admission estimates */
     int worker, device;
@@ -65,6 +68,12 @@ typedef struct eng_job {
 } eng_job;
 
 typedef struct eng_queue eng_queue;
+
+/* A live job's witness reference (live_inputs). */
+typedef struct eng_live_input {
+    char id[CUZK_JOB_ID_LEN + 1];
+    char witness[256];
+} eng_live_input;
 
 /* Settings of a queue handle (NULL or zeros = the defaults). */
 typedef struct eng_queue_opts {
@@ -101,7 +110,7 @@ typedef struct eng_queue_ops {
     void (*close)(eng_queue *q);
     /* Inserts j (state queued) unless j->idem_key is set and known: then
      * *existed = 1 and *out is the existing job (the caller compares hashes).
-     * body (may be NULL: the witness is in the spool file j->input) is the
+     * body (NULL: the witness is elsewhere, j->witness says where) is the
      * witness stored in the queue itself, in the same transaction. */
     cuzk_status (*submit)(eng_queue *q, const eng_job *j, const void *body, size_t body_len,
                           eng_job *out, int *existed, cuzk_error *err);
@@ -193,8 +202,10 @@ typedef struct eng_queue_ops {
      * CUZK_ERR_UNSUPPORTED = off (opts.notify); an error (cannot listen
      * now) has waited too, and a later call tries again. */
     cuzk_status (*listen)(eng_queue *q, double timeout_s, unsigned *events, cuzk_error *err);
-    /* Spool files of queued / running jobs (to find orphans at start). */
-    cuzk_status (*live_inputs)(eng_queue *q, char ***names, size_t *n, cuzk_error *err);
+    /* The queued / running jobs whose witness is outside the queue (spool:
+     * and blob: references) with their ids (malloc'd, free()): the files a
+     * host keeps for them (to find orphans). */
+    cuzk_status (*live_inputs)(eng_queue *q, eng_live_input **out, size_t *n, cuzk_error *err);
     /* Durability (see the top): a mark covering every commit so far, and a
      * wait until everything up to a mark is on stable storage
      * (CUZK_ENGINE_NO_SPACE / CUZK_ENGINE_UNAVAILABLE if it cannot be: then

@@ -50,7 +50,7 @@
 #include "engine/queue.h"
 #include "util/common.h"
 
-#define PG_SCHEMA_VERSION 3
+#define PG_SCHEMA_VERSION 4
 
 /* Forward-only: migration i takes the schema from version i to i + 1. Each
  * is idempotent (IF NOT EXISTS), because YugabyteDB may commit DDL outside
@@ -99,6 +99,10 @@ static const char *const MIGRATIONS[PG_SCHEMA_VERSION] = {
     "ALTER TABLE cuzk.hosts ADD COLUMN IF NOT EXISTS url text;"
     "ALTER TABLE cuzk.hosts ADD COLUMN IF NOT EXISTS gpus int;"
     "ALTER TABLE cuzk.hosts ADD COLUMN IF NOT EXISTS slots int;",
+    /* 4: jobs.input_uri holds the witness's content id (blobref.h): a
+     * witness in the queue was named "" and is "inline:<sha256>" now;
+     * those from before keep no hash. */
+    "UPDATE cuzk.jobs SET input_uri = 'inline:' WHERE input_uri = '';",
 };
 
 #define JOB_COLS                                                                               \
@@ -148,6 +152,16 @@ static const char *const MIGRATIONS[PG_SCHEMA_VERSION] = {
     " OR NOT EXISTS (SELECT 1 FROM cuzk.host_keys k JOIN cuzk.hosts h ON h.host_id = k.host_id" \
     " WHERE k.key_id = j.key_id AND k.host_id <> $" #h "::text"                                 \
     " AND h.last_seen > now() - $" #l "::float8 * interval '1 millisecond'))"
+/* The head, in the order ORDER BY priority, FIRST DESC, enqueued_at, seq
+ * would give, in two walks of the index jobs_ready (priority, enqueued_at,
+ * seq) that each stop at their first match (a sort over a computed key
+ * read every queued job of the head's priority, 10,000 rows for one):
+ * t = the first job this host may take (AFFINITY), f = the first FIRST job
+ * of t's priority (FIRST implies AFFINITY); f if there is one, else t.
+ * No priority before t's has a job this host may take, so t's priority is
+ * the head's; within it FIRST jobs come first, f is the oldest of them.
+ * Claims lock both rows (SKIP LOCKED): the one not taken is free again at
+ * the statement's commit. */
 #define FIRST(r, d)                                                                             \
     "(key_id = ANY($" #r "::text[]) OR queued_at IS NULL"                                       \
     " OR queued_at <= now() - $" #d "::float8 * interval '1 millisecond')"
@@ -195,9 +209,14 @@ static void build_sql(void)
             " ON CONFLICT DO NOTHING RETURNING *),"
             " i AS (INSERT INTO cuzk.inputs (job_id, body) SELECT id, $13::bytea FROM j"
             " WHERE $13::bytea IS NOT NULL) SELECT " JOB_COLS " FROM j",
-        [S_PEEK] = "SELECT " JOB_COLS " FROM cuzk.jobs j WHERE state = 'queued'"
+        /* The head in two walks of jobs_ready (FIRST, above). */
+        [S_PEEK] = "WITH t AS (SELECT " JOB_COLS " FROM cuzk.jobs j WHERE state = 'queued'"
                    " AND NOT (key_id = ANY($5::text[])) AND " AFFINITY(1, 2, 3, 4)
-                   " ORDER BY priority, " FIRST(2, 3) " DESC, enqueued_at, seq LIMIT 1",
+                   " ORDER BY priority, enqueued_at, seq LIMIT 1),"
+                   " f AS (SELECT " JOB_COLS " FROM cuzk.jobs j WHERE state = 'queued'"
+                   " AND priority = (SELECT priority FROM t) AND NOT (key_id = ANY($5::text[]))"
+                   " AND " FIRST(2, 3) " ORDER BY enqueued_at, seq LIMIT 1)"
+                   " SELECT * FROM f UNION ALL SELECT * FROM t WHERE NOT EXISTS (SELECT 1 FROM f)",
         [S_PUBLISH] =
             "WITH h AS (INSERT INTO cuzk.hosts (host_id, started_at, last_seen)"
             " VALUES ($1, now(), now()) ON CONFLICT (host_id) DO UPDATE SET last_seen = now()),"
@@ -274,8 +293,8 @@ static void build_sql(void)
             " FROM cuzk.hosts h LEFT JOIN (SELECT owner, count(*) AS n, min(lease_until) AS soonest"
             " FROM cuzk.jobs WHERE state = 'running' GROUP BY owner) r ON r.owner = h.host_id"
             " ORDER BY h.host_id",
-        [S_LIVE] = "SELECT input_uri FROM cuzk.jobs WHERE state IN ('queued', 'running')"
-                   " AND input_uri <> ''",
+        [S_LIVE] = "SELECT id, input_uri FROM cuzk.jobs WHERE state IN ('queued', 'running')"
+                   " AND input_uri <> '' AND input_uri NOT LIKE 'inline:%'",
         [S_OUTCOME] = "SELECT outcome FROM cuzk.attempts WHERE job_id = $1 AND attempt = $2"
                       " AND host_id = $3",
     };
@@ -293,9 +312,11 @@ static void build_sql(void)
             break;
         case S_CLAIM_NEXT:
             snprintf(buf, sizeof buf,
-                     "WITH c AS (SELECT id FROM cuzk.jobs j WHERE state = 'queued' AND " AFFINITY(1, 6, 7, 5)
-                     " ORDER BY priority, " FIRST(6, 7) " DESC, enqueued_at, seq LIMIT 1"
-                     " FOR UPDATE SKIP LOCKED),"
+                     "WITH t AS (SELECT id, priority FROM cuzk.jobs j WHERE state = 'queued' AND "
+                     AFFINITY(1, 6, 7, 5) " ORDER BY priority, enqueued_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED),"
+                     " f AS (SELECT id FROM cuzk.jobs j WHERE state = 'queued' AND priority = (SELECT priority FROM t)"
+                     " AND " FIRST(6, 7) " ORDER BY enqueued_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED),"
+                     " c AS (SELECT id FROM f UNION ALL SELECT id FROM t WHERE NOT EXISTS (SELECT 1 FROM f)),"
                      " u AS (UPDATE cuzk.jobs j SET state = 'running', owner = $1, attempt = j.attempt + 1,"
                      " started_at = $2, worker = $3, device = $4, lease_until = " LEASE
                      " FROM c WHERE j.id = c.id AND j.state = 'queued' RETURNING j.*)," ATTEMPT_OPEN
@@ -630,7 +651,7 @@ static void read_job(const PGresult *r, int row, eng_job *j)
     j->max_attempts = (int)iv(r, row, 12);
     sv(j->owner, sizeof j->owner, r, row, 13);
     j->cancel_requested = (int)iv(r, row, 14);
-    sv(j->input, sizeof j->input, r, row, 15);
+    sv(j->witness, sizeof j->witness, r, row, 15);
     j->input_bytes = (uint64_t)iv(r, row, 16);
     j->host_bytes = (uint64_t)iv(r, row, 17);
     j->device_bytes = (uint64_t)iv(r, row, 18);
@@ -835,7 +856,7 @@ static cuzk_status pg_submit(eng_queue *base, const eng_job *j, const void *body
     a_int(&a, j->priority);
     a_int(&a, j->enqueued_ms);
     a_int(&a, j->max_attempts);
-    a_str(&a, j->input);
+    a_str(&a, j->witness);
     a_int(&a, (int64_t)j->input_bytes);
     a_int(&a, (int64_t)j->host_bytes);
     a_int(&a, (int64_t)j->device_bytes);
@@ -1252,28 +1273,25 @@ static cuzk_status pg_input(eng_queue *base, const char *id, void **body, size_t
     return st;
 }
 
-static cuzk_status pg_live_inputs(eng_queue *base, char ***names, size_t *n, cuzk_error *err)
+static cuzk_status pg_live_inputs(eng_queue *base, eng_live_input **out, size_t *n, cuzk_error *err)
 {
     pg_queue *q = (pg_queue *)base;
-    *names = NULL;
+    *out = NULL;
     *n = 0;
     PGresult *r;
     cuzk_status st = run(q, S_LIVE, NULL, &r, "spool scan", err);
     if (st)
         return st;
     int rows = PQntuples(r);
-    char **v = calloc((size_t)(rows ? rows : 1), sizeof *v);
-    for (int i = 0; v && i < rows; i++)
-        if (!(v[i] = strdup(PQgetvalue(r, i, 0)))) {
-            for (int k = 0; k < i; k++)
-                free(v[k]);
-            free(v);
-            v = NULL;
-        }
+    eng_live_input *v = calloc((size_t)(rows ? rows : 1), sizeof *v);
+    for (int i = 0; v && i < rows; i++) {
+        snprintf(v[i].id, sizeof v[i].id, "%s", PQgetvalue(r, i, 0));
+        snprintf(v[i].witness, sizeof v[i].witness, "%s", PQgetvalue(r, i, 1));
+    }
     PQclear(r);
     if (!v)
         return cuzk_err_force(err, CUZK_ERR_NOMEM, "spool scan: out of memory");
-    *names = v;
+    *out = v;
     *n = (size_t)rows;
     return CUZK_OK;
 }

@@ -76,6 +76,20 @@ static const char SCHEMA[] =
     " proof TEXT NOT NULL, public_json TEXT NOT NULL, verified INTEGER NOT NULL,"
     " created_at INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS cuzk_inputs (job_id TEXT PRIMARY KEY, body BLOB NOT NULL);";
+/* Forward-only migrations (PRAGMA user_version): migration i takes the
+ * journal from version i to i + 1, in one transaction with the version's
+ * bump; a journal newer than this build is refused. Version 0 is every
+ * journal from before versions were kept (and a new file). */
+#define SQ_SCHEMA_VERSION 1
+static const char *const SQ_MIGRATIONS[SQ_SCHEMA_VERSION] = {
+    /* 1: input_uri holds the witness's content id (blobref.h), never a file
+     * name: "" (stored in the queue) becomes "inline:" and "<id>.wtns" (the
+     * job's spool file, where it stays) "spool:", both without a hash (the
+     * journal never had it). */
+    "UPDATE cuzk_jobs SET input_uri = 'inline:' WHERE input_uri = '';"
+    "UPDATE cuzk_jobs SET input_uri = 'spool:' WHERE input_uri = id || '.wtns';",
+};
+
 /* (Journals before the key registry had its own file (keyreg.h) also hold a
  * cuzk_keys table, which the registry imports once and nothing else reads.) */
 
@@ -121,7 +135,7 @@ static void read_job(sqlite3_stmt *s, eng_job *j)
     j->max_attempts = sqlite3_column_int(s, 12);
     cpy(j->owner, sizeof j->owner, sqlite3_column_text(s, 13));
     j->cancel_requested = sqlite3_column_int(s, 14);
-    cpy(j->input, sizeof j->input, sqlite3_column_text(s, 15));
+    cpy(j->witness, sizeof j->witness, sqlite3_column_text(s, 15));
     j->input_bytes = (uint64_t)sqlite3_column_int64(s, 16);
     j->host_bytes = (uint64_t)sqlite3_column_int64(s, 17);
     j->device_bytes = (uint64_t)sqlite3_column_int64(s, 18);
@@ -224,6 +238,42 @@ static int set_durability(sq_queue *q)
     return exec(q, q->walfd >= 0 ? "PRAGMA synchronous=NORMAL" : "PRAGMA synchronous=FULL");
 }
 
+/* Brings the journal to SQ_SCHEMA_VERSION (BEGIN IMMEDIATE: one writer). */
+static cuzk_status sq_migrate(sq_queue *q, cuzk_error *err)
+{
+    sqlite3_stmt *s = NULL;
+    int version = -1;
+    if (sqlite3_exec(q->db, "BEGIN IMMEDIATE", NULL, NULL, NULL))
+        return db_err(q, err, "cannot migrate the job journal");
+    if (!prep(q, &s, "PRAGMA user_version") && sqlite3_step(s) == SQLITE_ROW)
+        version = sqlite3_column_int(s, 0);
+    release(q, s);
+    if (version < 0 || version > SQ_SCHEMA_VERSION) {
+        sqlite3_exec(q->db, "ROLLBACK", NULL, NULL, NULL);
+        if (version < 0)
+            return db_err(q, err, "cannot read the job journal's version");
+        return cuzk_err_force(err, CUZK_ERR_UNSUPPORTED,
+                              "%s: the job journal is at version %d, this cuzk knows up to %d:"
+                              " upgrade cuzk (journals only move forward)",
+                              q->path, version, SQ_SCHEMA_VERSION);
+    }
+    char bump[64];
+    snprintf(bump, sizeof bump, "PRAGMA user_version = %d", SQ_SCHEMA_VERSION);
+    int rc = 0;
+    for (int v = version; v < SQ_SCHEMA_VERSION && !rc; v++)
+        rc = sqlite3_exec(q->db, SQ_MIGRATIONS[v], NULL, NULL, NULL);
+    if (!rc && version < SQ_SCHEMA_VERSION)
+        rc = sqlite3_exec(q->db, bump, NULL, NULL, NULL);
+    if (!rc)
+        rc = sqlite3_exec(q->db, "COMMIT", NULL, NULL, NULL);
+    if (rc) {
+        cuzk_status st = db_err(q, err, "cannot migrate the job journal");
+        sqlite3_exec(q->db, "ROLLBACK", NULL, NULL, NULL);
+        return st;
+    }
+    return CUZK_OK;
+}
+
 static cuzk_status sq_open(eng_queue **out, const char *where, const eng_queue_opts *opts,
                            cuzk_error *err)
 {
@@ -253,6 +303,8 @@ static cuzk_status sq_open(eng_queue **out, const char *where, const eng_queue_o
     if (exec(q, "PRAGMA foreign_keys=ON") || exec(q, "PRAGMA journal_mode=WAL") ||
         sqlite3_exec(q->db, SCHEMA, NULL, NULL, NULL) || set_durability(q)) {
         st = db_err(q, err, "cannot set up the job journal");
+    } else if ((st = sq_migrate(q, err))) {
+        /* said why */
     } else if (prep(q, &s, "SELECT coalesce(max(seq), 0) FROM cuzk_jobs") ||
                sqlite3_step(s) != SQLITE_ROW) {
         st = db_err(q, err, "cannot read the job journal");
@@ -394,7 +446,7 @@ static cuzk_status sq_submit(eng_queue *base, const eng_job *j, const void *body
     sqlite3_bind_int(s, 7, j->priority);
     sqlite3_bind_int64(s, 8, j->enqueued_ms);
     sqlite3_bind_int(s, 9, j->max_attempts);
-    sqlite3_bind_text(s, 10, j->input, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 10, j->witness, -1, SQLITE_STATIC);
     sqlite3_bind_int64(s, 11, (sqlite3_int64)j->input_bytes);
     sqlite3_bind_int64(s, 12, (sqlite3_int64)j->host_bytes);
     sqlite3_bind_int64(s, 13, (sqlite3_int64)j->device_bytes);
@@ -942,38 +994,37 @@ static cuzk_status sq_expire(eng_queue *base, int64_t before_ms, size_t max, eng
     return CUZK_OK;
 }
 
-static cuzk_status sq_live_inputs(eng_queue *base, char ***names, size_t *n, cuzk_error *err)
+static cuzk_status sq_live_inputs(eng_queue *base, eng_live_input **out, size_t *n, cuzk_error *err)
 {
     sq_queue *q = (sq_queue *)base;
     sqlite3_stmt *s = NULL;
-    *names = NULL;
+    *out = NULL;
     *n = 0;
-    if (prep(q, &s, "SELECT input_uri FROM cuzk_jobs WHERE state IN ('queued', 'running') AND input_uri != ''"))
+    if (prep(q, &s, "SELECT id, input_uri FROM cuzk_jobs WHERE state IN ('queued', 'running')"
+                    " AND input_uri != '' AND input_uri NOT LIKE 'inline:%'"))
         return db_err(q, err, "spool scan");
     size_t cap = 0, len = 0;
-    char **v = NULL;
+    eng_live_input *v = NULL;
     int rc;
     while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
         if (len == cap) {
             cap = cap ? 2 * cap : 16;
-            char **nv = realloc(v, cap * sizeof *v);
+            eng_live_input *nv = realloc(v, cap * sizeof *v);
             if (!nv)
                 break;
             v = nv;
         }
-        if (!(v[len] = strdup((const char *)sqlite3_column_text(s, 0))))
-            break;
+        cpy(v[len].id, sizeof v[len].id, sqlite3_column_text(s, 0));
+        cpy(v[len].witness, sizeof v[len].witness, sqlite3_column_text(s, 1));
         len++;
     }
     release(q, s);
     if (rc != SQLITE_DONE) {
-        for (size_t i = 0; i < len; i++)
-            free(v[i]);
         free(v);
         return rc == SQLITE_ROW ? cuzk_err_force(err, CUZK_ERR_NOMEM, "spool scan: out of memory")
                                 : db_err(q, err, "spool scan");
     }
-    *names = v;
+    *out = v;
     *n = len;
     return CUZK_OK;
 }

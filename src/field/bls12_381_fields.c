@@ -6,7 +6,14 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("no-tree-slp-vectorize")
 #endif
-#include "curve/bls12_381.h"
+/* The field declarations only (curve/bls12_381.h, above this layer, declares the
+ * groups too). */
+#define FP_PREFIX bls12_381_fp
+#include "field/fp_decl.h"
+#define FP_PREFIX bls12_381_fr
+#include "field/fp_decl.h"
+#define FP2_PREFIX bls12_381_fp2
+#include "field/fp2_decl.h"
 
 #define FP_PREFIX bls12_381_fp
 #include "field/fp_impl.h"

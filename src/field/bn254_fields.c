@@ -6,7 +6,14 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("no-tree-slp-vectorize")
 #endif
-#include "curve/bn254.h"
+/* The field declarations only (curve/bn254.h, above this layer, declares the
+ * groups too). */
+#define FP_PREFIX bn254_fp
+#include "field/fp_decl.h"
+#define FP_PREFIX bn254_fr
+#include "field/fp_decl.h"
+#define FP2_PREFIX bn254_fp2
+#include "field/fp2_decl.h"
 
 #define FP_PREFIX bn254_fp
 #include "field/fp_impl.h"

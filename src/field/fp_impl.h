@@ -1,8 +1,8 @@
 /* Definition "template" for a prime field in Montgomery form: defines every
  * function and constant declared by fp_decl.h.
  *
- * Instantiate once per field in a .c file, after the declarations:
- *   #include "curve/bn254.h"
+ * Instantiate once per field in a .c file, after the field's declarations
+ * (field/fp_decl.h, directly or through curve/<curve>.h):
  *   #define FP_PREFIX bn254_fr   (a prime field listed in field/instances.h)
  *   #include "field/fp_impl.h"
  * Defines, for FP_PREFIX f: every f_* of fp_decl.h, plus the static inline

@@ -271,7 +271,9 @@ cuzk_status cuzk_fmap_open(cuzk_fmap *m, const char *path, cuzk_error *err)
     }
     m->size = size;
     if (size) {
-        void *p = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, m->fd, 0);
+        /* shared, never private: page-locking a private file mapping copies
+         * every page (formats/binfile.c, cuzk_binfile_map) */
+        void *p = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, m->fd, 0);
         if (p == MAP_FAILED) {
             st = cuzk_err(err, errno == ENOMEM ? CUZK_ERR_NOMEM : CUZK_ERR_IO, "%s: cannot map: %s", path,
                           strerror(errno));

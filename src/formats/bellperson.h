@@ -126,8 +126,9 @@ typedef struct cuzk_fmap {
     void *map;             /* our mapping (munmap'd by close), or NULL */
 } cuzk_fmap;
 
-/* Opens a regular file (cuzk_open_input) and maps it read-only
- * (MAP_PRIVATE). An empty file is not mapped (data = NULL, size = 0). */
+/* Opens a regular file (cuzk_open_input) and maps it read-only, shared (so
+ * page-locking it pins the page cache itself, with no private copy). An
+ * empty file is not mapped (data = NULL, size = 0). */
 cuzk_status cuzk_fmap_open(cuzk_fmap *m, const char *path, cuzk_error *err);
 /* Wraps a caller's buffer (not copied; it must outlive m). */
 cuzk_status cuzk_fmap_buffer(cuzk_fmap *m, const void *data, size_t size, const char *name, cuzk_error *err);

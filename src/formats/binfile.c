@@ -205,10 +205,15 @@ cuzk_status cuzk_binfile_map(cuzk_binfile *bf, cuzk_error *err)
 {
     if (bf->map || !bf->own_fd)
         return CUZK_OK;
-    /* MAP_PRIVATE read-only, of the size the index was checked against; a
-     * later truncation raises SIGBUS on touch, which the guard turns into
-     * zero pages and a mark (map_guard.h). */
-    void *m = mmap(NULL, bf->size, PROT_READ, MAP_PRIVATE, bf->fd, 0);
+    /* Read-only, of the size the index was checked against; a later
+     * truncation raises SIGBUS on touch, which the guard turns into zero
+     * pages and a mark (map_guard.h). MAP_SHARED, not MAP_PRIVATE: the GPU
+     * prover page-locks streamed sections (cudaHostRegister, a long-term
+     * pin), and Linux pins the page-cache pages of a private ("COW")
+     * mapping only after copying each into anonymous memory
+     * (gup_must_unshare), which doubles the key in RAM and, on 6.x
+     * kernels, stalled a 12 GiB registration for minutes. */
+    void *m = mmap(NULL, bf->size, PROT_READ, MAP_SHARED, bf->fd, 0);
     if (m == MAP_FAILED)
         return cuzk_err(err, CUZK_ERR_IO, "%s: mmap failed: %s", bf->name, strerror(errno));
     (void)madvise(m, bf->size, MADV_SEQUENTIAL);

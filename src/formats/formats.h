@@ -127,7 +127,7 @@ cuzk_status cuzk_open_input_for(const char *path, const char *what, int *fd, uin
  * readers. */
 cuzk_status cuzk_binfile_open(cuzk_binfile *bf, const char *path, const char *magic,
                               uint32_t max_version, cuzk_error *err);
-/* Maps an opened file read-only (MAP_PRIVATE, MADV_SEQUENTIAL) and sets
+/* Maps an opened file read-only (MAP_SHARED, MADV_SEQUENTIAL) and sets
  * data, for a zkey whose sections are used in place; a no-op for a buffer or
  * a mapped file. Touching the mapping after the file shrank raises SIGBUS:
  * only callers that accept that (or catch it) map. */

@@ -323,25 +323,6 @@ static bool scalar_below_r(const uint8_t *le, const cuzk_curve_desc *cp)
     return false;
 }
 
-/* The public inputs' half of the verification (IC(pub), one small MSM: a
- * few ms for hundreds of inputs), done while the proof is made, on the
- * prover's side thread (cuzk_g16_prove): not on the pool, which the prover
- * holds. */
-typedef struct {
-    const cuzk_curve_ops *ops;
-    const cuzk_vk *vk;
-    const void *pub;
-    uint64_t acc[CUZK_MAX_G1_JAC / 8];
-    cuzk_status st;
-    cuzk_error err;
-} ic_job;
-
-static void ic_run(void *arg)
-{
-    ic_job *j = arg;
-    j->st = cuzk_g16_verify_ic(j->ops, j->vk, j->pub, j->acc, NULL, &j->err);
-}
-
 static cuzk_status prove_run(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witness *w, const cuzk_prove_opts *opts,
                              cuzk_proof **out, cuzk_error *err);
 
@@ -390,30 +371,17 @@ static cuzk_status prove_run(cuzk_ctx *ctx, const cuzk_key *key, const cuzk_witn
     memcpy(p->pub, (const uint8_t *)w->wt.values.ptr + cp->n8r, (size_t)zk->n_public * cp->n8r);
 
     bool own = plan_begin(ctx, PROVE_PLAN);
-    ic_job ic = {.ops = key->ops, .vk = &key->vk, .pub = p->pub};
+    cuzk_g16_ic_job ic = {.ops = key->ops, .vk = &key->vk, .pub = p->pub};
     st = cuzk_g16_prove(ctx, key->be, key->state, zk, key->ops, w->wt.values.ptr, r, s,
-                        o.no_verify ? NULL : ic_run, &ic, &p->pts, err);
+                        o.no_verify ? NULL : cuzk_g16_ic_run, &ic, &p->pts, err);
     if (cuzk_zkey_map_lost(zk)) /* the file shrank under the mapping: what was read is zeros */
         st = map_lost(key, err);
-    if (!st && !o.no_verify) {
-        cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_VERIFY);
-        cuzk_error verr = {0};
-        if (ic.st) { /* cuzk_g16_prove ran ic_run before its success */
-            st = ic.st;
-            verr = ic.err;
-        } else {
-            st = cuzk_g16_verify_with_ic(key->ops, &key->vk, ic.acc, &p->pts, ctx->pool, &verr);
-        }
-        cuzk_phase_end(ctx, &ph);
-        if (st == CUZK_ERR_INVALID_PROOF)
-            st = cuzk_err(err, CUZK_ERR_MISMATCH,
-                          "%s: the proof fails verification: the witness does not satisfy the circuit "
-                          "of %s, or the key's proving sections are corrupt (its points are all on the "
-                          "curve, which is all a key can be checked for)",
-                          w->name, key->name);
-        else if (st)
-            cuzk_err(err, verr.code, "%s", verr.msg);
-    }
+    if (!st && !o.no_verify && (st = cuzk_g16_verify_made(ctx, &ic, &p->pts, err)) == CUZK_ERR_INVALID_PROOF)
+        st = cuzk_err(err, CUZK_ERR_MISMATCH,
+                      "%s: the proof fails verification: the witness does not satisfy the circuit "
+                      "of %s, or the key's proving sections are corrupt (its points are all on the "
+                      "curve, which is all a key can be checked for)",
+                      w->name, key->name);
     if (own)
         cuzk_progress_plan(ctx, NULL);
     if (st) {

@@ -80,7 +80,7 @@ static inline bool cuzk_bpk_mapped(const cuzk_bpk *k) { return !k->h && k->enc[0
  * (cuzk_bpk_decode) on pool. checked: section points also subgroup-checked. */
 cuzk_status cuzk_bpk_load(cuzk_bpk *k, const char *path, bool checked, cuzk_ctx *ctx, cuzk_error *err);
 
-/* The shape of k for the GPU memory plan (bellperson mode, gpu/g16_shape.h). */
+/* The shape of k for the GPU memory plan (bellperson mode, gpu/g16/g16_shape.h). */
 void cuzk_bpk_shape(const cuzk_bpk *k, cuzk_gpu_key_shape *sh);
 
 /* The generic verifying key of k (n_public = n_inp - 1), for cuzk_g16_verify. */
@@ -104,7 +104,7 @@ typedef struct cuzk_bp_job_in {
     const void *sc_a;             /* n_a raw scalars: inputs, then the aux ones with a_aux set */
     const void *sc_b;             /* n_b raw scalars: inputs with b_inp set, aux with b_aux set */
     const void *sc_l;             /* n_aux raw scalars: aux */
-    /* GPU: one vector of the raw scalars, as gpu/g16_shape.h lays them out:
+    /* GPU: one vector of the raw scalars, as gpu/g16/g16_shape.h lays them out:
      * inp ++ aux, then sc_a when n_a < n_inp + n_aux, then sc_b when
      * n_b < n_inp + n_aux (sc_l, and sc_a / sc_b when selected, point into it) */
     const void *scalars;
@@ -116,7 +116,7 @@ typedef struct cuzk_bp_job_in {
 
 /* The backends of bellperson mode: the pipeline's job steps over a key
  * state that cuzk_bp_backend_attach makes (their key_attach is not used).
- * GPU: the tiered GPU backend of snarkjs keys (gpu/g16_backend.h) in its
+ * GPU: the tiered GPU backend of snarkjs keys (gpu/g16/g16_backend.h) in its
  * bellperson mode; NULL-free in every build; without CUDA attach fails with
  * CUZK_ERR_UNSUPPORTED. */
 const cuzk_g16_backend *cuzk_bp_backend_cpu(void);
@@ -145,6 +145,15 @@ struct cuzk_bp_circuit {
     cuzk_bp_fr *vals; /* inp, aux (cuzk_alloc) */
     uint64_t *dens;   /* a_aux, b_inp, b_aux words (calloc) */
 };
+
+/* A circuit's buffers for m constraints, ni inputs (ONE included) and nx
+ * aux wires: abc 3 x (m + ni) rows, vals ni + nx, the density words zero.
+ * NULL when out of memory. */
+cuzk_bp_circuit *cuzk_bp_circuit_alloc(uint64_t m, uint64_t ni, uint64_t nx);
+/* Once a, b, c's first m rows, vals and the density bits are written: the
+ * input rows (a = input, b = c = 0, as bellperson adds them) and c->a (the
+ * densities and their popcounts, the vectors). */
+void cuzk_bp_circuit_seal(cuzk_bp_circuit *c, uint64_t m, uint64_t ni, uint64_t nx);
 
 /* -1/2 mod r, raw: the factor of the H MSM. */
 void cuzk_bp_h_factor(uint64_t raw[4]);

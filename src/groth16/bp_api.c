@@ -307,7 +307,7 @@ static cuzk_status check_all(const cuzk_bp_srs *p, const cuzk_bp_assignment *a, 
 
 /* The raw scalars of a proof: w = inp ++ aux (raw), and the A and B
  * selections (w itself when the density is full), in one allocation laid
- * out as gpu/g16_shape.h says: w, then A's selection, then B's. */
+ * out as gpu/g16/g16_shape.h says: w, then A's selection, then B's. */
 typedef struct {
     uint64_t (*w)[4];
     uint64_t (*sa)[4], (*sb)[4];
@@ -430,22 +430,6 @@ static cuzk_status raw_sc_make(raw_sc *r, const cuzk_bpk *k, const cuzk_bp_assig
     return CUZK_OK;
 }
 
-/* The IC(pub) half of the verification, on the pipeline's side thread. */
-typedef struct {
-    const cuzk_curve_ops *ops;
-    const cuzk_vk *vk;
-    const void *pub;
-    uint64_t acc[CUZK_MAX_G1_JAC / 8];
-    cuzk_status st;
-    cuzk_error err;
-} ic_job;
-
-static void ic_run(void *arg)
-{
-    ic_job *j = arg;
-    j->st = cuzk_g16_verify_ic(j->ops, j->vk, j->pub, j->acc, NULL, &j->err);
-}
-
 static void points_to_proof(cuzk_bp_proof *o, const cuzk_proof_points *pt)
 {
     _Static_assert(sizeof pt->a.bls12_381 == sizeof o->a, "G1 affine is 96 bytes");
@@ -482,31 +466,18 @@ static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
                          .scalars = sc.w,
                          .consumed = cb->fn,
                          .consumed_user = cb->user};
-    ic_job ic = {.ops = p->ops, .vk = &p->vk, .pub = sc.w + 1};
+    cuzk_g16_ic_job ic = {.ops = p->ops, .vk = &p->vk, .pub = sc.w + 1};
     cuzk_proof_points pts;
     st = cuzk_g16_prove(ctx, p->be, p->state, &p->hdr, p->ops, &in, (const uint8_t *)rr, (const uint8_t *)sr,
-                        verify ? ic_run : NULL, &ic, &pts, err);
+                        verify ? cuzk_g16_ic_run : NULL, &ic, &pts, err);
     if (!st && cuzk_map_guard_lost(p->guard)) /* streamed bases read from a file that shrank: zeros */
         st = cuzk_err(err, CUZK_ERR_IO, "circuit %zu: %s changed while it was read (replace parameter files by "
                                         "rename, never in place)", idx, p->name);
-    if (!st && verify) {
-        cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_VERIFY);
-        cuzk_error verr = {0};
-        if (ic.st) {
-            st = ic.st;
-            verr = ic.err;
-        } else {
-            st = cuzk_g16_verify_with_ic(p->ops, &p->vk, ic.acc, &pts, ctx->pool, &verr);
-        }
-        cuzk_phase_end(ctx, &ph);
-        if (st == CUZK_ERR_INVALID_PROOF)
-            st = cuzk_err(err, CUZK_ERR_MISMATCH,
-                          "circuit %zu: the proof fails verification: the assignment does not satisfy the circuit "
-                          "of %s, or its points are corrupt",
-                          idx, p->name);
-        else if (st)
-            cuzk_err(err, verr.code, "%s", verr.msg);
-    }
+    if (!st && verify && (st = cuzk_g16_verify_made(ctx, &ic, &pts, err)) == CUZK_ERR_INVALID_PROOF)
+        st = cuzk_err(err, CUZK_ERR_MISMATCH,
+                      "circuit %zu: the proof fails verification: the assignment does not satisfy the circuit "
+                      "of %s, or its points are corrupt",
+                      idx, p->name);
     raw_sc_free(&sc);
     if (!st)
         points_to_proof(out, &pts);

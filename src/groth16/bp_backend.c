@@ -1,6 +1,6 @@
 /* The bellperson-mode backends (bp.h): the pipeline's job steps over a
  * bellperson key, on the CPU (the curve's CPU kernels) and on a GPU (the
- * tiered GPU backend, gpu/g16_backend.h, in its bellperson mode; without
+ * tiered GPU backend, gpu/g16/g16_backend.h, in its bellperson mode; without
  * CUDA its attach returns CUZK_ERR_UNSUPPORTED). */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -244,7 +244,7 @@ static const cuzk_g16_backend BP_CPU = {
 const cuzk_g16_backend *cuzk_bp_backend_cpu(void) { return &BP_CPU; }
 
 /* ---- GPU -----------------------------------------------------------------
- * The GPU Groth16 backend of snarkjs keys (gpu/g16_backend.h) in its
+ * The GPU Groth16 backend of snarkjs keys (gpu/g16/g16_backend.h) in its
  * bellperson mode: the same memory plan (tiers, W worker slots, pre-staged
  * uploads, resident or streamed MSM bases), with a proof's a, b, c filled
  * into the worker slot's page-locked buffers by abc_in (the scatter into the
@@ -255,7 +255,7 @@ const cuzk_g16_backend *cuzk_bp_backend_cpu(void) { return &BP_CPU; }
  * with CUZK_ERR_UNSUPPORTED. */
 
 #ifdef CUZK_HAVE_GPU_PROVER
-#include "gpu/g16_backend.h"
+#include "gpu/g16/g16_backend.h"
 
 typedef struct {
     cuzk_gpu_g16_key *k;

@@ -9,6 +9,7 @@
 #include "groth16/bp.h"
 #include "groth16/bp_srs.h"
 #include "groth16/ctx.h"
+#include "groth16/insecure.h"
 
 /* The one conversion of the mapped file's points (big-endian canonical,
  * uncompressed) into the prover's form (Montgomery affine): every section of

@@ -47,6 +47,7 @@
 #include "groth16/porep.h"
 #include "msm/msm.h"
 #include "util/common.h"
+#include "groth16/insecure.h"
 
 typedef bls12_381_fr_t fr;
 
@@ -122,10 +123,8 @@ cuzk_status cuzk_bp_circuit_porep(cuzk_bp_circuit **out, cuzk_ctx *ctx, unsigned
         return st;
     const uint64_t ni = 1 + (uint64_t)s.n_pub, nx = s.n_aux, rows = s.m + ni;
     const uint64_t wa = (nx + 63) / 64, wi = (ni + 63) / 64;
-    cuzk_bp_circuit *c = calloc(1, sizeof *c);
-    if (!c || !(c->abc = cuzk_alloc(3 * rows, 32)) || !(c->vals = cuzk_alloc(ni + nx, 32)) ||
-        !(c->dens = calloc(2 * wa + wi + 1, 8))) {
-        cuzk_bp_circuit_free(c);
+    cuzk_bp_circuit *c = cuzk_bp_circuit_alloc(s.m, ni, nx);
+    if (!c) {
         cuzk_porep_gen_free(g);
         return cuzk_err(err, CUZK_ERR_NOMEM, "porep: out of memory for the assignment (%.1f GiB)",
                         (double)(3 * rows + ni + nx) * 32 / (1u << 30));
@@ -149,32 +148,7 @@ cuzk_status cuzk_bp_circuit_porep(cuzk_bp_circuit **out, cuzk_ctx *ctx, unsigned
     vals[0] = j.one;
     memcpy(vals + 1, j.pub, (size_t)s.n_pub * 32);
     cuzk_porep_gen_free(g);
-    for (uint64_t q = 0; q < ni; q++) { /* input rows: input_q · 0 = 0 */
-        j.abc[0][s.m + q] = vals[q];
-        bls12_381_fr_set_zero(&j.abc[1][s.m + q]);
-        bls12_381_fr_set_zero(&j.abc[2][s.m + q]);
-    }
-    cuzk_bp_assignment *a = &c->a;
-    a->a_aux_density = da;
-    a->a_aux_bit_len = nx;
-    a->b_inp_density = dbi;
-    a->b_inp_bit_len = ni;
-    a->b_aux_density = dbx;
-    a->b_aux_bit_len = nx;
-    for (uint64_t i = 0; i < wa; i++) {
-        a->a_aux_popcount += (size_t)__builtin_popcountll(da[i]);
-        a->b_aux_popcount += (size_t)__builtin_popcountll(dbx[i]);
-    }
-    for (uint64_t i = 0; i < wi; i++)
-        a->b_inp_popcount += (size_t)__builtin_popcountll(dbi[i]);
-    a->a = c->abc;
-    a->b = c->abc + rows;
-    a->c = c->abc + 2 * rows;
-    a->abc_size = rows;
-    a->inp = c->vals;
-    a->inp_size = ni;
-    a->aux = c->vals + ni;
-    a->aux_size = nx;
+    cuzk_bp_circuit_seal(c, s.m, ni, nx);
     *out = c;
     return CUZK_OK;
 }

@@ -317,6 +317,52 @@ void cuzk_bp_circuit_free(cuzk_bp_circuit *c)
 
 const cuzk_bp_assignment *cuzk_bp_circuit_assignment(const cuzk_bp_circuit *c) { return &c->a; }
 
+cuzk_bp_circuit *cuzk_bp_circuit_alloc(uint64_t m, uint64_t ni, uint64_t nx)
+{
+    const uint64_t rows = m + ni, wa = (nx + 63) / 64, wi = (ni + 63) / 64;
+    cuzk_bp_circuit *c = calloc(1, sizeof *c);
+    if (!c || !(c->abc = cuzk_alloc(3 * rows, 32)) || !(c->vals = cuzk_alloc(ni + nx, 32)) ||
+        !(c->dens = calloc(2 * wa + wi + 1, 8))) {
+        cuzk_bp_circuit_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void cuzk_bp_circuit_seal(cuzk_bp_circuit *c, uint64_t m, uint64_t ni, uint64_t nx)
+{
+    const uint64_t rows = m + ni, wa = (nx + 63) / 64, wi = (ni + 63) / 64;
+    bls12_381_fr_t *abc = (bls12_381_fr_t *)c->abc;
+    for (uint64_t q = 0; q < ni; q++) { /* input rows: input_q · 0 = 0 */
+        memcpy(&abc[m + q], &c->vals[q], 32);
+        bls12_381_fr_set_zero(&abc[rows + m + q]);
+        bls12_381_fr_set_zero(&abc[2 * rows + m + q]);
+    }
+    uint64_t *da = c->dens, *dbi = c->dens + wa, *dbx = c->dens + wa + wi;
+    cuzk_bp_assignment *a = &c->a;
+    a->a_aux_density = da;
+    a->a_aux_bit_len = nx;
+    a->b_inp_density = dbi;
+    a->b_inp_bit_len = ni;
+    a->b_aux_density = dbx;
+    a->b_aux_bit_len = nx;
+    a->a_aux_popcount = a->b_aux_popcount = a->b_inp_popcount = 0;
+    for (uint64_t i = 0; i < wa; i++) {
+        a->a_aux_popcount += (size_t)__builtin_popcountll(da[i]);
+        a->b_aux_popcount += (size_t)__builtin_popcountll(dbx[i]);
+    }
+    for (uint64_t i = 0; i < wi; i++)
+        a->b_inp_popcount += (size_t)__builtin_popcountll(dbi[i]);
+    a->a = c->abc;
+    a->b = c->abc + rows;
+    a->c = c->abc + 2 * rows;
+    a->abc_size = rows;
+    a->inp = c->vals;
+    a->inp_size = ni;
+    a->aux = c->vals + ni;
+    a->aux_size = nx;
+}
+
 cuzk_status cuzk_bp_circuit_make(cuzk_bp_circuit **out, cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_wtns *wt,
                                  const char *r1cs_name, const char *wtns_name, cuzk_error *err)
 {
@@ -328,12 +374,9 @@ cuzk_status cuzk_bp_circuit_make(cuzk_bp_circuit **out, cuzk_ctx *ctx, const cuz
         return st;
     const uint64_t nv = r->n_wires, ni = cuzk_r1cs_n_public(r) + 1, nx = nv - ni, m = r->n_constraints;
     const uint64_t rows = m + ni, wa = (nx + 63) / 64, wi = (ni + 63) / 64;
-    cuzk_bp_circuit *c = calloc(1, sizeof *c);
-    if (!c || !(c->abc = cuzk_alloc(3 * rows, 32)) || !(c->vals = cuzk_alloc(nv, 32)) ||
-        !(c->dens = calloc(2 * wa + wi + 1, 8))) {
-        cuzk_bp_circuit_free(c);
+    cuzk_bp_circuit *c = cuzk_bp_circuit_alloc(m, ni, nx);
+    if (!c)
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the assignment of %s", wtns_name);
-    }
     const bls12_381_fr_t *w = wt->values.bls12_381;
     for (uint64_t i = 0; i < nv; i++)
         bls12_381_fr_to_mont((bls12_381_fr_t *)&c->vals[i], &w[i]);
@@ -362,34 +405,8 @@ cuzk_status cuzk_bp_circuit_make(cuzk_bp_circuit **out, cuzk_ctx *ctx, const cuz
                 }
             }
         }
-        for (uint64_t s = 0; s < ni; s++) { /* input rows: input_s · 0 = 0 */
-            if (t == 0)
-                memcpy(&dst[m + s], &c->vals[s], 32);
-            else
-                bls12_381_fr_set_zero(&dst[m + s]);
-        }
     }
-    cuzk_bp_assignment *a = &c->a;
-    a->a_aux_density = da;
-    a->a_aux_bit_len = nx;
-    a->b_inp_density = dbi;
-    a->b_inp_bit_len = ni;
-    a->b_aux_density = dbx;
-    a->b_aux_bit_len = nx;
-    for (uint64_t i = 0; i < wa; i++) {
-        a->a_aux_popcount += (size_t)__builtin_popcountll(da[i]);
-        a->b_aux_popcount += (size_t)__builtin_popcountll(dbx[i]);
-    }
-    for (uint64_t i = 0; i < wi; i++)
-        a->b_inp_popcount += (size_t)__builtin_popcountll(dbi[i]);
-    a->a = abc[0];
-    a->b = abc[1];
-    a->c = abc[2];
-    a->abc_size = rows;
-    a->inp = c->vals;
-    a->inp_size = ni;
-    a->aux = c->vals + ni;
-    a->aux_size = nx;
+    cuzk_bp_circuit_seal(c, m, ni, nx);
     *out = c;
     return CUZK_OK;
 }

@@ -4,6 +4,7 @@
 #define CUZK_GROTH16_BP_SRS_H
 
 #include "groth16/bp.h"
+#include "groth16/insecure.h"
 
 /* Parameters over a key made in memory (taken over: *k is zeroed, also on
  * error), prepared as cuzk_bp_srs_load prepares a loaded file; name stands

@@ -30,14 +30,14 @@
 #include "formats/formats.h"
 #include "groth16/backend.h"
 #include "groth16/host_plan.h"
-#include "gpu/g16.h"
-#include "gpu/g16_shape.h"
-#include "gpu/plan.h"
-#include "gpu/wpack.h"
+#include "gpu/g16/g16.h"
+#include "gpu/g16/g16_shape.h"
+#include "gpu/plan/plan.h"
+#include "gpu/g16/wpack.h"
 #include "util/common.h"
 
 #define FR_BYTES 32u
-/* Device CSR record: signal (u32) + value (Fr), see src/gpu/g16.h. */
+/* Device CSR record: signal (u32) + value (Fr), see src/gpu/g16/g16.h. */
 #define COEF_BYTES (4u + FR_BYTES)
 /* Records per uploaded chunk of streamed coefficients: at most 2^24, at least 2^16. */
 #define COEF_CHUNK_MAX ((size_t)1 << 24)
@@ -62,6 +62,34 @@ const char *cuzk_gpu_plan_item_name(cuzk_gpu_plan_item_id id)
 const char *cuzk_gpu_plan_phase_name(cuzk_gpu_plan_phase p)
 {
     return (unsigned)p < CUZK_GPU_PHASE_COUNT ? PHASE_NAMES[p] : "?";
+}
+
+/* The tiers, best first (include/cuzk/gpu_plan.h): the search below takes
+ * their shapes from here, `cuzk plan` their descriptions. */
+#define WITNESS_PRESTAGED "witness pre-staged by waiting workers"
+#define WITNESS_AT_START "witness uploaded at job start"
+static const cuzk_gpu_tier_desc TIERS[] = {
+    {CUZK_GPU_TIER_RESIDENT_PRESTAGED, "resident-prestaged", 0, 1, 0, 3,
+     "key resident, " WITNESS_PRESTAGED ", a/b/c as 3 vectors"},
+    {CUZK_GPU_TIER_RESIDENT, "resident", 0, 0, 0, 3, "key resident, " WITNESS_AT_START ", a/b/c as 3 vectors"},
+    {CUZK_GPU_TIER_RESIDENT_2VEC, "resident-2vec", 0, 0, 0, 2,
+     "key resident, " WITNESS_AT_START ", a/b/c as 2 vectors"},
+    {CUZK_GPU_TIER_STREAMED_PRESTAGED, "streamed-prestaged", 1, 1, 0, 3,
+     "key partly streamed, " WITNESS_PRESTAGED ", a/b/c as 3 vectors"},
+    {CUZK_GPU_TIER_STREAMED, "streamed", 1, 0, 0, 3, "key partly streamed, " WITNESS_AT_START ", a/b/c as 3 vectors"},
+    {CUZK_GPU_TIER_STREAMED_2VEC, "streamed-2vec", 1, 0, 0, 2,
+     "key partly streamed, " WITNESS_AT_START ", a/b/c as 2 vectors"},
+    {CUZK_GPU_TIER_HOST_WITNESS, "host-witness", 1, 0, 1, 1,
+     "key partly streamed, witness on the host (a, b, c and the quotient on the CPU, 1 vector on the device "
+     "at a time, MSMs over host scalars)"},
+};
+#undef WITNESS_PRESTAGED
+#undef WITNESS_AT_START
+_Static_assert(CUZK_ARRAY_LEN(TIERS) == CUZK_GPU_TIER_LAST, "one entry per tier, in order");
+
+const cuzk_gpu_tier_desc *cuzk_gpu_tier_get(unsigned t)
+{
+    return t >= CUZK_GPU_TIER_FIRST && t <= CUZK_GPU_TIER_LAST ? &TIERS[t - 1] : NULL;
 }
 
 /* Saturating arithmetic: sizes of absurd shapes must not wrap into "fits". */
@@ -403,12 +431,6 @@ static size_t plan_h_copies(const cuzk_gpu_key_shape *s, int sm, size_t spare, c
     return add;
 }
 
-static size_t default_margin(size_t total)
-{
-    size_t m = total / 50;
-    return m > ((size_t)512 << 20) ? m : ((size_t)512 << 20);
-}
-
 cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_plan_opts *opts,
                                 cuzk_gpu_plan *out, cuzk_error *err)
 {
@@ -442,8 +464,8 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
                             o.device);
         if ((st = cuzk_gpu_mem_info(o.device, &out->device_free, &out->device_total, err)))
             return st;
-        size_t margin = default_margin(out->device_total);
-        size_t avail = out->device_free > margin ? out->device_free - margin : 0;
+        const size_t avail =
+            (size_t)cuzk_mem_after_margin(out->device_free, out->device_total, CUZK_MARGIN_DEVICE_MIN);
         budget = budget && budget < avail ? budget : avail;
         if (!sm) {
             char name[128];
@@ -480,12 +502,6 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
                 return st;
     }
 
-    static const struct {
-        bool streamed, prestage, host;
-        unsigned vecs;
-    } TIERS[] = {{false, true, false, 3}, {false, false, false, 3}, {false, false, false, 2},
-                 {true, true, false, 3},  {true, false, false, 3},  {true, false, false, 2},
-                 {true, false, true, 1}};
     const unsigned LAST = CUZK_ARRAY_LEN(TIERS) - 1;
     size_t job_of[CUZK_ARRAY_LEN(TIERS)][CUZK_GPU_PHASE_COUNT], extra_of[CUZK_ARRAY_LEN(TIERS)][CUZK_GPU_PHASE_COUNT];
     size_t hmeasured = 0;
@@ -499,12 +515,12 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
     for (unsigned W = asked; W >= 1; W--) {
         for (unsigned t = 0; t <= LAST; t++) {
             size_t *job = job_of[t];
-            if (TIERS[t].host) { /* one domain vector in the NTT phase, nothing else */
+            if (TIERS[t].host_witness) { /* one domain vector in the NTT phase, nothing else */
                 memset(job, 0, sizeof job_of[t]);
                 job[CUZK_GPU_PHASE_NTT] = v;
             } else {
                 job[CUZK_GPU_PHASE_STAGE] = TIERS[t].prestage ? sadd(wdev, abc_in) : wdev;
-                job[CUZK_GPU_PHASE_ABC] = sadd(wdev, smul(TIERS[t].vecs, v));
+                job[CUZK_GPU_PHASE_ABC] = sadd(wdev, smul(TIERS[t].abc_vectors, v));
                 job[CUZK_GPU_PHASE_NTT] = job[CUZK_GPU_PHASE_ABC];
                 job[CUZK_GPU_PHASE_MSM_H] = sadd(wdev, v);
                 for (int p = CUZK_GPU_PHASE_MSM_A; p <= CUZK_GPU_PHASE_MSM_B2; p++)
@@ -516,24 +532,24 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
         }
         unsigned skipped = 0;
         for (unsigned t = 0; t <= LAST; t++) {
-            const bool host = TIERS[t].host;
+            const bool host = TIERS[t].host_witness;
             const size_t *job = job_of[t], *extra = extra_of[t];
             size_t others = TIERS[t].prestage ? smul(W - 1, sadd(wdev, abc_in)) : 0;
             cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
             size_t held, phase[CUZK_GPU_PHASE_COUNT];
-            if (!plan_key(s, sm, budget, TIERS[t].streamed, host, extra, whole[host], key, &held, phase))
+            if (!plan_key(s, sm, budget, TIERS[t].key_streamed, host, extra, whole[host], key, &held, phase))
                 continue;
             device_fit = true;
             out->workers = W;
-            out->tier = t + 1;
-            out->key_streamed = TIERS[t].streamed;
+            out->tier = TIERS[t].tier;
+            out->key_streamed = TIERS[t].key_streamed;
             out->host_witness = host;
             out->host_pinned = sadd(wb, host ? sadd(smul(3, v), bsb)
                                              : sadd(cuzk_wpack_index_bytes(g16_shape_scalars(s)), abc_in));
             memcpy(out->item, key, sizeof key);
             out->key_bytes = held;
             out->prestage = TIERS[t].prestage;
-            out->abc_vectors = TIERS[t].vecs;
+            out->abc_vectors = TIERS[t].abc_vectors;
             out->others_bytes = others;
             out->runtime_bytes = RUNTIME_RESERVE;
             /* the host side of this tier: the next tier when it does not fit */
@@ -543,7 +559,7 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
             hp.available = hmeasured;
             if (hp.peak < hleast.peak) {
                 hleast = hp;
-                hleast_tier = t + 1;
+                hleast_tier = TIERS[t].tier;
             }
             if (hp.peak > hbudget) {
                 skipped++;
@@ -555,7 +571,7 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
             size_t peak = 0;
             for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
                 peak = phase[p] > peak ? phase[p] : peak;
-            if (o.msm_copies && !TIERS[t].streamed) { /* H's copies from what the tier leaves */
+            if (o.msm_copies && !TIERS[t].key_streamed) { /* H's copies from what the tier leaves */
                 const size_t add = plan_h_copies(s, sm, budget - peak, &out->item[CUZK_GPU_ITEM_MSM_H]);
                 out->key_bytes += add;
                 for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
@@ -573,16 +589,17 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
              * small sizes, where the host-scalar staging of tier 7's MSMs
              * outweighs a witness and two vectors, tier 6's can be lower. */
             size_t least = least_budget(s, sm, true, extra_of[LAST], whole[1]);
-            const size_t least6 = least_budget(s, sm, false, extra_of[LAST - 1], whole[0]);
+            const size_t least6 = least_budget(s, sm, false, extra_of[CUZK_GPU_TIER_STREAMED_2VEC - 1], whole[0]);
             if (least6 < least)
                 least = least6;
-            unsigned least_tier = LAST + 1; /* the tier chosen there (the first that fits, as above) */
+            unsigned least_tier = CUZK_GPU_TIER_LAST + 1; /* the tier chosen there (the first that fits, as above) */
             for (unsigned u = 0; u <= LAST; u++) {
                 cuzk_gpu_plan_item k2[CUZK_GPU_ITEM_COUNT];
                 size_t h2, ph2[CUZK_GPU_PHASE_COUNT];
-                if (plan_key(s, sm, least, TIERS[u].streamed, TIERS[u].host, extra_of[u], whole[TIERS[u].host], k2,
+                const int hw = TIERS[u].host_witness;
+                if (plan_key(s, sm, least, TIERS[u].key_streamed, hw, extra_of[u], whole[hw], k2,
                              &h2, ph2)) {
-                    least_tier = u + 1;
+                    least_tier = TIERS[u].tier;
                     break;
                 }
             }
@@ -605,16 +622,17 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
                         hleast.key_mapped ? "mapped" : "held", fmt_size(b3, sizeof b3, hbudget),
                         o.host.budget && o.host.budget == hbudget ? "is the cap (--host-mem)" : "are available");
     size_t least = least_budget(s, sm, true, extra_of[LAST], whole[1]);
-    const size_t least6 = least_budget(s, sm, false, extra_of[LAST - 1], whole[0]);
+    const size_t least6 = least_budget(s, sm, false, extra_of[CUZK_GPU_TIER_STREAMED_2VEC - 1], whole[0]);
     if (least6 < least)
         least = least6;
-    unsigned least_tier = LAST + 1;
+    unsigned least_tier = CUZK_GPU_TIER_LAST + 1;
     for (unsigned t = 0; t <= LAST; t++) {
         cuzk_gpu_plan_item key[CUZK_GPU_ITEM_COUNT];
         size_t held, phase[CUZK_GPU_PHASE_COUNT];
-        if (plan_key(s, sm, least, TIERS[t].streamed, TIERS[t].host, extra_of[t], whole[TIERS[t].host], key, &held,
+        const int hw = TIERS[t].host_witness;
+        if (plan_key(s, sm, least, TIERS[t].key_streamed, hw, extra_of[t], whole[hw], key, &held,
                      phase)) {
-            least_tier = t + 1;
+            least_tier = TIERS[t].tier;
             break;
         }
     }

@@ -19,7 +19,7 @@
 #include "curve/curve_desc.h"
 #include "groth16/abc_plan.h"
 #include "groth16/host_plan.h"
-#include "gpu/g16_shape.h"
+#include "gpu/g16/g16_shape.h"
 #include "msm/msm.h"
 #include "util/common.h"
 
@@ -47,11 +47,7 @@ static size_t smul(size_t a, size_t b) { return b && a > SIZE_MAX / b ? SIZE_MAX
 
 size_t cuzk_host_mem_budget(void)
 {
-    const uint64_t avail = cuzk_host_mem_available();
-    uint64_t keep = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE) / 50;
-    if (keep < ((uint64_t)1 << 30))
-        keep = (uint64_t)1 << 30;
-    return avail > keep ? (size_t)(avail - keep) : 0;
+    return (size_t)cuzk_mem_after_margin(cuzk_host_mem_available(), cuzk_host_mem_total(), CUZK_MARGIN_HOST_MIN);
 }
 
 size_t host_plan_key_data(const cuzk_gpu_key_shape *s)
@@ -241,7 +237,7 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
         h->csr_held = rows;
         h->csr_build = sadd(rows, smul(s->n_coefs, 4 + FR_BYTES));
     }
-    if (!mapped && !s->bellperson) { /* the zkey's arrays the device key makes unneeded (g16_table.c) */
+    if (!mapped && !s->bellperson) { /* the zkey's arrays the device key makes unneeded (backend_gpu.c) */
         const size_t g1 = cd->g1_affine, g2 = cd->g2_affine, npriv = s->n_vars - s->n_public - 1;
         const size_t borig = smul(s->n_vars, g1 + g2);
         h->key_freed_early = dropped ? borig : 0;

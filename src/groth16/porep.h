@@ -11,6 +11,7 @@
 #include "cuzk/dev.h"
 #include "formats/formats.h"
 #include "groth16/setup.h"
+#include "groth16/insecure.h"
 
 /* A Filecoin PoRep partition (32 GiB sector), as bellperson counts it:
  * 130,278,869 constraints with one per input, 328 inputs (ONE and 327 public

@@ -196,3 +196,27 @@ void cuzk_g16_fill_alphabeta(const cuzk_curve_ops *ops, cuzk_vk *vk)
     ops->pairing(&vk->alphabeta_12, &vk->alpha_1, &vk->beta_2);
     vk->has_alphabeta = true;
 }
+
+void cuzk_g16_ic_run(void *arg)
+{
+    cuzk_g16_ic_job *j = arg;
+    j->st = cuzk_g16_verify_ic(j->ops, j->vk, j->pub, j->acc, NULL, &j->err);
+}
+
+cuzk_status cuzk_g16_verify_made(cuzk_ctx *ctx, const cuzk_g16_ic_job *ic, const cuzk_proof_points *pts,
+                                 cuzk_error *err)
+{
+    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_VERIFY);
+    cuzk_error verr = {0};
+    cuzk_status st;
+    if (ic->st) { /* cuzk_g16_prove ran the side job before its success */
+        st = ic->st;
+        verr = ic->err;
+    } else {
+        st = cuzk_g16_verify_with_ic(ic->ops, ic->vk, ic->acc, pts, ctx->pool, &verr);
+    }
+    cuzk_phase_end(ctx, &ph);
+    if (st && st != CUZK_ERR_INVALID_PROOF)
+        cuzk_err(err, verr.code, "%s", verr.msg);
+    return st;
+}

@@ -32,6 +32,27 @@ cuzk_status cuzk_g16_verify_ic(const cuzk_curve_ops *ops, const cuzk_vk *vk, con
 cuzk_status cuzk_g16_verify_with_ic(const cuzk_curve_ops *ops, const cuzk_vk *vk, const void *acc,
                                     const cuzk_proof_points *p, cuzk_pool *pool, cuzk_error *err);
 
+/* The verification of a proof as it is made, for both APIs (api.c, bp_api.c):
+ * IC(pub) (one small MSM: a few ms for hundreds of inputs) as the side job
+ * of cuzk_g16_prove (its side thread, not the pool, which the prover holds),
+ * then cuzk_g16_verify_made. */
+typedef struct cuzk_g16_ic_job {
+    const cuzk_curve_ops *ops;
+    const cuzk_vk *vk;
+    const void *pub; /* n_public raw Fr values */
+    uint64_t acc[CUZK_MAX_G1_JAC / 8];
+    cuzk_status st;
+    cuzk_error err;
+} cuzk_g16_ic_job;
+/* The side job: arg is a cuzk_g16_ic_job. */
+void cuzk_g16_ic_run(void *arg);
+/* After cuzk_g16_prove returned CUZK_OK with cuzk_g16_ic_run as its side
+ * job: the pairing check of pts, timed as CUZK_PHASE_VERIFY. CUZK_OK,
+ * CUZK_ERR_INVALID_PROOF with nothing in err (the caller says what failed),
+ * or another error in err. */
+cuzk_status cuzk_g16_verify_made(cuzk_ctx *ctx, const cuzk_g16_ic_job *ic, const cuzk_proof_points *pts,
+                                 cuzk_error *err);
+
 /* vk->alphabeta_12 = e(alpha_1, beta_2), as snarkjs exports it. */
 void cuzk_g16_fill_alphabeta(const cuzk_curve_ops *ops, cuzk_vk *vk);
 

@@ -46,6 +46,7 @@ enum { POREP_COUNT, POREP_KEY, POREP_R1CS };
 #include "groth16/setup_impl.h"
 #define POREP_CURVE bls12_381
 #include "groth16/porep_impl.h"
+#include "groth16/insecure.h"
 
 /* The chunk generator of porep.h (BLS12-381). */
 struct cuzk_porep_gen {

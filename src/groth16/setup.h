@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "formats/formats.h"
+#include "groth16/insecure.h"
 
 /* Toxic waste as raw (standard form) Fr elements, 4 LE limbs each, in the
  * order tau, alpha, beta, delta. NULL: random from the OS CSPRNG. */

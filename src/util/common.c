@@ -134,6 +134,22 @@ const char *cuzk_status_name(cuzk_status s)
 
 const char *cuzk_version(void) { return CUZK_VERSION_STRING; }
 
+uint64_t cuzk_host_mem_total(void)
+{
+    return (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+uint64_t cuzk_mem_margin(uint64_t total, uint64_t floor)
+{
+    return total / 50 > floor ? total / 50 : floor;
+}
+
+uint64_t cuzk_mem_after_margin(uint64_t avail, uint64_t total, uint64_t floor)
+{
+    const uint64_t m = cuzk_mem_margin(total, floor);
+    return avail > m ? avail - m : 0;
+}
+
 uint64_t cuzk_host_mem_available(void)
 {
     FILE *f = fopen("/proc/meminfo", "r");
@@ -144,7 +160,7 @@ uint64_t cuzk_host_mem_available(void)
             break;
     if (f)
         fclose(f);
-    uint64_t avail = kb ? (uint64_t)kb * 1024 : (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t avail = kb ? (uint64_t)kb * 1024 : cuzk_host_mem_total();
     /* a cgroup v2 limit (containers, systemd units): what it leaves, when lower */
     unsigned long long max = 0, cur = 0;
     FILE *m = fopen("/sys/fs/cgroup/memory.max", "r"), *c = fopen("/sys/fs/cgroup/memory.current", "r");
@@ -163,11 +179,8 @@ uint64_t cuzk_host_mem_available(void)
 cuzk_status cuzk_host_mem_check(uint64_t need, const char *what, cuzk_error *e)
 {
     const uint64_t avail = cuzk_host_mem_available();
-    /* kept for the system and the process's other allocations: 2 % of the
-     * physical memory, at least 1 GiB */
-    uint64_t keep = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE) / 50;
-    if (keep < ((uint64_t)1 << 30))
-        keep = (uint64_t)1 << 30;
+    /* kept for the system and the process's other allocations */
+    const uint64_t keep = cuzk_mem_margin(cuzk_host_mem_total(), CUZK_MARGIN_HOST_MIN);
     if (need <= avail && avail - need >= keep)
         return CUZK_OK;
     return cuzk_err(e, CUZK_ERR_NOMEM, "%s need %.2f GiB of host memory; %.2f GiB are available (%.2f GiB kept free)",

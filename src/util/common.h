@@ -53,8 +53,28 @@ double cuzk_now(void);
  * memory.current when that is lower; elsewhere the physical memory). */
 uint64_t cuzk_host_mem_available(void);
 
+/* The host's physical memory in bytes. */
+uint64_t cuzk_host_mem_total(void);
+
+/* The margins of the default memory budgets, in one place: every default
+ * budget is what is free minus max(floor, 2 % of the total), with these
+ * floors. Host: MemAvailable (cuzk_host_mem_available) minus max(1 GiB, 2 %
+ * of the physical memory): the host plan's budget (cuzk_host_mem_budget)
+ * and cuzk_host_mem_check. Device: free memory minus max(512 MiB, 2 % of the
+ * device): the GPU prover's plan (cuzk_gpu_plan_proof) and the daemon's
+ * per-GPU budget; a lone MSM handle (cuzk_gpu_msm_config.device_budget 0)
+ * keeps max(256 MiB, 2 %). */
+#define CUZK_MARGIN_HOST_MIN ((uint64_t)1 << 30)
+#define CUZK_MARGIN_DEVICE_MIN ((uint64_t)512 << 20)
+#define CUZK_MARGIN_MSM_MIN ((uint64_t)256 << 20)
+/* max(floor, total / 50). */
+uint64_t cuzk_mem_margin(uint64_t total, uint64_t floor);
+/* avail minus cuzk_mem_margin(total, floor), 0 when that is more than avail. */
+uint64_t cuzk_mem_after_margin(uint64_t avail, uint64_t total, uint64_t floor);
+
 /* CUZK_ERR_NOMEM naming `what` when `need` bytes would leave less than
- * max(1 GiB, 2 % of the physical memory) of the host memory available now,
+ * cuzk_mem_margin(physical memory, CUZK_MARGIN_HOST_MIN) of the host memory
+ * available now,
  * else CUZK_OK: for big buffers (page-locked, or touched at once) that would
  * otherwise end the process through the OOM killer. */
 cuzk_status cuzk_host_mem_check(uint64_t need, const char *what, cuzk_error *e);

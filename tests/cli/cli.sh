@@ -242,7 +242,10 @@ scen_messages() {
   local cmdline
   for cmdline in "" "nope" "prove a b" "prove --nope $Z $W p q" "verify --threads x a b c" "gen --constraints 2^ a b" \
       "gen --constraints 2^28 a b" "gen --constraints x a b" "gen --public -1 a b" "gen --seed 12x a b" \
-      "setup a" "info" "export-vk a b c" "prove --verify --no-verify $Z $W p q"; do
+      "setup a" "info" "export-vk a b c" "prove --verify --no-verify $Z $W p q" \
+      "prove --verbose=1 $Z $W p q" "prove $Z $W p q --threads" "prove --gpu=x $Z $W p q" "prove --ver $Z $W p q" \
+      "setup --format" "verify --format zcash a b c" "status --bogus" "await" "workers --url" "bench serve" \
+      "serve --nope" "serve --listen" "serve --foreground=1" "serve x" "plan --tiers x"; do
     # shellcheck disable=SC2086
     run "$CUZK" $cmdline
     [ "$RC" = 1 ] || fail "cuzk $cmdline: exit $RC, expected 1 (usage)"
@@ -250,6 +253,16 @@ scen_messages() {
     grep -q "^Error: .*--help')\$" "$LOG" || fail "cuzk $cmdline: no 'Error: ... (see ... --help)' line"
   done
   note "usage errors: one line with a hint to --help ($(head -n1 "$LOG"))"
+  # cuzk serve's flags come from the settings table; a bool one stands alone or takes its value
+  [ "$("$CUZK" serve --paused false --print-config | grep '^paused')" = "paused = false" ] &&
+    [ "$("$CUZK" serve --print-config --paused | grep '^paused')" = "paused = true" ] ||
+    fail "serve --paused [false]: $("$CUZK" serve --paused false --print-config 2>&1 | grep paused)"
+  # options after the files, a unique prefix of a long name, "--" before a file named like an option
+  run "$CUZK" plan "$Z" --gpu-m 16G
+  [ "$RC" = 0 ] && grep -q "^tier     1:" "$LOG" || fail "plan <zkey> --gpu-m 16G: exit $RC, $(head -n1 "$LOG")"
+  cp "$Z" ./--k.zkey
+  run "$CUZK" info -- --k.zkey
+  [ "$RC" = 0 ] || fail "info -- --k.zkey: exit $RC, $(head -n1 "$LOG")"
   # The limit of triples a run is said as such (and documented in --help).
   local many=() i
   for i in $(seq 257); do many+=("$W" "p$i.json" "pub$i.json"); done

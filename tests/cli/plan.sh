@@ -10,6 +10,15 @@ check() { # name expected_rc actual_rc
 }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# the tiers' table, as docs/ARCHITECTURE.md lists it
+"$CUZK" plan --tiers >"$T/tiers" 2>"$T/err"
+check "--tiers" 0 $?
+[ "$(wc -l <"$T/tiers")" = 7 ] && grep -q "^7 host-witness  *key partly streamed, witness on the host" "$T/tiers" ||
+    { echo "FAIL --tiers: $(cat "$T/tiers")"; fails=$((fails + 1)); }
+sed -n '/^  \$ cuzk plan --tiers$/,/^  ```$/p' "$SRC/docs/ARCHITECTURE.md" | sed '1d;$d;s/^  //' >"$T/tiers.doc"
+diff "$T/tiers.doc" "$T/tiers" >/dev/null || { echo "FAIL --tiers: docs/ARCHITECTURE.md lists other tiers:"; diff "$T/tiers.doc" "$T/tiers"; fails=$((fails + 1)); }
+"$CUZK" plan --tiers x >/dev/null 2>"$T/err"
+check "--tiers x" 1 $?
 for curve in bn128 bls12381; do
     Z=$SRC/tests/data/formats/$curve/mul.zkey
     "$CUZK" plan --gpu-mem 16G "$Z" >"$T/out" 2>"$T/err"

@@ -19,8 +19,13 @@
 #    removes the blob files no live job names.
 # 3. A blob deleted from A's spool: the job fails at once with one line
 #    (404, the witness is gone), attempt 1.
-# 4. C (shared_dir, no URL) accepts a job: its witness is in
-#    <shared_dir>/C/, and B (the same shared_dir) reads it from there.
+# 4. C (shared_dir, no URL) accepts a streamed witness: it is in
+#    <shared_dir>/C/ (as root a tmpfs: copied there from C's spool, not
+#    renamed), no upload or temporary file left, and B (the same
+#    shared_dir) reads it from there.
+# 4b. A 64 MiB witness streamed to A (curl -T): its upload file is renamed
+#    into A's blob store under its hash, A's peak RSS grows by less than a
+#    quarter of it (no copy in memory), B proves it, snarkjs verifies.
 # 5. A killed (kill -9) with a job whose blob it holds: B tries it
 #    engine.max_attempts times (the job requeued between), then fails it
 #    with the fetch's one-line error.
@@ -42,6 +47,13 @@ CTOK=cluster-secret-1234
 printf '%s\n' "$CTOK" >"$T/ctok"
 chmod 600 "$T/ctok"
 mkdir -p "$T/shared"
+# As root the shared directory is a tmpfs of its own: C's streamed uploads
+# (in its spool, another file system) are copied into it, not renamed.
+SHARED_FS="the same file system as the spools"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64M,mode=0755 cuzk-shared "$T/shared" 2>/dev/null; then
+  trap 'umount -l "$T/shared" 2>/dev/null; cleanup' EXIT
+  SHARED_FS="a tmpfs of its own"
+fi
 start_host A --paused --advertise-url auto --cluster-token-file "$T/ctok" --inline-witness-max 0
 mkdir -p "$T/keysB" "$T/k1" "$T/k2"
 start_host B --paused --advertise-url auto --cluster-token-file "$T/ctok" --inline-witness-max 0 --shared-dir "$T/shared" \
@@ -108,8 +120,8 @@ R=$(psql_ "SELECT string_agg(DISTINCT host_id || ':' || outcome, ',') FROM cuzk.
 [ "$R" = "B:done" ] || fail "attempts: $R (expected every one B:done)"
 grep -q "event=blob_served sha256=$SHA_BN" "$T/daemon-A.log" || fail "A did not serve the bn128 blob"
 grep -q "event=blob_served sha256=$SHA_BLS" "$T/daemon-A.log" || fail "A did not serve the bls12-381 blob"
-for _ in $(seq 1 300); do [ -z "$(ls "$T/A/spool")" ] && break; sleep 0.1; done
-[ -z "$(ls "$T/A/spool")" ] || fail "A kept blobs no live job names: $(ls "$T/A/spool")"
+spool_empty() { [ -z "$(ls "$T/A/spool")" ]; }
+wait_for "A's sweep of the blobs no live job names" spool_empty
 grep -q "event=blobs_swept removed=" "$T/daemon-A.log" || fail "A did not log its sweep"
 wait_sql "SELECT count(*) FROM cuzk.host_keys WHERE host_id = 'B'" 2 "B's resident keys"
 ok "status on A" on A "$CUZK" status
@@ -133,13 +145,52 @@ case $E in *"404"*"gone"*) ;; *) fail "the error of the job whose blob is gone: 
 note "a blob deleted from A's spool: the job failed at once: $E"
 
 # ---- 4: a shared directory ----
-ok "submit a job to C" on C "$CUZK" submit "$DATA/bls12381/mul.zkey" "$DATA/bls12381/mul.wtns"
-S=$(cat "$T/out")
+ok "pause B" on B "$CUZK" workers pause   # the blob stays until its job ends
+curl -sS -o "$T/c.out" -w '%{http_code}' -X POST -T "$DATA/bls12381/mul.wtns" -H 'Content-Type: application/octet-stream' \
+  "${URLS[C]}/v1/jobs?key_path=$DATA/bls12381/mul.zkey" >"$T/c.code" || fail "the upload to C: curl failed"
+[ "$(cat "$T/c.code")" = 201 ] || fail "the upload to C: HTTP $(cat "$T/c.code"): $(cat "$T/c.out")"
+S=$(jget id <"$T/c.out")
+[ -f "$T/shared/C/$SHA_BLS.wtns" ] || fail "C's blob is not in the shared directory: $(ls -a "$T/shared/C")"
+[ "$(sha256sum <"$T/shared/C/$SHA_BLS.wtns" | cut -d' ' -f1)" = "$SHA_BLS" ] || fail "C's blob is not the witness"
+[ -z "$(ls -a "$T/C/spool" "$T/shared/C" | grep -E '^\.(upload-|.*\.tmp$)')" ] ||
+  fail "C left an upload or a temporary file: $(ls -a "$T/C/spool" "$T/shared/C")"
+ok "resume B" on B "$CUZK" workers resume
 [ "$(psql_ "SELECT input_uri FROM cuzk.jobs WHERE id = '$S'")" = "blob:$SHA_BLS:C:" ] || fail "C's job: $(psql_ "SELECT input_uri FROM cuzk.jobs WHERE id = '$S'")"
 ok "await $S on A" on A "$CUZK" await --timeout 120 "$S" "$T/ps.json" "$T/pubs.json"
 ok "verify $S" "$CUZK" verify "$DATA/bls12381/mul.vkey.json" "$T/pubs.json" "$T/ps.json"
 [ "$(psql_ "SELECT host_id || ':' || outcome FROM cuzk.attempts WHERE job_id = '$S'")" = "B:done" ] || fail "C's job was not done by B"
-note "C's witness in <shared_dir>/C/ read by B from the directory, proof verified"
+note "C's streamed witness put in <shared_dir>/C/ ($SHARED_FS), read by B from there, proof verified"
+
+# ---- 4b: a large streamed witness is renamed into the blob store, never read ----
+# mul.wtns with a 64 MiB section of its own appended (readers skip unknown
+# sections: the same witness for the key). A keeps it as a blob without a
+# second copy in memory: its peak RSS stays far below the body's size.
+BIG=$((64 << 20))
+node -e 'const fs=require("fs");const w=fs.readFileSync(process.argv[1]);const b=Buffer.alloc(12);
+  b.writeUInt32LE(3,0);b.writeBigUInt64LE(BigInt(process.argv[3]),4);const h=Buffer.from(w);
+  h.writeUInt32LE(w.readUInt32LE(8)+1,8);const f=fs.openSync(process.argv[2],"w");fs.writeSync(f,h);
+  fs.writeSync(f,b);const z=Buffer.alloc(1<<20,7);for(let i=0;i<Number(process.argv[3])>>20;i++)fs.writeSync(f,z);
+  fs.closeSync(f)' "$DATA/bn128/mul.wtns" "$T/big.wtns" $BIG || fail "cannot write the large witness"
+SHA_BIG=$(sha256sum <"$T/big.wtns" | cut -d' ' -f1)
+ok "pause B" on B "$CUZK" workers pause
+R0=$(rss_kb "${DPIDS[A]}")
+curl -sS -o "$T/big.out" -w '%{http_code}' -X POST -T "$T/big.wtns" -H 'Content-Type: application/octet-stream' \
+  "${URLS[A]}/v1/jobs?key_path=$DATA/bn128/mul.zkey" >"$T/big.code" || fail "the large upload: curl failed"
+[ "$(cat "$T/big.code")" = 201 ] || fail "the large upload: HTTP $(cat "$T/big.code"): $(cat "$T/big.out")"
+L=$(jget id <"$T/big.out")
+H1=$(awk '/^VmHWM/{print $2}' "/proc/${DPIDS[A]}/status")
+[ "$(psql_ "SELECT input_uri FROM cuzk.jobs WHERE id = '$L'")" = "blob:$SHA_BIG:A:${URLS[A]}" ] ||
+  fail "the large job: $(psql_ "SELECT input_uri FROM cuzk.jobs WHERE id = '$L'")"
+[ -f "$T/A/spool/$SHA_BIG.wtns" ] || fail "A's spool lacks the large blob: $(ls -a "$T/A/spool")"
+[ -z "$(ls -a "$T/A/spool" | grep '^\.upload-')" ] || fail "the upload file stayed: $(ls -a "$T/A/spool")"
+ok "resume B" on B "$CUZK" workers resume
+ok "await $L on C" on C "$CUZK" await --timeout 120 "$L" "$T/pl.json" "$T/publ.json"
+"$SNARKJS" groth16 verify "$DATA/bn128/mul.vkey.json" "$T/publ.json" "$T/pl.json" >"$T/sj" 2>&1 && grep -q 'OK!' "$T/sj" ||
+  fail "snarkjs rejected the proof of the large witness"
+H2=$(awk '/^VmHWM/{print $2}' "/proc/${DPIDS[A]}/status")
+grow=$(( (H2 > H1 ? H2 : H1) - R0 ))
+note "a $((BIG >> 20)) MiB streamed witness: a blob renamed from the upload, B proved it (snarkjs OK); A's RSS ${R0} kB before, peak ${H1} kB after accepting, ${H2} kB after serving it (+${grow} kB)"
+[ $((grow * 1024)) -lt $((BIG / 4)) ] || fail "A's peak RSS grew by ${grow} kB for a $((BIG >> 20)) MiB witness (a copy in memory?)"
 
 # ---- 5: the owner dies ----
 ok "pause B" on B "$CUZK" workers pause
@@ -147,7 +198,7 @@ ok "submit a job to A" on A "$CUZK" submit "$DATA/bn128/mul.zkey" "$DATA/bn128/m
 D=$(cat "$T/out")
 kill -9 "${DPIDS[A]}"; wait "${DPIDS[A]}" 2>/dev/null
 ok "resume B" on B "$CUZK" workers resume
-for _ in $(seq 1 600); do [ "$(psql_ "SELECT state FROM cuzk.jobs WHERE id = '$D'")" = failed ] && break; sleep 0.1; done
+wait_sql "SELECT state FROM cuzk.jobs WHERE id = '$D'" failed "the job whose owner died, failed"
 R=$(psql_ "SELECT state || ':' || attempt FROM cuzk.jobs WHERE id = '$D'")
 [ "$R" = "failed:3" ] || fail "the job whose owner died: $R (expected failed:3)"
 R=$(psql_ "SELECT string_agg(attempt || ':' || outcome, ',' ORDER BY attempt) FROM cuzk.attempts WHERE job_id = '$D'")
@@ -174,8 +225,7 @@ ok "submit a nopub job to C" on C "$CUZK" submit "$T/k2/nopub.zkey" "$DATA/bn128
 M=$(cat "$T/out")
 mv "$T/k2" "$T/k2.away"   # the same file (inode, mtime) comes back below
 ok "resume B" on B "$CUZK" workers resume
-for _ in $(seq 1 600); do grep -q "event=key_missing job=$M" "$T/daemon-B.log" && break; sleep 0.1; done
-grep -q "event=key_missing job=$M" "$T/daemon-B.log" || fail "B did not report the missing key"
+wait_for "B to report the missing key" grep -q "event=key_missing job=$M" "$T/daemon-B.log"
 R=$(psql_ "SELECT state || ':' || attempt FROM cuzk.jobs WHERE id = '$M'")
 [ "$R" = "queued:0" ] || fail "the job whose key B lacks: $R (expected queued:0)"
 mv "$T/k2.away" "$T/k2"

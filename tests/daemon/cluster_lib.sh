@@ -1,29 +1,27 @@
 # Shared by the cluster tests (sourced after CUZK, ROOT, EXTRA and TAG are
-# set): a throwaway PostgreSQL cluster (initdb into a temporary directory,
-# Unix socket only, fsync off, synchronous commits on, stopped at exit; as
-# root the server runs as the `postgres` user) in $QUEUE, and helpers:
-#   start_host NAME [flags]   a `cuzk serve` on 127.0.0.1:0 with host id NAME
+# set): the daemon tests' helpers (lib.sh: T, PIDS, fail, note, ok, jget,
+# http, wait_for, start_daemon, ...), a throwaway PostgreSQL cluster (initdb
+# into a temporary directory, Unix socket only, fsync off, synchronous
+# commits on, commit timestamps tracked (pg_xact_commit_timestamp: when a
+# row was written, on the database's clock), stopped at exit; as root the
+# server runs as the `postgres` user) in $QUEUE, and:
+#   start_host NAME [flags]   start_daemon with host id NAME on the queue:
+#                             URLS[NAME], DPIDS[NAME]
 #   on HOST cmd...            runs a cuzk client command against HOST
 #   psql_ SQL, wait_sql SQL EXPECTED DESC, wait_held HOST JOB, job HOST ID [WAIT]
 SNARKJS="$ROOT/node_modules/.bin/snarkjs"
 DATA="$ROOT/tests/data/interop"
 LEASE=${LEASE:-2s} RENEW=${RENEW:-0.25s}
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-cluster.XXXXXX")
-chmod 755 "$T"
-PIDS=() PG="" AS=""
-cleanup() {
+TMP_PREFIX=cuzk-cluster
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+chmod 755 "$T"   # the postgres user reaches its directory inside
+PG="" AS=""
+cleanup() {  # lib.sh's, with stopped daemons continued and the database stopped
   for p in "${PIDS[@]:-}"; do [ -n "$p" ] && { kill -CONT "$p"; kill -9 "$p"; } 2>/dev/null; done
   [ -n "$PG" ] && $AS "$PG/pg_ctl" -D "$T/pg/data" -m immediate -w stop >/dev/null 2>&1
   if [ "${DAEMON_KEEP:-0}" = 1 ]; then echo "keeping $T"; else rm -rf "$T"; fi
 }
-trap cleanup EXIT
-fail() {
-  echo "FAIL $TAG: $*"
-  for f in "$T"/daemon*.log; do [ -f "$f" ] && { echo "---- tail of $f"; tail -n 20 "$f"; }; done
-  exit 1
-}
-note() { echo "  $*"; }
 if ! command -v node >/dev/null || [ ! -x "$SNARKJS" ]; then
   echo "SKIP $TAG: node or $SNARKJS missing (run 'npm ci' in $ROOT)"; exit 77
 fi
@@ -39,7 +37,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 $AS "$PG/initdb" -D "$T/pg/data" -A trust -U postgres -E UTF8 --no-sync --no-instructions >"$T/pg/initdb.log" 2>&1 ||
   fail "initdb: $(tail -n 5 "$T/pg/initdb.log")"
-$AS "$PG/pg_ctl" -D "$T/pg/data" -w -t 60 -l "$T/pg/log" -o "-k $T/pg -c listen_addresses='' -c fsync=off" start >/dev/null ||
+$AS "$PG/pg_ctl" -D "$T/pg/data" -w -t 60 -l "$T/pg/log" -o "-k $T/pg -c listen_addresses='' -c fsync=off -c track_commit_timestamp=on" start >/dev/null ||
   fail "PostgreSQL did not start: $(tail -n 5 "$T/pg/log")"
 QUEUE="host=$T/pg dbname=postgres user=postgres password=not-a-secret-7"
 psql_() { $AS "$PG/psql" -h "$T/pg" -U postgres -d postgres -XAtq -c "$1"; }
@@ -48,25 +46,12 @@ psql_() { $AS "$PG/psql" -h "$T/pg" -U postgres -d postgres -XAtq -c "$1"; }
 declare -A URLS DPIDS
 start_host() {  # NAME [settings...]
   local name=$1; shift
-  local log="$T/daemon-$name.log"
-  "$CUZK" serve --foreground --listen 127.0.0.1:0 --state-dir "$T/$name" --host-id "$name" \
-    --queue "$QUEUE" --lease $LEASE --lease-renew $RENEW --cpu-workers 1 --threads 1 \
-    ${EXTRA[@]+"${EXTRA[@]}"} "$@" 2>>"$log" &
-  DPIDS[$name]=$!
-  PIDS+=("$!")
-  local url=""
-  for _ in $(seq 1 400); do
-    url=$(grep -o 'event=listening url=[^ ]*' "$log" 2>/dev/null | tail -n 1 | sed 's/.*url=//')
-    [ -n "$url" ] && break
-    kill -0 "${DPIDS[$name]}" 2>/dev/null || fail "daemon $name exited during start"
-    sleep 0.05
-  done
-  [ -n "$url" ] || fail "daemon $name did not report its URL"
-  URLS[$name]=$url
+  start_daemon "$name" --host-id "$name" --queue "$QUEUE" --lease $LEASE --lease-renew $RENEW \
+    --cpu-workers 1 --threads 1 ${EXTRA[@]+"${EXTRA[@]}"} "$@"
+  DPIDS[$name]=$DPID
+  URLS[$name]=$URL
 }
 on() { local h=$1; shift; CUZK_URL=${URLS[$h]} "$@"; }
-ok() { local d=$1; shift; "$@" >"$T/out" 2>"$T/err" || fail "$d: exit $?: $* :: $(tail -n 5 "$T/err")"; }
-jget() { node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{let v=JSON.parse(d);for(const k of process.argv[1].split("."))v=v==null?v:v[k];console.log(typeof v==="object"?JSON.stringify(v):v)})' "$1"; }
 job() { curl -sS "${URLS[$1]}/v1/jobs/$2?wait=${3:-0}"; }
 wait_held() {  # HOST JOB: the job is running on HOST, held by its pause (60 s)
   for _ in $(seq 1 120); do

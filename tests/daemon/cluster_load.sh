@@ -106,8 +106,7 @@ ok "resume B" on B "$CUZK" workers resume
 wait_sql "SELECT state FROM cuzk.jobs WHERE id = '$HB2'" done "B's held job after its backends were terminated"
 kill -CONT "${DPIDS[C]}"
 ok "resume C" on C "$CUZK" workers resume
-for _ in $(seq 1 600); do grep -q "event=job_fenced job=$HC" "$T/daemon-C.log" && break; sleep 0.1; done
-grep -q "event=job_fenced job=$HC" "$T/daemon-C.log" || fail "C's late result for $HC was not fenced"
+wait_for "C's late result for $HC fenced" grep -q "event=job_fenced job=$HC" "$T/daemon-C.log"
 mv "$T/daemon-A.log" "$T/daemon-A.killed.log"
 start_host A --max-attempts 10 --retention 1h
 note "C continued and its late result was fenced; A started again"

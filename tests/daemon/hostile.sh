@@ -27,7 +27,8 @@
 #              journal included), the pid is in `lock` and /v1/status, a start
 #              that fails (address in use) leaves no state directory behind
 #   diskfull   the state directory on a small tmpfs (root only, else skipped)
-#              that fills while 1 MiB witnesses stream into spool files and
+#              that fills while 1 MiB witnesses stream into spool files (the
+#              journal names them spool:<sha256>, small ones inline:<sha256>) and
 #              small ones into the journal, with a job held running: refused
 #              submissions get 507 (never 400) and leave no file; the running
 #              job, its result not storable, stays in store_result, retrying;
@@ -280,6 +281,14 @@ diskfull)
   sub_small() { http POST "/v1/jobs?key_path=$D/mul.zkey" --data-binary "@$D/mul.wtns" -H 'Content-Type: application/octet-stream'; }
   # One big job claimed and held before its proof (the running job).
   sub_big; expect_code 201 "the first big job"; held=$(echo "$BODY" | jget id); echo "$held $G/big.vk.json" >>"$T/acked"
+  # The journal names witnesses by content, the spool keeps this host's file of the job.
+  command -v sqlite3 >/dev/null || fail "sqlite3 (the command) is missing: scripts/deps.sh installs it"
+  ref=$(sqlite3 "$T/fs/st/journal.db" "SELECT input_uri FROM cuzk_jobs WHERE id = '$held'")
+  [ "$ref" = "spool:$(sha256sum <"$G/big.wtns" | cut -d' ' -f1)" ] || fail "the big job's witness reference: $ref (expected spool:<sha256>)"
+  [ -f "$T/fs/st/spool/$held.wtns" ] || fail "no spool file $held.wtns: $(ls -a "$T/fs/st/spool")"
+  sub_small; expect_code 201 "the first small job"; echo "$(echo "$BODY" | jget id) $D/mul.vkey.json" >>"$T/acked"
+  ref=$(sqlite3 "$T/fs/st/journal.db" "SELECT input_uri FROM cuzk_jobs WHERE id = '$(echo "$BODY" | jget id)'")
+  [ "$ref" = "inline:$(sha256sum <"$D/mul.wtns" | cut -d' ' -f1)" ] || fail "the small job's witness reference: $ref (expected inline:<sha256>)"
   ok "admit" "$CUZK" workers admit 1
   heldrun() { http GET "/v1/jobs/$held"; [ "$(echo "$BODY" | jget phase)" = paused ]; }
   wait_for "the first job held running" heldrun
@@ -338,7 +347,7 @@ list10k)
     INSERT INTO cuzk_jobs (id, seq, req_sha256, key_id, key_path, priority, state, enqueued_at, max_attempts,
                            input_uri, input_bytes, host_bytes, device_bytes)
     SELECT printf('00000000-0000-4000-8000-%012d', i), 100 + i, t.req_sha256, t.key_id, t.key_path, i % 4,
-           'queued', t.enqueued_at, 3, 'none.wtns', 0, 1, 0 FROM n, (SELECT * FROM cuzk_jobs LIMIT 1) t;" ||
+           'queued', t.enqueued_at, 3, 'spool:', 0, 1, 0 FROM n, (SELECT * FROM cuzk_jobs LIMIT 1) t;" ||
     fail "filling the journal"
   EXPECT_STARTS=2 start_daemon main --cpu-workers 1 --threads 1 --max-queued 20000 --paused
   http GET /v1/status; [ "$(echo "$BODY" | jget queue.total)" = 10000 ] || fail "queue: $(echo "$BODY" | jget queue)"

@@ -1,8 +1,10 @@
-/* Blob references (src/engine/blobref.c), as read back from the job queue:
- * any input is parsed in bounds; what parses has a 64-digit lowercase hex
- * hash, a host id without ':' that fits its buffer, and a URL inside the
- * input; formatting the parts again gives the input back; formatting into
- * any buffer size stays in bounds and NUL-terminated. */
+/* Witness references (src/engine/blobref.c), as read back from the job
+ * queue: any input is parsed in bounds; what parses as a blob has a 64-digit
+ * lowercase hex hash, a host id without ':' that fits its buffer, and a URL
+ * inside the input, and is a WREF_BLOB with the same hash; an inline: /
+ * spool: reference has no hash or a valid one; formatting the parts again
+ * gives the input back; formatting into any buffer size stays in bounds
+ * and NUL-terminated. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +33,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(blob_ref_format(again, cap - 1, sha, host, url) == -1 && again[0] == 0);
         free(again);
     }
+    char wsha[65];
+    int kind = witness_ref_kind(s, wsha);
+    FUZZ_ASSERT(kind == 0 || kind == WREF_INLINE || kind == WREF_SPOOL || kind == WREF_BLOB);
+    FUZZ_ASSERT(wsha[0] ? blob_hex_ok(wsha) && kind : 1);
+    if (blob_ref_parse(s, sha, host, sizeof host, &url))
+        FUZZ_ASSERT(kind == WREF_BLOB && !strcmp(wsha, sha));
+    if ((kind == WREF_INLINE || kind == WREF_SPOOL) && wsha[0]) {
+        char again[80];
+        FUZZ_ASSERT(witness_ref_format(again, sizeof again, kind, wsha) == 0 && !strcmp(again, s));
+    }
     size_t caps[] = {1, 5, 70, 300};
     for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
         char *out = malloc(caps[i]);
@@ -38,6 +50,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int rc = blob_ref_format(out, caps[i], s, "h", s);
         FUZZ_ASSERT(strlen(out) < caps[i]);
         FUZZ_ASSERT(rc == 0 || out[0] == 0);
+        rc = witness_ref_format(out, caps[i], WREF_SPOOL, s);
+        FUZZ_ASSERT(strlen(out) < caps[i]);
+        FUZZ_ASSERT(rc == 0 ? blob_hex_ok(s) : out[0] == 0);
         free(out);
     }
     free(s);

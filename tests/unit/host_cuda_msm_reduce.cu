@@ -1,4 +1,4 @@
-/* Host check of the MSM bucket reduction (src/gpu/msm_reduce.cuh), no GPU
+/* Host check of the MSM bucket reduction (src/gpu/msm/msm_reduce.cuh), no GPU
  * needed: for BN254 G1 buckets X_j = k_j G with small random k_j, the
  * levels that red_rows_for keeps are run by reduce_level_thread (the
  * kernel's own code, both the out-of-line and the inlined-alternating
@@ -18,7 +18,7 @@
 
 #include <vector>
 
-#include "gpu/msm_impl.cuh"
+#include "gpu/msm/msm_impl.cuh"
 #include "util/rng.h"
 
 typedef bn254_fp F;

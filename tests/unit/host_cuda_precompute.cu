@@ -1,4 +1,4 @@
-/* Host check of the precomputed-bases arithmetic (src/gpu/msm_impl.cuh), no
+/* Host check of the precomputed-bases arithmetic (src/gpu/msm/msm_impl.cuh), no
  * GPU needed: f_inv for Fp (both curves) and Fp2 (BLS12-381) against
  * a * a^-1 = 1; pre_copies (copy j of base P = 2^(j shift) P by a Jacobian
  * doubling chain per base, one inversion shared by the copies of K bases)
@@ -16,7 +16,7 @@
 
 #include <vector>
 
-#include "gpu/msm_impl.cuh"
+#include "gpu/msm/msm_impl.cuh"
 extern "C" {
 #include "curve/curve_ops.h"
 }

@@ -1,4 +1,4 @@
-/* Host check of the device Montgomery products (src/gpu/gpu_field.cuh): the
+/* Host check of the device Montgomery products (src/gpu/field/gpu_field.cuh): the
  * same carry-chain code as on the device (split-accumulator fp_mul_eo,
  * squaring fp_sqr_eo, a b - c d with one reduction fp_mul_sub_eo), with
  * emulated carries,

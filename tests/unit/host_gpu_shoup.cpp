@@ -1,4 +1,4 @@
-/* Host check of the NTT's Shoup multiplication (src/gpu/ntt_shoup.cuh): the
+/* Host check of the NTT's Shoup multiplication (src/gpu/ntt/ntt_shoup.cuh): the
  * same carry-chain code as on the device, with emulated carries, against the
  * portable Montgomery product, for both Fr fields: random operands and the
  * edge values 0, 1, 2, p-1, p-2 (as x and as w); the unreduced product
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpu/ntt_shoup.cuh"
+#include "gpu/ntt/ntt_shoup.cuh"
 #include "host_gpu_util.h"
 
 using namespace cuzk_gpu;

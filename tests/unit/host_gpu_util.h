@@ -3,7 +3,7 @@
 #ifndef CUZK_TESTS_HOST_GPU_UTIL_H
 #define CUZK_TESTS_HOST_GPU_UTIL_H
 
-#include "gpu/gpu_field.cuh"
+#include "gpu/field/gpu_field.cuh"
 #include "util/rng.h"
 
 /* Uniform value below p: random words, the top one cut to p's bit length,

@@ -586,6 +586,7 @@ static void test_params(void **state)
     assert_int_equal(write_small(&sp, path, NULL, NULL), CUZK_OK);
     cuzk_bp_params p;
     assert_int_equal(cuzk_bp_params_open(&p, path, NULL, NULL), CUZK_OK);
+    assert_true(mapping_is_shared(p.file.data)); /* page-locked in place, never copied */
     assert_int_equal(truncate(path, 1200), 0);
     g2_t o2[2];
     e = (cuzk_error){0};

@@ -32,6 +32,7 @@
 #include "cuzk/gpu.h"
 #include "groth16/bp_srs.h"
 #include "groth16/porep.h"
+#include "groth16/insecure.h"
 
 static char DIR_[64];
 

@@ -21,6 +21,7 @@
 #include "cuzk/bellperson.h"
 #include "cuzk/dev.h"
 #include "formats/bellperson.h"
+#include "groth16/insecure.h"
 
 typedef struct {
     char dir[64], r1cs[96], wtns[96], params[96], r1cs2[96], wtns2[96], params2[96];

@@ -33,6 +33,7 @@
 #include "engine/engine.h"
 
 #include "fixture_util.h"
+#include "groth16/insecure.h"
 
 static int n_state; /* state directories handed out (fixtures: in fx_tmpdir) */
 

@@ -10,7 +10,10 @@
  * expiry with results and stored witnesses, everything surviving a close
  * and reopen, group commit (SQLite), and for PostgreSQL: reconnects after a
  * server crash and a killed backend, a database down at open (one line, no
- * password), concurrent migrations and a schema newer than the build. */
+ * password), concurrent migrations, the migration of witness references to
+ * content ids and a schema newer than the build; for SQLite, a journal of
+ * the schema before versions were kept (written by the test) migrated and
+ * still working, and a journal newer than the build refused. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +26,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "engine/queue.h"
 
@@ -1026,12 +1030,145 @@ static void test_pg_schema_version(void **state)
     }
     char v[32];
     assert_int_equal(pgfx_sql(dbname, "SELECT version FROM cuzk.schema_version", v, sizeof v), 0);
-    assert_string_equal(v, "3");
+    assert_string_equal(v, "4");
+    /* 3 -> 4: a witness stored in the queue was named "", now inline:<sha256>. */
+    assert_int_equal(pgfx_sql(dbname,
+                              "INSERT INTO cuzk.jobs (id, req_sha256, key_id, key_path, priority,"
+                              " enqueued_at, max_attempts, input_uri, input_bytes, host_bytes, device_bytes)"
+                              " VALUES ('old', '\\x00', 'k', '/k', 2, 1, 2, '', 4, 1, 0)",
+                              NULL, 0),
+                     0);
+    assert_int_equal(pgfx_sql(dbname, "UPDATE cuzk.schema_version SET version = 3", NULL, 0), 0);
+    eng_queue *q3 = qopen();
+    q3->ops->close(q3);
+    assert_int_equal(pgfx_sql(dbname, "SELECT input_uri || ' ' || (SELECT version FROM cuzk.schema_version)"
+                                      " FROM cuzk.jobs WHERE id = 'old'", v, sizeof v), 0);
+    assert_string_equal(v, "inline: 4");
     assert_int_equal(pgfx_sql(dbname, "UPDATE cuzk.schema_version SET version = 99", NULL, 0), 0);
     eng_queue *q = NULL;
     cuzk_error err = {0};
     assert_int_equal(eng_queue_postgres.open(&q, where, NULL, &err), CUZK_ERR_UNSUPPORTED);
     printf("newer schema: %s\n", err.msg);
+    assert_non_null(strstr(err.msg, "version 99"));
+    assert_null(q);
+}
+
+/* The journal as cuzk wrote it before its versions were kept (version 0):
+ * the schema of then, and rows as that code wrote them: a witness in the
+ * queue named "", one in the spool named "<job id>.wtns". */
+static const char OLD_SCHEMA_V0[] =
+    "CREATE TABLE cuzk_jobs ("
+    " id TEXT PRIMARY KEY, seq INTEGER NOT NULL, idem_key TEXT UNIQUE, req_sha256 BLOB NOT NULL,"
+    " kind TEXT NOT NULL DEFAULT 'groth16', key_id TEXT NOT NULL, key_path TEXT NOT NULL,"
+    " priority INTEGER NOT NULL, state TEXT NOT NULL DEFAULT 'queued',"
+    " enqueued_at INTEGER NOT NULL, started_at INTEGER, finished_at INTEGER,"
+    " attempt INTEGER NOT NULL DEFAULT 0, max_attempts INTEGER NOT NULL, owner TEXT,"
+    " cancel_requested INTEGER NOT NULL DEFAULT 0, input_uri TEXT NOT NULL,"
+    " input_bytes INTEGER NOT NULL, host_bytes INTEGER NOT NULL, device_bytes INTEGER NOT NULL,"
+    " worker INTEGER, device INTEGER, error_code INTEGER, error TEXT);"
+    "CREATE INDEX cuzk_jobs_ready ON cuzk_jobs (priority, seq) WHERE state = 'queued';"
+    "CREATE INDEX cuzk_jobs_finished ON cuzk_jobs (finished_at)"
+    " WHERE state IN ('done', 'failed', 'cancelled');"
+    "CREATE INDEX cuzk_jobs_state ON cuzk_jobs (state);"
+    "CREATE INDEX cuzk_jobs_seq ON cuzk_jobs (seq);"
+    "CREATE INDEX cuzk_jobs_state_seq ON cuzk_jobs (state, seq);"
+    "CREATE TABLE cuzk_attempts (job_id TEXT NOT NULL, attempt INTEGER NOT NULL,"
+    " host_id TEXT NOT NULL, started_at INTEGER NOT NULL, ended_at INTEGER, outcome TEXT,"
+    " PRIMARY KEY (job_id, attempt));"
+    "CREATE TABLE cuzk_results (job_id TEXT PRIMARY KEY, attempt INTEGER NOT NULL,"
+    " proof TEXT NOT NULL, public_json TEXT NOT NULL, verified INTEGER NOT NULL,"
+    " created_at INTEGER NOT NULL);"
+    "CREATE TABLE cuzk_inputs (job_id TEXT PRIMARY KEY, body BLOB NOT NULL);"
+    "INSERT INTO cuzk_jobs (id, seq, req_sha256, key_id, key_path, priority, state, enqueued_at,"
+    " max_attempts, input_uri, input_bytes, host_bytes, device_bytes) VALUES"
+    " ('00000000-0000-4000-8000-000000000001', 1, x'00', 'k', '/k.zkey', 2, 'queued', 10, 2, '', 4, 100, 0),"
+    " ('00000000-0000-4000-8000-000000000002', 2, x'00', 'k', '/k.zkey', 2, 'queued', 11, 2,"
+    "  '00000000-0000-4000-8000-000000000002.wtns', 4, 100, 0);"
+    "INSERT INTO cuzk_jobs (id, seq, req_sha256, key_id, key_path, priority, state, enqueued_at,"
+    " finished_at, attempt, max_attempts, owner, input_uri, input_bytes, host_bytes, device_bytes)"
+    " VALUES ('00000000-0000-4000-8000-000000000003', 3, x'00', 'k', '/k.zkey', 2, 'done', 5, 6, 1, 2,"
+    " 'hostA', '', 4, 100, 0);"
+    "INSERT INTO cuzk_inputs (job_id, body) VALUES ('00000000-0000-4000-8000-000000000001', 'wtn1');"
+    "INSERT INTO cuzk_results (job_id, attempt, proof, public_json, verified, created_at)"
+    " VALUES ('00000000-0000-4000-8000-000000000003', 1, '{}', '[]', 1, 6);";
+
+static int sq_user_version(void)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *s = NULL;
+    int v = -1;
+    assert_int_equal(sqlite3_open(where, &db), SQLITE_OK);
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK &&
+        sqlite3_step(s) == SQLITE_ROW)
+        v = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return v;
+}
+
+/* A journal written before content ids (version 0) opens and keeps
+ * working: its witness references become content ids without a hash
+ * ("" -> inline:, "<id>.wtns" -> spool:, where the file stays), the stored
+ * witness and the finished job's result are still there, its jobs run;
+ * reopening changes nothing; a journal newer than the build is refused. */
+static void test_sqlite_migration(void **state)
+{
+    (void)state;
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(where, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, OLD_SCHEMA_V0, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(sq_user_version(), 0);
+    const char *ids[3] = {"00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002",
+                          "00000000-0000-4000-8000-000000000003"};
+    for (int round = 0; round < 2; round++) { /* the migration, then a plain reopen */
+        eng_queue *q = qopen();
+        assert_int_equal(sq_user_version(), 1);
+        cuzk_error err = {0};
+        eng_job j;
+        const char *want[3] = {"inline:", "spool:", "inline:"};
+        for (int i = 0; i < 3; i++) {
+            assert_int_equal(q->ops->get(q, ids[i], &j, &err), CUZK_OK);
+            assert_string_equal(j.witness, want[i]);
+        }
+        void *body = NULL;
+        size_t len = 0;
+        assert_int_equal(q->ops->input(q, ids[0], &body, &len, &err), CUZK_OK);
+        assert_int_equal(len, 4);
+        assert_memory_equal(body, "wtn1", 4);
+        free(body);
+        char *proof = NULL, *pub = NULL;
+        assert_int_equal(q->ops->result(q, ids[2], &proof, &pub, &err), CUZK_OK);
+        assert_string_equal(proof, "{}");
+        free(proof);
+        free(pub);
+        eng_live_input *live = NULL;
+        size_t n = 0;
+        assert_int_equal(q->ops->live_inputs(q, &live, &n, &err), CUZK_OK);
+        assert_int_equal(n, 1); /* the spool job: its host keeps <id>.wtns for it */
+        assert_string_equal(live[0].id, ids[1]);
+        assert_string_equal(live[0].witness, "spool:");
+        free(live);
+        if (round == 1) { /* the old jobs run as any other */
+            eng_job out;
+            int fenced = 1;
+            claim_head(q, ids[0], "hostA", &out);
+            assert_int_equal(q->ops->complete(q, ids[0], out.attempt, "hostA", "{\"p\":1}", "[]", 50,
+                                              &fenced, &err),
+                             CUZK_OK);
+            assert_false(fenced);
+            claim_head(q, ids[1], "hostA", &out);
+            assert_string_equal(out.witness, "spool:");
+        }
+        q->ops->close(q);
+    }
+    assert_int_equal(sqlite3_open(where, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    eng_queue *q = NULL;
+    cuzk_error err = {0};
+    assert_int_equal(eng_queue_sqlite.open(&q, where, NULL, &err), CUZK_ERR_UNSUPPORTED);
+    printf("newer journal: %s\n", err.msg);
     assert_non_null(strstr(err.msg, "version 99"));
     assert_null(q);
 }
@@ -1060,8 +1197,12 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_pg_down_at_open, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pg_schema_version, setup, teardown),
     };
+    const struct CMUnitTest sqlite_tests[] = {
+        cmocka_unit_test_setup_teardown(test_sqlite_migration, setup, teardown),
+    };
     if (!PG)
-        return cmocka_run_group_tests_name("queue on sqlite", tests, NULL, NULL);
+        return cmocka_run_group_tests_name("queue on sqlite", tests, NULL, NULL) +
+               cmocka_run_group_tests_name("sqlite only", sqlite_tests, NULL, NULL);
     OPS = &eng_queue_postgres;
     if (pgfx_start())
         return 1; /* said why: never a silent pass */

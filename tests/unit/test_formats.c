@@ -26,6 +26,7 @@
 #include "util/threadpool.h"
 
 #include "fixture_util.h"
+#include "test_util.h"
 
 typedef struct {
     const char *dir, *circ;
@@ -297,6 +298,11 @@ static void test_binfile_copy(void **state)
         assert_int_equal(fmt_binfile_copy(&bb, offs[k], d, len, NULL, &e), CUZK_OK);
         assert_memory_equal(d, b + offs[k], len);
     }
+    cuzk_binfile bm; /* mapped for in-place use: shared, so page-locking pins the page cache */
+    assert_int_equal(cuzk_binfile_open(&bm, path, "test", 1, &e), CUZK_OK);
+    assert_int_equal(cuzk_binfile_map(&bm, &e), CUZK_OK);
+    assert_true(mapping_is_shared(bm.map));
+    cuzk_binfile_close(&bm);
     assert_int_equal(truncate(path, 1 << 20), 0);
     expect_err(fmt_binfile_copy(&bf, 12, d, n - 12, pool, &e), &e, CUZK_ERR_IO, path, "cannot read");
     cuzk_binfile_close(&bf);

@@ -1,4 +1,4 @@
-/* GPU prover kernels (src/gpu/g16.h) against the CPU, bit-exact: a, b, c
+/* GPU prover kernels (src/gpu/g16/g16.h) against the CPU, bit-exact: a, b, c
  * from random coefficient records (any order, empty rows, repeated signals)
  * and witnesses (0, 1 and random values), computed here with the CPU field
  * code term by term; then h = a.b - c after the three odd-coset NTTs, the
@@ -21,16 +21,17 @@
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 #include "curve/curve_ops.h"
-#include "gpu/gpu_mem.h"
+#include "gpu/device/gpu_mem.h"
 #include "formats/formats.h"
-#include "gpu/g16.h"
-#include "gpu/g16_backend.h"
-#include "gpu/wpack.h"
+#include "gpu/g16/g16.h"
+#include "gpu/g16/g16_backend.h"
+#include "gpu/g16/wpack.h"
 #include "groth16/abc_plan.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
 #include "util/rng.h"
 #include "util/threadpool.h"
+#include "groth16/insecure.h"
 
 static cuzk_pool *g_pool;
 
@@ -709,7 +710,7 @@ static void test_bad_records(void **state)
     free(r.rec);
 }
 
-/* The packed witness (gpu/wpack.h) expanded on the device equals the
+/* The packed witness (gpu/g16/wpack.h) expanded on the device equals the
  * witness: 0, 1 and whole values (also 2, and 1 or 0 with a high limb set),
  * tiles expanded in two calls, the last tile partial. */
 static void test_witness_expand(void **state)

@@ -18,7 +18,7 @@
 
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
-#include "gpu/gpu_mem.h"
+#include "gpu/device/gpu_mem.h"
 #include "msm/msm.h"
 #include "util/threadpool.h"
 

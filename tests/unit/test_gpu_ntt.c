@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "cuzk/gpu.h"
-#include "gpu/gpu_mem.h"
+#include "gpu/device/gpu_mem.h"
 #include "poly/ntt.h"
 #include "util/threadpool.h"
 

@@ -1,4 +1,4 @@
-/* GPU memory plans (gpu/plan.c) on the CPU, no device needed: figures
+/* GPU memory plans (gpu/plan/plan.c) on the CPU, no device needed: figures
  * worked out by hand for a few cases, the SM count entering the plan,
  * monotonicity in the size and the budget, the streamed fallback, NOMEM
  * when nothing fits, argument errors. */
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "cuzk/gpu.h"
-#include "gpu/plan.h"
+#include "gpu/plan/plan.h"
 
 static const struct {
     cuzk_curve curve;

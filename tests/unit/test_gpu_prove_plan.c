@@ -17,7 +17,7 @@
 
 #include "cuzk/gpu.h"
 #include "cuzk/gpu_plan.h"
-#include "gpu/wpack.h"
+#include "gpu/g16/wpack.h"
 
 #define GIB ((size_t)1 << 30)
 
@@ -100,8 +100,8 @@ static size_t scalars_of(const cuzk_gpu_key_shape *s)
 static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
 {
     const size_t n = (size_t)1 << s->log_domain;
-    assert_true(p->tier >= 1 && p->tier <= 7);
-    const bool host = p->tier == 7;
+    assert_true(p->tier >= CUZK_GPU_TIER_FIRST && p->tier <= CUZK_GPU_TIER_LAST);
+    const bool host = p->tier == CUZK_GPU_TIER_HOST_WITNESS;
     assert_int_equal(p->host_witness, host);
     const size_t ns = scalars_of(s);
     assert_int_equal(p->witness_bytes, ns * 32);
@@ -175,8 +175,8 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
                                                   w, w, w, w};
     const size_t job_host[CUZK_GPU_PHASE_COUNT] = {0, 0, v, 0, 0, 0, 0, 0}; /* one vector, in the NTT phase */
     const size_t *want_job = host ? job_host : job_dev;
-    assert_int_equal(p->abc_vectors, host ? 1 : p->tier == 3 || p->tier == 6 ? 2 : 3);
-    assert_int_equal(p->prestage, p->tier == 1 || p->tier == 4);
+    assert_int_equal(p->abc_vectors, host ? 1 : p->tier == CUZK_GPU_TIER_RESIDENT_2VEC || p->tier == CUZK_GPU_TIER_STREAMED_2VEC ? 2 : 3);
+    assert_int_equal(p->prestage, p->tier == CUZK_GPU_TIER_RESIDENT_PRESTAGED || p->tier == CUZK_GPU_TIER_STREAMED_PRESTAGED);
     assert_int_equal(p->others_bytes, p->prestage ? (p->workers - 1) * (w + abc_in) : 0);
     size_t peak = 0;
     for (int ph = 0; ph < CUZK_GPU_PHASE_COUNT; ph++) {
@@ -188,13 +188,13 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     assert_int_equal(p->peak, peak);
     assert_true(p->peak <= p->budget);
     assert_true(p->least_budget <= p->budget);
-    assert_true(p->least_tier >= 4 && p->least_tier <= 7);
+    assert_true(p->least_tier >= CUZK_GPU_TIER_STREAMED_PRESTAGED && p->least_tier <= CUZK_GPU_TIER_LAST);
     assert_true(p->tier <= p->least_tier);
     int streamed = 0;
     for (int i = 0; i < CUZK_GPU_ITEM_COUNT; i++)
         streamed |= p->item[i].streamed;
     assert_int_equal(p->key_streamed, streamed);
-    assert_int_equal(p->key_streamed, p->tier >= 4);
+    assert_int_equal(p->key_streamed, p->tier >= CUZK_GPU_TIER_STREAMED_PRESTAGED);
 }
 
 /* At least_budget the plan is least_tier; one byte less, nothing fits. */

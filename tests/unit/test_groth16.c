@@ -26,6 +26,7 @@
 #include "formats/formats.h"
 
 #include "fixture_util.h"
+#include "groth16/insecure.h"
 
 typedef struct {
     const char *dir, *circ;

@@ -15,6 +15,7 @@
 
 #include "cuzk/dev.h"
 #include "cuzk/gpu_plan.h"
+#include "util/common.h"
 
 #define GIB ((size_t)1 << 30)
 #define MIB ((size_t)1 << 20)
@@ -89,7 +90,7 @@ static void test_gpu_host_sums(void **state)
                     check_sums(h);
                     assert_int_equal(h->pinned, p.host_pinned);
                     assert_int_equal(h->witness, s.n_vars * 32);
-                    if (p.tier == 7) {
+                    if (p.tier == CUZK_GPU_TIER_HOST_WITNESS) {
                         assert_true(h->pinned >= 3 * v + h->witness);
                         assert_true(h->csr_held >= s.n_coefs * 40);
                     } else if (p.item[CUZK_GPU_ITEM_COEFS].streamed) {
@@ -105,9 +106,9 @@ static void test_gpu_host_sums(void **state)
                         assert_true(h->b_held < h->b_bases);
                     /* a held key keeps, once attached, only what its streamed items and tier 7 read:
                      * at tier 1 the IC alone (not among the key's data) */
-                    if (!mapped && p.tier == 1)
+                    if (!mapped && p.tier == CUZK_GPU_TIER_RESIDENT_PRESTAGED)
                         assert_int_equal(h->key_freed, h->key_data - (s.n_public + 1) * 96);
-                    if (!mapped && p.tier == 7)
+                    if (!mapped && p.tier == CUZK_GPU_TIER_HOST_WITNESS)
                         assert_true(h->key_anon - h->key_freed >= s.n_coefs * 44);
                 }
     }
@@ -246,9 +247,29 @@ static void test_cpu(void **state)
     }
 }
 
+/* The one margin of the default budgets: max(floor, 2 % of the total). */
+static void test_margins(void **state)
+{
+    (void)state;
+    const uint64_t G = (uint64_t)1 << 30, M = (uint64_t)1 << 20;
+    /* 2 % of 100 GiB is 2 GiB, above the 1 GiB floor */
+    assert_int_equal(cuzk_mem_margin(100 * G, CUZK_MARGIN_HOST_MIN), 2 * G);
+    assert_int_equal(cuzk_mem_after_margin(10 * G, 100 * G, CUZK_MARGIN_HOST_MIN), 8 * G);
+    /* 2 % of 16 GiB is 327.68 MiB: the 512 MiB device floor, the 256 MiB MSM floor loses to 2 % */
+    assert_int_equal(cuzk_mem_after_margin(16 * G, 16 * G, CUZK_MARGIN_DEVICE_MIN), 16 * G - 512 * M);
+    assert_int_equal(cuzk_mem_after_margin(16 * G, 16 * G, CUZK_MARGIN_MSM_MIN), 16 * G - 16 * G / 50);
+    /* less free than the margin: nothing */
+    assert_int_equal(cuzk_mem_after_margin(511 * M, 16 * G, CUZK_MARGIN_DEVICE_MIN), 0);
+    assert_int_equal(cuzk_mem_after_margin(512 * M, 16 * G, CUZK_MARGIN_DEVICE_MIN), 0);
+    /* this host's margin */
+    const uint64_t total = cuzk_host_mem_total(), keep = cuzk_mem_margin(total, CUZK_MARGIN_HOST_MIN);
+    assert_true(total > 0 && keep >= G && keep >= total / 50);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_margins),
         cmocka_unit_test(test_gpu_host_sums),
         cmocka_unit_test(test_binding),
         cmocka_unit_test(test_worker_lowering),

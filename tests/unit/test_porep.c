@@ -37,6 +37,7 @@
 #include "util/rng.h"
 
 #include "fixture_util.h"
+#include "groth16/insecure.h"
 
 static const cuzk_curve CURVES[2] = {CUZK_CURVE_BN254, CUZK_CURVE_BLS12_381};
 

@@ -29,6 +29,7 @@
 #include "formats/formats.h"
 
 #include "fixture_util.h"
+#include "groth16/insecure.h"
 
 static int setup(void **state)
 {

@@ -28,6 +28,7 @@
 #include "setup_test_impl.h"
 #define TS bls12_381
 #include "setup_test_impl.h"
+#include "groth16/insecure.h"
 
 static int setup(void **state)
 {

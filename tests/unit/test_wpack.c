@@ -1,4 +1,4 @@
-/* The packed witness (src/gpu/wpack.h), on the CPU: every value read back
+/* The packed witness (src/gpu/g16/wpack.h), on the CPU: every value read back
  * from the packed form equals the witness, whatever the mix of 0, 1 and
  * whole values, packed at once, in tile ranges in any order, or in place;
  * and the whole values are exactly the ones that are neither 0 nor 1. The
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "gpu/wpack.h"
+#include "gpu/g16/wpack.h"
 #include "util/rng.h"
 
 /* n values: zero, one, or whole (random, or near 0/1: a high limb set). */

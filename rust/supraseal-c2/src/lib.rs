@@ -576,7 +576,7 @@ pub fn generate_groth16_proofs<S, PR>(
 }
 
 /// `generate_groth16_proof` in both forms (the fork's adds `gpu_mtx` and
-/// `gpu_index`): one argument list, written once.
+/// `gpu_index`): one argument list and one body, written once.
 macro_rules! generate_groth16_proof_fn {
     ($(#[$m:meta])* ($($extra:ident: $ty:ty),*) => ($mtx:expr, $idx:expr)) => {
         $(#[$m])*
@@ -602,7 +602,15 @@ macro_rules! generate_groth16_proof_fn {
             srs: &SRS,
             $($extra: $ty),*
         ) {
-            proof_from_parts(
+            let gpu_mtx: *mut c_void = $mtx;
+            let _gpu_index: i32 = $idx; // libcuzk proves on the SRS's device
+            let () = Layout::<S, D, PR>::SCALAR;
+            let () = Layout::<S, D, PR>::DENSITY;
+            let () = Layout::<S, D, PR>::PROOF;
+            assert_eq!(r_s.len(), num_circuits);
+            assert_eq!(s_s.len(), num_circuits);
+            assert_eq!(proofs.len(), num_circuits);
+            let provers = assignments(
                 ntt_a_scalars,
                 ntt_b_scalars,
                 ntt_c_scalars,
@@ -618,13 +626,18 @@ macro_rules! generate_groth16_proof_fn {
                 b_g1_input_total_density,
                 b_g1_aux_total_density,
                 num_circuits,
-                r_s,
-                s_s,
-                proofs,
+            );
+            let _guard = gpu_lock(gpu_mtx);
+            if let Err(e) = prove_raw(
+                provers.as_ptr() as *const c_void,
+                num_circuits,
+                r_s.as_ptr() as *const c_void,
+                s_s.as_ptr() as *const c_void,
+                proofs.as_mut_ptr() as *mut c_void,
                 srs,
-                $mtx,
-                $idx,
-            )
+            ) {
+                panic!("{}", e);
+            }
         }
     };
 }
@@ -645,65 +658,6 @@ generate_groth16_proof_fn! {
     /// accepted and proves there too).
     #[cfg(feature = "curio")]
     (gpu_mtx: *mut c_void, gpu_index: i32) => (gpu_mtx, gpu_index)
-}
-
-fn proof_from_parts<S, D, PR>(
-    ntt_a_scalars: &[*const S],
-    ntt_b_scalars: &[*const S],
-    ntt_c_scalars: &[*const S],
-    ntt_scalars_actual_size: usize,
-    input_assignments: &[*const S],
-    aux_assignments: &[*const S],
-    input_assignments_size: usize,
-    aux_assignments_size: usize,
-    a_aux_density_bv: &[D],
-    b_g1_input_density_bv: &[D],
-    b_g1_aux_density_bv: &[D],
-    a_aux_total_density: usize,
-    b_g1_input_total_density: usize,
-    b_g1_aux_total_density: usize,
-    num_circuits: usize,
-    r_s: &[S],
-    s_s: &[S],
-    proofs: &mut [PR],
-    srs: &SRS,
-    gpu_mtx: *mut c_void,
-    _gpu_index: i32,
-) {
-    let () = Layout::<S, D, PR>::SCALAR;
-    let () = Layout::<S, D, PR>::DENSITY;
-    let () = Layout::<S, D, PR>::PROOF;
-    assert_eq!(r_s.len(), num_circuits);
-    assert_eq!(s_s.len(), num_circuits);
-    assert_eq!(proofs.len(), num_circuits);
-    let provers = assignments(
-        ntt_a_scalars,
-        ntt_b_scalars,
-        ntt_c_scalars,
-        ntt_scalars_actual_size,
-        input_assignments,
-        aux_assignments,
-        input_assignments_size,
-        aux_assignments_size,
-        a_aux_density_bv,
-        b_g1_input_density_bv,
-        b_g1_aux_density_bv,
-        a_aux_total_density,
-        b_g1_input_total_density,
-        b_g1_aux_total_density,
-        num_circuits,
-    );
-    let _guard = gpu_lock(gpu_mtx);
-    if let Err(e) = prove_raw(
-        provers.as_ptr() as *const c_void,
-        num_circuits,
-        r_s.as_ptr() as *const c_void,
-        s_s.as_ptr() as *const c_void,
-        proofs.as_mut_ptr() as *mut c_void,
-        srs,
-    ) {
-        panic!("{}", e);
-    }
 }
 
 // ---- Curio's fork: split proving and GPU mutexes ----------------------------

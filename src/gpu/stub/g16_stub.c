@@ -1,5 +1,5 @@
-/* Built instead of src/gpu/g16_kernels.cu and g16_backend.cu when CUDA is absent. */
-#include "gpu/g16_backend.h"
+/* Built instead of src/gpu/g16/g16_kernels.cu and g16_backend.cu when CUDA is absent. */
+#include "gpu/g16/g16_backend.h"
 #include "util/common.h"
 
 #define NO_CUDA(e) cuzk_err(e, CUZK_ERR_UNSUPPORTED, "cuzk GPU: built without CUDA")

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "cuzk/gpu.h"
-#include "gpu/gpu_mem.h"
+#include "gpu/device/gpu_mem.h"
 #include "util/common.h"
 
 #define NO_CUDA(e) cuzk_err(e, CUZK_ERR_UNSUPPORTED, "cuzk GPU: built without CUDA")

@@ -1,0 +1,886 @@
+/* The GPU Groth16 backend (src/gpu/g16/g16_backend.h): a key's device data per
+ * its memory plan and the device steps of a proof. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu/ec/curve_ops.cuh"
+#include "gpu/g16/g16_backend.h"
+#include "gpu/g16/g16_shape.h"
+#include "gpu/device/gpu_common.cuh"
+#include "gpu/msm/msm_async.h"
+#include "gpu/g16/wpack.h"
+#include "util/common.h"
+
+#define NMSM 5
+#define MAX_WORKERS 64
+
+/* A worker slot's streams and events, made once at attach and reused by the
+ * slot's jobs: the driver's own allocations for them are made before any
+ * proof, so a proof refused for want of device memory cannot be the one that
+ * leaves them behind. */
+struct slot_res {
+    cudaStream_t cs, up;     /* compute, copies */
+    cudaEvent_t ev_w;        /* witness on the device */
+    cudaEvent_t ev_ref;      /* a job's event clock origin */
+    cudaEvent_t t0[CUZK_GPU_PHASE_COUNT], t1[CUZK_GPU_PHASE_COUNT];
+};
+
+struct cuzk_gpu_g16_key {
+    cuzk_gpu_g16_key_src src;
+    cuzk_gpu_plan plan;
+    int device;
+    cuzk_gpu_g16_csr *csr;   /* coefficients: resident, or streamed (device part acquired per job) */
+    cuzk_gpu_ntt *ntt;
+    cuzk_gpu_msm *msm[NMSM]; /* resident handles, NULL for streamed items */
+    bool pinned_bases[NMSM]; /* streamed item's host bases are page-locked */
+    bool registered[NMSM];   /* ... by this key (unregistered at free) */
+    void *pinned[MAX_WORKERS];     /* witness slots: raw (tier 7) or packed (gpu/g16/wpack.h: the whole values) */
+    void *pinned_index[MAX_WORKERS]; /* tiers 1-6: the packed witness's codes and tile offsets */
+    void *dev_full[MAX_WORKERS], *dev_index[MAX_WORKERS]; /* their device-visible addresses */
+    void *pinned_abc[MAX_WORKERS]; /* tier 7: a, b, c of each worker slot */
+    void *pinned_b[MAX_WORKERS];   /* tier 7, B wires dropped: the kept B wires' scalars of each slot */
+    void *d_bindex;                /* B wires dropped, tiers 1-6: their indices on the device */
+    slot_res res[MAX_WORKERS];     /* streams and events of each worker slot */
+    bool slot_busy[MAX_WORKERS];
+    pthread_mutex_t mu;      /* slots, measured peak */
+    pthread_cond_t cv;
+    pthread_mutex_t alloc_mu; /* every device allocation and free of the key and its jobs */
+    pthread_mutex_t gpu_lock; /* a job's device phases, abc to the last MSM */
+    size_t base_free;        /* free device memory at attach, before anything of the key */
+    size_t peak_used;
+    bool sync_made;
+};
+
+struct cuzk_gpu_g16_job {
+    cuzk_gpu_g16_key *k;
+    int slot;
+    bool locked;
+    /* the slot's (slot_res): */
+    cudaStream_t cs, up;     /* compute, copies */
+    cudaEvent_t ev_w;        /* witness on the device */
+    cudaEvent_t ev_ref;      /* recorded and waited for at begin: the event clock's origin */
+    double t_ref;            /* host clock (cuzk_now) when ev_ref completed */
+    cudaEvent_t *t0, *t1;    /* per phase */
+    bool recorded[CUZK_GPU_PHASE_COUNT]; /* the phase's end event is recorded */
+    bool reported[CUZK_GPU_PHASE_COUNT]; /* handed out by job_spans */
+    void *d_w, *d_a, *d_b, *d_c;
+    bool w_issued;
+    bool host_abc, host_h;   /* tier 7: a, b, c in the pinned slot; h there */
+    void *host_user;
+    bool csr_held;           /* streamed coefficients acquired for this job's abc/ntt */
+    bool pipelined;          /* all MSMs resident: issue the next before finishing one */
+    int next_msm;            /* 0..5: MSMs done */
+    cuzk_gpu_msm_ticket tk[NMSM];
+    cuzk_gpu_g16_cancel_fn cancelled;
+    void *user;
+};
+
+/* Witness upload step: its tiles are packed into the pinned slot by the
+ * host (in parallel ranges of W_GRAIN tiles), then expanded on the device
+ * while the host packs the next step. */
+#define W_STEP_TILES 1024u
+#define W_GRAIN_TILES 16u
+
+namespace {
+
+/* Bytes of MSM `msm`'s result (a key's curve is known: its plan was made). */
+size_t jac_bytes(cuzk_curve c, int msm)
+{
+    const cuzk_curve_desc *d = cuzk_gpu_curve_ops_get(c)->desc;
+    return msm == NMSM - 1 ? d->g2_jac : d->g1_jac;
+}
+
+/* Whether the key keeps only the wires with a B point (groth16/b_density.h)
+ * and their scalars are gathered on the device (bellperson mode: on the
+ * host, with the witness). */
+bool b_dropped(const cuzk_gpu_key_shape *s) { return !s->bellperson && g16_shape_b_dropped(s); }
+
+size_t msm_points(const cuzk_gpu_key_shape *s, int i)
+{
+    switch (i) {
+    case 0: return g16_shape_h_points(s);
+    case 1: return g16_shape_a_points(s);
+    case 2:
+    case 4: return g16_shape_b_points(s);
+    default: return s->n_vars - s->n_public - 1;
+    }
+}
+
+/* Device memory in use over the free memory at attach; keeps the maximum. */
+void sample(cuzk_gpu_g16_key *k)
+{
+    size_t f = 0, t = 0;
+    if (cudaMemGetInfo(&f, &t) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    size_t used = k->base_free > f ? k->base_free - f : 0;
+    pthread_mutex_lock(&k->mu);
+    if (used > k->peak_used) k->peak_used = used;
+    pthread_mutex_unlock(&k->mu);
+}
+
+cuzk_status dev_alloc(cuzk_gpu_g16_key *k, void **p, size_t bytes, const char *what, cuzk_error *e)
+{
+    pthread_mutex_lock(&k->alloc_mu);
+    cudaError_t rc = cudaMalloc(p, bytes ? bytes : 1);
+    pthread_mutex_unlock(&k->alloc_mu);
+    if (rc != cudaSuccess) {
+        cudaGetLastError();
+        *p = NULL;
+        if (rc == cudaErrorMemoryAllocation) /* the plan counted on it: something else took it */
+            return cuzk_err(e, CUZK_ERR_NOMEM,
+                            "gpu prover: device %d ran out of memory allocating the %s (%zu bytes) that the "
+                            "memory plan counted on (another process or key took it?)",
+                            k->device, what, bytes);
+        return cuzk_err(e, CUZK_ERR_GPU, "gpu prover: allocating the %s (%zu bytes) failed: %s", what, bytes,
+                        cudaGetErrorString(rc));
+    }
+    return CUZK_OK;
+}
+
+/* Waits for ev, polling the job's cancel callback; without one, returns at
+ * once (the stream orders the work; the caller need not wait). */
+cuzk_status wait_polled(cuzk_gpu_g16_job *j, cudaEvent_t ev, cuzk_error *e)
+{
+    if (!j->cancelled) return CUZK_OK;
+    cudaError_t q;
+    while ((q = cudaEventQuery(ev)) == cudaErrorNotReady) {
+        if (j->cancelled(j->user)) return cuzk_err(e, CUZK_ERR_CANCELLED, "cancelled");
+        sched_yield();
+    }
+    CUZK_CU(q);
+    return j->cancelled(j->user) ? cuzk_err(e, CUZK_ERR_CANCELLED, "cancelled") : CUZK_OK;
+}
+
+/* With a cancel callback: waits for the job's stream so far (ev_w, free for
+ * reuse once the witness is consumed), polling it; without one, nothing. */
+cuzk_status cancel_point(cuzk_gpu_g16_job *j, cuzk_error *e)
+{
+    if (!j->cancelled) return CUZK_OK;
+    if (cudaEventRecord(j->ev_w, j->cs) != cudaSuccess) {
+        cudaGetLastError();
+        return cuzk_err(e, CUZK_ERR_GPU, "gpu prover: event");
+    }
+    return wait_polled(j, j->ev_w, e);
+}
+
+void dev_free(cuzk_gpu_g16_key *k, void **p)
+{
+    if (!*p) return;
+    pthread_mutex_lock(&k->alloc_mu);
+    cudaFree(*p);
+    pthread_mutex_unlock(&k->alloc_mu);
+    *p = NULL;
+}
+
+/* Frees what only abc and ntt use: the b and c vectors and the job's hold on
+ * the streamed coefficients. The caller has synchronized the job's streams. */
+void abc_release(cuzk_gpu_g16_job *j)
+{
+    cuzk_gpu_g16_key *k = j->k;
+    dev_free(k, &j->d_b);
+    dev_free(k, &j->d_c);
+    if (j->csr_held) {
+        pthread_mutex_lock(&k->alloc_mu);
+        cuzk_gpu_g16_csr_release(k->csr);
+        pthread_mutex_unlock(&k->alloc_mu);
+        j->csr_held = false;
+    }
+}
+
+cuzk_status phase_begin(cuzk_gpu_g16_job *j, int ph, cudaStream_t st, cuzk_error *e)
+{
+    CUZK_CU(cudaEventRecord(j->t0[ph], st));
+    return CUZK_OK;
+}
+
+cuzk_status phase_end(cuzk_gpu_g16_job *j, int ph, cudaStream_t st, cuzk_error *e)
+{
+    CUZK_CU(cudaEventRecord(j->t1[ph], st));
+    j->recorded[ph] = true;
+    return CUZK_OK;
+}
+
+/* MSM i's device work, timed: issued up to the read-back of its sums. */
+cuzk_status msm_issue(cuzk_gpu_g16_job *j, int i, cuzk_gpu_msm *m, cuzk_error *e)
+{
+    const cuzk_gpu_key_shape *s = &j->k->src.shape;
+    const int ph = CUZK_GPU_PHASE_MSM_H + i;
+    /* tier 7: h in the pinned a, the witness in the pinned slot */
+    const bool host = j->k->plan.host_witness;
+    const uint64_t *h = (const uint64_t *)(host ? j->k->pinned_abc[j->slot] : j->d_a);
+    const uint64_t *w = (const uint64_t *)(host ? j->k->pinned[j->slot] : j->d_w);
+    const uint64_t *sc = i == 0 ? h : w + (i == 3 ? 4 * (s->n_public + 1) : 0);
+    if ((i == 2 || i == 4) && b_dropped(s)) /* the kept B wires' scalars, gathered */
+        sc = host ? (const uint64_t *)j->k->pinned_b[j->slot] : (const uint64_t *)j->d_w + 4 * s->n_vars;
+    if (s->bellperson && i == 1) /* the A and B selections, after the witness (gpu/g16/g16_shape.h) */
+        sc = w + 4 * g16_shape_a_offset(s);
+    if (s->bellperson && (i == 2 || i == 4))
+        sc = w + 4 * g16_shape_b_offset(s);
+    cuzk_status st;
+    if ((st = phase_begin(j, ph, j->cs, e))) return st;
+    if ((st = cuzk_gpu_msm_issue(m, &j->tk[i], sc, msm_points(s, i), !host, j->cs, e))) return st;
+    return phase_end(j, ph, j->cs, e);
+}
+
+/* Page-locks the host bases of a streamed MSM item for the key's life, so
+ * its per-proof chunk uploads are asynchronous DMA at the bus's rate instead
+ * of the driver's staging copies of pageable memory. The key may be a
+ * read-only mapping of the zkey: the read-only flag where the device has
+ * it. Bases page-locked already (the same host key on another device) are
+ * used as they are and left to their owner. Failing both (no page-lockable
+ * memory left), the uploads stay pageable: slower, never wrong. */
+void pin_bases(cuzk_gpu_g16_key *k, int i, size_t bytes)
+{
+    int ro = 0;
+    cudaDeviceGetAttribute(&ro, cudaDevAttrHostRegisterReadOnlySupported, k->device);
+    const unsigned flags = cudaHostRegisterPortable | (ro ? cudaHostRegisterReadOnly : 0);
+    const char *b = (const char *)k->src.bases[i];
+    const cudaError_t rc = cudaHostRegister((void *)b, bytes, flags);
+    if (rc != cudaSuccess) cudaGetLastError();
+    k->registered[i] = rc == cudaSuccess;
+    k->pinned_bases[i] = rc == cudaSuccess;
+    if (rc == cudaErrorHostMemoryAlreadyRegistered) { /* all of it, or only a page it shares? */
+        cudaPointerAttributes a0, a1;
+        k->pinned_bases[i] = cudaPointerGetAttributes(&a0, b) == cudaSuccess && a0.type == cudaMemoryTypeHost &&
+                             cudaPointerGetAttributes(&a1, b + bytes - 1) == cudaSuccess &&
+                             a1.type == cudaMemoryTypeHost;
+        cudaGetLastError();
+    }
+}
+
+/* The MSM handle of item i (H, A, B1, C, B2) with its planned budget: made
+ * once at key_make when resident, per job when streamed (the bases stay on
+ * the host, page-locked by pin_bases when that succeeded). */
+cuzk_status msm_make(cuzk_gpu_g16_key *k, int i, cuzk_gpu_msm **out, cuzk_error *e)
+{
+    const cuzk_gpu_key_shape *s = &k->src.shape;
+    cuzk_gpu_msm_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    const cuzk_gpu_plan_item *it = &k->plan.item[CUZK_GPU_ITEM_MSM_H + i];
+    cfg.device_budget = it->msm_budget;
+    cfg.precompute = it->precompute > 1 ? it->precompute : 1; /* as planned (gpu_plan.c) */
+    cfg.pin_host_bases = k->pinned_bases[i];
+    cfg.bases_be = k->src.bases_be;
+    pthread_mutex_lock(&k->alloc_mu);
+    cuzk_status st = cuzk_gpu_msm_create(out, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i],
+                                         msm_points(s, i), 0, k->device, &cfg, e);
+    pthread_mutex_unlock(&k->alloc_mu);
+    return st;
+}
+
+void key_free(cuzk_gpu_g16_key *k)
+{
+    for (int i = 0; i < NMSM; i++) cuzk_gpu_msm_destroy(k->msm[i]);
+    for (int i = 0; i < NMSM; i++)
+        if (k->registered[i] && cudaHostUnregister((void *)k->src.bases[i]) != cudaSuccess)
+            cudaGetLastError(); /* e.g. a mapped key whose file shrank: its lost pages were replaced */
+    cuzk_gpu_ntt_destroy(k->ntt);
+    cuzk_gpu_g16_csr_destroy(k->csr);
+    if (k->d_bindex) cudaFree(k->d_bindex);
+    for (int i = 0; i < MAX_WORKERS; i++) {
+        if (k->pinned[i]) cudaFreeHost(k->pinned[i]);
+        if (k->pinned_index[i]) cudaFreeHost(k->pinned_index[i]);
+        if (k->pinned_abc[i]) cudaFreeHost(k->pinned_abc[i]);
+        if (k->pinned_b[i]) cudaFreeHost(k->pinned_b[i]);
+        slot_res *r = &k->res[i];
+        for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
+            if (r->t0[p]) cudaEventDestroy(r->t0[p]);
+            if (r->t1[p]) cudaEventDestroy(r->t1[p]);
+        }
+        if (r->ev_w) cudaEventDestroy(r->ev_w);
+        if (r->ev_ref) cudaEventDestroy(r->ev_ref);
+        if (r->cs) cudaStreamDestroy(r->cs);
+        if (r->up) cudaStreamDestroy(r->up);
+    }
+    if (k->sync_made) {
+        pthread_mutex_destroy(&k->mu);
+        pthread_cond_destroy(&k->cv);
+        pthread_mutex_destroy(&k->alloc_mu);
+        pthread_mutex_destroy(&k->gpu_lock);
+    }
+    cuzk_free(k);
+}
+
+cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
+{
+    const cuzk_gpu_plan *p = &k->plan;
+    const cuzk_gpu_key_shape *s = &k->src.shape;
+    CUZK_DEVICE_GUARD(k->device);
+    cuzk_status st;
+    const cuzk_gpu_plan_item *co = &p->item[CUZK_GPU_ITEM_COEFS];
+    if (s->bellperson) { /* a, b, c come with each proof: no coefficients */
+        if (!k->src.host.abc_in || (p->host_witness && !k->src.host.quotient))
+            return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: a bellperson key needs the host step that fills a, b, c "
+                                               "(and in tier 7 the quotient)");
+    } else if (p->host_witness) { /* tier 7: the host evaluates a, b, c; no coefficients on the device */
+        if (!k->src.host.abc || !k->src.host.quotient)
+            return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: the plan is tier 7 (witness on the host) and the "
+                                               "caller gave no host steps");
+    } else if ((st = cuzk_gpu_g16_csr_create(&k->csr, s->curve, (uint32_t)1 << s->log_domain,
+                                             (uint32_t)s->n_vars, &k->src.coefs, co->streamed ? co->chunk : 0,
+                                             k->device, e))) {
+        return st;
+    }
+    if ((st = cuzk_gpu_ntt_create(&k->ntt, s->curve, s->log_domain, k->device, e))) return st;
+    if (b_dropped(s) && !k->src.b_index)
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: the key drops B wires and gives no index of the kept ones");
+    if (b_dropped(s) && !p->host_witness) {
+        const size_t ib = s->n_b * sizeof(uint32_t);
+        if ((st = dev_alloc(k, &k->d_bindex, ib, "kept B wires' index", e))) return st;
+        CUZK_CU(cudaMemcpy(k->d_bindex, k->src.b_index, ib, cudaMemcpyHostToDevice));
+    }
+    for (int i = 0; i < NMSM; i++) {
+        const cuzk_gpu_plan_item *it = &p->item[CUZK_GPU_ITEM_MSM_H + i];
+        if (msm_points(s, i) == 0) continue;
+        if (it->streamed) {
+            const size_t aff = i == NMSM - 1 ? cuzk_gpu_curve_ops_get(s->curve)->desc->g2_affine
+                                             : cuzk_gpu_curve_ops_get(s->curve)->desc->g1_affine;
+            pin_bases(k, i, msm_points(s, i) * aff);
+            continue;
+        }
+        if ((st = msm_make(k, i, &k->msm[i], e))) return st;
+    }
+    for (unsigned w = 0; w < p->workers; w++) {
+        slot_res *r = &k->res[w];
+        CUZK_CU(cudaStreamCreateWithFlags(&r->cs, cudaStreamNonBlocking));
+        CUZK_CU(cudaStreamCreateWithFlags(&r->up, cudaStreamNonBlocking));
+        CUZK_CU(cudaEventCreateWithFlags(&r->ev_w, cudaEventDisableTiming));
+        CUZK_CU(cudaEventCreate(&r->ev_ref));
+        for (int ph = 0; ph < CUZK_GPU_PHASE_COUNT; ph++) {
+            CUZK_CU(cudaEventCreate(&r->t0[ph]));
+            CUZK_CU(cudaEventCreate(&r->t1[ph]));
+        }
+        CUZK_CU(cudaHostAlloc(&k->pinned[w], p->witness_bytes, cudaHostAllocPortable | cudaHostAllocMapped));
+        if (p->host_witness || s->bellperson) /* tier 7, bellperson mode: a, b, c of the slot */
+            CUZK_CU(cudaHostAlloc(&k->pinned_abc[w], 3 * p->vector_bytes, cudaHostAllocPortable));
+        if (p->host_witness) {
+            if (p->b_scalar_bytes)
+                CUZK_CU(cudaHostAlloc(&k->pinned_b[w], p->b_scalar_bytes, cudaHostAllocPortable));
+        } else { /* the packed witness, read by the expand kernel over the bus */
+            CUZK_CU(cudaHostAlloc(&k->pinned_index[w], cuzk_wpack_index_bytes(g16_shape_scalars(s)),
+                                  cudaHostAllocPortable | cudaHostAllocMapped));
+            CUZK_CU(cudaHostGetDevicePointer(&k->dev_full[w], k->pinned[w], 0));
+            CUZK_CU(cudaHostGetDevicePointer(&k->dev_index[w], k->pinned_index[w], 0));
+        }
+    }
+    return CUZK_OK;
+}
+
+/* fn over [0, n) in ranges of at least `grain`, through the caller's
+ * parallel hook when there is one. */
+void run_ranges(const cuzk_gpu_g16_hooks *h, size_t n, size_t grain, cuzk_gpu_g16_range_fn fn, void *arg)
+{
+    if (h && h->parallel) h->parallel(h->parallel_user, n, grain, fn, arg);
+    else fn(arg, 0, n, 0);
+}
+
+struct pack_arg {
+    const void *src;
+    size_t n, tile0;
+    void *index, *full;
+};
+
+void pack_tiles(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    const pack_arg *a = (const pack_arg *)arg;
+    const size_t vb = (a->tile0 + b) * CUZK_WPACK_TILE, ve = (a->tile0 + e) * CUZK_WPACK_TILE;
+    cuzk_wpack_range(a->src, a->n, vb, ve < a->n ? ve : a->n, a->index, a->full);
+}
+
+/* Packs tiles [tile0, tile0 + ntiles) of the caller's witness into the slot. */
+void pack_witness(cuzk_gpu_g16_job *j, const void *src, size_t tile0, size_t ntiles, const cuzk_gpu_g16_hooks *h)
+{
+    pack_arg a = {src, (size_t)g16_shape_scalars(&j->k->src.shape), tile0, j->k->pinned_index[j->slot],
+                  j->k->pinned[j->slot]};
+    run_ranges(h, ntiles, W_GRAIN_TILES, pack_tiles, &a);
+}
+
+struct copy_arg {
+    uint8_t *dst;
+    const uint8_t *src;
+};
+
+void copy_bytes(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    const copy_arg *c = (const copy_arg *)arg;
+    memcpy(c->dst + b, c->src + b, e - b);
+}
+
+struct gather_arg {
+    uint8_t *dst;
+    const uint8_t *w;
+    const uint32_t *index;
+};
+
+/* dst[i] = w[index[i]] (32-byte scalars) for i in [b, e). */
+void gather_scalars(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    const gather_arg *g = (const gather_arg *)arg;
+    for (size_t i = b; i < e; i++) memcpy(g->dst + 32 * i, g->w + 32 * (size_t)g->index[i], 32);
+}
+
+/* The device witness of the job: allocated, expanded on the copy stream
+ * from the packed witness in the pinned slot, marked by ev_w. src: the
+ * caller's witness, packed into the slot step by step (the device expands a
+ * step while the host packs the next), or NULL when the slot holds it
+ * packed already. */
+cuzk_status issue_witness(cuzk_gpu_g16_job *j, const void *src, const cuzk_gpu_g16_hooks *h, cuzk_error *e)
+{
+    cuzk_gpu_g16_key *k = j->k;
+    cuzk_status st;
+    const size_t n = g16_shape_scalars(&k->src.shape);
+    const size_t ntiles = cuzk_wpack_tiles(n);
+    if ((st = dev_alloc(k, &j->d_w, k->plan.witness_bytes + k->plan.b_scalar_bytes, "witness", e))) return st;
+    if ((st = phase_begin(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
+    for (size_t t = 0; t < ntiles; t += W_STEP_TILES) {
+        const size_t nt = ntiles - t < W_STEP_TILES ? ntiles - t : W_STEP_TILES;
+        if (src) pack_witness(j, src, t, nt, h);
+        if ((st = cuzk_gpu_g16_witness_expand(k->dev_index[j->slot], k->dev_full[j->slot], j->d_w, n, t, nt, j->up,
+                                              e)))
+            return st;
+    }
+    if (k->plan.b_scalar_bytes && /* the kept B wires' scalars, beside the witness */
+        (st = cuzk_gpu_g16_gather((const uint32_t *)k->d_bindex, j->d_w, (uint8_t *)j->d_w + k->plan.witness_bytes,
+                                  k->src.shape.n_b, j->up, e)))
+        return st;
+    if (k->src.shape.bellperson) { /* a, b (and c with 3 vectors) from the slot's page-locked buffers */
+        const size_t v = k->plan.vector_bytes;
+        const uint8_t *abc = (const uint8_t *)k->pinned_abc[j->slot];
+        void **d[3] = {&j->d_a, &j->d_b, &j->d_c};
+        static const char *const what[3] = {"a vector", "b vector", "c vector"};
+        for (unsigned i = 0; i < k->plan.abc_vectors; i++) {
+            if ((st = dev_alloc(k, d[i], v, what[i], e))) return st;
+            CUZK_CU(cudaMemcpyAsync(*d[i], abc + i * v, v, cudaMemcpyHostToDevice, j->up));
+        }
+    }
+    if ((st = phase_end(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
+    CUZK_CU(cudaEventRecord(j->ev_w, j->up));
+    j->w_issued = true;
+    sample(k);
+    return CUZK_OK;
+}
+
+} /* namespace */
+
+extern "C" cuzk_status cuzk_gpu_g16_key_attach(cuzk_gpu_g16_key **out, const cuzk_gpu_g16_key_src *src,
+                                               const cuzk_gpu_plan_opts *po, cuzk_error *e)
+{
+    if (!out || !src) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
+    *out = NULL;
+    cuzk_gpu_plan_opts o;
+    memset(&o, 0, sizeof o);
+    if (po) o = *po;
+    if (o.workers > MAX_WORKERS)
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: at most %d workers per device", MAX_WORKERS);
+    cuzk_gpu_g16_key *k = (cuzk_gpu_g16_key *)cuzk_calloc(1, sizeof *k);
+    if (!k) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
+    k->src = *src;
+    k->device = o.device;
+    pthread_mutex_init(&k->mu, NULL);
+    pthread_cond_init(&k->cv, NULL);
+    pthread_mutex_init(&k->alloc_mu, NULL);
+    pthread_mutex_init(&k->gpu_lock, NULL);
+    k->sync_made = true;
+    size_t tot = 0;
+    cuzk_status st = cuzk_gpu_mem_info(k->device, &k->base_free, &tot, e);
+    if (!st) st = cuzk_gpu_plan_proof(&src->shape, &o, &k->plan, e);
+    if (!st) { /* page-locked memory cannot be swapped: refuse what the host cannot hold */
+        char what[160];
+        snprintf(what, sizeof what, "gpu prover: the plan's page-locked buffers (tier %u, %u worker%s x %.2f GiB) would",
+                 k->plan.tier, k->plan.workers, k->plan.workers == 1 ? "" : "s", (double)k->plan.host_pinned / (1 << 30));
+        st = cuzk_host_mem_check((uint64_t)k->plan.workers * k->plan.host_pinned, what, e);
+    }
+    if (!st) st = key_make(k, e);
+    if (st) {
+        key_free(k);
+        return st;
+    }
+    {
+        cuzk_gpu::device_guard g(k->device);
+        sample(k);
+    }
+    *out = k;
+    return CUZK_OK;
+}
+
+extern "C" void cuzk_gpu_g16_key_detach(cuzk_gpu_g16_key *k)
+{
+    if (!k) return;
+    cuzk_gpu::device_guard g(k->device);
+    key_free(k);
+}
+
+extern "C" void cuzk_gpu_g16_key_plan(const cuzk_gpu_g16_key *k, cuzk_gpu_plan *plan, size_t *measured_peak)
+{
+    if (plan) *plan = k->plan;
+    if (measured_peak) {
+        pthread_mutex_lock((pthread_mutex_t *)&k->mu);
+        *measured_peak = k->peak_used;
+        pthread_mutex_unlock((pthread_mutex_t *)&k->mu);
+    }
+}
+
+extern "C" int cuzk_gpu_g16_key_device(const cuzk_gpu_g16_key *k) { return k->device; }
+
+extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
+                                              const cuzk_gpu_g16_hooks *hooks, cuzk_error *e)
+{
+    if (!out || !k || !witness) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
+    *out = NULL;
+    cuzk_gpu_g16_job *j = (cuzk_gpu_g16_job *)cuzk_calloc(1, sizeof *j);
+    if (!j) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
+    j->k = k;
+    j->slot = -1;
+    if (hooks) {
+        j->cancelled = hooks->cancelled;
+        j->user = hooks->cancel_user;
+        j->host_user = hooks->host_user;
+    }
+    /* tier 7 takes the GPU lock per MSM: no MSM is issued ahead */
+    j->pipelined = !k->plan.host_witness;
+    for (int i = 0; i < NMSM; i++)
+        if (!k->msm[i] && msm_points(&k->src.shape, i) > 0) j->pipelined = false;
+    /* a worker slot: at most `workers` jobs hold device memory */
+    pthread_mutex_lock(&k->mu);
+    for (;;) {
+        for (unsigned w = 0; w < k->plan.workers && j->slot < 0; w++)
+            if (!k->slot_busy[w]) {
+                k->slot_busy[w] = true;
+                j->slot = (int)w;
+            }
+        if (j->slot >= 0) break;
+        pthread_cond_wait(&k->cv, &k->mu);
+    }
+    pthread_mutex_unlock(&k->mu);
+    *out = j;
+    CUZK_DEVICE_GUARD(k->device);
+    slot_res *r = &k->res[j->slot];
+    j->cs = r->cs;
+    j->up = r->up;
+    j->ev_w = r->ev_w;
+    j->ev_ref = r->ev_ref;
+    j->t0 = r->t0;
+    j->t1 = r->t1;
+    /* the event clock's origin on the host clock (the slot's streams are idle) */
+    CUZK_CU(cudaEventRecord(j->ev_ref, j->cs));
+    CUZK_CU(cudaEventSynchronize(j->ev_ref));
+    j->t_ref = cuzk_now();
+    if (k->src.shape.bellperson) { /* a, b, c into the slot: the caller's vectors are not read again */
+        uint8_t *abc = (uint8_t *)k->pinned_abc[j->slot];
+        const size_t v = k->plan.vector_bytes;
+        cuzk_status st = k->src.host.abc_in(k->src.host.user, j->host_user, abc, abc + v, abc + 2 * v, e);
+        if (st) return st;
+    }
+    if (k->plan.prestage) return issue_witness(j, witness, hooks, e);
+    if (k->plan.host_witness) { /* tier 7: the host reads it raw */
+        copy_arg c = {(uint8_t *)k->pinned[j->slot], (const uint8_t *)witness};
+        run_ranges(hooks, k->plan.witness_bytes, (size_t)1 << 20, copy_bytes, &c);
+        if (k->plan.b_scalar_bytes) {
+            gather_arg g = {(uint8_t *)k->pinned_b[j->slot], (const uint8_t *)witness, k->src.b_index};
+            run_ranges(hooks, k->src.shape.n_b, (size_t)1 << 16, gather_scalars, &g);
+        }
+        return CUZK_OK;
+    }
+    /* packed now, expanded at abc under the GPU lock (the plan has no room for it before) */
+    pack_witness(j, witness, 0, cuzk_wpack_tiles(g16_shape_scalars(&k->src.shape)), hooks);
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
+{
+    if (!j) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL job");
+    cuzk_gpu_g16_key *k = j->k;
+    const cuzk_gpu_plan *p = &k->plan;
+    if (p->host_witness) { /* tier 7: on the host, outside the GPU lock (bellperson mode: filled at begin) */
+        uint8_t *abc = (uint8_t *)k->pinned_abc[j->slot];
+        const size_t v = p->vector_bytes;
+        if (!k->src.shape.bellperson)
+            k->src.host.abc(k->src.host.user, j->host_user, k->pinned[j->slot], abc, abc + v, abc + 2 * v);
+        j->host_abc = true;
+        return CUZK_OK;
+    }
+    if (!j->locked) {
+        pthread_mutex_lock(&k->gpu_lock);
+        j->locked = true;
+    }
+    CUZK_DEVICE_GUARD(k->device);
+    cuzk_status st;
+    if (!j->w_issued && (st = issue_witness(j, NULL, NULL, e))) return st;
+    CUZK_CU(cudaStreamWaitEvent(j->cs, j->ev_w, 0));
+    if (k->src.shape.bellperson) { /* a, b, c were uploaded with the witness: nothing to evaluate */
+        sample(k);
+        if ((st = phase_begin(j, CUZK_GPU_PHASE_ABC, j->cs, e)) || (st = phase_end(j, CUZK_GPU_PHASE_ABC, j->cs, e)))
+            return st;
+        return wait_polled(j, j->t1[CUZK_GPU_PHASE_ABC], e);
+    }
+    const size_t v = p->vector_bytes;
+    if ((st = dev_alloc(k, &j->d_a, v, "a vector", e)) || (st = dev_alloc(k, &j->d_b, v, "b vector", e)))
+        return st;
+    if (p->abc_vectors == 3 && (st = dev_alloc(k, &j->d_c, v, "c vector", e))) return st;
+    if (p->item[CUZK_GPU_ITEM_COEFS].streamed) {
+        /* streamed coefficients: device part for this job's abc and ntt */
+        pthread_mutex_lock(&k->alloc_mu);
+        st = cuzk_gpu_g16_csr_acquire(k->csr, e);
+        pthread_mutex_unlock(&k->alloc_mu);
+        if (st) return st;
+        j->csr_held = true;
+    }
+    sample(k);
+    if ((st = phase_begin(j, CUZK_GPU_PHASE_ABC, j->cs, e))) return st;
+    if ((st = cuzk_gpu_g16_abc_poll(k->csr, j->d_w, j->d_a, j->d_b, j->d_c, j->cs, j->cancelled, j->user, e)))
+        return st;
+    if ((st = phase_end(j, CUZK_GPU_PHASE_ABC, j->cs, e))) return st;
+    /* the step returns with its work done (errors surface here), polling
+     * the cancel callback while it waits */
+    if (j->cancelled) return wait_polled(j, j->t1[CUZK_GPU_PHASE_ABC], e);
+    CUZK_CU(cudaStreamSynchronize(j->cs));
+    return CUZK_OK;
+}
+
+namespace {
+
+/* Tier 7: a, b, c (pinned, host) one at a time through one device vector
+ * (upload, odd-coset NTT, download) under the GPU lock, then the quotient on
+ * the host into a. */
+cuzk_status ntt_host(cuzk_gpu_g16_job *j, cuzk_error *e)
+{
+    cuzk_gpu_g16_key *k = j->k;
+    const cuzk_gpu_plan *p = &k->plan;
+    const unsigned lg = k->src.shape.log_domain;
+    const size_t v = p->vector_bytes;
+    uint8_t *abc = (uint8_t *)k->pinned_abc[j->slot];
+    CUZK_DEVICE_GUARD(k->device);
+    pthread_mutex_lock(&k->gpu_lock);
+    j->locked = true;
+    cuzk_status st = dev_alloc(k, &j->d_a, v, "domain vector", e);
+    if (!st) {
+        sample(k);
+        st = phase_begin(j, CUZK_GPU_PHASE_NTT, j->cs, e);
+    }
+    for (int i = 0; i < 3 && !st; i++) {
+        cudaError_t rc = cudaMemcpyAsync(j->d_a, abc + i * v, v, cudaMemcpyHostToDevice, j->cs);
+        if (rc == cudaSuccess && !(st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)))
+            rc = cudaMemcpyAsync(abc + i * v, j->d_a, v, cudaMemcpyDeviceToHost, j->cs);
+        if (rc != cudaSuccess) {
+            cudaGetLastError();
+            st = cuzk_err(e, CUZK_ERR_GPU, "gpu prover: the NTT of vector %d: %s", i, cudaGetErrorString(rc));
+        }
+        if (!st) st = cancel_point(j, e);
+    }
+    if (!st) st = phase_end(j, CUZK_GPU_PHASE_NTT, j->cs, e);
+    if (!st) {
+        cudaError_t rc = cudaStreamSynchronize(j->cs);
+        if (rc != cudaSuccess) {
+            cudaGetLastError();
+            st = cuzk_err(e, CUZK_ERR_GPU, "gpu prover: the NTTs: %s", cudaGetErrorString(rc));
+        }
+    }
+    if (st) return st; /* end waits for the stream, frees the vector and unlocks */
+    dev_free(k, &j->d_a);
+    j->locked = false;
+    pthread_mutex_unlock(&k->gpu_lock);
+    k->src.host.quotient(k->src.host.user, j->host_user, abc, abc + v, abc + 2 * v, (size_t)1 << lg);
+    if (k->src.shape.bellperson) { /* h back to coefficients: once more through one device vector */
+        pthread_mutex_lock(&k->gpu_lock);
+        j->locked = true;
+        if ((st = dev_alloc(k, &j->d_a, v, "domain vector", e))) return st;
+        cudaError_t rc = cudaMemcpyAsync(j->d_a, abc, v, cudaMemcpyHostToDevice, j->cs);
+        if (rc == cudaSuccess &&
+            !(st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_COSET_INVERSE, j->cs, e)))
+            rc = cudaMemcpyAsync(abc, j->d_a, v, cudaMemcpyDeviceToHost, j->cs);
+        if (rc == cudaSuccess) rc = cudaStreamSynchronize(j->cs);
+        if (rc != cudaSuccess) {
+            cudaGetLastError();
+            st = cuzk_err(e, CUZK_ERR_GPU, "gpu prover: the inverse NTT of h: %s", cudaGetErrorString(rc));
+        }
+        if (st) return st;
+        dev_free(k, &j->d_a);
+        j->locked = false;
+        pthread_mutex_unlock(&k->gpu_lock);
+    }
+    j->host_h = true;
+    return CUZK_OK;
+}
+
+} /* namespace */
+
+extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
+{
+    if (j && j->host_abc) return ntt_host(j, e);
+    if (!j || !j->d_a) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: ntt before abc");
+    cuzk_gpu_g16_key *k = j->k;
+    const cuzk_curve curve = k->src.shape.curve;
+    const unsigned lg = k->src.shape.log_domain;
+    const size_t n = (size_t)1 << lg;
+    CUZK_DEVICE_GUARD(k->device);
+    cuzk_status st;
+    if ((st = phase_begin(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
+    /* a cancel poll after each transform */
+    if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e))) return st;
+    if ((st = cancel_point(j, e))) return st;
+    if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_b, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e))) return st;
+    if ((st = cancel_point(j, e))) return st;
+    if (j->d_c) {
+        if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_c, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)) ||
+            (st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, j->d_c, n, CUZK_GPU_G16_QUOTIENT, j->cs, e)))
+            return st;
+    } else if (k->src.shape.bellperson) {
+        /* 2 vectors: a = a.b, then c (page-locked) into b's buffer */
+        const uint8_t *pc = (const uint8_t *)k->pinned_abc[j->slot] + 2 * k->plan.vector_bytes;
+        if ((st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, NULL, n, CUZK_GPU_G16_MUL, j->cs, e)))
+            return st;
+        CUZK_CU(cudaMemcpyAsync(j->d_b, pc, k->plan.vector_bytes, cudaMemcpyHostToDevice, j->cs));
+        if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_b, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)) ||
+            (st = cuzk_gpu_g16_pointwise(curve, j->d_a, NULL, j->d_b, n, CUZK_GPU_G16_SUB, j->cs, e)))
+            return st;
+    } else {
+        /* 2 vectors: a = a.b, then c = (A.w)(B.w) again into b's buffer */
+        if ((st = cuzk_gpu_g16_pointwise(curve, j->d_a, j->d_b, NULL, n, CUZK_GPU_G16_MUL, j->cs, e)) ||
+            (st = cuzk_gpu_g16_abc(k->csr, j->d_w, NULL, NULL, j->d_b, j->cs, e)) ||
+            (st = cuzk_gpu_ntt_run(k->ntt, j->d_b, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e)) ||
+            (st = cuzk_gpu_g16_pointwise(curve, j->d_a, NULL, j->d_b, n, CUZK_GPU_G16_SUB, j->cs, e)))
+            return st;
+    }
+    /* bellperson mode: h (raw) back to coefficients, a linear map (raw in, raw out) */
+    if (k->src.shape.bellperson && (st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_COSET_INVERSE, j->cs, e)))
+        return st;
+    if ((st = phase_end(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
+    /* b, c (and streamed coefficients) are done with once h exists */
+    if ((st = wait_polled(j, j->t1[CUZK_GPU_PHASE_NTT], e))) return st;
+    CUZK_CU(cudaStreamSynchronize(j->cs));
+    abc_release(j);
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_item_id id, void *result,
+                                            cuzk_error *e)
+{
+    if (!j || !result) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
+    const int i = (int)id - CUZK_GPU_ITEM_MSM_H;
+    cuzk_gpu_g16_key *k = j->k;
+    const bool host = k->plan.host_witness;
+    if (i != j->next_msm || (host ? !j->host_h : (i == 0 && !j->d_a) || !j->locked))
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: MSMs run after ntt in the order H, A, B1, C, B2 (got %s)",
+                        cuzk_gpu_plan_item_name(id));
+    if (host && !j->locked) { /* tier 7: the lock per MSM */
+        pthread_mutex_lock(&k->gpu_lock);
+        j->locked = true;
+    }
+    const cuzk_gpu_key_shape *s = &k->src.shape;
+    const int ph = CUZK_GPU_PHASE_MSM_H + i;
+    CUZK_DEVICE_GUARD(k->device);
+    cuzk_status st;
+    const size_t np = msm_points(s, i);
+    if (np == 0) {
+        memset(result, 0, jac_bytes(s->curve, i)); /* infinity (Z = 0) */
+    } else {
+        cuzk_gpu_msm *m = k->msm[i], *tmp = NULL;
+        if (!m) {
+            if ((st = msm_make(k, i, &tmp, e))) return st;
+            m = tmp;
+        }
+        sample(k);
+        st = CUZK_OK;
+        if (!j->tk[i].issued) st = msm_issue(j, i, m, e);
+        /* the next MSM's device work is queued before this one's sums are
+         * combined on the host */
+        if (!st && j->pipelined && i + 1 < NMSM && msm_points(s, i + 1) > 0)
+            st = msm_issue(j, i + 1, k->msm[i + 1], e);
+        if (!st) st = wait_polled(j, j->t1[ph], e);
+        if (!st) st = cuzk_gpu_msm_finish(m, &j->tk[i], result, e);
+        if (tmp) {
+            pthread_mutex_lock(&k->alloc_mu);
+            cuzk_gpu_msm_destroy(tmp);
+            pthread_mutex_unlock(&k->alloc_mu);
+        }
+        if (st) return st;
+    }
+    j->next_msm++;
+    /* h is freed after its MSM unless the MSMs are pipelined (a free would
+     * wait for the next MSM's kernels) */
+    if (i == 0 && !j->pipelined) dev_free(k, &j->d_a);
+    if (host) {
+        CUZK_CU(cudaStreamSynchronize(j->cs));
+        j->locked = false;
+        pthread_mutex_unlock(&k->gpu_lock);
+    } else if (i == NMSM - 1) {
+        CUZK_CU(cudaStreamSynchronize(j->cs));
+        dev_free(k, &j->d_w);
+        dev_free(k, &j->d_a);
+        j->locked = false;
+        pthread_mutex_unlock(&k->gpu_lock);
+    }
+    return CUZK_OK;
+}
+
+extern "C" void cuzk_gpu_g16_job_times(const cuzk_gpu_g16_job *j, double ms[CUZK_GPU_PHASE_COUNT])
+{
+    for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
+        float t = 0;
+        ms[p] = 0;
+        if (j->recorded[p] && cudaEventElapsedTime(&t, j->t0[p], j->t1[p]) == cudaSuccess) ms[p] = t;
+        else cudaGetLastError();
+    }
+}
+
+extern "C" size_t cuzk_gpu_g16_job_spans(cuzk_gpu_g16_job *j, int wait, cuzk_gpu_g16_span *out, size_t cap)
+{
+    if (!j || !j->ev_ref) return 0;
+    cuzk_gpu::device_guard g(j->k->device);
+    if (wait) {
+        if (j->cs) cudaStreamSynchronize(j->cs);
+        if (j->up) cudaStreamSynchronize(j->up);
+    }
+    size_t n = 0;
+    for (int p = 0; p < CUZK_GPU_PHASE_COUNT && n < cap; p++) {
+        if (!j->recorded[p] || j->reported[p]) continue;
+        if (cudaEventQuery(j->t1[p]) != cudaSuccess) { /* not done yet (or failed: reported by the step) */
+            cudaGetLastError();
+            continue;
+        }
+        float a = 0, b = 0;
+        if (cudaEventElapsedTime(&a, j->ev_ref, j->t0[p]) != cudaSuccess ||
+            cudaEventElapsedTime(&b, j->ev_ref, j->t1[p]) != cudaSuccess) {
+            cudaGetLastError();
+            continue;
+        }
+        j->reported[p] = true;
+        out[n].phase = (cuzk_gpu_plan_phase)p;
+        out[n].slot = j->slot;
+        out[n].stream = p == CUZK_GPU_PHASE_STAGE ? 1 : 0;
+        out[n].start = j->t_ref + a * 1e-3;
+        out[n].end = j->t_ref + b * 1e-3;
+        n++;
+    }
+    return n;
+}
+
+extern "C" void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j)
+{
+    if (!j) return;
+    cuzk_gpu_g16_key *k = j->k;
+    {
+        cuzk_gpu::device_guard g(k->device);
+        if (j->cs) cudaStreamSynchronize(j->cs);
+        if (j->up) cudaStreamSynchronize(j->up);
+        cudaGetLastError();
+        dev_free(k, &j->d_w);
+        dev_free(k, &j->d_a);
+        abc_release(j);
+    }
+    if (j->locked) pthread_mutex_unlock(&k->gpu_lock);
+    if (j->slot >= 0) {
+        pthread_mutex_lock(&k->mu);
+        k->slot_busy[j->slot] = false;
+        pthread_cond_broadcast(&k->cv);
+        pthread_mutex_unlock(&k->mu);
+    }
+    cuzk_free(j);
+}

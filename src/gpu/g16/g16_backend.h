@@ -1,0 +1,205 @@
+/* The GPU Groth16 backend: a key's data on the device per its memory plan
+ * (include/cuzk/gpu_plan.h) and the device steps of a proof, for the proving
+ * pipeline's backend table. Built only with CUDA (src/gpu/g16/g16_backend.cu).
+ *
+ * Key (attach/detach): the plan is made for the key's shape, the budget and
+ * W workers before anything is allocated; then the resident items are made
+ * (coefficient CSR, NTT tables, MSM handles created with the plan's budgets,
+ * bases uploaded once) and W pinned host witness buffers are page-locked
+ * once and reused by every proof.
+ *
+ * Job (one proof): begin takes one of the W worker slots (it waits when all
+ * are busy, so the device never holds more than the plan counted), copies the
+ * witness into the slot's pinned buffer and, when the plan pre-stages,
+ * allocates the device witness and uploads it on the job's copy stream while
+ * other jobs' kernels run. abc takes the key's GPU lock, held through the
+ * last MSM (device memory is allocated and freed under it, in plan order):
+ * abc, ntt (three odd cosets and the quotient; b and c freed at once), the
+ * MSMs in the order H (then h is freed), A, B1, C, B2 (then the witness is
+ * freed and the lock released). Streamed items are created at their phase
+ * and destroyed after it. Any error ends the job: end frees everything and
+ * the key and the other jobs go on.
+ *
+ * The MSMs: when all five are resident, each is issued (device work up to
+ * the read-back of its window sums) before the previous one's sums are
+ * combined on the host, so the GPU does not wait for the host between them;
+ * h then stays until the last MSM (no allocation happens meanwhile, so the
+ * plan's MSM_H figure still bounds it). Streamed MSMs run one by one.
+ *
+ * Timing: every device phase and the witness upload is bracketed by CUDA
+ * events on its stream (cuzk_gpu_g16_job_times, cuzk_gpu_g16_job_spans);
+ * an event recorded and waited for at job start ties the event clock to the
+ * host clock, so device intervals land on the host timeline. The device
+ * memory in use (the free memory cudaMemGetInfo reports, against the free
+ * memory at attach) is sampled after each phase's allocations, for the
+ * measured peak beside the planned one.
+ *
+ * Tier 7 (plan.host_witness: the witness on the host): attach also
+ * page-locks a, b, c per worker (3 domain vectors) and makes no coefficient
+ * CSR; abc is the caller's host.abc into the slot's pinned a, b, c, outside
+ * the GPU lock; ntt takes the lock, uploads each vector in turn into one
+ * device vector, runs the odd-coset NTT and downloads it, releases the lock
+ * and runs host.quotient; each MSM takes the lock for its own phase and
+ * reads host scalars (h from the pinned a, the witness from the pinned
+ * slot), streamed by the handle. So one worker's CPU work (abc, quotient)
+ * overlaps another's kernels.
+ *
+ * Bellperson mode (shape.bellperson, include/cuzk/gpu_plan.h): no
+ * coefficients; a proof brings a, b, c (bellperson's evaluations) and its
+ * scalars. job_begin fills the slot's page-locked a, b, c (host.abc_in:
+ * the caller scatters its vectors into the domain's order and checks them)
+ * and packs the scalars: the witness, then the A and B selections (DESIGN:
+ * the selections are made on the host, where the assignment's density bits
+ * are, and packed with the witness: one upload, packed as the witness is
+ * (bellperson's aux values are mostly small), no per-proof index to build
+ * or upload, and MSM scalars are contiguous device vectors as for snarkjs
+ * keys; a device gather would need the density as an index per proof, as
+ * the densities come with the assignment, not the key). Pre-staged tiers
+ * upload a, b, c with the witness on the copy stream; the others at abc
+ * under the lock (2-vector tiers upload c into b's buffer after the coset
+ * product a.b, instead of evaluating it again). ntt ends with the inverse
+ * odd-coset NTT of h: bellperson's H bases pair with h's coefficients
+ * (groth16/bp.h), 2^log_domain - 1 of them. The factor -1/2 of bellperson's
+ * H is the caller's (one scalar multiplication of the MSM's result).
+ * Tier 7: a, b, c go through the host NTT path as above, the quotient on
+ * the host, then h once more through one device vector for the inverse
+ * NTT.
+ *
+ * Cancellation: with a poll, the job waits for its device work by polling
+ * events (between NTT passes, streamed coefficient ranges, before each MSM's
+ * sums are read) and stops with CUZK_ERR_CANCELLED; end waits for what was
+ * queued and frees it. A device allocation that fails anyway (something
+ * else took the memory the plan counted on) is CUZK_ERR_NOMEM naming the
+ * buffer; the job ends and the key goes on. */
+#ifndef CUZK_GPU_G16_BACKEND_H
+#define CUZK_GPU_G16_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/gpu_plan.h"
+#include "gpu/g16/g16.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The key's host data, borrowed for the key's lifetime (streamed items are
+ * read at every proof). Bases are affine points of the curve's types:
+ * H 2^log_domain, A n_vars, B1 n_vars (or n_b), C n_vars - n_public - 1
+ * (G1), B2 n_vars (or n_b) (G2) (bellperson mode: H 2^log_domain - 1,
+ * A n_a, B1 and B2 n_b, gpu/g16/g16_shape.h); index by cuzk_gpu_plan_item_id -
+ * CUZK_GPU_ITEM_MSM_H. */
+/* The host steps of tier 7, the caller's (the pipeline passes the CPU
+ * backend's kernels). key_user is cuzk_gpu_g16_host.user, job_user the
+ * job's cuzk_gpu_g16_hooks.host_user. */
+typedef struct cuzk_gpu_g16_host {
+    /* a = A.w, b = B.w, c = a.b over the domain (Montgomery) from the raw
+     * witness w (n_vars values) */
+    void (*abc)(void *key_user, void *job_user, const void *w, void *a, void *b, void *c);
+    /* a, b, c (Montgomery, on the odd coset) -> a = raw(a.b - c) */
+    void (*quotient)(void *key_user, void *job_user, void *a, const void *b, const void *c, size_t n);
+    void *user;
+    /* Bellperson mode (shape.bellperson), every tier: fills a, b, c (domain
+     * vectors of Montgomery values, the slot's page-locked buffers) from the
+     * job's own inputs; job_begin calls it, so the caller's a, b, c are not
+     * read after job_begin returns. An error fails job_begin. */
+    cuzk_status (*abc_in)(void *key_user, void *job_user, void *a, void *b, void *c, cuzk_error *e);
+} cuzk_gpu_g16_host;
+
+typedef struct cuzk_gpu_g16_key_src {
+    cuzk_gpu_key_shape shape;
+    cuzk_gpu_g16_coefs coefs;
+    const void *bases[5];
+    /* When shape.n_b < n_vars (groth16/b_density.h): B1 and B2 hold only the
+     * n_b kept wires' bases, and b_index their witness indices. */
+    const uint32_t *b_index;
+    /* Required when the plan is tier 7 (attach fails with CUZK_ERR_USAGE
+     * without it); unused otherwise. */
+    cuzk_gpu_g16_host host;
+    /* Nonzero: the bases are a bellperson `.params` file's sections as
+     * mapped (cuzk_gpu_msm_config.bases_be: converted on the device after
+     * each upload; never decoded on the host). */
+    int bases_be;
+} cuzk_gpu_g16_key_src;
+
+typedef struct cuzk_gpu_g16_key cuzk_gpu_g16_key;
+typedef struct cuzk_gpu_g16_job cuzk_gpu_g16_job;
+
+/* Plans (po: device, budget, workers; NULL = defaults) and makes the
+ * resident part. CUZK_ERR_NOMEM when no tier fits, CUZK_ERR_GPU on a CUDA
+ * failure (nothing is left allocated). */
+cuzk_status cuzk_gpu_g16_key_attach(cuzk_gpu_g16_key **out, const cuzk_gpu_g16_key_src *src,
+                                    const cuzk_gpu_plan_opts *po, cuzk_error *e);
+/* No job may be running. NULL is a no-op. */
+void cuzk_gpu_g16_key_detach(cuzk_gpu_g16_key *k);
+/* The plan, and the measured peak of device memory in use so far (bytes
+ * over the free memory at attach; 0 before any job). */
+void cuzk_gpu_g16_key_plan(const cuzk_gpu_g16_key *k, cuzk_gpu_plan *plan, size_t *measured_peak);
+
+/* A job's cancellation poll: non-zero stops the job at its next wait
+ * (CUZK_ERR_CANCELLED). */
+typedef int (*cuzk_gpu_g16_cancel_fn)(void *user);
+
+/* The CUDA device the key lives on. */
+int cuzk_gpu_g16_key_device(const cuzk_gpu_g16_key *k);
+
+/* A range [b, e) of a parallel loop, run by `worker`. */
+typedef void (*cuzk_gpu_g16_range_fn)(void *arg, size_t b, size_t e, int worker);
+
+/* What a job may call back (any member may be NULL). */
+typedef struct cuzk_gpu_g16_hooks {
+    /* polled while the job waits for the device inside a step: between NTT
+     * passes, between streamed coefficient ranges, before each MSM's sums
+     * are read */
+    cuzk_gpu_g16_cancel_fn cancelled;
+    void *cancel_user;
+    /* runs fn(arg, b, e, worker) over [0, n) in ranges of at least grain
+     * (the witness's packing into the pinned slot), e.g. on several threads;
+     * NULL: one call on the calling thread */
+    void (*parallel)(void *user, size_t n, size_t grain, cuzk_gpu_g16_range_fn fn, void *arg);
+    void *parallel_user;
+    void *host_user; /* passed to the key's host steps (tier 7) */
+} cuzk_gpu_g16_hooks;
+
+/* witness: n_vars raw scalars (32 bytes each; bellperson mode: the
+ * g16_shape_scalars of gpu/g16/g16_shape.h, the A and B selections after the
+ * witness), host; packed into the
+ * slot's pinned buffer (gpu/g16/wpack.h; tier 7: copied raw), step by step, each
+ * step expanded on the device as soon as it is there when the plan
+ * pre-stages. hooks may be NULL. On an error the caller still ends
+ * the job (*out may be set). */
+cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
+                                   const cuzk_gpu_g16_hooks *hooks, cuzk_error *e);
+cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e);
+/* The three odd-coset NTTs and h = a.b - c (raw) in a's buffer (tier 7:
+ * the pinned host a). */
+cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e);
+/* MSM `id` (CUZK_GPU_ITEM_MSM_H .. _B2, in that order) into `result`, one
+ * Jacobian point of the curve's G1 (G2 for B2) type. */
+cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_item_id id, void *result, cuzk_error *e);
+/* Device milliseconds of each phase so far (0 for phases not run). */
+void cuzk_gpu_g16_job_times(const cuzk_gpu_g16_job *j, double ms[CUZK_GPU_PHASE_COUNT]);
+
+/* A device interval of a job on the host clock (cuzk_now seconds): the
+ * witness upload (CUZK_GPU_PHASE_STAGE, copy stream) or a phase's device
+ * work (compute stream; an MSM up to the read-back of its sums). */
+typedef struct cuzk_gpu_g16_span {
+    cuzk_gpu_plan_phase phase;
+    int slot;   /* the job's worker slot */
+    int stream; /* 0 compute, 1 copy */
+    double start, end;
+} cuzk_gpu_g16_span;
+
+/* Copies up to cap spans that completed since the last call into out and
+ * returns their count; wait != 0 first waits for all the job's queued work
+ * (what the job then returns is all it had). */
+size_t cuzk_gpu_g16_job_spans(cuzk_gpu_g16_job *j, int wait, cuzk_gpu_g16_span *out, size_t cap);
+/* Frees what the job holds, releases its lock and slot. NULL is a no-op. */
+void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

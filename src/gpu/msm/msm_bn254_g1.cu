@@ -1,0 +1,4 @@
+/* GPU MSM driver instantiated for bn254 G1. */
+#include "gpu/msm/msm_impl.cuh"
+
+template struct gpu_msm_impl<bn254_fp>;

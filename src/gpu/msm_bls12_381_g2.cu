@@ -1,4 +1,0 @@
-/* GPU MSM driver instantiated for bls12_381 G2. */
-#include "gpu/msm_impl.cuh"
-
-template struct gpu_msm_impl<bls12_381_fp2>;

@@ -1,4 +1,0 @@
-/* GPU MSM driver instantiated for bn254 G1. */
-#include "gpu/msm_impl.cuh"
-
-template struct gpu_msm_impl<bn254_fp>;
