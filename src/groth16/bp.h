@@ -161,6 +161,8 @@ void cuzk_bp_h_factor(uint64_t raw[4]);
 /* bellperson's omega = 7^((r-1)/n) as a power of our NTT's root w =
  * 5^((r-1)/n): omega = w^e, e odd, n = 2^log_n (bp_setup.c). bellperson's
  * evaluation j is at our index e·j mod n. */
+/* bellperson's generator of the domain 2^k: 7^((r-1)/2^k), Montgomery form. */
+void cuzk_bp_omega(bls12_381_fr_t *out, unsigned k);
 uint64_t cuzk_bp_domain_e(unsigned log_n);
 
 /* dst[e·j mod n] = src[j] for j < m, zero elsewhere (n values of 32 bytes),

@@ -155,20 +155,6 @@ cuzk_status cuzk_bp_circuit_porep(cuzk_bp_circuit **out, cuzk_ctx *ctx, unsigned
 
 /* ---- the parameters --------------------------------------------------------------- */
 
-/* bellperson's omega of the domain 2^k (bp_setup.c's bp_omega): 7^((r-1)/2^k). */
-static void bpp_omega(fr *out, unsigned k)
-{
-    uint64_t e[4];
-    memcpy(e, bls12_381_fr_MODULUS.l, sizeof e);
-    e[0] -= 1;
-    for (unsigned s = 0; s < k; s++)
-        for (int i = 0; i < 4; i++)
-            e[i] = (e[i] >> 1) | (i < 3 ? e[i + 1] << 63 : 0);
-    fr seven;
-    bls12_381_fr_from_u64(&seven, 7);
-    bls12_381_fr_pow(out, &seven, e, 4);
-}
-
 /* A uniform non-zero scalar (Montgomery) from g. */
 static void bpp_random(fr *mont, gen_rng *g)
 {
@@ -471,7 +457,7 @@ cuzk_status cuzk_bp_setup_porep(cuzk_ctx *ctx, const cuzk_bp_porep_opts *opts, c
         bpp_wipe(&tx, sizeof tx);
         fr one, tn;
         bls12_381_fr_set_one(&one);
-        bpp_omega(&j.omega, lg);
+        cuzk_bp_omega(&j.omega, lg);
         uint64_t e = n;
         bls12_381_fr_pow(&tn, &j.tau, &e, 1);
         bls12_381_fr_sub(&j.zt, &tn, &one); /* Z(tau) = tau^n - 1, not 0 */

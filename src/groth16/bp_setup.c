@@ -21,8 +21,7 @@
 #include "groth16/ctx.h"
 #include "poly/ntt.h"
 
-/* 7^((r-1)/2^k), Montgomery. */
-static void bp_omega(bls12_381_fr_t *out, unsigned k)
+void cuzk_bp_omega(bls12_381_fr_t *out, unsigned k)
 {
     /* (r - 1) >> k, r - 1 being divisible by 2^32 */
     uint64_t e[4];
@@ -42,7 +41,7 @@ uint64_t cuzk_bp_domain_e(unsigned log_n)
      * then e = E mod n, since omega_n = omega32^(2^(32-k)), w_n likewise. */
     bls12_381_fr_t g, h, ginv, t;
     bls12_381_ntt_root_of_unity(&g, 32);
-    bp_omega(&h, 32);
+    cuzk_bp_omega(&h, 32);
     bls12_381_fr_inv(&ginv, &g);
     uint64_t E = 0;
     bls12_381_fr_t gpow; /* g^-E so far */
@@ -156,7 +155,7 @@ cuzk_status cuzk_bp_setup_build(cuzk_ctx *ctx, const cuzk_r1cs *r, const cuzk_bp
     }
     bls12_381_fr_t omega, tn, zt, ninv, one;
     bls12_381_fr_set_one(&one);
-    bp_omega(&omega, log_n);
+    cuzk_bp_omega(&omega, log_n);
     uint64_t ne = n;
     bls12_381_fr_pow(&tn, &tw.tau, &ne, 1);
     bls12_381_fr_sub(&zt, &tn, &one); /* Z(tau) = tau^n - 1 */

@@ -17,7 +17,7 @@ using namespace cuzk_gpu;
 namespace {
 
 /* The constants the memory plan also needs (MSM_SEG, SCAN_TILE, EC_THREADS,
- * ...) are in gpu/plan.h. */
+ * ...) are in gpu/plan/plan.h. */
 constexpr unsigned MSM_RED_FAN = 8;        /* fan-in of the sum kernels */
 constexpr uint32_t KEY_NONE = 0xffffffffu;
 

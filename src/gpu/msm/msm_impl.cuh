@@ -60,7 +60,7 @@
 
 namespace {
 
-/* ---- host-side planning: gpu/plan.h (plain C, also in CPU-only builds) ---- */
+/* ---- host-side planning: gpu/plan/plan.h (plain C, also in CPU-only builds) ---- */
 
 typedef gpu_msm_layout msm_plan;
 

@@ -146,7 +146,7 @@ constexpr uint32_t SUM_ROW_MAX = EC_THREADS * MSM_RED_FAN;
 
 /* The levels of the reduction (gpu_red_levels: segments of L[k] inputs per
  * thread on level k) are planned by gpu_msm_red_plan / gpu_msm_red_l0
- * (gpu/plan.h): level 0 takes L0 buckets a thread; the levels above are
+ * (gpu/plan/plan.h): level 0 takes L0 buckets a thread; the levels above are
  * small, so their serial chains are kept short with L = MSM_RED_UP. A
  * larger L0 gives fewer outputs, so buffers sized with red_l0's choice cover
  * the larger ones. */

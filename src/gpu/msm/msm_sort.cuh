@@ -317,7 +317,7 @@ __global__ void scan_add_kernel(uint32_t *a, size_t NB, const uint32_t *tile_sum
 /* ---- two-pass placement (see the header comment) ------------------------- */
 
 /* SORT_LO, SORT_HI_MAX and the bin count (gpu_msm_sort_shift,
- * gpu_msm_sort_ncoarse) are in gpu/plan.h. */
+ * gpu_msm_sort_ncoarse) are in gpu/plan/plan.h. */
 constexpr unsigned SORT_THREADS = 512; /* SORT_CAP (plan.h): 2^24 uniform c = 20: ~16.4 K pairs a bin */
 
 /* One block per bin of 2^s buckets from bucket k0; dynamic shared memory:
