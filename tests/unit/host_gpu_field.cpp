@@ -1,9 +1,12 @@
 /* Host check of the device Montgomery products (src/gpu/field/gpu_field.cuh): the
  * same carry-chain code as on the device (split-accumulator fp_mul_eo,
- * squaring fp_sqr_eo), with emulated carries,
+ * squaring fp_sqr_eo, a b - c d with one reduction fp_mul_sub_eo), with
+ * emulated carries,
  * against the portable 64-bit product, for the four fields (BN254 and
  * BLS12-381, Fp and Fr): random operands below p, and the edge values 0, 1,
- * 2, p-1, p-2 and single-bit values. The device tests (test_gpu_msm) then
+ * 2, p-1, p-2 and single-bit values (for a b - c d: every pair of edge
+ * values as (c, d) with a = b = p - 1, the largest sum the bound allows,
+ * c = 0 making the negated operand p). The device tests (test_gpu_msm) then
  * check whole MSMs against the CPU library.
  *
  * Built as a host C++ program, so it runs in CI without a GPU: CTest test
@@ -46,17 +49,44 @@ template <class P> static long check(const char *name, long iters)
             a = host_rand_below_p<P>(&s);
             b = host_rand_below_p<P>(&s);
         }
-        fp<P> ref, ref_sq, eo, sq;
+        /* c, d: the edge values in the other order, then random */
+        fp<P> c = it < (long)nedge * nedge ? edge<P>((int)(it / nedge)) : host_rand_below_p<P>(&s);
+        fp<P> d = it < (long)nedge * nedge ? edge<P>((int)(it % nedge)) : host_rand_below_p<P>(&s);
+        fp<P> ref, ref_sq, eo, sq, cd, ref_ms, ms;
         fp_mul_portable<P>(ref.v, a.v, b.v);
         fp_mul_portable<P>(ref_sq.v, a.v, a.v);
+        fp_mul_portable<P>(cd.v, c.v, d.v);
+        ref_ms = ref - cd;
         fp_mul_eo<P>(eo.v, a.v, b.v);
         fp_sqr_eo<P>(sq.v, a.v);
-        if (!fp_eq(eo, ref) || !fp_eq(sq, ref_sq)) {
-            if (bad < 5) printf("%s: mismatch at iteration %ld (eo %d sqr %d)\n", name, it, fp_eq(eo, ref), fp_eq(sq, ref_sq));
+        if constexpr (fp_mul2_ok<P>()) fp_mul_sub_eo<P>(ms.v, a.v, b.v, c.v, d.v);
+        else ms = ref_ms; /* 3p >= R: the device takes two products (fp_mul_sub) */
+        if (!fp_eq(eo, ref) || !fp_eq(sq, ref_sq) || !fp_eq(ms, ref_ms)) {
+            if (bad < 5)
+                printf("%s: mismatch at iteration %ld (eo %d sqr %d mul_sub %d)\n", name, it, fp_eq(eo, ref), fp_eq(sq, ref_sq),
+                       fp_eq(ms, ref_ms));
             bad++;
         }
     }
-    printf("%s: %ld products and squares, %ld mismatches\n", name, total, bad);
+    /* a b - c d at the top of its bound: a = b = p - 1, every edge pair (c, d) */
+    long nbound = 0;
+    if constexpr (fp_mul2_ok<P>()) {
+        const fp<P> top = edge<P>(3);
+        fp<P> tt;
+        fp_mul_portable<P>(tt.v, top.v, top.v);
+        for (long k = 0; k < (long)nedge * nedge; k++, nbound++) {
+            const fp<P> c = edge<P>((int)(k % nedge)), d = edge<P>((int)(k / nedge));
+            fp<P> cd, ms;
+            fp_mul_portable<P>(cd.v, c.v, d.v);
+            fp_mul_sub_eo<P>(ms.v, top.v, top.v, c.v, d.v);
+            if (!fp_eq(ms, tt - cd)) {
+                if (bad < 5) printf("%s: mul_sub mismatch at edge pair %ld\n", name, k);
+                bad++;
+            }
+        }
+    }
+    printf("%s: %ld products, squares and a b - c d, %ld a b - c d at the bound, %ld mismatches%s\n", name, total,
+           nbound, bad, fp_mul2_ok<P>() ? "" : " (3p >= R: a b - c d as two products)");
     return bad;
 }
 

@@ -7,7 +7,8 @@
  *   jac {X, Y, Z}, infinity iff Z = 0.
  * Formulas are the EFD XYZZ ones (madd-2008-s, add-2008-s, dbl-2008-s-1,
  * mdbl-2008-s-1), made complete by explicit branches for infinity, P == Q and
- * P == -Q. */
+ * P == -Q. Their Y3 = r (q - x3) - y ppp is one f_mul_sub: on G1 the two
+ * products share one Montgomery reduction (gpu_field.cuh, fp_mul2_eo). */
 #ifndef CUZK_GPU_EC_CUH
 #define CUZK_GPU_EC_CUH
 
@@ -50,7 +51,7 @@ template <class F> CUZK_HD_NOINLINE xyzz<F> xyzz_dbl_affine(F x, F y)
     F xx = f_sqr(x);
     F m = f_dbl(xx) + xx;
     F x3 = f_sqr(m) - f_dbl(s);
-    F y3 = m * (s - x3) - w * y;
+    F y3 = f_mul_sub(m, s - x3, w, y);
     r.x = x3;
     r.y = y3;
     r.zz = v;
@@ -72,7 +73,7 @@ template <class F> CUZK_HD_NOINLINE void xyzz_dbl(xyzz<F> &r, const xyzz<F> &p)
     F xx = f_sqr(p.x);
     F m = f_dbl(xx) + xx;
     F x3 = f_sqr(m) - f_dbl(s);
-    F y3 = m * (s - x3) - w * p.y;
+    F y3 = f_mul_sub(m, s - x3, w, p.y);
     r.zz = v * p.zz;
     r.zzz = w * p.zzz;
     r.x = x3;
@@ -107,7 +108,7 @@ template <class F> CUZK_HD void xyzz_add_affine(xyzz<F> &acc, const affine<F> &q
     F ppp = p * pp;
     F qq = acc.x * pp;
     F x3 = f_sqr(r) - ppp - f_dbl(qq);
-    F y3 = r * (qq - x3) - acc.y * ppp;
+    F y3 = f_mul_sub(r, qq - x3, acc.y, ppp);
     acc.zz = acc.zz * pp;
     acc.zzz = acc.zzz * ppp;
     acc.x = x3;
@@ -142,7 +143,7 @@ template <class F> CUZK_HD void xyzz_add_inl(xyzz<F> &acc, const xyzz<F> &q)
     F ppp = p * pp;
     F qq = u1 * pp;
     F x3 = f_sqr(r) - ppp - f_dbl(qq);
-    F y3 = r * (qq - x3) - s1 * ppp;
+    F y3 = f_mul_sub(r, qq - x3, s1, ppp);
     acc.zz = acc.zz * q.zz * pp;
     acc.zzz = acc.zzz * q.zzz * ppp;
     acc.x = x3;

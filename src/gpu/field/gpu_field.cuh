@@ -366,11 +366,15 @@ CUZK_UNROLL
     oT = oTn;
 }
 
+/* The product half of a split-accumulator CIOS row: V += a x, the odd
+ * products into On (limbs 1..N) / oTn (limb N + 1), the even ones into E /
+ * eT (limb N); the old O moves into On (its word 0 folded into E[0]). */
 template <class P, bool FIRST>
-CUZK_HD void fp_mul_eo_row(uint32_t *E, uint32_t *O, uint32_t &oT, const uint32_t *a, uint32_t x)
+CUZK_HD void fp_mul_eo_prod(uint32_t *E, const uint32_t *O, uint32_t oT, const uint32_t *a, uint32_t x, uint32_t *On,
+                            uint32_t &oTn, uint32_t &eT)
 {
     constexpr int N = P::N;
-    uint32_t cf = 0, On[N], oTn, eT;
+    uint32_t cf = 0;
     /* odd products (+ old O shifted, + carry of O[0] folded into E[0]) */
     if (FIRST) {
         c_mad_lo_cc(On[0], a[1], x, 0, cf);
@@ -394,6 +398,13 @@ CUZK_UNROLL
         c_madc_hi_cc(E[j + 1], a[j], x, FIRST ? 0 : E[j + 1], cf);
     }
     c_addc(eT, 0, 0, cf);
+}
+
+template <class P, bool FIRST>
+CUZK_HD void fp_mul_eo_row(uint32_t *E, uint32_t *O, uint32_t &oT, const uint32_t *a, uint32_t x)
+{
+    uint32_t On[P::N], oTn, eT;
+    fp_mul_eo_prod<P, FIRST>(E, O, oT, a, x, On, oTn, eT);
     fp_eo_reduce_row<P>(E, O, oT, On, oTn, eT);
 }
 
@@ -408,6 +419,90 @@ CUZK_UNROLL
 CUZK_UNROLL
     for (int j = 1; j < N; j++) c_addc_cc(r[j], E[j], O[j], cf);
     fp_reduce_once<P>(r);
+}
+
+/* A second product in the same row (fp_mul2_eo): E / eT and On / oTn += c y,
+ * the odd products into On (limbs 1..N) and oTn, the even ones into E and
+ * eT, each in its own chain as in fp_mul_eo_prod. */
+template <class P>
+CUZK_HD void fp_eo_addprod(uint32_t *E, uint32_t &eT, uint32_t *On, uint32_t &oTn, const uint32_t *c, uint32_t y)
+{
+    constexpr int N = P::N;
+    uint32_t cf = 0;
+    c_mad_lo_cc(On[0], c[1], y, On[0], cf);
+    c_madc_hi_cc(On[1], c[1], y, On[1], cf);
+CUZK_UNROLL
+    for (int j = 3; j < N; j += 2) {
+        c_madc_lo_cc(On[j - 1], c[j], y, On[j - 1], cf);
+        c_madc_hi_cc(On[j], c[j], y, On[j], cf);
+    }
+    c_addc(oTn, oTn, 0, cf);
+    c_mad_lo_cc(E[0], c[0], y, E[0], cf);
+    c_madc_hi_cc(E[1], c[0], y, E[1], cf);
+CUZK_UNROLL
+    for (int j = 2; j < N; j += 2) {
+        c_madc_lo_cc(E[j], c[j], y, E[j], cf);
+        c_madc_hi_cc(E[j + 1], c[j], y, E[j + 1], cf);
+    }
+    c_addc(eT, eT, 0, cf);
+}
+
+/* r = (a b + c d) / R mod p with ONE Montgomery reduction (the lazy
+ * reduction reduce(a b + c d) of the ZPrize MSMs): each CIOS row adds
+ * a b_i and c d_i, then m p once, so the m p products (N^2 multiply-adds
+ * and N m words) of the second product are not done. a, b, d < p and
+ * c <= p (c = p - x for a difference a b - x d: fp_mul_sub). Bounds: after
+ * row i, V = (the sums over the first i words + M_i p) / 2^(32 i) <
+ * b + d + p <= 3p, which needs 3p < R (fp_mul2_ok: both base fields, p <
+ * R/5, and BN254's r; not BLS12-381's r, 0.45 R) for the words and the top
+ * carries of fp_mul_eo to hold; at the end V = (a b + c d + M p) / R <
+ * 2 p^2 / R + p < 2p, and one conditional subtraction finishes. */
+template <class P> CUZK_HD constexpr bool fp_mul2_ok() { return P::mod(P::N - 1) < 0x55555555u; }
+
+template <class P>
+CUZK_HD void fp_mul2_eo(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *d)
+{
+    static_assert(fp_mul2_ok<P>(), "fp_mul2_eo needs 3p < R");
+    constexpr int N = P::N;
+    uint32_t E[N], O[N], oT = 0, cf = 0;
+CUZK_UNROLL
+    for (int i = 0; i < N; i++) {
+        uint32_t On[N], oTn, eT;
+        if (i == 0) fp_mul_eo_prod<P, true>(E, O, oT, a, b[0], On, oTn, eT);
+        else fp_mul_eo_prod<P, false>(E, O, oT, a, b[i], On, oTn, eT);
+        fp_eo_addprod<P>(E, eT, On, oTn, c, d[i]);
+        fp_eo_reduce_row<P>(E, O, oT, On, oTn, eT);
+    }
+    c_add_cc(r[0], E[0], O[0], cf);
+CUZK_UNROLL
+    for (int j = 1; j < N; j++) c_addc_cc(r[j], E[j], O[j], cf);
+    fp_reduce_once<P>(r);
+}
+
+/* p - x for 0 <= x < p, in (0, p]: no zero test (fp_mul2_eo takes c = p). */
+template <class P> CUZK_HD void fp_p_minus(uint32_t *r, const uint32_t *x)
+{
+#if CUZK_GPU_USE_PTX
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r[0]) : "r"(P::mod(0)), "r"(x[0]));
+CUZK_UNROLL
+    for (int i = 1; i < P::N; i++) asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r[i]) : "r"(P::mod(i)), "r"(x[i]));
+#else
+    uint64_t borrow = 0;
+CUZK_UNROLL
+    for (int i = 0; i < P::N; i++) {
+        uint64_t t = (uint64_t)P::mod(i) - x[i] - borrow;
+        r[i] = (uint32_t)t;
+        borrow = (t >> 32) & 1;
+    }
+#endif
+}
+
+/* a b - c d (Montgomery) with one reduction: a b + (p - c) d. */
+template <class P> CUZK_HD void fp_mul_sub_eo(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *d)
+{
+    uint32_t nc[P::N];
+    fp_p_minus<P>(nc, c);
+    fp_mul2_eo<P>(r, a, b, nc, d);
 }
 
 /* Squaring in the shape of fp_mul_eo, whose interleaved chains ptxas turns
@@ -555,6 +650,22 @@ template <class P> CUZK_HD fp<P> fp_sqr(const fp<P> &a)
 #endif
 }
 
+/* a b - c d: on the device with one Montgomery reduction for both products
+ * (fp_mul_sub_eo, fields with 3p < R), otherwise and on the host as two
+ * products and a subtraction. The value
+ * is the same canonical element either way. */
+template <class P> CUZK_HD fp<P> fp_mul_sub(const fp<P> &a, const fp<P> &b, const fp<P> &c, const fp<P> &d)
+{
+#if CUZK_GPU_USE_PTX
+    if constexpr (fp_mul2_ok<P>()) {
+        fp<P> r;
+        fp_mul_sub_eo<P>(r.v, a.v, b.v, c.v, d.v);
+        return r;
+    }
+#endif
+    return a * b - c * d;
+}
+
 /* Montgomery <-> standard form. */
 template <class P> CUZK_HD fp<P> fp_to_mont(const fp<P> &raw)
 {
@@ -631,6 +742,15 @@ template <class P> CUZK_HD bool f_eq(const fp<P> &a, const fp<P> &b) { return fp
 template <class P> CUZK_HD bool f_eq(const fp2<P> &a, const fp2<P> &b) { return fp_eq(a.c0, b.c0) && fp_eq(a.c1, b.c1); }
 template <class P> CUZK_HD fp<P> f_sqr(const fp<P> &a) { return fp_sqr(a); }
 template <class P> CUZK_HD fp2<P> f_sqr(const fp2<P> &a) { return fp2_sqr_call(a); }
+/* a b - c d: one reduction on Fp (fp_mul_sub); Fp2 as two products. */
+template <class P> CUZK_HD fp<P> f_mul_sub(const fp<P> &a, const fp<P> &b, const fp<P> &c, const fp<P> &d)
+{
+    return fp_mul_sub(a, b, c, d);
+}
+template <class P> CUZK_HD fp2<P> f_mul_sub(const fp2<P> &a, const fp2<P> &b, const fp2<P> &c, const fp2<P> &d)
+{
+    return a * b - c * d;
+}
 template <class P> CUZK_HD fp<P> f_dbl(const fp<P> &a) { return a + a; }
 template <class P> CUZK_HD fp2<P> f_dbl(const fp2<P> &a) { return a + a; }
 template <class P> CUZK_HD fp<P> f_neg(const fp<P> &a) { return fp_neg(a); }
