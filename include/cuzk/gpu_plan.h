@@ -213,6 +213,8 @@ typedef struct cuzk_host_plan {
     size_t key_data;      /* the key's points and coefficient records */
     size_t key_anon;      /* of which in anonymous memory (all of it when copied; 0 when mapped) */
     size_t key_locked;    /* mapped key pages page-locked for DMA (GPU: streamed MSM bases) */
+    size_t key_upload_locked; /* GPU, mapped key: the largest resident MSM item's bases, page-locked
+                                 while they are uploaded at attach */
     size_t key_freed_early; /* GPU, held key: the original B bases freed once the kept B wires are
                                copied, before the device key is made (the GPU asked for explicitly) */
     size_t key_freed;     /* GPU, held key: all the arrays freed once the device key is made (those

@@ -71,6 +71,9 @@ static void print_host(const cuzk_host_plan *h)
     printf("  key      %9.3f GiB %s", gib(h->key_data), h->key_mapped ? "in the page cache (reclaimable)" : "anonymous");
     if (h->key_locked)
         printf("; %.3f GiB of it page-locked (streamed MSM bases)", gib(h->key_locked));
+    if (h->key_upload_locked)
+        printf("; %.3f GiB more page-locked while uploaded at attach (the largest resident item)",
+               gib(h->key_upload_locked));
     if (h->key_freed)
         printf("; %.3f GiB of it freed at attach (%.3f GiB before the device key is made), the device or the "
                "CSR holds it", gib(h->key_freed), gib(h->key_freed_early));

@@ -85,7 +85,7 @@ static void host_sum(cuzk_host_plan *h)
     /* attach: the B wires copied beside the whole key, then (its original B
      * bases freed) the CSR built and every page-locked buffer made */
     const size_t copy = sadd(sadd(h->runtime, h->key_anon), h->b_bases);
-    size_t att = sadd(sadd(h->runtime, h->key_anon - h->key_freed_early), h->key_locked);
+    size_t att = sadd(sadd(h->runtime, h->key_anon - h->key_freed_early), sadd(h->key_locked, h->key_upload_locked));
     att = sadd(sadd(att, h->b_bases), sadd(h->csr_build, h->csr_held));
     att = sadd(sadd(att, h->tables), smul(W, h->pinned));
     h->phase_bytes[CUZK_HOST_PHASE_ATTACH] = att > copy ? att : copy;
@@ -210,13 +210,16 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
     h->file_bytes = mapped ? h->key_data : 0;
     /* streamed MSM items page-lock their host bases for the key's life; the
      * B items' bases are the kept wires' copies when wires are dropped */
-    size_t locked = 0;
+    size_t locked = 0, upload = 0;
     for (int id = CUZK_GPU_ITEM_MSM_H; id <= CUZK_GPU_ITEM_MSM_B2; id++) {
         const bool is_b = id == CUZK_GPU_ITEM_MSM_B1 || id == CUZK_GPU_ITEM_MSM_B2;
         if (p->item[id].streamed && !(is_b && dropped))
             locked = sadd(locked, p->item[id].data_bytes);
+        else if (!p->item[id].streamed && p->item[id].data_bytes > upload) /* locked while uploaded (gpu/msm) */
+            upload = p->item[id].data_bytes;
     }
     h->key_locked = mapped ? locked : 0; /* a copy's pages are counted in key_anon already */
+    h->key_upload_locked = mapped ? upload : 0;
     if (dropped) {
         const size_t bb = smul(s->n_b, cd->g1_affine + cd->g2_affine);
         const size_t ib = smul(s->n_b, sizeof(uint32_t));

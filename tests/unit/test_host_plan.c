@@ -33,7 +33,8 @@ static void check_sums(const cuzk_host_plan *h)
 {
     const size_t W = h->workers;
     assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_LOAD], h->runtime + h->key_anon);
-    const size_t att = h->runtime + h->key_anon - h->key_freed_early + h->key_locked + h->b_bases + h->csr_build +
+    const size_t att = h->runtime + h->key_anon - h->key_freed_early + h->key_locked + h->key_upload_locked +
+                       h->b_bases + h->csr_build +
                        h->csr_held + h->tables + W * h->pinned;
     const size_t copy = h->runtime + h->key_anon + h->b_bases;
     assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_ATTACH], att > copy ? att : copy);
@@ -53,6 +54,8 @@ static void check_sums(const cuzk_host_plan *h)
      * pages apart) */
     assert_int_equal(h->key_anon, h->key_mapped ? 0 : h->key_data);
     assert_true(h->key_mapped || h->key_locked == 0);
+    assert_true(h->key_mapped || h->key_upload_locked == 0);
+    assert_true(h->key_upload_locked <= h->key_data);
     assert_true(!h->key_mapped || h->key_freed == 0);
     assert_true(h->gpu || h->key_freed == 0);
     assert_true(h->b_held <= h->b_bases);
