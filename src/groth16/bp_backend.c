@@ -296,8 +296,9 @@ const cuzk_g16_backend *cuzk_bp_backend_cpu(void) { return &BP_CPU; }
  * scalars (the witness, then the A and B selections, cuzk_bp_job_in.scalars)
  * packed beside them. The H MSM's result is scaled by -1/2 here, as on the
  * CPU. After each step the job's finished device intervals go to the
- * context's spans (gpu_spans.h), as for snarkjs keys. Built with CUDA only (CUZK_HAVE_GPU_PROVER); without it attach fails
- * with CUZK_ERR_UNSUPPORTED. */
+ * context's spans (gpu_spans.h), as for snarkjs keys. Built with CUDA only
+ * (CUZK_HAVE_GPU_PROVER); without it attach fails with
+ * CUZK_ERR_UNSUPPORTED. */
 
 #ifdef CUZK_HAVE_GPU_PROVER
 #include "gpu/g16/g16_backend.h"
