@@ -27,6 +27,7 @@ LG=${1:-27}
 N=${2:-4}
 shift $(($# < 2 ? $# : 2))
 mkdir -p "$WORK" "$OUT"
+export LD_LIBRARY_PATH=$ROOT/.gpu-deps/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} # tools/gpu_deps_pack.sh, if carried
 params=$WORK/porep-2^$LG-s1.params
 vk=${params%.params}.vk
 nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv,noheader || true
