@@ -130,6 +130,7 @@ static cuzk_status srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, cuzk
     p->k = *k;
     memset(k, 0, sizeof *k);
     p->checked = opts && opts->checked;
+    p->map.file.fd = -1; /* no file (calloc's 0 is stdin, which cuzk_bp_srs_free would close) */
     if (map) {
         p->map = *map;
         memset(map, 0, sizeof *map);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "cuzk/bellperson.h"
@@ -322,6 +323,26 @@ static void test_backends(void **state)
     assert_null(g);
 }
 
+/* Freeing parameters loaded without a file mapping (the CPU) closes no file
+ * descriptor it does not own: fd 0 stays open (a stray close(0) let another
+ * thread's next file take descriptor 0 and the next free close it). */
+static void test_free_keeps_fds(void **state)
+{
+    (void)state;
+    int dummy = -1;
+    if (fcntl(0, F_GETFD) == -1) /* fd 0 closed already: give it a file to keep */
+        assert_int_equal(dummy = open("/dev/null", O_RDONLY), 0);
+    cuzk_error e = {0};
+    cuzk_bp_srs *p = NULL;
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(cuzk_bp_srs_load(&p, F.ctx, F.params, NULL, &e), CUZK_OK);
+        cuzk_bp_srs_free(p);
+        assert_int_not_equal(fcntl(0, F_GETFD), -1);
+    }
+    if (dummy == 0)
+        close(dummy);
+}
+
 /* The spans a context receives (its callback may be called from W threads at once). */
 typedef struct {
     pthread_mutex_t mu;
@@ -536,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_prove_files),
         cmocka_unit_test(test_scatter_range),
         cmocka_unit_test(test_spans),
+        cmocka_unit_test(test_free_keeps_fds),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
