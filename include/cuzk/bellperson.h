@@ -190,7 +190,11 @@ typedef struct cuzk_bp_prove_opts {
  * of p gives CUZK_ERR_MISMATCH naming the circuit. On any error out[0..n)
  * is zeroed (no partial result), and the error is that of the first circuit
  * that failed (no circuit starts after an error). Also CUZK_ERR_NOMEM, _GPU,
- * _CANCELLED. */
+ * _CANCELLED. Reports on ctx, per circuit: the phases prep_scalars (the
+ * scalars from Montgomery form to raw, the A and B selections), abc, ntt,
+ * msm_h .. msm_b2, assemble and verify, and on the GPU its device intervals
+ * as spans (device >= 0); with W threads each host span carries the
+ * thread's number (cuzk_span.worker, 0 .. W - 1). */
 CUZK_API cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
                                    const cuzk_bp_fr *r, const cuzk_bp_fr *s, cuzk_bp_proof *out,
                                    const cuzk_bp_prove_opts *opts, cuzk_error *err);

@@ -120,6 +120,9 @@ typedef enum cuzk_phase {
     /* gen (synthetic circuits) */
     CUZK_PHASE_GEN_COUNT,      /* "gen_count" */
     CUZK_PHASE_GEN_WRITE,      /* "gen_write" */
+    /* prove, bellperson mode (cuzk_bp_prove), per circuit before abc */
+    CUZK_PHASE_PREP_SCALARS,   /* "prep_scalars": the assignment's scalars from Montgomery form
+                                  to raw (checked below r) and its A and B selections */
     CUZK_PHASE_COUNT           /* number of phases, not a phase */
 } cuzk_phase;
 
@@ -146,7 +149,9 @@ typedef void (*cuzk_timing_fn)(void *user, cuzk_phase phase, double seconds);
 typedef int (*cuzk_cancel_fn)(void *user);
 
 /* A timed interval of work, for timelines (`--trace`): a finished host phase
- * (device < 0; it ran on the thread that called the operation), or device
+ * (device < 0; it ran on the thread that called the operation, or on the
+ * operation's worker thread `worker` when it runs several proofs at once:
+ * cuzk_bp_prove on the GPU), or device
  * work on one stream of a GPU (device >= 0): an upload, the kernels of a
  * phase, an MSM up to the read-back of its sums. Device intervals are
  * measured with CUDA events and converted to the host clock; they are
@@ -156,7 +161,8 @@ typedef struct cuzk_span {
     const char *name;  /* static string: the phase name ("abc", "msm_h", ...) or "upload_witness" */
     cuzk_phase phase;  /* the phase it belongs to */
     int device;        /* -1: host; else the CUDA device */
-    int worker;        /* device: the proof's worker slot on that device (0 .. gpu_workers - 1) */
+    int worker;        /* device: the proof's worker slot on that device (0 .. gpu_workers - 1);
+                          host: the operation's worker thread (0 .. W - 1; 0 when it has none) */
     int stream;        /* device: 0 the proof's compute stream, 1 its copy stream */
     double start, end; /* seconds, CLOCK_MONOTONIC */
 } cuzk_span;

@@ -290,7 +290,7 @@ static void ui_span(void *user, const cuzk_span *sp)
         ui_clear();
         cli_print_device_span(sp);
     }
-    cli_tracer_span(g_ui.trace, 0, sp);
+    cli_tracer_span(g_ui.trace, sp->device < 0 ? sp->worker : 0, sp); /* host: the operation's worker thread */
 }
 
 void cli_trace_to(cli_tracer *tr) { g_ui.trace = tr; }

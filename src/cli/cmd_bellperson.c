@@ -122,6 +122,14 @@ int cmd_prove_bellperson(int argc, char **argv)
         "  --partitions N        prove the assignment as N partitions in one call (a PoRep\n"
         "                        proof is 10): N proofs concatenated, public.json an array of\n"
         "                        N arrays; with --r/--s partition i takes r + i, s + i\n"
+        "  --trace FILE          write a Chrome trace-event timeline (Perfetto,\n"
+        "                        chrome://tracing): the CPU phases (load_zkey, load_wtns,\n"
+        "                        then per partition prep_scalars, abc, ntt, msm_h .. msm_b2,\n"
+        "                        assemble, verify) on a lane per worker, and with --gpu the\n"
+        "                        uploads and kernels per worker slot and CUDA stream, timed\n"
+        "                        by CUDA events; valid JSON also when the command fails.\n"
+        "                        -v prints the same device intervals as CUZK_TIMING\n"
+        "                        phase=gpu.<name> lines\n"
         "\n"
         "       cuzk prove --format bellperson --porep [--scale LG] [--porep-seed S] [options]\n"
         "                  <key.params> <proof.bin> <public.json>\n"
@@ -132,7 +140,7 @@ int cmd_prove_bellperson(int argc, char **argv)
         "                        bellperson --porep` with the same LG and seed\n";
     int no_verify = 0, checked = 0, porep = 0;
     const char *gpu_mem = NULL, *r_s = NULL, *s_s = NULL, *seed_s = NULL, *raw = NULL, *parts = NULL;
-    const char *scale_s = NULL, *pseed_s = NULL, *gw_s = NULL, *gpu_s = NULL, *fmt = NULL;
+    const char *scale_s = NULL, *pseed_s = NULL, *gw_s = NULL, *gpu_s = NULL, *fmt = NULL, *trace = NULL;
     const cli_opt opts[] = {
         {"porep", 0, 0, NULL, &porep},         {"scale", 0, 1, &scale_s, NULL},
         {"porep-seed", 0, 1, &pseed_s, NULL},
@@ -140,7 +148,7 @@ int cmd_prove_bellperson(int argc, char **argv)
         {"gpu-mem", 0, 1, &gpu_mem, NULL},     {"raw-proof", 0, 1, &raw, NULL},
         {"r", 0, 1, &r_s, NULL},               {"s", 0, 1, &s_s, NULL},
         {"seed", 0, 1, &seed_s, NULL},         {"partitions", 0, 1, &parts, NULL},
-        {"gpu-workers", 0, 1, &gw_s, NULL},
+        {"gpu-workers", 0, 1, &gw_s, NULL},    {"trace", 0, 1, &trace, NULL},
         {"gpu", 0, CLI_OPTIONAL, &gpu_s, NULL}, {"format", 0, CLI_VALUE, &fmt, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
@@ -219,16 +227,26 @@ int cmd_prove_bellperson(int argc, char **argv)
         return CUZK_ERR_GPU;
     }
     cuzk_error err = {0};
-    cuzk_ctx *ctx = NULL;
-    if (cli_make_ctx(&ctx, &common, &err))
+    cli_tracer *tr = NULL;
+    if (trace && cli_tracer_open(&tr, trace, &err))
         return cli_fail(&err);
-    double t0 = cli_now();
-    cuzk_status st = cuzk_bp_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], pos[4], &o, &err);
-    cli_progress_done();
-    if (common.verbose)
-        fprintf(stderr, "CUZK_TIMING phase=total ms=%.3f\n", (cli_now() - t0) * 1e3);
-    cuzk_ctx_free(ctx);
-    return st ? cli_fail(&err) : 0;
+    cli_trace_to(tr);
+    cuzk_ctx *ctx = NULL;
+    cuzk_status st = cli_make_ctx(&ctx, &common, &err);
+    if (!st) {
+        double t0 = cli_now();
+        st = cuzk_bp_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], pos[4], &o, &err);
+        cli_progress_done();
+        if (common.verbose)
+            fprintf(stderr, "CUZK_TIMING phase=total ms=%.3f\n", (cli_now() - t0) * 1e3);
+        cuzk_ctx_free(ctx);
+    }
+    cli_trace_to(NULL);
+    cuzk_error terr = {0};
+    cuzk_status tst = cli_tracer_close(tr, &terr); /* the trace is kept (valid JSON) also after an error */
+    if (st)
+        return cli_fail(&err);
+    return tst ? cli_fail(&terr) : 0;
 }
 
 int cmd_setup_bellperson(int argc, char **argv)

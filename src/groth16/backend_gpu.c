@@ -14,6 +14,7 @@
 #include "groth16/abc_plan.h"
 #include "groth16/b_density.h"
 #include "groth16/backend.h"
+#include "groth16/gpu_spans.h"
 #include "groth16/host_plan.h"
 #include "groth16/ctx.h"
 #include "util/threadpool.h"
@@ -192,34 +193,9 @@ typedef struct {
     int device;
 } gpu_job;
 
-static const cuzk_phase SPAN_PHASE[CUZK_GPU_PHASE_COUNT] = {
-    [CUZK_GPU_PHASE_STAGE] = CUZK_PHASE_ABC,    [CUZK_GPU_PHASE_ABC] = CUZK_PHASE_ABC,
-    [CUZK_GPU_PHASE_NTT] = CUZK_PHASE_NTT,      [CUZK_GPU_PHASE_MSM_H] = CUZK_PHASE_MSM_H,
-    [CUZK_GPU_PHASE_MSM_A] = CUZK_PHASE_MSM_A,  [CUZK_GPU_PHASE_MSM_B1] = CUZK_PHASE_MSM_B1,
-    [CUZK_GPU_PHASE_MSM_C] = CUZK_PHASE_MSM_C,  [CUZK_GPU_PHASE_MSM_B2] = CUZK_PHASE_MSM_B2,
-};
-
 /* Hands the job's completed device intervals to the context (wait: all of
  * them, once its work is done). */
-static void report_spans(gpu_job *g, int wait)
-{
-    if (!g->ctx || !g->ctx->opts.span)
-        return;
-    cuzk_gpu_g16_span sp[CUZK_GPU_PHASE_COUNT];
-    size_t n = cuzk_gpu_g16_job_spans(g->j, wait, sp, CUZK_GPU_PHASE_COUNT);
-    for (size_t i = 0; i < n; i++) {
-        cuzk_span s = {
-            .name = sp[i].phase == CUZK_GPU_PHASE_STAGE ? "upload_witness" : cuzk_phase_name(SPAN_PHASE[sp[i].phase]),
-            .phase = SPAN_PHASE[sp[i].phase],
-            .device = g->device,
-            .worker = sp[i].slot,
-            .stream = sp[i].stream,
-            .start = sp[i].start,
-            .end = sp[i].end,
-        };
-        cuzk_ctx_span(g->ctx, &s);
-    }
-}
+static void report_spans(gpu_job *g, int wait) { cuzk_g16_gpu_report_spans(g->ctx, g->j, g->device, wait); }
 
 static int job_cancelled(void *user) { return cuzk_ctx_cancelled(user); }
 

@@ -130,6 +130,7 @@ static cuzk_status srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, cuzk
     p->k = *k;
     memset(k, 0, sizeof *k);
     p->checked = opts && opts->checked;
+    p->map.file.fd = -1; /* no file (calloc's 0 is stdin, which cuzk_bp_srs_free would close) */
     if (map) {
         p->map = *map;
         memset(map, 0, sizeof *map);
@@ -457,12 +458,14 @@ static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
                              cuzk_bp_proof *out, cuzk_error *err)
 {
     raw_sc sc;
+    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_PREP_SCALARS);
     cuzk_status st =
         raw_sc_make(&sc, &p->k, as, idx, cuzk_bp_backend_host_selections(p->be, p->state), ctx->pool, err);
     if (st) {
         raw_sc_free(&sc);
         return st;
     }
+    cuzk_phase_end(ctx, &ph);
     uint64_t rr[4], sr[4];
     bls12_381_fr_from_mont((bls12_381_fr_t *)rr, (const bls12_381_fr_t *)r->l);
     bls12_381_fr_from_mont((bls12_381_fr_t *)sr, (const bls12_381_fr_t *)s->l);
@@ -512,14 +515,22 @@ typedef struct {
     cuzk_error err;
 } batch;
 
+/* A thread of the batch and its number (the lane of its host spans). */
+typedef struct {
+    batch *b;
+    int index;
+} batch_thread;
+
 static void *batch_worker(void *arg)
 {
-    batch *b = arg;
+    const batch_thread *bt = arg;
+    batch *b = bt->b;
     /* a context per thread: the caller's pool (shared pools take turns) and
-     * callbacks, its own phase state */
+     * callbacks, its own phase state, its host spans on lane bt->index */
     cuzk_ctx child = *b->ctx;
     child.own_pool = false;
     child.plan = NULL;
+    child.worker = bt->index;
     for (;;) {
         pthread_mutex_lock(&b->mu);
         const size_t i = b->next;
@@ -575,12 +586,17 @@ static cuzk_status prove_all(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
     batch b = {.ctx = ctx, .p = p, .a = a, .r = r, .s = s, .n = n, .verify = verify, .cb = *cb, .out = out};
     pthread_mutex_init(&b.mu, NULL);
     pthread_t th[64];
+    batch_thread bt[64];
     size_t started = 0;
-    for (size_t t = 0; t < W && t < 64; t++, started++)
-        if (pthread_create(&th[t], NULL, batch_worker, &b))
+    for (size_t t = 0; t < W && t < 64; t++, started++) {
+        bt[t] = (batch_thread){&b, (int)t};
+        if (pthread_create(&th[t], NULL, batch_worker, &bt[t]))
             break;
-    if (!started) /* no thread: here, one at a time */
-        batch_worker(&b);
+    }
+    if (!started) { /* no thread: here, one at a time */
+        bt[0] = (batch_thread){&b, b.ctx->worker};
+        batch_worker(&bt[0]);
+    }
     for (size_t t = 0; t < started; t++)
         pthread_join(th[t], NULL);
     pthread_mutex_destroy(&b.mu);

@@ -295,11 +295,14 @@ const cuzk_g16_backend *cuzk_bp_backend_cpu(void) { return &BP_CPU; }
  * CUZK_BP_GENERATOR) with the check against r of the CPU's abc step, and its
  * scalars (the witness, then the A and B selections, cuzk_bp_job_in.scalars)
  * packed beside them. The H MSM's result is scaled by -1/2 here, as on the
- * CPU. Built with CUDA only (CUZK_HAVE_GPU_PROVER); without it attach fails
- * with CUZK_ERR_UNSUPPORTED. */
+ * CPU. After each step the job's finished device intervals go to the
+ * context's spans (gpu_spans.h), as for snarkjs keys. Built with CUDA only
+ * (CUZK_HAVE_GPU_PROVER); without it attach fails with
+ * CUZK_ERR_UNSUPPORTED. */
 
 #ifdef CUZK_HAVE_GPU_PROVER
 #include "gpu/g16/g16_backend.h"
+#include "groth16/gpu_spans.h"
 
 typedef struct {
     cuzk_gpu_g16_key *k;
@@ -313,9 +316,14 @@ typedef struct {
     cuzk_ctx *ctx;
     cuzk_bp_job_in in;
     cuzk_gpu_g16_job *j;
+    int device;
 } bp_gpu_job;
 
 static bool bp_gpu_host_selections(const void *state);
+
+/* The job's completed device intervals to the context's spans (wait: all
+ * of them, once its work is done), as the snarkjs keys' GPU backend does. */
+static void bp_gpu_spans(bp_gpu_job *j, int wait) { cuzk_g16_gpu_report_spans(j->ctx, j->j, j->device, wait); }
 
 /* Tier 7: the whole of a, b, c into the slot's page-locked vectors. */
 static cuzk_status bp_gpu_abc_in(void *key_user, void *job_user, void *a, void *b, void *c, cuzk_error *err)
@@ -463,6 +471,7 @@ static void bp_gpu_job_end(void *job)
     bp_gpu_job *j = job;
     if (!j)
         return;
+    bp_gpu_spans(j, 1);
     cuzk_gpu_g16_job_end(j->j);
     free(j);
 }
@@ -477,6 +486,7 @@ static cuzk_status bp_gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const 
     j->k = (bp_gpu_key *)key_state;
     j->ctx = ctx;
     j->in = *(const cuzk_bp_job_in *)w;
+    j->device = cuzk_gpu_g16_key_device(j->k->k);
     cuzk_gpu_g16_hooks h = {.host_user = j};
     if (ctx->opts.cancelled) {
         h.cancelled = bp_gpu_cancelled;
@@ -503,25 +513,36 @@ static cuzk_status bp_gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const 
         st = cuzk_gpu_g16_job_begin(&j->j, j->k->k, j->in.scalars, (const uint64_t *const *)sel, &h, err);
     free(sel[0]);
     free(sel[1]);
-    if (st) { /* the pipeline ends only jobs that began */
-        bp_gpu_job_end(j);
+    if (st) { /* the pipeline ends only jobs that began: release the slot and buffers now */
+        cuzk_gpu_g16_job_end(j->j);
+        free(j);
         return st;
     }
     *job = j;
     return CUZK_OK;
 }
 
-static cuzk_status bp_gpu_abc(void *job, cuzk_error *err) { return cuzk_gpu_g16_job_abc(((bp_gpu_job *)job)->j, err); }
+static cuzk_status bp_gpu_abc(void *job, cuzk_error *err)
+{
+    bp_gpu_job *j = job;
+    cuzk_status st = cuzk_gpu_g16_job_abc(j->j, err);
+    bp_gpu_spans(j, 0);
+    return st;
+}
 
 static cuzk_status bp_gpu_ntt_quotient(void *job, cuzk_error *err)
 {
-    return cuzk_gpu_g16_job_ntt(((bp_gpu_job *)job)->j, err);
+    bp_gpu_job *j = job;
+    cuzk_status st = cuzk_gpu_g16_job_ntt(j->j, err);
+    bp_gpu_spans(j, 0);
+    return st;
 }
 
 static cuzk_status bp_gpu_msm(void *job, cuzk_g16_msm which, void *out, cuzk_error *err)
 {
     bp_gpu_job *j = job;
     cuzk_status st = cuzk_gpu_g16_job_msm(j->j, (cuzk_gpu_plan_item_id)(CUZK_GPU_ITEM_MSM_H + (int)which), out, err);
+    bp_gpu_spans(j, 0);
     if (!st && which == CUZK_G16_MSM_H)
         h_scale(j->k->ops, out);
     return st;

@@ -33,6 +33,7 @@ static const char *const PHASE_NAMES[CUZK_PHASE_COUNT] = {
     [CUZK_PHASE_SETUP_WRITE] = "setup_write",
     [CUZK_PHASE_GEN_COUNT] = "gen_count",
     [CUZK_PHASE_GEN_WRITE] = "gen_write",
+    [CUZK_PHASE_PREP_SCALARS] = "prep_scalars",
 };
 
 const char *cuzk_phase_name(cuzk_phase phase)
@@ -103,7 +104,7 @@ void cuzk_phase_end(cuzk_ctx *ctx, cuzk_phase_timer *ph)
     double t1 = cuzk_now();
     cuzk_progress(ctx, ph->phase, 1.0);
     if (ctx && ctx->opts.span) {
-        cuzk_span sp = {cuzk_phase_name(ph->phase), ph->phase, -1, 0, 0, ph->t0, t1};
+        cuzk_span sp = {cuzk_phase_name(ph->phase), ph->phase, -1, ctx->worker, 0, ph->t0, t1};
         ctx->opts.span(ctx->opts.user, &sp);
     }
     if (ctx && ctx->opts.timing)

@@ -22,6 +22,8 @@ struct cuzk_ctx {
     const cuzk_progress_step *plan; /* or NULL */
     double span_lo, span_hi;        /* the running phase's share of the whole */
     const char *subject;            /* the file or request being worked on (cuzk_ctx_set_subject), or NULL */
+    int worker;                     /* host spans' worker (cuzk_span.worker): the operation's worker
+                                       thread in a per-thread copy of the context, else 0 */
 };
 
 /* Names the file or request the running operation is for, in the messages

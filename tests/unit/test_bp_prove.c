@@ -4,9 +4,11 @@
  * prove, drop; every kind of bad assignment refused with a one-line error
  * naming the circuit and the output zeroed; parameters of another circuit;
  * verification of tampered proofs and inputs; the 192-byte encoding
- * decoded again by the bellperson proof reader. The proofs themselves are
+ * decoded again by the bellperson proof reader; the phases and device
+ * intervals it reports (spans). The proofs themselves are
  * checked byte for byte against an independent prover in
  * tests/interop/bp_prove.sh. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "cuzk/bellperson.h"
@@ -320,6 +323,120 @@ static void test_backends(void **state)
     assert_null(g);
 }
 
+/* Freeing parameters loaded without a file mapping (the CPU) closes no file
+ * descriptor it does not own: fd 0 stays open (a stray close(0) let another
+ * thread's next file take descriptor 0 and the next free close it). */
+static void test_free_keeps_fds(void **state)
+{
+    (void)state;
+    int dummy = -1;
+    if (fcntl(0, F_GETFD) == -1) /* fd 0 closed already: give it a file to keep */
+        assert_int_equal(dummy = open("/dev/null", O_RDONLY), 0);
+    cuzk_error e = {0};
+    cuzk_bp_srs *p = NULL;
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(cuzk_bp_srs_load(&p, F.ctx, F.params, NULL, &e), CUZK_OK);
+        cuzk_bp_srs_free(p);
+        assert_int_not_equal(fcntl(0, F_GETFD), -1);
+    }
+    if (dummy == 0)
+        close(dummy);
+}
+
+/* The spans a context receives (its callback may be called from W threads at once). */
+typedef struct {
+    pthread_mutex_t mu;
+    size_t n, bad;
+    unsigned host[CUZK_PHASE_COUNT], dev[CUZK_PHASE_COUNT], upload; /* counts per phase */
+    int max_worker, max_slot, device;
+} span_log;
+
+static void on_span(void *user, const cuzk_span *sp)
+{
+    span_log *l = user;
+    pthread_mutex_lock(&l->mu);
+    l->n++;
+    if (!sp->name || (unsigned)sp->phase >= CUZK_PHASE_COUNT || !(sp->end >= sp->start) || sp->worker < 0)
+        l->bad++;
+    else if (sp->device < 0) {
+        if (strcmp(sp->name, cuzk_phase_name(sp->phase)))
+            l->bad++;
+        l->host[sp->phase]++;
+        if (sp->worker > l->max_worker)
+            l->max_worker = sp->worker;
+    } else {
+        if (!strcmp(sp->name, "upload_witness"))
+            l->upload++;
+        else if (strcmp(sp->name, cuzk_phase_name(sp->phase)))
+            l->bad++;
+        else
+            l->dev[sp->phase]++;
+        if (sp->worker > l->max_slot)
+            l->max_slot = sp->worker;
+        l->device = sp->device;
+    }
+    pthread_mutex_unlock(&l->mu);
+}
+
+/* What cuzk_bp_prove reports: per circuit the host phases prep_scalars ..
+ * verify (named as cuzk_phase_name says, on worker 0 on the CPU); with a GPU
+ * (2 workers, 4 circuits) also every device interval of every circuit, the
+ * host spans on the worker threads 0 .. 1 and the device ones on slots 0 .. 1. */
+static void test_spans(void **state)
+{
+    (void)state;
+    static const cuzk_phase per_circuit[] = {CUZK_PHASE_PREP_SCALARS, CUZK_PHASE_ABC,    CUZK_PHASE_NTT,
+                                             CUZK_PHASE_MSM_H,        CUZK_PHASE_MSM_A,  CUZK_PHASE_MSM_B1,
+                                             CUZK_PHASE_MSM_C,        CUZK_PHASE_MSM_B2, CUZK_PHASE_ASSEMBLE,
+                                             CUZK_PHASE_VERIFY};
+    assert_string_equal(cuzk_phase_name(CUZK_PHASE_PREP_SCALARS), "prep_scalars");
+    const cuzk_bp_assignment *a = cuzk_bp_circuit_assignment(F.c);
+    cuzk_bp_assignment as[4] = {*a, *a, *a, *a};
+    cuzk_bp_fr r[4] = {fr_of(1), fr_of(2), fr_of(3), fr_of(4)}, s[4] = {fr_of(5), fr_of(6), fr_of(7), fr_of(8)};
+    cuzk_bp_proof out[4];
+    cuzk_error e = {0};
+    for (int gpu = 0; gpu < 2; gpu++) {
+        span_log l = {.max_worker = -1, .max_slot = -1, .device = -1};
+        pthread_mutex_init(&l.mu, NULL);
+        cuzk_ctx *ctx = NULL;
+        cuzk_ctx_opts co = {.threads = 2, .span = on_span, .user = &l};
+        assert_int_equal(cuzk_ctx_create(&ctx, &co, &e), CUZK_OK);
+        cuzk_bp_srs *p = F.srs;
+        const size_t n = gpu ? 4 : 3;
+        if (gpu) {
+            cuzk_bp_srs_opts o = {.backend = CUZK_BACKEND_GPU, .gpu_workers = 2};
+            if (cuzk_bp_srs_load(&p, ctx, F.params, &o, &e) != CUZK_OK) { /* no GPU here */
+                cuzk_ctx_free(ctx);
+                pthread_mutex_destroy(&l.mu);
+                break;
+            }
+            memset(&l.host, 0, sizeof l.host); /* the load's phases */
+        }
+        assert_int_equal(cuzk_bp_prove(ctx, p, as, n, r, s, out, NULL, &e), CUZK_OK);
+        assert_int_equal(l.bad, 0);
+        for (size_t i = 0; i < sizeof per_circuit / sizeof *per_circuit; i++)
+            if (l.host[per_circuit[i]] != n)
+                fail_msg("%s: %u host spans for %zu circuits", cuzk_phase_name(per_circuit[i]),
+                         l.host[per_circuit[i]], n);
+        if (!gpu) {
+            assert_int_equal(l.max_worker, 0);
+            assert_int_equal(l.max_slot, -1); /* no device spans */
+        } else {
+            assert_true(l.max_worker >= 0 && l.max_worker <= 1);
+            assert_true(l.max_slot >= 0 && l.max_slot <= 1);
+            assert_int_equal(l.device, 0);
+            assert_int_equal(l.upload, n);
+            for (size_t i = 1; i < 8; i++) /* abc .. msm_b2 on the device */
+                if (l.dev[per_circuit[i]] != n)
+                    fail_msg("gpu.%s: %u device spans for %zu circuits", cuzk_phase_name(per_circuit[i]),
+                             l.dev[per_circuit[i]], n);
+            cuzk_bp_srs_free(p);
+        }
+        cuzk_ctx_free(ctx);
+        pthread_mutex_destroy(&l.mu);
+    }
+}
+
 /* vector `src` (m values) scattered into dst (n values) in consecutive
  * ranges of the destination of `len` values (the last one shorter); the
  * first bad index any range reports. */
@@ -439,6 +556,8 @@ int main(void)
         cmocka_unit_test(test_backends),
         cmocka_unit_test(test_prove_files),
         cmocka_unit_test(test_scatter_range),
+        cmocka_unit_test(test_spans),
+        cmocka_unit_test(test_free_keeps_fds),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);
 }
