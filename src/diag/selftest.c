@@ -116,7 +116,7 @@ static cuzk_status st_ntt_range(st_ctx *x, const cuzk_curve_ops *ops, unsigned m
     if ((st = cuzk_gpu_dev_alloc(&d, nmax * FR_BYTES, x->o->device, e))) goto out;
     for (unsigned lg = min_lg; lg <= max_lg; lg++) {
         const size_t n = (size_t)1 << lg;
-        if ((st = ops->ntt_domain_create(&dom, lg, x->pool, e))) goto out;
+        if ((st = ops->ntt_domain_create(&dom, lg, 0, x->pool, e))) goto out;
         for (int op = 0; op <= CUZK_GPU_NTT_INVERSE_RN; op++) {
             if (!(op_mask >> op & 1)) continue;
             /* large sizes: no plain cosets (the prover uses the odd coset) */

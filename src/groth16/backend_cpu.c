@@ -46,7 +46,7 @@ static cuzk_status cpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
     k->ops = ops;
     cuzk_coefs co;
     cuzk_coefs_of_zkey(&co, zk);
-    cuzk_status st = ops->ntt_domain_create(&k->dom, zk->log_domain, ctx->pool, err);
+    cuzk_status st = ops->ntt_domain_create(&k->dom, zk->log_domain, 0, ctx->pool, err);
     if (!st)
         st = cuzk_abc_plan_build(&k->plan, &co, zk->domain_size, ctx->pool, err);
     if (st) {

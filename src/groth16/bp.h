@@ -115,7 +115,7 @@ typedef struct cuzk_bp_job_in {
     const void *scalars;
     /* Called (when not NULL) once the backend no longer reads as->a, b, c:
      * uploaded to the GPU (tiers 1-6: at the step that stages the last of
-     * them, job_begin, abc or ntt; tier 7: job_begin), or scattered by the
+     * them, job_begin, abc or ntt; tier 7: job_begin), or copied by the
      * CPU's abc. */
     void (*consumed)(void *user, size_t index);
     void *consumed_user;
@@ -178,26 +178,21 @@ void cuzk_bp_h_factor(uint64_t raw[4]);
 /* bellperson's (blstrs's) multiplicative generator of the scalar field,
  * whose powers 7^((r-1)/2^k) are its domains' roots. */
 #define CUZK_BP_GENERATOR 7
-/* bellperson's omega = 7^((r-1)/n) as a power of our CPU NTT's root w =
- * 5^((r-1)/n): omega = w^e, e odd, n = 2^log_n (bp_setup.c). bellperson's
- * evaluation j is at our index e·j mod n. (The GPU's NTTs take bellperson's
- * roots: e = 1 there.) */
 /* bellperson's generator of the domain 2^k: 7^((r-1)/2^k), Montgomery form. */
 void cuzk_bp_omega(bls12_381_fr_t *out, unsigned k);
-uint64_t cuzk_bp_domain_e(unsigned log_n);
 
-/* dst[e·j mod n] = src[j] for j < m, zero elsewhere (n values of 32 bytes),
- * checking on the way that every src[j] is below r: returns the first j
- * that is not (dst is then incomplete), SIZE_MAX when all are. */
-size_t cuzk_bp_scatter(void *dst, const void *src, size_t m, size_t n, uint64_t e, cuzk_pool *pool);
-/* The same in the destination's order, for a range [b, end) of it: dst
- * (end - b values) is what cuzk_bp_scatter writes at indices b..end-1
- * (dst[i - b] = src[j] where e·j = i mod n and j < m; zero when j >= m),
- * read on the calling thread. When a src[j] read for the range is not below
- * r, returns the first j of all of src (0..m-1) that is not, as
- * cuzk_bp_scatter would (dst is then incomplete); SIZE_MAX when all read are
- * below r. The ranges of a partition of [0, n) give cuzk_bp_scatter's dst. */
-size_t cuzk_bp_scatter_range(void *dst, const void *src, size_t m, size_t n, uint64_t e, size_t b, size_t end);
+/* The NTTs of bellperson mode (CPU and GPU) take bellperson's roots
+ * (CUZK_BP_GENERATOR): its evaluation j of a, b, c is the domain's value j.
+ * dst = src[0..m) then zeros up to n values of 32 bytes, checking on the way
+ * that every src[j] is below r: returns the first j that is not (dst is
+ * then incomplete), SIZE_MAX when all are. On pool's threads. */
+size_t cuzk_bp_copy_in(void *dst, const void *src, size_t m, size_t n, cuzk_pool *pool);
+/* The same for the range [b, end) of dst (end - b values, read on the
+ * calling thread): when a src[j] read for the range is not below r, returns
+ * the first j of all of src (0..m-1) that is not, as cuzk_bp_copy_in would;
+ * SIZE_MAX when all read are below r. The ranges of a partition of [0, n)
+ * give cuzk_bp_copy_in's dst. */
+size_t cuzk_bp_copy_range(void *dst, const void *src, size_t m, size_t b, size_t end);
 /* limbs (4, little-endian) < r */
 bool cuzk_bp_below_r(const uint64_t *x);
 

@@ -39,50 +39,6 @@ bool cuzk_bp_below_r(const uint64_t *x)
     return false;
 }
 
-typedef struct {
-    uint8_t *dst;
-    const uint8_t *src;
-    uint64_t e, mask;
-    _Atomic size_t bad;
-} scatter_job;
-
-static void scatter_range(void *arg, size_t b, size_t e, int worker)
-{
-    (void)worker;
-    scatter_job *s = arg;
-    for (size_t j = b; j < e; j++) {
-        uint64_t v[4];
-        memcpy(v, s->src + j * 32, 32);
-        if (!cuzk_bp_below_r(v)) {
-            size_t cur = atomic_load(&s->bad);
-            while (j < cur && !atomic_compare_exchange_weak(&s->bad, &cur, j))
-                ;
-            return;
-        }
-        memcpy(s->dst + ((s->e * j) & s->mask) * 32, v, 32);
-    }
-}
-
-size_t cuzk_bp_scatter(void *dst, const void *src, size_t m, size_t n, uint64_t e, cuzk_pool *pool)
-{
-    memset(dst, 0, n * 32);
-    scatter_job s = {.dst = dst, .src = src, .e = e, .mask = n - 1};
-    atomic_init(&s.bad, SIZE_MAX);
-    if (m)
-        cuzk_parallel_for(pool, m, 1 << 14, scatter_range, &s);
-    return atomic_load(&s.bad);
-}
-
-/* The inverse of an odd x modulo 2^64 (Newton's iteration: each step
- * doubles the bits that are right; x is its own inverse mod 8). */
-static uint64_t inv_odd(uint64_t x)
-{
-    uint64_t y = x;
-    for (int i = 0; i < 5; i++)
-        y *= 2 - x * y;
-    return y;
-}
-
 /* The first j < m with src[j] not below r, SIZE_MAX when none. */
 static size_t first_bad(const uint8_t *src, size_t m)
 {
@@ -95,24 +51,45 @@ static size_t first_bad(const uint8_t *src, size_t m)
     return SIZE_MAX;
 }
 
-size_t cuzk_bp_scatter_range(void *dst, const void *src, size_t m, size_t n, uint64_t e, size_t b, size_t end)
+size_t cuzk_bp_copy_range(void *dst, const void *src, size_t m, size_t b, size_t end)
 {
-    const uint64_t mask = n - 1, einv = inv_odd(e); /* e·j = i  <=>  j = e^-1·i (mod n) */
     uint8_t *d = dst;
     const uint8_t *s = src;
-    for (size_t i = b; i < end; i++) {
-        const size_t j = (size_t)((einv * i) & mask);
-        if (j >= m) {
-            memset(d + (i - b) * 32, 0, 32);
-            continue;
-        }
+    const size_t e = end < m ? end : m;
+    for (size_t j = b; j < e; j++) {
         uint64_t v[4];
         memcpy(v, s + j * 32, 32);
         if (!cuzk_bp_below_r(v)) /* the error names the first bad value, whatever the range */
             return first_bad(s, m);
-        memcpy(d + (i - b) * 32, v, 32);
+        memcpy(d + (j - b) * 32, v, 32);
     }
+    if (end > e)
+        memset(d + (e > b ? e - b : 0) * 32, 0, (end - (e > b ? e : b)) * 32);
     return SIZE_MAX;
+}
+
+typedef struct {
+    uint8_t *dst;
+    const uint8_t *src;
+    size_t m;
+    _Atomic size_t bad;
+} copy_job;
+
+static void copy_in_range(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    copy_job *c = arg;
+    if (cuzk_bp_copy_range(c->dst + b * 32, c->src, c->m, b, e) != SIZE_MAX)
+        atomic_store(&c->bad, 1);
+}
+
+size_t cuzk_bp_copy_in(void *dst, const void *src, size_t m, size_t n, cuzk_pool *pool)
+{
+    copy_job c = {.dst = dst, .src = src, .m = m};
+    atomic_init(&c.bad, 0);
+    if (n)
+        cuzk_parallel_for(pool, n, 1 << 14, copy_in_range, &c);
+    return atomic_load(&c.bad) ? first_bad(src, m) : SIZE_MAX;
 }
 
 /* The one message of a value of a, b or c that is not below r. */
@@ -127,8 +104,7 @@ static cuzk_status abc_range_err(cuzk_error *err, const cuzk_bp_job_in *in, int 
 typedef struct {
     const cuzk_bpk *k;
     const cuzk_curve_ops *ops;
-    void *dom;
-    uint64_t e; /* cuzk_bp_domain_e */
+    void *dom; /* bellperson's domain (CUZK_BP_GENERATOR): a, b, c in its order */
 } bp_cpu_key;
 
 typedef struct {
@@ -146,8 +122,7 @@ static cuzk_status bp_cpu_attach(cuzk_ctx *ctx, const cuzk_bpk *k, void **state,
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory preparing the parameters");
     s->k = k;
     s->ops = cuzk_curve_ops_get(CUZK_CURVE_BLS12_381);
-    s->e = cuzk_bp_domain_e(k->log_n);
-    cuzk_status st = s->ops->ntt_domain_create(&s->dom, k->log_n, ctx ? ctx->pool : NULL, err);
+    cuzk_status st = s->ops->ntt_domain_create(&s->dom, k->log_n, CUZK_BP_GENERATOR, ctx ? ctx->pool : NULL, err);
     if (st) {
         free(s);
         return st;
@@ -204,7 +179,7 @@ static cuzk_status bp_cpu_abc(void *job, cuzk_error *err)
     uint8_t *dst[3] = {j->a, j->b, j->c};
     const void *src[3] = {j->in.as->a, j->in.as->b, j->in.as->c};
     for (int i = 0; i < 3; i++) {
-        size_t bad = cuzk_bp_scatter(dst[i], src[i], m, n, j->k->e, j->ctx->pool);
+        size_t bad = cuzk_bp_copy_in(dst[i], src[i], m, n, j->ctx->pool);
         if (bad != SIZE_MAX)
             return abc_range_err(err, &j->in, i, bad);
     }
@@ -291,8 +266,8 @@ const cuzk_g16_backend *cuzk_bp_backend_cpu(void) { return &BP_CPU; }
  * uploads, resident or streamed MSM bases), with a proof's a, b, c staged
  * chunk by chunk through the worker slot's page-locked chunks by abc_range
  * (tier 7: filled whole into its page-locked vectors by abc_in), each a
- * copy in the caller's order (the device's NTTs take bellperson's roots,
- * CUZK_BP_GENERATOR) with the check against r of the CPU's abc step, and its
+ * copy in the caller's order (the NTTs take bellperson's roots,
+ * CUZK_BP_GENERATOR, as on the CPU) with the check against r, and its
  * scalars (the witness, then the A and B selections, cuzk_bp_job_in.scalars)
  * packed beside them. The H MSM's result is scaled by -1/2 here, as on the
  * CPU. After each step the job's finished device intervals go to the
@@ -308,7 +283,6 @@ typedef struct {
     cuzk_gpu_g16_key *k;
     const cuzk_bpk *bk;
     const cuzk_curve_ops *ops;
-    uint64_t e; /* 1: the device's domain is bellperson's (CUZK_BP_GENERATOR) */
 } bp_gpu_key;
 
 typedef struct {
@@ -333,7 +307,7 @@ static cuzk_status bp_gpu_abc_in(void *key_user, void *job_user, void *a, void *
     void *dst[3] = {a, b, c};
     const void *src[3] = {j->in.as->a, j->in.as->b, j->in.as->c};
     for (int i = 0; i < 3; i++) {
-        size_t bad = cuzk_bp_scatter(dst[i], src[i], j->in.as->abc_size, k->bk->n, k->e, j->ctx->pool);
+        size_t bad = cuzk_bp_copy_in(dst[i], src[i], j->in.as->abc_size, k->bk->n, j->ctx->pool);
         if (bad != SIZE_MAX)
             return abc_range_err(err, &j->in, i, bad);
     }
@@ -348,7 +322,7 @@ static cuzk_status bp_gpu_abc_range(void *key_user, void *job_user, int i, size_
     const bp_gpu_key *k = key_user;
     const bp_gpu_job *j = job_user;
     const void *src = i == 0 ? j->in.as->a : i == 1 ? j->in.as->b : j->in.as->c;
-    size_t bad = cuzk_bp_scatter_range(dst, src, j->in.as->abc_size, k->bk->n, k->e, b, e);
+    size_t bad = cuzk_bp_copy_range(dst, src, j->in.as->abc_size, b, e);
     return bad == SIZE_MAX ? CUZK_OK : abc_range_err(err, &j->in, i, bad);
 }
 
@@ -386,9 +360,6 @@ static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o
         return cuzk_err(err, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
     s->bk = k;
     s->ops = cuzk_curve_ops_get(CUZK_CURVE_BLS12_381);
-    /* the device's NTTs use bellperson's roots: evaluation j at index j, so
-     * a, b, c are copied in order (sequential reads), not scattered */
-    s->e = 1;
     cuzk_gpu_g16_key_src src;
     memset(&src, 0, sizeof src);
     src.ntt_generator = CUZK_BP_GENERATOR;

@@ -6,13 +6,10 @@
  * !!! parameters are for tests and benchmarks only.
  *
  * The domain. bellperson (blstrs) takes omega = 7^((r-1)/n) (ROOT_OF_UNITY =
- * GENERATOR^t, GENERATOR = 7, squared down to the domain); our NTT (the
- * snarkjs roots) w = 5^((r-1)/n). Both generate the same subgroup, so
- * omega = w^e for an odd e, and bellperson's evaluation j (at omega^j) is
- * the NTT's evaluation e·j mod n: a, b, c enter our CPU NTT permuted
- * (cuzk_bp_domain_e). The GPU's NTTs are made with bellperson's roots
- * (cuzk_gpu_ntt_create_gen, CUZK_BP_GENERATOR): a, b, c enter them in
- * order. The quotient's coefficients depend on neither. */
+ * GENERATOR^t, GENERATOR = 7, squared down to the domain), where snarkjs
+ * takes 5^((r-1)/n). Bellperson mode's NTTs, CPU and GPU, are made with
+ * bellperson's roots (CUZK_BP_GENERATOR): its evaluation j of a, b, c (at
+ * omega^j) is the domain's value j, and a, b, c are copied in order. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,32 +31,6 @@ void cuzk_bp_omega(bls12_381_fr_t *out, unsigned k)
     bls12_381_fr_t seven;
     bls12_381_fr_from_u64(&seven, CUZK_BP_GENERATOR);
     bls12_381_fr_pow(out, &seven, e, 4);
-}
-
-uint64_t cuzk_bp_domain_e(unsigned log_n)
-{
-    /* E with w32^E = omega32 (Pohlig-Hellman in the group of order 2^32),
-     * then e = E mod n, since omega_n = omega32^(2^(32-k)), w_n likewise. */
-    bls12_381_fr_t g, h, ginv, t;
-    bls12_381_ntt_root_of_unity(&g, 32);
-    cuzk_bp_omega(&h, 32);
-    bls12_381_fr_inv(&ginv, &g);
-    uint64_t E = 0;
-    bls12_381_fr_t gpow; /* g^-E so far */
-    bls12_381_fr_set_one(&gpow);
-    for (unsigned i = 0; i < 32; i++) {
-        bls12_381_fr_mul(&t, &h, &gpow); /* h g^-E: order divides 2^(32-i) */
-        for (unsigned s = 0; s < 31 - i; s++)
-            bls12_381_fr_sqr(&t, &t);
-        if (!bls12_381_fr_is_one(&t)) { /* bit i set */
-            E |= (uint64_t)1 << i;
-            bls12_381_fr_t gi = ginv; /* g^-(2^i) */
-            for (unsigned s = 0; s < i; s++)
-                bls12_381_fr_sqr(&gi, &gi);
-            bls12_381_fr_mul(&gpow, &gpow, &gi);
-        }
-    }
-    return E & (((uint64_t)1 << log_n) - 1);
 }
 
 /* ---- the setup ------------------------------------------------------------------ */

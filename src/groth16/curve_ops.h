@@ -101,8 +101,10 @@ typedef struct cuzk_curve_ops {
     size_t fq12_size;
 
     /* ---- CPU kernels (the CPU backend) ---- */
-    /* Twiddles of the domain 2^log_n (ntt_domain_free releases). */
-    cuzk_status (*ntt_domain_create)(void **dom, unsigned log_n, cuzk_pool *pool, cuzk_error *err);
+    /* Twiddles of the domain 2^log_n whose roots are powers of `generator`
+     * (0: 5, snarkjs's; bellperson's: 7) (ntt_domain_free releases). */
+    cuzk_status (*ntt_domain_create)(void **dom, unsigned log_n, uint64_t generator, cuzk_pool *pool,
+                                     cuzk_error *err);
     void (*ntt_domain_free)(void *dom);
     size_t (*ntt_domain_bytes)(const void *dom);
     /* In place, natural order: coefficients -> evaluations over the domain

@@ -99,10 +99,11 @@ static void CO_(ops_pairing)(void *fq12, const void *g1, const void *g2)
     memcpy(fq12, &e, sizeof e);
 }
 
-static cuzk_status CO_(ops_ntt_domain_create)(void **dom, unsigned log_n, cuzk_pool *pool, cuzk_error *err)
+static cuzk_status CO_(ops_ntt_domain_create)(void **dom, unsigned log_n, uint64_t generator, cuzk_pool *pool,
+                                              cuzk_error *err)
 {
     CO_(ntt_domain) *d = NULL;
-    cuzk_status st = CO_(ntt_domain_create)(&d, log_n, pool, err);
+    cuzk_status st = CO_(ntt_domain_create_gen)(&d, log_n, generator ? generator : 5, pool, err);
     *dom = d;
     return st;
 }

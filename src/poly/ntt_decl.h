@@ -51,11 +51,18 @@ typedef struct NTT_(ntt_domain) {
 unsigned NTT_(ntt_max_log)(void);
 /* r_out = w[k] = 5^((r-1)/2^k). k <= 2-adicity, else returns false. */
 bool NTT_(ntt_root_of_unity)(NTT_FR_(t) *r_out, unsigned k);
+/* The same for the generator g: g^((r-1)/2^k) (bellperson's domains: 7). */
+bool NTT_(ntt_root_of_unity_gen)(NTT_FR_(t) *r_out, unsigned k, uint64_t g);
 
 /* Precomputes the twiddles of the size-2^log_n domain (n/2 + O(min(n, 2^16))
  * field elements). The twiddle table is filled on `pool`. */
 cuzk_status NTT_(ntt_domain_create)(NTT_(ntt_domain) **d, unsigned log_n, cuzk_pool *pool,
                                     cuzk_error *e);
+/* The same with the roots of the generator g, a non-square (CUZK_ERR_USAGE
+ * otherwise): omega = g^((r-1)/n), omega_2n = g^((r-1)/2n); the 5 of
+ * ntt_domain_create is snarkjs's, bellperson's is 7. */
+cuzk_status NTT_(ntt_domain_create_gen)(NTT_(ntt_domain) **d, unsigned log_n, uint64_t g, cuzk_pool *pool,
+                                        cuzk_error *e);
 void NTT_(ntt_domain_free)(NTT_(ntt_domain) *d);
 
 /* Forward NTT: coefficients (natural order) -> evaluations a'[k] = sum a[i] omega^(ik)

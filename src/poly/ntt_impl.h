@@ -697,7 +697,9 @@ static void NTT_(nttp_geo_scale)(NTT_FR_(t) *a, size_t n, const NTT_FR_(t) *c, c
 
 unsigned NTT_(ntt_max_log)(void) { return NTT_FR_(P_TS_S); }
 
-bool NTT_(ntt_root_of_unity)(NTT_FR_(t) *r, unsigned k)
+bool NTT_(ntt_root_of_unity)(NTT_FR_(t) *r, unsigned k) { return NTT_(ntt_root_of_unity_gen)(r, k, 5); }
+
+bool NTT_(ntt_root_of_unity_gen)(NTT_FR_(t) *r, unsigned k, uint64_t g)
 {
     if (k > NTT_FR_(P_TS_S))
         return false;
@@ -713,9 +715,9 @@ bool NTT_(ntt_root_of_unity)(NTT_FR_(t) *r, unsigned k)
             e[i] = (e[i] >> 1) | (e[i + 1] << 63);
         e[NL - 1] >>= 1;
     }
-    NTT_FR_(t) five;
-    NTT_FR_(from_u64)(&five, 5);
-    NTT_FR_(pow)(r, &five, e, NL);
+    NTT_FR_(t) gm;
+    NTT_FR_(from_u64)(&gm, g);
+    NTT_FR_(pow)(r, &gm, e, NL);
     return true;
 }
 
@@ -740,7 +742,22 @@ static void NTT_(nttp_tw_task)(void *vctx, size_t begin, size_t end, int worker)
 cuzk_status NTT_(ntt_domain_create)(NTT_(ntt_domain) **out, unsigned log_n, cuzk_pool *pool,
                                     cuzk_error *e)
 {
+    return NTT_(ntt_domain_create_gen)(out, log_n, 5, pool, e);
+}
+
+cuzk_status NTT_(ntt_domain_create_gen)(NTT_(ntt_domain) **out, unsigned log_n, uint64_t g, cuzk_pool *pool,
+                                        cuzk_error *e)
+{
     *out = NULL;
+    { /* g^((r-1)/2) = -1: g is not a square, its roots are primitive */
+        NTT_FR_(t) h, one, m1;
+        NTT_(ntt_root_of_unity_gen)(&h, 1, g);
+        NTT_FR_(set_one)(&one);
+        NTT_FR_(neg)(&m1, &one);
+        if (memcmp(&h, &m1, sizeof h))
+            return cuzk_err(e, CUZK_ERR_USAGE, "ntt: %llu is a square modulo r: its powers are not primitive roots",
+                            (unsigned long long)g);
+    }
     if (log_n > NTT_FR_(P_TS_S))
         return cuzk_err(e, CUZK_ERR_UNSUPPORTED,
                         "ntt: domain 2^%u exceeds the 2-adicity 2^%u of the scalar field", log_n,
@@ -753,13 +770,13 @@ cuzk_status NTT_(ntt_domain_create)(NTT_(ntt_domain) **out, unsigned log_n, cuzk
         return cuzk_err(e, CUZK_ERR_NOMEM, "ntt: out of memory (domain)");
     d->log_n = log_n;
     d->n = (size_t)1 << log_n;
-    NTT_(ntt_root_of_unity)(&d->omega, log_n);
+    NTT_(ntt_root_of_unity_gen)(&d->omega, log_n, g);
     NTT_FR_(inv)(&d->omega_inv, &d->omega);
     NTT_FR_(t) nn;
     NTT_FR_(from_u64)(&nn, (uint64_t)d->n);
     NTT_FR_(inv)(&d->n_inv, &nn);
     if (log_n < NTT_FR_(P_TS_S))
-        NTT_(ntt_root_of_unity)(&d->omega_2n, log_n + 1);
+        NTT_(ntt_root_of_unity_gen)(&d->omega_2n, log_n + 1, g);
     else
         NTT_FR_(set_zero)(&d->omega_2n);
 

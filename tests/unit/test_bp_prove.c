@@ -437,71 +437,75 @@ static void test_spans(void **state)
     }
 }
 
-/* vector `src` (m values) scattered into dst (n values) in consecutive
- * ranges of the destination of `len` values (the last one shorter); the
- * first bad index any range reports. */
-static size_t scatter_in_ranges(uint8_t *dst, const cuzk_bp_fr *src, size_t m, size_t n, uint64_t e, size_t len)
+/* vector `src` (m values) copied into dst (n values) in consecutive ranges
+ * of the destination of `len` values (the last one shorter); the first bad
+ * index any range reports. */
+static size_t copy_in_ranges(uint8_t *dst, const cuzk_bp_fr *src, size_t m, size_t n, size_t len)
 {
     memset(dst, 0xa5, n * 32); /* every value must be written, zeros too */
     for (size_t b = 0; b < n; b += len) {
         const size_t end = n - b < len ? n : b + len;
-        const size_t bad = cuzk_bp_scatter_range(dst + b * 32, src, m, n, e, b, end);
+        const size_t bad = cuzk_bp_copy_range(dst + b * 32, src, m, b, end);
         if (bad != SIZE_MAX)
             return bad;
     }
     return SIZE_MAX;
 }
 
-/* The scatter of a, b, c into the NTT's order in ranges of the destination
- * (as the GPU stages them, chunk by chunk) equals the whole scatter byte for
- * byte: ranges of 1, of an odd size, of a power of two, of abc_size (the
- * zero padding starts inside a range) and of the whole domain; a value not
- * below r is reported at the same index either way, the first one when
- * there are several, whichever range meets one first. */
-static void test_scatter_range(void **state)
+/* a, b, c copied into the domain (bellperson's order: the NTTs take its
+ * roots) whole, and in ranges of the destination (as the GPU stages them,
+ * chunk by chunk), are the values then zeros, byte for byte: ranges of 1,
+ * of an odd size, of a power of two, of abc_size (the zero padding starts
+ * inside a range) and of the whole domain; a value not below r is reported
+ * at the same index either way, the first one when there are several,
+ * whichever range meets one first. */
+static void test_copy_range(void **state)
 {
     (void)state;
     const cuzk_bp_assignment *a = cuzk_bp_circuit_assignment(F.c);
     cuzk_bp_srs_info info;
     cuzk_bp_srs_get_info(F.srs, &info);
     const size_t n = (size_t)1 << info.log_domain, m = a->abc_size;
-    assert_true(m > 8 && m < n); /* zero padding at the end of bellperson's order */
-    const uint64_t e = cuzk_bp_domain_e(info.log_domain);
+    assert_true(m > 8 && m < n); /* zero padding at the end */
     uint8_t *whole = malloc(n * 32), *parts = malloc(n * 32);
     assert_non_null(whole);
     assert_non_null(parts);
     const cuzk_bp_fr *vec[3] = {a->a, a->b, a->c};
     const size_t lens[] = {1, 7, 33, 64, m, n};
     for (int i = 0; i < 3; i++) {
-        assert_int_equal(cuzk_bp_scatter(whole, vec[i], m, n, e, F.ctx->pool), SIZE_MAX);
+        memset(whole, 0xa5, n * 32);
+        assert_int_equal(cuzk_bp_copy_in(whole, vec[i], m, n, F.ctx->pool), SIZE_MAX);
+        assert_memory_equal(whole, vec[i], m * 32);
+        for (size_t j = m; j < n; j++)
+            assert_true(all_zero(whole + j * 32, 32));
         for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
-            assert_int_equal(scatter_in_ranges(parts, vec[i], m, n, e, lens[l]), SIZE_MAX);
+            assert_int_equal(copy_in_ranges(parts, vec[i], m, n, lens[l]), SIZE_MAX);
             assert_memory_equal(parts, whole, n * 32);
         }
     }
-    /* padding: the values of bellperson's indices m..n-1 are zero */
-    assert_int_equal(cuzk_bp_scatter(whole, a->c, m, n, e, NULL), SIZE_MAX);
-    for (size_t j = m; j < n; j++)
-        assert_true(all_zero(whole + ((e * j) & (n - 1)) * 32, 32));
-    /* bad values: one, then two (the first is reported, though the range
-     * holding the later one comes first in the destination's order) */
+    assert_int_equal(cuzk_bp_copy_in(whole, a->c, m, n, NULL), SIZE_MAX); /* no pool */
+    assert_memory_equal(whole, a->c, m * 32);
+    /* bad values: one, then two (the first is reported, though a range
+     * holding only the later one may be read first) */
     cuzk_bp_fr *bad = malloc(m * sizeof *bad);
     assert_non_null(bad);
     memcpy(bad, a->b, m * sizeof *bad);
     const size_t j1 = m / 3, j2 = m - 2;
     memcpy(bad[j2].l, bls12_381_fr_MODULUS.l, 32);
-    assert_int_equal(cuzk_bp_scatter(whole, bad, m, n, e, F.ctx->pool), j2);
+    assert_int_equal(cuzk_bp_copy_in(whole, bad, m, n, F.ctx->pool), j2);
     for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
-        assert_int_equal(scatter_in_ranges(parts, bad, m, n, e, lens[l]), j2);
+        assert_int_equal(copy_in_ranges(parts, bad, m, n, lens[l]), j2);
     memset(bad[j1].l, 0xff, 32);
-    assert_int_equal(cuzk_bp_scatter(whole, bad, m, n, e, F.ctx->pool), j1);
+    assert_int_equal(cuzk_bp_copy_in(whole, bad, m, n, F.ctx->pool), j1);
     for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
-        assert_int_equal(scatter_in_ranges(parts, bad, m, n, e, lens[l]), j1);
-    /* a range that holds only j2 reports j1 too */
-    const size_t p2 = (size_t)((e * j2) & (n - 1));
-    assert_int_equal(cuzk_bp_scatter_range(parts, bad, m, n, e, p2, p2 + 1), j1);
-    /* position 0 holds index 0, which is good: its range passes */
-    assert_int_equal(cuzk_bp_scatter_range(parts, bad, m, n, e, 0, 1), SIZE_MAX);
+        assert_int_equal(copy_in_ranges(parts, bad, m, n, lens[l]), j1);
+    /* a range that holds only j2 reports j1 too; one of good values passes */
+    assert_int_equal(cuzk_bp_copy_range(parts, bad, m, j2, j2 + 1), j1);
+    assert_int_equal(cuzk_bp_copy_range(parts, bad, m, 0, 1), SIZE_MAX);
+    /* a range past m is zeros only */
+    memset(parts, 0xa5, 64);
+    assert_int_equal(cuzk_bp_copy_range(parts, bad, m, m, m + 2), SIZE_MAX);
+    assert_true(all_zero(parts, 64));
     free(bad);
     free(whole);
     free(parts);
@@ -555,7 +559,7 @@ int main(void)
         cmocka_unit_test(test_verify_and_bytes),
         cmocka_unit_test(test_backends),
         cmocka_unit_test(test_prove_files),
-        cmocka_unit_test(test_scatter_range),
+        cmocka_unit_test(test_copy_range),
         cmocka_unit_test(test_spans),
         cmocka_unit_test(test_free_keeps_fds),
     };

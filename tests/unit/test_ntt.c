@@ -35,6 +35,87 @@ static int teardown_pool(void **state)
     return 0;
 }
 
+/* A domain of bellperson's roots (generator 7): its forward NTT and odd
+ * coset against a direct sum and Horner at 7^((r-1)/n), 7^((r-1)/2n)
+ * computed here; a square generator is refused. */
+static void bls12_381_test_generator(void **state)
+{
+    cuzk_pool *pool = *state;
+    enum { L = 6, N = 1 << L };
+    bls12_381_ntt_domain *d = NULL;
+    cuzk_error err = {0};
+    assert_int_equal(bls12_381_ntt_domain_create_gen(&d, L, 7, pool, &err), CUZK_OK);
+    bls12_381_fr_t a[N], b[N], ref[N], coef[N], w, g, seven, x, t, one, ninv, nn, winv;
+    uint64_t seed = 77;
+    for (size_t i = 0; i < N; i++) {
+        bls12_381_fr_t raw = {{cuzk_splitmix64(&seed), cuzk_splitmix64(&seed), cuzk_splitmix64(&seed),
+                               cuzk_splitmix64(&seed) & 0x0fffffffffffffffULL}};
+        bls12_381_fr_to_mont(&a[i], &raw);
+    }
+    uint64_t e[4];
+    memcpy(e, bls12_381_fr_MODULUS.l, sizeof e);
+    e[0] -= 1;
+    for (int s = 0; s < L; s++)
+        for (int i = 0; i < 4; i++)
+            e[i] = (e[i] >> 1) | (i < 3 ? e[i + 1] << 63 : 0);
+    bls12_381_fr_from_u64(&seven, 7);
+    bls12_381_fr_pow(&w, &seven, e, 4); /* 7^((r-1)/N) */
+    for (int i = 0; i < 4; i++)
+        e[i] = (e[i] >> 1) | (i < 3 ? e[i + 1] << 63 : 0);
+    bls12_381_fr_pow(&g, &seven, e, 4); /* 7^((r-1)/2N) */
+    bls12_381_fr_set_one(&one);
+    /* forward: ref[k] = sum a[i] w^(ik) */
+    bls12_381_fr_t wk = one;
+    for (size_t k = 0; k < N; k++) {
+        bls12_381_fr_t acc, p = one;
+        bls12_381_fr_set_zero(&acc);
+        for (size_t i = 0; i < N; i++) {
+            bls12_381_fr_mul(&t, &a[i], &p);
+            bls12_381_fr_add(&acc, &acc, &t);
+            bls12_381_fr_mul(&p, &p, &wk);
+        }
+        ref[k] = acc;
+        bls12_381_fr_mul(&wk, &wk, &w);
+    }
+    memcpy(b, a, sizeof a);
+    bls12_381_ntt(d, b, pool);
+    assert_memory_equal(b, ref, sizeof b);
+    /* odd coset: a = evaluations at w^i; coefficients by the inverse sum,
+     * then p(g w^j) by Horner */
+    bls12_381_fr_inv(&winv, &w);
+    bls12_381_fr_from_u64(&nn, N);
+    bls12_381_fr_inv(&ninv, &nn);
+    wk = one;
+    for (size_t k = 0; k < N; k++) {
+        bls12_381_fr_t acc, p = one;
+        bls12_381_fr_set_zero(&acc);
+        for (size_t i = 0; i < N; i++) {
+            bls12_381_fr_mul(&t, &a[i], &p);
+            bls12_381_fr_add(&acc, &acc, &t);
+            bls12_381_fr_mul(&p, &p, &wk);
+        }
+        bls12_381_fr_mul(&coef[k], &acc, &ninv);
+        bls12_381_fr_mul(&wk, &wk, &winv);
+    }
+    x = g;
+    for (size_t j = 0; j < N; j++) {
+        bls12_381_fr_set_zero(&ref[j]);
+        for (size_t i = N; i-- > 0;) {
+            bls12_381_fr_mul(&ref[j], &ref[j], &x);
+            bls12_381_fr_add(&ref[j], &ref[j], &coef[i]);
+        }
+        bls12_381_fr_mul(&x, &x, &w);
+    }
+    memcpy(b, a, sizeof a);
+    assert_int_equal(bls12_381_ntt_coset_odd(d, b, pool, &err), CUZK_OK);
+    assert_memory_equal(b, ref, sizeof b);
+    bls12_381_ntt_domain_free(d);
+    d = NULL;
+    assert_int_equal(bls12_381_ntt_domain_create_gen(&d, L, 4, pool, &err), CUZK_ERR_USAGE);
+    assert_null(d);
+    assert_non_null(strstr(err.msg, "square"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -46,6 +127,7 @@ int main(void)
         cmocka_unit_test(bls12_381_test_bit_reverse),
         cmocka_unit_test(bn254_test_small_vs_naive),
         cmocka_unit_test(bls12_381_test_small_vs_naive),
+        cmocka_unit_test(bls12_381_test_generator),
         cmocka_unit_test(bn254_test_large),
         cmocka_unit_test(bls12_381_test_large),
     };

@@ -529,7 +529,7 @@ static void check_ops_kernels(const cuzk_curve_ops *ops)
 
     enum { LG = 4, N = 1 << LG };
     void *dom = NULL;
-    assert_int_equal(ops->ntt_domain_create(&dom, LG, NULL, &err), CUZK_OK);
+    assert_int_equal(ops->ntt_domain_create(&dom, LG, 0, NULL, &err), CUZK_OK);
     uint64_t v[N][4], w[N][4], x[N][4], c[4] = {12345}, cm[4], ncm[4], zero[4] = {0}, onem[4];
     uint64_t one_raw[4] = {1}, n_raw[4] = {N * 12345};
     ops->fr_to_mont(cm, c);
