@@ -319,7 +319,7 @@ static cuzk_status bp_gpu_abc_in(void *key_user, void *job_user, void *a, void *
 static cuzk_status bp_gpu_abc_range(void *key_user, void *job_user, int i, size_t b, size_t e, void *dst,
                                     cuzk_error *err)
 {
-    const bp_gpu_key *k = key_user;
+    (void)key_user;
     const bp_gpu_job *j = job_user;
     const void *src = i == 0 ? j->in.as->a : i == 1 ? j->in.as->b : j->in.as->c;
     size_t bad = cuzk_bp_copy_range(dst, src, j->in.as->abc_size, b, e);
