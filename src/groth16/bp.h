@@ -193,6 +193,12 @@ size_t cuzk_bp_copy_in(void *dst, const void *src, size_t m, size_t n, cuzk_pool
  * SIZE_MAX when all read are below r. The ranges of a partition of [0, n)
  * give cuzk_bp_copy_in's dst. */
 size_t cuzk_bp_copy_range(void *dst, const void *src, size_t m, size_t b, size_t end);
+/* A bitmap of the ni + nx wires (inputs, then aux; 64-bit words, least
+ * significant bit first, zero past ni + nx): input i's bit from inp (every
+ * input when inp is NULL), aux i's from aux (bits past ni, nx ignored): the
+ * wires A's (NULL, a_aux) or B's (b_inp, b_aux) MSM takes, for their
+ * selection on the GPU. NULL when out of memory; free() it. */
+uint64_t *cuzk_bp_wire_bits(const uint64_t *inp, size_t ni, const uint64_t *aux, size_t nx);
 /* limbs (4, little-endian) < r */
 bool cuzk_bp_below_r(const uint64_t *x);
 

@@ -92,6 +92,27 @@ size_t cuzk_bp_copy_in(void *dst, const void *src, size_t m, size_t n, cuzk_pool
     return atomic_load(&c.bad) ? first_bad(src, m) : SIZE_MAX;
 }
 
+uint64_t *cuzk_bp_wire_bits(const uint64_t *inp, size_t ni, const uint64_t *aux, size_t nx)
+{
+    const size_t n = ni + nx, words = (n + 63) / 64;
+    uint64_t *w = calloc(words ? words : 1, sizeof *w);
+    if (!w)
+        return NULL;
+    for (size_t i = 0; i < ni; i++)
+        if (!inp || (inp[i / 64] >> (i % 64)) & 1)
+            w[i / 64] |= UINT64_C(1) << (i % 64);
+    const size_t q = ni / 64, r = ni % 64;
+    for (size_t k = 0; k < (nx + 63) / 64; k++) {
+        uint64_t v = aux[k];
+        if (k == nx / 64) /* the bits past nx */
+            v &= (UINT64_C(1) << (nx % 64)) - 1;
+        w[q + k] |= v << r;
+        if (r && q + k + 1 < words)
+            w[q + k + 1] |= v >> (64 - r);
+    }
+    return w;
+}
+
 /* The one message of a value of a, b or c that is not below r. */
 static cuzk_status abc_range_err(cuzk_error *err, const cuzk_bp_job_in *in, int which, size_t j)
 {
@@ -409,29 +430,6 @@ static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o
 
 static int bp_gpu_cancelled(void *user) { return cuzk_ctx_cancelled(user); }
 
-/* A bitmap of the ni + nx wires (inputs, then aux): input i's bit from inp
- * (every input when NULL), aux i's from aux (bit i, the density's order). */
-static uint64_t *wire_bits(const uint64_t *inp, size_t ni, const uint64_t *aux, size_t nx)
-{
-    const size_t n = ni + nx, words = (n + 63) / 64;
-    uint64_t *w = calloc(words ? words : 1, sizeof *w);
-    if (!w)
-        return NULL;
-    for (size_t i = 0; i < ni; i++)
-        if (!inp || (inp[i / 64] >> (i % 64)) & 1)
-            w[i / 64] |= UINT64_C(1) << (i % 64);
-    const size_t q = ni / 64, r = ni % 64;
-    for (size_t k = 0; k < (nx + 63) / 64; k++) {
-        uint64_t v = aux[k];
-        if (k == nx / 64) /* the bits past nx */
-            v &= (UINT64_C(1) << (nx % 64)) - 1;
-        w[q + k] |= v << r;
-        if (r && q + k + 1 < words)
-            w[q + k + 1] |= v >> (64 - r);
-    }
-    return w;
-}
-
 static void bp_gpu_parallel(void *user, size_t n, size_t grain, cuzk_gpu_g16_range_fn fn, void *arg)
 {
     cuzk_parallel_for(((cuzk_ctx *)user)->pool, n, grain, fn, arg);
@@ -473,8 +471,8 @@ static cuzk_status bp_gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const 
     uint64_t *sel[2] = {NULL, NULL};
     cuzk_status st = CUZK_OK;
     if (!bp_gpu_host_selections(j->k)) {
-        sel[0] = wire_bits(NULL, as->inp_size, as->a_aux_density, as->aux_size);
-        sel[1] = wire_bits(as->b_inp_density, as->inp_size, as->b_aux_density, as->aux_size);
+        sel[0] = cuzk_bp_wire_bits(NULL, as->inp_size, as->a_aux_density, as->aux_size);
+        sel[1] = cuzk_bp_wire_bits(as->b_inp_density, as->inp_size, as->b_aux_density, as->aux_size);
         if (!sel[0] || !sel[1])
             st = cuzk_err(err, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
     }

@@ -27,6 +27,7 @@
 #include "groth16/bp.h"
 #include "groth16/ctx.h"
 #include "groth16/insecure.h"
+#include "util/rng.h"
 
 typedef struct {
     char dir[64], r1cs[96], wtns[96], params[96], r1cs2[96], wtns2[96], params2[96];
@@ -437,6 +438,39 @@ static void test_spans(void **state)
     }
 }
 
+/* The wires' bitmaps of A and B from the densities: every bit against the
+ * definition, for input counts below, at and across a word's 64 bits and aux
+ * counts that end inside a word, with set bits past both lengths ignored. */
+static void test_wire_bits(void **state)
+{
+    (void)state;
+    static const size_t NI[] = {1, 3, 63, 64, 65, 130}, NX[] = {0, 1, 64, 100, 257};
+    uint64_t seed = 9, inp[4], aux[8];
+    for (size_t a = 0; a < sizeof NI / sizeof *NI; a++)
+        for (size_t b = 0; b < sizeof NX / sizeof *NX; b++) {
+            const size_t ni = NI[a], nx = NX[b], n = ni + nx;
+            for (int k = 0; k < 4; k++)
+                inp[k] = cuzk_splitmix64(&seed);
+            for (int k = 0; k < 8; k++)
+                aux[k] = cuzk_splitmix64(&seed);
+            for (int all = 0; all < 2; all++) {
+                uint64_t *w = cuzk_bp_wire_bits(all ? NULL : inp, ni, aux, nx);
+                assert_non_null(w);
+                for (size_t i = 0; i < (n + 63) / 64 * 64; i++) {
+                    const bool got = (w[i / 64] >> (i % 64)) & 1;
+                    bool want = false;
+                    if (i < ni)
+                        want = all || ((inp[i / 64] >> (i % 64)) & 1);
+                    else if (i < n)
+                        want = (aux[(i - ni) / 64] >> ((i - ni) % 64)) & 1;
+                    if (got != want)
+                        fail_msg("ni %zu nx %zu all %d: bit %zu is %d", ni, nx, all, i, (int)got);
+                }
+                free(w);
+            }
+        }
+}
+
 /* vector `src` (m values) copied into dst (n values) in consecutive ranges
  * of the destination of `len` values (the last one shorter); the first bad
  * index any range reports. */
@@ -560,6 +594,7 @@ int main(void)
         cmocka_unit_test(test_backends),
         cmocka_unit_test(test_prove_files),
         cmocka_unit_test(test_copy_range),
+        cmocka_unit_test(test_wire_bits),
         cmocka_unit_test(test_spans),
         cmocka_unit_test(test_free_keeps_fds),
     };
