@@ -191,7 +191,8 @@ typedef struct cuzk_bp_prove_opts {
  * is zeroed (no partial result), and the error is that of the first circuit
  * that failed (no circuit starts after an error). Also CUZK_ERR_NOMEM, _GPU,
  * _CANCELLED. Reports on ctx, per circuit: the phases prep_scalars (the
- * scalars from Montgomery form to raw, the A and B selections), abc, ntt,
+ * CPU's scalars from Montgomery form to raw, the A and B selections; on the
+ * GPU the public inputs alone), abc, ntt,
  * msm_h .. msm_b2, assemble and verify, and on the GPU its device intervals
  * as spans (device >= 0); with W threads each host span carries the
  * thread's number (cuzk_span.worker, 0 .. W - 1). */

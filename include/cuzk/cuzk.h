@@ -121,8 +121,9 @@ typedef enum cuzk_phase {
     CUZK_PHASE_GEN_COUNT,      /* "gen_count" */
     CUZK_PHASE_GEN_WRITE,      /* "gen_write" */
     /* prove, bellperson mode (cuzk_bp_prove), per circuit before abc */
-    CUZK_PHASE_PREP_SCALARS,   /* "prep_scalars": the assignment's scalars from Montgomery form
-                                  to raw (checked below r) and its A and B selections */
+    CUZK_PHASE_PREP_SCALARS,   /* "prep_scalars": the CPU's scalars from Montgomery form to raw
+                                  (checked below r) and its A and B selections; on the GPU the
+                                  public inputs alone (its witness is packed at abc's upload) */
     CUZK_PHASE_COUNT           /* number of phases, not a phase */
 } cuzk_phase;
 

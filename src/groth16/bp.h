@@ -96,23 +96,18 @@ cuzk_status cuzk_bpk_write(const cuzk_bpk *k, const char *params_path, const cha
 void cuzk_bpk_zkey_header(const cuzk_bpk *k, cuzk_zkey *zk);
 
 /* One proof's inputs for a bellperson backend's job_begin (the `w`
- * argument). Scalars are raw (standard form), prepared by the caller from
- * the assignment: */
+ * argument). The CPU's scalars are raw (standard form), prepared by the
+ * caller from the assignment; the GPU reads the assignment's own (its
+ * witness packed for the bus, cuzk_bp_witness_range), and they are NULL: */
 typedef struct cuzk_bp_job_in {
     const cuzk_bp_assignment *as; /* a, b, c (Montgomery) and abc_size are read from here */
     size_t index;                 /* the circuit's index in the call, for messages */
     /* n_a raw scalars: inputs, then the aux ones with a_aux set; n_b: inputs
-     * with b_inp set, aux with b_aux set (both made only when
-     * cuzk_bp_backend_host_selections: else NULL unless the density is
-     * full, when they are the witness) */
+     * with b_inp set, aux with b_aux set (the witness itself when the
+     * density is full) */
     const void *sc_a;
     const void *sc_b;
     const void *sc_l;             /* n_aux raw scalars: aux */
-    /* GPU: one vector of the raw scalars, as gpu/g16/g16_shape.h lays them out:
-     * inp ++ aux, then (host selections only) sc_a when n_a < n_inp + n_aux,
-     * then sc_b when n_b < n_inp + n_aux (sc_l, and sc_a / sc_b when
-     * selected, point into it) */
-    const void *scalars;
     /* Called (when not NULL) once the backend no longer reads as->a, b, c:
      * uploaded to the GPU (tiers 1-6: at the step that stages the last of
      * them, job_begin, abc or ntt; tier 7: job_begin), or copied by the
@@ -138,11 +133,9 @@ typedef struct cuzk_bp_attach_opts {
 /* Proofs the attached state runs at once (the GPU plan's workers; 1 on the CPU). */
 unsigned cuzk_bp_backend_workers(const cuzk_g16_backend *be, const void *state);
 
-/* Whether the backend takes A's and B's scalar selections made on the host
- * (cuzk_bp_job_in.sc_a, sc_b): the CPU, and the GPU's tier 7; the GPU's
- * tiers 1-6 select them on the device from the witness and the
- * assignment's densities. */
-bool cuzk_bp_backend_host_selections(const cuzk_g16_backend *be, const void *state);
+/* Whether the backend takes the raw scalars of cuzk_bp_job_in (sc_a, sc_b,
+ * sc_l): the CPU. The GPU reads the assignment itself. */
+bool cuzk_bp_backend_raw_scalars(const cuzk_g16_backend *be);
 
 /* The most device memory the attached state has measured in use (as
  * cuzk_key_info.device_peak; 0 on the CPU). */
@@ -199,6 +192,13 @@ size_t cuzk_bp_copy_range(void *dst, const void *src, size_t m, size_t b, size_t
  * wires A's (NULL, a_aux) or B's (b_inp, b_aux) MSM takes, for their
  * selection on the GPU. NULL when out of memory; free() it. */
 uint64_t *cuzk_bp_wire_bits(const uint64_t *inp, size_t ni, const uint64_t *aux, size_t nx);
+/* The raw values [b, e) of an assignment's witness, inp ++ aux (Montgomery
+ * form), into dst (e - b values of 32 bytes): Montgomery 0 and 1 are
+ * written as 0 and 1, the others converted. Returns SIZE_MAX when every
+ * value read is below r; else the first index of all of inp ++ aux whose
+ * value is not (dst is then incomplete), whatever the range, so that
+ * ranges run in parallel report the same one. */
+size_t cuzk_bp_witness_range(const cuzk_bp_assignment *as, size_t b, size_t e, void *dst);
 /* limbs (4, little-endian) < r */
 bool cuzk_bp_below_r(const uint64_t *x);
 

@@ -311,10 +311,9 @@ static cuzk_status check_all(const cuzk_bp_srs *p, const cuzk_bp_assignment *a, 
 /* ---- one proof ------------------------------------------------------------------ */
 
 /* The raw scalars of a proof: w = inp ++ aux (raw), and the A and B
- * selections (w itself when the density is full; made only for backends
- * that take them from the host, cuzk_bp_backend_host_selections), in one
- * allocation laid out as gpu/g16/g16_shape.h says: w, then A's selection,
- * then B's. */
+ * selections (w itself when the density is full), in one allocation, for
+ * the backends that take them (cuzk_bp_backend_raw_scalars); for the others
+ * w holds the inputs alone (the verification's public inputs). */
 typedef struct {
     uint64_t (*w)[4];
     uint64_t (*sa)[4], (*sb)[4];
@@ -397,13 +396,14 @@ static cuzk_status gather(uint64_t (*dst)[4], const uint64_t (*src)[4], const ui
 }
 
 static cuzk_status raw_sc_make(raw_sc *r, const cuzk_bpk *k, const cuzk_bp_assignment *as, size_t idx,
-                               bool selections, cuzk_pool *pool, cuzk_error *err)
+                               bool all, cuzk_pool *pool, cuzk_error *err)
 {
     memset(r, 0, sizeof *r);
-    const size_t ni = as->inp_size, nx = as->aux_size, nv = ni + nx;
-    const bool full_a = as->a_aux_popcount == nx, full_b = as->b_inp_popcount == ni && as->b_aux_popcount == nx;
-    r->own_a = selections && !full_a;
-    r->own_b = selections && !full_b;
+    const size_t ni = as->inp_size, nx = all ? as->aux_size : 0, nv = ni + nx;
+    const bool full_a = as->a_aux_popcount == as->aux_size,
+               full_b = as->b_inp_popcount == ni && as->b_aux_popcount == as->aux_size;
+    r->own_a = all && !full_a;
+    r->own_b = all && !full_b;
     const size_t tot = nv + (r->own_a ? k->n_a : 0) + (r->own_b ? k->n_b : 0);
     if (!(r->w = cuzk_alloc(tot, 32)))
         return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the assignment's scalars (%zu)", tot);
@@ -414,7 +414,9 @@ static cuzk_status raw_sc_make(raw_sc *r, const cuzk_bpk *k, const cuzk_bp_assig
     if (bad != SIZE_MAX)
         return cuzk_err(err, CUZK_ERR_USAGE, "circuit %zu: %s[%zu] is not below the scalar field order", idx,
                         bad < ni ? "inp" : "aux", bad < ni ? bad : bad - ni);
-    /* A: every input, then aux with a_aux set (the backend selects it when not `selections`) */
+    if (!all)
+        return CUZK_OK;
+    /* A: every input, then aux with a_aux set */
     if (!r->own_a) {
         r->sa = full_a ? r->w : NULL;
     } else {
@@ -458,9 +460,11 @@ static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
                              cuzk_bp_proof *out, cuzk_error *err)
 {
     raw_sc sc;
+    /* the CPU's scalars, raw; the GPU's: the public inputs alone */
+    const bool raw = cuzk_bp_backend_raw_scalars(p->be);
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_PREP_SCALARS);
     cuzk_status st =
-        raw_sc_make(&sc, &p->k, as, idx, cuzk_bp_backend_host_selections(p->be, p->state), ctx->pool, err);
+        raw_sc_make(&sc, &p->k, as, idx, raw, ctx->pool, err);
     if (st) {
         raw_sc_free(&sc);
         return st;
@@ -473,8 +477,7 @@ static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
                          .index = idx,
                          .sc_a = sc.sa,
                          .sc_b = sc.sb,
-                         .sc_l = sc.w + as->inp_size,
-                         .scalars = sc.w,
+                         .sc_l = raw ? sc.w + as->inp_size : NULL,
                          .consumed = cb->fn,
                          .consumed_user = cb->user};
     cuzk_g16_ic_job ic = {.ops = p->ops, .vk = &p->vk, .pub = sc.w + 1};

@@ -68,6 +68,35 @@ size_t cuzk_bp_copy_range(void *dst, const void *src, size_t m, size_t b, size_t
     return SIZE_MAX;
 }
 
+/* Value i of inp ++ aux. */
+static const uint64_t *wire(const cuzk_bp_assignment *as, size_t i)
+{
+    return i < as->inp_size ? as->inp[i].l : as->aux[i - as->inp_size].l;
+}
+
+size_t cuzk_bp_witness_range(const cuzk_bp_assignment *as, size_t b, size_t e, void *dst)
+{
+    static const uint64_t one_raw[4] = {1, 0, 0, 0};
+    uint64_t(*d)[4] = dst;
+    for (size_t i = b; i < e; i++) {
+        const uint64_t *x = wire(as, i);
+        if ((x[0] | x[1] | x[2] | x[3]) == 0) {
+            memset(d[i - b], 0, 32);
+        } else if (!memcmp(x, &bls12_381_fr_ONE, 32)) {
+            memcpy(d[i - b], one_raw, 32);
+        } else if (cuzk_bp_below_r(x)) {
+            bls12_381_fr_from_mont((bls12_381_fr_t *)d[i - b], (const bls12_381_fr_t *)x);
+        } else { /* the first of all, for the one message */
+            const size_t n = as->inp_size + as->aux_size;
+            for (size_t j = 0; j < n; j++)
+                if (!cuzk_bp_below_r(wire(as, j)))
+                    return j;
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
+
 typedef struct {
     uint8_t *dst;
     const uint8_t *src;
@@ -289,8 +318,10 @@ const cuzk_g16_backend *cuzk_bp_backend_cpu(void) { return &BP_CPU; }
  * (tier 7: filled whole into its page-locked vectors by abc_in), each a
  * copy in the caller's order (the NTTs take bellperson's roots,
  * CUZK_BP_GENERATOR, as on the CPU) with the check against r, and its
- * scalars (the witness, then the A and B selections, cuzk_bp_job_in.scalars)
- * packed beside them. The H MSM's result is scaled by -1/2 here, as on the
+ * witness packed for the bus straight from the assignment's Montgomery
+ * values (witness_range: 0 and 1 as they are, the others converted; tier 7
+ * raw into its page-locked slot), with the bitmaps of the wires A and B
+ * take (from the densities). The H MSM's result is scaled by -1/2 here, as on the
  * CPU. After each step the job's finished device intervals go to the
  * context's spans (gpu_spans.h), as for snarkjs keys. Built with CUDA only
  * (CUZK_HAVE_GPU_PROVER); without it attach fails with
@@ -313,8 +344,6 @@ typedef struct {
     cuzk_gpu_g16_job *j;
     int device;
 } bp_gpu_job;
-
-static bool bp_gpu_host_selections(const void *state);
 
 /* The job's completed device intervals to the context's spans (wait: all
  * of them, once its work is done), as the snarkjs keys' GPU backend does. */
@@ -345,6 +374,20 @@ static cuzk_status bp_gpu_abc_range(void *key_user, void *job_user, int i, size_
     const void *src = i == 0 ? j->in.as->a : i == 1 ? j->in.as->b : j->in.as->c;
     size_t bad = cuzk_bp_copy_range(dst, src, j->in.as->abc_size, b, e);
     return bad == SIZE_MAX ? CUZK_OK : abc_range_err(err, &j->in, i, bad);
+}
+
+/* Values [b, e) of the witness, raw, into dst (a tile, or tier 7's slot). */
+static cuzk_status bp_gpu_witness_range(void *key_user, void *job_user, size_t b, size_t e, void *dst,
+                                        cuzk_error *err)
+{
+    (void)key_user;
+    const bp_gpu_job *j = job_user;
+    const cuzk_bp_assignment *as = j->in.as;
+    const size_t bad = cuzk_bp_witness_range(as, b, e, dst);
+    if (bad == SIZE_MAX)
+        return CUZK_OK;
+    return cuzk_err(err, CUZK_ERR_USAGE, "circuit %zu: %s[%zu] is not below the scalar field order", j->in.index,
+                    bad < as->inp_size ? "inp" : "aux", bad < as->inp_size ? bad : bad - as->inp_size);
 }
 
 /* The caller's a, b, c are read no more (the caller may free them). */
@@ -404,6 +447,7 @@ static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o
     src.host.abc_in = bp_gpu_abc_in;
     src.host.abc_range = bp_gpu_abc_range;
     src.host.abc_done = bp_gpu_abc_done;
+    src.host.witness_range = bp_gpu_witness_range;
     src.host.user = s;
     cuzk_gpu_plan_opts po = {0};
     if (o) {
@@ -465,21 +509,20 @@ static cuzk_status bp_gpu_job_begin(const void *key_state, cuzk_ctx *ctx, const 
         h.parallel = bp_gpu_parallel;
         h.parallel_user = ctx;
     }
-    /* the wires A's and B's MSMs take, for their selection on the device
-     * (tiers 1-6; the g16 job asks only for those that are selections) */
+    /* the wires A's and B's MSMs take, for their selection (on the device;
+     * tier 7 on the host; the g16 job reads only those that are selections) */
     const cuzk_bp_assignment *as = j->in.as;
     uint64_t *sel[2] = {NULL, NULL};
     cuzk_status st = CUZK_OK;
-    if (!bp_gpu_host_selections(j->k)) {
-        sel[0] = cuzk_bp_wire_bits(NULL, as->inp_size, as->a_aux_density, as->aux_size);
-        sel[1] = cuzk_bp_wire_bits(as->b_inp_density, as->inp_size, as->b_aux_density, as->aux_size);
-        if (!sel[0] || !sel[1])
-            st = cuzk_err(err, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
-    }
-    /* waits for a worker slot and packs the scalars into it (a, b, c are
-     * read at the step that uploads them; bp_gpu_abc_done says when) */
+    sel[0] = cuzk_bp_wire_bits(NULL, as->inp_size, as->a_aux_density, as->aux_size);
+    sel[1] = cuzk_bp_wire_bits(as->b_inp_density, as->inp_size, as->b_aux_density, as->aux_size);
+    if (!sel[0] || !sel[1])
+        st = cuzk_err(err, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
+    /* waits for a worker slot and packs the witness into it from the
+     * assignment (bp_gpu_witness_range; a, b, c are read at the step that
+     * uploads them; bp_gpu_abc_done says when) */
     if (!st)
-        st = cuzk_gpu_g16_job_begin(&j->j, j->k->k, j->in.scalars, (const uint64_t *const *)sel, &h, err);
+        st = cuzk_gpu_g16_job_begin(&j->j, j->k->k, NULL, (const uint64_t *const *)sel, &h, err);
     free(sel[0]);
     free(sel[1]);
     if (st) { /* the pipeline ends only jobs that began: release the slot and buffers now */
@@ -522,13 +565,6 @@ static unsigned bp_gpu_workers(const void *state)
     cuzk_gpu_plan plan;
     cuzk_gpu_g16_key_plan(((const bp_gpu_key *)state)->k, &plan, NULL);
     return plan.workers;
-}
-
-static bool bp_gpu_host_selections(const void *state)
-{
-    cuzk_gpu_plan plan;
-    cuzk_gpu_g16_key_plan(((const bp_gpu_key *)state)->k, &plan, NULL);
-    return plan.host_witness;
 }
 
 static uint64_t bp_gpu_device_peak(const void *state)
@@ -585,12 +621,6 @@ static uint64_t bp_gpu_device_peak(const void *state)
     return 0;
 }
 
-static bool bp_gpu_host_selections(const void *state)
-{
-    (void)state;
-    return true;
-}
-
 #endif
 
 static const cuzk_g16_backend BP_GPU = {
@@ -631,10 +661,7 @@ unsigned cuzk_bp_backend_workers(const cuzk_g16_backend *be, const void *state)
     return be == &BP_GPU && state ? bp_gpu_workers(state) : 1;
 }
 
-bool cuzk_bp_backend_host_selections(const cuzk_g16_backend *be, const void *state)
-{
-    return !(be == &BP_GPU && state) || bp_gpu_host_selections(state);
-}
+bool cuzk_bp_backend_raw_scalars(const cuzk_g16_backend *be) { return be != &BP_GPU; }
 
 uint64_t cuzk_bp_backend_device_peak(const cuzk_g16_backend *be, const void *state)
 {

@@ -260,9 +260,10 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
         h->key_freed = f;
     }
     h->pinned = p->host_pinned;
-    /* bellperson: tier 7's A and B selections too; tiers 1-6 the wire bitmaps they are selected by */
-    h->witness = sadd(smul(g16_shape_scalars(s, p->host_witness), FR_BYTES),
-                      p->host_witness ? 0 : g16_shape_select_bytes(s) / 2);
+    /* the caller's raw witness (snarkjs keys); bellperson mode packs it from the assignment into the
+     * page-locked slot (tier 7: raw, with the A and B selections) and makes the bitmaps of the wires
+     * A and B take */
+    h->witness = s->bellperson ? g16_shape_select_bytes(s) / 2 : smul(s->n_vars, FR_BYTES);
     /* tier 7's a, b, c are in the page-locked buffers; bellperson mode's, tiers 1-6, are the caller's,
      * staged through two page-locked chunks (in `pinned`) */
     h->vectors = 0;

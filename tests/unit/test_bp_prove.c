@@ -545,6 +545,50 @@ static void test_copy_range(void **state)
     free(parts);
 }
 
+/* The witness for the GPU's packing: raw values straight from the
+ * assignment, Montgomery 0 and 1 by their shortcut, every value equal to
+ * its conversion by the field's from_mont, in ranges of any length; the
+ * first bad value reported whatever the range. */
+static void test_witness_range(void **state)
+{
+    (void)state;
+    const cuzk_bp_assignment *a0 = cuzk_bp_circuit_assignment(F.c);
+    cuzk_bp_assignment a = *a0;
+    const size_t ni = a.inp_size, nx = a.aux_size, n = ni + nx;
+    assert_true(nx >= 8);
+    cuzk_bp_fr *aux = malloc(nx * sizeof *aux);
+    uint8_t *got = malloc(n * 32), *want = malloc(n * 32);
+    assert_non_null(aux);
+    assert_non_null(got);
+    assert_non_null(want);
+    memcpy(aux, a.aux, nx * sizeof *aux);
+    memset(aux[1].l, 0, 32);                       /* zero */
+    memcpy(aux[2].l, &bls12_381_fr_ONE, 32);       /* one */
+    memcpy(aux[3].l, bls12_381_fr_MODULUS.l, 32);  /* r - 1 (below r) */
+    aux[3].l[0] -= 1;
+    a.aux = aux;
+    for (size_t i = 0; i < n; i++)
+        bls12_381_fr_from_mont((bls12_381_fr_t *)(want + 32 * i),
+                               (const bls12_381_fr_t *)(i < ni ? a.inp[i].l : aux[i - ni].l));
+    assert_int_equal(want[32 * (ni + 2)], 1);
+    const size_t lens[] = {1, 3, 64, n};
+    for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
+        memset(got, 0xa5, n * 32);
+        for (size_t b = 0; b < n; b += lens[l])
+            assert_int_equal(cuzk_bp_witness_range(&a, b, b + lens[l] < n ? b + lens[l] : n, got + 32 * b), SIZE_MAX);
+        assert_memory_equal(got, want, n * 32);
+    }
+    /* bad values: aux[5], then aux[4] too: the first is reported from any range */
+    memcpy(aux[5].l, bls12_381_fr_MODULUS.l, 32);
+    assert_int_equal(cuzk_bp_witness_range(&a, ni + 5, ni + 6, got), ni + 5);
+    memset(aux[4].l, 0xff, 32);
+    assert_int_equal(cuzk_bp_witness_range(&a, ni + 5, n, got), ni + 4);
+    assert_int_equal(cuzk_bp_witness_range(&a, 0, ni + 4, got), SIZE_MAX);
+    free(aux);
+    free(got);
+    free(want);
+}
+
 /* The CLI's whole path: two partitions written as files, read back by the
  * bellperson verifier; nothing written when an input is bad. */
 static void test_prove_files(void **state)
@@ -594,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_backends),
         cmocka_unit_test(test_prove_files),
         cmocka_unit_test(test_copy_range),
+        cmocka_unit_test(test_witness_range),
         cmocka_unit_test(test_wire_bits),
         cmocka_unit_test(test_spans),
         cmocka_unit_test(test_free_keeps_fds),

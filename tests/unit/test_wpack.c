@@ -91,6 +91,18 @@ static void test_roundtrip(void **state)
             }
             check_reads(w, n, index, full);
 
+            /* one tile at a time from a buffer holding that tile alone */
+            memset(index, 0x3c, ib);
+            memset(full, 0xc3, 32 * n);
+            uint8_t tile[32 * CUZK_WPACK_TILE];
+            for (size_t t = 0; t < nt; t++) {
+                const size_t b = t * CUZK_WPACK_TILE, e = b + CUZK_WPACK_TILE < n ? b + CUZK_WPACK_TILE : n;
+                memcpy(tile, w + 32 * b, 32 * (e - b));
+                cuzk_wpack_range_at(tile, n, b, e, index, full);
+                memset(tile, 0xee, sizeof tile);
+            }
+            check_reads(w, n, index, full);
+
             /* in place: the packed values overwrite the raw ones */
             memcpy(full, w, 32 * n);
             memset(index, 0, ib);

@@ -71,6 +71,7 @@ struct cuzk_gpu_g16_job {
     bool reported[CUZK_GPU_PHASE_COUNT]; /* handed out by job_spans */
     void *d_w, *d_a, *d_b, *d_c;
     void *d_sel;             /* bellperson mode: A's, then B's selected scalars (d_a, or its own buffer) */
+    const void *witness;     /* the caller's raw witness, or NULL: host.witness_range gives it */
     bool w_issued;
     bool host_abc, host_h;   /* tier 7: a, b, c in the pinned slot; h there */
     void *host_user;
@@ -365,9 +366,10 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
     cuzk_status st;
     const cuzk_gpu_plan_item *co = &p->item[CUZK_GPU_ITEM_COEFS];
     if (s->bellperson) { /* a, b, c come with each proof: no coefficients */
-        if (p->host_witness ? !k->src.host.abc_in || !k->src.host.quotient : !k->src.host.abc_range)
-            return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: a bellperson key needs the host step that fills a, b, c "
-                                               "(in chunks; in tier 7 whole, and the quotient)");
+        if ((p->host_witness ? !k->src.host.abc_in || !k->src.host.quotient : !k->src.host.abc_range) ||
+            !k->src.host.witness_range)
+            return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: a bellperson key needs the host steps that fill a, b, c "
+                                               "(in chunks; in tier 7 whole, and the quotient) and the witness");
     } else if (p->host_witness) { /* tier 7: the host evaluates a, b, c; no coefficients on the device */
         if (!k->src.host.abc || !k->src.host.quotient)
             return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: the plan is tier 7 (witness on the host) and the "
@@ -437,28 +439,6 @@ void run_ranges(const cuzk_gpu_g16_hooks *h, size_t n, size_t grain, cuzk_gpu_g1
     else fn(arg, 0, n, 0);
 }
 
-struct pack_arg {
-    const void *src;
-    size_t n, tile0;
-    void *index, *full;
-};
-
-void pack_tiles(void *arg, size_t b, size_t e, int worker)
-{
-    (void)worker;
-    const pack_arg *a = (const pack_arg *)arg;
-    const size_t vb = (a->tile0 + b) * CUZK_WPACK_TILE, ve = (a->tile0 + e) * CUZK_WPACK_TILE;
-    cuzk_wpack_range(a->src, a->n, vb, ve < a->n ? ve : a->n, a->index, a->full);
-}
-
-/* Packs tiles [tile0, tile0 + ntiles) of the caller's witness into the slot. */
-void pack_witness(cuzk_gpu_g16_job *j, const void *src, size_t tile0, size_t ntiles, const cuzk_gpu_g16_hooks *h)
-{
-    pack_arg a = {src, (size_t)g16_shape_scalars(&j->k->src.shape, 0), tile0, j->k->pinned_index[j->slot],
-                  j->k->pinned[j->slot]};
-    run_ranges(h, ntiles, W_GRAIN_TILES, pack_tiles, &a);
-}
-
 struct copy_arg {
     uint8_t *dst;
     const uint8_t *src;
@@ -483,6 +463,167 @@ void gather_scalars(void *arg, size_t b, size_t e, int worker)
     (void)worker;
     const gather_arg *g = (const gather_arg *)arg;
     for (size_t i = b; i < e; i++) memcpy(g->dst + 32 * i, g->w + 32 * (size_t)g->index[i], 32);
+}
+
+struct pack_arg {
+    cuzk_gpu_g16_job *j;
+    size_t n, tile0;
+    void *index, *full;
+    std::atomic<int> failed;
+    cuzk_error err;
+};
+
+/* Keeps the first error of a parallel step. */
+void keep_err(std::atomic<int> *failed, cuzk_error *dst, const cuzk_error *err)
+{
+    int z = 0;
+    if (failed->compare_exchange_strong(z, 1)) *dst = *err;
+}
+
+void pack_tiles(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    pack_arg *a = (pack_arg *)arg;
+    const size_t vb = (a->tile0 + b) * CUZK_WPACK_TILE, ve = (a->tile0 + e) * CUZK_WPACK_TILE;
+    if (a->j->witness) {
+        cuzk_wpack_range(a->j->witness, a->n, vb, ve < a->n ? ve : a->n, a->index, a->full);
+        return;
+    }
+    /* tile by tile through a buffer of one tile, raw from host.witness_range */
+    const cuzk_gpu_g16_host *h = &a->j->k->src.host;
+    uint8_t tile[32 * CUZK_WPACK_TILE];
+    for (size_t t = vb; t < ve && t < a->n && !a->failed.load(); t += CUZK_WPACK_TILE) {
+        const size_t te = t + CUZK_WPACK_TILE < a->n ? t + CUZK_WPACK_TILE : a->n;
+        cuzk_error err;
+        memset(&err, 0, sizeof err);
+        if (h->witness_range(h->user, a->j->host_user, t, te, tile, &err)) {
+            keep_err(&a->failed, &a->err, &err);
+            return;
+        }
+        cuzk_wpack_range_at(tile, a->n, t, te, a->index, a->full);
+    }
+}
+
+/* Packs tiles [tile0, tile0 + ntiles) of the job's witness into the slot. */
+cuzk_status pack_witness(cuzk_gpu_g16_job *j, size_t tile0, size_t ntiles, const cuzk_gpu_g16_hooks *h,
+                         cuzk_error *e)
+{
+    pack_arg a;
+    a.j = j;
+    a.n = (size_t)g16_shape_scalars(&j->k->src.shape, 0);
+    a.tile0 = tile0;
+    a.index = j->k->pinned_index[j->slot];
+    a.full = j->k->pinned[j->slot];
+    a.failed.store(0);
+    memset(&a.err, 0, sizeof a.err);
+    run_ranges(h, ntiles, W_GRAIN_TILES, pack_tiles, &a);
+    if (a.failed.load()) return cuzk_err(e, a.err.code ? a.err.code : CUZK_ERR_INTERNAL, "%s", a.err.msg);
+    return CUZK_OK;
+}
+
+/* Tier 7 with host.witness_range: the raw witness into the slot. */
+struct raw_arg {
+    cuzk_gpu_g16_job *j;
+    uint8_t *dst;
+    std::atomic<int> failed;
+    cuzk_error err;
+};
+
+void raw_range(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    raw_arg *a = (raw_arg *)arg;
+    if (a->failed.load()) return;
+    const cuzk_gpu_g16_host *h = &a->j->k->src.host;
+    cuzk_error err;
+    memset(&err, 0, sizeof err);
+    if (h->witness_range(h->user, a->j->host_user, b, e, a->dst + 32 * b, &err)) keep_err(&a->failed, &a->err, &err);
+}
+
+/* Tier 7, bellperson mode: the wires of bitmap `bits` (n of them), in
+ * order, from the slot's raw witness w into dst, in parallel blocks, each
+ * written from its offset (a prefix sum of the blocks' popcounts). */
+#define SEL_BLOCK_WORDS 256u /* 64-bit words of the bitmap per block */
+struct hsel_arg {
+    uint8_t *dst;
+    const uint8_t *w;
+    const uint64_t *bits;
+    const size_t *off;
+    size_t n;
+};
+
+void hsel_range(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    const hsel_arg *g = (const hsel_arg *)arg;
+    for (size_t blk = b; blk < e; blk++) {
+        size_t o = g->off[blk];
+        const size_t i0 = blk * SEL_BLOCK_WORDS * 64, i1 = i0 + SEL_BLOCK_WORDS * 64 < g->n ? i0 + SEL_BLOCK_WORDS * 64 : g->n;
+        for (size_t i = i0; i < i1; i++)
+            if ((g->bits[i / 64] >> (i % 64)) & 1) memcpy(g->dst + 32 * o++, g->w + 32 * i, 32);
+    }
+}
+
+cuzk_status host_select(cuzk_gpu_g16_job *j, const uint64_t *bits, uint64_t want, uint8_t *dst, const char *what,
+                        const cuzk_gpu_g16_hooks *h, cuzk_error *e)
+{
+    const size_t n = j->k->src.shape.n_vars, bw = SEL_BLOCK_WORDS * 64, nblk = (n + bw - 1) / bw;
+    if (!bits) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: no bitmap of the wires %s takes", what);
+    size_t *off = (size_t *)malloc((nblk ? nblk : 1) * sizeof *off);
+    if (!off) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
+    size_t acc = 0;
+    for (size_t blk = 0; blk < nblk; blk++) {
+        off[blk] = acc;
+        const size_t i0 = blk * bw, i1 = i0 + bw < n ? i0 + bw : n;
+        for (size_t i = i0; i < i1; i += 64) {
+            uint64_t v = bits[i / 64];
+            if (i1 - i < 64) v &= (UINT64_C(1) << (i1 - i)) - 1;
+            acc += (size_t)__builtin_popcountll(v);
+        }
+    }
+    if (acc != want) {
+        free(off);
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: %zu wires selected for %s, the key has %llu %s points", acc,
+                        what, (unsigned long long)want, what);
+    }
+    hsel_arg g = {dst, (const uint8_t *)j->k->pinned[j->slot], bits, off, n};
+    run_ranges(h, nblk, 1, hsel_range, &g);
+    free(off);
+    return CUZK_OK;
+}
+
+/* Tier 7: the witness raw into the slot (bellperson mode: the A and B
+ * selections after it). */
+cuzk_status host_witness_in(cuzk_gpu_g16_job *j, const uint64_t *const *select, const cuzk_gpu_g16_hooks *h,
+                            cuzk_error *e)
+{
+    cuzk_gpu_g16_key *k = j->k;
+    const cuzk_gpu_key_shape *s = &k->src.shape;
+    uint8_t *slot = (uint8_t *)k->pinned[j->slot];
+    if (!j->witness) {
+        raw_arg a;
+        a.j = j;
+        a.dst = slot;
+        a.failed.store(0);
+        memset(&a.err, 0, sizeof a.err);
+        run_ranges(h, s->n_vars, (size_t)1 << 14, raw_range, &a);
+        if (a.failed.load()) return cuzk_err(e, a.err.code ? a.err.code : CUZK_ERR_INTERNAL, "%s", a.err.msg);
+    } else {
+        copy_arg c = {slot, (const uint8_t *)j->witness};
+        run_ranges(h, 32 * s->n_vars, (size_t)1 << 20, copy_bytes, &c);
+    }
+    cuzk_status st;
+    if (s->bellperson && g16_shape_a_dropped(s) &&
+        (st = host_select(j, select ? select[0] : NULL, s->n_a, slot + 32 * g16_shape_a_offset(s), "A", h, e)))
+        return st;
+    if (s->bellperson && g16_shape_b_dropped(s) &&
+        (st = host_select(j, select ? select[1] : NULL, s->n_b, slot + 32 * g16_shape_b_offset(s), "B", h, e)))
+        return st;
+    if (k->plan.b_scalar_bytes) {
+        gather_arg g = {(uint8_t *)k->pinned_b[j->slot], slot, k->src.b_index};
+        run_ranges(h, k->src.shape.n_b, (size_t)1 << 16, gather_scalars, &g);
+    }
+    return CUZK_OK;
 }
 
 /* Bellperson mode: values [base, base + n) of vector `vec` filled into a
@@ -588,11 +729,11 @@ cuzk_status select_write(cuzk_gpu_g16_job *j, const uint64_t *const *select, cuz
 }
 
 /* The device witness of the job: allocated, expanded on the copy stream
- * from the packed witness in the pinned slot, marked by ev_w. src: the
- * caller's witness, packed into the slot step by step (the device expands a
- * step while the host packs the next), or NULL when the slot holds it
- * packed already. */
-cuzk_status issue_witness(cuzk_gpu_g16_job *j, const void *src, const cuzk_gpu_g16_hooks *h, cuzk_error *e)
+ * from the packed witness in the pinned slot, marked by ev_w. pack: the
+ * job's witness is packed into the slot step by step (the device expands a
+ * step while the host packs the next); false: the slot holds it packed
+ * already. */
+cuzk_status issue_witness(cuzk_gpu_g16_job *j, bool pack, const cuzk_gpu_g16_hooks *h, cuzk_error *e)
 {
     cuzk_gpu_g16_key *k = j->k;
     cuzk_status st;
@@ -602,7 +743,7 @@ cuzk_status issue_witness(cuzk_gpu_g16_job *j, const void *src, const cuzk_gpu_g
     if ((st = phase_begin(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
     for (size_t t = 0; t < ntiles; t += W_STEP_TILES) {
         const size_t nt = ntiles - t < W_STEP_TILES ? ntiles - t : W_STEP_TILES;
-        if (src) pack_witness(j, src, t, nt, h);
+        if (pack && (st = pack_witness(j, t, nt, h, e))) return st;
         if ((st = cuzk_gpu_g16_witness_expand(k->dev_index[j->slot], k->dev_full[j->slot], j->d_w, n, t, nt, j->up,
                                               e)))
             return st;
@@ -698,12 +839,14 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
                                               const uint64_t *const *select, const cuzk_gpu_g16_hooks *hooks,
                                               cuzk_error *e)
 {
-    if (!out || !k || !witness) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
+    if (!out || !k || (!witness && !k->src.host.witness_range))
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL argument");
     *out = NULL;
     cuzk_gpu_g16_job *j = (cuzk_gpu_g16_job *)cuzk_calloc(1, sizeof *j);
     if (!j) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
     j->k = k;
     j->slot = -1;
+    j->witness = k->src.host.witness_range ? NULL : witness;
     if (hooks) {
         j->hooks = *hooks;
         j->cancelled = hooks->cancelled;
@@ -750,19 +893,10 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
         cuzk_status st = select_write(j, select, e);
         if (st) return st;
     }
-    if (k->plan.prestage) return issue_witness(j, witness, hooks, e);
-    if (k->plan.host_witness) { /* tier 7: the host reads it raw */
-        copy_arg c = {(uint8_t *)k->pinned[j->slot], (const uint8_t *)witness};
-        run_ranges(hooks, k->plan.witness_bytes, (size_t)1 << 20, copy_bytes, &c);
-        if (k->plan.b_scalar_bytes) {
-            gather_arg g = {(uint8_t *)k->pinned_b[j->slot], (const uint8_t *)witness, k->src.b_index};
-            run_ranges(hooks, k->src.shape.n_b, (size_t)1 << 16, gather_scalars, &g);
-        }
-        return CUZK_OK;
-    }
+    if (k->plan.prestage) return issue_witness(j, true, hooks, e);
+    if (k->plan.host_witness) return host_witness_in(j, select, hooks, e); /* tier 7: the host reads it raw */
     /* packed now, expanded at abc under the GPU lock (the plan has no room for it before) */
-    pack_witness(j, witness, 0, cuzk_wpack_tiles(g16_shape_scalars(&k->src.shape, 0)), hooks);
-    return CUZK_OK;
+    return pack_witness(j, 0, cuzk_wpack_tiles(g16_shape_scalars(&k->src.shape, 0)), hooks, e);
 }
 
 extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
@@ -784,7 +918,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
     }
     CUZK_DEVICE_GUARD(k->device);
     cuzk_status st;
-    if (!j->w_issued && (st = issue_witness(j, NULL, NULL, e))) return st;
+    if (!j->w_issued && (st = issue_witness(j, false, NULL, e))) return st;
     CUZK_CU(cudaStreamWaitEvent(j->cs, j->ev_w, 0));
     if (k->src.shape.bellperson) { /* a, b, c were uploaded with the witness: nothing to evaluate */
         sample(k);

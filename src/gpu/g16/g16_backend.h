@@ -124,6 +124,18 @@ typedef struct cuzk_gpu_g16_host {
      * fails the step that stages (job_begin in pre-staged tiers, abc, or
      * ntt for c in 2-vector tiers). */
     cuzk_status (*abc_range)(void *key_user, void *job_user, int i, size_t b, size_t e, void *dst, cuzk_error *err);
+    /* Bellperson mode (may be NULL: job_begin's witness is then raw):
+     * fills dst with the raw values [b, e) of the job's witness (n_vars
+     * values) from the job's own inputs, with their checks; job_begin
+     * passes no witness. Called on the parallel hook's threads for disjoint
+     * ranges at once: tile by tile into a small buffer that is packed at
+     * once (DESIGN: a raw copy of the witness, 4 GiB at 2^27, was made per
+     * proof and then packed: 0.36 s of host time and 4 GiB of memory a
+     * worker; converted here only the values that are not 0 or 1 need the
+     * conversion, and nothing is written but the packed form), or, tier 7,
+     * straight into the slot's page-locked buffer. An error fails
+     * job_begin (or abc, in tiers that pack there). */
+    cuzk_status (*witness_range)(void *key_user, void *job_user, size_t b, size_t e, void *dst, cuzk_error *err);
     /* Bellperson mode, every tier (may be NULL): called once a job has read
      * the last of its a, b, c through abc_in or abc_range (they are not read
      * again; the caller may free them), from the step that read it. */
@@ -191,17 +203,19 @@ typedef struct cuzk_gpu_g16_hooks {
     void *host_user; /* passed to the key's host steps (tier 7) */
 } cuzk_gpu_g16_hooks;
 
-/* witness: n_vars raw scalars (32 bytes each; bellperson mode, tier 7:
- * g16_shape_scalars(shape, 1) of gpu/g16/g16_shape.h, the A and B
- * selections after the witness), host; packed into the slot's pinned
- * buffer (gpu/g16/wpack.h; tier 7: copied raw), step by step, each step
- * expanded on the device as soon as it is there when the plan pre-stages.
- * select: bellperson mode, tiers 1-6: bitmaps of n_vars bits (64-bit words,
- * least significant bit first) of the wires whose scalars A's (select[0])
- * and B's (select[1]) MSMs take, in order; read during the call, required
- * for those that are selections (n_a, n_b < n_vars), whose popcounts must
- * be n_a and n_b (CUZK_ERR_USAGE); NULL otherwise. hooks may be NULL. On an
- * error the caller still ends the job (*out may be set). */
+/* witness: n_vars raw scalars (32 bytes each), host; NULL when the key
+ * has host.witness_range (which then gives them). Packed into the slot's
+ * pinned buffer (gpu/g16/wpack.h; tier 7: copied raw), step by step, each
+ * step expanded on the device as soon as it is there when the plan
+ * pre-stages.
+ * select: bellperson mode: bitmaps of n_vars bits (64-bit words, least
+ * significant bit first) of the wires whose scalars A's (select[0]) and B's
+ * (select[1]) MSMs take, in order; read during the call, required for those
+ * that are selections (n_a, n_b < n_vars), whose popcounts must be n_a and
+ * n_b (CUZK_ERR_USAGE); NULL otherwise. Tiers 1-6 upload them (the device
+ * selects); tier 7 selects on the host, into the slot after the witness
+ * (g16_shape_a_offset, g16_shape_b_offset). hooks may be NULL. On an error
+ * the caller still ends the job (*out may be set). */
 cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
                                    const uint64_t *const *select, const cuzk_gpu_g16_hooks *hooks, cuzk_error *e);
 cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e);

@@ -14,7 +14,12 @@ size_t cuzk_wpack_index_bytes(size_t n)
 
 void cuzk_wpack_range(const void *src, size_t n, size_t b, size_t e, void *index, void *full)
 {
-    const uint8_t *s = src;
+    cuzk_wpack_range_at((const uint8_t *)src + 32 * b, n, b, e, index, full);
+}
+
+void cuzk_wpack_range_at(const void *vals, size_t n, size_t b, size_t e, void *index, void *full)
+{
+    const uint8_t *s = vals; /* value i at s + 32 (i - b) */
     uint8_t *codes = index, *f = full;
     uint32_t *tile_off = (uint32_t *)(codes + cuzk_wpack_codes_bytes(n));
     size_t pos = b; /* next whole-value slot */
@@ -24,7 +29,7 @@ void cuzk_wpack_range(const void *src, size_t n, size_t b, size_t e, void *index
         unsigned byte = 0;
         for (size_t k = 0; k < 4 && i + k < e; k++) {
             uint64_t v[4];
-            memcpy(v, s + 32 * (i + k), 32);
+            memcpy(v, s + 32 * (i + k - b), 32);
             unsigned code;
             if ((v[1] | v[2] | v[3]) == 0 && v[0] <= 1) {
                 code = (unsigned)v[0];

@@ -46,6 +46,10 @@ size_t cuzk_wpack_index_bytes(size_t n);
  * above, full at least 32 n bytes). src may equal full. n < 2^32. */
 void cuzk_wpack_range(const void *src, size_t n, size_t b, size_t e, void *index, void *full);
 
+/* The same from vals, the values [b, e) alone (e - b values of 32 bytes,
+ * e.g. one tile converted into a small buffer). vals may equal full + 32 b. */
+void cuzk_wpack_range_at(const void *vals, size_t n, size_t b, size_t e, void *index, void *full);
+
 /* Value i of a packed witness into out (32 bytes): the reference reader
  * that the tests check the packer and the GPU expansion against. */
 void cuzk_wpack_get(const void *index, const void *full, size_t n, size_t i, void *out);
