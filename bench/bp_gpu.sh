@@ -81,8 +81,13 @@ for k in $SIZES; do
     for W in 1 2; do
         declare -A seen=()
         runs=("")
+        # every cap's tier at once (one `cuzk plan` each, on all cores), then in descending order
+        export -f tier_of
+        export CUZK T
+        # shellcheck disable=SC2016
+        printf '%s\n' $CAPS | xargs -P "$(nproc)" -I{} bash -c 'echo "{} $(tier_of '"$k $W"' {})"' >"$T/tiers"
         for cap in $CAPS; do
-            t=$(tier_of "$k" "$W" "$cap")
+            t=$(awk -v c="$cap" '$1 == c { print $2 }' "$T/tiers")
             [ -n "$t" ] || break
             [ -n "${seen[$t]:-}" ] && continue
             seen[$t]=$cap
