@@ -28,7 +28,10 @@
 #               partitions (host memory: 16.7 GB a copy at 2^27); -b cpu:
 #               the crate's CPU backend (a check of the script without a GPU);
 #               -g SIZE: the device budget (16G: as `--gpu-mem`), -W N: the
-#               GPU workers of the memory plan (default: the plan's).
+#               GPU workers of the memory plan (default: the plan's); -G
+#               full:2,24G:2,8G:1: each entry (budget and workers) in turn in
+#               one process, the assignment made once (a line each in the
+#               results).
 #       supra   supraseal-c2 itself on the same file WITH THE SAME ASSIGNMENT
 #               (<dir>/supraseal_porep_upstream and _cuzk: supraseal-c2's
 #               generate_groth16_proofs_c through the supraseal-anchor glue,
@@ -109,8 +112,9 @@ run)
   shift 2
   lg=27 seed=1 n=3 reps=2 shared=() work=$repo/build-bp-porep anchor=$repo/.ssv/bin backend=gpu caps=()
   variants="upstream cuzk"
-  while getopts "l:s:n:r:Sw:a:b:V:g:W:" o; do
+  while getopts "l:s:n:r:Sw:a:b:V:g:W:G:" o; do
     case $o in
+    G) caps+=(--grid "$OPTARG") ;;
     g) caps+=(--gpu-mem "$OPTARG") ;;
     W) caps+=(--workers "$OPTARG") ;;
     V) variants=$OPTARG ;;
@@ -156,10 +160,11 @@ run)
       peak_run "$work/crate.log" "$dir/bench" --params "$params" --porep "$lg" --seed "$seed" --backend "$backend" \
         --circuits "$n" --reps "$((reps + 1))" "${shared[@]}" "${caps[@]}"
       [ "$RC" = 0 ] || { echo "Error: the crate bench failed (exit $RC)"; exit 1; }
-      s=$(grep '^SUMMARY ' "$work/crate.log" | tail -1 | sed 's/^SUMMARY //')
       asg=$(sed -n 's/^assignment: \([0-9.]*\) s.*/\1/p' "$work/crate.log")
-      echo "crate lg=$lg $s assignment_s=$asg sampled_host_peak_gib=$PEAK_HWM_GIB gpu_used_peak_gib=$PEAK_GPU_GIB" \
-        "shared=${shared[*]:-no} caps=$(echo "${caps[*]:-none}" | tr ' ' ,)" | tee -a "$res"
+      grep '^SUMMARY ' "$work/crate.log" | sed 's/^SUMMARY //' | while read -r s; do
+        echo "crate lg=$lg $s assignment_s=$asg sampled_host_peak_gib=$PEAK_HWM_GIB gpu_used_peak_gib=$PEAK_GPU_GIB" \
+          "shared=${shared[*]:-no} caps=$(echo "${caps[*]:-none}" | tr ' ' ,)" | tee -a "$res"
+      done
       ;;
     supra)
       [ -s "$params.done" ] || { echo "Error: no finished $params: run the setup step first"; exit 1; }

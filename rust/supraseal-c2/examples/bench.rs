@@ -15,6 +15,10 @@
 //!
 //! `--gpu-mem` and `--workers` set `SrsOptions::device_budget` and
 //! `gpu_workers` (the memory plan's device budget and worker count).
+//! `--grid full:2,24G:2,8G:1` runs the whole measurement once per entry
+//! (device budget, or `full`, and workers) in one process: the parameters
+//! loaded again under each entry's plan, the assignment made once; the peaks
+//! (VmHWM, and RssAnon sampled every 50 ms) are reset for each entry.
 //!
 //! Each circuit gets its own copy of the assignment's arrays (as bellperson's
 //! partitions have), unless --shared (one copy for all: less host memory).
@@ -65,7 +69,8 @@ fn usage(msg: &str) -> ! {
     eprintln!("Error: {}", msg);
     eprintln!(
         "usage: bench --params P.params (--r1cs C.r1cs --wtns W.wtns | --porep LG [--seed S]) [--circuits N] \
-         [--reps K] [--split] [--shared] [--backend cpu|gpu|auto] [--device D] [--gpu-mem SIZE] [--workers W]"
+         [--reps K] [--split] [--shared] [--backend cpu|gpu|auto] [--device D] [--gpu-mem SIZE] [--workers W] \
+         [--grid CAP:W,...]"
     );
     std::process::exit(1);
 }
@@ -101,8 +106,47 @@ fn status_gib(key: &str) -> f64 {
     0.0
 }
 
+/// RssAnon sampled every 50 ms by a thread: the peak since the last
+/// reset, in GiB.
+struct AnonPeak {
+    peak_kb: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl AnonPeak {
+    fn start() -> AnonPeak {
+        let peak_kb = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let p = peak_kb.clone();
+        std::thread::spawn(move || loop {
+            let kb = (status_gib("RssAnon:") * 1048576.0) as u64;
+            p.fetch_max(kb, std::sync::atomic::Ordering::Relaxed);
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        });
+        AnonPeak { peak_kb }
+    }
+    fn reset(&self) {
+        self.peak_kb.store(0, std::sync::atomic::Ordering::Relaxed);
+        // VmHWM back to the current RSS (proc(5): clear_refs 5)
+        let _ = std::fs::write("/proc/self/clear_refs", "5");
+    }
+    fn gib(&self) -> f64 {
+        self.peak_kb.load(std::sync::atomic::Ordering::Relaxed) as f64 / 1048576.0
+    }
+}
+
+/// "full:2,24G:2,8G:1" -> [(0, 2), (24 GiB, 2), (8 GiB, 1)].
+fn parse_grid(v: &str) -> Option<Vec<(u64, u32)>> {
+    v.split(',')
+        .map(|e| {
+            let (cap, w) = e.split_once(':')?;
+            let cap = if cap == "full" { 0 } else { parse_size(cap)? };
+            Some((cap, w.parse().ok()?))
+        })
+        .collect()
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
+    let mut grid: Vec<(u64, u32)> = Vec::new();
     let (mut params, mut r1cs, mut wtns) = (None, None, None);
     let (mut porep, mut seed_arg): (Option<u32>, u64) = (None, 1);
     let (mut circuits, mut reps, mut split, mut shared) = (1usize, 3usize, false, false);
@@ -152,6 +196,7 @@ fn main() {
                     .parse()
                     .unwrap_or_else(|_| usage("--workers: a number"))
             }
+            "--grid" => grid = parse_grid(&val()).unwrap_or_else(|| usage("--grid: CAP:W,... (CAP a size or full)")),
             "--split" => split = true,
             "--shared" => shared = true,
             _ => usage(&format!("unknown argument {}", a)),
@@ -173,34 +218,76 @@ fn main() {
         usage("--circuits and --reps must be at least 1");
     }
 
-    let t = Instant::now();
-    let srs = SRS::try_new_with(params.clone(), &opts).unwrap_or_else(|e| {
-        eprintln!("Error: {}", e);
-        std::process::exit(e.code.clamp(1, 125));
-    });
-    let load = t.elapsed().as_secs_f64();
-    let info = srs.info().unwrap();
-    println!(
-        "load: {:.2} s ({}; 2^{} domain, {} inputs, L {}, A {}, B {}; backend {:?}, host {:.2} GiB, device {:.2} GiB)",
-        load,
-        params.display(),
-        info.log_domain,
-        info.n_inputs,
-        info.n_l,
-        info.n_a,
-        info.n_b,
-        info.backend,
-        info.host_bytes as f64 / (1u64 << 30) as f64,
-        info.device_bytes as f64 / (1u64 << 30) as f64
-    );
+    if grid.is_empty() {
+        grid.push((opts.device_budget, opts.gpu_workers));
+    }
+    let anon = AnonPeak::start();
+    let mut made: Option<(*mut c_void, *mut c_void)> = None; // ctx, circuit
+    let mut failed = false;
+    for &(cap, workers) in &grid {
+        anon.reset();
+        opts.device_budget = cap;
+        opts.gpu_workers = workers;
+        let t = Instant::now();
+        let srs = SRS::try_new_with(params.clone(), &opts).unwrap_or_else(|e| {
+            eprintln!("Error: {}", e);
+            std::process::exit(e.code.clamp(1, 125));
+        });
+        let load = t.elapsed().as_secs_f64();
+        let info = srs.info().unwrap();
+        println!(
+            "load: {:.2} s ({}; 2^{} domain, {} inputs, L {}, A {}, B {}; backend {:?}, host {:.2} GiB, device {:.2} GiB; \
+             gpu-mem {}, workers {})",
+            load,
+            params.display(),
+            info.log_domain,
+            info.n_inputs,
+            info.n_l,
+            info.n_a,
+            info.n_b,
+            info.backend,
+            info.host_bytes as f64 / (1u64 << 30) as f64,
+            info.device_bytes as f64 / (1u64 << 30) as f64,
+            cap_name(cap),
+            workers
+        );
+        // the assignment once, after the first load (bellperson synthesizes after loading)
+        let (_, circuit) = *made.get_or_insert_with(|| make_assignment(porep, seed_arg, &r1cs, &wtns));
+        // SAFETY: valid while `circuit` lives (freed at the end).
+        let a = unsafe { &*cuzk_bp_circuit_assignment(circuit) };
+        failed |= !prove_all(&srs, a, circuits, reps, shared, split, load, cap, workers, &anon);
+    }
+    if let Some((ctx, circuit)) = made {
+        unsafe {
+            cuzk_bp_circuit_free(circuit);
+            cuzk_ctx_free(ctx);
+        }
+    }
+    if failed {
+        std::process::exit(5);
+    }
+}
 
+fn cap_name(cap: u64) -> String {
+    if cap == 0 {
+        "full".to_string()
+    } else if cap % (1 << 30) == 0 {
+        format!("{}G", cap >> 30)
+    } else {
+        format!("{}M", cap >> 20)
+    }
+}
+
+/// The assignment of the PoRep-shaped circuit (porep) or of a circom
+/// circuit and witness, with its context; exits on an error.
+fn make_assignment(porep: Option<u32>, seed_arg: u64, r1cs: &str, wtns: &str) -> (*mut c_void, *mut c_void) {
     let t = Instant::now();
     let mut err = CuzkError {
         code: 0,
         msg: [0; 512],
     };
     let cs = |s: &str| std::ffi::CString::new(s).unwrap();
-    let (cr, cw) = (cs(&r1cs), cs(&wtns));
+    let (cr, cw) = (cs(r1cs), cs(wtns));
     let mut ctx = std::ptr::null_mut();
     let mut circuit = std::ptr::null_mut();
     let st = unsafe {
@@ -218,7 +305,7 @@ fn main() {
         eprintln!("Error: {}", msg.to_string_lossy());
         std::process::exit(st);
     }
-    // SAFETY: valid while `circuit` lives (freed at the end).
+    // SAFETY: valid while `circuit` lives.
     let a = unsafe { &*cuzk_bp_circuit_assignment(circuit) };
     println!(
         "assignment: {:.2} s ({} constraints, {} inputs, {} aux)",
@@ -227,7 +314,24 @@ fn main() {
         a.inp_assignment_size,
         a.aux_assignment_size
     );
+    (ctx, circuit)
+}
 
+/// `circuits` partitions a call, `reps` calls, under `srs`; prints the
+/// per-call lines and the SUMMARY. False when proof 0 does not verify.
+#[allow(clippy::too_many_arguments)]
+fn prove_all(
+    srs: &SRS,
+    a: &Assignment<[u64; 4]>,
+    circuits: usize,
+    reps: usize,
+    shared: bool,
+    split: bool,
+    load: f64,
+    cap: u64,
+    workers: u32,
+    anon: &AnonPeak,
+) -> bool {
     // `circuits` partitions of the same shape, as a PoRep proof's: copies of
     // the arrays (kept alive in `copies`) unless --shared.
     let t = Instant::now();
@@ -272,10 +376,10 @@ fn main() {
     for rep in 0..reps {
         let t = Instant::now();
         if split {
-            let h = start(&provers, a, &r, &s, &srs);
+            let h = start(&provers, a, &r, &s, srs);
             supraseal_c2::finish_groth16_proof(h, &mut proofs);
         } else {
-            supraseal_c2::generate_groth16_proofs(&provers, &r, &s, &mut proofs, &srs);
+            supraseal_c2::generate_groth16_proofs(&provers, &r, &s, &mut proofs, srs);
         }
         let dt = t.elapsed().as_secs_f64();
         println!(
@@ -292,7 +396,7 @@ fn main() {
     let inputs: &[[u64; 4]] = unsafe {
         std::slice::from_raw_parts(a.inp_assignment_data.add(1), a.inp_assignment_size - 1)
     };
-    let ok = supraseal_c2::verify_groth16_proof(&srs, &proofs[0], inputs).unwrap();
+    let ok = supraseal_c2::verify_groth16_proof(srs, &proofs[0], inputs).unwrap();
     let info = srs.info().unwrap();
     println!(
         "median: {:.3} s for {} circuits, {:.3} s a circuit ({}); proof 0 verifies: {}; host peak {:.2} GiB; \
@@ -307,7 +411,8 @@ fn main() {
     );
     println!(
         "SUMMARY load_s={:.2} circuits={} median_s={:.3} per_circuit_s={:.3} circuits_per_s={:.3} \
-         host_peak_gib={:.2} rss_anon_gib={:.2} device_peak_gib={:.2} mode={} verified={}",
+         host_peak_gib={:.2} rss_anon_gib={:.2} rss_anon_peak_gib={:.2} device_peak_gib={:.2} mode={} verified={} \
+         gpu_mem={} workers={}",
         load,
         circuits,
         med,
@@ -315,17 +420,14 @@ fn main() {
         circuits as f64 / med,
         vm_hwm_gib(),
         status_gib("RssAnon:"),
+        anon.gib(),
         info.device_peak as f64 / (1u64 << 30) as f64,
         if split { "start_finish" } else { "generate" },
-        ok
+        ok,
+        cap_name(cap),
+        workers
     );
-    unsafe {
-        cuzk_bp_circuit_free(circuit);
-        cuzk_ctx_free(ctx);
-    }
-    if !ok {
-        std::process::exit(5);
-    }
+    ok
 }
 
 fn start(
