@@ -2,8 +2,9 @@
  * from random coefficient records (any order, empty rows, repeated signals)
  * and witnesses (0, 1 and random values), computed here with the CPU field
  * code term by term; then h = a.b - c after the three odd-coset NTTs, the
- * CPU's ntt_coset_odd against cuzk_gpu_ntt_run, in both the 3-vector and
- * the 2-vector order (c evaluated again after b's coset product). Exits 77
+ * CPU's ntt_coset_odd against cuzk_gpu_ntt_run, in the 3-vector and the
+ * 2-vector order (c evaluated again after b's coset product), and in the
+ * 1-vector order with a.b in page-locked host memory read in place. Exits 77
  * ("skipped") without a CUDA device or without CUDA in the library. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -280,6 +281,29 @@ static void run_case(cuzk_curve curve, unsigned lg, uint64_t seed)
     assert_int_equal(cuzk_gpu_g16_pointwise(curve, da, NULL, db, n, CUZK_GPU_G16_SUB, NULL, &e), CUZK_OK);
     down(got, da, n * 32);
     expect_equal(rh, got, n, "h (2 vectors)", curve, lg);
+
+    /* 1 vector and page-locked host memory P read in place (bellperson
+     * mode's tier 7; unified addressing: P's address is the device's): a's
+     * coset into P; b's coset; b = b.P into P; c's coset; c = from_mont(P - c)
+     * (RSUB, into c's buffer) */
+    void *hp = NULL;
+    assert_int_equal(cuzk_gpu_host_alloc(&hp, n * 32, &e), CUZK_OK);
+    memset(hp, 0, n * 32);
+    assert_int_equal(cuzk_gpu_g16_abc(csr, dw, da, db, NULL, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_ntt_run(ntt, da, lg, CUZK_GPU_NTT_ODD_COSET, NULL, &e), CUZK_OK);
+    down(hp, da, n * 32);
+    assert_int_equal(cuzk_gpu_ntt_run(ntt, db, lg, CUZK_GPU_NTT_ODD_COSET, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_g16_pointwise(curve, db, hp, NULL, n, CUZK_GPU_G16_MUL, NULL, &e), CUZK_OK);
+    down(hp, db, n * 32);
+    assert_int_equal(cuzk_gpu_g16_abc(csr, dw, NULL, NULL, dc, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_ntt_run(ntt, dc, lg, CUZK_GPU_NTT_ODD_COSET, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_g16_pointwise(curve, hp, NULL, dc, n, CUZK_GPU_G16_RSUB, NULL, &e), CUZK_OK);
+    down(got, dc, n * 32);
+    expect_equal(rh, got, n, "h (1 vector, a.b in host memory)", curve, lg);
+    /* RSUB needs a and c, not b */
+    assert_int_equal(cuzk_gpu_g16_pointwise(curve, hp, NULL, NULL, n, CUZK_GPU_G16_RSUB, NULL, &e), CUZK_ERR_USAGE);
+    assert_int_equal(cuzk_gpu_g16_pointwise(curve, NULL, db, dc, n, CUZK_GPU_G16_RSUB, NULL, &e), CUZK_ERR_USAGE);
+    cuzk_gpu_host_free(hp);
 
     cuzk_gpu_dev_free(dw, 0);
     cuzk_gpu_dev_free(da, 0);

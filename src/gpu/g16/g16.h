@@ -11,7 +11,8 @@
  *  - the quotient h = a.b - c out of Montgomery form (raw MSM scalars), after
  *    the three odd-coset NTTs (cuzk_gpu_ntt_run, CUZK_GPU_NTT_ODD_COSET), in
  *    a's buffer; with b and c kept only in turn (the plan's 2-vector tier) as
- *    two steps: a = a.b, then h = from_mont(a - c).
+ *    two steps: a = a.b, then h = from_mont(a - c) (RSUB: into c's buffer,
+ *    when a.b is read in place from host memory).
  *
  * Device layout of the CSR (what the memory plan, src/groth16/gpu_plan.c,
  * counts): per matrix a row-pointer array of n_rows + 1 u32, a signal u32
@@ -85,10 +86,13 @@ cuzk_status cuzk_gpu_g16_abc_poll(cuzk_gpu_g16_csr *c, const void *d_w, void *d_
 typedef enum cuzk_gpu_g16_pw_op {
     CUZK_GPU_G16_QUOTIENT = 0,  /* a = from_mont(a.b - c) */
     CUZK_GPU_G16_MUL = 1, /* a = a.b                (c unused) */
-    CUZK_GPU_G16_SUB = 2  /* a = from_mont(a - c)   (b unused) */
+    CUZK_GPU_G16_SUB = 2, /* a = from_mont(a - c)   (b unused) */
+    CUZK_GPU_G16_RSUB = 3 /* c = from_mont(a - c)   (b unused; a only read, c written) */
 } cuzk_gpu_g16_pw_op;
 
-/* Pointwise over n elements of Fr (Montgomery in, raw out for H / SUB). */
+/* Pointwise over n elements of Fr (Montgomery in, raw out for QUOTIENT /
+ * SUB / RSUB). Any buffer may be device-visible host memory (page-locked
+ * and mapped: read or written over the bus). */
 cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const void *d_b, const void *d_c,
                                    size_t n, cuzk_gpu_g16_pw_op op, void *stream, cuzk_error *e);
 

@@ -87,6 +87,15 @@ __global__ void pointwise_kernel(fp<P> *a, const fp<P> *__restrict__ b, const fp
     }
 }
 
+/* CUZK_GPU_G16_RSUB: c = from_mont(a - c). */
+template <class P> __global__ void rsub_kernel(const fp<P> *__restrict__ a, fp<P> *c, size_t n)
+{
+    fp<P> one_raw = fp_zero<P>();
+    one_raw.v[0] = 1;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        c[i] = (a[i] - c[i]) * one_raw;
+}
+
 void device_release(cuzk_gpu_g16_csr *c)
 {
     for (int k = 0; k < 2; k++) {
@@ -296,8 +305,11 @@ cuzk_status pointwise_t(void *d_a, const void *d_b, const void *d_c, size_t n, i
     if (n == 0) return CUZK_OK;
     size_t blocks = (n + G16_THREADS - 1) / G16_THREADS;
     if (blocks > 65536) blocks = 65536; /* grid-stride beyond */
-    pointwise_kernel<P><<<(unsigned)blocks, G16_THREADS, 0, st>>>((fp<P> *)d_a, (const fp<P> *)d_b,
-                                                                  (const fp<P> *)d_c, n, op);
+    if (op == CUZK_GPU_G16_RSUB)
+        rsub_kernel<P><<<(unsigned)blocks, G16_THREADS, 0, st>>>((const fp<P> *)d_a, (fp<P> *)d_c, n);
+    else
+        pointwise_kernel<P><<<(unsigned)blocks, G16_THREADS, 0, st>>>((fp<P> *)d_a, (const fp<P> *)d_b,
+                                                                      (const fp<P> *)d_c, n, op);
     CUZK_LAUNCHED("pointwise");
     return CUZK_OK;
 }
@@ -478,9 +490,10 @@ extern "C" cuzk_status cuzk_gpu_g16_abc_poll(cuzk_gpu_g16_csr *c, const void *d_
 extern "C" cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const void *d_b, const void *d_c, size_t n,
                                               cuzk_gpu_g16_pw_op op, void *stream, cuzk_error *e)
 {
-    if (!d_a || (op != CUZK_GPU_G16_SUB && !d_b) || (op != CUZK_GPU_G16_MUL && !d_c))
+    const bool no_b = op == CUZK_GPU_G16_SUB || op == CUZK_GPU_G16_RSUB;
+    if (!d_a || (!no_b && !d_b) || (op != CUZK_GPU_G16_MUL && !d_c))
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover pointwise: NULL buffer");
-    if (op != CUZK_GPU_G16_QUOTIENT && op != CUZK_GPU_G16_MUL && op != CUZK_GPU_G16_SUB)
+    if (op != CUZK_GPU_G16_QUOTIENT && op != CUZK_GPU_G16_MUL && op != CUZK_GPU_G16_SUB && op != CUZK_GPU_G16_RSUB)
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover pointwise: unknown op %d", (int)op);
     if (!aligned16(d_a) || !aligned16(d_b) || !aligned16(d_c))
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover pointwise: buffers must be 16-byte aligned");
