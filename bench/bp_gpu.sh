@@ -14,7 +14,7 @@
 # which tier each of a descending list of --gpu-mem caps gives (the plan is
 # arithmetic over the file's counts and the cap, what `cuzk prove` computes),
 # and for the first cap of every tier reached (1 resident pre-staged ... 7
-# the witness and a, b, c on the host) plus no cap, the same 3 partitions are
+# the witness on the host, one page-locked domain vector) plus no cap, the same 3 partitions are
 # proved with --gpu --gpu-workers W --gpu-mem CAP: the 3 x 192-byte proofs,
 # the 3 x 384-byte in-memory proofs (--raw-proof) and the public inputs must
 # equal the CPU's byte for byte (every GPU proof is also verified before it

@@ -206,8 +206,8 @@ CUZK_API cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cu
  * the proofs in the background, and returns once every circuit's a, b, c
  * have been read (on the GPU: uploaded to the device through a worker's
  * page-locked staging chunks, when the last circuit's proof has begun in
- * the pre-staged tiers, at its abc or NTT step in the others, at its start
- * in tier 7 (`cuzk plan --bellperson`); on the CPU: when the last one's abc
+ * the pre-staged tiers, at its abc or NTT step in the others, at its NTT
+ * step in tier 7 (`cuzk plan --bellperson`); on the CPU: when the last one's abc
  * step is done; or when the proofs ended on an error): the caller may
  * then free a, b, c. finish waits for the proofs and writes out[0..n)
  * (zeroed on error) with cuzk_bp_prove's errors; drop waits and discards.

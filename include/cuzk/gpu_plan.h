@@ -30,7 +30,8 @@
  *  - bellperson mode (cuzk_gpu_key_shape.bellperson): no coefficients; a
  *    proof's a, b, c come from the caller's memory, staged through two
  *    page-locked chunks per worker (stage_bytes each, counted in
- *    host_pinned; tier 7: the 3 vectors whole, page-locked per worker) and
+ *    host_pinned; tier 7 too, with one page-locked domain vector per
+ *    worker for the cosets' product and h, the quotient on the device) and
  *    uploaded with the witness (pre-staged tiers: the waiting workers'
  *    a, b, c are counted on the device too); A's and B's scalars are
  *    selected from the witness on the device, by per-proof wire bitmaps
@@ -55,7 +56,10 @@
  *      the device outside the NTT phase but what the MSM handles hold; the
  *      GPU lock is taken per device phase, so one worker's CPU work overlaps
  *      another's kernels. For cards (8 GiB) where tier 6's witness and two
- *      vectors do not fit.
+ *      vectors do not fit. Bellperson mode: a, b, c are the caller's,
+ *      staged in turn into the device vector; one page-locked domain
+ *      vector per worker takes a's coset, then the cosets' product (read in
+ *      place by the kernel), then h: the quotient is computed on the device.
  * When the key is streamed, items are streamed in the order H (its MSM has
  * random scalars, so its upload hides behind its compute), coefficients, B2,
  * C, A, B1 until the rest fits; each streamed item gets what its phase
@@ -230,7 +234,7 @@ typedef struct cuzk_host_plan {
     size_t pinned;        /* per worker: page-locked buffers (cuzk_gpu_plan.host_pinned) */
     size_t witness;       /* per worker: the proof's witness (n_vars x 32) */
     size_t vectors;       /* per worker: a, b, c on the host (CPU prover: 3 domain vectors;
-                             GPU tier 7: in `pinned`) */
+                             GPU tier 7: in `pinned`; bellperson mode: the caller's) */
     size_t scratch;       /* per worker: the CPU MSM's index lists and bucket arrays (CPU prover),
                              or the host finish of a GPU proof */
     size_t phase_bytes[CUZK_HOST_PHASE_COUNT]; /* anonymous + page-locked bytes per phase */
@@ -295,7 +299,8 @@ typedef struct cuzk_gpu_plan {
     unsigned tier;         /* a cuzk_gpu_tier, 1..7, see the list above */
     int key_streamed;      /* some key item is streamed */
     int prestage;          /* waiting workers hold their next witness on the device */
-    int host_witness;      /* tier 7: witness, a, b, c and the quotient on the host */
+    int host_witness;      /* tier 7: witness, a, b, c and the quotient on the host (bellperson
+                              mode: a, b, c the caller's, staged; the quotient on the device) */
     unsigned abc_vectors;  /* domain vectors on the device at once: 3 or 2; 1 in tier 7 */
     cuzk_gpu_plan_item item[CUZK_GPU_ITEM_COUNT];
     size_t key_bytes;      /* the items held with the key (the resident ones) */
@@ -308,10 +313,11 @@ typedef struct cuzk_gpu_plan {
                               page-locked per worker (counted in host_pinned) */
     size_t host_pinned;    /* page-locked host memory per worker: the witness (packed for the
                               bus: its 2-bit codes and tile offsets too), and in tier 7 the
-                              a, b, c vectors (the witness raw); bellperson mode, tiers 1-6:
-                              the two a, b, c staging chunks too (2 x stage_bytes) */
+                              a, b, c vectors (the witness raw; bellperson mode: one vector);
+                              bellperson mode: the two a, b, c staging chunks too
+                              (2 x stage_bytes) */
     size_t vector_bytes;   /* one domain vector, 2^log_domain x 32 */
-    size_t stage_bytes;    /* bellperson mode, tiers 1-6: one of a worker's two page-locked
+    size_t stage_bytes;    /* bellperson mode, every tier: one of a worker's two page-locked
                               chunks that stage a, b, c, min(2^log_domain / 4 (2^log_domain
                               below 4), CUZK_GPU_BP_STAGE_VALUES) x 32; 0 otherwise */
     size_t job_bytes[CUZK_GPU_PHASE_COUNT];   /* the running proof's own buffers per phase */

@@ -266,9 +266,8 @@ int cmd_plan(int argc, char **argv)
            gib(p.vector_bytes));
     printf("; pinned host memory %.3f GiB per worker", gib(p.host_pinned));
     if (p.stage_bytes)
-        printf(" (with a, b, c staged through 2 chunks of %.3f GiB)", gib(p.stage_bytes));
-    else if (shape.bellperson)
-        printf(" (with a, b, c whole)");
+        printf(" (with a, b, c staged through 2 chunks of %.3f GiB%s)", gib(p.stage_bytes),
+               p.host_witness ? " and one domain vector" : "");
     if (p.others_bytes)
         printf("; the %u waiting workers' witnesses %.3f GiB", p.workers - 1, gib(p.others_bytes));
     printf("\nphase    device GiB = CUDA runtime + key held + streamed items + proof + waiting workers\n");

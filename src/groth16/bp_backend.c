@@ -314,14 +314,19 @@ const cuzk_g16_backend *cuzk_bp_backend_cpu(void) { return &BP_CPU; }
  * The GPU Groth16 backend of snarkjs keys (gpu/g16/g16_backend.h) in its
  * bellperson mode: the same memory plan (tiers, W worker slots, pre-staged
  * uploads, resident or streamed MSM bases), with a proof's a, b, c staged
- * chunk by chunk through the worker slot's page-locked chunks by abc_range
- * (tier 7: filled whole into its page-locked vectors by abc_in), each a
- * copy in the caller's order (the NTTs take bellperson's roots,
+ * chunk by chunk through the worker slot's page-locked chunks by abc_range,
+ * each a copy in the caller's order (the NTTs take bellperson's roots,
  * CUZK_BP_GENERATOR, as on the CPU) with the check against r, and its
  * witness packed for the bus straight from the assignment's Montgomery
  * values (witness_range: 0 and 1 as they are, the others converted; tier 7
  * raw into its page-locked slot), with the bitmaps of the wires A and B
- * take (from the densities). The H MSM's result is scaled by -1/2 here, as on the
+ * take (from the densities). In every tier the device computes the
+ * quotient; tier 7 keeps one page-locked domain vector per worker for the
+ * cosets' product and h (DESIGN: it page-locked a, b, c whole, 12 GiB a
+ * worker at 2^27, filled by a copy at job begin for the CPU quotient;
+ * staged like the other tiers, the copy is the same, the host holds 4 GiB
+ * a worker, and the quotient is two pointwise kernels that read the
+ * product in place). The H MSM's result is scaled by -1/2 here, as on the
  * CPU. After each step the job's finished device intervals go to the
  * context's spans (gpu_spans.h), as for snarkjs keys. Built with CUDA only
  * (CUZK_HAVE_GPU_PROVER); without it attach fails with
@@ -349,23 +354,8 @@ typedef struct {
  * of them, once its work is done), as the snarkjs keys' GPU backend does. */
 static void bp_gpu_spans(bp_gpu_job *j, int wait) { cuzk_g16_gpu_report_spans(j->ctx, j->j, j->device, wait); }
 
-/* Tier 7: the whole of a, b, c into the slot's page-locked vectors. */
-static cuzk_status bp_gpu_abc_in(void *key_user, void *job_user, void *a, void *b, void *c, cuzk_error *err)
-{
-    const bp_gpu_key *k = key_user;
-    const bp_gpu_job *j = job_user;
-    void *dst[3] = {a, b, c};
-    const void *src[3] = {j->in.as->a, j->in.as->b, j->in.as->c};
-    for (int i = 0; i < 3; i++) {
-        size_t bad = cuzk_bp_copy_in(dst[i], src[i], j->in.as->abc_size, k->bk->n, j->ctx->pool);
-        if (bad != SIZE_MAX)
-            return abc_range_err(err, &j->in, i, bad);
-    }
-    return CUZK_OK;
-}
-
-/* Tiers 1-6: values [b, e) (the domain's order) of a, b or c into a
- * staging chunk; called on several threads at once for disjoint ranges. */
+/* Values [b, e) (the domain's order) of a, b or c into a staging chunk;
+ * called on several threads at once for disjoint ranges. */
 static cuzk_status bp_gpu_abc_range(void *key_user, void *job_user, int i, size_t b, size_t e, void *dst,
                                     cuzk_error *err)
 {
@@ -397,14 +387,6 @@ static void bp_gpu_abc_done(void *key_user, void *job_user)
     const bp_gpu_job *j = job_user;
     if (j->in.consumed)
         j->in.consumed(j->in.consumed_user, j->in.index);
-}
-
-/* Tier 7: a = raw(a.b - c) on the odd coset, on the CPU. */
-static void bp_gpu_quotient(void *key_user, void *job_user, void *a, const void *b, const void *c, size_t n)
-{
-    const bp_gpu_key *k = key_user;
-    const bp_gpu_job *j = job_user;
-    k->ops->h_pointwise(a, b, c, n, j->ctx->pool);
 }
 
 static void bp_gpu_detach(void *state)
@@ -443,8 +425,6 @@ static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o
         src.bases[3] = k->l;
         src.bases[4] = k->b2;
     }
-    src.host.quotient = bp_gpu_quotient;
-    src.host.abc_in = bp_gpu_abc_in;
     src.host.abc_range = bp_gpu_abc_range;
     src.host.abc_done = bp_gpu_abc_done;
     src.host.witness_range = bp_gpu_witness_range;

@@ -80,8 +80,8 @@ static const cuzk_gpu_tier_desc TIERS[] = {
     {CUZK_GPU_TIER_STREAMED_2VEC, "streamed-2vec", 1, 0, 0, 2,
      "key partly streamed, " WITNESS_AT_START ", a/b/c as 2 vectors"},
     {CUZK_GPU_TIER_HOST_WITNESS, "host-witness", 1, 0, 1, 1,
-     "key partly streamed, witness on the host (a, b, c and the quotient on the CPU, 1 vector on the device "
-     "at a time, MSMs over host scalars)"},
+     "key partly streamed, witness on the host (a, b, c and the quotient on the CPU; bellperson keys: 1 "
+     "vector on the host, the quotient on the device), 1 vector on the device at a time, MSMs over host scalars"},
 };
 #undef WITNESS_PRESTAGED
 #undef WITNESS_AT_START
@@ -491,7 +491,7 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
     const size_t msm_v = sel > v ? sadd(v, sel) : sel ? v : 0;
     /* bellperson mode: a proof's a, b, c are uploaded with the witness
      * (pre-staged tiers: a waiting worker's too), staged through two
-     * page-locked chunks per worker (tier 7: page-locked whole, 3 vectors) */
+     * page-locked chunks per worker (tier 7 too, into its one device vector) */
     const size_t abc_in = s->bellperson ? smul(3, v) : 0;
     const size_t n_dom = (size_t)1 << s->log_domain, quarter = n_dom >= 4 ? n_dom / 4 : n_dom;
     const size_t stage =
@@ -554,9 +554,12 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
             out->key_streamed = TIERS[t].key_streamed;
             out->host_witness = host;
             out->witness_bytes = host ? wb_host : wb;
-            out->host_pinned = host ? sadd(wb_host, sadd(smul(3, v), bsb))
-                                    : sadd(wb, sadd(cuzk_wpack_index_bytes(g16_shape_scalars(s, 0)), smul(2, stage)));
-            out->stage_bytes = host ? 0 : stage;
+            /* tier 7: the raw scalars and a, b, c (bellperson mode: one vector, the cosets' product and h);
+             * tiers 1-6: the packed witness; bellperson mode: the two staging chunks */
+            out->host_pinned = host ? sadd(wb_host, sadd(smul(s->bellperson ? 1 : 3, v), bsb))
+                                    : sadd(wb, cuzk_wpack_index_bytes(g16_shape_scalars(s, 0)));
+            out->host_pinned = sadd(out->host_pinned, smul(2, stage));
+            out->stage_bytes = stage;
             memcpy(out->item, key, sizeof key);
             out->key_bytes = held;
             out->prestage = TIERS[t].prestage;

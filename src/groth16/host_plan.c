@@ -9,7 +9,7 @@
  * streamed MSM items page-lock their bases (mapped key pages then count: they
  * cannot be reclaimed), streamed B items keep the kept B wires' copies, and
  * tier 7 holds the CPU's A/B plan and a, b, c per worker in page-locked
- * memory. */
+ * memory (bellperson mode: one domain vector and the staging chunks). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -264,8 +264,9 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
      * page-locked slot (tier 7: raw, with the A and B selections) and makes the bitmaps of the wires
      * A and B take */
     h->witness = s->bellperson ? g16_shape_select_bytes(s) / 2 : smul(s->n_vars, FR_BYTES);
-    /* tier 7's a, b, c are in the page-locked buffers; bellperson mode's, tiers 1-6, are the caller's,
-     * staged through two page-locked chunks (in `pinned`) */
+    /* tier 7's a, b, c are in the page-locked buffers (`pinned`); bellperson mode's are the caller's,
+     * staged through two page-locked chunks (in `pinned`; tier 7: beside one domain vector for the
+     * cosets' product and h) */
     h->vectors = 0;
     h->scratch = GPU_FINISH;
     host_sum(h);

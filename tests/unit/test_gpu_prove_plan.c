@@ -127,13 +127,16 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     assert_int_equal(p->b_scalar_bytes, bsb);
     assert_int_equal(p->vector_bytes, n * 32);
     /* bellperson mode: a, b, c uploaded with the witness (abc_in on the
-     * device), staged through two page-locked chunks per worker (tier 7:
-     * the 3 vectors page-locked whole, as for snarkjs keys) */
+     * device), staged through two page-locked chunks per worker, in every
+     * tier; tier 7 page-locks a, b, c whole for snarkjs keys, one vector
+     * (the cosets' product, then h) in bellperson mode */
     const size_t abc_in = s->bellperson ? 3 * n * 32 : 0;
     const size_t quarter = n >= 4 ? n / 4 : n; /* at least 4 chunks a vector, at most 2^22 values each */
-    const size_t chunk = s->bellperson && !host ? (quarter < ((size_t)1 << 22) ? quarter : (size_t)1 << 22) * 32 : 0;
+    const size_t chunk = s->bellperson ? (quarter < ((size_t)1 << 22) ? quarter : (size_t)1 << 22) * 32 : 0;
     assert_int_equal(p->stage_bytes, chunk);
-    assert_int_equal(p->host_pinned, p->witness_bytes + (host ? 3 * n * 32 + bsb : cuzk_wpack_index_bytes(ns) + 2 * chunk));
+    const size_t host_vectors = (s->bellperson ? 1 : 3) * n * 32;
+    assert_int_equal(p->host_pinned,
+                     p->witness_bytes + (host ? host_vectors + bsb : cuzk_wpack_index_bytes(ns)) + 2 * chunk);
     /* the kept B wires' index: held on the device, except in tier 7 (gathered on the host) */
     const cuzk_gpu_plan_item *bi = &p->item[CUZK_GPU_ITEM_B_INDEX];
     assert_int_equal(bi->data_bytes, dropped(s) ? s->n_b * 4 : 0);

@@ -27,7 +27,7 @@ struct slot_res {
     cudaEvent_t ev_w;        /* witness on the device */
     cudaEvent_t ev_ref;      /* a job's event clock origin */
     cudaEvent_t t0[CUZK_GPU_PHASE_COUNT], t1[CUZK_GPU_PHASE_COUNT];
-    void *stage[2];          /* bellperson mode, tiers 1-6: a, b, c's page-locked staging chunks */
+    void *stage[2];          /* bellperson mode: a, b, c's page-locked staging chunks */
     cudaEvent_t ev_stage[2]; /* ... each one's last copy to the device */
 };
 
@@ -43,7 +43,9 @@ struct cuzk_gpu_g16_key {
     void *pinned[MAX_WORKERS];     /* witness slots: raw (tier 7) or packed (gpu/g16/wpack.h: the whole values) */
     void *pinned_index[MAX_WORKERS]; /* tiers 1-6: the packed witness's codes and tile offsets */
     void *dev_full[MAX_WORKERS], *dev_index[MAX_WORKERS]; /* their device-visible addresses */
-    void *pinned_abc[MAX_WORKERS]; /* tier 7: a, b, c of each worker slot (tiers 1-6: slot_res.stage) */
+    void *pinned_abc[MAX_WORKERS]; /* tier 7: a, b, c of each worker slot (bellperson mode: one domain
+                                      vector, mapped; tiers 1-6: slot_res.stage); h in its first */
+    void *dev_abc[MAX_WORKERS];    /* bellperson mode, tier 7: its device-visible address */
     void *pinned_b[MAX_WORKERS];   /* tier 7, B wires dropped: the kept B wires' scalars of each slot */
     void *d_bindex;                /* B wires dropped, tiers 1-6: their indices on the device */
     slot_res res[MAX_WORKERS];     /* streams and events of each worker slot */
@@ -73,7 +75,7 @@ struct cuzk_gpu_g16_job {
     void *d_sel;             /* bellperson mode: A's, then B's selected scalars (d_a, or its own buffer) */
     const void *witness;     /* the caller's raw witness, or NULL: host.witness_range gives it */
     bool w_issued;
-    bool host_abc, host_h;   /* tier 7: a, b, c in the pinned slot; h there */
+    bool host_abc, host_h;   /* tier 7: a, b, c in the pinned slot (bellperson mode: staged at ntt); h there */
     void *host_user;
     bool csr_held;           /* streamed coefficients acquired for this job's abc/ntt */
     cuzk_gpu_g16_hooks hooks; /* the job's (zero when none): the parallel hook stages a, b, c */
@@ -253,7 +255,7 @@ cuzk_status msm_issue(cuzk_gpu_g16_job *j, int i, cuzk_gpu_msm *m, cuzk_error *e
 {
     const cuzk_gpu_key_shape *s = &j->k->src.shape;
     const int ph = CUZK_GPU_PHASE_MSM_H + i;
-    /* tier 7: h in the pinned a, the witness in the pinned slot */
+    /* tier 7: h in the pinned vector (a's), the witness in the pinned slot */
     const bool host = j->k->plan.host_witness;
     const uint64_t *h = (const uint64_t *)(host ? j->k->pinned_abc[j->slot] : j->d_a);
     const uint64_t *w = (const uint64_t *)(host ? j->k->pinned[j->slot] : j->d_w);
@@ -366,10 +368,10 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
     cuzk_status st;
     const cuzk_gpu_plan_item *co = &p->item[CUZK_GPU_ITEM_COEFS];
     if (s->bellperson) { /* a, b, c come with each proof: no coefficients */
-        if ((p->host_witness ? !k->src.host.abc_in || !k->src.host.quotient : !k->src.host.abc_range) ||
-            !k->src.host.witness_range)
-            return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: a bellperson key needs the host steps that fill a, b, c "
-                                               "(in chunks; in tier 7 whole, and the quotient) and the witness");
+        if (!k->src.host.abc_range || !k->src.host.witness_range)
+            return cuzk_err(e, CUZK_ERR_USAGE,
+                            "gpu prover: a bellperson key needs the host steps that fill a, b, c in chunks and the "
+                            "witness");
     } else if (p->host_witness) { /* tier 7: the host evaluates a, b, c; no coefficients on the device */
         if (!k->src.host.abc || !k->src.host.quotient)
             return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: the plan is tier 7 (witness on the host) and the "
@@ -411,9 +413,13 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
             CUZK_CU(cudaEventCreate(&r->t1[ph]));
         }
         CUZK_CU(cudaHostAlloc(&k->pinned[w], p->witness_bytes, cudaHostAllocPortable | cudaHostAllocMapped));
-        if (p->host_witness) /* tier 7: a, b, c of the slot (bellperson mode: filled whole) */
+        if (p->host_witness && s->bellperson) { /* tier 7: one domain vector, read in place by the kernels */
+            CUZK_CU(cudaHostAlloc(&k->pinned_abc[w], p->vector_bytes, cudaHostAllocPortable | cudaHostAllocMapped));
+            CUZK_CU(cudaHostGetDevicePointer(&k->dev_abc[w], k->pinned_abc[w], 0));
+        } else if (p->host_witness) { /* tier 7: a, b, c of the slot, evaluated by the host */
             CUZK_CU(cudaHostAlloc(&k->pinned_abc[w], 3 * p->vector_bytes, cudaHostAllocPortable));
-        else if (s->bellperson) /* tiers 1-6: a, b, c staged through two chunks */
+        }
+        if (s->bellperson) /* a, b, c staged through two chunks */
             for (int c = 0; c < 2; c++) {
                 CUZK_CU(cudaHostAlloc(&r->stage[c], p->stage_bytes, cudaHostAllocPortable));
                 CUZK_CU(cudaEventCreateWithFlags(&r->ev_stage[c], cudaEventDisableTiming));
@@ -654,7 +660,7 @@ void fill_range(void *arg, size_t b, size_t e, int worker)
     }
 }
 
-/* Bellperson mode, tiers 1-6: vector `vec` (0 a, 1 b, 2 c) of the caller's
+/* Bellperson mode: vector `vec` (0 a, 1 b, 2 c) of the caller's
  * into the device vector dev on stream st, chunk by chunk through the slot's
  * two page-locked chunks: wait for the chunk's last copy (polling the
  * cancel callback), fill it (host.abc_range, over the parallel hook), copy
@@ -882,13 +888,6 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
     CUZK_CU(cudaEventRecord(j->ev_ref, j->cs));
     CUZK_CU(cudaEventSynchronize(j->ev_ref));
     j->t_ref = cuzk_now();
-    if (k->src.shape.bellperson && k->plan.host_witness) { /* tier 7: a, b, c whole into the slot */
-        uint8_t *abc = (uint8_t *)k->pinned_abc[j->slot];
-        const size_t v = k->plan.vector_bytes;
-        cuzk_status st = k->src.host.abc_in(k->src.host.user, j->host_user, abc, abc + v, abc + 2 * v, e);
-        if (st) return st;
-        abc_read(j);
-    }
     if (k->src.shape.bellperson && !k->plan.host_witness) {
         cuzk_status st = select_write(j, select, e);
         if (st) return st;
@@ -904,7 +903,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
     if (!j) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL job");
     cuzk_gpu_g16_key *k = j->k;
     const cuzk_gpu_plan *p = &k->plan;
-    if (p->host_witness) { /* tier 7: on the host, outside the GPU lock (bellperson mode: filled at begin) */
+    if (p->host_witness) { /* tier 7: on the host, outside the GPU lock (bellperson mode: staged at ntt) */
         uint8_t *abc = (uint8_t *)k->pinned_abc[j->slot];
         const size_t v = p->vector_bytes;
         if (!k->src.shape.bellperson)
@@ -993,24 +992,56 @@ cuzk_status ntt_host(cuzk_gpu_g16_job *j, cuzk_error *e)
     j->locked = false;
     pthread_mutex_unlock(&k->gpu_lock);
     k->src.host.quotient(k->src.host.user, j->host_user, abc, abc + v, abc + 2 * v, (size_t)1 << lg);
-    if (k->src.shape.bellperson) { /* h back to coefficients: once more through one device vector */
-        pthread_mutex_lock(&k->gpu_lock);
-        j->locked = true;
-        if ((st = dev_alloc(k, &j->d_a, v, "domain vector", e))) return st;
-        cudaError_t rc = cudaMemcpyAsync(j->d_a, abc, v, cudaMemcpyHostToDevice, j->cs);
-        if (rc == cudaSuccess &&
-            !(st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_COSET_INVERSE, j->cs, e)))
-            rc = cudaMemcpyAsync(abc, j->d_a, v, cudaMemcpyDeviceToHost, j->cs);
-        if (rc == cudaSuccess) rc = cudaStreamSynchronize(j->cs);
-        if (rc != cudaSuccess) {
-            cudaGetLastError();
-            st = cuzk_err(e, CUZK_ERR_GPU, "gpu prover: the inverse NTT of h: %s", cudaGetErrorString(rc));
-        }
-        if (st) return st;
-        dev_free(k, &j->d_a);
-        j->locked = false;
-        pthread_mutex_unlock(&k->gpu_lock);
+    j->host_h = true;
+    return CUZK_OK;
+}
+
+/* Bellperson mode, tier 7: under the GPU lock, one device vector d and the
+ * slot's page-locked vector P (mapped: the kernels read it in place over
+ * the bus), each of a, b, c staged from the caller's through the slot's
+ * chunks (stage_vector):
+ *   a: odd coset, P = d;
+ *   b: odd coset, d = d.P (MUL), P = d;
+ *   c (the caller's a, b, c are then read no more): odd coset,
+ *      d = from_mont(P - d) (RSUB: h, raw, on the coset);
+ *   h: inverse odd coset (its coefficients), P = d, for the H MSM.
+ * The same products and differences as the 2-vector tiers
+ * (cuzk_gpu_g16_job_ntt), so the same h. A cancel poll after each
+ * transform. */
+cuzk_status ntt_host_bp(cuzk_gpu_g16_job *j, cuzk_error *e)
+{
+    cuzk_gpu_g16_key *k = j->k;
+    const cuzk_curve curve = k->src.shape.curve;
+    const unsigned lg = k->src.shape.log_domain;
+    const size_t n = (size_t)1 << lg, v = k->plan.vector_bytes;
+    void *hp = k->pinned_abc[j->slot], *dp = k->dev_abc[j->slot];
+    CUZK_DEVICE_GUARD(k->device);
+    pthread_mutex_lock(&k->gpu_lock);
+    j->locked = true;
+    /* on an error, end waits for the stream, frees the vector and unlocks */
+    cuzk_status st;
+    if ((st = dev_alloc(k, &j->d_a, v, "domain vector", e))) return st;
+    sample(k);
+    if ((st = phase_begin(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
+    for (int i = 0; i < 3; i++) {
+        if ((st = stage_vector(j, i, j->d_a, j->cs, e))) return st;
+        if (i == 2) abc_read(j);
+        if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_ODD_COSET, j->cs, e))) return st;
+        if (i == 1 && (st = cuzk_gpu_g16_pointwise(curve, j->d_a, dp, NULL, n, CUZK_GPU_G16_MUL, j->cs, e)))
+            return st;
+        if (i == 2 && (st = cuzk_gpu_g16_pointwise(curve, dp, NULL, j->d_a, n, CUZK_GPU_G16_RSUB, j->cs, e)))
+            return st;
+        if (i < 2) CUZK_CU(cudaMemcpyAsync(hp, j->d_a, v, cudaMemcpyDeviceToHost, j->cs));
+        if ((st = cancel_point(j, e))) return st;
     }
+    if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_COSET_INVERSE, j->cs, e))) return st;
+    CUZK_CU(cudaMemcpyAsync(hp, j->d_a, v, cudaMemcpyDeviceToHost, j->cs));
+    if ((st = phase_end(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
+    if ((st = wait_polled(j, j->t1[CUZK_GPU_PHASE_NTT], e))) return st;
+    CUZK_CU(cudaStreamSynchronize(j->cs));
+    dev_free(k, &j->d_a);
+    j->locked = false;
+    pthread_mutex_unlock(&k->gpu_lock);
     j->host_h = true;
     return CUZK_OK;
 }
@@ -1019,7 +1050,7 @@ cuzk_status ntt_host(cuzk_gpu_g16_job *j, cuzk_error *e)
 
 extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
 {
-    if (j && j->host_abc) return ntt_host(j, e);
+    if (j && j->host_abc) return j->k->src.shape.bellperson ? ntt_host_bp(j, e) : ntt_host(j, e);
     if (!j || !j->d_a) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: ntt before abc");
     cuzk_gpu_g16_key *k = j->k;
     const cuzk_curve curve = k->src.shape.curve;

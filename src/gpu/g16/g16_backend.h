@@ -34,12 +34,13 @@
  * memory at attach) is sampled after each phase's allocations, for the
  * measured peak beside the planned one.
  *
- * Tier 7 (plan.host_witness: the witness on the host): attach also
- * page-locks a, b, c per worker (3 domain vectors) and makes no coefficient
- * CSR; abc is the caller's host.abc into the slot's pinned a, b, c, outside
- * the GPU lock; ntt takes the lock, uploads each vector in turn into one
- * device vector, runs the odd-coset NTT and downloads it, releases the lock
- * and runs host.quotient; each MSM takes the lock for its own phase and
+ * Tier 7 (plan.host_witness: the witness on the host), snarkjs keys:
+ * attach also page-locks a, b, c per worker (3 domain vectors) and makes
+ * no coefficient CSR; abc is the caller's host.abc into the slot's pinned
+ * a, b, c, outside the GPU lock; ntt takes the lock, uploads each vector in
+ * turn into one device vector, runs the odd-coset NTT and downloads it,
+ * releases the lock and runs host.quotient (bellperson mode: below); in
+ * every mode each MSM takes the lock for its own phase and
  * reads host scalars (h from the pinned a, the witness from the pinned
  * slot), streamed by the handle. So one worker's CPU work (abc, quotient)
  * overlaps another's kernels.
@@ -73,10 +74,15 @@
  * odd-coset NTT of h: bellperson's H bases pair with h's coefficients
  * (groth16/bp.h), 2^log_domain - 1 of them. The factor -1/2 of bellperson's
  * H is the caller's (one scalar multiplication of the MSM's result).
- * Tier 7: job_begin fills the slot's page-locked a, b, c whole
- * (host.abc_in; the CPU quotient needs whole host vectors), which go
- * through the host NTT path as above, the quotient on the host, then h
- * once more through one device vector for the inverse NTT.
+ * Tier 7: attach page-locks ONE domain vector P per worker (mapped), beside
+ * the two staging chunks; ntt, under the GPU lock, stages a, b, c in turn
+ * into one device vector d: a's coset into P; b's coset, d = d.P (read in
+ * place over the bus), into P; c's coset, d = from_mont(P - d) (RSUB), the
+ * inverse coset NTT, h into P, where the H MSM reads it (DESIGN: a, b, c
+ * were page-locked whole, 12 GiB a worker at 2^27, filled at job_begin for
+ * the CPU quotient; the same product and difference as the 2-vector tiers
+ * give the same h with 4 GiB a worker; the other worker's CPU work still
+ * overlaps, the MSMs taking the lock one by one).
  *
  * Cancellation: with a poll, the job waits for its device work by polling
  * events (between NTT passes, streamed coefficient ranges, before each MSM's
@@ -103,26 +109,22 @@ extern "C" {
  * (G1), B2 n_vars (or n_b) (G2) (bellperson mode: H 2^log_domain - 1,
  * A n_a, B1 and B2 n_b, gpu/g16/g16_shape.h); index by cuzk_gpu_plan_item_id -
  * CUZK_GPU_ITEM_MSM_H. */
-/* The host steps of tier 7, the caller's (the pipeline passes the CPU
- * backend's kernels). key_user is cuzk_gpu_g16_host.user, job_user the
- * job's cuzk_gpu_g16_hooks.host_user. */
+/* The host steps, the caller's (the pipeline passes the CPU backend's
+ * kernels). key_user is cuzk_gpu_g16_host.user, job_user the job's
+ * cuzk_gpu_g16_hooks.host_user. */
 typedef struct cuzk_gpu_g16_host {
-    /* a = A.w, b = B.w, c = a.b over the domain (Montgomery) from the raw
-     * witness w (n_vars values) */
+    /* Tier 7 (snarkjs keys): a = A.w, b = B.w, c = a.b over the domain
+     * (Montgomery) from the raw witness w (n_vars values) */
     void (*abc)(void *key_user, void *job_user, const void *w, void *a, void *b, void *c);
-    /* a, b, c (Montgomery, on the odd coset) -> a = raw(a.b - c) */
+    /* Tier 7 (snarkjs keys): a, b, c (Montgomery, on the odd coset) -> a = raw(a.b - c) */
     void (*quotient)(void *key_user, void *job_user, void *a, const void *b, const void *c, size_t n);
     void *user;
-    /* Bellperson mode (shape.bellperson), tier 7: fills a, b, c (domain
-     * vectors of Montgomery values, the slot's page-locked buffers) from the
-     * job's own inputs; job_begin calls it. An error fails job_begin. */
-    cuzk_status (*abc_in)(void *key_user, void *job_user, void *a, void *b, void *c, cuzk_error *e);
-    /* Bellperson mode, tiers 1-6: fills dst with values [b, e) (the
-     * domain's order, Montgomery) of vector i (0 a, 1 b, 2 c) from the job's
-     * own inputs: a staging chunk (cuzk_gpu_plan.stage_bytes). Called on
-     * the parallel hook's threads for disjoint ranges at once. An error
-     * fails the step that stages (job_begin in pre-staged tiers, abc, or
-     * ntt for c in 2-vector tiers). */
+    /* Bellperson mode (shape.bellperson), every tier: fills dst with values
+     * [b, e) (the domain's order, Montgomery) of vector i (0 a, 1 b, 2 c)
+     * from the job's own inputs: a staging chunk (cuzk_gpu_plan.stage_bytes).
+     * Called on the parallel hook's threads for disjoint ranges at once. An
+     * error fails the step that stages (job_begin in pre-staged tiers, abc,
+     * or ntt for c in 2-vector tiers and for a, b, c in tier 7). */
     cuzk_status (*abc_range)(void *key_user, void *job_user, int i, size_t b, size_t e, void *dst, cuzk_error *err);
     /* Bellperson mode (may be NULL: job_begin's witness is then raw):
      * fills dst with the raw values [b, e) of the job's witness (n_vars
@@ -137,8 +139,8 @@ typedef struct cuzk_gpu_g16_host {
      * job_begin (or abc, in tiers that pack there). */
     cuzk_status (*witness_range)(void *key_user, void *job_user, size_t b, size_t e, void *dst, cuzk_error *err);
     /* Bellperson mode, every tier (may be NULL): called once a job has read
-     * the last of its a, b, c through abc_in or abc_range (they are not read
-     * again; the caller may free them), from the step that read it. */
+     * the last of its a, b, c through abc_range (they are not read again;
+     * the caller may free them), from the step that read it. */
     void (*abc_done)(void *key_user, void *job_user);
 } cuzk_gpu_g16_host;
 
@@ -149,8 +151,9 @@ typedef struct cuzk_gpu_g16_key_src {
     /* When shape.n_b < n_vars (groth16/b_density.h): B1 and B2 hold only the
      * n_b kept wires' bases, and b_index their witness indices. */
     const uint32_t *b_index;
-    /* Required when the plan is tier 7 (attach fails with CUZK_ERR_USAGE
-     * without it); unused otherwise. */
+    /* Required in bellperson mode (abc_range) and when the plan of a
+     * snarkjs key is tier 7 (abc, quotient): attach fails with
+     * CUZK_ERR_USAGE without them; unused otherwise. */
     cuzk_gpu_g16_host host;
     /* Nonzero: the bases are a bellperson `.params` file's sections as
      * mapped (cuzk_gpu_msm_config.bases_be: converted on the device after
@@ -220,7 +223,8 @@ cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, 
                                    const uint64_t *const *select, const cuzk_gpu_g16_hooks *hooks, cuzk_error *e);
 cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e);
 /* The three odd-coset NTTs and h = a.b - c (raw) in a's buffer (tier 7:
- * the pinned host a). */
+ * the pinned host a; bellperson mode: a, b, c staged here in tier 7, and h
+ * back to coefficients). */
 cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e);
 /* MSM `id` (CUZK_GPU_ITEM_MSM_H .. _B2, in that order) into `result`, one
  * Jacobian point of the curve's G1 (G2 for B2) type. */
