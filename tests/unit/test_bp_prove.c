@@ -23,6 +23,8 @@
 
 #include "cuzk/bellperson.h"
 #include "cuzk/dev.h"
+#include "cuzk/gpu.h"
+#include "cuzk/gpu_plan.h"
 #include "formats/bellperson.h"
 #include "groth16/bp.h"
 #include "groth16/ctx.h"
@@ -322,6 +324,78 @@ static void test_backends(void **state)
     o.backend = (cuzk_backend)7;
     assert_int_equal(cuzk_bp_srs_load(&g, F.ctx, F.params, &o, &e), CUZK_ERR_USAGE);
     assert_null(g);
+}
+
+/* On a GPU, tier 7 (the witness on the host; a, b, c staged into one
+ * device vector, one page-locked domain vector per worker, the quotient on
+ * the device): 3 circuits with 2 workers prove the CPU's proofs byte for
+ * byte, twice (the slots' buffers reused), and a value of c not below r is
+ * refused naming it (found while staging c). A 2^16 circuit: the smaller
+ * ones' least budget is tier 6's, they never plan tier 7. The cap is the
+ * least budget of the file's plan, tier 7's, with 2 workers; the loaded
+ * parameters plan the same peak. Skipped without a GPU (the file is made
+ * only then). */
+static void test_gpu_tier7(void **state)
+{
+    (void)state;
+    if (cuzk_gpu_device_count() == 0)
+        skip();
+    char r1cs[96], wtns[96], params[96];
+    snprintf(r1cs, sizeof r1cs, "%s/t7.r1cs", F.dir);
+    snprintf(wtns, sizeof wtns, "%s/t7.wtns", F.dir);
+    snprintf(params, sizeof params, "%s/t7.params", F.dir);
+    gen(r1cs, wtns, params, ((uint64_t)1 << 16) - 4, 3, 16);
+    cuzk_error e = {0};
+    cuzk_gpu_key_shape shape;
+    assert_int_equal(cuzk_bp_key_shape_read(params, &shape, &e), CUZK_OK);
+    /* the cap: the least budget any tier fits, which tier 7 is at 2^16 */
+    cuzk_gpu_plan plan;
+    cuzk_gpu_plan_opts po = {.device = 0, .budget = (size_t)2 << 30, .workers = 2};
+    assert_int_equal(cuzk_gpu_plan_proof(&shape, &po, &plan, &e), CUZK_OK);
+    assert_int_equal(plan.least_tier, CUZK_GPU_TIER_HOST_WITNESS);
+    const uint64_t cap = plan.least_budget;
+    po.budget = (size_t)cap;
+    assert_int_equal(cuzk_gpu_plan_proof(&shape, &po, &plan, &e), CUZK_OK);
+    assert_int_equal(plan.tier, CUZK_GPU_TIER_HOST_WITNESS);
+    assert_int_equal(plan.workers, 2);
+    const uint64_t peak = plan.peak;
+    cuzk_bp_srs *g = NULL, *c = NULL;
+    cuzk_bp_circuit *circ = NULL;
+    cuzk_bp_srs_opts o = {.backend = CUZK_BACKEND_GPU, .device_budget = cap, .gpu_workers = 2};
+    assert_int_equal(cuzk_bp_srs_load(&g, F.ctx, params, &o, &e), CUZK_OK);
+    assert_int_equal(cuzk_bp_srs_load(&c, F.ctx, params, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_bp_circuit_load(&circ, F.ctx, r1cs, wtns, &e), CUZK_OK);
+    cuzk_bp_srs_info in;
+    cuzk_bp_srs_get_info(g, &in);
+    assert_int_equal(in.device_bytes, peak);
+    const cuzk_bp_assignment *a = cuzk_bp_circuit_assignment(circ);
+    cuzk_bp_assignment as[3] = {*a, *a, *a};
+    cuzk_bp_fr r[3] = {fr_of(5), fr_of(6), fr_of(7)}, s[3] = {fr_of(8), fr_of(9), fr_of(10)};
+    cuzk_bp_proof pg[3], pc[3];
+    assert_int_equal(cuzk_bp_prove(F.ctx, c, as, 3, r, s, pc, NULL, &e), CUZK_OK);
+    for (int rep = 0; rep < 2; rep++) {
+        memset(pg, 0, sizeof pg);
+        if (cuzk_bp_prove(F.ctx, g, as, 3, r, s, pg, NULL, &e) != CUZK_OK)
+            fail_msg("tier 7: %s", e.msg);
+        assert_memory_equal(pg, pc, sizeof pg);
+    }
+    cuzk_bp_fr *cv = malloc(a->abc_size * sizeof *cv);
+    assert_non_null(cv);
+    memcpy(cv, a->c, a->abc_size * sizeof *cv);
+    memcpy(cv[a->abc_size / 3].l, bls12_381_fr_MODULUS.l, 32);
+    as[1].c = cv;
+    assert_int_equal(cuzk_bp_prove(F.ctx, g, as, 3, r, s, pg, NULL, &e), CUZK_ERR_USAGE);
+    char want[64];
+    snprintf(want, sizeof want, "circuit 1: c[%zu] is not below", (size_t)(a->abc_size / 3));
+    if (!strstr(e.msg, want))
+        fail_msg("tier 7, c not below r: %s", e.msg);
+    free(cv);
+    cuzk_bp_circuit_free(circ);
+    cuzk_bp_srs_free(c);
+    cuzk_bp_srs_free(g);
+    const char *files[] = {r1cs, wtns, params};
+    for (int i = 0; i < 3; i++)
+        unlink(files[i]);
 }
 
 /* Freeing parameters loaded without a file mapping (the CPU) closes no file
@@ -636,6 +710,7 @@ int main(void)
         cmocka_unit_test(test_other_circuit),
         cmocka_unit_test(test_verify_and_bytes),
         cmocka_unit_test(test_backends),
+        cmocka_unit_test(test_gpu_tier7),
         cmocka_unit_test(test_prove_files),
         cmocka_unit_test(test_copy_range),
         cmocka_unit_test(test_witness_range),
