@@ -84,10 +84,10 @@ cuzk_status cuzk_gpu_g16_abc_poll(cuzk_gpu_g16_csr *c, const void *d_w, void *d_
                                   void *stream, int (*cancelled)(void *), void *user, cuzk_error *e);
 
 typedef enum cuzk_gpu_g16_pw_op {
-    CUZK_GPU_G16_QUOTIENT = 0,  /* a = from_mont(a.b - c) */
-    CUZK_GPU_G16_MUL = 1, /* a = a.b                (c unused) */
-    CUZK_GPU_G16_SUB = 2, /* a = from_mont(a - c)   (b unused) */
-    CUZK_GPU_G16_RSUB = 3 /* c = from_mont(a - c)   (b unused; a only read, c written) */
+    CUZK_GPU_G16_QUOTIENT = 0, /* a = from_mont(a.b - c) */
+    CUZK_GPU_G16_MUL = 1,      /* a = a.b                (c unused) */
+    CUZK_GPU_G16_SUB = 2,      /* a = from_mont(a - c)   (b unused) */
+    CUZK_GPU_G16_RSUB = 3      /* c = from_mont(a - c)   (b unused; a only read, c written) */
 } cuzk_gpu_g16_pw_op;
 
 /* Pointwise over n elements of Fr (Montgomery in, raw out for QUOTIENT /
