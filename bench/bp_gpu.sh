@@ -3,7 +3,7 @@
 # r, s at every memory-plan tier the sizes reach and with 1 and 2 workers,
 # the supraseal-c2 crate's tests with the GPU required, then timings.
 #
-#   bench/bp_gpu.sh <cuzk-binary> [--sizes "10 12 ..."] [--timed K] [--crate DIR]
+#   bench/bp_gpu.sh <cuzk-binary> [--sizes "10 12 ..."] [--timed K] [--timed-mem SIZE|least] [--crate DIR]
 #
 # For each k of --sizes (default "10 12 14 16 18 20"): `cuzk gen` makes a
 # BLS12-381 circuit whose bellperson domain is 2^k (2^k - 4 constraints, 3
@@ -23,19 +23,24 @@
 # crate's tests with the GPU required, then 3 partitions of 2^16 through
 # generate_groth16_proofs and start/finish; DIR packed beforehand where cargo
 # is: `bench/supraseal_crate_device.sh pack <cuda-build> DIR`). --timed K (default 22; 0: none): one 2^K circuit,
-# 3 GPU proofs of 3 partitions with -v (CUZK_TIMING lines), W = 1 and 2.
+# 3 GPU proofs of 3 partitions with -v (CUZK_TIMING lines), W = 1 and 2;
+# --timed-mem SIZE proves them with --gpu-mem SIZE, `least` with the least
+# budget `cuzk plan` gives at that W (rounded up to the MiB; at 2^16 and up
+# tier 7's), the tier printed first.
 # Prints PASS and exits 0 when every comparison holds; FAIL: <what> and 1 at
 # the first that does not. Scratch files go to $TMPDIR.
 set -uo pipefail
-CUZK=${1:?usage: bench/bp_gpu.sh <cuzk> [--sizes LIST] [--timed K] [--crate DIR]}
+USAGE="usage: bench/bp_gpu.sh <cuzk> [--sizes LIST] [--timed K] [--timed-mem SIZE|least] [--crate DIR]"
+CUZK=${1:?$USAGE}
 shift
-SIZES="10 12 14 16 18 20" TK=22 CRATE=
+SIZES="10 12 14 16 18 20" TK=22 TMEM= CRATE=
 while [ $# -gt 0 ]; do
     case $1 in
     --sizes) SIZES=$2; shift 2 ;;
     --timed) TK=$2; shift 2 ;;
+    --timed-mem) TMEM=$2; shift 2 ;;
     --crate) CRATE=$2; shift 2 ;;
-    *) echo "usage: bench/bp_gpu.sh <cuzk> [--sizes LIST] [--timed K] [--crate DIR]"; exit 1 ;;
+    *) echo "$USAGE"; exit 1 ;;
     esac
 done
 here=$(cd "$(dirname "$0")" && pwd)
@@ -123,10 +128,20 @@ fi
 if [ "$TK" != 0 ]; then
     make_circuit "$TK"
     for W in 1 2; do
+        memf=()
+        if [ "$TMEM" = least ]; then
+            g=$("$CUZK" plan --bellperson --workers "$W" --gpu-mem 1T "$T/c$TK.params" 2>/dev/null |
+                sed -n 's/^least *\([0-9.]*\) GiB.*/\1/p')
+            [ -n "$g" ] || fail "no least budget for 2^$TK"
+            memf=(--gpu-mem "$(awk -v g="$g" 'BEGIN { printf "%dM", int((g + 0.001) * 1024) + 1 }')")
+        elif [ -n "$TMEM" ]; then
+            memf=(--gpu-mem "$TMEM")
+        fi
+        [ ${#memf[@]} = 0 ] || echo "-- W=$W ${memf[*]}: tier $(tier_of "$TK" "$W" "${memf[1]}")"
         for i in 1 2 3; do
             echo "-- GPU, W=$W: 3 partitions of 2^$TK, run $i"
-            "$CUZK" prove --format bellperson --gpu --gpu-workers "$W" -v -q --partitions 3 "$T/c$TK.params" \
-                "$T/c$TK.r1cs" "$T/c$TK.wtns" "$T/t.bin" "$T/t.json" 2>&1 |
+            "$CUZK" prove --format bellperson --gpu --gpu-workers "$W" "${memf[@]}" -v -q --partitions 3 \
+                "$T/c$TK.params" "$T/c$TK.r1cs" "$T/c$TK.wtns" "$T/t.bin" "$T/t.json" 2>&1 |
                 grep -E "CUZK_TIMING phase=(load_zkey|prepare|total)|Error" || fail "timed proof $i"
         done
     done
