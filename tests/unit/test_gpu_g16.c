@@ -285,7 +285,7 @@ static void run_case(cuzk_curve curve, unsigned lg, uint64_t seed)
     /* 1 vector and page-locked host memory P read in place (bellperson
      * mode's tier 7; unified addressing: P's address is the device's): a's
      * coset into P; b's coset; b = b.P into P; c's coset; c = from_mont(P - c)
-     * (RSUB, into c's buffer) */
+     * (RSUB, into c's buffer); then RSUB with P's copy on the device */
     void *hp = NULL;
     assert_int_equal(cuzk_gpu_host_alloc(&hp, n * 32, &e), CUZK_OK);
     memset(hp, 0, n * 32);
@@ -297,9 +297,15 @@ static void run_case(cuzk_curve curve, unsigned lg, uint64_t seed)
     down(hp, db, n * 32);
     assert_int_equal(cuzk_gpu_g16_abc(csr, dw, NULL, NULL, dc, NULL, &e), CUZK_OK);
     assert_int_equal(cuzk_gpu_ntt_run(ntt, dc, lg, CUZK_GPU_NTT_ODD_COSET, NULL, &e), CUZK_OK);
+    down(got, dc, n * 32);
+    up(db, got, n * 32); /* c's coset, for the device RSUB */
+    up(da, hp, n * 32);  /* a.b */
     assert_int_equal(cuzk_gpu_g16_pointwise(curve, hp, NULL, dc, n, CUZK_GPU_G16_RSUB, NULL, &e), CUZK_OK);
     down(got, dc, n * 32);
     expect_equal(rh, got, n, "h (1 vector, a.b in host memory)", curve, lg);
+    assert_int_equal(cuzk_gpu_g16_pointwise(curve, da, NULL, db, n, CUZK_GPU_G16_RSUB, NULL, &e), CUZK_OK);
+    down(got, db, n * 32);
+    expect_equal(rh, got, n, "h (RSUB, device buffers)", curve, lg);
     /* RSUB needs a and c, not b */
     assert_int_equal(cuzk_gpu_g16_pointwise(curve, hp, NULL, NULL, n, CUZK_GPU_G16_RSUB, NULL, &e), CUZK_ERR_USAGE);
     assert_int_equal(cuzk_gpu_g16_pointwise(curve, NULL, db, dc, n, CUZK_GPU_G16_RSUB, NULL, &e), CUZK_ERR_USAGE);

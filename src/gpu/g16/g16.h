@@ -92,7 +92,9 @@ typedef enum cuzk_gpu_g16_pw_op {
 
 /* Pointwise over n elements of Fr (Montgomery in, raw out for QUOTIENT /
  * SUB / RSUB). Any buffer may be device-visible host memory (page-locked
- * and mapped: read or written over the bus). */
+ * and mapped: read or written over the bus); MUL's b and RSUB's a, when
+ * they are (cudaPointerGetAttributes), are read by a kernel of their own
+ * whose warps read whole lines. */
 cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const void *d_b, const void *d_c,
                                    size_t n, cuzk_gpu_g16_pw_op op, void *stream, cuzk_error *e);
 

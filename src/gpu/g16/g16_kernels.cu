@@ -23,8 +23,8 @@ constexpr unsigned G16_THREADS = 256;
 struct gpu_g16_ops {
     cuzk_status (*abc)(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c, cudaStream_t st,
                        int (*cancelled)(void *), void *user, cuzk_error *e);
-    cuzk_status (*pointwise)(void *d_a, const void *d_b, const void *d_c, size_t n, int op, cudaStream_t st,
-                             cuzk_error *e);
+    cuzk_status (*pointwise)(void *d_a, const void *d_b, const void *d_c, size_t n, int op, bool host,
+                             cudaStream_t st, cuzk_error *e);
 };
 
 /* Host arrays: per matrix row pointers (n_rows + 1), signals and values by
@@ -94,6 +94,33 @@ template <class P> __global__ void rsub_kernel(const fp<P> *__restrict__ a, fp<P
     one_raw.v[0] = 1;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
         c[i] = (a[i] - c[i]) * one_raw;
+}
+
+/* MUL (d = d.h) or RSUB (d = from_mont(h - d)) with h in mapped host
+ * memory: a block's G16_THREADS values of h are read into shared memory 16
+ * bytes a lane, a warp's reads contiguous (whole lines over the bus, not a
+ * value's halves 32 bytes apart), then each thread takes its value. */
+template <class P>
+__global__ void __launch_bounds__(G16_THREADS) host_operand_kernel(fp<P> *d, const uint4 *__restrict__ h, size_t n,
+                                                                   int op)
+{
+    static_assert(sizeof(fp<P>) == 2 * sizeof(uint4), "32-byte field elements");
+    __shared__ uint4 buf[2 * G16_THREADS];
+    fp<P> one_raw = fp_zero<P>();
+    one_raw.v[0] = 1;
+    for (size_t base = (size_t)blockIdx.x * G16_THREADS; base < n; base += (size_t)gridDim.x * G16_THREADS) {
+        const size_t m = n - base < G16_THREADS ? n - base : G16_THREADS;
+        for (size_t k = threadIdx.x; k < 2 * m; k += G16_THREADS) buf[k] = h[2 * base + k];
+        __syncthreads();
+        if (threadIdx.x < m) {
+            fp<P> y;
+            const uint32_t *w = (const uint32_t *)&buf[2 * threadIdx.x];
+            for (int j = 0; j < fp<P>::N; j++) y.v[j] = w[j];
+            const size_t i = base + threadIdx.x;
+            d[i] = op == CUZK_GPU_G16_MUL ? d[i] * y : (y - d[i]) * one_raw;
+        }
+        __syncthreads();
+    }
 }
 
 void device_release(cuzk_gpu_g16_csr *c)
@@ -298,14 +325,19 @@ cuzk_status abc_t(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, vo
     return CUZK_OK;
 }
 
+/* host: the operand only read (b of MUL, a of RSUB) is in mapped host memory. */
 template <class P>
-cuzk_status pointwise_t(void *d_a, const void *d_b, const void *d_c, size_t n, int op, cudaStream_t st,
+cuzk_status pointwise_t(void *d_a, const void *d_b, const void *d_c, size_t n, int op, bool host, cudaStream_t st,
                         cuzk_error *e)
 {
     if (n == 0) return CUZK_OK;
     size_t blocks = (n + G16_THREADS - 1) / G16_THREADS;
     if (blocks > 65536) blocks = 65536; /* grid-stride beyond */
-    if (op == CUZK_GPU_G16_RSUB)
+    if (host && op == CUZK_GPU_G16_MUL)
+        host_operand_kernel<P><<<(unsigned)blocks, G16_THREADS, 0, st>>>((fp<P> *)d_a, (const uint4 *)d_b, n, op);
+    else if (host && op == CUZK_GPU_G16_RSUB)
+        host_operand_kernel<P><<<(unsigned)blocks, G16_THREADS, 0, st>>>((fp<P> *)d_c, (const uint4 *)d_a, n, op);
+    else if (op == CUZK_GPU_G16_RSUB)
         rsub_kernel<P><<<(unsigned)blocks, G16_THREADS, 0, st>>>((const fp<P> *)d_a, (fp<P> *)d_c, n);
     else
         pointwise_kernel<P><<<(unsigned)blocks, G16_THREADS, 0, st>>>((fp<P> *)d_a, (const fp<P> *)d_b,
@@ -499,7 +531,15 @@ extern "C" cuzk_status cuzk_gpu_g16_pointwise(cuzk_curve curve, void *d_a, const
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover pointwise: buffers must be 16-byte aligned");
     const gpu_g16_ops *ops = g16_ops_get(curve);
     if (!ops) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover pointwise: unknown curve %d", (int)curve);
-    return ops->pointwise(d_a, d_b, d_c, n, (int)op, (cudaStream_t)stream, e);
+    /* the operand only read, in page-locked host memory: read by whole lines */
+    const void *ro = op == CUZK_GPU_G16_MUL ? d_b : op == CUZK_GPU_G16_RSUB ? d_a : NULL;
+    bool host = false;
+    if (ro) {
+        cudaPointerAttributes at;
+        if (cudaPointerGetAttributes(&at, ro) == cudaSuccess) host = at.type == cudaMemoryTypeHost;
+        else cudaGetLastError();
+    }
+    return ops->pointwise(d_a, d_b, d_c, n, (int)op, host, (cudaStream_t)stream, e);
 }
 
 extern "C" cuzk_status cuzk_gpu_g16_witness_expand(const void *index, const void *full, void *d_w, size_t n,
