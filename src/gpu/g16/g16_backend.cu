@@ -1006,8 +1006,10 @@ cuzk_status ntt_host(cuzk_gpu_g16_job *j, cuzk_error *e)
  *      d = from_mont(P - d) (RSUB: h, raw, on the coset);
  *   h: inverse odd coset (its coefficients), P = d, for the H MSM.
  * The same products and differences as the 2-vector tiers
- * (cuzk_gpu_g16_job_ntt), so the same h. A cancel poll after each
- * transform. */
+ * (cuzk_gpu_g16_job_ntt), so the same h. The cancel callback is polled
+ * at each chunk staged (stage_vector; the host fills b's and c's chunks
+ * while the device transforms the vector before) and before the inverse
+ * transform, which waits for the device. */
 cuzk_status ntt_host_bp(cuzk_gpu_g16_job *j, cuzk_error *e)
 {
     cuzk_gpu_g16_key *k = j->k;
@@ -1032,8 +1034,8 @@ cuzk_status ntt_host_bp(cuzk_gpu_g16_job *j, cuzk_error *e)
         if (i == 2 && (st = cuzk_gpu_g16_pointwise(curve, dp, NULL, j->d_a, n, CUZK_GPU_G16_RSUB, j->cs, e)))
             return st;
         if (i < 2) CUZK_CU(cudaMemcpyAsync(hp, j->d_a, v, cudaMemcpyDeviceToHost, j->cs));
-        if ((st = cancel_point(j, e))) return st;
     }
+    if ((st = cancel_point(j, e))) return st;
     if ((st = cuzk_gpu_ntt_run(k->ntt, j->d_a, lg, CUZK_GPU_NTT_COSET_INVERSE, j->cs, e))) return st;
     CUZK_CU(cudaMemcpyAsync(hp, j->d_a, v, cudaMemcpyDeviceToHost, j->cs));
     if ((st = phase_end(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
