@@ -481,13 +481,15 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
 
     const size_t v = (size_t)FR_BYTES << s->log_domain;
     /* the witness on the device (bellperson mode: and the selections' bitmaps), the B scalars beside it */
-    const size_t wb = sadd(smul(g16_shape_scalars(s, 0), FR_BYTES), g16_shape_select_bytes(s));
+    const size_t wb = sadd(smul(s->n_vars, FR_BYTES), g16_shape_select_bytes(s));
     const size_t bsb = b_dropped(s) ? smul(s->n_b, FR_BYTES) : 0;
     const size_t wdev = sadd(wb, bsb);
-    /* tier 7's host scalars (bellperson mode: the A and B selections after the witness) */
-    const size_t wb_host = smul(g16_shape_scalars(s, 1), FR_BYTES);
-    /* bellperson mode: the A / B selection, in h's buffer (or one of its own, larger) from the H MSM on */
+    /* tier 7's host scalars: the raw witness */
+    const size_t wb_host = smul(s->n_vars, FR_BYTES);
+    /* bellperson mode: the A / B selection, in h's buffer (or one of its own, larger) from the H MSM on;
+     * tier 7: h's page-locked vector, as large as both */
     const size_t sel = smul(g16_shape_select_scalars(s), FR_BYTES);
+    const size_t v_host = sel > v ? sel : v;
     const size_t msm_v = sel > v ? sadd(v, sel) : sel ? v : 0;
     /* bellperson mode: a proof's a, b, c are uploaded with the witness
      * (pre-staged tiers: a waiting worker's too), staged through two
@@ -554,10 +556,11 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
             out->key_streamed = TIERS[t].key_streamed;
             out->host_witness = host;
             out->witness_bytes = host ? wb_host : wb;
-            /* tier 7: the raw scalars and a, b, c (bellperson mode: one vector, the cosets' product and h);
-             * tiers 1-6: the packed witness; bellperson mode: the two staging chunks */
-            out->host_pinned = host ? sadd(wb_host, sadd(smul(s->bellperson ? 1 : 3, v), bsb))
-                                    : sadd(wb, cuzk_wpack_index_bytes(g16_shape_scalars(s, 0)));
+            /* tier 7: the raw scalars and a, b, c (bellperson mode: one vector, the cosets' product, h,
+             * then A's and B's selections); tiers 1-6: the packed witness; bellperson mode: the two
+             * staging chunks */
+            out->host_pinned = host ? sadd(wb_host, sadd(s->bellperson ? v_host : smul(3, v), bsb))
+                                    : sadd(wb, cuzk_wpack_index_bytes(s->n_vars));
             out->host_pinned = sadd(out->host_pinned, smul(2, stage));
             out->stage_bytes = stage;
             memcpy(out->item, key, sizeof key);

@@ -74,6 +74,8 @@ struct cuzk_gpu_g16_job {
     void *d_w, *d_a, *d_b, *d_c;
     void *d_sel;             /* bellperson mode: A's, then B's selected scalars (d_a, or its own buffer) */
     const void *witness;     /* the caller's raw witness, or NULL: host.witness_range gives it */
+    uint64_t *host_bits[2];  /* bellperson mode, tier 7: the wires of A and B (those that are
+                                selections), selected into the pinned vector at their MSMs */
     bool w_issued;
     bool host_abc, host_h;   /* tier 7: a, b, c in the pinned slot (bellperson mode: staged at ntt); h there */
     void *host_user;
@@ -265,9 +267,9 @@ cuzk_status msm_issue(cuzk_gpu_g16_job *j, int i, cuzk_gpu_msm *m, cuzk_error *e
     cuzk_status st;
     if (s->bellperson && (i == 1 || i == 2 || i == 4)) {
         const bool a = i == 1;
-        if (host) /* tier 7: the A and B selections follow the witness (gpu/g16/g16_shape.h) */
-            sc = w + 4 * (a ? g16_shape_a_offset(s) : g16_shape_b_offset(s));
-        else if (a ? g16_shape_a_dropped(s) : g16_shape_b_dropped(s)) { /* selected here, B's for B1 and B2 */
+        if (host) { /* tier 7: selected into the pinned vector by job_msm (B's for B1 and B2) */
+            if (a ? g16_shape_a_dropped(s) : g16_shape_b_dropped(s)) sc = h;
+        } else if (a ? g16_shape_a_dropped(s) : g16_shape_b_dropped(s)) { /* selected here, B's for B1 and B2 */
             if (i != 4 && (st = select_issue(j, a, e))) return st;
             sc = (const uint64_t *)j->d_sel;
         }
@@ -414,7 +416,9 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
         }
         CUZK_CU(cudaHostAlloc(&k->pinned[w], p->witness_bytes, cudaHostAllocPortable | cudaHostAllocMapped));
         if (p->host_witness && s->bellperson) { /* tier 7: one domain vector, read in place by the kernels */
-            CUZK_CU(cudaHostAlloc(&k->pinned_abc[w], p->vector_bytes, cudaHostAllocPortable | cudaHostAllocMapped));
+            const size_t sel = g16_shape_select_scalars(s) * 32; /* then A's and B's selections */
+            CUZK_CU(cudaHostAlloc(&k->pinned_abc[w], sel > p->vector_bytes ? sel : p->vector_bytes,
+                                  cudaHostAllocPortable | cudaHostAllocMapped));
             CUZK_CU(cudaHostGetDevicePointer(&k->dev_abc[w], k->pinned_abc[w], 0));
         } else if (p->host_witness) { /* tier 7: a, b, c of the slot, evaluated by the host */
             CUZK_CU(cudaHostAlloc(&k->pinned_abc[w], 3 * p->vector_bytes, cudaHostAllocPortable));
@@ -428,7 +432,7 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
             if (p->b_scalar_bytes)
                 CUZK_CU(cudaHostAlloc(&k->pinned_b[w], p->b_scalar_bytes, cudaHostAllocPortable));
         } else { /* the packed witness, read by the expand kernel over the bus */
-            CUZK_CU(cudaHostAlloc(&k->pinned_index[w], cuzk_wpack_index_bytes(g16_shape_scalars(s, 0)),
+            CUZK_CU(cudaHostAlloc(&k->pinned_index[w], cuzk_wpack_index_bytes(s->n_vars),
                                   cudaHostAllocPortable | cudaHostAllocMapped));
             CUZK_CU(cudaHostGetDevicePointer(&k->dev_full[w], k->pinned[w], 0));
             CUZK_CU(cudaHostGetDevicePointer(&k->dev_index[w], k->pinned_index[w], 0));
@@ -516,7 +520,7 @@ cuzk_status pack_witness(cuzk_gpu_g16_job *j, size_t tile0, size_t ntiles, const
 {
     pack_arg a;
     a.j = j;
-    a.n = (size_t)g16_shape_scalars(&j->k->src.shape, 0);
+    a.n = (size_t)j->k->src.shape.n_vars;
     a.tile0 = tile0;
     a.index = j->k->pinned_index[j->slot];
     a.full = j->k->pinned[j->slot];
@@ -592,14 +596,22 @@ cuzk_status host_select(cuzk_gpu_g16_job *j, const uint64_t *bits, uint64_t want
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: %zu wires selected for %s, the key has %llu %s points", acc,
                         what, (unsigned long long)want, what);
     }
+    if (!dst) { /* the count alone */
+        free(off);
+        return CUZK_OK;
+    }
     hsel_arg g = {dst, (const uint8_t *)j->k->pinned[j->slot], bits, off, n};
+    if (!h) h = &j->hooks;
     run_ranges(h, nblk, 1, hsel_range, &g);
     free(off);
     return CUZK_OK;
 }
 
-/* Tier 7: the witness raw into the slot (bellperson mode: the A and B
- * selections after it). */
+/* Tier 7: the witness raw into the slot (bellperson mode: the bitmaps of
+ * A's and B's wires kept, their counts checked, for the selections at their
+ * MSMs: DESIGN: selected into h's pinned vector once h's MSM is done, as
+ * tiers 1-6 do on the device, instead of beside the witness at once: at
+ * 2^27 that is 4.8 GiB less page-locked memory a worker, 13.1 -> 8.2). */
 cuzk_status host_witness_in(cuzk_gpu_g16_job *j, const uint64_t *const *select, const cuzk_gpu_g16_hooks *h,
                             cuzk_error *e)
 {
@@ -618,13 +630,15 @@ cuzk_status host_witness_in(cuzk_gpu_g16_job *j, const uint64_t *const *select, 
         copy_arg c = {slot, (const uint8_t *)j->witness};
         run_ranges(h, 32 * s->n_vars, (size_t)1 << 20, copy_bytes, &c);
     }
-    cuzk_status st;
-    if (s->bellperson && g16_shape_a_dropped(s) &&
-        (st = host_select(j, select ? select[0] : NULL, s->n_a, slot + 32 * g16_shape_a_offset(s), "A", h, e)))
-        return st;
-    if (s->bellperson && g16_shape_b_dropped(s) &&
-        (st = host_select(j, select ? select[1] : NULL, s->n_b, slot + 32 * g16_shape_b_offset(s), "B", h, e)))
-        return st;
+    for (int x = 0; s->bellperson && x < 2; x++) {
+        if (!(x ? g16_shape_b_dropped(s) : g16_shape_a_dropped(s))) continue;
+        const uint64_t *bits = select ? select[x] : NULL;
+        cuzk_status st = host_select(j, bits, x ? s->n_b : s->n_a, NULL, x ? "B" : "A", h, e);
+        if (st) return st;
+        const size_t bytes = 8 * ((s->n_vars + 63) / 64);
+        if (!(j->host_bits[x] = (uint64_t *)malloc(bytes))) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
+        memcpy(j->host_bits[x], bits, bytes);
+    }
     if (k->plan.b_scalar_bytes) {
         gather_arg g = {(uint8_t *)k->pinned_b[j->slot], slot, k->src.b_index};
         run_ranges(h, k->src.shape.n_b, (size_t)1 << 16, gather_scalars, &g);
@@ -743,7 +757,7 @@ cuzk_status issue_witness(cuzk_gpu_g16_job *j, bool pack, const cuzk_gpu_g16_hoo
 {
     cuzk_gpu_g16_key *k = j->k;
     cuzk_status st;
-    const size_t n = g16_shape_scalars(&k->src.shape, 0);
+    const size_t n = k->src.shape.n_vars;
     const size_t ntiles = cuzk_wpack_tiles(n);
     if ((st = dev_alloc(k, &j->d_w, k->plan.witness_bytes + k->plan.b_scalar_bytes, "witness", e))) return st;
     if ((st = phase_begin(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
@@ -895,7 +909,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
     if (k->plan.prestage) return issue_witness(j, true, hooks, e);
     if (k->plan.host_witness) return host_witness_in(j, select, hooks, e); /* tier 7: the host reads it raw */
     /* packed now, expanded at abc under the GPU lock (the plan has no room for it before) */
-    return pack_witness(j, 0, cuzk_wpack_tiles(g16_shape_scalars(&k->src.shape, 0)), hooks, e);
+    return pack_witness(j, 0, cuzk_wpack_tiles(k->src.shape.n_vars), hooks, e);
 }
 
 extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
@@ -1109,11 +1123,18 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
     if (i != j->next_msm || (host ? !j->host_h : (i == 0 && !j->d_a) || !j->locked))
         return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: MSMs run after ntt in the order H, A, B1, C, B2 (got %s)",
                         cuzk_gpu_plan_item_name(id));
+    const cuzk_gpu_key_shape *s = &k->src.shape;
+    /* tier 7, bellperson mode: A's (B's) scalars into the pinned vector, whose last reader (the H (A)
+     * MSM) is done, before the lock */
+    if (host && s->bellperson && (i == 1 || i == 2) && j->host_bits[i - 1]) {
+        cuzk_status st = host_select(j, j->host_bits[i - 1], i == 1 ? s->n_a : s->n_b,
+                                     (uint8_t *)k->pinned_abc[j->slot], i == 1 ? "A" : "B", NULL, e);
+        if (st) return st;
+    }
     if (host && !j->locked) { /* tier 7: the lock per MSM */
         pthread_mutex_lock(&k->gpu_lock);
         j->locked = true;
     }
-    const cuzk_gpu_key_shape *s = &k->src.shape;
     const int ph = CUZK_GPU_PHASE_MSM_H + i;
     CUZK_DEVICE_GUARD(k->device);
     cuzk_status st;
@@ -1218,6 +1239,8 @@ extern "C" void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j)
         abc_release(j);
     }
     if (j->locked) pthread_mutex_unlock(&k->gpu_lock);
+    free(j->host_bits[0]);
+    free(j->host_bits[1]);
     if (j->slot >= 0) {
         pthread_mutex_lock(&k->mu);
         k->slot_busy[j->slot] = false;

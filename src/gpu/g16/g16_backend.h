@@ -56,8 +56,9 @@
  * once: at 2^27 that doubled the witness, 8.7 GiB against 3.9 per worker
  * on the device, in page-locked memory and over the bus, and it was host
  * work per proof; the bitmaps are 1/256 of it and the select kernels take
- * milliseconds. Tier 7 keeps the host's selections: its MSMs read host
- * scalars). a, b, c are
+ * milliseconds. Tier 7 selects on the host, its MSMs reading host scalars:
+ * into h's page-locked vector once the H MSM is done, A's, then B's once
+ * A's MSM is). a, b, c are
  * staged from the caller's memory into the device vectors chunk by chunk
  * through two page-locked chunks per worker slot (host.abc_range fills a
  * chunk: the caller copies its vector, in the domain's order (bellperson's
@@ -216,8 +217,8 @@ typedef struct cuzk_gpu_g16_hooks {
  * (select[1]) MSMs take, in order; read during the call, required for those
  * that are selections (n_a, n_b < n_vars), whose popcounts must be n_a and
  * n_b (CUZK_ERR_USAGE); NULL otherwise. Tiers 1-6 upload them (the device
- * selects); tier 7 selects on the host, into the slot after the witness
- * (g16_shape_a_offset, g16_shape_b_offset). hooks may be NULL. On an error
+ * selects); tier 7 keeps a copy and selects on the host, into h's pinned
+ * vector at A's and B's MSMs. hooks may be NULL. On an error
  * the caller still ends the job (*out may be set). */
 cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g16_key *k, const void *witness,
                                    const uint64_t *const *select, const cuzk_gpu_g16_hooks *hooks, cuzk_error *e);

@@ -29,29 +29,16 @@ static inline uint64_t g16_shape_h_points(const cuzk_gpu_key_shape *s)
 }
 /* Bellperson mode: where A's and B's scalars come from. Tiers 1-6 select
  * them on the device from the one witness, through per-proof bitmaps of the
- * wires each takes (g16_shape_select_bytes); tier 7 (host witness) reads
- * them from the host, where they follow the witness: offsets (in scalars)
- * of the A and B selections in a proof's host scalars (0: the witness
- * itself), and the host scalars' count. */
-static inline uint64_t g16_shape_a_offset(const cuzk_gpu_key_shape *s)
-{
-    return s->bellperson && g16_shape_a_dropped(s) ? s->n_vars : 0;
-}
-static inline uint64_t g16_shape_b_offset(const cuzk_gpu_key_shape *s)
-{
-    return s->bellperson && g16_shape_b_dropped(s) ? s->n_vars + (g16_shape_a_dropped(s) ? s->n_a : 0) : 0;
-}
-static inline uint64_t g16_shape_scalars(const cuzk_gpu_key_shape *s, int host_witness)
-{
-    if (!s->bellperson || !host_witness)
-        return s->n_vars;
-    return s->n_vars + (g16_shape_a_dropped(s) ? s->n_a : 0) + (g16_shape_b_dropped(s) ? s->n_b : 0);
-}
+ * wires each takes (g16_shape_select_bytes); tier 7 (host witness) on the
+ * host, from its raw witness into its page-locked vector once h's MSM is
+ * done (A's, then B's once A's MSM is: the vector holds the larger
+ * selection, g16_shape_select_scalars). */
 /* Bellperson mode, tiers 1-6: 32-bit words of one wire bitmap; the bytes of
  * the selections' bitmaps and their words' offsets (a prefix sum of their
  * popcounts), per proof, beside the witness; the scalars of the largest
  * selection, gathered into the buffer of h once its MSM is issued (a
- * buffer of their own when larger than the domain). */
+ * buffer of their own when larger than the domain; tier 7: h's page-locked
+ * vector, as large as both). */
 static inline uint64_t g16_shape_select_words(const cuzk_gpu_key_shape *s) { return (s->n_vars + 31) / 32; }
 static inline uint64_t g16_shape_select_bytes(const cuzk_gpu_key_shape *s)
 {
