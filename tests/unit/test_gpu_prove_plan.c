@@ -89,13 +89,6 @@ static size_t npoints_of(const cuzk_gpu_key_shape *s, int id)
 
 /* The raw scalars of a proof: the witness, and in bellperson mode's tier 7
  * A's and B's selections after it when they are not the whole witness. */
-static size_t scalars_of(const cuzk_gpu_key_shape *s, bool host)
-{
-    if (!s->bellperson || !host)
-        return s->n_vars;
-    return s->n_vars + (s->n_a < s->n_vars ? s->n_a : 0) + (s->n_b < s->n_vars ? s->n_b : 0);
-}
-
 /* Bellperson mode, tiers 1-6: per selection (A's, B's when not the whole
  * witness) a bitmap of the wires and its words' offsets, 32-bit words,
  * beside the witness; the largest selection's scalars. */
@@ -121,7 +114,7 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     assert_true(p->tier >= CUZK_GPU_TIER_FIRST && p->tier <= CUZK_GPU_TIER_LAST);
     const bool host = p->tier == CUZK_GPU_TIER_HOST_WITNESS;
     assert_int_equal(p->host_witness, host);
-    const size_t ns = scalars_of(s, host);
+    const size_t ns = s->n_vars; /* tier 7 in bellperson mode selects into h's vector, not beside it */
     assert_int_equal(p->witness_bytes, ns * 32 + (host ? 0 : select_bytes(s)));
     const size_t bsb = dropped(s) ? s->n_b * 32 : 0; /* the kept B wires' scalars */
     assert_int_equal(p->b_scalar_bytes, bsb);
@@ -134,7 +127,9 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     const size_t quarter = n >= 4 ? n / 4 : n; /* at least 4 chunks a vector, at most 2^22 values each */
     const size_t chunk = s->bellperson ? (quarter < ((size_t)1 << 22) ? quarter : (size_t)1 << 22) * 32 : 0;
     assert_int_equal(p->stage_bytes, chunk);
-    const size_t host_vectors = (s->bellperson ? 1 : 3) * n * 32;
+    /* bellperson: one vector, as large as the larger selection it holds after h */
+    const size_t sel = select_scalars(s) * 32;
+    const size_t host_vectors = s->bellperson ? (sel > n * 32 ? sel : n * 32) : 3 * n * 32;
     assert_int_equal(p->host_pinned,
                      p->witness_bytes + (host ? host_vectors + bsb : cuzk_wpack_index_bytes(ns)) + 2 * chunk);
     /* the kept B wires' index: held on the device, except in tier 7 (gathered on the host) */
@@ -198,7 +193,7 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     /* bellperson mode, pre-staged: a, b, c are uploaded with the witness */
     const size_t stage = p->prestage ? w + abc_in : w;
     /* bellperson mode: A's and B's selections in h's buffer, kept from the H MSM on (larger: their own too) */
-    const size_t sel = select_scalars(s) * 32, msm_v = sel > v ? v + sel : sel ? v : 0;
+    const size_t msm_v = sel > v ? v + sel : sel ? v : 0;
     const size_t job_dev[CUZK_GPU_PHASE_COUNT] = {stage, w + p->abc_vectors * v, w + p->abc_vectors * v,
                                                   w + (msm_v > v ? msm_v : v), w + msm_v, w + msm_v, w + msm_v,
                                                   w + msm_v};
