@@ -10,7 +10,7 @@
 # public inputs, PoRep-like densities), `cuzk setup --format bellperson` its
 # INSECURE parameters; the assignment is proved as 3 partitions in one call
 # (--partitions 3, partition i with r = 5 + i, s = 6 + i) on the CPU, the
-# reference. Then, for W = 1 and 2 workers, `cuzk plan --bellperson` is asked
+# reference. Then, for W = 1 and 2 workers (--workers LIST), `cuzk plan --bellperson` is asked
 # which tier each of a descending list of --gpu-mem caps gives (the plan is
 # arithmetic over the file's counts and the cap, what `cuzk prove` computes),
 # and for the first cap of every tier reached (1 resident pre-staged ... 7
@@ -30,13 +30,14 @@
 # Prints PASS and exits 0 when every comparison holds; FAIL: <what> and 1 at
 # the first that does not. Scratch files go to $TMPDIR.
 set -uo pipefail
-USAGE="usage: bench/bp_gpu.sh <cuzk> [--sizes LIST] [--timed K] [--timed-mem SIZE|least] [--crate DIR]"
+USAGE="usage: bench/bp_gpu.sh <cuzk> [--sizes LIST] [--workers LIST] [--timed K] [--timed-mem SIZE|least] [--crate DIR]"
 CUZK=${1:?$USAGE}
 shift
-SIZES="10 12 14 16 18 20" TK=22 TMEM= CRATE=
+SIZES="10 12 14 16 18 20" WORKERS="1 2" TK=22 TMEM= CRATE=
 while [ $# -gt 0 ]; do
     case $1 in
     --sizes) SIZES=$2; shift 2 ;;
+    --workers) WORKERS=$2; shift 2 ;;
     --timed) TK=$2; shift 2 ;;
     --timed-mem) TMEM=$2; shift 2 ;;
     --crate) CRATE=$2; shift 2 ;;
@@ -83,7 +84,7 @@ for k in $SIZES; do
     make_circuit "$k"
     prove "$k" cpu || fail "2^$k cpu: $(cat "$T/err")"
     streamed=0
-    for W in 1 2; do
+    for W in $WORKERS; do
         declare -A seen=()
         runs=("")
         # every cap's tier at once (one `cuzk plan` each, on all cores), then in descending order
