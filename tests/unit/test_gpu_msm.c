@@ -387,6 +387,11 @@ static void run_streamed(const group_ops *g, size_t nmax, uint64_t seed)
         assert_true(pl.chunk_points <= 1024);
         if (bi == 0) assert_int_equal(pl.resident_points, 0);
         if (bi == 1) assert_true(pl.resident_points > 0 && pl.resident_points < nmax);
+        if (bi == 1) { /* the kept prefix is uploaded by the runs: a first one within it, then all */
+            const size_t n = pl.resident_points / 2 ? pl.resident_points / 2 : 1;
+            g->scalars(sc, n, D_UNIFORM, seed + 5);
+            check_run(g, m, bases, sc, n, 0, "streamed, a first run within the kept prefix");
+        }
         const size_t ns[] = {nmax, nmax - 1, 1000, 3000, 1};
         for (int d = 0; d < 4; d++) {
             for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {

@@ -83,7 +83,10 @@ struct cuzk_gpu_msm {
     size_t nbatch_max;     /* streamed: slots of d_ones_acc */
     size_t aff_size, xyzz_size;
     const void *h_bases;   /* streamed: the caller's bases (host or device) */
-    int registered;        /* streamed: h_bases page-locked by create */
+    int registered;        /* streamed: h_bases page-locked by create, from point reg_from on */
+    size_t reg_from;
+    int prefix_pending;    /* streamed from the host: the resident prefix not uploaded yet (the next
+                              run uploads it beside its computation) */
     void *d_bases;         /* resident: all bases; streamed: the resident prefix (may be NULL) */
     uint32_t *d_live;      /* resident: bit i set when base i is not infinity (gpu_msm_live_words) */
     void *d_chunk;         /* streamed: 2 x chunk bases */
@@ -481,18 +484,21 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
         };
         /* queues the uploads of batch k into buffer k & 1 once batch k - 2
          * (the buffer's last user) is done */
+        /* the resident prefix's first run uploads it, batch by batch, into its place */
+        const bool pre = m->prefix_pending != 0;
         auto upload = [&](size_t k) -> cuzk_status {
             size_t b0, b1;
             range(k, &b0, &b1);
             const int s = (int)(k & 1);
-            const bool up_b = b0 >= res, up_s = !on_dev;
-            if (!up_b && !up_s) return CUZK_OK;
+            const bool up_p = pre && b0 < res, up_b = b0 >= res, up_s = !on_dev;
+            if (!up_p && !up_b && !up_s) return CUZK_OK;
             CUZK_CU(cudaStreamWaitEvent(m->copy_st, m->ev_done[s], 0));
-            if (up_b) {
-                CUZK_CU(cudaMemcpyAsync((char *)m->d_chunk + (size_t)s * chunk * aff, (const char *)m->h_bases + b0 * aff,
-                                        (b1 - b0) * aff, cudaMemcpyDefault, m->copy_st));
+            if (up_p || up_b) {
+                char *dst = up_p ? (char *)m->d_bases + b0 * aff : (char *)m->d_chunk + (size_t)s * chunk * aff;
+                CUZK_CU(cudaMemcpyAsync(dst, (const char *)m->h_bases + b0 * aff, (b1 - b0) * aff, cudaMemcpyDefault,
+                                        m->copy_st));
                 if (m->cfg.bases_be) { /* bellperson's encoding: converted where it landed */
-                    cuzk_status rd = msm_decode_be_t<F>((char *)m->d_chunk + (size_t)s * chunk * aff, b1 - b0, m->copy_st, e);
+                    cuzk_status rd = msm_decode_be_t<F>(dst, b1 - b0, m->copy_st, e);
                     if (rd != CUZK_OK) return rd;
                 }
             }
@@ -515,7 +521,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             range(k, &b0, &b1);
             const int s = (int)(k & 1);
             const bool up_b = b0 >= res, up_s = !on_dev;
-            if (up_b || up_s) CUZK_CU(cudaStreamWaitEvent(st, m->ev_up[s], 0));
+            if (up_b || up_s || (pre && b0 < res)) CUZK_CU(cudaStreamWaitEvent(st, m->ev_up[s], 0));
             /* this batch's bases / scalars at their true start, and shifted
              * by -b0 so global indices b0 .. b1 address them (the sort and
              * accumulate kernels use global point indices) */
@@ -541,6 +547,7 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             if (rs != CUZK_OK) return rs;
             CUZK_CU(cudaEventRecord(m->ev_done[s], st));
         }
+        if (pre && rend == res) m->prefix_pending = 0; /* all of it queued; later runs (after finish) use it */
         pd->pip = true;
         pd->c = c;
         pd->W = W;
