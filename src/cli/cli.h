@@ -100,6 +100,12 @@ void cli_tracer_section(cli_tracer *tr, const char *label);
 cuzk_status cli_tracer_close(cli_tracer *tr, cuzk_error *err);
 /* The next cli_make_ctx contexts report their spans to tr (NULL: none). */
 void cli_trace_to(cli_tracer *tr);
+/* A prove command's run: fn(ctx, user, err) in a context from common
+ * (cli_make_ctx), then -v's total line; with trace (a path, or NULL) its
+ * timeline written to that file, kept (valid) after an error too. Returns
+ * the exit code: fn's error first, then the trace's. */
+typedef cuzk_status (*cli_run_fn)(cuzk_ctx *ctx, void *user, cuzk_error *err);
+int cli_run_traced(const cli_common *common, const char *trace, cli_run_fn fn, void *user);
 /* A phase the command ran itself outside the library's timed operations
  * (e.g. loading a witness, writing a proof): its timing line with -v and
  * its span in the trace. t0, t1: cli_now() seconds. */

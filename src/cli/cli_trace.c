@@ -116,3 +116,28 @@ cuzk_status cli_tracer_close(cli_tracer *tr, cuzk_error *err)
     free(tr);
     return st;
 }
+
+int cli_run_traced(const cli_common *common, const char *trace, cli_run_fn fn, void *user)
+{
+    cuzk_error err = {0};
+    cli_tracer *tr = NULL;
+    if (trace && cli_tracer_open(&tr, trace, &err))
+        return cli_fail(&err);
+    cli_trace_to(tr);
+    cuzk_ctx *ctx = NULL;
+    cuzk_status st = cli_make_ctx(&ctx, common, &err);
+    if (!st) {
+        double t0 = cli_now();
+        st = fn(ctx, user, &err);
+        cli_progress_done();
+        if (common->verbose)
+            fprintf(stderr, "CUZK_TIMING phase=total ms=%.3f\n", (cli_now() - t0) * 1e3);
+        cuzk_ctx_free(ctx);
+    }
+    cli_trace_to(NULL);
+    cuzk_error terr = {0};
+    cuzk_status tst = cli_tracer_close(tr, &terr); /* the trace is kept (valid JSON) also after an error */
+    if (st)
+        return cli_fail(&err);
+    return tst ? cli_fail(&terr) : 0;
+}

@@ -92,6 +92,18 @@ static int parse_porep(const char *usage, const char *scale_s, const char *seed_
     return 0;
 }
 
+/* One cuzk_bp_prove_files call for cli_run_traced. */
+typedef struct {
+    const char **pos; /* key, r1cs, wtns, proof, public */
+    const cuzk_bp_prove_files_opts *o;
+} bp_prove_run;
+
+static cuzk_status bp_prove_files_run(cuzk_ctx *ctx, void *user, cuzk_error *err)
+{
+    const bp_prove_run *r = user;
+    return cuzk_bp_prove_files(ctx, r->pos[0], r->pos[1], r->pos[2], r->pos[3], r->pos[4], r->o, err);
+}
+
 int cmd_prove_bellperson(int argc, char **argv)
 {
     static const char usage[] =
@@ -226,27 +238,8 @@ int cmd_prove_bellperson(int argc, char **argv)
                 cuzk_gpu_device_count() ? "" : " (no GPU, or a build without CUDA): use --gpu=auto or the CPU");
         return CUZK_ERR_GPU;
     }
-    cuzk_error err = {0};
-    cli_tracer *tr = NULL;
-    if (trace && cli_tracer_open(&tr, trace, &err))
-        return cli_fail(&err);
-    cli_trace_to(tr);
-    cuzk_ctx *ctx = NULL;
-    cuzk_status st = cli_make_ctx(&ctx, &common, &err);
-    if (!st) {
-        double t0 = cli_now();
-        st = cuzk_bp_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], pos[4], &o, &err);
-        cli_progress_done();
-        if (common.verbose)
-            fprintf(stderr, "CUZK_TIMING phase=total ms=%.3f\n", (cli_now() - t0) * 1e3);
-        cuzk_ctx_free(ctx);
-    }
-    cli_trace_to(NULL);
-    cuzk_error terr = {0};
-    cuzk_status tst = cli_tracer_close(tr, &terr); /* the trace is kept (valid JSON) also after an error */
-    if (st)
-        return cli_fail(&err);
-    return tst ? cli_fail(&terr) : 0;
+    bp_prove_run run = {pos, &o};
+    return cli_run_traced(&common, trace, bp_prove_files_run, &run);
 }
 
 int cmd_setup_bellperson(int argc, char **argv)

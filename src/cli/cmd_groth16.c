@@ -84,6 +84,24 @@ static cuzk_status prove_triples(cuzk_ctx *ctx, const char *zkey, const char *co
 
 /* cmd_prove with room for every argument in pos (so that too many triples is
  * said as such). */
+/* One prove command's work for cli_run_traced: one proof on the CPU
+ * (cuzk_prove_files), or triples through a loaded key. */
+typedef struct {
+    const char **pos;
+    int npos;
+    const cuzk_key_opts *ko;
+    const cuzk_prove_opts *po;
+    int verbose;
+} prove_run;
+
+static cuzk_status prove_run_fn(cuzk_ctx *ctx, void *user, cuzk_error *err)
+{
+    const prove_run *r = user;
+    if (r->ko->backend == CUZK_BACKEND_CPU && r->npos == 4)
+        return cuzk_prove_files(ctx, r->pos[0], r->pos[1], r->pos[2], r->pos[3], r->po, err);
+    return prove_triples(ctx, r->pos[0], r->pos + 1, (r->npos - 1) / 3, r->ko, r->po, r->verbose, err);
+}
+
 static int prove_cmd(int argc, char **argv, const char **pos)
 {
     static const char usage[] =
@@ -192,32 +210,8 @@ static int prove_cmd(int argc, char **argv, const char **pos)
      * is computed, when the mapping is no longer read, so nothing is written */
     po.map_key_in_place = 1;
     cli_catch_sigbus(pos[0]);
-    cuzk_error err = {0};
-    cli_tracer *tr = NULL;
-    if (trace && cli_tracer_open(&tr, trace, &err))
-        return cli_fail(&err);
-    cli_trace_to(tr);
-    cuzk_ctx *ctx = NULL;
-    cuzk_status st = cli_make_ctx(&ctx, &common, &err);
-    if (!st) {
-        double t0 = cli_now();
-        if (ko.backend == CUZK_BACKEND_CPU && npos == 4)
-            st = cuzk_prove_files(ctx, pos[0], pos[1], pos[2], pos[3], &po, &err);
-        else
-            st = prove_triples(ctx, pos[0], pos + 1, (npos - 1) / 3, &ko, &po, common.verbose, &err);
-        cli_progress_done();
-        if (common.verbose)
-            fprintf(stderr, "CUZK_TIMING phase=total ms=%.3f\n", (cli_now() - t0) * 1e3);
-        cuzk_ctx_free(ctx);
-    }
-    cli_trace_to(NULL);
-    cuzk_error terr = {0};
-    cuzk_status tst = cli_tracer_close(tr, &terr); /* the trace is kept (valid JSON) also after an error */
-    if (st)
-        return cli_fail(&err);
-    if (tst)
-        return cli_fail(&terr);
-    return 0;
+    prove_run run = {pos, npos, &ko, &po, common.verbose};
+    return cli_run_traced(&common, trace, prove_run_fn, &run);
 }
 
 int cmd_prove(int argc, char **argv)
