@@ -35,6 +35,25 @@ static int teardown_pool(void **state)
     return 0;
 }
 
+/* out[k] = sum a[i] w^(ik), k < n: the transform by its definition. */
+static void direct_dft(bls12_381_fr_t *out, const bls12_381_fr_t *a, size_t n, const bls12_381_fr_t *w)
+{
+    bls12_381_fr_t wk, t;
+    bls12_381_fr_set_one(&wk);
+    for (size_t k = 0; k < n; k++) {
+        bls12_381_fr_t acc, p;
+        bls12_381_fr_set_one(&p);
+        bls12_381_fr_set_zero(&acc);
+        for (size_t i = 0; i < n; i++) {
+            bls12_381_fr_mul(&t, &a[i], &p);
+            bls12_381_fr_add(&acc, &acc, &t);
+            bls12_381_fr_mul(&p, &p, &wk);
+        }
+        out[k] = acc;
+        bls12_381_fr_mul(&wk, &wk, w);
+    }
+}
+
 /* A domain of bellperson's roots (generator 7): its forward NTT and odd
  * coset against a direct sum and Horner at 7^((r-1)/n), 7^((r-1)/2n)
  * computed here; a square generator is refused. */
@@ -45,7 +64,7 @@ static void bls12_381_test_generator(void **state)
     bls12_381_ntt_domain *d = NULL;
     cuzk_error err = {0};
     assert_int_equal(bls12_381_ntt_domain_create_gen(&d, L, 7, pool, &err), CUZK_OK);
-    bls12_381_fr_t a[N], b[N], ref[N], coef[N], w, g, seven, x, t, one, ninv, nn, winv;
+    bls12_381_fr_t a[N], b[N], ref[N], coef[N], w, g, seven, x, ninv, nn, winv;
     uint64_t seed = 77;
     for (size_t i = 0; i < N; i++) {
         bls12_381_fr_t raw = {{cuzk_splitmix64(&seed), cuzk_splitmix64(&seed), cuzk_splitmix64(&seed),
@@ -63,20 +82,8 @@ static void bls12_381_test_generator(void **state)
     for (int i = 0; i < 4; i++)
         e[i] = (e[i] >> 1) | (i < 3 ? e[i + 1] << 63 : 0);
     bls12_381_fr_pow(&g, &seven, e, 4); /* 7^((r-1)/2N) */
-    bls12_381_fr_set_one(&one);
     /* forward: ref[k] = sum a[i] w^(ik) */
-    bls12_381_fr_t wk = one;
-    for (size_t k = 0; k < N; k++) {
-        bls12_381_fr_t acc, p = one;
-        bls12_381_fr_set_zero(&acc);
-        for (size_t i = 0; i < N; i++) {
-            bls12_381_fr_mul(&t, &a[i], &p);
-            bls12_381_fr_add(&acc, &acc, &t);
-            bls12_381_fr_mul(&p, &p, &wk);
-        }
-        ref[k] = acc;
-        bls12_381_fr_mul(&wk, &wk, &w);
-    }
+    direct_dft(ref, a, N, &w);
     memcpy(b, a, sizeof a);
     bls12_381_ntt(d, b, pool);
     assert_memory_equal(b, ref, sizeof b);
@@ -85,18 +92,9 @@ static void bls12_381_test_generator(void **state)
     bls12_381_fr_inv(&winv, &w);
     bls12_381_fr_from_u64(&nn, N);
     bls12_381_fr_inv(&ninv, &nn);
-    wk = one;
-    for (size_t k = 0; k < N; k++) {
-        bls12_381_fr_t acc, p = one;
-        bls12_381_fr_set_zero(&acc);
-        for (size_t i = 0; i < N; i++) {
-            bls12_381_fr_mul(&t, &a[i], &p);
-            bls12_381_fr_add(&acc, &acc, &t);
-            bls12_381_fr_mul(&p, &p, &wk);
-        }
-        bls12_381_fr_mul(&coef[k], &acc, &ninv);
-        bls12_381_fr_mul(&wk, &wk, &winv);
-    }
+    direct_dft(coef, a, N, &winv);
+    for (size_t k = 0; k < N; k++)
+        bls12_381_fr_mul(&coef[k], &coef[k], &ninv);
     x = g;
     for (size_t j = 0; j < N; j++) {
         bls12_381_fr_set_zero(&ref[j]);
