@@ -312,6 +312,22 @@ static void test_backends(void **state)
         cuzk_bp_srs_evict(g); /* the next proof prepares the device again */
         assert_int_equal(cuzk_bp_prove(F.ctx, g, a, 1, &r, &s, &pg, NULL, &e), CUZK_OK);
         assert_memory_equal(&pg, &pc, sizeof pg);
+        /* a witness value not below r, met while the GPU packs it: one line naming it; the key goes on */
+        cuzk_bp_fr *aux = malloc(a->aux_size * sizeof *aux);
+        assert_non_null(aux);
+        memcpy(aux, a->aux, a->aux_size * sizeof *aux);
+        memcpy(aux[a->aux_size / 2].l, bls12_381_fr_MODULUS.l, 32);
+        cuzk_bp_assignment b = *a;
+        b.aux = aux;
+        assert_int_equal(cuzk_bp_prove(F.ctx, g, &b, 1, &r, &s, &pg, NULL, &e), CUZK_ERR_USAGE);
+        char want[64];
+        snprintf(want, sizeof want, "circuit 0: aux[%zu] is not below", a->aux_size / 2);
+        if (!strstr(e.msg, want))
+            fail_msg("GPU, aux not below r: %s", e.msg);
+        assert_null(strchr(e.msg, '\n'));
+        free(aux);
+        assert_int_equal(cuzk_bp_prove(F.ctx, g, a, 1, &r, &s, &pg, NULL, &e), CUZK_OK);
+        assert_memory_equal(&pg, &pc, sizeof pg);
         cuzk_bp_srs_free(g);
     } else {
         assert_true(st == CUZK_ERR_UNSUPPORTED || st == CUZK_ERR_GPU);
