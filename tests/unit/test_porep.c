@@ -32,6 +32,7 @@
 #include "groth16/backend.h"
 #include "groth16/handles.h"
 #include "groth16/porep.h"
+#include "groth16/prove.h"
 #include "groth16/setup.h"
 #include "msm/msm.h"
 #include "util/rng.h"
@@ -188,6 +189,67 @@ static void test_key_equals_setup(void **st)
             cuzk_wtns_free(&w1);
             cuzk_wtns_free(&w2);
         }
+    cuzk_ctx_free(ctx);
+}
+
+/* The pipeline with the MSMs asked for H last, as the GPU backend asks for
+ * them where every MSM is resident (its assembly in two halves, all but
+ * pi_H before H): on the CPU backend the proof points equal the default
+ * order's and verify; an order that is not one of each MSM is refused. */
+static const cuzk_g16_msm H_LAST[CUZK_G16_MSM_COUNT] = {CUZK_G16_MSM_B1, CUZK_G16_MSM_B2, CUZK_G16_MSM_C,
+                                                        CUZK_G16_MSM_A, CUZK_G16_MSM_H};
+static void order_h_last(const void *job, cuzk_g16_msm order[CUZK_G16_MSM_COUNT])
+{
+    (void)job;
+    memcpy(order, H_LAST, sizeof H_LAST);
+}
+static void order_twice(const void *job, cuzk_g16_msm order[CUZK_G16_MSM_COUNT])
+{
+    order_h_last(job, order);
+    order[1] = CUZK_G16_MSM_B1;
+}
+
+static void test_msm_order(void **st)
+{
+    (void)st;
+    cuzk_ctx *ctx = mkctx(NULL);
+    for (int c = 0; c < 2; c++) {
+        cuzk_porep_shape s;
+        shape(&s, CURVES[c], 10);
+        cuzk_zkey zk;
+        cuzk_wtns wt;
+        cuzk_error e = {0};
+        if (cuzk_porep_build(ctx, &s, 9, &TOXIC, -1, &zk, &wt, NULL, &e))
+            fail_msg("%s", e.msg);
+        const cuzk_curve_ops *ops = cuzk_curve_ops_get(zk.curve);
+        const cuzk_g16_backend *cpu = cuzk_g16_backend_cpu();
+        cuzk_g16_backend last = *cpu, twice = *cpu;
+        last.msm_order = order_h_last;
+        twice.msm_order = order_twice;
+        void *state = NULL;
+        uint64_t hb = 0, db = 0;
+        cuzk_key_opts ko = {0};
+        if (cpu->key_attach(cpu, ctx, &zk, ops, &ko, &state, &hb, &db, &e))
+            fail_msg("%s", e.msg);
+        static const uint8_t r[32] = {5, 4, 3}, sv[32] = {9, 8, 7};
+        cuzk_proof_points p0, p1, p2;
+        if (cuzk_g16_prove(ctx, cpu, state, &zk, ops, wt.values.ptr, r, sv, NULL, NULL, &p0, &e) ||
+            cuzk_g16_prove(ctx, &last, state, &zk, ops, wt.values.ptr, r, sv, NULL, NULL, &p1, &e))
+            fail_msg("%s", e.msg);
+        assert_memory_equal(&p0, &p1, sizeof p0);
+        cuzk_vk vk;
+        if (cuzk_vk_from_zkey(&vk, &zk, &e))
+            fail_msg("%s", e.msg);
+        const uint8_t *pub = (const uint8_t *)wt.values.ptr + ops->desc->n8r;
+        assert_int_equal(cuzk_g16_verify(ops, &vk, pub, &p1, NULL, &e), CUZK_OK);
+        assert_int_equal(cuzk_g16_prove(ctx, &twice, state, &zk, ops, wt.values.ptr, r, sv, NULL, NULL, &p2, &e),
+                         CUZK_ERR_INTERNAL);
+        assert_non_null(strstr(e.msg, "MSM order"));
+        cuzk_vk_free(&vk);
+        cpu->key_detach(state);
+        cuzk_zkey_free(&zk);
+        cuzk_wtns_free(&wt);
+    }
     cuzk_ctx_free(ctx);
 }
 
@@ -461,6 +523,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape_sizes),
+        cmocka_unit_test(test_msm_order),
         cmocka_unit_test(test_circuit_shape),
         cmocka_unit_test(test_key_equals_setup),
         cmocka_unit_test(test_make_and_prove),
