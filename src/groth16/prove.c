@@ -83,15 +83,18 @@ static void blind_join(assembly *as)
         blind_main(as->bj);
 }
 
-/* The first half, timed as assembly: needs A, B1, C, B2 and the blind job. */
-static void assemble_pre(void *arg)
+/* The first half: needs A, B1, C, B2 and the blind job (waited for first).
+ * timed: as the proof's one assembly span (the second half, a few
+ * additions and the affine forms, after H then goes untimed). */
+static void assemble_pre(assembly *as, bool timed)
 {
-    assembly *as = arg;
     const cuzk_curve_ops *ops = as->ops;
     const size_t limbs = ops->desc->fr_limbs;
     const blind_job *bj = as->bj;
     blind_join(as);
-    cuzk_phase_timer ph = cuzk_phase_begin(as->ctx, CUZK_PHASE_ASSEMBLE);
+    cuzk_phase_timer ph = {0};
+    if (timed)
+        ph = cuzk_phase_begin(as->ctx, CUZK_PHASE_ASSEMBLE);
     g1j_buf t1;
     /* π_A = α₁ + Σ w·A + r·δ₁ */
     ops->g1_add(&as->pa, &as->msm[CUZK_G16_MSM_A], &bj->rd1);
@@ -108,7 +111,8 @@ static void assemble_pre(void *arg)
     ops->g1_add(&as->pc, &as->pc, &t1);
     ops->g1_add(&as->pc, &as->pc, &bj->rsd1);
     as->pre_done = true;
-    cuzk_phase_end(as->ctx, &ph);
+    if (timed)
+        cuzk_phase_end(as->ctx, &ph);
 }
 
 /* The backend's steps: the five MSM results, as Jacobian points, in the
@@ -147,7 +151,7 @@ static cuzk_status run_backend(cuzk_ctx *ctx, const cuzk_g16_backend *be, const 
         if ((st = cuzk_check_cancel(ctx, err)))
             goto out;
         if (k == CUZK_G16_MSM_COUNT - 1 && m == CUZK_G16_MSM_H)
-            assemble_pre(as);
+            assemble_pre(as, true);
         ph = cuzk_phase_begin(ctx, MSM_PHASE[m]);
         if ((st = be->msm(job, m, m == CUZK_G16_MSM_B2 ? (void *)b2 : (void *)&g1[m], err)))
             goto out;
@@ -190,17 +194,21 @@ cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void
             pthread_join(as.th, NULL);
         return st;
     }
-    if (!as.pre_done)
-        assemble_pre(&as);
-
-    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_ASSEMBLE);
+    const bool timed = !as.pre_done;
+    cuzk_phase_timer ph = {0};
+    if (timed) {
+        blind_join(&as);
+        ph = cuzk_phase_begin(ctx, CUZK_PHASE_ASSEMBLE);
+        assemble_pre(&as, false);
+    }
     ops->g1_add(&as.pc, &as.pc, &msm[CUZK_G16_MSM_H]);
     memset(out, 0, sizeof *out);
     out->curve = zk->curve;
     ops->g1_to_affine(&out->a, &as.pa);
     ops->g2_to_affine(&out->b, &as.pb);
     ops->g1_to_affine(&out->c, &as.pc);
-    cuzk_phase_end(ctx, &ph);
+    if (timed)
+        cuzk_phase_end(ctx, &ph);
     return CUZK_OK;
 }
 
