@@ -67,6 +67,7 @@ typedef struct {
     bool threaded, joined, pre_done;
     const g1j_buf *msm;  /* the G1 results, by cuzk_g16_msm */
     const g2j_buf *b2;
+    const cuzk_progress_step *plan; /* the caller's progress plan while run_backend laid it out again */
     g1j_buf pa, pb1, pc; /* pc: π_C less π_H */
     g2j_buf pb;
 } assembly;
@@ -115,6 +116,50 @@ static void assemble_pre(assembly *as, bool timed)
         cuzk_phase_end(as->ctx, &ph);
 }
 
+/* The caller's progress plan (ctx.h) with its MSM and assembly steps laid
+ * out again in the order they run (order; the assembly before H when `pre`,
+ * else after the MSMs) over the share they had, each as wide as it was, so
+ * the overall fraction keeps growing; into out, or plan itself when it has
+ * not every one of those steps or is too long to copy. */
+#define PLAN_COPY_MAX 32
+static const cuzk_progress_step *plan_in_order(const cuzk_progress_step *plan, const cuzk_g16_msm *order, bool pre,
+                                               cuzk_progress_step out[PLAN_COPY_MAX])
+{
+    size_t n = 0;
+    while (plan[n].end > 0)
+        n++;
+    if (n + 1 > PLAN_COPY_MAX)
+        return plan;
+    cuzk_phase seq[CUZK_G16_MSM_COUNT + 1];
+    size_t ns = 0;
+    for (int k = 0; k < CUZK_G16_MSM_COUNT; k++) {
+        if (pre && k == CUZK_G16_MSM_COUNT - 1)
+            seq[ns++] = CUZK_PHASE_ASSEMBLE;
+        seq[ns++] = MSM_PHASE[order[k]];
+    }
+    if (!pre)
+        seq[ns++] = CUZK_PHASE_ASSEMBLE;
+    memcpy(out, plan, (n + 1) * sizeof *plan);
+    size_t at[CUZK_G16_MSM_COUNT + 1];
+    double lo = 1.0;
+    for (size_t i = 0; i < ns; i++) {
+        at[i] = n;
+        for (size_t j = 0; j < n; j++)
+            if (plan[j].phase == seq[i])
+                at[i] = j;
+        if (at[i] == n)
+            return plan;
+        if (plan[at[i]].start < lo)
+            lo = plan[at[i]].start;
+    }
+    for (size_t i = 0; i < ns; i++) {
+        const double w = plan[at[i]].end - plan[at[i]].start;
+        out[at[i]].start = lo;
+        out[at[i]].end = lo += w;
+    }
+    return out;
+}
+
 /* The backend's steps: the five MSM results, as Jacobian points, in the
  * job's order; with H last, the assembly's first half before it. */
 static cuzk_status run_backend(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void *key_state, const void *w,
@@ -136,6 +181,13 @@ static cuzk_status run_backend(cuzk_ctx *ctx, const cuzk_g16_backend *be, const 
         st = cuzk_err(err, CUZK_ERR_INTERNAL, "%s backend: its MSM order is not one of each MSM", be->name);
         goto out;
     }
+    bool reordered = false;
+    for (int m = 0; m < CUZK_G16_MSM_COUNT; m++)
+        reordered |= order[m] != (cuzk_g16_msm)m;
+    cuzk_progress_step steps[PLAN_COPY_MAX];
+    if (ctx && ctx->plan && reordered)
+        ctx->plan = plan_in_order(as->plan = ctx->plan, order, order[CUZK_G16_MSM_COUNT - 1] == CUZK_G16_MSM_H,
+                                  steps);
     cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_ABC);
     if ((st = be->abc(job, err)))
         goto out;
@@ -159,6 +211,8 @@ static cuzk_status run_backend(cuzk_ctx *ctx, const cuzk_g16_backend *be, const 
     }
     st = cuzk_check_cancel(ctx, err);
 out:
+    if (as->plan) /* the caller's again (steps goes out of scope) */
+        ctx->plan = as->plan;
     be->job_end(job);
     return st;
 }
