@@ -4,7 +4,7 @@
  * emulated carries,
  * against the portable 64-bit product, for the four fields (BN254 and
  * BLS12-381, Fp and Fr): random operands below p, and the edge values 0, 1,
- * 2, p-1, p-2 and single-bit values (for a b - c d: every pair of edge
+ * 2, p-1, p-2, all-ones words below p and single-bit values (for a b - c d: every pair of edge
  * values as (c, d) with a = b = p - 1, the largest sum the bound allows,
  * c = 0 making the negated operand p). The device tests (test_gpu_msm) then
  * check whole MSMs against the CPU library.
@@ -17,7 +17,9 @@
 
 using namespace cuzk_gpu;
 
-/* Edge operand k: 0, 1, 2, p-1, p-2, then 2^(k-5) for k >= 5. */
+/* Edge operand k: 0, 1, 2, p-1, p-2, the largest value below p whose words
+ * under the top one are all ones (every row multiplier 2^32 - 1: the
+ * largest row sums of the chains), then 2^(k-6) for k >= 6. */
 template <class P> static fp<P> edge(int k)
 {
     fp<P> r = fp_zero<P>();
@@ -26,8 +28,11 @@ template <class P> static fp<P> edge(int k)
     } else if (k < 5) {
         for (int j = 0; j < P::N; j++) r.v[j] = P::mod(j);
         r.v[0] -= (uint32_t)(k - 2); /* the low limb of p is large */
+    } else if (k == 5) {
+        for (int j = 0; j < P::N - 1; j++) r.v[j] = 0xffffffffu;
+        r.v[P::N - 1] = P::mod(P::N - 1) - 1;
     } else {
-        const int b = k - 5;
+        const int b = k - 6;
         r.v[b / 32] = 1u << (b % 32);
     }
     return r;
@@ -37,8 +42,8 @@ template <class P> static long check(const char *name, long iters)
 {
     uint64_t s = 4242;
     long bad = 0;
-    int nedge = 5;
-    while (nedge - 5 < 32 * P::N && (nedge - 5) / 32 < P::N - 1) nedge++; /* single bits below the top limb */
+    int nedge = 6;
+    while ((nedge - 6) / 32 < P::N - 1) nedge++; /* single bits below the top limb */
     const long total = iters + (long)nedge * nedge;
     for (long it = 0; it < total; it++) {
         fp<P> a, b;
@@ -58,7 +63,8 @@ template <class P> static long check(const char *name, long iters)
         fp_mul_portable<P>(cd.v, c.v, d.v);
         ref_ms = ref - cd;
         fp_mul_eo<P>(eo.v, a.v, b.v);
-        fp_sqr_eo<P>(sq.v, a.v);
+        if constexpr (fp_sqr_eo_ok<P>()) fp_sqr_eo<P>(sq.v, a.v);
+        else sq = ref_sq; /* 3p >= R: the device squares with a product (fp_sqr) */
         if constexpr (fp_mul2_ok<P>()) fp_mul_sub_eo<P>(ms.v, a.v, b.v, c.v, d.v);
         else ms = ref_ms; /* 3p >= R: the device takes two products (fp_mul_sub) */
         if (!fp_eq(eo, ref) || !fp_eq(sq, ref_sq) || !fp_eq(ms, ref_ms)) {
@@ -68,20 +74,23 @@ template <class P> static long check(const char *name, long iters)
             bad++;
         }
     }
-    /* a b - c d at the top of its bound: a = b = p - 1, every edge pair (c, d) */
+    /* a b - c d at the top of its bound: a = b = p - 1, and a = b = the
+     * all-ones value, each with every edge pair (c, d) */
     long nbound = 0;
     if constexpr (fp_mul2_ok<P>()) {
-        const fp<P> top = edge<P>(3);
-        fp<P> tt;
-        fp_mul_portable<P>(tt.v, top.v, top.v);
-        for (long k = 0; k < (long)nedge * nedge; k++, nbound++) {
-            const fp<P> c = edge<P>((int)(k % nedge)), d = edge<P>((int)(k / nedge));
-            fp<P> cd, ms;
-            fp_mul_portable<P>(cd.v, c.v, d.v);
-            fp_mul_sub_eo<P>(ms.v, top.v, top.v, c.v, d.v);
-            if (!fp_eq(ms, tt - cd)) {
-                if (bad < 5) printf("%s: mul_sub mismatch at edge pair %ld\n", name, k);
-                bad++;
+        for (int t = 3; t <= 5; t += 2) {
+            const fp<P> top = edge<P>(t);
+            fp<P> tt;
+            fp_mul_portable<P>(tt.v, top.v, top.v);
+            for (long k = 0; k < (long)nedge * nedge; k++, nbound++) {
+                const fp<P> c = edge<P>((int)(k % nedge)), d = edge<P>((int)(k / nedge));
+                fp<P> cd, ms;
+                fp_mul_portable<P>(cd.v, c.v, d.v);
+                fp_mul_sub_eo<P>(ms.v, top.v, top.v, c.v, d.v);
+                if (!fp_eq(ms, tt - cd)) {
+                    if (bad < 5) printf("%s: mul_sub mismatch at edge pair %ld (a = b = edge %d)\n", name, k, t);
+                    bad++;
+                }
             }
         }
     }
