@@ -99,10 +99,121 @@ template <class P> static long check(const char *name, long iters)
     return bad;
 }
 
+/* Row-level check of the chains (fp_sw_prod, fp_sw_addprod, fp_sw_reduce,
+ * fp_sqr_sw_prod): the value of the state (X at limbs 0..N-1, Y[j] at limb
+ * j - 1 before a product half and at limb j + 1 after it) plus what the
+ * row adds must equal the state's value after the row. The states' words
+ * are 0, all ones or random, so carries that random operands almost never
+ * raise (a fold carry running through a moved word of all ones) are
+ * exercised; the state stays below 2p, as between rows. */
+template <class P> struct row_state {
+    static constexpr int W = P::N + 3;
+    uint32_t v[W];
+};
+
+/* acc += sum_j w[j] x 2^(32 (j + shift)) over j in [0, n) */
+template <class P> static void big_addmul(row_state<P> &acc, const uint32_t *w, int n, uint32_t x, int shift)
+{
+    for (int j = 0; j < n; j++) {
+        uint64_t c = (uint64_t)w[j] * x;
+        for (int k = j + shift; k < row_state<P>::W && c; k++) {
+            c += acc.v[k];
+            acc.v[k] = (uint32_t)c;
+            c >>= 32;
+        }
+    }
+}
+
+/* value of X plus Y[j] at limb j + off (j from j0) */
+template <class P> static row_state<P> big_value(const uint32_t *X, const uint32_t *Y, int j0, int off)
+{
+    row_state<P> r = {};
+    big_addmul<P>(r, X, P::N, 1, 0);
+    big_addmul<P>(r, Y + j0, P::N - j0, 1, j0 + off);
+    return r;
+}
+
+template <class P> static bool big_eq(const row_state<P> &a, const row_state<P> &b)
+{
+    for (int k = 0; k < row_state<P>::W; k++)
+        if (a.v[k] != b.v[k]) return false;
+    return true;
+}
+
+static uint32_t pick_word(uint64_t *s)
+{
+    const uint64_t r = cuzk_splitmix64(s);
+    switch (r & 3) {
+    case 0: return 0;
+    case 1: return 0xffffffffu;
+    default: return (uint32_t)(r >> 32);
+    }
+}
+
+template <class P> static long check_rows(const char *name, long iters)
+{
+    constexpr int N = P::N;
+    uint64_t s = 777;
+    long bad = 0, rows = 0;
+    for (long it = 0; it < iters; it++) {
+        uint32_t X[N], Y[N];
+        for (int j = 0; j < N; j++) X[j] = pick_word(&s), Y[j] = pick_word(&s);
+        /* below 2p: the top words of X (limb N-1) and Y (limb N-2) under p's */
+        X[N - 1] %= P::mod(N - 1);
+        Y[N - 1] %= P::mod(N - 1);
+        fp<P> a = (it & 1) ? host_rand_below_p<P>(&s) : edge<P>(3 + 2 * (int)((it >> 1) & 1));
+        const uint32_t x = pick_word(&s);
+        const int i = 1 + (int)(it % (N - 1)); /* the squaring row */
+        /* product half: Y moves from limb j - 1 to limb j + 1 */
+        {
+            uint32_t X1[N], Y1[N];
+            for (int j = 0; j < N; j++) X1[j] = X[j], Y1[j] = Y[j];
+            row_state<P> want = big_value<P>(X, Y, 1, -1);
+            big_addmul<P>(want, a.v, N, x, 0);
+            fp_sw_prod<P, false>(X1, Y1, a.v, x);
+            bad += !big_eq(want, big_value<P>(X1, Y1, 0, 1));
+            rows++;
+            /* a second product, then the reduction, on that state */
+            fp<P> c = host_rand_below_p<P>(&s);
+            const uint32_t y = pick_word(&s);
+            if constexpr (fp_mul2_ok<P>()) {
+                want = big_value<P>(X1, Y1, 0, 1);
+                big_addmul<P>(want, c.v, N, y, 0);
+                fp_sw_addprod<P>(X1, Y1, c.v, y);
+                bad += !big_eq(want, big_value<P>(X1, Y1, 0, 1));
+                rows++;
+            }
+            uint32_t p[N];
+            for (int j = 0; j < N; j++) p[j] = P::mod(j);
+            want = big_value<P>(X1, Y1, 0, 1);
+            big_addmul<P>(want, p, N, X1[0] * P::m0(), 0);
+            fp_sw_reduce<P>(X1, Y1);
+            bad += !big_eq(want, big_value<P>(X1, Y1, 0, 1)) || X1[0] != 0;
+            rows++;
+        }
+        /* squaring row i */
+        if constexpr (fp_sqr_eo_ok<P>()) {
+            uint32_t X1[N], Y1[N], a2[N], u[N];
+            a2[0] = a.v[0] << 1;
+            for (int j = 1; j < N; j++) a2[j] = (a.v[j] << 1) | (a.v[j - 1] >> 31);
+            for (int j = 0; j < N; j++) X1[j] = X[j], Y1[j] = Y[j], u[j] = j < i ? 0 : sqr_word(a.v, a2, i, j);
+            row_state<P> want = big_value<P>(X, Y, 1, -1);
+            big_addmul<P>(want, u, N, a.v[i], 0);
+            fp_sqr_sw_prod<P, false>(X1, Y1, a.v, a2, i);
+            bad += !big_eq(want, big_value<P>(X1, Y1, 0, 1));
+            rows++;
+        }
+    }
+    printf("%s: %ld row halves on edge states, %ld mismatches\n", name, rows, bad);
+    return bad;
+}
+
 int main(void)
 {
     long bad = check<bn254_fp_p>("bn254 fp", 200000) + check<bn254_fr_p>("bn254 fr", 100000);
     bad += check<bls12_381_fp_p>("bls12-381 fp", 200000) + check<bls12_381_fr_p>("bls12-381 fr", 100000);
+    bad += check_rows<bn254_fp_p>("bn254 fp rows", 100000) + check_rows<bn254_fr_p>("bn254 fr rows", 100000);
+    bad += check_rows<bls12_381_fp_p>("bls12-381 fp rows", 100000) + check_rows<bls12_381_fr_p>("bls12-381 fr rows", 100000);
     printf("%s\n", bad ? "FAILED" : "passed");
     return bad ? 1 : 0;
 }
