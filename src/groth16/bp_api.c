@@ -14,6 +14,7 @@
 #include "groth16/bp_srs.h"
 #include "groth16/ctx.h"
 #include "groth16/prove.h"
+#include "util/bitsel.h"
 
 struct cuzk_bp_srs {
     char *name;
@@ -233,16 +234,6 @@ static cuzk_status srs_acquire(cuzk_bp_srs *p, cuzk_ctx *ctx, cuzk_error *err)
 
 static bool below_r(const uint64_t *x) { return cuzk_bp_below_r(x); }
 
-static uint64_t popcount_bits(const uint64_t *w, size_t bits)
-{
-    uint64_t c = 0;
-    for (size_t i = 0; i < bits / 64; i++)
-        c += (uint64_t)__builtin_popcountll(w[i]);
-    if (bits % 64)
-        c += (uint64_t)__builtin_popcountll(w[bits / 64] & ((UINT64_C(1) << (bits % 64)) - 1));
-    return c;
-}
-
 static bool bit(const uint64_t *w, size_t i) { return (w[i / 64] >> (i % 64)) & 1; }
 
 /* One assignment against p: sizes, densities, ONE (the scalars are checked
@@ -277,7 +268,7 @@ static cuzk_status check_assignment(const cuzk_bp_srs *p, const cuzk_bp_assignme
               {"b_inp", a->b_inp_density, a->b_inp_bit_len, a->b_inp_popcount},
               {"b_aux", a->b_aux_density, a->b_aux_bit_len, a->b_aux_popcount}};
     for (int t = 0; t < 3; t++) {
-        uint64_t c = d[t].bits ? popcount_bits(d[t].w, d[t].bits) : 0;
+        uint64_t c = d[t].bits ? cuzk_popcount_bits(d[t].w, d[t].bits) : 0;
         if (c != d[t].pop)
             return cuzk_err(err, CUZK_ERR_MISMATCH, "circuit %zu: %s_popcount %zu, but %llu bits are set", i,
                             d[t].name, d[t].pop, (unsigned long long)c);
@@ -349,49 +340,16 @@ static void raw_sc_free(raw_sc *r)
     memset(r, 0, sizeof *r);
 }
 
-/* dst = the src[i] whose bit i is set (i < n), in order, in parallel: blocks
- * of 64·BW bits, each written at its offset (a prefix sum of popcounts). */
-enum { GATHER_WORDS = 256 };
-typedef struct {
-    uint64_t (*dst)[4];
-    const uint64_t (*src)[4];
-    const uint64_t *bits;
-    size_t n;
-    const size_t *off;
-} gather_job;
-
-static void gather_range(void *arg, size_t b, size_t e, int worker)
-{
-    (void)worker;
-    const gather_job *g = arg;
-    for (size_t blk = b; blk < e; blk++) {
-        size_t o = g->off[blk], i0 = blk * GATHER_WORDS * 64, i1 = i0 + GATHER_WORDS * 64;
-        if (i1 > g->n)
-            i1 = g->n;
-        for (size_t i = i0; i < i1; i++)
-            if (bit(g->bits, i))
-                memcpy(g->dst[o++], g->src[i], 32);
-    }
-}
-
+/* dst = the src[i] whose bit i is set (i < n), in order, in parallel. */
 static cuzk_status gather(uint64_t (*dst)[4], const uint64_t (*src)[4], const uint64_t *bits, size_t n, cuzk_pool *pool,
                           cuzk_error *err)
 {
-    const size_t nblk = (n + GATHER_WORDS * 64 - 1) / (GATHER_WORDS * 64);
-    if (!nblk)
-        return CUZK_OK;
-    size_t *off = malloc(nblk * sizeof *off);
-    if (!off)
-        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory");
-    size_t acc = 0;
-    for (size_t blk = 0; blk < nblk; blk++) {
-        off[blk] = acc;
-        size_t i0 = blk * GATHER_WORDS * 64, i1 = i0 + GATHER_WORDS * 64;
-        acc += popcount_bits(bits + i0 / 64, (i1 > n ? n : i1) - i0);
-    }
-    gather_job g = {dst, src, bits, n, off};
-    cuzk_parallel_for(pool, nblk, 1, gather_range, &g);
-    free(off);
+    cuzk_bitsel g;
+    cuzk_status st = cuzk_bitsel_init(&g, dst, src, bits, n, 32, err);
+    if (st)
+        return st;
+    cuzk_parallel_for(pool, g.nblk, 1, cuzk_bitsel_range, &g);
+    cuzk_bitsel_free(&g);
     return CUZK_OK;
 }
 

@@ -14,6 +14,7 @@
 
 #include "cuzk/gpu.h"
 #include "gpu/device/gpu_mem.h"
+#include "groth16/bp.h"
 #include "poly/ntt.h"
 #include "util/threadpool.h"
 
@@ -282,14 +283,7 @@ static void test_ntt_generator(void **state)
     assert_int_equal(cuzk_gpu_ntt_run(h, d, lg, CUZK_GPU_NTT_FORWARD, NULL, &e), CUZK_OK);
     assert_int_equal(cuzk_gpu_copy(got, d, n * 32, NULL, &e), CUZK_OK);
     assert_int_equal(cuzk_gpu_stream_sync(NULL, &e), CUZK_OK);
-    uint64_t ex[4];
-    memcpy(ex, bls12_381_fr_MODULUS.l, sizeof ex);
-    ex[0] -= 1;
-    for (unsigned k = 0; k < lg; k++)
-        for (int i = 0; i < 4; i++)
-            ex[i] = (ex[i] >> 1) | (i < 3 ? ex[i + 1] << 63 : 0);
-    bls12_381_fr_from_u64(&t, 7);
-    bls12_381_fr_pow(&w, &t, ex, 4);
+    cuzk_bp_omega(&w, lg); /* 7^((r-1)/n) */
     unsigned bad = 0;
     bls12_381_fr_set_one(&wi); /* w^k */
     for (size_t k = 0; k < n; k++) {

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "groth16/bp.h"
 #include "poly/ntt.h"
 #include "util/threadpool.h"
 
@@ -64,24 +65,15 @@ static void bls12_381_test_generator(void **state)
     bls12_381_ntt_domain *d = NULL;
     cuzk_error err = {0};
     assert_int_equal(bls12_381_ntt_domain_create_gen(&d, L, 7, pool, &err), CUZK_OK);
-    bls12_381_fr_t a[N], b[N], ref[N], coef[N], w, g, seven, x, ninv, nn, winv;
+    bls12_381_fr_t a[N], b[N], ref[N], coef[N], w, g, x, ninv, nn, winv;
     uint64_t seed = 77;
     for (size_t i = 0; i < N; i++) {
         bls12_381_fr_t raw = {{cuzk_splitmix64(&seed), cuzk_splitmix64(&seed), cuzk_splitmix64(&seed),
                                cuzk_splitmix64(&seed) & 0x0fffffffffffffffULL}};
         bls12_381_fr_to_mont(&a[i], &raw);
     }
-    uint64_t e[4];
-    memcpy(e, bls12_381_fr_MODULUS.l, sizeof e);
-    e[0] -= 1;
-    for (int s = 0; s < L; s++)
-        for (int i = 0; i < 4; i++)
-            e[i] = (e[i] >> 1) | (i < 3 ? e[i + 1] << 63 : 0);
-    bls12_381_fr_from_u64(&seven, 7);
-    bls12_381_fr_pow(&w, &seven, e, 4); /* 7^((r-1)/N) */
-    for (int i = 0; i < 4; i++)
-        e[i] = (e[i] >> 1) | (i < 3 ? e[i + 1] << 63 : 0);
-    bls12_381_fr_pow(&g, &seven, e, 4); /* 7^((r-1)/2N) */
+    cuzk_bp_omega(&w, L);     /* 7^((r-1)/N) */
+    cuzk_bp_omega(&g, L + 1); /* 7^((r-1)/2N) */
     /* forward: ref[k] = sum a[i] w^(ik) */
     direct_dft(ref, a, N, &w);
     memcpy(b, a, sizeof a);

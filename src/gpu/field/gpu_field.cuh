@@ -274,6 +274,7 @@ CUZK_HD void c_mad_lo_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32
 CUZK_HD void c_madc_lo_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &) { CUZK_PTX3("madc.lo.cc.u32", d, a, b, c); }
 CUZK_HD void c_mad_hi_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &) { CUZK_PTX3("mad.hi.cc.u32", d, a, b, c); }
 CUZK_HD void c_madc_hi_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &) { CUZK_PTX3("madc.hi.cc.u32", d, a, b, c); }
+CUZK_HD void c_madc_hi(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &) { CUZK_PTX3("madc.hi.u32", d, a, b, c); }
 CUZK_HD void c_addc_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &) { CUZK_PTX2("addc.cc.u32", d, a, b); }
 CUZK_HD void c_addc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &) { CUZK_PTX2("addc.u32", d, a, b); }
 CUZK_HD void c_add_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &) { CUZK_PTX2("add.cc.u32", d, a, b); }
@@ -302,6 +303,10 @@ CUZK_HD void c_madc_hi_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint3
     d = (uint32_t)s;
     cf = (uint32_t)(s >> 32);
 }
+CUZK_HD void c_madc_hi(uint32_t &d, uint32_t a, uint32_t b, uint32_t c, uint32_t &cf)
+{
+    d = (uint32_t)((((uint64_t)a * b) >> 32) + c + cf);
+}
 CUZK_HD void c_addc_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &cf)
 {
     uint64_t s = (uint64_t)a + b + cf;
@@ -319,132 +324,127 @@ CUZK_HD void c_add_cc(uint32_t &d, uint32_t a, uint32_t b, uint32_t &cf)
 
 /* CIOS with the accumulator split in two, so that each row is two
  * independent carry chains instead of one long one (more instruction-level
- * parallelism for the same number of multiply-adds). The value is
- *   V = E + O + oT * 2^(32N)
- * with E[0..N-1] at limbs 0..N-1 and O[0..N-1] at limbs 0..N-1 between rows.
- * A row adds x*a (x = b[i], then m = V mod 2^32 * m0 with x*p):
- *   products a[j]*x of even j go into E at limbs (j, j+1): one chain;
- *   products of odd j land at limbs (j, j+1) = 1..N: they go into a new odd
- *   accumulator O' (limbs 1..N) seeded with O[1..N-1], oT in the same chain,
- *   after O[0] was folded into E[0] (its carry enters that chain).
- * The chains' carry-outs are kept in eT (limb N) and oT' (limb N+1). After
- * the reduction E[0] = 0 and the division by 2^32 is a renaming:
- *   E <- {E[1..N-1], eT}, O <- O', oT <- oT'.
- * At the end V < 2p < 2^(32N) (inputs < p, spare modulus bit), so E + O fits
- * in N words; one conditional subtraction finishes. */
-/* The reduction half of a split-accumulator CIOS row (fp_mul_eo_row,
- * fp_sqr_eo_row): V += m p with m = E[0] m0 (E[0] holds V mod 2^32), the
- * odd products into On / oTn, the even ones into E / eT, then the division
- * by 2^32 (E[0] is 0): E <- {E[1..N-1], eT}, O <- On, oT <- oTn. */
-template <class P>
-CUZK_HD void fp_eo_reduce_row(uint32_t *E, uint32_t *O, uint32_t &oT, uint32_t *On, uint32_t oTn, uint32_t eT)
-{
-    constexpr int N = P::N;
-    uint32_t cf = 0;
-    const uint32_t m = E[0] * P::m0();
-    c_mad_lo_cc(On[0], m, P::mod(1), On[0], cf);
-    c_madc_hi_cc(On[1], m, P::mod(1), On[1], cf);
-CUZK_UNROLL
-    for (int j = 3; j < N; j += 2) {
-        c_madc_lo_cc(On[j - 1], m, P::mod(j), On[j - 1], cf);
-        c_madc_hi_cc(On[j], m, P::mod(j), On[j], cf);
-    }
-    c_addc(oTn, oTn, 0, cf);
-    c_mad_lo_cc(E[0], m, P::mod(0), E[0], cf);
-    c_madc_hi_cc(E[1], m, P::mod(0), E[1], cf);
-CUZK_UNROLL
-    for (int j = 2; j < N; j += 2) {
-        c_madc_lo_cc(E[j], m, P::mod(j), E[j], cf);
-        c_madc_hi_cc(E[j + 1], m, P::mod(j), E[j + 1], cf);
-    }
-    c_addc(eT, eT, 0, cf);
-CUZK_UNROLL
-    for (int j = 0; j < N - 1; j++) E[j] = E[j + 1];
-    E[N - 1] = eT;
-CUZK_UNROLL
-    for (int j = 0; j < N; j++) O[j] = On[j];
-    oT = oTn;
-}
+ * parallelism for the same number of multiply-adds), and with every
+ * lo / hi product pair landing on a pair of words that stays a pair from
+ * row to row (ptxas turns each pair into one wide multiply-add on a 64-bit
+ * register pair; a pair that straddles two register pairs costs moves).
+ *
+ * Between rows the value is V = X + Y / 2^32 with X[j] at limb j
+ * (j = 0..N-1) and Y[j] at limb j - 1 (j = 1..N-1; Y[0] is free). A row
+ * (fp_sw_prod, then fp_sw_reduce) with x = b[i]:
+ *   X[0] += Y[1] (limb 0), its carry starting the odd chain, which adds
+ *   the odd products a[j+1] x (limbs j+1, j+2) to the old Y moved down
+ *   two words: Y[j], Y[j+1] <- a[j+1] x + Y[j+2], Y[j+3], so that Y[j] is
+ *   now at limb j + 1;
+ *   the even chain adds a[j] x to X[j], X[j+1] in place; its carry (limb
+ *   N) goes into Y[N-1], which is limb N;
+ *   m = X[0] m0, and the same two chains add m p; X[0] becomes 0.
+ * Dividing by 2^32 is then a renaming that swaps the roles: Y (limbs
+ * 1..N) is the next row's X (limbs 0..N-1), X (limbs 0..N-1, X[0] = 0) the
+ * next row's Y (Y[j] at limb j - 1). The caller swaps the two arrays every
+ * row, and a row's pairs (X[j], X[j+1]) and (Y[j], Y[j+1]) with j even are
+ * the same pairs in every row.
+ *
+ * No chain has a carry out of its top word: a chain's words hold part of
+ * V_row = V + a x + m p (the most the row holds before the division), and
+ * V_row < 2p + 2p (2^32 - 1) = 2p 2^32 <= 2^(32(N+1)) with p < R / 2 (spare
+ * modulus bit; V < 2p after every row by induction), so Y (limbs 1..N)
+ * stays below 2^(32N). At the end V < 2p < 2^(32N): one addition of the
+ * two halves and one conditional subtraction finish. */
 
-/* The product half of a split-accumulator CIOS row: V += a x, the odd
- * products into On (limbs 1..N) / oTn (limb N + 1), the even ones into E /
- * eT (limb N); the old O moves into On (its word 0 folded into E[0]). */
+/* The product half of a row: X[0] += Y[1], Y <- (Y >> 64 bits) + a_odd x,
+ * X += a_even x, the even chain's carry into Y[N-1]. FIRST: X, Y start at
+ * 0 (no fold, no old Y). */
 template <class P, bool FIRST>
-CUZK_HD void fp_mul_eo_prod(uint32_t *E, const uint32_t *O, uint32_t oT, const uint32_t *a, uint32_t x, uint32_t *On,
-                            uint32_t &oTn, uint32_t &eT)
+CUZK_HD void fp_sw_prod(uint32_t *X, uint32_t *Y, const uint32_t *a, uint32_t x)
 {
     constexpr int N = P::N;
     uint32_t cf = 0;
-    /* odd products (+ old O shifted, + carry of O[0] folded into E[0]) */
     if (FIRST) {
-        c_mad_lo_cc(On[0], a[1], x, 0, cf);
+        c_mad_lo_cc(Y[0], a[1], x, 0, cf);
     } else {
-        c_add_cc(E[0], E[0], O[0], cf);
-        c_madc_lo_cc(On[0], a[1], x, O[1], cf);
+        c_add_cc(X[0], X[0], Y[1], cf);
+        c_madc_lo_cc(Y[0], a[1], x, Y[2], cf);
     }
-    c_madc_hi_cc(On[1], a[1], x, FIRST ? 0 : (N > 2 ? O[2] : oT), cf);
+    c_madc_hi_cc(Y[1], a[1], x, FIRST ? 0 : Y[3], cf);
 CUZK_UNROLL
-    for (int j = 3; j < N; j += 2) {
-        c_madc_lo_cc(On[j - 1], a[j], x, FIRST ? 0 : O[j], cf);
-        c_madc_hi_cc(On[j], a[j], x, FIRST ? 0 : (j + 1 < N ? O[j + 1] : oT), cf);
+    for (int j = 2; j < N - 2; j += 2) {
+        c_madc_lo_cc(Y[j], a[j + 1], x, FIRST ? 0 : Y[j + 2], cf);
+        c_madc_hi_cc(Y[j + 1], a[j + 1], x, FIRST ? 0 : Y[j + 3], cf);
     }
-    c_addc(oTn, 0, 0, cf);
-    /* even products */
-    c_mad_lo_cc(E[0], a[0], x, FIRST ? 0 : E[0], cf);
-    c_madc_hi_cc(E[1], a[0], x, FIRST ? 0 : E[1], cf);
+    c_madc_lo_cc(Y[N - 2], a[N - 1], x, 0, cf);
+    c_madc_hi(Y[N - 1], a[N - 1], x, 0, cf);
+    c_mad_lo_cc(X[0], a[0], x, FIRST ? 0 : X[0], cf);
+    c_madc_hi_cc(X[1], a[0], x, FIRST ? 0 : X[1], cf);
 CUZK_UNROLL
     for (int j = 2; j < N; j += 2) {
-        c_madc_lo_cc(E[j], a[j], x, FIRST ? 0 : E[j], cf);
-        c_madc_hi_cc(E[j + 1], a[j], x, FIRST ? 0 : E[j + 1], cf);
+        c_madc_lo_cc(X[j], a[j], x, FIRST ? 0 : X[j], cf);
+        c_madc_hi_cc(X[j + 1], a[j], x, FIRST ? 0 : X[j + 1], cf);
     }
-    c_addc(eT, 0, 0, cf);
+    c_addc(Y[N - 1], Y[N - 1], 0, cf);
 }
 
-template <class P, bool FIRST>
-CUZK_HD void fp_mul_eo_row(uint32_t *E, uint32_t *O, uint32_t &oT, const uint32_t *a, uint32_t x)
+/* X, Y += c y in place (a second product in the same row: fp_mul2_eo),
+ * the even chain's carry into Y[N-1]. */
+template <class P> CUZK_HD void fp_sw_addprod(uint32_t *X, uint32_t *Y, const uint32_t *c, uint32_t y)
 {
-    uint32_t On[P::N], oTn, eT;
-    fp_mul_eo_prod<P, FIRST>(E, O, oT, a, x, On, oTn, eT);
-    fp_eo_reduce_row<P>(E, O, oT, On, oTn, eT);
+    constexpr int N = P::N;
+    uint32_t cf = 0;
+    c_mad_lo_cc(Y[0], c[1], y, Y[0], cf);
+    c_madc_hi_cc(Y[1], c[1], y, Y[1], cf);
+CUZK_UNROLL
+    for (int j = 2; j < N - 2; j += 2) {
+        c_madc_lo_cc(Y[j], c[j + 1], y, Y[j], cf);
+        c_madc_hi_cc(Y[j + 1], c[j + 1], y, Y[j + 1], cf);
+    }
+    c_madc_lo_cc(Y[N - 2], c[N - 1], y, Y[N - 2], cf);
+    c_madc_hi(Y[N - 1], c[N - 1], y, Y[N - 1], cf);
+    c_mad_lo_cc(X[0], c[0], y, X[0], cf);
+    c_madc_hi_cc(X[1], c[0], y, X[1], cf);
+CUZK_UNROLL
+    for (int j = 2; j < N; j += 2) {
+        c_madc_lo_cc(X[j], c[j], y, X[j], cf);
+        c_madc_hi_cc(X[j + 1], c[j], y, X[j + 1], cf);
+    }
+    c_addc(Y[N - 1], Y[N - 1], 0, cf);
+}
+
+/* The reduction half of a row: X, Y += m p with m = X[0] m0 (X[0] holds V
+ * mod 2^32 and becomes 0). The caller then swaps X and Y. */
+template <class P> CUZK_HD void fp_sw_reduce(uint32_t *X, uint32_t *Y)
+{
+    const uint32_t m = X[0] * P::m0();
+    uint32_t p[P::N];
+CUZK_UNROLL
+    for (int j = 0; j < P::N; j++) p[j] = P::mod(j);
+    fp_sw_addprod<P>(X, Y, p, m);
+}
+
+/* r = X + Y (Y[j] at limb j - 1), then the conditional subtraction. */
+template <class P> CUZK_HD void fp_sw_final(uint32_t *r, const uint32_t *X, const uint32_t *Y)
+{
+    constexpr int N = P::N;
+    uint32_t cf = 0;
+    c_add_cc(r[0], X[0], Y[1], cf);
+CUZK_UNROLL
+    for (int j = 1; j < N - 1; j++) c_addc_cc(r[j], X[j], Y[j + 1], cf);
+    c_addc(r[N - 1], X[N - 1], 0, cf);
+    fp_reduce_once<P>(r);
 }
 
 template <class P> CUZK_HD void fp_mul_eo(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     constexpr int N = P::N;
-    uint32_t E[N], O[N], oT = 0, cf = 0;
-    fp_mul_eo_row<P, true>(E, O, oT, a, b[0]);
+    uint32_t A[N], B[N];
 CUZK_UNROLL
-    for (int i = 1; i < N; i++) fp_mul_eo_row<P, false>(E, O, oT, a, b[i]);
-    c_add_cc(r[0], E[0], O[0], cf);
-CUZK_UNROLL
-    for (int j = 1; j < N; j++) c_addc_cc(r[j], E[j], O[j], cf);
-    fp_reduce_once<P>(r);
-}
-
-/* A second product in the same row (fp_mul2_eo): E / eT and On / oTn += c y,
- * the odd products into On (limbs 1..N) and oTn, the even ones into E and
- * eT, each in its own chain as in fp_mul_eo_prod. */
-template <class P>
-CUZK_HD void fp_eo_addprod(uint32_t *E, uint32_t &eT, uint32_t *On, uint32_t &oTn, const uint32_t *c, uint32_t y)
-{
-    constexpr int N = P::N;
-    uint32_t cf = 0;
-    c_mad_lo_cc(On[0], c[1], y, On[0], cf);
-    c_madc_hi_cc(On[1], c[1], y, On[1], cf);
-CUZK_UNROLL
-    for (int j = 3; j < N; j += 2) {
-        c_madc_lo_cc(On[j - 1], c[j], y, On[j - 1], cf);
-        c_madc_hi_cc(On[j], c[j], y, On[j], cf);
+    for (int i = 0; i < N; i++) {
+        uint32_t *X = (i & 1) ? B : A, *Y = (i & 1) ? A : B;
+        if (i == 0) fp_sw_prod<P, true>(X, Y, a, b[0]);
+        else fp_sw_prod<P, false>(X, Y, a, b[i]);
+        fp_sw_reduce<P>(X, Y);
     }
-    c_addc(oTn, oTn, 0, cf);
-    c_mad_lo_cc(E[0], c[0], y, E[0], cf);
-    c_madc_hi_cc(E[1], c[0], y, E[1], cf);
-CUZK_UNROLL
-    for (int j = 2; j < N; j += 2) {
-        c_madc_lo_cc(E[j], c[j], y, E[j], cf);
-        c_madc_hi_cc(E[j + 1], c[j], y, E[j + 1], cf);
-    }
-    c_addc(eT, eT, 0, cf);
+    /* N is even: after the last row's swap X is A again */
+    fp_sw_final<P>(r, A, B);
 }
 
 /* r = (a b + c d) / R mod p with ONE Montgomery reduction (the lazy
@@ -453,10 +453,11 @@ CUZK_UNROLL
  * and N m words) of the second product are not done. a, b, d < p and
  * c <= p (c = p - x for a difference a b - x d: fp_mul_sub). Bounds: after
  * row i, V = (the sums over the first i words + M_i p) / 2^(32 i) <
- * b + d + p <= 3p, which needs 3p < R (fp_mul2_ok: both base fields, p <
- * R/5, and BN254's r; not BLS12-381's r, 0.45 R) for the words and the top
- * carries of fp_mul_eo to hold; at the end V = (a b + c d + M p) / R <
- * 2 p^2 / R + p < 2p, and one conditional subtraction finishes. */
+ * b + d + p <= 3p, and within a row V_row < 3p + (a + c + p)(2^32 - 1) <=
+ * 3p 2^32, which needs 3p < R (fp_mul2_ok: both base fields, p < R/5, and
+ * BN254's r; not BLS12-381's r, 0.45 R) for no chain to carry out of its
+ * top word; at the end V = (a b + c d + M p) / R < 2 p^2 / R + p < 2p, and
+ * one conditional subtraction finishes. */
 template <class P> CUZK_HD constexpr bool fp_mul2_ok() { return P::mod(P::N - 1) < 0x55555555u; }
 
 template <class P>
@@ -464,19 +465,16 @@ CUZK_HD void fp_mul2_eo(uint32_t *r, const uint32_t *a, const uint32_t *b, const
 {
     static_assert(fp_mul2_ok<P>(), "fp_mul2_eo needs 3p < R");
     constexpr int N = P::N;
-    uint32_t E[N], O[N], oT = 0, cf = 0;
+    uint32_t A[N], B[N];
 CUZK_UNROLL
     for (int i = 0; i < N; i++) {
-        uint32_t On[N], oTn, eT;
-        if (i == 0) fp_mul_eo_prod<P, true>(E, O, oT, a, b[0], On, oTn, eT);
-        else fp_mul_eo_prod<P, false>(E, O, oT, a, b[i], On, oTn, eT);
-        fp_eo_addprod<P>(E, eT, On, oTn, c, d[i]);
-        fp_eo_reduce_row<P>(E, O, oT, On, oTn, eT);
+        uint32_t *X = (i & 1) ? B : A, *Y = (i & 1) ? A : B;
+        if (i == 0) fp_sw_prod<P, true>(X, Y, a, b[0]);
+        else fp_sw_prod<P, false>(X, Y, a, b[i]);
+        fp_sw_addprod<P>(X, Y, c, d[i]);
+        fp_sw_reduce<P>(X, Y);
     }
-    c_add_cc(r[0], E[0], O[0], cf);
-CUZK_UNROLL
-    for (int j = 1; j < N; j++) c_addc_cc(r[j], E[j], O[j], cf);
-    fp_reduce_once<P>(r);
+    fp_sw_final<P>(r, A, B);
 }
 
 /* p - x for 0 <= x < p, in (0, p]: no zero test (fp_mul2_eo takes c = p). */
@@ -513,80 +511,72 @@ template <class P> CUZK_HD void fp_mul_sub_eo(uint32_t *r, const uint32_t *a, co
  * the words of 2a above (2a < 2^(32N): spare modulus bit). So CIOS row i
  * multiplies x = a_i by that vector and skips the words below i: N(N+1)/2
  * instead of N^2 product pairs (BLS12-381 Fp: 78 of 144); the reduction
- * half of each row is unchanged (fp_eo_reduce_row). Each row adds
- * less than 2^32 * 2p, and the result is (a^2 + M p) / R < p (p / R) + p,
- * so the final conditional subtraction suffices. */
+ * half of each row is unchanged (fp_sw_reduce). Row i adds x U_i / 2^(32i)
+ * < 2^32 2a, so V_row < 2p + 2^32 (2a + p) < 3p 2^32: the chains keep no
+ * carry word only where 3p < R (fp_sqr_eo_ok; fp_sqr falls back to a
+ * product elsewhere). The result is (a^2 + M p) / R < p (p / R) + p, so
+ * the final conditional subtraction suffices. */
+template <class P> CUZK_HD constexpr bool fp_sqr_eo_ok() { return fp_mul2_ok<P>(); }
+
 CUZK_HD uint32_t sqr_word(const uint32_t *a, const uint32_t *a2, int i, int j)
 {
     return j == i ? a[j] : j == i + 1 ? a[j] << 1 : a2[j];
 }
 
 template <class P, bool FIRST>
-CUZK_HD void fp_sqr_eo_row(uint32_t *E, uint32_t *O, uint32_t &oT, const uint32_t *a, const uint32_t *a2, int i)
+CUZK_HD void fp_sqr_sw_prod(uint32_t *X, uint32_t *Y, const uint32_t *a, const uint32_t *a2, int i)
 {
     constexpr int N = P::N;
     const uint32_t x = a[i];
-    uint32_t cf = 0, On[N], oTn, eT;
-    /* odd words j: products a_i u_j (j >= i); below i the old O only moves
-     * (carrying the O[0] fold) */
-    if (FIRST) {
-        c_mad_lo_cc(On[0], sqr_word(a, a2, 0, 1), x, 0, cf);
-        c_madc_hi_cc(On[1], sqr_word(a, a2, 0, 1), x, 0, cf);
-    } else {
-        c_add_cc(E[0], E[0], O[0], cf);
-        if (1 >= i) {
-            c_madc_lo_cc(On[0], a[1], x, O[1], cf); /* i = 1: u_1 = a_1 */
-            c_madc_hi_cc(On[1], a[1], x, N > 2 ? O[2] : oT, cf);
-        } else {
-            c_addc_cc(On[0], O[1], 0, cf);
-            c_addc_cc(On[1], N > 2 ? O[2] : oT, 0, cf);
-        }
-    }
+    uint32_t cf = 0;
+    /* odd words k = j + 1: products a_i u_k (k >= i); below i the old Y
+     * only moves down two words, carrying the fold of Y[1] into X[0] */
+    if (!FIRST) c_add_cc(X[0], X[0], Y[1], cf);
 CUZK_UNROLL
-    for (int j = 3; j < N; j += 2) {
-        const uint32_t lo = FIRST ? 0 : O[j], hi = FIRST ? 0 : (j + 1 < N ? O[j + 1] : oT);
-        if (j >= i) {
-            const uint32_t u = sqr_word(a, a2, i, j);
-            c_madc_lo_cc(On[j - 1], u, x, lo, cf);
-            c_madc_hi_cc(On[j], u, x, hi, cf);
+    for (int j = 0; j < N; j += 2) {
+        const uint32_t lo = (FIRST || j + 2 >= N) ? 0 : Y[j + 2], hi = (FIRST || j + 3 >= N) ? 0 : Y[j + 3];
+        if (j + 1 >= i) {
+            const uint32_t u = sqr_word(a, a2, i, j + 1);
+            if (FIRST && j == 0) c_mad_lo_cc(Y[j], u, x, lo, cf);
+            else c_madc_lo_cc(Y[j], u, x, lo, cf);
+            if (j + 2 < N) c_madc_hi_cc(Y[j + 1], u, x, hi, cf);
+            else c_madc_hi(Y[j + 1], u, x, hi, cf);
         } else {
-            c_addc_cc(On[j - 1], lo, 0, cf);
-            c_addc_cc(On[j], hi, 0, cf);
+            c_addc_cc(Y[j], lo, 0, cf);
+            c_addc_cc(Y[j + 1], hi, 0, cf);
         }
     }
-    c_addc(oTn, 0, 0, cf);
     /* even words j >= i (none when i = N - 1) */
     const int j0 = (i + 1) & ~1;
     if (j0 < N) {
         const uint32_t u0 = sqr_word(a, a2, i, j0);
-        c_mad_lo_cc(E[j0], u0, x, FIRST ? 0 : E[j0], cf);
-        c_madc_hi_cc(E[j0 + 1], u0, x, FIRST ? 0 : E[j0 + 1], cf);
+        c_mad_lo_cc(X[j0], u0, x, FIRST ? 0 : X[j0], cf);
+        c_madc_hi_cc(X[j0 + 1], u0, x, FIRST ? 0 : X[j0 + 1], cf);
 CUZK_UNROLL
         for (int j = j0 + 2; j < N; j += 2) {
-            c_madc_lo_cc(E[j], sqr_word(a, a2, i, j), x, FIRST ? 0 : E[j], cf);
-            c_madc_hi_cc(E[j + 1], sqr_word(a, a2, i, j), x, FIRST ? 0 : E[j + 1], cf);
+            c_madc_lo_cc(X[j], sqr_word(a, a2, i, j), x, FIRST ? 0 : X[j], cf);
+            c_madc_hi_cc(X[j + 1], sqr_word(a, a2, i, j), x, FIRST ? 0 : X[j + 1], cf);
         }
-        c_addc(eT, 0, 0, cf);
-    } else {
-        eT = 0;
+        c_addc(Y[N - 1], Y[N - 1], 0, cf);
     }
-    fp_eo_reduce_row<P>(E, O, oT, On, oTn, eT);
 }
 
 template <class P> CUZK_HD void fp_sqr_eo(uint32_t *r, const uint32_t *a)
 {
+    static_assert(fp_sqr_eo_ok<P>(), "fp_sqr_eo needs 3p < R");
     constexpr int N = P::N;
-    uint32_t a2[N], E[N], O[N], oT = 0, cf = 0;
+    uint32_t a2[N], A[N], B[N];
     a2[0] = a[0] << 1;
 CUZK_UNROLL
     for (int j = 1; j < N; j++) a2[j] = (a[j] << 1) | (a[j - 1] >> 31);
-    fp_sqr_eo_row<P, true>(E, O, oT, a, a2, 0);
 CUZK_UNROLL
-    for (int i = 1; i < N; i++) fp_sqr_eo_row<P, false>(E, O, oT, a, a2, i);
-    c_add_cc(r[0], E[0], O[0], cf);
-CUZK_UNROLL
-    for (int j = 1; j < N; j++) c_addc_cc(r[j], E[j], O[j], cf);
-    fp_reduce_once<P>(r);
+    for (int i = 0; i < N; i++) {
+        uint32_t *X = (i & 1) ? B : A, *Y = (i & 1) ? A : B;
+        if (i == 0) fp_sqr_sw_prod<P, true>(X, Y, a, a2, 0);
+        else fp_sqr_sw_prod<P, false>(X, Y, a, a2, i);
+        fp_sw_reduce<P>(X, Y);
+    }
+    fp_sw_final<P>(r, A, B);
 }
 
 /* Portable CIOS (host, and device fallback). */
@@ -642,12 +632,13 @@ template <class P> CUZK_HD fp<P> operator*(const fp<P> &a, const fp<P> &b)
 template <class P> CUZK_HD fp<P> fp_sqr(const fp<P> &a)
 {
 #if CUZK_GPU_USE_PTX
-    fp<P> r;
-    fp_sqr_eo<P>(r.v, a.v);
-    return r;
-#else
-    return a * a;
+    if constexpr (fp_sqr_eo_ok<P>()) {
+        fp<P> r;
+        fp_sqr_eo<P>(r.v, a.v);
+        return r;
+    }
 #endif
+    return a * a;
 }
 
 /* a b - c d: on the device with one Montgomery reduction for both products

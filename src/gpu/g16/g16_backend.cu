@@ -13,6 +13,7 @@
 #include "gpu/device/gpu_common.cuh"
 #include "gpu/msm/msm_async.h"
 #include "gpu/g16/wpack.h"
+#include "util/bitsel.h"
 #include "util/common.h"
 
 #define NMSM 5
@@ -552,59 +553,22 @@ void raw_range(void *arg, size_t b, size_t e, int worker)
 }
 
 /* Tier 7, bellperson mode: the wires of bitmap `bits` (n of them), in
- * order, from the slot's raw witness w into dst, in parallel blocks, each
- * written from its offset (a prefix sum of the blocks' popcounts). */
-#define SEL_BLOCK_WORDS 256u /* 64-bit words of the bitmap per block */
-struct hsel_arg {
-    uint8_t *dst;
-    const uint8_t *w;
-    const uint64_t *bits;
-    const size_t *off;
-    size_t n;
-};
-
-void hsel_range(void *arg, size_t b, size_t e, int worker)
-{
-    (void)worker;
-    const hsel_arg *g = (const hsel_arg *)arg;
-    for (size_t blk = b; blk < e; blk++) {
-        size_t o = g->off[blk];
-        const size_t i0 = blk * SEL_BLOCK_WORDS * 64, i1 = i0 + SEL_BLOCK_WORDS * 64 < g->n ? i0 + SEL_BLOCK_WORDS * 64 : g->n;
-        for (size_t i = i0; i < i1; i++)
-            if ((g->bits[i / 64] >> (i % 64)) & 1) memcpy(g->dst + 32 * o++, g->w + 32 * i, 32);
-    }
-}
-
+ * order, from the slot's raw witness into dst (util/bitsel.h), after
+ * checking that `want` are selected; dst NULL: the check alone. */
 cuzk_status host_select(cuzk_gpu_g16_job *j, const uint64_t *bits, uint64_t want, uint8_t *dst, const char *what,
                         const cuzk_gpu_g16_hooks *h, cuzk_error *e)
 {
-    const size_t n = j->k->src.shape.n_vars, bw = SEL_BLOCK_WORDS * 64, nblk = (n + bw - 1) / bw;
     if (!bits) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: no bitmap of the wires %s takes", what);
-    size_t *off = (size_t *)malloc((nblk ? nblk : 1) * sizeof *off);
-    if (!off) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of host memory");
-    size_t acc = 0;
-    for (size_t blk = 0; blk < nblk; blk++) {
-        off[blk] = acc;
-        const size_t i0 = blk * bw, i1 = i0 + bw < n ? i0 + bw : n;
-        for (size_t i = i0; i < i1; i += 64) {
-            uint64_t v = bits[i / 64];
-            if (i1 - i < 64) v &= (UINT64_C(1) << (i1 - i)) - 1;
-            acc += (size_t)__builtin_popcountll(v);
-        }
-    }
-    if (acc != want) {
-        free(off);
-        return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: %zu wires selected for %s, the key has %llu %s points", acc,
+    cuzk_bitsel g;
+    cuzk_status st = cuzk_bitsel_init(&g, dst, j->k->pinned[j->slot], bits, j->k->src.shape.n_vars, 32, e);
+    if (st) return st;
+    if (g.count != want) {
+        cuzk_bitsel_free(&g);
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: %zu wires selected for %s, the key has %llu %s points", g.count,
                         what, (unsigned long long)want, what);
     }
-    if (!dst) { /* the count alone */
-        free(off);
-        return CUZK_OK;
-    }
-    hsel_arg g = {dst, (const uint8_t *)j->k->pinned[j->slot], bits, off, n};
-    if (!h) h = &j->hooks;
-    run_ranges(h, nblk, 1, hsel_range, &g);
-    free(off);
+    if (dst) run_ranges(h ? h : &j->hooks, g.nblk, 1, cuzk_bitsel_range, &g);
+    cuzk_bitsel_free(&g);
     return CUZK_OK;
 }
 
@@ -669,10 +633,8 @@ void fill_range(void *arg, size_t b, size_t e, int worker)
     const cuzk_gpu_g16_host *h = &f->j->k->src.host;
     cuzk_error err;
     memset(&err, 0, sizeof err);
-    if (h->abc_range(h->user, f->j->host_user, f->vec, f->base + b, f->base + e, f->dst + 32 * b, &err)) {
-        int z = 0;
-        if (f->failed.compare_exchange_strong(z, 1)) f->err = err;
-    }
+    if (h->abc_range(h->user, f->j->host_user, f->vec, f->base + b, f->base + e, f->dst + 32 * b, &err))
+        keep_err(&f->failed, &f->err, &err);
 }
 
 /* Bellperson mode: vector `vec` (0 a, 1 b, 2 c) of the caller's
