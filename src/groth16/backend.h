@@ -4,6 +4,7 @@
  * curve-neutral C:
  *
  *   witness ─► job_begin ─► abc ─► ntt_quotient ─► msm H, A, B1, C (G1), B2 (G2) ─► job_end
+ *                                                   (in the job's order: msm_order)
  *                (w)     a,b,c=a∘b  3 odd-coset NTTs,     Jacobian points          │
  *                                   h = a·b − c (b, c freed)                       ▼
  *                        host (prove.c, curve ops): assembly with r, s ─► verification
@@ -82,6 +83,10 @@ struct cuzk_g16_backend {
      * Montgomery coordinates in the CPU layout). H needs ntt_quotient first;
      * the backend may release h after it. */
     cuzk_status (*msm)(void *job, cuzk_g16_msm which, void *out, cuzk_error *err);
+    /* Optional (NULL: H, A, B1, C, B2): the order in which the job's MSMs
+     * are asked for, fixed when the job begins. With H last the caller
+     * assembles everything that does not need it before asking for it. */
+    void (*msm_order)(const void *job, cuzk_g16_msm order[CUZK_G16_MSM_COUNT]);
 };
 
 /* The CPU backend (backend_cpu.c). */

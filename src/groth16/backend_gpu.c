@@ -268,6 +268,14 @@ static cuzk_status gpu_msm(void *job, cuzk_g16_msm which, void *out, cuzk_error 
     return st;
 }
 
+static void gpu_msm_order(const void *job, cuzk_g16_msm order[CUZK_G16_MSM_COUNT])
+{
+    cuzk_gpu_plan_item_id o[CUZK_G16_MSM_COUNT];
+    cuzk_gpu_g16_job_msm_order(((const gpu_job *)job)->j, o);
+    for (int i = 0; i < CUZK_G16_MSM_COUNT; i++)
+        order[i] = (cuzk_g16_msm)(o[i] - CUZK_GPU_ITEM_MSM_H);
+}
+
 static const cuzk_g16_backend GPU_BACKEND = {
     .name = "gpu",
     .kind = CUZK_BACKEND_GPU,
@@ -280,6 +288,7 @@ static const cuzk_g16_backend GPU_BACKEND = {
     .abc = gpu_abc,
     .ntt_quotient = gpu_ntt_quotient,
     .msm = gpu_msm,
+    .msm_order = gpu_msm_order,
 };
 
 const cuzk_g16_backend *cuzk_g16_backend_gpu(void) { return &GPU_BACKEND; }

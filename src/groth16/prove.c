@@ -26,38 +26,6 @@ static const cuzk_phase MSM_PHASE[CUZK_G16_MSM_COUNT] = {
     [CUZK_G16_MSM_B2] = CUZK_PHASE_MSM_B2,
 };
 
-/* The backend's steps: the five MSM results, as Jacobian points. */
-static cuzk_status run_backend(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void *key_state, const void *w,
-                               g1j_buf g1[CUZK_G16_MSM_COUNT], g2j_buf *b2, cuzk_error *err)
-{
-    void *job = NULL;
-    cuzk_status st = be->job_begin(key_state, ctx, w, &job, err);
-    if (st)
-        return st;
-    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_ABC);
-    if ((st = be->abc(job, err)))
-        goto out;
-    cuzk_phase_end(ctx, &ph);
-    if ((st = cuzk_check_cancel(ctx, err)))
-        goto out;
-    ph = cuzk_phase_begin(ctx, CUZK_PHASE_NTT);
-    if ((st = be->ntt_quotient(job, err)))
-        goto out;
-    cuzk_phase_end(ctx, &ph);
-    for (int m = 0; m < CUZK_G16_MSM_COUNT; m++) {
-        if ((st = cuzk_check_cancel(ctx, err)))
-            goto out;
-        ph = cuzk_phase_begin(ctx, MSM_PHASE[m]);
-        if ((st = be->msm(job, (cuzk_g16_msm)m, m == CUZK_G16_MSM_B2 ? (void *)b2 : (void *)&g1[m], err)))
-            goto out;
-        cuzk_phase_end(ctx, &ph);
-    }
-    st = cuzk_check_cancel(ctx, err);
-out:
-    be->job_end(job);
-    return st;
-}
-
 /* What needs no MSM result: the blinding terms r·δ₁, s·δ₁, s·δ₂, r·s·δ₁
  * (fixed-base products, ~1 ms on the CPU) and the caller's side work; done
  * on a thread of its own while the backend's steps run. */
@@ -86,12 +54,175 @@ static void *blind_main(void *arg)
     return NULL;
 }
 
+/* The proof's assembly, in two halves: everything but π_H (after the blind
+ * job), then π_C += π_H and the affine forms. When the backend runs H's
+ * MSM last, the first half runs before it is asked for, while its kernels
+ * run (backend.h: msm_order). */
+typedef struct {
+    cuzk_ctx *ctx;
+    const cuzk_curve_ops *ops;
+    const cuzk_zkey *zk;
+    blind_job *bj;
+    pthread_t th;
+    bool threaded, joined, pre_done;
+    const g1j_buf *msm;  /* the G1 results, by cuzk_g16_msm */
+    const g2j_buf *b2;
+    const cuzk_progress_step *plan; /* the caller's progress plan while run_backend laid it out again */
+    g1j_buf pa, pb1, pc; /* pc: π_C less π_H */
+    g2j_buf pb;
+} assembly;
+
+/* Waits for the blind job (or runs it here when it has no thread). */
+static void blind_join(assembly *as)
+{
+    if (as->joined)
+        return;
+    as->joined = true;
+    if (as->threaded)
+        pthread_join(as->th, NULL);
+    else
+        blind_main(as->bj);
+}
+
+/* The first half: needs A, B1, C, B2 and the blind job (waited for first).
+ * timed: as the proof's one assembly span (the second half, a few
+ * additions and the affine forms, after H then goes untimed). */
+static void assemble_pre(assembly *as, bool timed)
+{
+    const cuzk_curve_ops *ops = as->ops;
+    const size_t limbs = ops->desc->fr_limbs;
+    const blind_job *bj = as->bj;
+    blind_join(as);
+    cuzk_phase_timer ph = {0};
+    if (timed)
+        ph = cuzk_phase_begin(as->ctx, CUZK_PHASE_ASSEMBLE);
+    g1j_buf t1;
+    /* π_A = α₁ + Σ w·A + r·δ₁ */
+    ops->g1_add(&as->pa, &as->msm[CUZK_G16_MSM_A], &bj->rd1);
+    ops->g1_add_affine(&as->pa, &as->pa, &as->zk->alpha_1);
+    /* π_B = β₂ + Σ w·B₂ + s·δ₂; B₁ likewise in G1 */
+    ops->g2_add(&as->pb, as->b2, &bj->sd2);
+    ops->g2_add_affine(&as->pb, &as->pb, &as->zk->beta_2);
+    ops->g1_add(&as->pb1, &as->msm[CUZK_G16_MSM_B1], &bj->sd1);
+    ops->g1_add_affine(&as->pb1, &as->pb1, &as->zk->beta_1);
+    /* π_C = Σ w·C + π_H + s·π_A + r·B₁ − r·s·δ₁, here all but π_H */
+    ops->g1_mul_jac(&t1, &as->pa, bj->s, limbs);
+    ops->g1_add(&as->pc, &as->msm[CUZK_G16_MSM_C], &t1);
+    ops->g1_mul_jac(&t1, &as->pb1, bj->r, limbs);
+    ops->g1_add(&as->pc, &as->pc, &t1);
+    ops->g1_add(&as->pc, &as->pc, &bj->rsd1);
+    as->pre_done = true;
+    if (timed)
+        cuzk_phase_end(as->ctx, &ph);
+}
+
+/* The caller's progress plan (ctx.h) with its MSM and assembly steps laid
+ * out again in the order they run (order; the assembly before H when `pre`,
+ * else after the MSMs) over the share they had, each as wide as it was, so
+ * the overall fraction keeps growing; into out, or plan itself when it has
+ * not every one of those steps or is too long to copy. */
+#define PLAN_COPY_MAX 32
+static const cuzk_progress_step *plan_in_order(const cuzk_progress_step *plan, const cuzk_g16_msm *order, bool pre,
+                                               cuzk_progress_step out[PLAN_COPY_MAX])
+{
+    size_t n = 0;
+    while (plan[n].end > 0)
+        n++;
+    if (n + 1 > PLAN_COPY_MAX)
+        return plan;
+    cuzk_phase seq[CUZK_G16_MSM_COUNT + 1];
+    size_t ns = 0;
+    for (int k = 0; k < CUZK_G16_MSM_COUNT; k++) {
+        if (pre && k == CUZK_G16_MSM_COUNT - 1)
+            seq[ns++] = CUZK_PHASE_ASSEMBLE;
+        seq[ns++] = MSM_PHASE[order[k]];
+    }
+    if (!pre)
+        seq[ns++] = CUZK_PHASE_ASSEMBLE;
+    memcpy(out, plan, (n + 1) * sizeof *plan);
+    size_t at[CUZK_G16_MSM_COUNT + 1];
+    double lo = 1.0;
+    for (size_t i = 0; i < ns; i++) {
+        at[i] = n;
+        for (size_t j = 0; j < n; j++)
+            if (plan[j].phase == seq[i])
+                at[i] = j;
+        if (at[i] == n)
+            return plan;
+        if (plan[at[i]].start < lo)
+            lo = plan[at[i]].start;
+    }
+    for (size_t i = 0; i < ns; i++) {
+        const double w = plan[at[i]].end - plan[at[i]].start;
+        out[at[i]].start = lo;
+        out[at[i]].end = lo += w;
+    }
+    return out;
+}
+
+/* The backend's steps: the five MSM results, as Jacobian points, in the
+ * job's order; with H last, the assembly's first half before it. */
+static cuzk_status run_backend(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void *key_state, const void *w,
+                               g1j_buf g1[CUZK_G16_MSM_COUNT], g2j_buf *b2, assembly *as, cuzk_error *err)
+{
+    void *job = NULL;
+    cuzk_status st = be->job_begin(key_state, ctx, w, &job, err);
+    if (st)
+        return st;
+    cuzk_g16_msm order[CUZK_G16_MSM_COUNT];
+    unsigned seen = 0;
+    for (int m = 0; m < CUZK_G16_MSM_COUNT; m++)
+        order[m] = (cuzk_g16_msm)m;
+    if (be->msm_order)
+        be->msm_order(job, order);
+    for (int m = 0; m < CUZK_G16_MSM_COUNT; m++)
+        seen |= (unsigned)order[m] < CUZK_G16_MSM_COUNT ? 1u << order[m] : 0;
+    if (seen != (1u << CUZK_G16_MSM_COUNT) - 1) {
+        st = cuzk_err(err, CUZK_ERR_INTERNAL, "%s backend: its MSM order is not one of each MSM", be->name);
+        goto out;
+    }
+    bool reordered = false;
+    for (int m = 0; m < CUZK_G16_MSM_COUNT; m++)
+        reordered |= order[m] != (cuzk_g16_msm)m;
+    cuzk_progress_step steps[PLAN_COPY_MAX];
+    if (ctx && ctx->plan && reordered)
+        ctx->plan = plan_in_order(as->plan = ctx->plan, order, order[CUZK_G16_MSM_COUNT - 1] == CUZK_G16_MSM_H,
+                                  steps);
+    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_ABC);
+    if ((st = be->abc(job, err)))
+        goto out;
+    cuzk_phase_end(ctx, &ph);
+    if ((st = cuzk_check_cancel(ctx, err)))
+        goto out;
+    ph = cuzk_phase_begin(ctx, CUZK_PHASE_NTT);
+    if ((st = be->ntt_quotient(job, err)))
+        goto out;
+    cuzk_phase_end(ctx, &ph);
+    for (int k = 0; k < CUZK_G16_MSM_COUNT; k++) {
+        const cuzk_g16_msm m = order[k];
+        if ((st = cuzk_check_cancel(ctx, err)))
+            goto out;
+        if (k == CUZK_G16_MSM_COUNT - 1 && m == CUZK_G16_MSM_H)
+            assemble_pre(as, true);
+        ph = cuzk_phase_begin(ctx, MSM_PHASE[m]);
+        if ((st = be->msm(job, m, m == CUZK_G16_MSM_B2 ? (void *)b2 : (void *)&g1[m], err)))
+            goto out;
+        cuzk_phase_end(ctx, &ph);
+    }
+    st = cuzk_check_cancel(ctx, err);
+out:
+    if (as->plan) /* the caller's again (steps goes out of scope) */
+        ctx->plan = as->plan;
+    be->job_end(job);
+    return st;
+}
+
 cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void *key_state, const cuzk_zkey *zk,
                            const cuzk_curve_ops *ops, const void *w, const uint8_t *r_raw, const uint8_t *s_raw,
                            void (*side)(void *), void *side_arg, cuzk_proof_points *out, cuzk_error *err)
 {
     /* r, s, r·s as raw scalars. */
-    const size_t fr = ops->desc->n8r, limbs = ops->desc->fr_limbs;
+    const size_t fr = ops->desc->n8r;
     uint64_t r[CUZK_MAX_FR_BYTES / 8], s[CUZK_MAX_FR_BYTES / 8], rs[CUZK_MAX_FR_BYTES / 8];
     if (r_raw && s_raw) {
         memcpy(rs, r_raw, fr);
@@ -107,42 +238,31 @@ cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void
     ops->fr_from_mont(rs, rs);
 
     blind_job bj = {.ops = ops, .zk = zk, .r = r, .s = s, .rs = rs, .side = side, .side_arg = side_arg};
-    pthread_t th;
-    const bool threaded = pthread_create(&th, NULL, blind_main, &bj) == 0;
     g1j_buf msm[CUZK_G16_MSM_COUNT];
     g2j_buf msm_b2;
-    cuzk_status st = run_backend(ctx, be, key_state, w, msm, &msm_b2, err);
-    if (threaded)
-        pthread_join(th, NULL);
-    else if (!st) /* no thread: here */
-        blind_main(&bj);
-    if (st)
+    assembly as = {.ctx = ctx, .ops = ops, .zk = zk, .bj = &bj, .msm = msm, .b2 = &msm_b2};
+    as.threaded = pthread_create(&as.th, NULL, blind_main, &bj) == 0;
+    cuzk_status st = run_backend(ctx, be, key_state, w, msm, &msm_b2, &as, err);
+    if (st) { /* the thread is waited for; without one, nothing more runs */
+        if (as.threaded && !as.joined)
+            pthread_join(as.th, NULL);
         return st;
-
-    cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_ASSEMBLE);
-    g1j_buf t1, pa, pb1, pc;
-    g2j_buf pb;
-    /* π_A = α₁ + Σ w·A + r·δ₁ */
-    ops->g1_add(&pa, &msm[CUZK_G16_MSM_A], &bj.rd1);
-    ops->g1_add_affine(&pa, &pa, &zk->alpha_1);
-    /* π_B = β₂ + Σ w·B₂ + s·δ₂; B₁ likewise in G1 */
-    ops->g2_add(&pb, &msm_b2, &bj.sd2);
-    ops->g2_add_affine(&pb, &pb, &zk->beta_2);
-    ops->g1_add(&pb1, &msm[CUZK_G16_MSM_B1], &bj.sd1);
-    ops->g1_add_affine(&pb1, &pb1, &zk->beta_1);
-    /* π_C = Σ w·C + π_H + s·π_A + r·B₁ − r·s·δ₁ */
-    ops->g1_add(&pc, &msm[CUZK_G16_MSM_C], &msm[CUZK_G16_MSM_H]);
-    ops->g1_mul_jac(&t1, &pa, s, limbs);
-    ops->g1_add(&pc, &pc, &t1);
-    ops->g1_mul_jac(&t1, &pb1, r, limbs);
-    ops->g1_add(&pc, &pc, &t1);
-    ops->g1_add(&pc, &pc, &bj.rsd1);
+    }
+    const bool timed = !as.pre_done;
+    cuzk_phase_timer ph = {0};
+    if (timed) {
+        blind_join(&as);
+        ph = cuzk_phase_begin(ctx, CUZK_PHASE_ASSEMBLE);
+        assemble_pre(&as, false);
+    }
+    ops->g1_add(&as.pc, &as.pc, &msm[CUZK_G16_MSM_H]);
     memset(out, 0, sizeof *out);
     out->curve = zk->curve;
-    ops->g1_to_affine(&out->a, &pa);
-    ops->g2_to_affine(&out->b, &pb);
-    ops->g1_to_affine(&out->c, &pc);
-    cuzk_phase_end(ctx, &ph);
+    ops->g1_to_affine(&out->a, &as.pa);
+    ops->g2_to_affine(&out->b, &as.pb);
+    ops->g1_to_affine(&out->c, &as.pc);
+    if (timed)
+        cuzk_phase_end(ctx, &ph);
     return CUZK_OK;
 }
 

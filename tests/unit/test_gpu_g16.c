@@ -476,8 +476,10 @@ static void *prove_main(void *p)
         cuzk_status st = cuzk_gpu_g16_job_begin(&j, pj->k, g->wt.values.ptr, NULL, NULL, &e);
         if (!st) st = cuzk_gpu_g16_job_abc(j, &e);
         if (!st) st = cuzk_gpu_g16_job_ntt(j, &e);
+        cuzk_gpu_plan_item_id order[5];
+        cuzk_gpu_g16_job_msm_order(j, order);
         for (int i = 0; i < 5 && !st; i++)
-            st = cuzk_gpu_g16_job_msm(j, (cuzk_gpu_plan_item_id)(CUZK_GPU_ITEM_MSM_H + i), got[i], &e);
+            st = cuzk_gpu_g16_job_msm(j, order[i], got[order[i] - CUZK_GPU_ITEM_MSM_H], &e);
         cuzk_gpu_g16_job_end(j);
         for (int i = 0; i < 5 && !st; i++) {
             bool same = g->zk.curve == CUZK_CURVE_BN254 ? bn254_same(i, g->want + g->want_off[i], got[i])
@@ -616,11 +618,13 @@ static cuzk_status prove_once(gkey *g, cuzk_gpu_g16_key *k, cuzk_gpu_g16_cancel_
     uint8_t got[5][2 * 3 * 2 * 48];
     cuzk_gpu_g16_hooks h = {.cancelled = cancelled, .cancel_user = user};
     cuzk_status st = cuzk_gpu_g16_job_begin(&j, k, g->wt.values.ptr, NULL, &h, e);
-    /* steps: 0 abc, 1 ntt, 2.. the MSMs; the flag rises after step cancel_after */
+    cuzk_gpu_plan_item_id order[5];
+    cuzk_gpu_g16_job_msm_order(j, order);
+    /* steps: 0 abc, 1 ntt, 2.. the MSMs in the job's order; the flag rises after step cancel_after */
     for (int step = 0; step < 7 && !st; step++) {
         if (step == 0) st = cuzk_gpu_g16_job_abc(j, e);
         else if (step == 1) st = cuzk_gpu_g16_job_ntt(j, e);
-        else st = cuzk_gpu_g16_job_msm(j, (cuzk_gpu_plan_item_id)(CUZK_GPU_ITEM_MSM_H + step - 2), got[step - 2], e);
+        else st = cuzk_gpu_g16_job_msm(j, order[step - 2], got[order[step - 2] - CUZK_GPU_ITEM_MSM_H], e);
         if (step == cancel_after && flag) *flag = 1;
     }
     cuzk_gpu_g16_job_end(j);
@@ -672,6 +676,31 @@ static void test_cancel_and_faults(void **state)
             cuzk_gpu_g16_key_plan(k, &plan, NULL);
             if (prove_once(&g, k, NULL, NULL, -1, NULL, &e)) /* warm: modules loaded */
                 fail_msg("%s tier %u (budget %zu): %s", cuzk_curve_name(g.zk.curve), plan.tier, plan.budget, e.msg);
+            {
+                /* the MSM order: H last where every MSM is resident (pass 0), H first otherwise; an
+                 * MSM other than the job's next is refused and the job goes on */
+                bool resident = !plan.host_witness;
+                for (int i = 0; i < 5; i++)
+                    if (plan.item[CUZK_GPU_ITEM_MSM_H + i].streamed) resident = false;
+                assert_true(pass || resident);
+                cuzk_gpu_g16_job *j = NULL;
+                cuzk_gpu_plan_item_id order[5];
+                uint8_t got[2 * 3 * 2 * 48];
+                if (cuzk_gpu_g16_job_begin(&j, k, g.wt.values.ptr, NULL, NULL, &e) ||
+                    cuzk_gpu_g16_job_abc(j, &e) || cuzk_gpu_g16_job_ntt(j, &e))
+                    fail_msg("%s tier %u: %s", cuzk_curve_name(g.zk.curve), plan.tier, e.msg);
+                cuzk_gpu_g16_job_msm_order(j, order);
+                assert_int_equal(order[0], resident ? CUZK_GPU_ITEM_MSM_B1 : CUZK_GPU_ITEM_MSM_H);
+                assert_int_equal(order[4], resident ? CUZK_GPU_ITEM_MSM_H : CUZK_GPU_ITEM_MSM_B2);
+                assert_int_equal(cuzk_gpu_g16_job_msm(j, order[1], got, &e), CUZK_ERR_USAGE);
+                printf("# %s tier %u: %s\n", cuzk_curve_name(g.zk.curve), plan.tier, e.msg);
+                cuzk_err_clear(&e); /* the refusal is expected: later steps report their own errors */
+                for (int i = 0; i < 5; i++)
+                    if (cuzk_gpu_g16_job_msm(j, order[i], got, &e))
+                        fail_msg("%s tier %u: MSM %d after the refused one: %s", cuzk_curve_name(g.zk.curve),
+                                 plan.tier, i, e.msg);
+                cuzk_gpu_g16_job_end(j);
+            }
             size_t free0 = dev_free_bytes();
             for (int rep = 0; rep < 3; rep++)
                 for (int after = 0; after <= 2; after++) {

@@ -32,6 +32,8 @@
 #include "groth16/backend.h"
 #include "groth16/handles.h"
 #include "groth16/porep.h"
+#include "groth16/ctx.h"
+#include "groth16/prove.h"
 #include "groth16/setup.h"
 #include "msm/msm.h"
 #include "util/rng.h"
@@ -188,6 +190,96 @@ static void test_key_equals_setup(void **st)
             cuzk_wtns_free(&w1);
             cuzk_wtns_free(&w2);
         }
+    cuzk_ctx_free(ctx);
+}
+
+/* The pipeline with the MSMs asked for H last, as the GPU backend asks for
+ * them where every MSM is resident (its assembly in two halves, all but
+ * pi_H before H): on the CPU backend the proof points equal the default
+ * order's and verify, the progress of a plan in the default order still
+ * only grows (its steps laid out in the order run) and the plan is the
+ * caller's again after; an order that is not one of each MSM is refused. */
+typedef struct {
+    double last;
+    int back, n;
+} prog_log;
+static void on_progress(void *user, cuzk_phase ph, double f)
+{
+    (void)ph;
+    prog_log *l = user;
+    if (f < l->last)
+        l->back++;
+    l->last = f;
+    l->n++;
+}
+static const cuzk_progress_step PLAN[] = {
+    {CUZK_PHASE_ABC, 0.00, 0.04},    {CUZK_PHASE_NTT, 0.04, 0.27},    {CUZK_PHASE_MSM_H, 0.27, 0.57},
+    {CUZK_PHASE_MSM_A, 0.57, 0.65},  {CUZK_PHASE_MSM_B1, 0.65, 0.73}, {CUZK_PHASE_MSM_C, 0.73, 0.82},
+    {CUZK_PHASE_MSM_B2, 0.82, 0.97}, {CUZK_PHASE_ASSEMBLE, 0.97, 0.98}, {0, 0, 0}};
+static const cuzk_g16_msm H_LAST[CUZK_G16_MSM_COUNT] = {CUZK_G16_MSM_B1, CUZK_G16_MSM_B2, CUZK_G16_MSM_C,
+                                                        CUZK_G16_MSM_A, CUZK_G16_MSM_H};
+static void order_h_last(const void *job, cuzk_g16_msm order[CUZK_G16_MSM_COUNT])
+{
+    (void)job;
+    memcpy(order, H_LAST, sizeof H_LAST);
+}
+static void order_twice(const void *job, cuzk_g16_msm order[CUZK_G16_MSM_COUNT])
+{
+    order_h_last(job, order);
+    order[1] = CUZK_G16_MSM_B1;
+}
+
+static void test_msm_order(void **st)
+{
+    (void)st;
+    cuzk_ctx *ctx = mkctx(NULL);
+    for (int c = 0; c < 2; c++) {
+        cuzk_porep_shape s;
+        shape(&s, CURVES[c], 10);
+        cuzk_zkey zk;
+        cuzk_wtns wt;
+        cuzk_error e = {0};
+        if (cuzk_porep_build(ctx, &s, 9, &TOXIC, -1, &zk, &wt, NULL, &e))
+            fail_msg("%s", e.msg);
+        const cuzk_curve_ops *ops = cuzk_curve_ops_get(zk.curve);
+        const cuzk_g16_backend *cpu = cuzk_g16_backend_cpu();
+        cuzk_g16_backend last = *cpu, twice = *cpu;
+        last.msm_order = order_h_last;
+        twice.msm_order = order_twice;
+        void *state = NULL;
+        uint64_t hb = 0, db = 0;
+        cuzk_key_opts ko = {0};
+        if (cpu->key_attach(cpu, ctx, &zk, ops, &ko, &state, &hb, &db, &e))
+            fail_msg("%s", e.msg);
+        static const uint8_t r[32] = {5, 4, 3}, sv[32] = {9, 8, 7};
+        cuzk_proof_points p0, p1, p2;
+        prog_log pl = {0};
+        cuzk_ctx *pctx = NULL;
+        cuzk_ctx_opts co = {.threads = 2, .progress = on_progress, .user = &pl};
+        assert_int_equal(cuzk_ctx_create(&pctx, &co, &e), CUZK_OK);
+        cuzk_progress_plan(pctx, PLAN);
+        if (cuzk_g16_prove(ctx, cpu, state, &zk, ops, wt.values.ptr, r, sv, NULL, NULL, &p0, &e) ||
+            cuzk_g16_prove(pctx, &last, state, &zk, ops, wt.values.ptr, r, sv, NULL, NULL, &p1, &e))
+            fail_msg("%s", e.msg);
+        assert_memory_equal(&p0, &p1, sizeof p0);
+        assert_true(pl.n >= 14); /* begin and end of abc, ntt, five MSMs */
+        assert_int_equal(pl.back, 0);
+        assert_true(pl.last > 0.979 && pl.last < 0.981); /* H, last, ends where the assembly did */
+        assert_ptr_equal(pctx->plan, PLAN);
+        cuzk_ctx_free(pctx);
+        cuzk_vk vk;
+        if (cuzk_vk_from_zkey(&vk, &zk, &e))
+            fail_msg("%s", e.msg);
+        const uint8_t *pub = (const uint8_t *)wt.values.ptr + ops->desc->n8r;
+        assert_int_equal(cuzk_g16_verify(ops, &vk, pub, &p1, NULL, &e), CUZK_OK);
+        assert_int_equal(cuzk_g16_prove(ctx, &twice, state, &zk, ops, wt.values.ptr, r, sv, NULL, NULL, &p2, &e),
+                         CUZK_ERR_INTERNAL);
+        assert_non_null(strstr(e.msg, "MSM order"));
+        cuzk_vk_free(&vk);
+        cpu->key_detach(state);
+        cuzk_zkey_free(&zk);
+        cuzk_wtns_free(&wt);
+    }
     cuzk_ctx_free(ctx);
 }
 
@@ -461,6 +553,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shape_sizes),
+        cmocka_unit_test(test_msm_order),
         cmocka_unit_test(test_circuit_shape),
         cmocka_unit_test(test_key_equals_setup),
         cmocka_unit_test(test_make_and_prove),

@@ -84,7 +84,8 @@ struct cuzk_gpu_g16_job {
     cuzk_gpu_g16_hooks hooks; /* the job's (zero when none): the parallel hook stages a, b, c */
     bool abc_read;           /* bellperson mode: the caller's a, b, c read for the last time */
     bool pipelined;          /* all MSMs resident: issue the next before finishing one */
-    int next_msm;            /* 0..5: MSMs done */
+    int order[NMSM];         /* the MSMs (0 H .. 4 B2) in the order they run (job_msm_order) */
+    int next_msm;            /* 0..5: MSMs done (order[next_msm] is the next) */
     cuzk_gpu_msm_ticket tk[NMSM];
     cuzk_gpu_g16_cancel_fn cancelled;
     void *user;
@@ -839,6 +840,19 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
     j->pipelined = !k->plan.host_witness;
     for (int i = 0; i < NMSM; i++)
         if (!k->msm[i] && msm_points(&k->src.shape, i) > 0) j->pipelined = false;
+    /* DESIGN: pipelined, H runs last (B1, B2, C, A, H): the host combines
+     * each MSM's sums while the next one's kernels run, so the device waits
+     * wherever a combination outlasts them. H's kernels are the longest and
+     * its combination (few bucket sets with the copies) among the shortest:
+     * last, they cover the witness MSMs' last combination and the caller's
+     * assembly of everything but H, and little host work follows the last
+     * kernel (docs/PERFORMANCE.md, "small proofs, H's MSM last"). B1 (the
+     * shortest kernels) first, after the NTT, has no combination to cover;
+     * B2's G2 combination runs under C's kernels. Otherwise H first: h is
+     * freed after its MSM (the plan counts on it for streamed items), and
+     * bellperson mode selects A's and B's scalars into h's buffer. */
+    static const int h_last[NMSM] = {2, 4, 3, 1, 0};
+    for (int i = 0; i < NMSM; i++) j->order[i] = j->pipelined && !k->src.shape.bellperson ? h_last[i] : i;
     /* a worker slot: at most `workers` jobs hold device memory */
     pthread_mutex_lock(&k->mu);
     for (;;) {
@@ -1082,8 +1096,9 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
     const int i = (int)id - CUZK_GPU_ITEM_MSM_H;
     cuzk_gpu_g16_key *k = j->k;
     const bool host = k->plan.host_witness;
-    if (i != j->next_msm || (host ? !j->host_h : (i == 0 && !j->d_a) || !j->locked))
-        return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: MSMs run after ntt in the order H, A, B1, C, B2 (got %s)",
+    if (j->next_msm >= NMSM || i != j->order[j->next_msm] || (host ? !j->host_h : (i == 0 && !j->d_a) || !j->locked))
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: MSMs run after ntt in the job's order, %s first (got %s)",
+                        cuzk_gpu_plan_item_name((cuzk_gpu_plan_item_id)(CUZK_GPU_ITEM_MSM_H + j->order[0])),
                         cuzk_gpu_plan_item_name(id));
     const cuzk_gpu_key_shape *s = &k->src.shape;
     /* tier 7, bellperson mode: A's (B's) scalars into the pinned vector, whose last reader (the H (A)
@@ -1114,8 +1129,9 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
         if (!j->tk[i].issued) st = msm_issue(j, i, m, e);
         /* the next MSM's device work is queued before this one's sums are
          * combined on the host */
-        if (!st && j->pipelined && i + 1 < NMSM && msm_points(s, i + 1) > 0)
-            st = msm_issue(j, i + 1, k->msm[i + 1], e);
+        const int nx = j->next_msm + 1 < NMSM ? j->order[j->next_msm + 1] : -1;
+        if (!st && j->pipelined && nx >= 0 && msm_points(s, nx) > 0 && !j->tk[nx].issued)
+            st = msm_issue(j, nx, k->msm[nx], e);
         if (!st) st = wait_polled(j, j->t1[ph], e);
         if (!st) st = cuzk_gpu_msm_finish(m, &j->tk[i], result, e);
         if (tmp) {
@@ -1133,7 +1149,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
         CUZK_CU(cudaStreamSynchronize(j->cs));
         j->locked = false;
         pthread_mutex_unlock(&k->gpu_lock);
-    } else if (i == NMSM - 1) {
+    } else if (j->next_msm == NMSM) {
         CUZK_CU(cudaStreamSynchronize(j->cs));
         sel_free(j);
         dev_free(k, &j->d_w);
@@ -1142,6 +1158,11 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
         pthread_mutex_unlock(&k->gpu_lock);
     }
     return CUZK_OK;
+}
+
+extern "C" void cuzk_gpu_g16_job_msm_order(const cuzk_gpu_g16_job *j, cuzk_gpu_plan_item_id order[NMSM])
+{
+    for (int i = 0; i < NMSM; i++) order[i] = (cuzk_gpu_plan_item_id)(CUZK_GPU_ITEM_MSM_H + (j ? j->order[i] : i));
 }
 
 extern "C" void cuzk_gpu_g16_job_times(const cuzk_gpu_g16_job *j, double ms[CUZK_GPU_PHASE_COUNT])

@@ -227,8 +227,17 @@ cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e);
  * the pinned host a; bellperson mode: a, b, c staged here in tier 7, and h
  * back to coefficients). */
 cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e);
-/* MSM `id` (CUZK_GPU_ITEM_MSM_H .. _B2, in that order) into `result`, one
- * Jacobian point of the curve's G1 (G2 for B2) type. */
+/* The order in which the job's MSMs are asked for (cuzk_gpu_g16_job_msm),
+ * fixed at begin: H, A, B1, C, B2; or, when every MSM is resident (each is
+ * then issued on the device before the one before it is combined on the
+ * host) and the key is not in bellperson mode, B1, B2, C, A, H: the witness
+ * MSMs' sums are combined on the host while the next MSM runs, the last of
+ * them (and whatever the caller does before asking for H) while H, the
+ * largest, runs, so little host work follows the last kernel. */
+void cuzk_gpu_g16_job_msm_order(const cuzk_gpu_g16_job *j, cuzk_gpu_plan_item_id order[5]);
+/* MSM `id` (CUZK_GPU_ITEM_MSM_H .. _B2, in the job's order:
+ * cuzk_gpu_g16_job_msm_order; another is CUZK_ERR_USAGE) into `result`,
+ * one Jacobian point of the curve's G1 (G2 for B2) type. */
 cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_item_id id, void *result, cuzk_error *e);
 /* Device milliseconds of each phase so far (0 for phases not run). */
 void cuzk_gpu_g16_job_times(const cuzk_gpu_g16_job *j, double ms[CUZK_GPU_PHASE_COUNT]);

@@ -108,6 +108,13 @@ cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
     return NO_CUDA(e);
 }
 
+void cuzk_gpu_g16_job_msm_order(const cuzk_gpu_g16_job *j, cuzk_gpu_plan_item_id order[5])
+{
+    (void)j;
+    for (int i = 0; i < 5; i++)
+        order[i] = (cuzk_gpu_plan_item_id)(CUZK_GPU_ITEM_MSM_H + i);
+}
+
 cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_item_id id, void *result, cuzk_error *e)
 {
     (void)j, (void)id, (void)result;
