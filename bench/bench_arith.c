@@ -116,6 +116,41 @@ static void row(const char *what, const char *op, double ns)
             c##_g2_jac_to_affine(&qs[i], &j2);                                                              \
         }                                                                                                   \
         c##_fp12_t e, f;                                                                                    \
+        c##_pairing(&e, &ps[0], &qs[0]); /* in the cyclotomic subgroup */                                   \
+        {                                                                                                   \
+            c##_fp12_t a = e, b = e;                                                                        \
+            c##_miller_loop(&b, &ps[1], &qs[1], 1);                                                         \
+            const long m = 20000 / g_scale;                                                                 \
+            double u0 = now();                                                                              \
+            for (long i = 0; i < m; i++)                                                                    \
+                c##_fp12_mul(&a, &a, &b);                                                                   \
+            double u1 = now();                                                                              \
+            for (long i = 0; i < m; i++)                                                                    \
+                c##_fp12_sqr(&b, &b);                                                                       \
+            double u2 = now();                                                                              \
+            f = e;                                                                                          \
+            for (long i = 0; i < m; i++)                                                                    \
+                c##_fp12_cyclotomic_sqr(&f, &f);                                                            \
+            double u3 = now();                                                                              \
+            for (long i = 0; i < m / 10; i++)                                                               \
+                c##_fp12_inv(&a, &a);                                                                       \
+            double u4 = now();                                                                              \
+            for (long i = 0; i < m; i++)                                                                    \
+                c##_fp12_frobenius(&b, &b, 1);                                                              \
+            double u5 = now();                                                                              \
+            row(#c, "fp12_mul", (u1 - u0) * 1e9 / m);                                                       \
+            row(#c, "fp12_sqr", (u2 - u1) * 1e9 / m);                                                       \
+            row(#c, "fp12_cyclo_sqr", (u3 - u2) * 1e9 / m);                                                 \
+            row(#c, "fp12_inv", (u4 - u3) * 1e9 / (m / 10));                                                \
+            row(#c, "fp12_frobenius", (u5 - u4) * 1e9 / m);                                                 \
+            unsigned char z[sizeof a];                                                                      \
+            memcpy(z, &a, sizeof z);                                                                        \
+            g_sum += z[0];                                                                                  \
+            memcpy(z, &b, sizeof z);                                                                        \
+            g_sum += z[0];                                                                                  \
+            memcpy(z, &f, sizeof z);                                                                        \
+            g_sum += z[0];                                                                                  \
+        }                                                                                                   \
         const int n = (int)(40 / g_scale > 2 ? 40 / g_scale : 2);                                           \
         double t0 = now();                                                                                  \
         for (int i = 0; i < n; i++)                                                                         \
