@@ -512,22 +512,85 @@ static int TW_FP12_(naf)(int8_t *d, int cap, uint64_t lo, uint64_t hi)
     return n;
 }
 
+/* Signed digits of e, least significant first, in one of three forms:
+ * w = 1 binary (digits 0, 1), w = 2 NAF, w = 4 width-4 NAF (odd digits
+ * |d| <= 7, at least 3 zeros after each non-zero one). Returns the count. */
+static int TW_FP12_(exp_digits)(int8_t *d, uint64_t e, int w)
+{
+    int n = 0;
+    if (w == 1) {
+        for (; e; e >>= 1)
+            d[n++] = (int8_t)(e & 1);
+        return n;
+    }
+    if (w == 2)
+        return TW_FP12_(naf)(d, 66, e, 0);
+    uint64_t lo = e, hi = 0;
+    while ((lo | hi) != 0 && n < 66) {
+        int z = 0;
+        if (lo & 1) {
+            z = (int)(lo & 15);
+            if (z >= 8)
+                z -= 16;
+            if (z > 0) {
+                lo -= (uint64_t)z; /* low bits are z: no borrow */
+            } else {
+                uint64_t s = lo + (uint64_t)(-z);
+                hi += s < lo;
+                lo = s;
+            }
+        }
+        d[n++] = (int8_t)z;
+        lo = (lo >> 1) | (hi << 63);
+        hi >>= 1;
+    }
+    return n;
+}
+
+/* Square-and-multiply over the digit form of e that costs least (a product
+ * counted as two cyclotomic squarings): binary or NAF for sparse exponents
+ * such as BLS12-381's |x| (6 set bits), the width-4 NAF with the table
+ * a, a^3, a^5, a^7 for dense ones such as BN254's x (24 NAF digits: 23
+ * products; 14 width-4 digits: 13 products + 3 for the table). The inverse
+ * of a table entry is its conjugate. */
 void TW_FP12_(cyclotomic_exp)(TW_FP12_(t) *r, const TW_FP12_(t) *a, uint64_t e)
 {
-    int8_t d[66];
-    int n = TW_FP12_(naf)(d, 66, e, 0);
-    if (n == 0) {
+    int8_t d[3][66];
+    int n[3], best = 0, cost[3];
+    static const int W[3] = {1, 2, 4};
+    for (int k = 0; k < 3; k++) {
+        n[k] = TW_FP12_(exp_digits)(d[k], e, W[k]);
+        int nz = 0;
+        for (int i = 0; i < n[k]; i++)
+            nz += d[k][i] != 0;
+        cost[k] = n[k] - 1 + 2 * (nz - 1) + (W[k] == 4 ? 1 + 2 * 3 : 0);
+        if (cost[k] < cost[best])
+            best = k;
+    }
+    if (e == 0) {
         TW_FP12_(set_one)(r);
         return;
     }
-    TW_FP12_(t) base = *a, inv, acc = *a; /* top NAF digit is always 1 */
-    TW_FP12_(conj)(&inv, &base);
-    for (int i = n - 2; i >= 0; i--) {
+    const int8_t *dg = d[best];
+    TW_FP12_(t) tab[4], inv[4], acc; /* tab[j] = a^(2j+1), inv[j] its inverse */
+    int nt = W[best] == 4 ? 4 : 1;
+    tab[0] = *a;
+    if (nt > 1) {
+        TW_FP12_(t) a2;
+        TW_FP12_(cyclotomic_sqr_impl)(&a2, a);
+        for (int j = 1; j < nt; j++)
+            TW_FP12_(mul_impl)(&tab[j], &tab[j - 1], &a2);
+    }
+    for (int j = 0; j < nt; j++)
+        TW_FP12_(conj)(&inv[j], &tab[j]);
+    acc = tab[dg[n[best] - 1] / 2]; /* the top digit is positive */
+    for (int i = n[best] - 2; i >= 0; i--) {
         TW_FP12_(cyclotomic_sqr_impl)(&acc, &acc);
-        if (d[i] == 1)
-            TW_FP12_(mul_impl)(&acc, &acc, &base);
-        else if (d[i] == -1)
-            TW_FP12_(mul_impl)(&acc, &acc, &inv);
+        const int z = dg[i];
+        if (z > 0)
+            TW_FP12_(mul_impl)(&acc, &acc, &tab[z / 2]);
+        else if (z < 0)
+            TW_FP12_(mul_impl)(&acc, &acc, &inv[-z / 2]);
     }
     *r = acc;
 }

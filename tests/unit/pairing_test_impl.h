@@ -244,8 +244,10 @@ static void TC_(test_cyclotomic)(void **state)
         TC_FP12_(cyclotomic_sqr)(&r, &m);
         TC_FP12_(sqr)(&want, &m);
         assert_true(TC_FP12_(eq)(&r, &want));
-        const uint64_t es[] = {0, 1, 2, 3, 5, 0xd201000000010000ULL, 4965661367192848881ULL,
-                               0xffffffffffffffffULL, 0xaaaaaaaaaaaaaaabULL, cuzk_splitmix64(&st)};
+        const uint64_t es[] = {0, 1, 2, 3, 5, 7, 9, 15, 0x77, 0x8000000000000000ULL, 0x8000000000000001ULL,
+                               0xd201000000010000ULL, 4965661367192848881ULL, 0xffffffffffffffffULL,
+                               0xfffffffffffffff7ULL, 0xaaaaaaaaaaaaaaabULL, 0x7777777777777777ULL,
+                               cuzk_splitmix64(&st), cuzk_splitmix64(&st)};
         for (size_t i = 0; i < sizeof es / sizeof es[0]; i++) {
             TC_FP12_(cyclotomic_exp)(&r, &m, es[i]);
             TC_FP12_(pow)(&want, &m, &es[i], 1);
