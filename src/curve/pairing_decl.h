@@ -55,7 +55,7 @@ typedef struct {
 } PR_(g2_line_t);
 /* How many lines g2_prepare writes (the same for every point of the curve:
  * one a doubling and one a non-zero digit of the loop scalar, plus BN's two
- * Frobenius lines; 88 for BN254, 69 for BLS12-381). */
+ * Frobenius lines; 88 for BN254, 68 for BLS12-381). */
 size_t PR_(g2_prep_lines)(void);
 /* A G2 point fixed across many pairings (a verifying key's γ and δ): the
  * point's doubling and addition steps of the Miller loop done once, lines[]

@@ -558,10 +558,11 @@ static void TW_FP12_(cyclo_dec_finish)(TW_FP12_(t) *g, const TW_FP2_(t) *num, co
 /* Most set bits of an exponent taken by the compressed chain. */
 #define TW_CMP_MAX 16
 
-/* r = a^e for a sparse e (2..TW_CMP_MAX set bits... or 1): a^(2^k) for
- * every set bit k along one chain of compressed squarings, decompressed
- * together (one batched Fp2 inversion), then multiplied. false (r not
- * written) when a power cannot be decompressed (a zero denominator). */
+/* r = a^e for a sparse e > 0 (at most TW_CMP_MAX set bits): a^(2^k) for
+ * every set bit k > 0 along one chain of compressed squarings, decompressed
+ * together (one batched Fp2 inversion), then multiplied (and by a when e is
+ * odd). false (r not written) when a power cannot be decompressed (a zero
+ * denominator) or e has too many set bits. */
 static bool TW_FP12_(cyclotomic_exp_compressed)(TW_FP12_(t) *r, const TW_FP12_(t) *a, uint64_t e)
 {
     TW_FP12_(t) pw[TW_CMP_MAX], c = *a;

@@ -45,7 +45,7 @@ static cJSON *load_json(const char *name)
 #include "pairing_test_impl.h"
 
 #define TC bls12_381
-#define TC_EXPECT_LINES 69 /* NAF(|x|): 64 doublings, 5 additions */
+#define TC_EXPECT_LINES 68 /* |x| in binary: 63 doublings, 5 additions */
 #define TC_KAT "pairing_bls12_381.json"
 #define TC_VK "snarkjs_vk_bls12381.json"
 #include "pairing_test_impl.h"
