@@ -330,6 +330,44 @@ size_t PR_(g2_prep_lines)(void)
     return n + (PR_P_(FAMILY_BN) ? 2 : 0);
 }
 
+size_t PR_(miller_steps)(void)
+{
+    int8_t d[130];
+    return (size_t)PR_(loop_naf)(d) - 1;
+}
+
+void PR_(miller_loop_prep_part)(PR_FP12_(t) *f, const PR_G1_(affine_t) *p, const PR_(g2_line_t) *lines,
+                                size_t from, size_t to)
+{
+    int8_t d[130];
+    const int nd = PR_(loop_naf)(d);
+    const size_t steps = (size_t)nd - 1;
+    PR_FP12_(set_one)(f);
+    if (!lines || PR_G1_(affine_is_inf)(p) || from >= to || to > steps)
+        return;
+    PR_(ml_g1_t) g;
+    PR_(ml_g1_set)(&g, p);
+    size_t li = 0;
+    for (size_t j = 0; j < from; j++)
+        li += 1 + (d[nd - 2 - (int)j] != 0);
+    for (size_t j = from; j < to; j++) {
+        if (j != from)
+            PR_FP12_(sqr_impl)(f, f);
+        PR_(dbl_line)(f, &lines[li++], &g);
+        if (d[nd - 2 - (int)j] != 0)
+            PR_(add_line)(f, &lines[li++], &g);
+    }
+#if PR_P_(FAMILY_BN)
+    if (to == steps) {
+        PR_(add_line)(f, &lines[li], &g);
+        PR_(add_line)(f, &lines[li + 1], &g);
+    }
+#endif
+#if PR_P_(X_NEG)
+    PR_FP12_(conj)(f, f);
+#endif
+}
+
 bool PR_(g2_prepare)(PR_(g2_line_t) *lines, const PR_G2_(affine_t) *q)
 {
     if (PR_G2_(affine_is_inf)(q))

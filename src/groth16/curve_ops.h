@@ -113,10 +113,12 @@ typedef struct cuzk_curve_ops {
      * its C: f (fq12_size bytes) = the Miller value of e(neg_a, b)·e(ic, γ)
      * ·e(α, β) (the two loops at once on `pool`, as verify_prep); then
      * verify_finish: e(c, δ)'s loop and the final exponentiation, true when
-     * the four pairs' product is 1. */
+     * the four pairs' product is 1; on a `pool` of 2 or more, that loop in
+     * two parts, one a worker, each with a final exponentiation of its own
+     * (one more exponentiation, less time: the tail of a proof). */
     void (*verify_begin)(void *f, const void *prep, const void *neg_a, const void *b, const void *ic,
                          cuzk_pool *pool);
-    bool (*verify_finish)(const void *prep, const void *f, const void *c);
+    bool (*verify_finish)(const void *prep, const void *f, const void *c, cuzk_pool *pool);
 
     /* ---- CPU kernels (the CPU backend) ---- */
     /* Twiddles of the domain 2^log_n whose roots are powers of `generator`

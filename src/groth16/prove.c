@@ -382,7 +382,7 @@ cuzk_status cuzk_g16_verify_made(cuzk_ctx *ctx, const cuzk_g16_ic_job *ic, const
                !memcmp(&ic->b, &pts->b, ic->ops->desc->g2_affine)) {
         /* the loops of (−A, B) and (IC, γ) ran while H's kernels ran, on
          * these very points: (C, δ)'s loop and the final exponentiation */
-        st = ic->ops->verify_finish(ic->vk->prep, ic->f, &pts->c)
+        st = ic->ops->verify_finish(ic->vk->prep, ic->f, &pts->c, ctx->pool)
                  ? CUZK_OK
                  : cuzk_err(&verr, CUZK_ERR_INVALID_PROOF, "invalid proof: the pairing check failed");
     } else {

@@ -532,6 +532,26 @@ static void TC_(test_prepared)(void **state)
     /* a wrong G1 point changes the value */
     TC_(miller_loop_prep)(&got, ps, qs, 1, ps + 12, lp, 2);
     assert_false(TC_FP12_(eq)(&got, &ref));
+
+    /* the loop in two parts: part(0, s)^(2^(N - s)) · part(s, N) = the loop */
+    const size_t N = TC_(miller_steps)();
+    assert_int_equal(N, TC_EXPECT_STEPS);
+    TC_(miller_loop_prep)(&ref, NULL, NULL, 0, ps + 11, lp, 1);
+    const size_t cut[] = {1, 2, 17, N / 2, (2 * N) / 5, N - 1};
+    for (size_t c = 0; c < sizeof cut / sizeof cut[0]; c++) {
+        TC_(miller_loop_prep_part)(&got, ps + 11, lp[0], 0, cut[c]);
+        for (size_t k = cut[c]; k < N; k++)
+            TC_FP12_(sqr)(&got, &got);
+        TC_(miller_loop_prep_part)(&t, ps + 11, lp[0], cut[c], N);
+        TC_FP12_(mul)(&got, &got, &t);
+        assert_true(TC_FP12_(eq)(&got, &ref));
+    }
+    TC_(miller_loop_prep_part)(&got, ps + 11, lp[0], 0, N);
+    assert_true(TC_FP12_(eq)(&got, &ref));
+    TC_(miller_loop_prep_part)(&got, ps + 14, lp[3], 0, N); /* P = O */
+    assert_true(TC_FP12_(is_one)(&got));
+    TC_(miller_loop_prep_part)(&got, ps + 11, lp[0], 5, 5); /* empty */
+    assert_true(TC_FP12_(is_one)(&got));
     free(lines);
 }
 
@@ -583,3 +603,4 @@ static void TC_(test_snarkjs_alphabeta)(void **state)
 #undef TC_KAT
 #undef TC_VK
 #undef TC_EXPECT_LINES
+#undef TC_EXPECT_STEPS

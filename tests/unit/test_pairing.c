@@ -40,12 +40,14 @@ static cJSON *load_json(const char *name)
 
 #define TC bn254
 #define TC_EXPECT_LINES 88 /* NAF(6x+2): 65 doublings, 21 additions, 2 Frobenius lines */
+#define TC_EXPECT_STEPS 65
 #define TC_KAT "pairing_bn254.json"
 #define TC_VK "snarkjs_vk_bn128.json"
 #include "pairing_test_impl.h"
 
 #define TC bls12_381
 #define TC_EXPECT_LINES 68 /* |x| in binary: 63 doublings, 5 additions */
+#define TC_EXPECT_STEPS 63
 #define TC_KAT "pairing_bls12_381.json"
 #define TC_VK "snarkjs_vk_bls12381.json"
 #include "pairing_test_impl.h"

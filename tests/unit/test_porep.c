@@ -279,6 +279,13 @@ static void verify_under_h(cuzk_ctx *ctx, const cuzk_g16_backend *last, void *st
             assert_memory_equal(&p, p0, sizeof p);
             assert_true(ic.begun == (be == 1)); /* begun only where H runs last */
             assert_int_equal(cuzk_g16_verify_made(c, &ic, &p, &e), CUZK_OK);
+            if (ic.begun) /* the tail alone, on this thread and in two parts on the pool */
+                for (int k = 0; k < 2; k++) {
+                    cuzk_pool *pl = k ? pctx->pool : NULL;
+                    assert_true(ops->verify_finish(vk->prep, ic.f, &p.c, pl));
+                    assert_false(ops->verify_finish(vk->prep, ic.f, &bad[0].c, pl));
+                    assert_false(ops->verify_finish(vk->prep, ic.f, &p.a, pl));
+                }
             for (int k = 0; k < 3; k++) /* begun with A and B: a changed A or B takes the whole check */
                 assert_int_equal(cuzk_g16_verify_made(c, &ic, &bad[k], &e), CUZK_ERR_INVALID_PROOF);
             cuzk_g16_ic_job ic2 = {.ops = ops, .vk = vk, .pub = pub2};
