@@ -8,12 +8,14 @@
  * form one dependency chain (latency, as the scalar code runs them) and the
  * compiler cannot drop them; the printed checksum keeps the results alive. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench_stats.h"
 #include "curve/bls12_381.h"
 #include "curve/bn254.h"
 #include "curve/curves.h"
+#include "groth16/curve_ops.h"
 
 static long g_scale = 1; /* -q: iterations / 10 */
 static unsigned long g_sum;
@@ -116,6 +118,41 @@ static void row(const char *what, const char *op, double ns)
             c##_g2_jac_to_affine(&qs[i], &j2);                                                              \
         }                                                                                                   \
         c##_fp12_t e, f;                                                                                    \
+        c##_pairing(&e, &ps[0], &qs[0]); /* in the cyclotomic subgroup */                                   \
+        {                                                                                                   \
+            c##_fp12_t a = e, b = e;                                                                        \
+            c##_miller_loop(&b, &ps[1], &qs[1], 1);                                                         \
+            const long m = 20000 / g_scale;                                                                 \
+            double u0 = now();                                                                              \
+            for (long i = 0; i < m; i++)                                                                    \
+                c##_fp12_mul(&a, &a, &b);                                                                   \
+            double u1 = now();                                                                              \
+            for (long i = 0; i < m; i++)                                                                    \
+                c##_fp12_sqr(&b, &b);                                                                       \
+            double u2 = now();                                                                              \
+            f = e;                                                                                          \
+            for (long i = 0; i < m; i++)                                                                    \
+                c##_fp12_cyclotomic_sqr(&f, &f);                                                            \
+            double u3 = now();                                                                              \
+            for (long i = 0; i < m / 10; i++)                                                               \
+                c##_fp12_inv(&a, &a);                                                                       \
+            double u4 = now();                                                                              \
+            for (long i = 0; i < m; i++)                                                                    \
+                c##_fp12_frobenius(&b, &b, 1);                                                              \
+            double u5 = now();                                                                              \
+            row(#c, "fp12_mul", (u1 - u0) * 1e9 / m);                                                       \
+            row(#c, "fp12_sqr", (u2 - u1) * 1e9 / m);                                                       \
+            row(#c, "fp12_cyclo_sqr", (u3 - u2) * 1e9 / m);                                                 \
+            row(#c, "fp12_inv", (u4 - u3) * 1e9 / (m / 10));                                                \
+            row(#c, "fp12_frobenius", (u5 - u4) * 1e9 / m);                                                 \
+            unsigned char z[sizeof a];                                                                      \
+            memcpy(z, &a, sizeof z);                                                                        \
+            g_sum += z[0];                                                                                  \
+            memcpy(z, &b, sizeof z);                                                                        \
+            g_sum += z[0];                                                                                  \
+            memcpy(z, &f, sizeof z);                                                                        \
+            g_sum += z[0];                                                                                  \
+        }                                                                                                   \
         const int n = (int)(40 / g_scale > 2 ? 40 / g_scale : 2);                                           \
         double t0 = now();                                                                                  \
         for (int i = 0; i < n; i++)                                                                         \
@@ -139,13 +176,80 @@ static void row(const char *what, const char *op, double ns)
         g_sum += b[0];                                                                                      \
     }
 
+/* A Groth16 pairing check of curve c (enum e), CPU time on this thread (no
+ * pool): the four pairs unprepared (pairing_product_is_one, one multi-loop),
+ * the key's points prepared (vk_prepare once, then verify_prep: 3 loops, 2
+ * prepared), and the part after a proof's last kernel when its check was
+ * begun under H (verify_finish: (C, δ)'s prepared loop and the final
+ * exponentiation; and that on a pool of 2 workers, wall time: the loop in two
+ * parts, one a worker). Random points: the check fails, at the same cost. */
+#define BENCH_VERIFY(c, e)                                                                                  \
+    static void bench_##c##_verify(void)                                                                    \
+    {                                                                                                       \
+        const cuzk_curve_ops *ops = cuzk_curve_ops_get(e);                                                  \
+        c##_g1_affine_t ps[4];                                                                              \
+        c##_g2_affine_t qs[4];                                                                              \
+        uint64_t k = 0x5e21;                                                                                \
+        for (int i = 0; i < 4; i++) {                                                                       \
+            c##_g1_jac_t j1;                                                                                \
+            c##_g2_jac_t j2;                                                                                \
+            k = k * 6364136223846793005ULL + 1442695040888963407ULL;                                        \
+            c##_g1_affine_mul(&j1, &c##_g1_GENERATOR, &k, 1);                                               \
+            c##_g1_jac_to_affine(&ps[i], &j1);                                                              \
+            k = k * 6364136223846793005ULL + 1442695040888963407ULL;                                        \
+            c##_g2_affine_mul(&j2, &c##_g2_GENERATOR, &k, 1);                                               \
+            c##_g2_jac_to_affine(&qs[i], &j2);                                                              \
+        }                                                                                                   \
+        /* pairs: (-A, B), (IC, γ), (C, δ), (α, β) */                                                       \
+        const int n = (int)(40 / g_scale > 2 ? 40 / g_scale : 2);                                           \
+        int ok = 0;                                                                                         \
+        double t0 = now();                                                                                  \
+        for (int i = 0; i < n; i++)                                                                         \
+            ok += ops->pairing_product_is_one(ps, qs, 4, NULL);                                             \
+        double t1 = now();                                                                                  \
+        void *prep = NULL;                                                                                  \
+        for (int i = 0; i < n; i++) {                                                                       \
+            free(prep);                                                                                     \
+            prep = ops->vk_prepare(&ps[3], &qs[3], &qs[1], &qs[2]);                                         \
+        }                                                                                                   \
+        double t2 = now();                                                                                  \
+        if (!prep)                                                                                          \
+            return;                                                                                         \
+        for (int i = 0; i < n; i++)                                                                         \
+            ok += ops->verify_prep(prep, &ps[0], &qs[0], &ps[1], &ps[2], NULL);                             \
+        double t3 = now();                                                                                  \
+        c##_fp12_t f;                                                                                       \
+        ops->verify_begin(&f, prep, &ps[0], &qs[0], &ps[1], NULL);                                          \
+        double t4 = now();                                                                                  \
+        for (int i = 0; i < n; i++)                                                                         \
+            ok += ops->verify_finish(prep, &f, &ps[2], NULL);                                               \
+        double t5 = now();                                                                                  \
+        /* on a pool of 2: wall time (the loop in two parts, one a worker) */                              \
+        cuzk_pool *pool = cuzk_pool_create(2);                                                              \
+        double w0 = bench_clock(CLOCK_MONOTONIC), w1 = w0;                                                  \
+        if (pool) {                                                                                         \
+            for (int i = 0; i < n; i++)                                                                     \
+                ok += ops->verify_finish(prep, &f, &ps[2], pool);                                           \
+            w1 = bench_clock(CLOCK_MONOTONIC);                                                              \
+            cuzk_pool_destroy(pool);                                                                        \
+        }                                                                                                   \
+        free(prep);                                                                                         \
+        row(#c, "g16_check", (t1 - t0) * 1e9 / n);                                                          \
+        row(#c, "g16_vk_prepare", (t2 - t1) * 1e9 / n);                                                     \
+        row(#c, "g16_check_prep", (t3 - t2) * 1e9 / n);                                                     \
+        row(#c, "g16_check_tail", (t5 - t4) * 1e9 / n);                                                     \
+        row(#c, "g16_tail_2w(wall)", (w1 - w0) * 1e9 / n);                                                  \
+        g_sum += (unsigned long)ok;                                                                         \
+    }
+
 #define BENCH_CURVE(c, e)                                                                                   \
     BENCH_FIELD(c##_fp)                                                                                     \
     BENCH_FIELD(c##_fr)                                                                                     \
     BENCH_FP2(c##_fp2)                                                                                      \
     BENCH_GROUP(c##_g1)                                                                                     \
     BENCH_GROUP(c##_g2)                                                                                     \
-    BENCH_PAIRING(c)
+    BENCH_PAIRING(c)                                                                                        \
+    BENCH_VERIFY(c, e)
 CUZK_CURVES(BENCH_CURVE)
 
 int main(int argc, char **argv)
@@ -163,7 +267,8 @@ int main(int argc, char **argv)
     bench_##c##_fp2();                                                                                      \
     bench_##c##_g1();                                                                                       \
     bench_##c##_g2();                                                                                       \
-    bench_##c##_pairing();
+    bench_##c##_pairing();                                                                                  \
+    bench_##c##_verify();
     CUZK_CURVES(RUN_CURVE)
     printf("(checksum %lu)\n", g_sum & 0xff);
     return 0;

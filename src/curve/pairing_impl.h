@@ -6,15 +6,21 @@
  *   #include "curve/pairing_impl.h"
  * Reads c_C_FAMILY_BN, c_C_TWIST_D, c_C_X_ABS, c_C_X_NEG (curve/instances.h).
  * Defines, for PAIRING_CURVE c: everything pairing_decl.h declares, plus the
- * static helpers c_g2proj_t, c_ml_pair_t, c_mul_line, c_dbl_step,
- * c_add_step, c_miller_chunk, c_exp_by_x. PAIRING_CURVE is #undef'd at the
+ * static helpers c_g2proj_t, c_ml_g1_t, c_ml_pair_t, c_ml_prep_t, c_ml_g1_set,
+ * c_mul_line, c_dbl_line, c_add_line, c_dbl_step, c_add_step, c_loop_naf,
+ * c_bn_frob_points (BN), c_miller_chunk, c_exp_by_x. PAIRING_CURVE is #undef'd at the
  * end.
  *
  * Miller loop: G2 point in homogeneous projective coordinates on the twist,
  * with the doubling/addition-and-line formulas of Costello–Lange–Naehrig
  * (PKC 2010) / Aranha et al. (Eurocrypt 2011), lines multiplied in sparsely.
  * BN: loop over NAF(6x+2) then the two Frobenius lines with pi(Q), -pi^2(Q).
- * BLS12: loop over NAF(|x|), then conjugate because x < 0.
+ * BLS12: loop over |x| (binary: fewer steps than its NAF), then conjugate because x < 0.
+ * Each step's line is computed as three Fp2 coefficients (g2_line_t) and
+ * then multiplied by the G1 point's terms into f, so that a fixed G2 point's
+ * lines can be computed once (g2_prepare) and every later loop with it
+ * (miller_loop_prep) only puts in its G1 point: the same lines, the same
+ * products, the same f.
  *
  * Final exponentiation: easy part f^((p^6-1)(p^2+1)), then a hard part in the
  * cyclotomic subgroup. Which hard exponent: snarkjs 0.7.6 (ffjavascript) and
@@ -73,15 +79,35 @@ typedef struct {
     PR_FP2_(t) x, y, z;
 } PR_(g2proj_t);
 
-/* Per pair: the G1 values the lines need, and Q (and -Q for NAF digits). */
+/* Per pair: the G1 values the lines are multiplied by. */
 typedef struct {
     PR_FP_(t) xp3; /* 3·xP */
     PR_FP_(t) nxp; /* -xP  */
     PR_FP_(t) yp; /* yP   */
     PR_FP_(t) nyp; /* -yP  */
+} PR_(ml_g1_t);
+
+/* An unprepared pair: P's values, Q (and -Q for NAF digits) and T. */
+typedef struct {
+    PR_(ml_g1_t) g;
     PR_FP2_(t) qx, qy, nqy;
     PR_(g2proj_t) t;
 } PR_(ml_pair_t);
+
+/* A prepared pair: P's values and Q's lines (g2_prepare). */
+typedef struct {
+    PR_(ml_g1_t) g;
+    const PR_(g2_line_t) *l;
+} PR_(ml_prep_t);
+
+CUZK_INLINE void PR_(ml_g1_set)(PR_(ml_g1_t) *g, const PR_G1_(affine_t) *p)
+{
+    PR_FP_(dbl_inl)(&g->xp3, &p->x);
+    PR_FP_(add_inl)(&g->xp3, &g->xp3, &p->x);
+    PR_FP_(neg_inl)(&g->nxp, &p->x);
+    g->yp = p->y;
+    PR_FP_(neg_inl)(&g->nyp, &p->y);
+}
 
 /* Multiply f by a line given as (constant, coefficient of xP, coefficient of
  * yP) already scaled by xP, yP, placed per twist type (see tower_decl.h). */
@@ -99,15 +125,32 @@ CUZK_INLINE void PR_(mul_line)(PR_FP12_(t) *f, const PR_FP2_(t) *lc, const PR_FP
 #endif
 }
 
-/* T = 2T and f *= line tangent at T (scaled by -2YZ, an Fp2 factor that the
- * final exponentiation removes):
+/* f *= a doubling step's line at P: (c) + (x·3xP) + (y·(-yP)). */
+CUZK_INLINE void PR_(dbl_line)(PR_FP12_(t) *f, const PR_(g2_line_t) *l, const PR_(ml_g1_t) *g)
+{
+    PR_FP2_(t) lx, ly;
+    PR_FP2_(mul_fp)(&lx, &l->x, &g->xp3);
+    PR_FP2_(mul_fp)(&ly, &l->y, &g->nyp);
+    PR_(mul_line)(f, &l->c, &lx, &ly);
+}
+
+/* f *= an addition step's line at P: (c) + (x·(-xP)) + (y·yP). */
+CUZK_INLINE void PR_(add_line)(PR_FP12_(t) *f, const PR_(g2_line_t) *l, const PR_(ml_g1_t) *g)
+{
+    PR_FP2_(t) lx, ly;
+    PR_FP2_(mul_fp)(&lx, &l->x, &g->nxp);
+    PR_FP2_(mul_fp)(&ly, &l->y, &g->yp);
+    PR_(mul_line)(f, &l->c, &lx, &ly);
+}
+
+/* T = 2T and l = the line tangent at T (scaled by -2YZ, an Fp2 factor that
+ * the final exponentiation removes), to be multiplied in by dbl_line:
  *   A = XY/2, B = Y^2, C = Z^2, E = 3b'C, F = 3E, G = (B+F)/2, H = (Y+Z)^2 - B - C,
  *   X' = A(B-F), Y' = G^2 - 3E^2, Z' = BH;
- *   line = (E - B) + 3X^2·xP + (-H)·yP. */
-static void PR_(dbl_step)(PR_FP12_(t) *f, PR_(ml_pair_t) *s, const PR_FP2_(t) *b3)
+ *   line = (E - B) + 3X^2·xP + (-H)·yP, kept as c = E - B, x = X^2, y = H. */
+static void PR_(dbl_step)(PR_(g2proj_t) *T, PR_(g2_line_t) *l, const PR_FP2_(t) *b3)
 {
-    PR_(g2proj_t) *T = &s->t;
-    PR_FP2_(t) a, b, c, e, ff, g, h, j, t0, lc, lx, ly;
+    PR_FP2_(t) a, b, c, e, ff, g, h, t0;
     PR_FP2_(mul)(&a, &T->x, &T->y);
     PR_FP_(half)(&a.c0, &a.c0);
     PR_FP_(half)(&a.c1, &a.c1);
@@ -123,12 +166,11 @@ static void PR_(dbl_step)(PR_FP12_(t) *f, PR_(ml_pair_t) *s, const PR_FP2_(t) *b
     PR_FP2_(sqr)(&h, &h);
     PR_FP2_(sub_inl)(&h, &h, &b);
     PR_FP2_(sub_inl)(&h, &h, &c);
-    PR_FP2_(sqr)(&j, &T->x);
+    PR_FP2_(sqr)(&l->x, &T->x);
 
     /* line */
-    PR_FP2_(sub_inl)(&lc, &e, &b);
-    PR_FP2_(mul_fp)(&lx, &j, &s->xp3);
-    PR_FP2_(mul_fp)(&ly, &h, &s->nyp);
+    PR_FP2_(sub_inl)(&l->c, &e, &b);
+    l->y = h;
 
     /* point */
     PR_FP2_(sub_inl)(&t0, &b, &ff);
@@ -139,20 +181,17 @@ static void PR_(dbl_step)(PR_FP12_(t) *f, PR_(ml_pair_t) *s, const PR_FP2_(t) *b
     PR_FP2_(sqr)(&g, &g);
     PR_FP2_(sub_inl)(&T->y, &g, &e);
     PR_FP2_(mul)(&T->z, &b, &h);
-
-    PR_(mul_line)(f, &lc, &lx, &ly);
 }
 
-/* T = T + (qx, qy) (affine, qx != x(T)) and f *= line through T and Q
- * (scaled by λ = X - qx·Z):
+/* T = T + (qx, qy) (affine, qx != x(T)) and l = the line through T and Q
+ * (scaled by λ = X - qx·Z), to be multiplied in by add_line:
  *   θ = Y - qy·Z, λ = X - qx·Z, C = θ^2, D = λ^2, E = λD, F = ZC, G = XD,
  *   H = E + F - 2G, X' = λH, Y' = θ(G - H) - E·Y, Z' = Z·E;
- *   line = (θ·qx - λ·qy) + (-θ)·xP + λ·yP. */
-static void PR_(add_step)(PR_FP12_(t) *f, PR_(ml_pair_t) *s, const PR_FP2_(t) *qx,
+ *   line = (θ·qx - λ·qy) + (-θ)·xP + λ·yP, kept as c = θ·qx - λ·qy, x = θ, y = λ. */
+static void PR_(add_step)(PR_(g2proj_t) *T, PR_(g2_line_t) *l, const PR_FP2_(t) *qx,
                           const PR_FP2_(t) *qy)
 {
-    PR_(g2proj_t) *T = &s->t;
-    PR_FP2_(t) th, la, c, d, e, ff, g, h, t0, lc, lx, ly;
+    PR_FP2_(t) th, la, c, d, e, ff, g, h, t0;
     PR_FP2_(mul)(&t0, qy, &T->z);
     PR_FP2_(sub_inl)(&th, &T->y, &t0);
     PR_FP2_(mul)(&t0, qx, &T->z);
@@ -167,11 +206,11 @@ static void PR_(add_step)(PR_FP12_(t) *f, PR_(ml_pair_t) *s, const PR_FP2_(t) *q
     PR_FP2_(sub_inl)(&h, &h, &g);
 
     /* line */
-    PR_FP2_(mul)(&lc, &th, qx);
+    PR_FP2_(mul)(&l->c, &th, qx);
     PR_FP2_(mul)(&t0, &la, qy);
-    PR_FP2_(sub_inl)(&lc, &lc, &t0);
-    PR_FP2_(mul_fp)(&lx, &th, &s->nxp);
-    PR_FP2_(mul_fp)(&ly, &la, &s->yp);
+    PR_FP2_(sub_inl)(&l->c, &l->c, &t0);
+    l->x = th;
+    l->y = la;
 
     /* point */
     PR_FP2_(mul)(&T->x, &la, &h);
@@ -180,53 +219,100 @@ static void PR_(add_step)(PR_FP12_(t) *f, PR_(ml_pair_t) *s, const PR_FP2_(t) *q
     PR_FP2_(mul)(&h, &e, &T->y);
     PR_FP2_(sub_inl)(&T->y, &t0, &h);
     PR_FP2_(mul)(&T->z, &T->z, &e);
-
-    PR_(mul_line)(f, &lc, &lx, &ly);
 }
 
-/* Miller loop for at most PR_CHUNK pairs, all non-infinity. */
-static void PR_(miller_chunk)(PR_FP12_(t) *f, PR_(ml_pair_t) *st, size_t m)
+/* The loop scalar, 6x + 2 (BN) or |x| (BLS12), as signed digits d[0..n):
+ * its NAF or its binary form, whichever has fewer steps (doublings plus
+ * additions): NAF for BN254 (65 + 21 against 64 + 36), binary for
+ * BLS12-381 (63 + 5 against 64 + 5). */
+static int PR_(loop_naf)(int8_t d[130])
 {
-    PR_FP2_(t) b3; /* 3b' for the twist E': y^2 = x^3 + b' */
-    PR_FP2_(dbl_inl)(&b3, &PR_G2_(B));
-    PR_FP2_(add_inl)(&b3, &b3, &PR_G2_(B));
-
-    /* loop scalar: 6x + 2 (BN) or |x| (BLS12), as NAF */
     uint64_t lo, hi = 0;
 #if PR_P_(FAMILY_BN)
     lo = cuzk_mac(PR_P_(X_ABS), 6, 2, 0, &hi);
 #else
     lo = PR_P_(X_ABS);
 #endif
+    int n = PR_FP12_(naf)(d, 130, lo, hi), nz = 0, nb = 0, pb = 0;
+    for (int i = 0; i < n; i++)
+        nz += d[i] != 0;
+    for (uint64_t l = lo, h = hi; l | h; l = (l >> 1) | (h << 63), h >>= 1) {
+        nb++;
+        pb += (int)(l & 1);
+    }
+    if (nb + pb < n + nz) {
+        for (int i = 0; i < nb; i++)
+            d[i] = (int8_t)(i < 64 ? (lo >> i) & 1 : (hi >> (i - 64)) & 1);
+        n = nb;
+    }
+    return n;
+}
+
+/* BN only: Q1 = pi(Q) and -Q2 = -pi^2(Q), pi the p-power Frobenius carried
+ * to the D-type twist: pi(x', y') = (conj(x')·γ12, conj(y')·γ13),
+ * pi^2(x', y') = (x'·γ22, y'·γ23) with γ23 = -1, where γki = xi^(i(p^k-1)/6);
+ * -pi^2(Q) = (x'γ22, y'). */
+#if PR_P_(FAMILY_BN)
+static void PR_(bn_frob_points)(PR_FP2_(t) *x1, PR_FP2_(t) *y1, PR_FP2_(t) *x2, const PR_FP2_(t) *qx,
+                                const PR_FP2_(t) *qy)
+{
+    PR_FP2_(tw_conj_inl)(x1, qx);
+    PR_FP2_(mul)(x1, x1, &PR_FP12_(P_FROB)[0][1]);
+    PR_FP2_(tw_conj_inl)(y1, qy);
+    PR_FP2_(mul)(y1, y1, &PR_FP12_(P_FROB)[0][2]);
+    PR_FP2_(mul_fp)(x2, qx, &PR_FP12_(P_FROB)[1][1].c0);
+}
+#endif
+
+/* Miller loop for at most PR_CHUNK unprepared pairs st[0..m) and at most
+ * PR_CHUNK prepared pairs pp[0..mp), all non-infinity. Each step multiplies
+ * in the unprepared pairs' lines, then the prepared ones'. */
+static void PR_(miller_chunk)(PR_FP12_(t) *f, PR_(ml_pair_t) *st, size_t m, const PR_(ml_prep_t) *pp,
+                              size_t mp)
+{
+    PR_FP2_(t) b3; /* 3b' for the twist E': y^2 = x^3 + b' */
+    PR_FP2_(dbl_inl)(&b3, &PR_G2_(B));
+    PR_FP2_(add_inl)(&b3, &b3, &PR_G2_(B));
     int8_t d[130];
-    int nd = PR_FP12_(naf)(d, 130, lo, hi);
+    int nd = PR_(loop_naf)(d);
+    PR_(g2_line_t) l;
+    size_t li = 0; /* the prepared pairs' line */
 
     PR_FP12_(set_one)(f);
     for (int i = nd - 2; i >= 0; i--) {
         if (i != nd - 2)
             PR_FP12_(sqr_impl)(f, f); /* f = 1 on the first pass */
-        for (size_t k = 0; k < m; k++)
-            PR_(dbl_step)(f, &st[k], &b3);
+        for (size_t k = 0; k < m; k++) {
+            PR_(dbl_step)(&st[k].t, &l, &b3);
+            PR_(dbl_line)(f, &l, &st[k].g);
+        }
+        for (size_t k = 0; k < mp; k++)
+            PR_(dbl_line)(f, &pp[k].l[li], &pp[k].g);
+        li++;
         if (d[i] != 0) {
-            for (size_t k = 0; k < m; k++)
-                PR_(add_step)(f, &st[k], &st[k].qx, d[i] > 0 ? &st[k].qy : &st[k].nqy);
+            for (size_t k = 0; k < m; k++) {
+                PR_(add_step)(&st[k].t, &l, &st[k].qx, d[i] > 0 ? &st[k].qy : &st[k].nqy);
+                PR_(add_line)(f, &l, &st[k].g);
+            }
+            for (size_t k = 0; k < mp; k++)
+                PR_(add_line)(f, &pp[k].l[li], &pp[k].g);
+            li++;
         }
     }
 
 #if PR_P_(FAMILY_BN)
-    /* f *= l_{T,Q1}·l_{T+Q1,-Q2}, Q1 = pi(Q), Q2 = pi^2(Q), pi the p-power
-     * Frobenius carried to the D-type twist: pi(x', y') = (conj(x')·γ12,
-     * conj(y')·γ13), pi^2(x', y') = (x'·γ22, y'·γ23) with γ23 = -1, where
-     * γki = xi^(i(p^k-1)/6). */
+    /* f *= l_{T,Q1}·l_{T+Q1,-Q2} */
     for (size_t k = 0; k < m; k++) {
         PR_FP2_(t) x1, y1, x2;
-        PR_FP2_(tw_conj_inl)(&x1, &st[k].qx);
-        PR_FP2_(mul)(&x1, &x1, &PR_FP12_(P_FROB)[0][1]);
-        PR_FP2_(tw_conj_inl)(&y1, &st[k].qy);
-        PR_FP2_(mul)(&y1, &y1, &PR_FP12_(P_FROB)[0][2]);
-        PR_(add_step)(f, &st[k], &x1, &y1);
-        PR_FP2_(mul_fp)(&x2, &st[k].qx, &PR_FP12_(P_FROB)[1][1].c0);
-        PR_(add_step)(f, &st[k], &x2, &st[k].qy); /* -pi^2(Q) = (x'γ22, y') */
+        PR_(bn_frob_points)(&x1, &y1, &x2, &st[k].qx, &st[k].qy);
+        PR_(add_step)(&st[k].t, &l, &x1, &y1);
+        PR_(add_line)(f, &l, &st[k].g);
+        PR_(add_step)(&st[k].t, &l, &x2, &st[k].qy);
+        PR_(add_line)(f, &l, &st[k].g);
+    }
+    for (size_t k = 0; k < mp; k++) {
+        PR_(add_line)(f, &pp[k].l[li], &pp[k].g);
+        PR_(add_line)(f, &pp[k].l[li + 1], &pp[k].g);
     }
 #endif
 #if PR_P_(X_NEG)
@@ -234,47 +320,128 @@ static void PR_(miller_chunk)(PR_FP12_(t) *f, PR_(ml_pair_t) *st, size_t m)
 #endif
 }
 
-void PR_(miller_loop)(PR_FP12_(t) *r, const PR_G1_(affine_t) *ps, const PR_G2_(affine_t) *qs,
-                      size_t n)
+size_t PR_(g2_prep_lines)(void)
+{
+    int8_t d[130];
+    int nd = PR_(loop_naf)(d);
+    size_t n = 0;
+    for (int i = nd - 2; i >= 0; i--)
+        n += 1 + (d[i] != 0);
+    return n + (PR_P_(FAMILY_BN) ? 2 : 0);
+}
+
+size_t PR_(miller_steps)(void)
+{
+    int8_t d[130];
+    return (size_t)PR_(loop_naf)(d) - 1;
+}
+
+void PR_(miller_loop_prep_part)(PR_FP12_(t) *f, const PR_G1_(affine_t) *p, const PR_(g2_line_t) *lines,
+                                size_t from, size_t to)
+{
+    int8_t d[130];
+    const int nd = PR_(loop_naf)(d);
+    const size_t steps = (size_t)nd - 1;
+    PR_FP12_(set_one)(f);
+    if (!lines || PR_G1_(affine_is_inf)(p) || from >= to || to > steps)
+        return;
+    PR_(ml_g1_t) g;
+    PR_(ml_g1_set)(&g, p);
+    size_t li = 0;
+    for (size_t j = 0; j < from; j++)
+        li += 1 + (d[nd - 2 - (int)j] != 0);
+    for (size_t j = from; j < to; j++) {
+        if (j != from)
+            PR_FP12_(sqr_impl)(f, f);
+        PR_(dbl_line)(f, &lines[li++], &g);
+        if (d[nd - 2 - (int)j] != 0)
+            PR_(add_line)(f, &lines[li++], &g);
+    }
+#if PR_P_(FAMILY_BN)
+    if (to == steps) {
+        PR_(add_line)(f, &lines[li], &g);
+        PR_(add_line)(f, &lines[li + 1], &g);
+    }
+#endif
+#if PR_P_(X_NEG)
+    PR_FP12_(conj)(f, f);
+#endif
+}
+
+bool PR_(g2_prepare)(PR_(g2_line_t) *lines, const PR_G2_(affine_t) *q)
+{
+    if (PR_G2_(affine_is_inf)(q))
+        return false;
+    PR_FP2_(t) b3, nqy;
+    PR_FP2_(dbl_inl)(&b3, &PR_G2_(B));
+    PR_FP2_(add_inl)(&b3, &b3, &PR_G2_(B));
+    PR_FP2_(neg_inl)(&nqy, &q->y);
+    int8_t d[130];
+    int nd = PR_(loop_naf)(d);
+    PR_(g2proj_t) T;
+    T.x = q->x;
+    T.y = q->y;
+    PR_FP2_(set_one)(&T.z);
+    size_t li = 0;
+    for (int i = nd - 2; i >= 0; i--) {
+        PR_(dbl_step)(&T, &lines[li++], &b3);
+        if (d[i] != 0)
+            PR_(add_step)(&T, &lines[li++], &q->x, d[i] > 0 ? &q->y : &nqy);
+    }
+#if PR_P_(FAMILY_BN)
+    PR_FP2_(t) x1, y1, x2;
+    PR_(bn_frob_points)(&x1, &y1, &x2, &q->x, &q->y);
+    PR_(add_step)(&T, &lines[li++], &x1, &y1);
+    PR_(add_step)(&T, &lines[li++], &x2, &q->y);
+#endif
+    return true;
+}
+
+void PR_(miller_loop_prep)(PR_FP12_(t) *r, const PR_G1_(affine_t) *ps, const PR_G2_(affine_t) *qs, size_t n,
+                           const PR_G1_(affine_t) *pps, const PR_(g2_line_t) *const *lines, size_t np)
 {
     PR_(ml_pair_t) st[PR_CHUNK];
+    PR_(ml_prep_t) pp[PR_CHUNK];
     PR_FP12_(t) acc, f;
     bool have = false;
-    size_t m = 0;
+    size_t i = 0, j = 0;
     PR_FP12_(set_one)(&acc);
-    for (size_t i = 0; i < n; i++) {
-        if (PR_G1_(affine_is_inf)(&ps[i]) || PR_G2_(affine_is_inf)(&qs[i]))
-            continue; /* e(O, Q) = e(P, O) = 1 */
-        PR_(ml_pair_t) *s = &st[m++];
-        PR_FP_(dbl_inl)(&s->xp3, &ps[i].x);
-        PR_FP_(add_inl)(&s->xp3, &s->xp3, &ps[i].x);
-        PR_FP_(neg_inl)(&s->nxp, &ps[i].x);
-        s->yp = ps[i].y;
-        PR_FP_(neg_inl)(&s->nyp, &ps[i].y);
-        s->qx = qs[i].x;
-        s->qy = qs[i].y;
-        PR_FP2_(neg_inl)(&s->nqy, &qs[i].y);
-        s->t.x = qs[i].x;
-        s->t.y = qs[i].y;
-        PR_FP2_(set_one)(&s->t.z);
-        if (m == PR_CHUNK) {
-            PR_(miller_chunk)(&f, st, m);
-            if (have)
-                PR_FP12_(mul_impl)(&acc, &acc, &f);
-            else
-                acc = f;
-            have = true;
-            m = 0;
+    while (i < n || j < np) {
+        size_t m = 0, mp = 0;
+        for (; i < n && m < PR_CHUNK; i++) {
+            if (PR_G1_(affine_is_inf)(&ps[i]) || PR_G2_(affine_is_inf)(&qs[i]))
+                continue; /* e(O, Q) = e(P, O) = 1 */
+            PR_(ml_pair_t) *s = &st[m++];
+            PR_(ml_g1_set)(&s->g, &ps[i]);
+            s->qx = qs[i].x;
+            s->qy = qs[i].y;
+            PR_FP2_(neg_inl)(&s->nqy, &qs[i].y);
+            s->t.x = qs[i].x;
+            s->t.y = qs[i].y;
+            PR_FP2_(set_one)(&s->t.z);
         }
-    }
-    if (m > 0) {
-        PR_(miller_chunk)(&f, st, m);
+        for (; j < np && mp < PR_CHUNK; j++) {
+            if (!lines[j] || PR_G1_(affine_is_inf)(&pps[j]))
+                continue;
+            PR_(ml_g1_set)(&pp[mp].g, &pps[j]);
+            pp[mp++].l = lines[j];
+        }
+        if (m + mp == 0)
+            continue;
+        PR_(miller_chunk)(&f, st, m, pp, mp);
         if (have)
             PR_FP12_(mul_impl)(&acc, &acc, &f);
         else
             acc = f;
+        have = true;
     }
     *r = acc;
+}
+
+void PR_(miller_loop)(PR_FP12_(t) *r, const PR_G1_(affine_t) *ps, const PR_G2_(affine_t) *qs,
+                      size_t n)
+{
+    PR_(miller_loop_prep)(r, ps, qs, n, NULL, NULL, 0);
 }
 
 /* a^x for a in the cyclotomic subgroup (conj = inverse there). */

@@ -82,7 +82,8 @@ void TW_FP12_(frobenius)(TW_FP12_(t) *r, const TW_FP12_(t) *a, unsigned k);
  * exponentiation). About 2/3 of the cost of sqr. */
 void TW_FP12_(cyclotomic_sqr)(TW_FP12_(t) *r, const TW_FP12_(t) *a);
 /* r = a^e (e >= 0) for a in the cyclotomic subgroup (signed-digit chain,
- * using conj as the free inverse). */
+ * binary, NAF or width-4 NAF, whichever needs fewest operations for e, using
+ * conj as the free inverse). */
 void TW_FP12_(cyclotomic_exp)(TW_FP12_(t) *r, const TW_FP12_(t) *a, uint64_t e);
 /* r = a^e, e a raw little-endian integer of e_limbs limbs (generic,
  * square-and-multiply; for tests and rare use). */

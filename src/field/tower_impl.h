@@ -1,7 +1,8 @@
 /* Definition "template" for the Fp6/Fp12 tower declared by tower_decl.h.
  *
  * Instantiate once per curve in a .c file, after the curve's declarations,
- * the inline cores of its Fp (fp_inline.h) and Fp2 (fp2_inline.h) and the
+ * the inline cores of its Fp (fp_inline.h) and Fp2 (fp2_inline.h), the
+ * variable-time Fp2 inversion (fp_inv_vt.h, fp2_inv_vt.h) and the
  * Frobenius table named by c_fp12_P_FROB:
  *   #define TW_CURVE bn254       (a tower listed in field/instances.h)
  *   #include "field/tower_impl.h"
@@ -488,6 +489,127 @@ void TW_FP12_(cyclotomic_sqr)(TW_FP12_(t) *r, const TW_FP12_(t) *a)
     TW_FP12_(cyclotomic_sqr_impl)(r, a);
 }
 
+/* Compressed squaring (Karabina, eprint 2010/542, in Granger–Scott's
+ * terms): new A1 and A2 above depend only on the old A2 and A1, so the four
+ * Fp2 coefficients of A1 = (c1.c0, c0.c2) and A2 = (c0.c1, c1.c2) square
+ * on their own with 6 Fp2 squarings; A0 (c0.c0, c1.c1) is left stale and
+ * recovered by decompression. */
+#if defined(__GNUC__)
+__attribute__((noinline)) /* inlined into the chain's loop it ran ~2x slower (GCC 12) */
+#endif
+static void TW_FP12_(cyclo_sqr_compressed)(TW_FP12_(t) *r, const TW_FP12_(t) *a)
+{
+    TW_FP2_(t) t2, t3, t4, t5;
+    TW_FP2_(tw_fp4_sqr_inl)(&t2, &t3, &a->c1.c0, &a->c0.c2); /* A1^2 */
+    TW_FP2_(tw_fp4_sqr_inl)(&t4, &t5, &a->c0.c1, &a->c1.c2); /* A2^2 */
+    TW_FP2_(tw_mul_xi_inl)(&t5, &t5);
+    TW_FP2_(tw_three_plus_two_inl)(&r->c1.c0, &t5, &a->c1.c0);
+    TW_FP2_(tw_three_minus_two_inl)(&r->c0.c2, &t4, &a->c0.c2);
+    TW_FP2_(tw_three_minus_two_inl)(&r->c0.c1, &t2, &a->c0.c1);
+    TW_FP2_(tw_three_plus_two_inl)(&r->c1.c2, &t3, &a->c1.c2);
+}
+
+/* Decompression, first half: for g in the cyclotomic subgroup known by its
+ * compressed part, c1.c1 = num/den with
+ *   num = xi·c1.c2^2 + 3·c0.c1^2 - 2·c0.c2, den = 4·c1.c0   (c1.c0 != 0),
+ *   num = 2·c0.c1·c1.c2,                   den = c0.c2     (c1.c0 == 0);
+ * den = 0 in both means this element cannot be decompressed this way. */
+static void TW_FP12_(cyclo_dec_frac)(TW_FP2_(t) *num, TW_FP2_(t) *den, const TW_FP12_(t) *g)
+{
+    if (!TW_FP2_(is_zero_inl)(&g->c1.c0)) {
+        TW_FP2_(t) t;
+        TW_FP2_(sqr)(num, &g->c1.c2);
+        TW_FP2_(tw_mul_xi_inl)(num, num);
+        TW_FP2_(sqr)(&t, &g->c0.c1);
+        TW_FP2_(add_inl)(num, num, &t);
+        TW_FP2_(dbl_inl)(&t, &t);
+        TW_FP2_(add_inl)(num, num, &t);
+        TW_FP2_(dbl_inl)(&t, &g->c0.c2);
+        TW_FP2_(sub_inl)(num, num, &t);
+        TW_FP2_(dbl_inl)(den, &g->c1.c0);
+        TW_FP2_(dbl_inl)(den, den);
+    } else {
+        TW_FP2_(mul)(num, &g->c0.c1, &g->c1.c2);
+        TW_FP2_(dbl_inl)(num, num);
+        *den = g->c0.c2;
+    }
+}
+
+/* Second half, with inv = 1/den: c1.c1 = num·inv, then
+ *   c0.c0 = xi·(2·c1.c1^2 + c1.c0·c1.c2 - 3·c0.c2·c0.c1) + 1. */
+static void TW_FP12_(cyclo_dec_finish)(TW_FP12_(t) *g, const TW_FP2_(t) *num, const TW_FP2_(t) *inv)
+{
+    TW_FP2_(t) t, u;
+    TW_FP2_(mul)(&g->c1.c1, num, inv);
+    TW_FP2_(sqr)(&t, &g->c1.c1);
+    TW_FP2_(dbl_inl)(&t, &t);
+    TW_FP2_(mul)(&u, &g->c1.c0, &g->c1.c2);
+    TW_FP2_(add_inl)(&t, &t, &u);
+    TW_FP2_(mul)(&u, &g->c0.c2, &g->c0.c1);
+    TW_FP2_(sub_inl)(&t, &t, &u);
+    TW_FP2_(dbl_inl)(&u, &u);
+    TW_FP2_(sub_inl)(&t, &t, &u);
+    TW_FP2_(tw_mul_xi_inl)(&g->c0.c0, &t);
+    TW_FP_(t) one;
+    TW_FP_(set_one)(&one);
+    TW_FP_(add_inl)(&g->c0.c0.c0, &g->c0.c0.c0, &one);
+}
+
+/* Most set bits of an exponent taken by the compressed chain. */
+#define TW_CMP_MAX 16
+
+/* r = a^e for a sparse e > 0 (at most TW_CMP_MAX set bits): a^(2^k) for
+ * every set bit k > 0 along one chain of compressed squarings, decompressed
+ * together (one batched Fp2 inversion), then multiplied (and by a when e is
+ * odd). false (r not written) when a power cannot be decompressed (a zero
+ * denominator) or e has too many set bits. */
+static bool TW_FP12_(cyclotomic_exp_compressed)(TW_FP12_(t) *r, const TW_FP12_(t) *a, uint64_t e)
+{
+    TW_FP12_(t) pw[TW_CMP_MAX], c = *a;
+    TW_FP2_(t) num[TW_CMP_MAX], den[TW_CMP_MAX], scratch[TW_CMP_MAX];
+    size_t np = 0;
+    const bool low = e & 1; /* a itself, not compressed */
+    memset(den, 0, sizeof den);
+    for (int k = 1; k < 64 && (e >> k); k++) {
+        TW_FP12_(cyclo_sqr_compressed)(&c, &c);
+        if ((e >> k) & 1) {
+            if (np == TW_CMP_MAX)
+                return false;
+            pw[np++] = c;
+        }
+    }
+    for (size_t i = 0; i < np; i++) {
+        TW_FP12_(cyclo_dec_frac)(&num[i], &den[i], &pw[i]);
+        if (TW_FP2_(is_zero_inl)(&den[i]))
+            return false;
+    }
+    /* one inversion for all (variable time: public data) */
+    TW_FP2_(t) acc2;
+    TW_FP2_(set_one)(&acc2);
+    for (size_t i = 0; i < np; i++) {
+        scratch[i] = acc2;
+        TW_FP2_(mul)(&acc2, &acc2, &den[i]);
+    }
+    TW_FP2_(inv_vt)(&acc2, &acc2);
+    for (size_t i = np; i-- > 0;) {
+        TW_FP2_(t) x = den[i];
+        TW_FP2_(mul)(&den[i], &acc2, &scratch[i]);
+        TW_FP2_(mul)(&acc2, &acc2, &x);
+    }
+    TW_FP12_(t) acc = *a;
+    for (size_t i = 0; i < np; i++) {
+        TW_FP12_(cyclo_dec_finish)(&pw[i], &num[i], &den[i]);
+        if (i == 0 && !low)
+            acc = pw[0];
+        else
+            TW_FP12_(mul_impl)(&acc, &acc, &pw[i]);
+    }
+    if (!low && np == 0)
+        return false; /* e == 0: not for this path */
+    *r = acc;
+    return true;
+}
+
 /* Non-adjacent form of the 128-bit integer hi·2^64 + lo, least significant
  * digit first (digits in {-1, 0, 1}, no two adjacent non-zero); returns the
  * number of digits (at most cap; 66 suffice below 2^65). */
@@ -512,22 +634,91 @@ static int TW_FP12_(naf)(int8_t *d, int cap, uint64_t lo, uint64_t hi)
     return n;
 }
 
+/* Signed digits of e, least significant first, in one of three forms:
+ * w = 1 binary (digits 0, 1), w = 2 NAF, w = 4 width-4 NAF (odd digits
+ * |d| <= 7, at least 3 zeros after each non-zero one). Returns the count. */
+static int TW_FP12_(exp_digits)(int8_t *d, uint64_t e, int w)
+{
+    int n = 0;
+    if (w == 1) {
+        for (; e; e >>= 1)
+            d[n++] = (int8_t)(e & 1);
+        return n;
+    }
+    if (w == 2)
+        return TW_FP12_(naf)(d, 66, e, 0);
+    uint64_t lo = e, hi = 0;
+    while ((lo | hi) != 0 && n < 66) {
+        int z = 0;
+        if (lo & 1) {
+            z = (int)(lo & 15);
+            if (z >= 8)
+                z -= 16;
+            if (z > 0) {
+                lo -= (uint64_t)z; /* low bits are z: no borrow */
+            } else {
+                uint64_t s = lo + (uint64_t)(-z);
+                hi += s < lo;
+                lo = s;
+            }
+        }
+        d[n++] = (int8_t)z;
+        lo = (lo >> 1) | (hi << 63);
+        hi >>= 1;
+    }
+    return n;
+}
+
+/* Square-and-multiply over the digit form of e that costs least (a product
+ * counted as two cyclotomic squarings): binary or NAF for sparse exponents
+ * such as BLS12-381's |x| (6 set bits), the width-4 NAF with the table
+ * a, a^3, a^5, a^7 for dense ones such as BN254's x (24 NAF digits: 23
+ * products; 14 width-4 digits: 13 products + 3 for the table). The inverse
+ * of a table entry is its conjugate. */
 void TW_FP12_(cyclotomic_exp)(TW_FP12_(t) *r, const TW_FP12_(t) *a, uint64_t e)
 {
-    int8_t d[66];
-    int n = TW_FP12_(naf)(d, 66, e, 0);
-    if (n == 0) {
+    int8_t d[3][66];
+    int n[3], best = 0, cost[3];
+    static const int W[3] = {1, 2, 4};
+    for (int k = 0; k < 3; k++) {
+        n[k] = TW_FP12_(exp_digits)(d[k], e, W[k]);
+        int nz = 0;
+        for (int i = 0; i < n[k]; i++)
+            nz += d[k][i] != 0;
+        cost[k] = 3 * (n[k] - 1 + 2 * (nz - 1) + (W[k] == 4 ? 1 + 2 * 3 : 0));
+        if (cost[k] < cost[best])
+            best = k;
+    }
+    if (e == 0) {
         TW_FP12_(set_one)(r);
         return;
     }
-    TW_FP12_(t) base = *a, inv, acc = *a; /* top NAF digit is always 1 */
-    TW_FP12_(conj)(&inv, &base);
-    for (int i = n - 2; i >= 0; i--) {
+    /* compressed: 2/3 of a squaring each, an inversion (~10 squarings) and
+     * a decompression (~1) for each set bit (in thirds of a squaring) */
+    const int nb = n[0], pop = __builtin_popcountll(e);
+    if (pop <= TW_CMP_MAX && 2 * (nb - 1) + 6 * (pop - 1) + 30 + 3 * pop < cost[best] &&
+        TW_FP12_(cyclotomic_exp_compressed)(r, a, e))
+        return;
+    const int8_t *dg = d[best];
+    TW_FP12_(t) tab[4], inv[4], acc; /* tab[j] = a^(2j+1), inv[j] its inverse */
+    int nt = W[best] == 4 ? 4 : 1;
+    tab[0] = *a;
+    if (nt > 1) {
+        TW_FP12_(t) a2;
+        TW_FP12_(cyclotomic_sqr_impl)(&a2, a);
+        for (int j = 1; j < nt; j++)
+            TW_FP12_(mul_impl)(&tab[j], &tab[j - 1], &a2);
+    }
+    for (int j = 0; j < nt; j++)
+        TW_FP12_(conj)(&inv[j], &tab[j]);
+    acc = tab[dg[n[best] - 1] / 2]; /* the top digit is positive */
+    for (int i = n[best] - 2; i >= 0; i--) {
         TW_FP12_(cyclotomic_sqr_impl)(&acc, &acc);
-        if (d[i] == 1)
-            TW_FP12_(mul_impl)(&acc, &acc, &base);
-        else if (d[i] == -1)
-            TW_FP12_(mul_impl)(&acc, &acc, &inv);
+        const int z = dg[i];
+        if (z > 0)
+            TW_FP12_(mul_impl)(&acc, &acc, &tab[z / 2]);
+        else if (z < 0)
+            TW_FP12_(mul_impl)(&acc, &acc, &inv[-z / 2]);
     }
     *r = acc;
 }

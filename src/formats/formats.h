@@ -367,6 +367,8 @@ typedef struct cuzk_vk {
     cuzk_g1_point alpha_1;
     cuzk_g2_point beta_2, gamma_2, delta_2;
     cuzk_g1_vec ic;       /* n_public + 1, owned */
+    void *prep;           /* NULL, or the pairing arguments prepared for many verifications
+                           * (cuzk_g16_vk_prepare), owned: one allocation */
     bool has_alphabeta;
     union {
         bn254_fp_t bn254[12];

@@ -1001,6 +1001,7 @@ void cuzk_vk_free(cuzk_vk *vk)
     if (!vk)
         return;
     cuzk_free(vk->ic.ptr);
+    free(vk->prep);
     memset(vk, 0, sizeof *vk);
 }
 

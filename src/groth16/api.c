@@ -151,7 +151,7 @@ static cuzk_status key_finish(cuzk_key *key, cuzk_ctx *ctx, const cuzk_key_opts 
                         "this domain needs snarkjs's shift-25 coset, which cuzk does not support",
                         key->name, zk->log_domain, d->snarkjs_name);
     cuzk_status st;
-    if ((st = cuzk_vk_from_zkey(&key->vk, zk, err)))
+    if ((st = cuzk_vk_from_zkey(&key->vk, zk, err)) || (st = cuzk_g16_vk_prepare(key->ops, &key->vk, err)))
         return st;
     if ((st = cuzk_check_cancel(ctx, err)))
         return st;

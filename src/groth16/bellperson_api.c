@@ -31,6 +31,8 @@ static cuzk_status wrap_vk(cuzk_bp_verifying_key **out, cuzk_bp_vk *bv, cuzk_err
     }
     k->bv = *bv;
     cuzk_status st = cuzk_bp_vk_to_vk(&k->bv, &k->vk, err);
+    if (!st) /* a key that verifies each partition of each proof */
+        st = cuzk_g16_vk_prepare(cuzk_curve_ops_get(CUZK_CURVE_BLS12_381), &k->vk, err);
     if (st) {
         cuzk_bp_verifying_key_free(k);
         return st;

@@ -149,6 +149,8 @@ static cuzk_status srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, cuzk
                       name, p->k.log_n);
     if (!st)
         st = cuzk_bpk_vk(&p->k, &p->vk, err);
+    if (!st)
+        st = cuzk_g16_vk_prepare(p->ops, &p->vk, err);
     if (!st) {
         cuzk_bpk_zkey_header(&p->k, &p->hdr);
         p->ao.device = o.device;

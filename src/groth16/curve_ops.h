@@ -99,6 +99,26 @@ typedef struct cuzk_curve_ops {
     /* e(g1, g2) in Fq12 (12 Fq elements, Montgomery, our tower order). */
     void (*pairing)(void *fq12, const void *g1, const void *g2);
     size_t fq12_size;
+    /* A verifying key's fixed pairing arguments, prepared once (affine
+     * points): γ's and δ's Miller-loop lines and the Miller value of (α, β),
+     * ~40 KB in one allocation (free() releases it); NULL when out of memory. */
+    void *(*vk_prepare)(const void *alpha_1, const void *beta_2, const void *gamma_2, const void *delta_2);
+    /* With prep from vk_prepare, affine points: e(neg_a, b)·e(ic, γ)·e(c, δ)
+     * ·e(α, β) == 1, the same check as pairing_product_is_one over those four
+     * pairs, with three Miller loops (two of prepared points) at once on
+     * `pool`'s workers, or sharing their squarings on this thread (NULL). */
+    bool (*verify_prep)(const void *prep, const void *neg_a, const void *b, const void *ic, const void *c,
+                        cuzk_pool *pool);
+    /* verify_prep in two halves, for a proof whose A and B are known before
+     * its C: f (fq12_size bytes) = the Miller value of e(neg_a, b)·e(ic, γ)
+     * ·e(α, β) (the two loops at once on `pool`, as verify_prep); then
+     * verify_finish: e(c, δ)'s loop and the final exponentiation, true when
+     * the four pairs' product is 1; on a `pool` of 2 or more, that loop in
+     * two parts, one a worker, each with a final exponentiation of its own
+     * (one more exponentiation, less time: the tail of a proof). */
+    void (*verify_begin)(void *f, const void *prep, const void *neg_a, const void *b, const void *ic,
+                         cuzk_pool *pool);
+    bool (*verify_finish)(const void *prep, const void *f, const void *c, cuzk_pool *pool);
 
     /* ---- CPU kernels (the CPU backend) ---- */
     /* Twiddles of the domain 2^log_n whose roots are powers of `generator`

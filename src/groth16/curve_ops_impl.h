@@ -92,6 +92,137 @@ static bool CO_(ops_pairing_product_is_one)(const void *g1, const void *g2, size
     return CO_(fp12_is_one)(&e);
 }
 
+/* A key's prepared pairing arguments: the Miller value of (α, β), then γ's
+ * lines and δ's (nl each, g2_prep_lines), NULL for a point at infinity. */
+typedef struct {
+    CO_(fp12_t) ab;
+    const CO_(g2_line_t) *gamma, *delta;
+    CO_(g2_line_t) lines[];
+} CO_(vk_prep);
+
+static void *CO_(ops_vk_prepare)(const void *alpha_1, const void *beta_2, const void *gamma_2,
+                                 const void *delta_2)
+{
+    const size_t nl = CO_(g2_prep_lines)();
+    CO_(vk_prep) *p = malloc(sizeof *p + 2 * nl * sizeof p->lines[0]);
+    if (!p)
+        return NULL;
+    CO_(miller_loop)(&p->ab, alpha_1, beta_2, 1);
+    p->gamma = CO_(g2_prepare)(p->lines, gamma_2) ? p->lines : NULL;
+    p->delta = CO_(g2_prepare)(p->lines + nl, delta_2) ? p->lines + nl : NULL;
+    return p;
+}
+
+/* The loops of verify_prep / verify_begin, one a worker: pair 0 (neg_a, b)
+ * unprepared, pair 1 (ic, γ) and pair 2 (c, δ) prepared. */
+typedef struct {
+    const CO_(vk_prep) *p;
+    const CO_(ops_g1a) *g1[3];
+    const CO_(ops_g2a) *b;
+    CO_(fp12_t) f[3];
+} CO_(vp_arg);
+
+static void CO_(vp_range)(void *ctx, size_t lo, size_t hi, int worker)
+{
+    (void)worker;
+    CO_(vp_arg) *a = ctx;
+    for (size_t i = lo; i < hi; i++) {
+        if (i == 0) {
+            CO_(miller_loop)(&a->f[0], a->g1[0], a->b, 1);
+        } else {
+            const CO_(g2_line_t) *l = i == 1 ? a->p->gamma : a->p->delta;
+            CO_(miller_loop_prep)(&a->f[i], NULL, NULL, 0, a->g1[i], &l, 1);
+        }
+    }
+}
+
+/* f = the product of the Miller loops of the first n (2 or 3) pairs and (α, β). */
+static void CO_(vp_loops)(CO_(fp12_t) *f, const CO_(vk_prep) *p, const void *neg_a, const void *b,
+                          const void *ic, const void *c, size_t n, cuzk_pool *pool)
+{
+    if (!pool || cuzk_pool_size(pool) < 2) {
+        CO_(ops_g1a) pp[2];
+        pp[0] = *(const CO_(ops_g1a) *)ic;
+        pp[1] = c ? *(const CO_(ops_g1a) *)c : pp[0];
+        const CO_(g2_line_t) *l[2] = {p->gamma, p->delta};
+        CO_(miller_loop_prep)(f, neg_a, b, 1, pp, l, n - 1);
+    } else {
+        CO_(vp_arg) a = {.p = p, .g1 = {neg_a, ic, c}, .b = b};
+        cuzk_parallel_for(pool, n, 1, CO_(vp_range), &a);
+        CO_(fp12_mul)(f, &a.f[0], &a.f[1]);
+        if (n == 3)
+            CO_(fp12_mul)(f, f, &a.f[2]);
+    }
+    CO_(fp12_mul)(f, f, &p->ab);
+}
+
+static bool CO_(ops_verify_prep)(const void *prep, const void *neg_a, const void *b, const void *ic,
+                                 const void *c, cuzk_pool *pool)
+{
+    CO_(fp12_t) f;
+    CO_(vp_loops)(&f, prep, neg_a, b, ic, c, 3, pool);
+    CO_(final_exp)(&f, &f);
+    return CO_(fp12_is_one)(&f);
+}
+
+static void CO_(ops_verify_begin)(void *f, const void *prep, const void *neg_a, const void *b, const void *ic,
+                                  cuzk_pool *pool)
+{
+    CO_(fp12_t) t;
+    CO_(vp_loops)(&t, prep, neg_a, b, ic, NULL, 2, pool);
+    memcpy(f, &t, sizeof t);
+}
+
+/* verify_finish on two workers: (C, δ)'s loop cut after step s (of N), its
+ * two parts each through a final exponentiation of its own, the first then
+ * raised to 2^(N - s) in the cyclotomic subgroup (the loop's squarings of
+ * the later steps), the begun value f multiplied into the second:
+ *   FE(part(0, s)^(2^(N-s)) · part(s, N) · f) = FE(part(0, s))^(2^(N-s)) · FE(part(s, N) · f).
+ * s = 2N/5 evens the two: the first's 2^(N-s) is mostly compressed squarings. */
+typedef struct {
+    const CO_(vk_prep) *p;
+    const CO_(ops_g1a) *c;
+    CO_(fp12_t) f[2];
+    size_t s, n;
+} CO_(vf_arg);
+
+static void CO_(vf_range)(void *ctx, size_t lo, size_t hi, int worker)
+{
+    (void)worker;
+    CO_(vf_arg) *a = ctx;
+    for (size_t i = lo; i < hi; i++) {
+        CO_(fp12_t) t;
+        if (i == 0) {
+            CO_(miller_loop_prep_part)(&t, a->c, a->p->delta, 0, a->s);
+            CO_(final_exp)(&t, &t);
+            CO_(fp12_cyclotomic_exp)(&a->f[0], &t, (uint64_t)1 << (a->n - a->s));
+        } else {
+            CO_(miller_loop_prep_part)(&t, a->c, a->p->delta, a->s, a->n);
+            CO_(fp12_mul)(&t, &t, &a->f[1]);
+            CO_(final_exp)(&a->f[1], &t);
+        }
+    }
+}
+
+static bool CO_(ops_verify_finish)(const void *prep, const void *f, const void *c, cuzk_pool *pool)
+{
+    const CO_(vk_prep) *p = prep;
+    CO_(fp12_t) t, u;
+    memcpy(&u, f, sizeof u);
+    const size_t n = CO_(miller_steps)();
+    if (pool && cuzk_pool_size(pool) >= 2 && n >= 8 && n <= 64) {
+        CO_(vf_arg) a = {.p = p, .c = c, .s = 2 * n / 5, .n = n};
+        a.f[1] = u;
+        cuzk_parallel_for(pool, 2, 1, CO_(vf_range), &a);
+        CO_(fp12_mul)(&t, &a.f[0], &a.f[1]);
+        return CO_(fp12_is_one)(&t);
+    }
+    CO_(miller_loop_prep)(&t, NULL, NULL, 0, c, &p->delta, 1);
+    CO_(fp12_mul)(&t, &t, &u);
+    CO_(final_exp)(&t, &t);
+    return CO_(fp12_is_one)(&t);
+}
+
 static void CO_(ops_pairing)(void *fq12, const void *g1, const void *g2)
 {
     CO_(fp12_t) e;
@@ -312,6 +443,10 @@ const cuzk_curve_ops CO_(curve_ops) = {
     .pairing_product_is_one = CO_(ops_pairing_product_is_one),
     .pairing = CO_(ops_pairing),
     .fq12_size = sizeof(CO_(fp12_t)),
+    .vk_prepare = CO_(ops_vk_prepare),
+    .verify_prep = CO_(ops_verify_prep),
+    .verify_begin = CO_(ops_verify_begin),
+    .verify_finish = CO_(ops_verify_finish),
     .ntt_domain_create = CO_(ops_ntt_domain_create),
     .ntt_domain_free = CO_(ops_ntt_domain_free),
     .ntt_domain_bytes = CO_(ops_ntt_domain_bytes),

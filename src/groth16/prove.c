@@ -68,6 +68,7 @@ typedef struct {
     const g1j_buf *msm;  /* the G1 results, by cuzk_g16_msm */
     const g2j_buf *b2;
     const cuzk_progress_step *plan; /* the caller's progress plan while run_backend laid it out again */
+    cuzk_g16_ic_job *ic; /* the verification's side job, or NULL */
     g1j_buf pa, pb1, pc; /* pc: π_C less π_H */
     g2j_buf pb;
 } assembly;
@@ -114,6 +115,30 @@ static void assemble_pre(assembly *as, bool timed)
     as->pre_done = true;
     if (timed)
         cuzk_phase_end(as->ctx, &ph);
+}
+
+/* With H's MSM last and the assembly's first half done, while H's kernels
+ * run: the verification's Miller loops that need neither C nor H, e(−A, B)
+ * and e(IC, γ), on the pool (ic->begun), reported as a "verify" span
+ * without progress or timing (the verify phase proper is the rest, after
+ * the proof). */
+static void verify_begin(assembly *as)
+{
+    cuzk_g16_ic_job *ic = as->ic;
+    const cuzk_curve_ops *ops = as->ops;
+    if (!ic || ic->st || !ic->vk->prep || !ops->verify_begin)
+        return;
+    const double t0 = cuzk_now();
+    uint64_t na[CUZK_MAX_G1_AFFINE / 8], icp[CUZK_MAX_G1_AFFINE / 8];
+    ops->g1_to_affine(&ic->a, &as->pa);
+    ops->g2_to_affine(&ic->b, &as->pb);
+    ops->g1_affine_neg(na, &ic->a);
+    ops->g1_to_affine(icp, ic->acc);
+    ops->verify_begin(ic->f, ic->vk->prep, na, &ic->b, icp, as->ctx ? as->ctx->pool : NULL);
+    ic->begun = true;
+    cuzk_span sp = {cuzk_phase_name(CUZK_PHASE_VERIFY), CUZK_PHASE_VERIFY, -1, as->ctx ? as->ctx->worker : 0, 0, t0,
+                    cuzk_now()};
+    cuzk_ctx_span(as->ctx, &sp);
 }
 
 /* The caller's progress plan (ctx.h) with its MSM and assembly steps laid
@@ -202,8 +227,10 @@ static cuzk_status run_backend(cuzk_ctx *ctx, const cuzk_g16_backend *be, const 
         const cuzk_g16_msm m = order[k];
         if ((st = cuzk_check_cancel(ctx, err)))
             goto out;
-        if (k == CUZK_G16_MSM_COUNT - 1 && m == CUZK_G16_MSM_H)
+        if (k == CUZK_G16_MSM_COUNT - 1 && m == CUZK_G16_MSM_H) {
             assemble_pre(as, true);
+            verify_begin(as);
+        }
         ph = cuzk_phase_begin(ctx, MSM_PHASE[m]);
         if ((st = be->msm(job, m, m == CUZK_G16_MSM_B2 ? (void *)b2 : (void *)&g1[m], err)))
             goto out;
@@ -241,6 +268,10 @@ cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void
     g1j_buf msm[CUZK_G16_MSM_COUNT];
     g2j_buf msm_b2;
     assembly as = {.ctx = ctx, .ops = ops, .zk = zk, .bj = &bj, .msm = msm, .b2 = &msm_b2};
+    if (side == cuzk_g16_ic_run) {
+        as.ic = side_arg;
+        as.ic->begun = false;
+    }
     as.threaded = pthread_create(&as.th, NULL, blind_main, &bj) == 0;
     cuzk_status st = run_backend(ctx, be, key_state, w, msm, &msm_b2, &as, err);
     if (st) { /* the thread is waited for; without one, nothing more runs */
@@ -290,15 +321,30 @@ cuzk_status cuzk_g16_verify_with_ic(const cuzk_curve_ops *ops, const cuzk_vk *vk
     uint8_t *P = (uint8_t *)ps, *Q = (uint8_t *)qs;
     const size_t g1 = d->g1_affine, g2 = d->g2_affine;
     ops->g1_affine_neg(P, &p->a);
-    memcpy(Q, &p->b, g2);
     ops->g1_to_affine(P + g1, acc);
-    memcpy(Q + g2, &vk->gamma_2, g2);
-    memcpy(P + 2 * g1, &p->c, g1);
-    memcpy(Q + 2 * g2, &vk->delta_2, g2);
-    memcpy(P + 3 * g1, &vk->alpha_1, g1);
-    memcpy(Q + 3 * g2, &vk->beta_2, g2);
-    if (!ops->pairing_product_is_one(P, Q, 4, pool))
+    bool ok;
+    if (vk->prep) {
+        ok = ops->verify_prep(vk->prep, P, &p->b, P + g1, &p->c, pool);
+    } else {
+        memcpy(Q, &p->b, g2);
+        memcpy(Q + g2, &vk->gamma_2, g2);
+        memcpy(P + 2 * g1, &p->c, g1);
+        memcpy(Q + 2 * g2, &vk->delta_2, g2);
+        memcpy(P + 3 * g1, &vk->alpha_1, g1);
+        memcpy(Q + 3 * g2, &vk->beta_2, g2);
+        ok = ops->pairing_product_is_one(P, Q, 4, pool);
+    }
+    if (!ok)
         return cuzk_err(err, CUZK_ERR_INVALID_PROOF, "invalid proof: the pairing check failed");
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_g16_vk_prepare(const cuzk_curve_ops *ops, cuzk_vk *vk, cuzk_error *err)
+{
+    if (vk->prep)
+        return CUZK_OK;
+    if (!(vk->prep = ops->vk_prepare(&vk->alpha_1, &vk->beta_2, &vk->gamma_2, &vk->delta_2)))
+        return cuzk_err(err, CUZK_ERR_NOMEM, "out of memory for the verifying key's prepared points");
     return CUZK_OK;
 }
 
@@ -332,6 +378,13 @@ cuzk_status cuzk_g16_verify_made(cuzk_ctx *ctx, const cuzk_g16_ic_job *ic, const
     if (ic->st) { /* cuzk_g16_prove ran the side job before its success */
         st = ic->st;
         verr = ic->err;
+    } else if (ic->begun && !memcmp(&ic->a, &pts->a, ic->ops->desc->g1_affine) &&
+               !memcmp(&ic->b, &pts->b, ic->ops->desc->g2_affine)) {
+        /* the loops of (−A, B) and (IC, γ) ran while H's kernels ran, on
+         * these very points: (C, δ)'s loop and the final exponentiation */
+        st = ic->ops->verify_finish(ic->vk->prep, ic->f, &pts->c, ctx->pool)
+                 ? CUZK_OK
+                 : cuzk_err(&verr, CUZK_ERR_INVALID_PROOF, "invalid proof: the pairing check failed");
     } else {
         st = cuzk_g16_verify_with_ic(ic->ops, ic->vk, ic->acc, pts, ctx->pool, &verr);
     }

@@ -16,6 +16,13 @@ cuzk_status cuzk_g16_prove(cuzk_ctx *ctx, const cuzk_g16_backend *be, const void
                            const cuzk_curve_ops *ops, const void *w, const uint8_t *r, const uint8_t *s,
                            void (*side)(void *), void *side_arg, cuzk_proof_points *out, cuzk_error *err);
 
+/* vk->prep = γ's and δ's Miller-loop lines and e(α, β)'s Miller value
+ * (ops->vk_prepare), for a key that verifies many proofs: each verification
+ * then runs three Miller loops instead of four, two of them without their G2
+ * steps. CUZK_OK (also when vk->prep was already set) or CUZK_ERR_NOMEM.
+ * The vk's points must not change afterwards (cuzk_vk_free releases it). */
+cuzk_status cuzk_g16_vk_prepare(const cuzk_curve_ops *ops, cuzk_vk *vk, cuzk_error *err);
+
 /* pub: n_public raw Fr values (< r, checked by the caller). CUZK_OK if
  * e(-A,B)·e(IC(pub),γ)·e(C,δ)·e(α,β) = 1, else CUZK_ERR_INVALID_PROOF.
  * IC(pub) is one MSM on `pool` (NULL: the calling thread), so keys with
@@ -43,11 +50,22 @@ typedef struct cuzk_g16_ic_job {
     uint64_t acc[CUZK_MAX_G1_JAC / 8];
     cuzk_status st;
     cuzk_error err;
+    /* Set by cuzk_g16_prove when it knew π_A and π_B before H's MSM ended
+     * and vk->prep is set: f = the Miller value of e(−a, b)·e(IC, γ)·e(α, β)
+     * (ops->verify_begin), computed while H's kernels ran. */
+    bool begun;
+    cuzk_g1_point a;
+    cuzk_g2_point b;
+    uint64_t f[CUZK_MAX_FQ12 / 8];
 } cuzk_g16_ic_job;
-/* The side job: arg is a cuzk_g16_ic_job. */
+/* The side job: arg is a cuzk_g16_ic_job. With it as side job,
+ * cuzk_g16_prove also begins the pairing check (begun, above) where the
+ * backend runs H's MSM last. */
 void cuzk_g16_ic_run(void *arg);
 /* After cuzk_g16_prove returned CUZK_OK with cuzk_g16_ic_run as its side
- * job: the pairing check of pts, timed as CUZK_PHASE_VERIFY. CUZK_OK,
+ * job: the pairing check of pts, timed as CUZK_PHASE_VERIFY (when begun
+ * with pts' own a and b: only e(C, δ)'s loop and the final exponentiation;
+ * else the whole check). CUZK_OK,
  * CUZK_ERR_INVALID_PROOF with nothing in err (the caller says what failed),
  * or another error in err. */
 cuzk_status cuzk_g16_verify_made(cuzk_ctx *ctx, const cuzk_g16_ic_job *ic, const cuzk_proof_points *pts,

@@ -244,8 +244,10 @@ static void TC_(test_cyclotomic)(void **state)
         TC_FP12_(cyclotomic_sqr)(&r, &m);
         TC_FP12_(sqr)(&want, &m);
         assert_true(TC_FP12_(eq)(&r, &want));
-        const uint64_t es[] = {0, 1, 2, 3, 5, 0xd201000000010000ULL, 4965661367192848881ULL,
-                               0xffffffffffffffffULL, 0xaaaaaaaaaaaaaaabULL, cuzk_splitmix64(&st)};
+        const uint64_t es[] = {0, 1, 2, 3, 5, 7, 9, 15, 0x77, 0x8000000000000000ULL, 0x8000000000000001ULL,
+                               0xd201000000010000ULL, 4965661367192848881ULL, 0xffffffffffffffffULL,
+                               0xfffffffffffffff7ULL, 0xaaaaaaaaaaaaaaabULL, 0x7777777777777777ULL,
+                               cuzk_splitmix64(&st), cuzk_splitmix64(&st)};
         for (size_t i = 0; i < sizeof es / sizeof es[0]; i++) {
             TC_FP12_(cyclotomic_exp)(&r, &m, es[i]);
             TC_FP12_(pow)(&want, &m, &es[i], 1);
@@ -456,6 +458,103 @@ static void TC_(test_multi)(void **state)
     assert_true(TC_FP12_(eq)(&e, &prod));
 }
 
+/* Prepared G2 points (g2_prepare, miller_loop_prep): the Miller value equals
+ * miller_loop's over the same pairs, Fp12 for Fp12, with any mix of prepared
+ * and unprepared pairs, chunks and infinities; after the final exponentiation
+ * it equals @noble/curves' pairings. */
+static void TC_(test_prepared)(void **state)
+{
+    (void)state;
+    const size_t nl = TC_(g2_prep_lines)();
+    assert_int_equal(nl, TC_EXPECT_LINES);
+    TC_(g2_line_t) *lines = calloc(13 * nl, sizeof *lines);
+    assert_non_null(lines);
+    const TC_(g2_line_t) *lp[13];
+
+    /* noble's vectors through a prepared point */
+    cJSON *j = load_json(TC_KAT);
+    const cJSON *v;
+    int n = 0;
+    cJSON_ArrayForEach(v, cJSON_GetObjectItem(j, "pairings"))
+    {
+        TC_G1_(affine_t) p;
+        TC_G2_(affine_t) q;
+        TC_FP12_(t) e, f;
+        TC_(g1_json)(&p, cJSON_GetObjectItem(v, "p"));
+        TC_(g2_json)(&q, cJSON_GetObjectItem(v, "q"));
+        assert_true(TC_(g2_prepare)(lines, &q));
+        lp[0] = lines;
+        TC_(miller_loop_prep)(&e, NULL, NULL, 0, &p, lp, 1);
+        TC_(miller_loop)(&f, &p, &q, 1);
+        assert_true(TC_FP12_(eq)(&e, &f));
+        TC_(final_exp)(&e, &e);
+        TC_(expect_f12)(&e, cJSON_GetObjectItem(v, "e"), "prepared pairing");
+        n++;
+    }
+    assert_true(n >= 3);
+    cJSON_Delete(j);
+
+    /* random points: 11 unprepared and 13 prepared pairs against one
+     * miller_loop over all 24, with infinities among both kinds */
+    uint64_t st = 0x9e9a;
+    TC_G1_(affine_t) ps[24];
+    TC_G2_(affine_t) qs[24];
+    for (int i = 0; i < 24; i++) {
+        uint64_t x = cuzk_splitmix64(&st), y = cuzk_splitmix64(&st);
+        TC_(g1_mul)(&ps[i], &TC_G1_(GENERATOR), &x, 1);
+        TC_(g2_mul)(&qs[i], &TC_G2_(GENERATOR), &y, 1);
+    }
+    TC_G1_(affine_set_inf)(&ps[3]);  /* unprepared, P = O */
+    TC_G2_(affine_set_inf)(&qs[7]);  /* unprepared, Q = O */
+    TC_G1_(affine_set_inf)(&ps[14]); /* prepared, P = O */
+    TC_G2_(affine_set_inf)(&qs[20]); /* prepared, Q = O: no lines */
+    for (int k = 0; k < 13; k++) {
+        bool ok = TC_(g2_prepare)(lines + (size_t)k * nl, &qs[11 + k]);
+        assert_true(ok == (k != 9));
+        lp[k] = ok ? lines + (size_t)k * nl : NULL;
+    }
+    TC_FP12_(t) ref, got, t;
+    TC_(miller_loop)(&ref, ps, qs, 24);
+    TC_(miller_loop_prep)(&got, ps, qs, 11, ps + 11, lp, 13);
+    assert_true(TC_FP12_(eq)(&got, &ref));
+    /* all prepared; none; Groth16's shape (one unprepared, two prepared) */
+    TC_(miller_loop)(&ref, ps + 11, qs + 11, 13);
+    TC_(miller_loop_prep)(&got, NULL, NULL, 0, ps + 11, lp, 13);
+    assert_true(TC_FP12_(eq)(&got, &ref));
+    TC_(miller_loop)(&ref, ps, qs, 11);
+    TC_(miller_loop_prep)(&got, ps, qs, 11, NULL, NULL, 0);
+    assert_true(TC_FP12_(eq)(&got, &ref));
+    TC_(miller_loop)(&ref, ps, qs, 1);
+    TC_(miller_loop)(&t, ps + 11, qs + 11, 2);
+    TC_FP12_(mul)(&ref, &ref, &t);
+    TC_(miller_loop_prep)(&got, ps, qs, 1, ps + 11, lp, 2);
+    assert_true(TC_FP12_(eq)(&got, &ref));
+    /* a wrong G1 point changes the value */
+    TC_(miller_loop_prep)(&got, ps, qs, 1, ps + 12, lp, 2);
+    assert_false(TC_FP12_(eq)(&got, &ref));
+
+    /* the loop in two parts: part(0, s)^(2^(N - s)) · part(s, N) = the loop */
+    const size_t N = TC_(miller_steps)();
+    assert_int_equal(N, TC_EXPECT_STEPS);
+    TC_(miller_loop_prep)(&ref, NULL, NULL, 0, ps + 11, lp, 1);
+    const size_t cut[] = {1, 2, 17, N / 2, (2 * N) / 5, N - 1};
+    for (size_t c = 0; c < sizeof cut / sizeof cut[0]; c++) {
+        TC_(miller_loop_prep_part)(&got, ps + 11, lp[0], 0, cut[c]);
+        for (size_t k = cut[c]; k < N; k++)
+            TC_FP12_(sqr)(&got, &got);
+        TC_(miller_loop_prep_part)(&t, ps + 11, lp[0], cut[c], N);
+        TC_FP12_(mul)(&got, &got, &t);
+        assert_true(TC_FP12_(eq)(&got, &ref));
+    }
+    TC_(miller_loop_prep_part)(&got, ps + 11, lp[0], 0, N);
+    assert_true(TC_FP12_(eq)(&got, &ref));
+    TC_(miller_loop_prep_part)(&got, ps + 14, lp[3], 0, N); /* P = O */
+    assert_true(TC_FP12_(is_one)(&got));
+    TC_(miller_loop_prep_part)(&got, ps + 11, lp[0], 5, 5); /* empty */
+    assert_true(TC_FP12_(is_one)(&got));
+    free(lines);
+}
+
 /* e(vk_alpha_1, vk_beta_2) must equal the vk_alphabeta_12 snarkjs wrote. */
 static void TC_(test_snarkjs_alphabeta)(void **state)
 {
@@ -503,3 +602,5 @@ static void TC_(test_snarkjs_alphabeta)(void **state)
 #undef TC
 #undef TC_KAT
 #undef TC_VK
+#undef TC_EXPECT_LINES
+#undef TC_EXPECT_STEPS

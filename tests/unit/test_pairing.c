@@ -2,7 +2,7 @@
  * from @noble/curves, the vk_alphabeta_12 of snarkjs verification keys,
  * Frobenius vs plain pow, sparse/cyclotomic shortcuts vs generic operations,
  * bilinearity, non-degeneracy, order r, infinity handling, multi-pairing
- * identities; prints timings. See pairing_test_impl.h. */
+ * identities, prepared G2 points vs unprepared loops; prints timings. See pairing_test_impl.h. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,11 +39,15 @@ static cJSON *load_json(const char *name)
 }
 
 #define TC bn254
+#define TC_EXPECT_LINES 88 /* NAF(6x+2): 65 doublings, 21 additions, 2 Frobenius lines */
+#define TC_EXPECT_STEPS 65
 #define TC_KAT "pairing_bn254.json"
 #define TC_VK "snarkjs_vk_bn128.json"
 #include "pairing_test_impl.h"
 
 #define TC bls12_381
+#define TC_EXPECT_LINES 68 /* |x| in binary: 63 doublings, 5 additions */
+#define TC_EXPECT_STEPS 63
 #define TC_KAT "pairing_bls12_381.json"
 #define TC_VK "snarkjs_vk_bls12381.json"
 #include "pairing_test_impl.h"
@@ -63,6 +67,7 @@ int main(void)
         BOTH(test_nondegenerate_order),
         BOTH(test_infinity),
         BOTH(test_multi),
+        BOTH(test_prepared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

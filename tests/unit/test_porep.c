@@ -229,6 +229,75 @@ static void order_twice(const void *job, cuzk_g16_msm order[CUZK_G16_MSM_COUNT])
     order[1] = CUZK_G16_MSM_B1;
 }
 
+/* The proof's verification with the key prepared (cuzk_g16_vk_prepare),
+ * begun while H's MSM runs (ic.begun: H last) or not (the default order),
+ * on a pool of 2 or on this thread: the proof p0 verifies, and a changed C,
+ * A, B or public input is refused, as by the unprepared check. */
+static void verify_under_h(cuzk_ctx *ctx, const cuzk_g16_backend *last, void *state, const cuzk_zkey *zk, cuzk_vk *vk,
+                           const void *w, const cuzk_proof_points *p0)
+{
+    const cuzk_curve_ops *ops = cuzk_curve_ops_get(zk->curve);
+    const cuzk_g16_backend *cpu = cuzk_g16_backend_cpu();
+    const size_t fr = ops->desc->n8r;
+    static const uint8_t r[32] = {5, 4, 3}, sv[32] = {9, 8, 7};
+    cuzk_error e = {0};
+    const uint8_t *pub = (const uint8_t *)w + fr;
+    assert_true(vk->n_public >= 1);
+    uint8_t *pub2 = malloc(vk->n_public * fr);
+    assert_non_null(pub2);
+    memcpy(pub2, pub, vk->n_public * fr);
+    pub2[0] ^= 1; /* still < r */
+    cuzk_proof_points bad[3];
+    for (int k = 0; k < 3; k++)
+        bad[k] = *p0;
+    ops->g1_affine_neg(&bad[0].c, &p0->c);
+    ops->g1_affine_neg(&bad[1].a, &p0->a);
+    bad[2].b = vk->gamma_2;
+    cuzk_ctx *pctx = NULL;
+    cuzk_ctx_opts co = {.threads = 2};
+    assert_int_equal(cuzk_ctx_create(&pctx, &co, &e), CUZK_OK);
+    for (int prep = 0; prep < 2; prep++) {
+        if (prep)
+            assert_int_equal(cuzk_g16_vk_prepare(ops, vk, &e), CUZK_OK);
+        assert_true((vk->prep != NULL) == (prep == 1));
+        for (int k = 0; k < 3; k++) {
+            assert_int_equal(cuzk_g16_verify(ops, vk, pub, &bad[k], NULL, &e), CUZK_ERR_INVALID_PROOF);
+            assert_int_equal(cuzk_g16_verify(ops, vk, pub, &bad[k], pctx->pool, &e), CUZK_ERR_INVALID_PROOF);
+        }
+        assert_int_equal(cuzk_g16_verify(ops, vk, pub2, p0, pctx->pool, &e), CUZK_ERR_INVALID_PROOF);
+        assert_int_equal(cuzk_g16_verify(ops, vk, pub, p0, NULL, &e), CUZK_OK);
+        assert_int_equal(cuzk_g16_verify(ops, vk, pub, p0, pctx->pool, &e), CUZK_OK);
+    }
+    for (int be = 0; be < 2; be++)
+        for (int pc = 0; pc < 2; pc++) {
+            cuzk_ctx *c = pc ? pctx : ctx;
+            const cuzk_g16_backend *b = be ? last : cpu;
+            cuzk_proof_points p;
+            cuzk_g16_ic_job ic = {.ops = ops, .vk = vk, .pub = pub};
+            if (cuzk_g16_prove(c, b, state, zk, ops, w, r, sv, cuzk_g16_ic_run, &ic, &p, &e))
+                fail_msg("%s", e.msg);
+            assert_memory_equal(&p, p0, sizeof p);
+            assert_true(ic.begun == (be == 1)); /* begun only where H runs last */
+            assert_int_equal(cuzk_g16_verify_made(c, &ic, &p, &e), CUZK_OK);
+            if (ic.begun) /* the tail alone, on this thread and in two parts on the pool */
+                for (int k = 0; k < 2; k++) {
+                    cuzk_pool *pl = k ? pctx->pool : NULL;
+                    assert_true(ops->verify_finish(vk->prep, ic.f, &p.c, pl));
+                    assert_false(ops->verify_finish(vk->prep, ic.f, &bad[0].c, pl));
+                    assert_false(ops->verify_finish(vk->prep, ic.f, &p.a, pl));
+                }
+            for (int k = 0; k < 3; k++) /* begun with A and B: a changed A or B takes the whole check */
+                assert_int_equal(cuzk_g16_verify_made(c, &ic, &bad[k], &e), CUZK_ERR_INVALID_PROOF);
+            cuzk_g16_ic_job ic2 = {.ops = ops, .vk = vk, .pub = pub2};
+            if (cuzk_g16_prove(c, b, state, zk, ops, w, r, sv, cuzk_g16_ic_run, &ic2, &p, &e))
+                fail_msg("%s", e.msg);
+            assert_true(ic2.begun == (be == 1));
+            assert_int_equal(cuzk_g16_verify_made(c, &ic2, &p, &e), CUZK_ERR_INVALID_PROOF);
+        }
+    cuzk_ctx_free(pctx);
+    free(pub2);
+}
+
 static void test_msm_order(void **st)
 {
     (void)st;
@@ -275,6 +344,7 @@ static void test_msm_order(void **st)
         assert_int_equal(cuzk_g16_prove(ctx, &twice, state, &zk, ops, wt.values.ptr, r, sv, NULL, NULL, &p2, &e),
                          CUZK_ERR_INTERNAL);
         assert_non_null(strstr(e.msg, "MSM order"));
+        verify_under_h(ctx, &last, state, &zk, &vk, wt.values.ptr, &p0);
         cuzk_vk_free(&vk);
         cpu->key_detach(state);
         cuzk_zkey_free(&zk);
