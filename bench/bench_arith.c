@@ -100,13 +100,10 @@ static void row(const char *what, const char *op, double ns)
         g_sum += (unsigned long)(G##_xyzz_is_inf(&x) + G##_jac_is_inf(&j));                                 \
     }
 
-/* The pairing of curve c: 4 pairs of random multiples of the generators. */
-#define BENCH_PAIRING(c)                                                                                    \
-    static void bench_##c##_pairing(void)                                                                   \
+/* Four pairs of random multiples of the generators (seed k). */
+#define BENCH_PAIRS(c)                                                                                      \
+    static void c##_bench_pairs(c##_g1_affine_t *ps, c##_g2_affine_t *qs, uint64_t k)                       \
     {                                                                                                       \
-        c##_g1_affine_t ps[4];                                                                              \
-        c##_g2_affine_t qs[4];                                                                              \
-        uint64_t k = 0xbe4c;                                                                                \
         for (int i = 0; i < 4; i++) {                                                                       \
             c##_g1_jac_t j1;                                                                                \
             c##_g2_jac_t j2;                                                                                \
@@ -117,6 +114,15 @@ static void row(const char *what, const char *op, double ns)
             c##_g2_affine_mul(&j2, &c##_g2_GENERATOR, &k, 1);                                               \
             c##_g2_jac_to_affine(&qs[i], &j2);                                                              \
         }                                                                                                   \
+    }
+
+/* The pairing of curve c: 4 pairs of random multiples of the generators. */
+#define BENCH_PAIRING(c)                                                                                    \
+    static void bench_##c##_pairing(void)                                                                   \
+    {                                                                                                       \
+        c##_g1_affine_t ps[4];                                                                              \
+        c##_g2_affine_t qs[4];                                                                              \
+        c##_bench_pairs(ps, qs, 0xbe4c);                                                                    \
         c##_fp12_t e, f;                                                                                    \
         c##_pairing(&e, &ps[0], &qs[0]); /* in the cyclotomic subgroup */                                   \
         {                                                                                                   \
@@ -189,17 +195,7 @@ static void row(const char *what, const char *op, double ns)
         const cuzk_curve_ops *ops = cuzk_curve_ops_get(e);                                                  \
         c##_g1_affine_t ps[4];                                                                              \
         c##_g2_affine_t qs[4];                                                                              \
-        uint64_t k = 0x5e21;                                                                                \
-        for (int i = 0; i < 4; i++) {                                                                       \
-            c##_g1_jac_t j1;                                                                                \
-            c##_g2_jac_t j2;                                                                                \
-            k = k * 6364136223846793005ULL + 1442695040888963407ULL;                                        \
-            c##_g1_affine_mul(&j1, &c##_g1_GENERATOR, &k, 1);                                               \
-            c##_g1_jac_to_affine(&ps[i], &j1);                                                              \
-            k = k * 6364136223846793005ULL + 1442695040888963407ULL;                                        \
-            c##_g2_affine_mul(&j2, &c##_g2_GENERATOR, &k, 1);                                               \
-            c##_g2_jac_to_affine(&qs[i], &j2);                                                              \
-        }                                                                                                   \
+        c##_bench_pairs(ps, qs, 0x5e21);                                                                    \
         /* pairs: (-A, B), (IC, γ), (C, δ), (α, β) */                                                       \
         const int n = (int)(40 / g_scale > 2 ? 40 / g_scale : 2);                                           \
         int ok = 0;                                                                                         \
@@ -248,6 +244,7 @@ static void row(const char *what, const char *op, double ns)
     BENCH_FP2(c##_fp2)                                                                                      \
     BENCH_GROUP(c##_g1)                                                                                     \
     BENCH_GROUP(c##_g2)                                                                                     \
+    BENCH_PAIRS(c)                                                                                          \
     BENCH_PAIRING(c)                                                                                        \
     BENCH_VERIFY(c, e)
 CUZK_CURVES(BENCH_CURVE)
