@@ -28,15 +28,9 @@ REPS=${REPS:-5}
 DEADLINE=${DEADLINE:-560}
 TEST_S=${TEST_S:-240}
 O=${OUT:-$ROOT/gpu-out}
-mkdir -p "$O"
-export LD_LIBRARY_PATH=$ROOT/.gpu-deps/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-T0=$(date +%s)
-el() { echo "[$(($(date +%s) - T0)) s] $*"; }
-left() { echo $((DEADLINE - ($(date +%s) - T0))); }
-exec > >(tee -a "$O/msm_ab.txt") 2>&1
-
-nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv
-for d in "$OLD" "$NEW"; do echo "$d: $(head -1 "$d/COMMIT" 2>/dev/null)"; done
+# shellcheck source=bench/ab_common.sh
+. "$ROOT/bench/ab_common.sh"
+ab_start msm_ab
 
 # 1. the new build against the CPU library
 if [ -x "$TEST" ]; then

@@ -25,15 +25,9 @@ PROOFS=${PROOFS:-12}
 TESTS=${TESTS:-1}
 DEADLINE=${DEADLINE:-560}
 O=${OUT:-$ROOT/gpu-out}
-mkdir -p "$O"
-export LD_LIBRARY_PATH=$ROOT/.gpu-deps/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-T0=$(date +%s)
-el() { echo "[$(($(date +%s) - T0)) s] $*"; }
-left() { echo $((DEADLINE - ($(date +%s) - T0))); }
-exec > >(tee -a "$O/small_ab.txt") 2>&1
-
-nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv
-for d in "$OLD" "$NEW"; do echo "$d: $(head -1 "$d/COMMIT" 2>/dev/null)"; done
+# shellcheck source=bench/ab_common.sh
+. "$ROOT/bench/ab_common.sh"
+ab_start small_ab
 
 if [ "$TESTS" = 1 ]; then
     for t in test_gpu_g16 test_porep; do
