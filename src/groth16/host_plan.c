@@ -233,7 +233,7 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
     } else if (p->host_witness) { /* tier 7: the CPU's A/B plan */
         h->csr_held = (size_t)cuzk_abc_plan_csr_bytes(s->n_coefs, n);
         h->csr_build = rows;
-    } else if (p->item[CUZK_GPU_ITEM_COEFS].streamed) { /* page-locked records, rows kept */
+    } else if (p->item[CUZK_GPU_ITEM_COEFS].streamed) { /* page-locked records and rows, kept */
         h->csr_held = sadd(rows, smul(s->n_coefs, 4 + FR_BYTES));
         h->csr_build = rows;
     } else { /* built, uploaded, freed (rows kept) */

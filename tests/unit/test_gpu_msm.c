@@ -420,6 +420,44 @@ static void run_streamed(const group_ops *g, size_t nmax, uint64_t seed)
     g->scalars(sc, nmax, D_EDGE, seed + 5);
     check_run(g, m, bases, sc, nmax, 1, "streamed c=7 edge");
     cuzk_gpu_msm_destroy(m);
+    /* upload_in_run where the resident plan fits: streamed, every base kept,
+     * uploaded batch by batch by the first run (a first run of all the
+     * points, of part of them, device or host scalars), then used in place;
+     * pageable and page-locked bases */
+    for (int pin = 0; pin < 2; pin++) {
+        for (int part = 0; part < 2; part++) {
+            cuzk_gpu_msm_config cu = {.batch_points = 1024, .upload_in_run = 1, .pin_host_bases = pin};
+            m = NULL;
+            assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, nmax, 0, 0, &cu, &e), CUZK_OK);
+            cuzk_gpu_msm_get_plan(m, &pl);
+            assert_int_equal(pl.streamed, 1);
+            assert_int_equal(pl.resident_points, nmax);
+            assert_true(pl.device_bytes < resident);
+            assert_int_equal(pl.device_bytes, cuzk_gpu_msm_device_bytes(g->curve, g->group, nmax, &cu, device_sms()));
+            for (int d = 0; d < 4; d++) {
+                const size_t n = part && d == 0 ? nmax / 2 + 1 : nmax - (size_t)d;
+                g->scalars(sc, n, (enum dist)d, seed + 41 * d + 3 * pin + part);
+                snprintf(what, sizeof what, "upload in run (pin %d), run %d of n=%zu %s", pin, d, n, DIST_NAMES[d]);
+                check_run(g, m, bases, sc, n, (d + pin) & 1, what);
+            }
+            cuzk_gpu_msm_destroy(m);
+        }
+    }
+    /* bases on the device: nothing to upload, the resident plan */
+    void *dbases = NULL;
+    assert_int_equal(cuzk_gpu_dev_alloc(&dbases, nmax * g->aff, 0, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_copy(dbases, bases, nmax * g->aff, NULL, &e), CUZK_OK);
+    assert_int_equal(cuzk_gpu_stream_sync(NULL, &e), CUZK_OK);
+    m = NULL;
+    assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, dbases, nmax, 1, 0,
+                                         &(cuzk_gpu_msm_config){.batch_points = 1024, .upload_in_run = 1}, &e),
+                     CUZK_OK);
+    cuzk_gpu_msm_get_plan(m, &pl);
+    assert_int_equal(pl.streamed, 0);
+    g->scalars(sc, nmax, D_UNIFORM, seed + 77);
+    check_run(g, m, bases, sc, nmax, 1, "upload in run, bases on the device");
+    cuzk_gpu_msm_destroy(m);
+    cuzk_gpu_dev_free(dbases, 0);
     free(bases);
     free(sc);
 }

@@ -310,7 +310,7 @@ void pin_bases(cuzk_gpu_g16_key *k, int i, size_t bytes)
 /* The MSM handle of item i (H, A, B1, C, B2) with its planned budget: made
  * once at key_make when resident, per job when streamed (the bases stay on
  * the host, page-locked by pin_bases when that succeeded). */
-cuzk_status msm_make(cuzk_gpu_g16_key *k, int i, cuzk_gpu_msm **out, cuzk_error *e)
+cuzk_status msm_make(cuzk_gpu_g16_key *k, int i, bool one_run, cuzk_gpu_msm **out, cuzk_error *e)
 {
     const cuzk_gpu_key_shape *s = &k->src.shape;
     cuzk_gpu_msm_config cfg;
@@ -320,6 +320,12 @@ cuzk_status msm_make(cuzk_gpu_g16_key *k, int i, cuzk_gpu_msm **out, cuzk_error 
     cfg.precompute = it->precompute > 1 ? it->precompute : 1; /* as planned (gpu_plan.c) */
     cfg.pin_host_bases = k->pinned_bases[i];
     cfg.bases_be = k->src.bases_be;
+    /* H's handle for one proof: its bases uploaded chunk by chunk beside
+     * its run, which outlasts the upload (2^27: 0.24 s of bus, 0.74 s of
+     * kernels on an H100) instead of before it with the GPU idle. Not the
+     * witness MSMs': their runs are shorter than their uploads (B2 at 2^27:
+     * 22 ms against 0.11 s) and their sparse scalars sort faster resident. */
+    cfg.upload_in_run = one_run && i == 0;
     pthread_mutex_lock(&k->alloc_mu);
     cuzk_status st = cuzk_gpu_msm_create(out, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i],
                                          msm_points(s, i), 0, k->device, &cfg, e);
@@ -404,7 +410,7 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
             pin_bases(k, i, msm_points(s, i) * aff);
             continue;
         }
-        if ((st = msm_make(k, i, &k->msm[i], e))) return st;
+        if ((st = msm_make(k, i, false, &k->msm[i], e))) return st;
     }
     for (unsigned w = 0; w < p->workers; w++) {
         slot_res *r = &k->res[w];
@@ -1121,7 +1127,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
     } else {
         cuzk_gpu_msm *m = k->msm[i], *tmp = NULL;
         if (!m) {
-            if ((st = msm_make(k, i, &tmp, e))) return st;
+            if ((st = msm_make(k, i, true, &tmp, e))) return st;
             m = tmp;
         }
         sample(k);

@@ -124,7 +124,12 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
     if (npoints == 0 || !bases) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: no bases");
     if (npoints >= ((size_t)1 << 31)) return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu msm: at most 2^31-1 points");
     CUZK_DEVICE_GUARD(device);
-    size_t budget = cfg ? cfg->device_budget : 0;
+    cuzk_gpu_msm_config c0;
+    if (cfg) c0 = *cfg;
+    else memset(&c0, 0, sizeof c0);
+    if (bases_on_device) c0.upload_in_run = 0; /* nothing to upload */
+    cfg = &c0;
+    size_t budget = cfg->device_budget;
     if (!budget) {
         cuzk_status sb = default_budget(&budget, e);
         if (sb != CUZK_OK) return sb;

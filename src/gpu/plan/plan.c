@@ -313,7 +313,11 @@ cuzk_status gpu_msm_plan_full(gpu_msm_full_plan *fp, cuzk_curve curve, cuzk_gpu_
         return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu msm: %zu points x %u precomputed copies: at most 2^31-1 in all",
                         npoints, fp->p.pre_t);
     const size_t rb = resident_bytes(&fp->p, npoints, aff);
-    if (rb <= budget) {
+    /* upload_in_run: a streamed plan (chunks uploaded beside the run) even
+     * where the resident one fits, keeping as many bases as that allows */
+    const size_t batch0 = c1.batch_points ? c1.batch_points : ((size_t)1 << 24);
+    const int in_run = c1.upload_in_run && fp->p.pre_t == 1 && npoints > batch0;
+    if (rb <= budget && !in_run) {
         fp->mp.streamed = 0;
         fp->mp.chunk_points = fp->p.batch;
         fp->mp.resident_points = npoints;
