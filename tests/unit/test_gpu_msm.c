@@ -420,13 +420,14 @@ static void run_streamed(const group_ops *g, size_t nmax, uint64_t seed)
     g->scalars(sc, nmax, D_EDGE, seed + 5);
     check_run(g, m, bases, sc, nmax, 1, "streamed c=7 edge");
     cuzk_gpu_msm_destroy(m);
-    /* upload_in_run where the resident plan fits: streamed, every base kept,
+    /* upload_in_run (no copies: with them the plan stays resident) where the
+     * resident plan fits: streamed, every base kept,
      * uploaded batch by batch by the first run (a first run of all the
      * points, of part of them, device or host scalars), then used in place;
      * pageable and page-locked bases */
     for (int pin = 0; pin < 2; pin++) {
         for (int part = 0; part < 2; part++) {
-            cuzk_gpu_msm_config cu = {.batch_points = 1024, .upload_in_run = 1, .pin_host_bases = pin};
+            cuzk_gpu_msm_config cu = {.batch_points = 1024, .precompute = 1, .upload_in_run = 1, .pin_host_bases = pin};
             m = NULL;
             assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, nmax, 0, 0, &cu, &e), CUZK_OK);
             cuzk_gpu_msm_get_plan(m, &pl);
