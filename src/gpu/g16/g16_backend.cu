@@ -320,12 +320,14 @@ cuzk_status msm_make(cuzk_gpu_g16_key *k, int i, bool one_run, cuzk_gpu_msm **ou
     cfg.precompute = it->precompute > 1 ? it->precompute : 1; /* as planned (gpu_plan.c) */
     cfg.pin_host_bases = k->pinned_bases[i];
     cfg.bases_be = k->src.bases_be;
-    /* H's handle for one proof: its bases uploaded chunk by chunk beside
-     * its run, which outlasts the upload (2^27: 0.24 s of bus, 0.74 s of
-     * kernels on an H100) instead of before it with the GPU idle. Not the
-     * witness MSMs': their runs are shorter than their uploads (B2 at 2^27:
-     * 22 ms against 0.11 s) and their sparse scalars sort faster resident. */
-    cfg.upload_in_run = one_run && i == 0;
+    /* H's and B2's handles for one proof: their bases uploaded chunk by
+     * chunk beside their runs instead of all before them with the GPU idle
+     * (2^27 on an H100: H's 12.9 GB take 0.24 s of bus against 0.77 s of
+     * kernels, hidden but for the first chunk; B2's 6.2 GB take 0.11 s
+     * against 22 ms, of which the second chunk's upload overlaps the first
+     * chunk's run: -27 ms a proof, measured). A, B1 and C, whose per-proof
+     * handles keep a prefix at every tier measured, stay as planned. */
+    cfg.upload_in_run = one_run && (i == 0 || i == 4);
     pthread_mutex_lock(&k->alloc_mu);
     cuzk_status st = cuzk_gpu_msm_create(out, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i],
                                          msm_points(s, i), 0, k->device, &cfg, e);
