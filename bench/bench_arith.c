@@ -229,12 +229,28 @@ static void row(const char *what, const char *op, double ns)
             w1 = bench_clock(CLOCK_MONOTONIC);                                                              \
             cuzk_pool_destroy(pool);                                                                        \
         }                                                                                                   \
+        /* as in the prover: a pool of every core whose workers sleep while   \
+         * the kernels run (a pause before each check), against the caller   \
+         * alone after the same pause; wall time of the check only */          \
+        double idle[2] = {0, 0};                                                                            \
+        cuzk_pool *all = cuzk_pool_create(0);                                                               \
+        for (int i = 0; i < n && all; i++) {                                                                \
+            for (int k = 0; k < 2; k++) {                                                                   \
+                nanosleep(&(struct timespec){0, 3000000}, NULL);                                            \
+                const double a = bench_clock(CLOCK_MONOTONIC);                                              \
+                ok += ops->verify_finish(prep, &f, &ps[2], k ? all : NULL);                                 \
+                idle[k] += bench_clock(CLOCK_MONOTONIC) - a;                                                \
+            }                                                                                               \
+        }                                                                                                   \
+        cuzk_pool_destroy(all);                                                                             \
         free(prep);                                                                                         \
         row(#c, "g16_check", (t1 - t0) * 1e9 / n);                                                          \
         row(#c, "g16_vk_prepare", (t2 - t1) * 1e9 / n);                                                     \
         row(#c, "g16_check_prep", (t3 - t2) * 1e9 / n);                                                     \
         row(#c, "g16_check_tail", (t5 - t4) * 1e9 / n);                                                     \
         row(#c, "g16_tail_2w(wall)", (w1 - w0) * 1e9 / n);                                                  \
+        row(#c, "g16_tail_1t(idle)", idle[0] * 1e9 / n);                                                    \
+        row(#c, "g16_tail_pool(idle)", idle[1] * 1e9 / n);                                                  \
         g_sum += (unsigned long)ok;                                                                         \
     }
 
