@@ -325,8 +325,9 @@ cuzk_status msm_make(cuzk_gpu_g16_key *k, int i, bool one_run, cuzk_gpu_msm **ou
      * (2^27 on an H100: H's 12.9 GB take 0.24 s of bus against 0.77 s of
      * kernels, hidden but for the first chunk; B2's 6.2 GB take 0.11 s
      * against 22 ms, of which the second chunk's upload overlaps the first
-     * chunk's run: -27 ms a proof, measured). A, B1 and C, whose per-proof
-     * handles keep a prefix at every tier measured, stay as planned. */
+     * chunk's run: -27 ms a proof, measured). A's, B1's and C's per-proof
+     * handles (the capped tiers) are not measured this way yet: at 24G and
+     * 16G, B1's keeps every base and its upload is a 90-100 ms gap. */
     cfg.upload_in_run = one_run && (i == 0 || i == 4);
     pthread_mutex_lock(&k->alloc_mu);
     cuzk_status st = cuzk_gpu_msm_create(out, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i],
