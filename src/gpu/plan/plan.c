@@ -283,7 +283,8 @@ static unsigned auto_copies(unsigned bits, size_t npoints, const cuzk_gpu_msm_co
     return 1;
 }
 
-/* Resident if it fits, else the largest chunk (halving from the batch size,
+/* Resident if it fits (and upload_in_run does not ask for the streamed
+ * layout), else the largest chunk (halving from the batch size,
  * down to 1024 points) whose chunk buffers take at most half of what the
  * fixed workspaces leave, then as many whole chunks of resident bases as the
  * rest holds. */
