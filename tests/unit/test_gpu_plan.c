@@ -241,6 +241,48 @@ static void test_streamed(void **state)
     }
 }
 
+/* upload_in_run: a streamed plan that keeps every base where the resident
+ * one fits (its figure is then smaller: one chunk's workspaces), and the
+ * resident plan where it cannot stream (precomputed copies, or one batch
+ * of points); below the resident figure, the usual streamed plans. */
+static void test_upload_in_run(void **state)
+{
+    (void)state;
+    for (int gi = 0; gi < 4; gi++) {
+        const cuzk_curve cv = GROUPS[gi].curve;
+        const cuzk_gpu_group gr = GROUPS[gi].group;
+        const size_t n = (size_t)1 << 22, batch = (size_t)1 << 18;
+        const cuzk_gpu_msm_config res = {.batch_points = batch, .precompute = 1};
+        const cuzk_gpu_msm_config run = {.batch_points = batch, .precompute = 1, .upload_in_run = 1};
+        const size_t resident = cuzk_gpu_msm_device_bytes(cv, gr, n, &res, 132);
+        cuzk_gpu_msm_plan pl;
+        const size_t budgets[2] = {SIZE_MAX, resident};
+        for (int bi = 0; bi < 2; bi++) {
+            assert_int_equal(plan(cv, gr, n, &run, 132, budgets[bi], &pl), CUZK_OK);
+            assert_int_equal(pl.streamed, 1);
+            assert_int_equal(pl.resident_points, n);
+            assert_int_equal(pl.chunk_points, batch);
+            assert_true(pl.device_bytes < resident);
+        }
+        assert_int_equal(cuzk_gpu_msm_device_bytes(cv, gr, n, &run, 132), pl.device_bytes);
+        /* a budget that holds only part of the bases: a kept prefix, as without the flag */
+        cuzk_gpu_msm_plan p0;
+        assert_int_equal(plan(cv, gr, n, &run, 132, resident / 2, &pl), CUZK_OK);
+        assert_int_equal(plan(cv, gr, n, &res, 132, resident / 2, &p0), CUZK_OK);
+        assert_int_equal(pl.streamed, 1);
+        assert_true(pl.resident_points < n);
+        assert_int_equal(pl.resident_points, p0.resident_points);
+        assert_int_equal(pl.device_bytes, p0.device_bytes);
+        /* copies, or no more points than one batch: resident */
+        const cuzk_gpu_msm_config pre = {.batch_points = batch, .precompute = 2, .upload_in_run = 1};
+        assert_int_equal(plan(cv, gr, n, &pre, 132, SIZE_MAX, &pl), CUZK_OK);
+        assert_int_equal(pl.streamed, 0);
+        assert_int_equal(plan(cv, gr, batch, &run, 132, SIZE_MAX, &pl), CUZK_OK);
+        assert_int_equal(pl.streamed, 0);
+        assert_int_equal(pl.resident_points, batch);
+    }
+}
+
 /* Automatic copies (precompute 0): none without a limit; with a budget the
  * most copies that fit, growing with the budget, each plan within its
  * budget; BLS12-381 G1 2^24 by hand: the no-copy plan (c = 20, W = 13)
@@ -395,7 +437,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ntt_bytes),     cmocka_unit_test(test_msm_resident_by_hand),
         cmocka_unit_test(test_layout_pieces), cmocka_unit_test(test_monotone),
-        cmocka_unit_test(test_streamed),      cmocka_unit_test(test_auto_copies),
+        cmocka_unit_test(test_streamed),      cmocka_unit_test(test_upload_in_run),
+        cmocka_unit_test(test_auto_copies),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests_name("gpu_plan", tests, NULL, NULL);
