@@ -444,14 +444,15 @@ static void run_streamed(const group_ops *g, size_t nmax, uint64_t seed)
             cuzk_gpu_msm_destroy(m);
         }
     }
-    /* bases on the device: nothing to upload, the resident plan */
+    /* bases on the device: nothing to upload, the resident plan (no copies
+     * asked, which would make it resident whatever the flag) */
     void *dbases = NULL;
     assert_int_equal(cuzk_gpu_dev_alloc(&dbases, nmax * g->aff, 0, &e), CUZK_OK);
     assert_int_equal(cuzk_gpu_copy(dbases, bases, nmax * g->aff, NULL, &e), CUZK_OK);
     assert_int_equal(cuzk_gpu_stream_sync(NULL, &e), CUZK_OK);
     m = NULL;
     assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, dbases, nmax, 1, 0,
-                                         &(cuzk_gpu_msm_config){.batch_points = 1024, .upload_in_run = 1}, &e),
+                                         &(cuzk_gpu_msm_config){.batch_points = 1024, .precompute = 1, .upload_in_run = 1}, &e),
                      CUZK_OK);
     cuzk_gpu_msm_get_plan(m, &pl);
     assert_int_equal(pl.streamed, 0);
