@@ -320,15 +320,14 @@ cuzk_status msm_make(cuzk_gpu_g16_key *k, int i, bool one_run, cuzk_gpu_msm **ou
     cfg.precompute = it->precompute > 1 ? it->precompute : 1; /* as planned (gpu_plan.c) */
     cfg.pin_host_bases = k->pinned_bases[i];
     cfg.bases_be = k->src.bases_be;
-    /* H's and B2's handles for one proof: their bases uploaded chunk by
-     * chunk beside their runs instead of all before them with the GPU idle
-     * (2^27 on an H100: H's 12.9 GB take 0.24 s of bus against 0.77 s of
-     * kernels, hidden but for the first chunk; B2's 6.2 GB take 0.11 s
-     * against 22 ms, of which the second chunk's upload overlaps the first
-     * chunk's run: -27 ms a proof, measured). A's, B1's and C's per-proof
-     * handles (the capped tiers) are not measured this way yet: at 24G and
-     * 16G, B1's keeps every base and its upload is a 90-100 ms gap. */
-    cfg.upload_in_run = one_run && (i == 0 || i == 4);
+    /* A handle for one proof's phase uploads its bases chunk by chunk beside
+     * its run instead of all before it with the GPU idle (2^27 on an H100:
+     * H's 12.9 GB take 0.24 s of bus against 0.77 s of kernels, hidden but
+     * for the first chunk; B2's 6.2 GB, -27 ms a proof; B1's at 24G and
+     * 16G, where it keeps every base: a 90-100 ms gap before). Handles that
+     * already stream part of their bases upload their kept prefix the same
+     * way (msm.cu), so the flag changes only those whose bases all fit. */
+    cfg.upload_in_run = one_run;
     pthread_mutex_lock(&k->alloc_mu);
     cuzk_status st = cuzk_gpu_msm_create(out, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i],
                                          msm_points(s, i), 0, k->device, &cfg, e);
