@@ -244,6 +244,16 @@ CUZK_API cuzk_status cuzk_gpu_msm_run_many(cuzk_gpu_msm *m, void *results, const
                                            const size_t *n, size_t count, int scalars_on_device, void *stream,
                                            cuzk_error *e);
 
+/* Queues now, on the handle's copy stream, the upload of the bases the
+ * handle keeps on the device that its first run would otherwise upload
+ * beside its computation (a handle made with upload_in_run over host
+ * bases), and returns without waiting: the next run's computation waits for
+ * it. The prover calls it for the next phase's handle while the phases
+ * before run (when its memory plan has room for both), so the bus carries
+ * those bases while the GPU computes. Nothing to do (CUZK_OK) when no
+ * upload is pending. */
+CUZK_API cuzk_status cuzk_gpu_msm_prefetch(cuzk_gpu_msm *m, cuzk_error *e);
+
 /* Window size the last run used (for benchmarks), 0 before any run. */
 CUZK_API unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m);
 

@@ -182,6 +182,10 @@ typedef struct cuzk_gpu_plan_item {
                              is then exactly this one); 0 for the others */
     unsigned precompute;  /* MSM items: shifted copies of the bases the handle holds (see
                              cuzk_gpu_msm_config.precompute; 1: none); 0 for the others */
+    int prefetch_from;    /* streamed MSM items: the MSM phase (cuzk_gpu_plan_phase) at whose
+                             start the item's handle is made and the bases it keeps start
+                             crossing the bus, beside the phases before its own (which count
+                             its device_bytes); 0: made at its own phase */
 } cuzk_gpu_plan_item;
 
 /* ---- Host memory plan ---------------------------------------------------

@@ -132,6 +132,11 @@ static void print_item(const cuzk_gpu_plan *p, int id)
                it->precompute);
     else if (!it->streamed)
         printf("  resident (%.3f GiB of data)\n", gib(it->data_bytes));
+    else if (it->prefetch_from)
+        printf("  streamed, held from %s's phase on (its kept bases uploaded then): %zu %s kept, chunks of %zu "
+               "(%.3f GiB of data)\n",
+               cuzk_gpu_plan_phase_name((cuzk_gpu_plan_phase)it->prefetch_from), it->resident, unit, it->chunk,
+               gib(it->data_bytes));
     else
         printf("  streamed, held in its phase: %zu %s kept, chunks of %zu (%.3f GiB of data)\n", it->resident,
                unit, it->chunk, gib(it->data_bytes));

@@ -431,6 +431,34 @@ static size_t plan_h_copies(const cuzk_gpu_key_shape *s, int sm, size_t spare, c
     return add;
 }
 
+/* Prefetches: a streamed MSM item (a handle made per proof) whose device
+ * bytes fit beside the MSM phases before its own, within the peak the plan
+ * has already, is made at the earliest such phase of an unbroken run up to
+ * its own, and its kept bases cross the bus while those phases compute
+ * (cuzk_gpu_msm_prefetch) instead of inside its own phase: at 2^27 on an
+ * H100's full memory B2's 6.2 GB of bases a proof upload during A, B1 and
+ * C (180 ms of kernels with the bus idle) instead of making B2's phase 120
+ * ms of bus for 25 ms of kernels. The MSM phases run in index order when an
+ * MSM item is streamed (job_begin's order; tier 7 takes the GPU lock per MSM,
+ * so no handle outlives its phase there). Their phase bytes count it. */
+static void plan_prefetch(cuzk_gpu_plan_item item[CUZK_GPU_ITEM_COUNT], size_t phase[CUZK_GPU_PHASE_COUNT], size_t peak)
+{
+    for (int i = 0; i < 5; i++) {
+        cuzk_gpu_plan_item *it = &item[CUZK_GPU_ITEM_MSM_H + i];
+        const int own = CUZK_GPU_PHASE_MSM_H + i;
+        it->prefetch_from = 0;
+        if (!it->streamed || it->resident == 0)
+            continue;
+        int q = own;
+        while (q > CUZK_GPU_PHASE_MSM_H && sadd(phase[q - 1], it->device_bytes) <= peak)
+            q--;
+        for (int r = q; r < own; r++)
+            phase[r] += it->device_bytes;
+        if (q < own)
+            it->prefetch_from = q;
+    }
+}
+
 cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_plan_opts *opts,
                                 cuzk_gpu_plan *out, cuzk_error *err)
 {
@@ -593,7 +621,10 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
                 out->key_bytes += add;
                 for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++)
                     phase[p] += add;
+                peak += add;
             }
+            if (!host)
+                plan_prefetch(out->item, phase, peak);
             for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
                 out->job_bytes[p] = job[p];
                 out->phase_bytes[p] = phase[p];

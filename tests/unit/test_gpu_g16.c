@@ -594,6 +594,21 @@ static void test_backend(void **state)
         for (unsigned t = 1; t <= 7; t++)
             printf("# %s: tier %u %s\n", cuzk_curve_name(g.zk.curve), t, seen[t] ? "proved" : "not reached");
         assert_true(seen[4] || seen[5] || seen[6]); /* some streamed tier ran */
+        /* a plan that makes a later MSM's handle ahead of its phase (its
+         * bases uploaded beside the phases before: prefetch_from), proved */
+        size_t pb = 0;
+        for (size_t b = tier_at(&g, 0, NULL); b > (1u << 20) && !pb; b = b / 100 * 99) {
+            cuzk_gpu_plan_opts po = {.budget = b, .workers = 2};
+            cuzk_gpu_plan p;
+            cuzk_error e = {0};
+            if (cuzk_gpu_plan_proof(&g.src.shape, &po, &p, &e))
+                break;
+            for (int id = CUZK_GPU_ITEM_MSM_H; id <= CUZK_GPU_ITEM_MSM_B2; id++)
+                if (p.item[id].prefetch_from)
+                    pb = b;
+        }
+        assert_true(pb > 0);
+        prove_with(&g, pb, 2, 2);
         /* tier 7 (witness on the host) at the least budget it fits, with
          * two workers and two proofs each */
         cuzk_gpu_plan p7;

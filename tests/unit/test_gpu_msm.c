@@ -424,25 +424,47 @@ static void run_streamed(const group_ops *g, size_t nmax, uint64_t seed)
      * resident plan fits: streamed, every base kept,
      * uploaded batch by batch by the first run (a first run of all the
      * points, of part of them, device or host scalars), then used in place;
-     * pageable and page-locked bases */
+     * pageable and page-locked bases; or uploaded by cuzk_gpu_msm_prefetch
+     * before the first run (pre 1; a second call has nothing to do) */
     for (int pin = 0; pin < 2; pin++) {
-        for (int part = 0; part < 2; part++) {
+        for (int part = 0; part < 4; part++) {
+            const int pre = part >= 2;
             cuzk_gpu_msm_config cu = {.batch_points = 1024, .precompute = 1, .upload_in_run = 1, .pin_host_bases = pin};
             m = NULL;
             assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, nmax, 0, 0, &cu, &e), CUZK_OK);
+            for (int k = 0; k < 2 * pre; k++) assert_int_equal(cuzk_gpu_msm_prefetch(m, &e), CUZK_OK);
             cuzk_gpu_msm_get_plan(m, &pl);
             assert_int_equal(pl.streamed, 1);
             assert_int_equal(pl.resident_points, nmax);
             assert_true(pl.device_bytes < resident);
             assert_int_equal(pl.device_bytes, cuzk_gpu_msm_device_bytes(g->curve, g->group, nmax, &cu, device_sms()));
             for (int d = 0; d < 4; d++) {
-                const size_t n = part && d == 0 ? nmax / 2 + 1 : nmax - (size_t)d;
+                const size_t n = (part & 1) && d == 0 ? nmax / 2 + 1 : nmax - (size_t)d;
                 g->scalars(sc, n, (enum dist)d, seed + 41 * d + 3 * pin + part);
-                snprintf(what, sizeof what, "upload in run (pin %d), run %d of n=%zu %s", pin, d, n, DIST_NAMES[d]);
+                snprintf(what, sizeof what, "upload in run (pin %d, prefetch %d), run %d of n=%zu %s", pin, pre, d, n,
+                         DIST_NAMES[d]);
                 check_run(g, m, bases, sc, n, (d + pin) & 1, what);
             }
             cuzk_gpu_msm_destroy(m);
         }
+    }
+    /* a budget for part of the bases: the kept prefix prefetched, the rest
+     * streamed by each run */
+    {
+        cuzk_gpu_msm_config cu = {.batch_points = 1024, .precompute = 1, .upload_in_run = 1, .pin_host_bases = 1};
+        cu.device_budget = half_resident_budget(g, nmax, &cu);
+        m = NULL;
+        assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, nmax, 0, 0, &cu, &e), CUZK_OK);
+        cuzk_gpu_msm_get_plan(m, &pl);
+        assert_int_equal(pl.streamed, 1);
+        assert_true(pl.resident_points > 0 && pl.resident_points < nmax);
+        assert_int_equal(cuzk_gpu_msm_prefetch(m, &e), CUZK_OK);
+        for (int d = 0; d < 2; d++) {
+            g->scalars(sc, nmax, (enum dist)d, seed + 91 + d);
+            snprintf(what, sizeof what, "prefix prefetched, the rest streamed, run %d", d);
+            check_run(g, m, bases, sc, nmax, d, what);
+        }
+        cuzk_gpu_msm_destroy(m);
     }
     /* bases on the device: nothing to upload, the resident plan (no copies
      * asked, which would make it resident whatever the flag) */

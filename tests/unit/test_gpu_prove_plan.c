@@ -158,8 +158,10 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
             held += it->device_bytes;
         else if (id == CUZK_GPU_ITEM_COEFS)
             in_phase[CUZK_GPU_PHASE_ABC] = in_phase[CUZK_GPU_PHASE_NTT] = it->device_bytes;
-        else
-            in_phase[CUZK_GPU_PHASE_MSM_H + (id - CUZK_GPU_ITEM_MSM_H)] = it->device_bytes;
+        else /* its phase, and from the phase that makes it ahead (a prefetch) on */
+            for (int ph = it->prefetch_from ? it->prefetch_from : CUZK_GPU_PHASE_MSM_H + (id - CUZK_GPU_ITEM_MSM_H);
+                 ph <= CUZK_GPU_PHASE_MSM_H + (id - CUZK_GPU_ITEM_MSM_H); ph++)
+                in_phase[ph] += it->device_bytes;
         if (id < CUZK_GPU_ITEM_MSM_H || id > CUZK_GPU_ITEM_MSM_B2)
             continue;
         size_t np = npoints_of(s, id);
@@ -211,6 +213,31 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     }
     assert_int_equal(p->peak, peak);
     assert_true(p->peak <= p->budget);
+    /* prefetches: streamed MSM items only, from an earlier MSM phase (none
+     * in tier 7); each starts as early as the peak allows: one phase
+     * earlier would pass it (later items' prefetches only add to a phase) */
+    size_t peak_own = 0; /* the peak without them: prefetches never raise it */
+    for (int ph = 0; ph < CUZK_GPU_PHASE_COUNT; ph++) {
+        size_t b = p->phase_bytes[ph];
+        for (int id = CUZK_GPU_ITEM_MSM_H; id <= CUZK_GPU_ITEM_MSM_B2; id++) {
+            const cuzk_gpu_plan_item *it = &p->item[id];
+            if (it->prefetch_from && ph >= it->prefetch_from && ph < CUZK_GPU_PHASE_MSM_H + (id - CUZK_GPU_ITEM_MSM_H))
+                b -= it->device_bytes;
+        }
+        peak_own = b > peak_own ? b : peak_own;
+    }
+    assert_int_equal(peak_own, p->peak);
+    for (int id = CUZK_GPU_ITEM_MSM_H; id <= CUZK_GPU_ITEM_MSM_B2; id++) {
+        const cuzk_gpu_plan_item *it = &p->item[id];
+        const int own = CUZK_GPU_PHASE_MSM_H + (id - CUZK_GPU_ITEM_MSM_H);
+        if (it->prefetch_from) {
+            assert_true(it->streamed && !host && it->resident > 0);
+            assert_true(it->prefetch_from >= CUZK_GPU_PHASE_MSM_H && it->prefetch_from < own);
+        }
+        const int before = (it->prefetch_from ? it->prefetch_from : own) - 1;
+        if (it->streamed && !host && it->resident > 0 && before >= CUZK_GPU_PHASE_MSM_H)
+            assert_true(p->phase_bytes[before] + it->device_bytes > p->peak);
+    }
     assert_true(p->least_budget <= p->budget);
     assert_true(p->least_tier >= CUZK_GPU_TIER_STREAMED_PRESTAGED && p->least_tier <= CUZK_GPU_TIER_LAST);
     assert_true(p->tier <= p->least_tier);
@@ -322,6 +349,29 @@ static void test_h_copies(void **state)
 
 /* PoRep at a 16 GiB cap: the key is streamed, the witness and 2 vectors
  * on the device (tier 6), and it still fits. */
+/* PoRep on an H100's full memory (77.5 GiB for the proofs): H and B2
+ * streamed; B2's handle is made at A's phase, its bases uploaded while A,
+ * B1 and C compute (the plan's peak is H's phase); at 24 GiB nothing has
+ * room to be made ahead. */
+static void test_porep_h100(void **state)
+{
+    (void)state;
+    const cuzk_gpu_key_shape k = b_kept(&POREP); /* as `bench prove --porep` makes it */
+    cuzk_gpu_plan p = plan_ok(&k, 155 * GIB / 2, 2);
+    check_plan(&k, &p);
+    assert_int_equal(p.tier, 4);
+    assert_true(p.item[CUZK_GPU_ITEM_MSM_H].streamed && p.item[CUZK_GPU_ITEM_MSM_B2].streamed);
+    assert_int_equal(p.item[CUZK_GPU_ITEM_MSM_B2].prefetch_from, CUZK_GPU_PHASE_MSM_A);
+    assert_int_equal(p.item[CUZK_GPU_ITEM_MSM_H].prefetch_from, 0);
+    assert_int_equal(p.peak, p.phase_bytes[CUZK_GPU_PHASE_MSM_H]);
+    for (int ph = CUZK_GPU_PHASE_MSM_A; ph <= CUZK_GPU_PHASE_MSM_B2; ph++)
+        assert_int_equal(p.phase_bytes[ph], p.phase_bytes[CUZK_GPU_PHASE_MSM_B2]);
+    cuzk_gpu_plan q = plan_ok(&k, 24 * GIB, 2);
+    check_plan(&k, &q);
+    for (int id = CUZK_GPU_ITEM_MSM_H; id <= CUZK_GPU_ITEM_MSM_B2; id++)
+        assert_int_equal(q.item[id].prefetch_from, 0);
+}
+
 static void test_porep_16g(void **state)
 {
     (void)state;
@@ -533,7 +583,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_porep_h200),  cmocka_unit_test(test_porep_b_kept), cmocka_unit_test(test_h_copies),
-        cmocka_unit_test(test_porep_16g),
+        cmocka_unit_test(test_porep_h100), cmocka_unit_test(test_porep_16g),
         cmocka_unit_test(test_porep_8g), cmocka_unit_test(test_sweep_porep),
         cmocka_unit_test(test_sweep_small), cmocka_unit_test(test_workers),
         cmocka_unit_test(test_bad_shape),   cmocka_unit_test(test_no_device),

@@ -87,6 +87,7 @@ struct cuzk_gpu_g16_job {
     int order[NMSM];         /* the MSMs (0 H .. 4 B2) in the order they run (job_msm_order) */
     int next_msm;            /* 0..5: MSMs done (order[next_msm] is the next) */
     cuzk_gpu_msm_ticket tk[NMSM];
+    cuzk_gpu_msm *pre[NMSM]; /* per-proof handles made ahead of their phase (plan: prefetch_from) */
     cuzk_gpu_g16_cancel_fn cancelled;
     void *user;
 };
@@ -252,6 +253,19 @@ void sel_free(cuzk_gpu_g16_job *j)
 {
     if (j->d_sel != j->d_a) dev_free(j->k, &j->d_sel);
     j->d_sel = NULL;
+}
+
+/* Handles made ahead of their phase and not used (a job that failed or was
+ * cancelled before it). */
+void pre_free(cuzk_gpu_g16_job *j)
+{
+    for (int i = 0; i < NMSM; i++)
+        if (j->pre[i]) {
+            pthread_mutex_lock(&j->k->alloc_mu);
+            cuzk_gpu_msm_destroy(j->pre[i]);
+            pthread_mutex_unlock(&j->k->alloc_mu);
+            j->pre[i] = NULL;
+        }
 }
 
 /* MSM i's device work, timed: issued up to the read-back of its sums. */
@@ -1129,12 +1143,20 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
     } else {
         cuzk_gpu_msm *m = k->msm[i], *tmp = NULL;
         if (!m) {
-            if ((st = msm_make(k, i, true, &tmp, e))) return st;
+            if (j->pre[i]) tmp = j->pre[i]; /* made by an earlier phase, its bases uploaded or on their way */
+            else if ((st = msm_make(k, i, true, &tmp, e))) return st;
+            j->pre[i] = NULL;
             m = tmp;
         }
         sample(k);
         st = CUZK_OK;
         if (!j->tk[i].issued) st = msm_issue(j, i, m, e);
+        /* later phases' handles the plan makes now: their uploads run
+         * beside this phase's kernels */
+        for (int x = 0; !st && !host && x < NMSM; x++)
+            if (!k->msm[x] && !j->pre[x] && k->plan.item[CUZK_GPU_ITEM_MSM_H + x].prefetch_from == ph &&
+                msm_points(s, x) > 0 && !(st = msm_make(k, x, true, &j->pre[x], e)))
+                st = cuzk_gpu_msm_prefetch(j->pre[x], e);
         /* the next MSM's device work is queued before this one's sums are
          * combined on the host */
         const int nx = j->next_msm + 1 < NMSM ? j->order[j->next_msm + 1] : -1;
@@ -1228,6 +1250,7 @@ extern "C" void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j)
         dev_free(k, &j->d_w);
         dev_free(k, &j->d_a);
         abc_release(j);
+        pre_free(j);
     }
     if (j->locked) pthread_mutex_unlock(&k->gpu_lock);
     free(j->host_bits[0]);

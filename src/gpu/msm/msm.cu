@@ -81,6 +81,7 @@ extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
             if (m->h_slot[i]) cudaFreeHost(m->h_slot[i]);
         }
         if (m->ev_start) cudaEventDestroy(m->ev_start);
+        if (m->ev_pref) cudaEventDestroy(m->ev_pref);
         if (m->ev_cls) cudaEventDestroy(m->ev_cls);
         if (m->ev_ones) cudaEventDestroy(m->ev_ones);
         if (m->copy_st) cudaStreamDestroy(m->copy_st);
@@ -309,6 +310,31 @@ extern "C" cuzk_status cuzk_gpu_msm_run_many(cuzk_gpu_msm *m, void *results, con
 }
 
 extern "C" unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m) { return m ? m->last_c : 0; }
+
+/* The resident prefix's upload (as the first run would queue it, batch by
+ * batch) queued now on copy_st, which nothing else orders until a run: the
+ * copies start at once, beside whatever the device computes. */
+extern "C" cuzk_status cuzk_gpu_msm_prefetch(cuzk_gpu_msm *m, cuzk_error *e)
+{
+    if (!m) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: NULL argument");
+    if (!m->prefix_pending) return CUZK_OK;
+    CUZK_DEVICE_GUARD(m->device);
+    const size_t res = m->mem.resident_points, step = m->mem.chunk_points ? m->mem.chunk_points : res;
+    for (size_t b0 = 0; b0 < res; b0 += step) {
+        const size_t b1 = b0 + step < res ? b0 + step : res;
+        char *dst = (char *)m->d_bases + b0 * m->aff_size;
+        CUZK_CU(cudaMemcpyAsync(dst, (const char *)m->h_bases + b0 * m->aff_size, (b1 - b0) * m->aff_size,
+                                cudaMemcpyDefault, m->copy_st));
+        if (m->cfg.bases_be) { /* bellperson's encoding: converted where it landed */
+            cuzk_status rd = m->ops->decode_be(dst, b1 - b0, m->copy_st, e);
+            if (rd != CUZK_OK) return rd;
+        }
+    }
+    CUZK_CU(cudaEventRecord(m->ev_pref, m->copy_st));
+    m->prefix_pending = 0;
+    m->prefetched = 1;
+    return CUZK_OK;
+}
 
 /* ---- issue / finish (src/gpu/msm/msm_async.h) ---- */
 #include "gpu/msm/msm_async.h"

@@ -87,6 +87,8 @@ struct cuzk_gpu_msm {
     size_t reg_from;
     int prefix_pending;    /* streamed from the host: the resident prefix not uploaded yet (the next
                               run uploads it beside its computation) */
+    int prefetched;        /* the prefix's upload queued by cuzk_gpu_msm_prefetch: the next run's
+                              computation waits for ev_pref */
     void *d_bases;         /* resident: all bases; streamed: the resident prefix (may be NULL) */
     uint32_t *d_live;      /* resident: bit i set when base i is not infinity (gpu_msm_live_words) */
     void *d_chunk;         /* streamed: 2 x chunk bases */
@@ -107,7 +109,7 @@ struct cuzk_gpu_msm {
     /* uploads (streamed), the ones sum (resident) and read-backs (all) */
     cudaStream_t copy_st;
     cudaEvent_t ev_cls, ev_ones; /* resident: classify done; ones sum done (on copy_st) */
-    cudaEvent_t ev_up[2], ev_done[2], ev_start;
+    cudaEvent_t ev_up[2], ev_done[2], ev_start, ev_pref;
     cudaEvent_t ev_res[2]; /* window sums of slot i on the host */
     void *h_slot[2];       /* pinned, gpu_msm_slot_points each */
     int events_made;
@@ -139,6 +141,7 @@ inline cuzk_status msm_ensure_events(cuzk_gpu_msm *m, cuzk_error *e)
         CUZK_CU(cudaHostAlloc(&m->h_slot[i], bytes, cudaHostAllocPortable));
     }
     CUZK_CU(cudaEventCreateWithFlags(&m->ev_start, cudaEventDisableTiming));
+    CUZK_CU(cudaEventCreateWithFlags(&m->ev_pref, cudaEventDisableTiming));
     CUZK_CU(cudaEventCreateWithFlags(&m->ev_cls, cudaEventDisableTiming));
     CUZK_CU(cudaEventCreateWithFlags(&m->ev_ones, cudaEventDisableTiming));
     /* non-blocking: no implicit ordering with the legacy default stream */
@@ -467,6 +470,10 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
         if (step > chunk) step = chunk;
         if (step == 0) step = 1;
         if (!on_dev && !m->d_scalars) CUZK_CU(cudaMalloc(&m->d_scalars, 2 * chunk * 32));
+        if (m->prefetched) { /* the prefix queued by cuzk_gpu_msm_prefetch */
+            CUZK_CU(cudaStreamWaitEvent(st, m->ev_pref, 0));
+            m->prefetched = 0;
+        }
         CUZK_CU(cudaMemsetAsync(buckets, 0, NB * sizeof(X), st));
         /* batch k = [b0, b1): resident range [0, min(res, n)) then [res, n) */
         const size_t rend = res < n ? res : n;

@@ -56,6 +56,8 @@ cuzk_status cuzk_gpu_msm_run(cuzk_gpu_msm *m, void *result, const uint64_t *scal
 
 unsigned cuzk_gpu_msm_last_window(const cuzk_gpu_msm *m) { return 0; }
 
+cuzk_status cuzk_gpu_msm_prefetch(cuzk_gpu_msm *m, cuzk_error *e) { return NO_CUDA(e); }
+
 cuzk_status cuzk_gpu_msm_run_many(cuzk_gpu_msm *m, void *results, const uint64_t *const *scalars, const size_t *n,
                                   size_t count, int scalars_on_device, void *stream, cuzk_error *e)
 {
