@@ -448,11 +448,12 @@ static void run_streamed(const group_ops *g, size_t nmax, uint64_t seed)
             cuzk_gpu_msm_destroy(m);
         }
     }
-    /* a budget for part of the bases: the kept prefix prefetched, the rest
-     * streamed by each run */
+    /* a budget half a chunk short of every base: the kept prefix (whole
+     * chunks, the rest's two chunk buffers beside it; G2 at 2^12: one
+     * chunk) prefetched, the rest streamed by each run */
     {
         cuzk_gpu_msm_config cu = {.batch_points = 1024, .precompute = 1, .upload_in_run = 1, .pin_host_bases = 1};
-        cu.device_budget = half_resident_budget(g, nmax, &cu);
+        cu.device_budget = cuzk_gpu_msm_device_bytes(g->curve, g->group, nmax, &cu, device_sms()) - 512 * g->aff;
         m = NULL;
         assert_int_equal(cuzk_gpu_msm_create(&m, g->curve, g->group, bases, nmax, 0, 0, &cu, &e), CUZK_OK);
         cuzk_gpu_msm_get_plan(m, &pl);
