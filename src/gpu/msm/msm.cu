@@ -322,13 +322,8 @@ extern "C" cuzk_status cuzk_gpu_msm_prefetch(cuzk_gpu_msm *m, cuzk_error *e)
     const size_t res = m->mem.resident_points, step = m->mem.chunk_points ? m->mem.chunk_points : res;
     for (size_t b0 = 0; b0 < res; b0 += step) {
         const size_t b1 = b0 + step < res ? b0 + step : res;
-        char *dst = (char *)m->d_bases + b0 * m->aff_size;
-        CUZK_CU(cudaMemcpyAsync(dst, (const char *)m->h_bases + b0 * m->aff_size, (b1 - b0) * m->aff_size,
-                                cudaMemcpyDefault, m->copy_st));
-        if (m->cfg.bases_be) { /* bellperson's encoding: converted where it landed */
-            cuzk_status rd = m->ops->decode_be(dst, b1 - b0, m->copy_st, e);
-            if (rd != CUZK_OK) return rd;
-        }
+        cuzk_status rd = msm_upload_bases(m, (char *)m->d_bases + b0 * m->aff_size, b0, b1, e);
+        if (rd != CUZK_OK) return rd;
     }
     CUZK_CU(cudaEventRecord(m->ev_pref, m->copy_st));
     m->prefix_pending = 0;

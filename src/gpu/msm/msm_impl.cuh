@@ -150,6 +150,16 @@ inline cuzk_status msm_ensure_events(cuzk_gpu_msm *m, cuzk_error *e)
     return CUZK_OK;
 }
 
+/* Host bases [b0, b1) copied to dst on the copy stream; bellperson's
+ * encoding converted where they landed (the run's per-batch uploads and
+ * cuzk_gpu_msm_prefetch). */
+inline cuzk_status msm_upload_bases(cuzk_gpu_msm *m, void *dst, size_t b0, size_t b1, cuzk_error *e)
+{
+    CUZK_CU(cudaMemcpyAsync(dst, (const char *)m->h_bases + b0 * m->aff_size, (b1 - b0) * m->aff_size,
+                            cudaMemcpyDefault, m->copy_st));
+    return m->cfg.bases_be ? m->ops->decode_be(dst, b1 - b0, m->copy_st, e) : CUZK_OK;
+}
+
 /* ---- precomputed bases ------------------------------------------------------ */
 
 /* a^-1 = a^(p-2) (p - 2: the modulus limbs, 2 off the lowest; every
@@ -502,12 +512,8 @@ cuzk_status msm_issue_t(cuzk_gpu_msm *m, const uint64_t *scalars, size_t n, int 
             CUZK_CU(cudaStreamWaitEvent(m->copy_st, m->ev_done[s], 0));
             if (up_p || up_b) {
                 char *dst = up_p ? (char *)m->d_bases + b0 * aff : (char *)m->d_chunk + (size_t)s * chunk * aff;
-                CUZK_CU(cudaMemcpyAsync(dst, (const char *)m->h_bases + b0 * aff, (b1 - b0) * aff, cudaMemcpyDefault,
-                                        m->copy_st));
-                if (m->cfg.bases_be) { /* bellperson's encoding: converted where it landed */
-                    cuzk_status rd = msm_decode_be_t<F>(dst, b1 - b0, m->copy_st, e);
-                    if (rd != CUZK_OK) return rd;
-                }
+                cuzk_status rd = msm_upload_bases(m, dst, b0, b1, e);
+                if (rd != CUZK_OK) return rd;
             }
             if (up_s)
                 CUZK_CU(cudaMemcpyAsync(m->d_scalars + (size_t)s * chunk * 4, scalars + b0 * 4, (b1 - b0) * 32,
