@@ -182,6 +182,9 @@ typedef struct cuzk_gpu_plan_item {
                              is then exactly this one); 0 for the others */
     unsigned precompute;  /* MSM items: shifted copies of the bases the handle holds (see
                              cuzk_gpu_msm_config.precompute; 1: none); 0 for the others */
+    int rows_held;        /* streamed coefficients: their row pointers stay on the device from
+                             attach on (counted in key_bytes; device_bytes is then the chunk
+                             buffers only), where the plan's peak leaves room for them */
     int prefetch_from;    /* streamed MSM items: the MSM phase (cuzk_gpu_plan_phase) at whose
                              start the item's handle is made and the bases it keeps start
                              crossing the bus, beside the phases before its own (which count

@@ -132,6 +132,10 @@ static void print_item(const cuzk_gpu_plan *p, int id)
                it->precompute);
     else if (!it->streamed)
         printf("  resident (%.3f GiB of data)\n", gib(it->data_bytes));
+    else if (id == CUZK_GPU_ITEM_COEFS && it->rows_held)
+        printf("  streamed, held in its phase: chunks of %zu records, the row pointers held with the key (%.3f GiB "
+               "of data)\n",
+               it->chunk, gib(it->data_bytes));
     else if (it->prefetch_from)
         printf("  streamed, held from %s's phase on (its kept bases uploaded then): %zu %s kept, chunks of %zu "
                "(%.3f GiB of data)\n",

@@ -431,6 +431,31 @@ static size_t plan_h_copies(const cuzk_gpu_key_shape *s, int sm, size_t spare, c
     return add;
 }
 
+/* The streamed coefficients' row pointers (2^27: 1 GiB) held with the key
+ * where the budget has room for them beside the peak: each proof otherwise
+ * allocates and copies them under the GPU lock before its abc, with the
+ * GPU idle (about 20 ms at 2^27 on an H100). The abc and ntt phases, which
+ * counted them in the item, do not grow. Returns the new peak. */
+static size_t plan_rows_held(const cuzk_gpu_key_shape *s, cuzk_gpu_plan *out, size_t phase[CUZK_GPU_PHASE_COUNT],
+                             size_t peak, size_t budget)
+{
+    cuzk_gpu_plan_item *co = &out->item[CUZK_GPU_ITEM_COEFS];
+    const size_t rows = coef_rows_bytes(s);
+    co->rows_held = 0;
+    if (!co->streamed || sadd(peak, rows) > budget)
+        return peak;
+    co->rows_held = 1;
+    co->device_bytes -= rows;
+    out->key_bytes += rows;
+    peak = 0;
+    for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
+        if (p != CUZK_GPU_PHASE_ABC && p != CUZK_GPU_PHASE_NTT)
+            phase[p] += rows;
+        peak = phase[p] > peak ? phase[p] : peak;
+    }
+    return peak;
+}
+
 /* Prefetches: a streamed MSM item (a handle made per proof) whose device
  * bytes fit beside the MSM phases before its own, within the peak the plan
  * has already, is made at the earliest such phase of an unbroken run up to
@@ -623,8 +648,10 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
                     phase[p] += add;
                 peak += add;
             }
-            if (!host)
+            if (!host) {
+                peak = plan_rows_held(s, out, phase, peak, budget);
                 plan_prefetch(out->item, phase, peak);
+            }
             for (int p = 0; p < CUZK_GPU_PHASE_COUNT; p++) {
                 out->job_bytes[p] = job[p];
                 out->phase_bytes[p] = phase[p];

@@ -595,20 +595,26 @@ static void test_backend(void **state)
             printf("# %s: tier %u %s\n", cuzk_curve_name(g.zk.curve), t, seen[t] ? "proved" : "not reached");
         assert_true(seen[4] || seen[5] || seen[6]); /* some streamed tier ran */
         /* a plan that makes a later MSM's handle ahead of its phase (its
-         * bases uploaded beside the phases before: prefetch_from), proved */
-        size_t pb = 0;
-        for (size_t b = tier_at(&g, 0, NULL); b > (1u << 20) && !pb; b = b / 100 * 99) {
+         * bases uploaded beside the phases before: prefetch_from), and one
+         * that keeps the streamed coefficients' row pointers between proofs
+         * (rows_held), proved */
+        size_t pb = 0, rb = 0;
+        for (size_t b = tier_at(&g, 0, NULL); b > (1u << 20) && !(pb && rb); b = b / 100 * 99) {
             cuzk_gpu_plan_opts po = {.budget = b, .workers = 2};
             cuzk_gpu_plan p;
             cuzk_error e = {0};
             if (cuzk_gpu_plan_proof(&g.src.shape, &po, &p, &e))
                 break;
             for (int id = CUZK_GPU_ITEM_MSM_H; id <= CUZK_GPU_ITEM_MSM_B2; id++)
-                if (p.item[id].prefetch_from)
+                if (p.item[id].prefetch_from && !pb)
                     pb = b;
+            if (p.item[CUZK_GPU_ITEM_COEFS].rows_held && !rb)
+                rb = b;
         }
-        assert_true(pb > 0);
+        assert_true(pb > 0 && rb > 0);
         prove_with(&g, pb, 2, 2);
+        if (rb != pb)
+            prove_with(&g, rb, 2, 2);
         /* tier 7 (witness on the host) at the least budget it fits, with
          * two workers and two proofs each */
         cuzk_gpu_plan p7;

@@ -144,10 +144,14 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
     assert_int_equal(co->data_bytes, s->n_coefs * 36);
     if (host || s->bellperson)
         assert_true(co->device_bytes == 0 && !co->streamed);
+    /* streamed: the rows held with the key when the budget has room for them beside the peak */
     else if (co->resident == s->n_coefs) /* whole (held with the key, or in its phases) */
-        assert_int_equal(co->device_bytes, rows + s->n_coefs * 36);
+        assert_int_equal(co->device_bytes, (co->rows_held ? 0 : rows) + s->n_coefs * 36);
     else
-        assert_int_equal(co->device_bytes, rows + 2 * co->chunk * 36);
+        assert_int_equal(co->device_bytes, (co->rows_held ? 0 : rows) + 2 * co->chunk * 36);
+    assert_true(!co->rows_held || co->streamed);
+    if (co->streamed && !co->rows_held) /* held whenever they fit beside the peak */
+        assert_true(p->peak + rows > p->budget);
     assert_int_equal(p->item[CUZK_GPU_ITEM_NTT].device_bytes, cuzk_gpu_ntt_device_bytes(s->curve, s->log_domain));
     /* MSMs: the handle's own plan for msm_budget, less the staging of host
      * scalars the prover does not use (all of it in tier 7) */
@@ -156,8 +160,10 @@ static void check_plan(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p)
         const cuzk_gpu_plan_item *it = &p->item[id];
         if (!it->streamed)
             held += it->device_bytes;
-        else if (id == CUZK_GPU_ITEM_COEFS)
+        else if (id == CUZK_GPU_ITEM_COEFS) {
             in_phase[CUZK_GPU_PHASE_ABC] = in_phase[CUZK_GPU_PHASE_NTT] = it->device_bytes;
+            held += it->rows_held ? rows : 0;
+        }
         else /* its phase, and from the phase that makes it ahead (a prefetch) on */
             for (int ph = it->prefetch_from ? it->prefetch_from : CUZK_GPU_PHASE_MSM_H + (id - CUZK_GPU_ITEM_MSM_H);
                  ph <= CUZK_GPU_PHASE_MSM_H + (id - CUZK_GPU_ITEM_MSM_H); ph++)
@@ -362,6 +368,7 @@ static void test_porep_h100(void **state)
     assert_int_equal(p.tier, 4);
     assert_true(p.item[CUZK_GPU_ITEM_MSM_H].streamed && p.item[CUZK_GPU_ITEM_MSM_B2].streamed);
     assert_int_equal(p.item[CUZK_GPU_ITEM_MSM_B2].prefetch_from, CUZK_GPU_PHASE_MSM_A);
+    assert_true(p.item[CUZK_GPU_ITEM_COEFS].streamed && p.item[CUZK_GPU_ITEM_COEFS].rows_held);
     assert_int_equal(p.item[CUZK_GPU_ITEM_MSM_H].prefetch_from, 0);
     assert_int_equal(p.peak, p.phase_bytes[CUZK_GPU_PHASE_MSM_H]);
     for (int ph = CUZK_GPU_PHASE_MSM_A; ph <= CUZK_GPU_PHASE_MSM_B2; ph++)
@@ -370,6 +377,7 @@ static void test_porep_h100(void **state)
     check_plan(&k, &q);
     for (int id = CUZK_GPU_ITEM_MSM_H; id <= CUZK_GPU_ITEM_MSM_B2; id++)
         assert_int_equal(q.item[id].prefetch_from, 0);
+    assert_false(q.item[CUZK_GPU_ITEM_COEFS].rows_held);
 }
 
 static void test_porep_16g(void **state)

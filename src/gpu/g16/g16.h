@@ -66,8 +66,13 @@ cuzk_status cuzk_gpu_g16_csr_create(cuzk_gpu_g16_csr **out, cuzk_curve curve, ui
 /* Streamed: allocates the device part and uploads the row pointers (resident:
  * nothing to do). */
 cuzk_status cuzk_gpu_g16_csr_acquire(cuzk_gpu_g16_csr *c, cuzk_error *e);
-/* Streamed: waits for its uploads and frees the device part. */
+/* Streamed: waits for its uploads and frees the device part (the row
+ * pointers too unless kept). */
 void cuzk_gpu_g16_csr_release(cuzk_gpu_g16_csr *c);
+/* Streamed: allocates and uploads the row pointers now and keeps them until
+ * destroy, so that acquire allocates and copies only the chunk buffers (the
+ * plan's rows_held; resident: nothing to do). */
+cuzk_status cuzk_gpu_g16_csr_keep_rows(cuzk_gpu_g16_csr *c, cuzk_error *e);
 void cuzk_gpu_g16_csr_destroy(cuzk_gpu_g16_csr *c);
 
 /* Over all n_rows rows: d_a = A.w, d_b = B.w, d_c = (A.w).(B.w), each in

@@ -406,6 +406,8 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
                                              (uint32_t)s->n_vars, &k->src.coefs, co->streamed ? co->chunk : 0,
                                              k->device, e))) {
         return st;
+    } else if (co->streamed && co->rows_held && (st = cuzk_gpu_g16_csr_keep_rows(k->csr, e))) {
+        return st;
     }
     if ((st = cuzk_gpu_ntt_create_gen(&k->ntt, s->curve, s->log_domain,
                                       k->src.ntt_generator ? k->src.ntt_generator : 5, k->device, e)))

@@ -38,6 +38,7 @@ struct cuzk_gpu_g16_csr {
     uint32_t n_rows, n_vars;
     size_t nnz[2];
     bool streamed, acquired;
+    bool rows_kept;          /* streamed: d_row from keep_rows until destroy */
     size_t chunk;            /* streamed: records per buffer */
     int nbuf;
     uint32_t *h_row[2], *h_sig[2];
@@ -126,13 +127,27 @@ __global__ void __launch_bounds__(G16_THREADS) host_operand_kernel(fp<P> *d, con
 void device_release(cuzk_gpu_g16_csr *c)
 {
     for (int k = 0; k < 2; k++) {
-        cudaFree(c->d_row[k]);
+        if (!c->rows_kept) {
+            cudaFree(c->d_row[k]);
+            c->d_row[k] = NULL;
+        }
         cudaFree(c->d_sig[k]);
         cudaFree(c->d_val[k]);
-        c->d_row[k] = c->d_sig[k] = NULL;
+        c->d_sig[k] = NULL;
         c->d_val[k] = NULL;
     }
     c->acquired = false;
+}
+
+cuzk_status rows_upload(cuzk_gpu_g16_csr *c, cuzk_error *e)
+{
+    const size_t n = c->n_rows;
+    for (int k = 0; k < 2; k++) {
+        if (c->d_row[k]) continue;
+        CUZK_CU(cudaMalloc(&c->d_row[k], (n + 1) * sizeof(uint32_t)));
+        CUZK_CU(cudaMemcpy(c->d_row[k], c->h_row[k], (n + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    }
+    return CUZK_OK;
 }
 
 void host_free(void *p, bool pinned)
@@ -144,6 +159,7 @@ void host_free(void *p, bool pinned)
 
 void csr_free(cuzk_gpu_g16_csr *c)
 {
+    c->rows_kept = false;
     device_release(c);
     for (int k = 0; k < 2; k++) {
         host_free(c->h_row[k], c->streamed);
@@ -235,12 +251,8 @@ out:
 /* Device rows (and, resident, all records), uploaded. */
 cuzk_status device_acquire(cuzk_gpu_g16_csr *c, cuzk_error *e)
 {
-    const size_t n = c->n_rows;
-    cuzk_status st = CUZK_OK;
-    for (int k = 0; k < 2; k++) {
-        CUZK_CU_GOTO(cudaMalloc(&c->d_row[k], (n + 1) * sizeof(uint32_t)), fail);
-        CUZK_CU_GOTO(cudaMemcpy(c->d_row[k], c->h_row[k], (n + 1) * sizeof(uint32_t), cudaMemcpyHostToDevice), fail);
-    }
+    cuzk_status st = rows_upload(c, e);
+    if (st) goto fail;
     for (int k = 0; k < (c->streamed ? c->nbuf : 2); k++) {
         size_t recs = c->streamed ? c->chunk : c->nnz[k];
         CUZK_CU_GOTO(cudaMalloc(&c->d_sig[k], (recs ? recs : 1) * sizeof(uint32_t)), fail);
@@ -487,6 +499,16 @@ extern "C" cuzk_status cuzk_gpu_g16_csr_acquire(cuzk_gpu_g16_csr *c, cuzk_error 
     if (c->acquired) return CUZK_OK;
     CUZK_DEVICE_GUARD(c->device);
     return device_acquire(c, e);
+}
+
+extern "C" cuzk_status cuzk_gpu_g16_csr_keep_rows(cuzk_gpu_g16_csr *c, cuzk_error *e)
+{
+    if (!c) return cuzk_err(e, CUZK_ERR_USAGE, "gpu prover: NULL CSR");
+    if (!c->streamed || c->rows_kept) return CUZK_OK;
+    CUZK_DEVICE_GUARD(c->device);
+    cuzk_status st = rows_upload(c, e);
+    if (st == CUZK_OK) c->rows_kept = true;
+    return st;
 }
 
 extern "C" void cuzk_gpu_g16_csr_release(cuzk_gpu_g16_csr *c)
