@@ -218,12 +218,16 @@ static void expect_abc(const uint8_t *ref, const void *da, const void *db, const
 }
 
 /* One size on one curve: abc, the 3-vector quotient and the 2-vector one. */
-static void run_case(cuzk_curve curve, unsigned lg, uint64_t seed)
+/* few: the records' values drawn from 5 (as a circuit's: the CSR stores
+ * them as indices into a table of the distinct values, coef_dict.h), else
+ * all random (stored whole but where a streamed buffer holds them all) */
+static void run_case(cuzk_curve curve, unsigned lg, uint64_t seed, bool few)
 {
     const size_t n = (size_t)1 << lg;
     const uint32_t n_vars = (uint32_t)(n / 2 + 3);
     records r;
     records_make(&r, n, n_vars, seed, curve == CUZK_CURVE_BN254 ? bn254_rand_mont : bls12_381_rand_mont);
+    for (size_t i = 5; few && i < r.n; i++) memcpy(r.rec + i * REC + 12, r.rec + (i % 5) * REC + 12, 32);
     uint8_t *w = malloc(n_vars * 32), *ref = malloc(4 * n * 32), *got = malloc(n * 32);
     assert_true(w && ref && got);
     uint8_t *ra = ref, *rb = ref + n * 32, *rc = ref + 2 * n * 32, *rh = ref + 3 * n * 32;
@@ -239,6 +243,8 @@ static void run_case(cuzk_curve curve, unsigned lg, uint64_t seed)
     cuzk_error e = {0};
     cuzk_gpu_g16_csr *csr = NULL;
     assert_int_equal(cuzk_gpu_g16_csr_create(&csr, curve, (uint32_t)n, n_vars, &r.co, 0, 0, &e), CUZK_OK);
+    /* resident: a table of at most half as many values as records */
+    assert_int_equal(cuzk_gpu_g16_csr_value_bytes(csr), few && r.n >= 10 ? 4 : 32);
     cuzk_gpu_ntt *ntt = NULL;
     assert_int_equal(cuzk_gpu_ntt_create(&ntt, curve, lg, 0, &e), CUZK_OK);
     void *dw = dev(n_vars * 32), *da = dev(n * 32), *db = dev(n * 32), *dc = dev(n * 32);
@@ -253,6 +259,8 @@ static void run_case(cuzk_curve curve, unsigned lg, uint64_t seed)
         cuzk_gpu_g16_csr *sc = NULL;
         size_t chunk = t == 0 ? 16 : r.n + 1;
         assert_int_equal(cuzk_gpu_g16_csr_create(&sc, curve, (uint32_t)n, n_vars, &r.co, chunk, 0, &e), CUZK_OK);
+        /* streamed: a table of at most a chunk's count of values */
+        assert_int_equal(cuzk_gpu_g16_csr_value_bytes(sc), (few && r.n >= 5) || t == 1 ? 4 : 32);
         assert_int_equal(cuzk_gpu_g16_abc(sc, dw, da, db, dc, NULL, &e), CUZK_ERR_USAGE); /* not acquired */
         for (int rep = 0; rep < 2; rep++) {
             assert_int_equal(cuzk_gpu_g16_csr_acquire(sc, &e), CUZK_OK);
@@ -339,7 +347,9 @@ static void test_abc_quotient(void **state)
     const unsigned top = max_lg();
     for (int curve = 0; curve < 2; curve++)
         for (unsigned lg = 1; lg <= top; lg += lg < 8 ? 1 : 5)
-            run_case(curve ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254, lg, 0x9e3779b97f4a7c15ULL * (lg + 7 * curve));
+            for (int few = 0; few < 2; few++)
+                run_case(curve ? CUZK_CURVE_BLS12_381 : CUZK_CURVE_BN254, lg, 0x9e3779b97f4a7c15ULL * (lg + 7 * curve),
+                         few);
 }
 
 

@@ -66,6 +66,9 @@ cuzk_status cuzk_gpu_g16_csr_create(cuzk_gpu_g16_csr **out, cuzk_curve curve, ui
 /* Streamed: allocates the device part and uploads the row pointers (resident:
  * nothing to do). */
 cuzk_status cuzk_gpu_g16_csr_acquire(cuzk_gpu_g16_csr *c, cuzk_error *e);
+/* Bytes a record's value takes in the CSR: 32, or 4 where it is an index
+ * into the table of the key's distinct values (coef_dict.h). */
+size_t cuzk_gpu_g16_csr_value_bytes(const cuzk_gpu_g16_csr *c);
 /* Streamed: waits for its uploads and frees the device part (the row
  * pointers too unless kept). */
 void cuzk_gpu_g16_csr_release(cuzk_gpu_g16_csr *c);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "curve/curves.h"
+#include "gpu/g16/coef_dict.h"
 #include "gpu/g16/g16.h"
 #include "gpu/g16/wpack.h"
 #include "gpu/device/gpu_common.cuh"
@@ -30,7 +31,10 @@ struct gpu_g16_ops {
 /* Host arrays: per matrix row pointers (n_rows + 1), signals and values by
  * row. Resident: uploaded once into d_sig / d_val and freed. Streamed: kept
  * in pinned memory and uploaded per abc, a range of rows at a time, into
- * `nbuf` buffers of `chunk` records (A's records of the range, then B's). */
+ * `nbuf` buffers of `chunk` records (A's records of the range, then B's).
+ * A value is 32 bytes, or (vbytes 4) an index into the table of the key's
+ * distinct values (coef_dict.h), which the device holds beside the
+ * buffers (d_dict, acquired and released with them). */
 struct cuzk_gpu_g16_csr {
     cuzk_curve curve;
     const gpu_g16_ops *ops;
@@ -42,7 +46,11 @@ struct cuzk_gpu_g16_csr {
     size_t chunk;            /* streamed: records per buffer */
     int nbuf;
     uint32_t *h_row[2], *h_sig[2];
-    uint8_t *h_val[2];
+    uint8_t *h_val[2];       /* nnz x vbytes */
+    size_t vbytes;           /* 32, or 4: indices into h_dict */
+    uint8_t *h_dict;         /* ndict x 32 distinct values (pinned when streamed) */
+    uint32_t ndict;
+    uint8_t *d_dict;
     uint32_t *d_row[2];      /* resident: always; streamed: while acquired */
     uint32_t *d_sig[2];      /* resident: per matrix; streamed: per buffer */
     uint8_t *d_val[2];
@@ -57,18 +65,23 @@ namespace {
  * chunk's arrays come shifted by its first record). */
 template <class P>
 __global__ void abc_kernel(const uint32_t *__restrict__ ra, const uint32_t *__restrict__ sa,
-                           const fp<P> *__restrict__ va, const uint32_t *__restrict__ rb,
-                           const uint32_t *__restrict__ sb, const fp<P> *__restrict__ vb,
-                           const fp<P> *__restrict__ w, fp<P> *a, fp<P> *b, fp<P> *c, uint32_t r0, uint32_t n)
+                           const void *__restrict__ va, const uint32_t *__restrict__ rb,
+                           const uint32_t *__restrict__ sb, const void *__restrict__ vb,
+                           const fp<P> *__restrict__ dict, const fp<P> *__restrict__ w, fp<P> *a, fp<P> *b,
+                           fp<P> *c, uint32_t r0, uint32_t n)
 {
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= n) return;
     const uint32_t r = r0 + t;
+    /* record i's value: its own, or the table's entry it names */
+    auto val = [dict](const void *v, uint32_t i) {
+        return dict ? dict[((const uint32_t *)v)[i]] : ((const fp<P> *)v)[i];
+    };
     fp<P> acc_a = fp_zero<P>(), acc_b = fp_zero<P>();
     if (a || c)
-        for (uint32_t i = ra[r], end = ra[r + 1]; i < end; i++) acc_a = acc_a + va[i] * w[sa[i]];
+        for (uint32_t i = ra[r], end = ra[r + 1]; i < end; i++) acc_a = acc_a + val(va, i) * w[sa[i]];
     if (b || c)
-        for (uint32_t i = rb[r], end = rb[r + 1]; i < end; i++) acc_b = acc_b + vb[i] * w[sb[i]];
+        for (uint32_t i = rb[r], end = rb[r + 1]; i < end; i++) acc_b = acc_b + val(vb, i) * w[sb[i]];
     if (a) a[r] = acc_a;
     if (b) b[r] = acc_b;
     if (c) c[r] = acc_a * acc_b;
@@ -136,6 +149,8 @@ void device_release(cuzk_gpu_g16_csr *c)
         c->d_sig[k] = NULL;
         c->d_val[k] = NULL;
     }
+    cudaFree(c->d_dict);
+    c->d_dict = NULL;
     c->acquired = false;
 }
 
@@ -165,10 +180,13 @@ void csr_free(cuzk_gpu_g16_csr *c)
         host_free(c->h_row[k], c->streamed);
         host_free(c->h_sig[k], c->streamed);
         host_free(c->h_val[k], c->streamed);
+        c->h_val[k] = NULL;
         if (c->ev_up[k]) cudaEventDestroy(c->ev_up[k]);
         if (c->ev_done[k]) cudaEventDestroy(c->ev_done[k]);
     }
     if (c->cp) cudaStreamDestroy(c->cp);
+    host_free(c->h_dict, c->streamed);
+    c->h_dict = NULL;
 }
 
 inline uint32_t rd32(const uint8_t *f, size_t i, size_t stride)
@@ -194,6 +212,8 @@ cuzk_status csr_build(cuzk_gpu_g16_csr *c, const cuzk_gpu_g16_coefs *co, cuzk_er
 {
     const size_t n = c->n_rows;
     uint32_t *fill[2] = {NULL, NULL};
+    cuzk_coef_dict dict;
+    memset(&dict, 0, sizeof dict);
     cuzk_status st = CUZK_OK;
     for (int k = 0; k < 2; k++) {
         /* page-locked when streamed: every proof uploads the row offsets
@@ -221,6 +241,22 @@ cuzk_status csr_build(cuzk_gpu_g16_csr *c, const cuzk_gpu_g16_coefs *co, cuzk_er
         c->h_row[m][r + 1]++;
         c->nnz[m]++;
     }
+    {
+        /* the values as indices into a table of the distinct ones, where the
+         * table is small enough that records and table take no more than
+         * the raw records the plans count: streamed, two buffers of chunk
+         * 8-byte records and at most chunk values against two of chunk
+         * 36-byte records; resident, at most half as many values as records */
+        const size_t maxd = c->streamed ? c->chunk : co->n / 2;
+        c->vbytes = 32;
+        if (co->n && cuzk_coef_dict_build(&dict, co->value, co->vstride, co->n,
+                                          maxd > UINT32_MAX ? UINT32_MAX : (uint32_t)maxd) &&
+            (c->h_dict = (uint8_t *)host_alloc((size_t)dict.n * 32, c->streamed)) != NULL) {
+            memcpy(c->h_dict, dict.values, (size_t)dict.n * 32);
+            c->ndict = dict.n;
+            c->vbytes = 4;
+        }
+    }
     for (int k = 0; k < 2; k++) {
         if (c->nnz[k] > UINT32_MAX) {
             st = cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu prover: more than 2^32 coefficients in one matrix");
@@ -229,7 +265,7 @@ cuzk_status csr_build(cuzk_gpu_g16_csr *c, const cuzk_gpu_g16_coefs *co, cuzk_er
         for (size_t r = 0; r < n; r++) c->h_row[k][r + 1] += c->h_row[k][r];
         memcpy(fill[k], c->h_row[k], (n + 1) * sizeof(uint32_t));
         c->h_sig[k] = (uint32_t *)host_alloc(c->nnz[k] * sizeof(uint32_t), c->streamed);
-        c->h_val[k] = (uint8_t *)host_alloc(c->nnz[k] * 32, c->streamed);
+        c->h_val[k] = (uint8_t *)host_alloc(c->nnz[k] * c->vbytes, c->streamed);
         if (!c->h_sig[k] || !c->h_val[k]) {
             st = cuzk_err(e, CUZK_ERR_NOMEM, "gpu prover: out of %shost memory for the CSR (%zu records)",
                           c->streamed ? "pinned " : "", co->n);
@@ -240,11 +276,14 @@ cuzk_status csr_build(cuzk_gpu_g16_csr *c, const cuzk_gpu_g16_coefs *co, cuzk_er
         uint32_t m = rd32(co->matrix, i, co->stride), r = rd32(co->constraint, i, co->stride);
         uint32_t at = fill[m][r]++;
         c->h_sig[m][at] = rd32(co->signal, i, co->stride);
-        memcpy(c->h_val[m] + (size_t)at * 32, co->value + i * co->vstride, 32);
+        const uint8_t *v = co->value + i * co->vstride;
+        if (c->vbytes == 4) ((uint32_t *)c->h_val[m])[at] = cuzk_coef_dict_find(&dict, v);
+        else memcpy(c->h_val[m] + (size_t)at * 32, v, 32);
     }
 out:
     cuzk_free(fill[0]);
     cuzk_free(fill[1]);
+    cuzk_coef_dict_free(&dict);
     return st;
 }
 
@@ -256,11 +295,15 @@ cuzk_status device_acquire(cuzk_gpu_g16_csr *c, cuzk_error *e)
     for (int k = 0; k < (c->streamed ? c->nbuf : 2); k++) {
         size_t recs = c->streamed ? c->chunk : c->nnz[k];
         CUZK_CU_GOTO(cudaMalloc(&c->d_sig[k], (recs ? recs : 1) * sizeof(uint32_t)), fail);
-        CUZK_CU_GOTO(cudaMalloc(&c->d_val[k], (recs ? recs : 1) * 32), fail);
+        CUZK_CU_GOTO(cudaMalloc(&c->d_val[k], (recs ? recs : 1) * c->vbytes), fail);
         if (!c->streamed && recs) {
             CUZK_CU_GOTO(cudaMemcpy(c->d_sig[k], c->h_sig[k], recs * sizeof(uint32_t), cudaMemcpyHostToDevice), fail);
-            CUZK_CU_GOTO(cudaMemcpy(c->d_val[k], c->h_val[k], recs * 32, cudaMemcpyHostToDevice), fail);
+            CUZK_CU_GOTO(cudaMemcpy(c->d_val[k], c->h_val[k], recs * c->vbytes, cudaMemcpyHostToDevice), fail);
         }
+    }
+    if (c->vbytes == 4) {
+        CUZK_CU_GOTO(cudaMalloc(&c->d_dict, (size_t)c->ndict * 32), fail);
+        CUZK_CU_GOTO(cudaMemcpy(c->d_dict, c->h_dict, (size_t)c->ndict * 32, cudaMemcpyHostToDevice), fail);
     }
     /* cudaMemcpy from pageable memory returns once the data is staged, not
      * on the device, and abc runs on the caller's non-blocking stream, which
@@ -282,7 +325,7 @@ cuzk_status abc_t(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, vo
     if (!c->streamed) {
         if (c->n_rows == 0) return CUZK_OK;
         abc_kernel<P><<<ceil_div_u(c->n_rows, G16_THREADS), G16_THREADS, 0, st>>>(
-            c->d_row[0], c->d_sig[0], (const F *)c->d_val[0], c->d_row[1], c->d_sig[1], (const F *)c->d_val[1], w,
+            c->d_row[0], c->d_sig[0], c->d_val[0], c->d_row[1], c->d_sig[1], c->d_val[1], (const F *)c->d_dict, w,
             (F *)d_a, (F *)d_b, (F *)d_c, 0, c->n_rows);
         CUZK_LAUNCHED("abc");
         return CUZK_OK;
@@ -323,15 +366,17 @@ cuzk_status abc_t(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, vo
         }
         CUZK_CU(cudaMemcpyAsync(c->d_sig[s], c->h_sig[0] + ra[r0], na * 4, cudaMemcpyHostToDevice, c->cp));
         CUZK_CU(cudaMemcpyAsync(c->d_sig[s] + na, c->h_sig[1] + rb[r0], nb * 4, cudaMemcpyHostToDevice, c->cp));
-        CUZK_CU(cudaMemcpyAsync(c->d_val[s], c->h_val[0] + (size_t)ra[r0] * 32, na * 32, cudaMemcpyHostToDevice, c->cp));
-        CUZK_CU(cudaMemcpyAsync(c->d_val[s] + na * 32, c->h_val[1] + (size_t)rb[r0] * 32, nb * 32,
+        const size_t vb_ = c->vbytes;
+        CUZK_CU(cudaMemcpyAsync(c->d_val[s], c->h_val[0] + (size_t)ra[r0] * vb_, na * vb_, cudaMemcpyHostToDevice, c->cp));
+        CUZK_CU(cudaMemcpyAsync(c->d_val[s] + na * vb_, c->h_val[1] + (size_t)rb[r0] * vb_, nb * vb_,
                                 cudaMemcpyHostToDevice, c->cp));
         CUZK_CU(cudaEventRecord(c->ev_up[s], c->cp));
         CUZK_CU(cudaStreamWaitEvent(st, c->ev_up[s], 0));
-        const F *va = (const F *)c->d_val[s] - ra[r0], *vb = (const F *)c->d_val[s] + na - rb[r0];
+        /* the buffer's values shifted so that global record indices address them */
+        const uint8_t *va = c->d_val[s] - (size_t)ra[r0] * vb_, *vb = c->d_val[s] + na * vb_ - (size_t)rb[r0] * vb_;
         abc_kernel<P><<<ceil_div_u(r1 - r0, G16_THREADS), G16_THREADS, 0, st>>>(
-            c->d_row[0], c->d_sig[s] - ra[r0], va, c->d_row[1], c->d_sig[s] + na - rb[r0], vb, w, (F *)d_a, (F *)d_b,
-            (F *)d_c, r0, r1 - r0);
+            c->d_row[0], c->d_sig[s] - ra[r0], va, c->d_row[1], c->d_sig[s] + na - rb[r0], vb, (const F *)c->d_dict,
+            w, (F *)d_a, (F *)d_b, (F *)d_c, r0, r1 - r0);
         CUZK_LAUNCHED("abc");
         CUZK_CU(cudaEventRecord(c->ev_done[s], st));
         r0 = r1;
@@ -500,6 +545,8 @@ extern "C" cuzk_status cuzk_gpu_g16_csr_acquire(cuzk_gpu_g16_csr *c, cuzk_error 
     CUZK_DEVICE_GUARD(c->device);
     return device_acquire(c, e);
 }
+
+extern "C" size_t cuzk_gpu_g16_csr_value_bytes(const cuzk_gpu_g16_csr *c) { return c ? c->vbytes : 0; }
 
 extern "C" cuzk_status cuzk_gpu_g16_csr_keep_rows(cuzk_gpu_g16_csr *c, cuzk_error *e)
 {

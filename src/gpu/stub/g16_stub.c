@@ -21,6 +21,18 @@ cuzk_status cuzk_gpu_g16_csr_acquire(cuzk_gpu_g16_csr *c, cuzk_error *e)
 
 void cuzk_gpu_g16_csr_release(cuzk_gpu_g16_csr *c) { (void)c; }
 
+cuzk_status cuzk_gpu_g16_csr_keep_rows(cuzk_gpu_g16_csr *c, cuzk_error *e)
+{
+    (void)c;
+    return NO_CUDA(e);
+}
+
+size_t cuzk_gpu_g16_csr_value_bytes(const cuzk_gpu_g16_csr *c)
+{
+    (void)c;
+    return 0;
+}
+
 void cuzk_gpu_g16_csr_destroy(cuzk_gpu_g16_csr *c) { (void)c; }
 
 cuzk_status cuzk_gpu_g16_abc(cuzk_gpu_g16_csr *c, const void *d_w, void *d_a, void *d_b, void *d_c,
