@@ -1,0 +1,141 @@
+/* What the GPU prover's allocations cost on the host, per call: the device
+ * vectors a proof allocates and frees (cudaMalloc / cudaFree of 1, 4 and 12
+ * GiB), the memory sample each phase takes (cudaMemGetInfo) and making and
+ * destroying a per-proof streamed MSM handle (BLS12-381 G1 over host bases,
+ * its upload left to its run, as the prover's H and B2 handles at 2^27).
+ * These run under the GPU lock between two proofs' kernels, so they are the
+ * device's idle time there. Median of --reps (5) after one warm-up.
+ *
+ * usage: bench_gpu_alloc [--reps R] [--lg L] [--budget GiB]
+ *   --lg L       the MSM handle's size, 2^L points (27)
+ *   --budget G   its device budget in GiB (24: streamed at 2^27)
+ * Exits 77 without a CUDA device. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cuzk/dev.h"
+#include "cuzk/gpu.h"
+
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define MAXR 64
+
+int main(int argc, char **argv)
+{
+    int reps = 5;
+    unsigned lg = 27;
+    double budget_gib = 24;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--reps")) reps = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--lg")) lg = (unsigned)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--budget")) budget_gib = atof(argv[i + 1]);
+        else {
+            fprintf(stderr, "unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (reps < 1 || reps > MAXR || lg < 10 || lg > 28 || budget_gib <= 0) {
+        fprintf(stderr, "bench_gpu_alloc: --reps 1..%d, --lg 10..28, --budget > 0\n", MAXR);
+        return 2;
+    }
+    if (cuzk_gpu_device_count() == 0) {
+        printf("no CUDA device\n");
+        return 77;
+    }
+    double t[MAXR];
+    printf("%-44s %10s %10s\n", "step", "median ms", "max ms");
+    static const double gib[] = {1, 4, 12};
+    for (size_t s = 0; s < sizeof gib / sizeof gib[0]; s++) {
+        const size_t bytes = (size_t)(gib[s] * 1073741824.0);
+        double tm[MAXR], tf[MAXR];
+        for (int r = -1; r < reps; r++) {
+            void *p = NULL;
+            double t0 = now_ms();
+            if (cudaMalloc(&p, bytes) != cudaSuccess) {
+                fprintf(stderr, "cudaMalloc of %.0f GiB failed\n", gib[s]);
+                return 1;
+            }
+            double t1 = now_ms();
+            cudaFree(p);
+            double t2 = now_ms();
+            if (r >= 0) {
+                tm[r] = t1 - t0;
+                tf[r] = t2 - t1;
+            }
+        }
+        char name[64];
+        snprintf(name, sizeof name, "cudaMalloc %.0f GiB", gib[s]);
+        double mx = 0;
+        for (int r = 0; r < reps; r++) mx = tm[r] > mx ? tm[r] : mx;
+        printf("%-44s %10.3f %10.3f\n", name, median(tm, reps), mx);
+        snprintf(name, sizeof name, "cudaFree %.0f GiB", gib[s]);
+        mx = 0;
+        for (int r = 0; r < reps; r++) mx = tf[r] > mx ? tf[r] : mx;
+        printf("%-44s %10.3f %10.3f\n", name, median(tf, reps), mx);
+    }
+    for (int r = 0; r < reps; r++) {
+        size_t f, tot;
+        double t0 = now_ms();
+        for (int i = 0; i < 100; i++) cudaMemGetInfo(&f, &tot);
+        t[r] = (now_ms() - t0) / 100;
+    }
+    printf("%-44s %10.4f\n", "cudaMemGetInfo", median(t, reps));
+
+    const size_t n = (size_t)1 << lg;
+    void *bases = malloc(n * 96); /* never read: the handle uploads in its run */
+    if (!bases) {
+        fprintf(stderr, "out of host memory for 2^%u bases\n", lg);
+        return 1;
+    }
+    cuzk_gpu_msm_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.device_budget = (size_t)(budget_gib * 1073741824.0);
+    cfg.precompute = 1;
+    cfg.upload_in_run = 1;
+    double tc[MAXR], td[MAXR];
+    for (int r = -1; r < reps; r++) {
+        cuzk_gpu_msm *m = NULL;
+        cuzk_error e = {0};
+        double t0 = now_ms();
+        if (cuzk_gpu_msm_create(&m, CUZK_CURVE_BLS12_381, CUZK_GPU_G1, bases, n, 0, 0, &cfg, &e)) {
+            fprintf(stderr, "msm create: %s\n", e.msg);
+            return 1;
+        }
+        double t1 = now_ms();
+        cuzk_gpu_msm_destroy(m);
+        double t2 = now_ms();
+        if (r >= 0) {
+            tc[r] = t1 - t0;
+            td[r] = t2 - t1;
+        }
+    }
+    char name[80];
+    snprintf(name, sizeof name, "msm create, G1 2^%u, budget %.0f GiB", lg, budget_gib);
+    printf("%-44s %10.3f\n", name, median(tc, reps));
+    snprintf(name, sizeof name, "msm destroy, G1 2^%u", lg);
+    printf("%-44s %10.3f\n", name, median(td, reps));
+    free(bases);
+    return 0;
+}
