@@ -42,6 +42,14 @@ static double median(double *v, int n)
 
 #define MAXR 64
 
+/* One table row: the median of v[0..n) and its largest. */
+static void row(const char *name, double *v, int n)
+{
+    double mx = 0;
+    for (int r = 0; r < n; r++) mx = v[r] > mx ? v[r] : mx;
+    printf("%-44s %10.3f %10.3f\n", name, median(v, n), mx);
+}
+
 int main(int argc, char **argv)
 {
     int reps = 5;
@@ -87,13 +95,9 @@ int main(int argc, char **argv)
         }
         char name[64];
         snprintf(name, sizeof name, "cudaMalloc %.0f GiB", gib[s]);
-        double mx = 0;
-        for (int r = 0; r < reps; r++) mx = tm[r] > mx ? tm[r] : mx;
-        printf("%-44s %10.3f %10.3f\n", name, median(tm, reps), mx);
+        row(name, tm, reps);
         snprintf(name, sizeof name, "cudaFree %.0f GiB", gib[s]);
-        mx = 0;
-        for (int r = 0; r < reps; r++) mx = tf[r] > mx ? tf[r] : mx;
-        printf("%-44s %10.3f %10.3f\n", name, median(tf, reps), mx);
+        row(name, tf, reps);
     }
     for (int r = 0; r < reps; r++) {
         size_t f, tot;
@@ -133,9 +137,9 @@ int main(int argc, char **argv)
     }
     char name[80];
     snprintf(name, sizeof name, "msm create, G1 2^%u, budget %.0f GiB", lg, budget_gib);
-    printf("%-44s %10.3f\n", name, median(tc, reps));
+    row(name, tc, reps);
     snprintf(name, sizeof name, "msm destroy, G1 2^%u", lg);
-    printf("%-44s %10.3f\n", name, median(td, reps));
+    row(name, td, reps);
     free(bases);
     return 0;
 }

@@ -11,15 +11,10 @@
 #include <string.h>
 
 #include "gpu/g16/coef_dict.h"
+#include "util/rng.h"
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t next(void) { return cuzk_splitmix64(&rng); }
 
 /* count records of stride 44 (a zkey record: 12 bytes, then the value) drawn
  * from `distinct` values; the distinct values share their first 16 bytes
