@@ -4,7 +4,8 @@
  * destroying a per-proof streamed MSM handle (BLS12-381 G1 over host bases,
  * its upload left to its run, as the prover's H and B2 handles at 2^27).
  * These run under the GPU lock between two proofs' kernels, so they are the
- * device's idle time there. Median of --reps (5) after one warm-up.
+ * device's idle time there. Then the same calls in a proof's order, proof
+ * after proof. Median of --reps (5) after one warm-up.
  *
  * usage: bench_gpu_alloc [--reps R] [--lg L] [--budget GiB]
  *   --lg L       the MSM handle's size, 2^L points (27)
@@ -140,6 +141,56 @@ int main(int argc, char **argv)
     row(name, tc, reps);
     snprintf(name, sizeof name, "msm destroy, G1 2^%u", lg);
     row(name, td, reps);
+
+    /* The device allocations of one proof in the prover's order (2^27 at an
+     * H100's full memory, tier 4: a, b, c and the coefficients' two chunk
+     * buffers; after the NTT b, c and the chunks freed, H's handle made;
+     * after H its handle destroyed, B2's (G2, a quarter of the points)
+     * made; a and B2's handle freed at the end), reps proofs in a row: what
+     * each step costs when the blocks before it had other sizes. */
+    if (lg >= 12) {
+        const size_t v = (size_t)4 << (lg - 5), chunks = v * 9 / 32; /* 2^27: 4 GiB; 1.125 GiB */
+        cuzk_gpu_msm_config c2 = cfg;
+        c2.device_budget = (size_t)(budget_gib * 0.77 * 1073741824.0);
+        enum { S_ABC, S_FREE_BC, S_H, S_H_FREE, S_B2, S_END, S_COUNT };
+        static const char *const SN[S_COUNT] = {"proof: a, b, c and chunks allocated", "proof: b, c, chunks freed",
+                                                "proof: H's handle made", "proof: H's handle destroyed",
+                                                "proof: B2's handle made (G2, n/4)", "proof: B2's handle, a freed"};
+        double ts[S_COUNT][MAXR];
+        for (int r = -1; r < reps; r++) {
+            void *a = NULL, *b = NULL, *c = NULL, *ch = NULL;
+            cuzk_gpu_msm *h = NULL, *b2 = NULL;
+            cuzk_error e = {0};
+            double q[S_COUNT + 1];
+            q[0] = now_ms();
+            if (cudaMalloc(&a, v) || cudaMalloc(&b, v) || cudaMalloc(&c, v) || cudaMalloc(&ch, chunks)) {
+                fprintf(stderr, "proof sequence: cudaMalloc failed\n");
+                return 1;
+            }
+            q[1] = now_ms();
+            cudaFree(b);
+            cudaFree(c);
+            cudaFree(ch);
+            q[2] = now_ms();
+            if (cuzk_gpu_msm_create(&h, CUZK_CURVE_BLS12_381, CUZK_GPU_G1, bases, n, 0, 0, &cfg, &e)) {
+                fprintf(stderr, "proof sequence: H: %s\n", e.msg);
+                return 1;
+            }
+            q[3] = now_ms();
+            cuzk_gpu_msm_destroy(h);
+            q[4] = now_ms();
+            if (cuzk_gpu_msm_create(&b2, CUZK_CURVE_BLS12_381, CUZK_GPU_G2, bases, n / 4, 0, 0, &c2, &e)) {
+                fprintf(stderr, "proof sequence: B2: %s\n", e.msg);
+                return 1;
+            }
+            q[5] = now_ms();
+            cuzk_gpu_msm_destroy(b2);
+            cudaFree(a);
+            q[6] = now_ms();
+            for (int k = 0; r >= 0 && k < S_COUNT; k++) ts[k][r] = q[k + 1] - q[k];
+        }
+        for (int k = 0; k < S_COUNT; k++) row(SN[k], ts[k], reps);
+    }
     free(bases);
     return 0;
 }
