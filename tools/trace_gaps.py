@@ -7,7 +7,11 @@ For every section of the trace whose name holds SECTION (default "throughput":
 the steady-state run of `bench prove`), it takes the device phases of the
 compute streams in time order and prints, for each pair of consecutive phases
 (e.g. "ntt -> msm_h"), the median idle gap between them over the section,
-then the busy fraction (phases over the span from the first to the last).
+then the busy fraction (phases over the span from the first to the last),
+and what the host's calls for the device ("host calls" lanes: waiting for the
+GPU's lock, allocations, frees, MSM handles made and destroyed, waits for the
+stream, sums combined) took inside each kind of gap: per call, the median
+over that kind's gaps of the time it overlapped the gap (ms).
 
   tools/trace_gaps.py trace.json.gz [SECTION] [--min MS]
 
@@ -53,9 +57,19 @@ def main(argv):
         xs.sort(key=lambda e: e["ts"])
         if not xs:
             continue
+        calls = [e for e in ev if e.get("pid") == pid and e.get("ph") == "X"
+                 and "host calls" in threads.get((pid, e["tid"]), "")]
         gaps = defaultdict(list)
+        inside = defaultdict(lambda: defaultdict(list))
         for a, b in zip(xs, xs[1:]):
-            gaps[(a["name"], b["name"])].append(max(0.0, (b["ts"] - a["ts"] - a["dur"]) / 1000))
+            lo, hi = a["ts"] + a["dur"], b["ts"]
+            key = (a["name"], b["name"])
+            gaps[key].append(max(0.0, (hi - lo) / 1000))
+            took = defaultdict(float)
+            for c in calls:
+                took[c["name"]] += max(0.0, min(hi, c["ts"] + c["dur"]) - max(lo, c["ts"])) / 1000
+            for name in set(c["name"] for c in calls):
+                inside[key][name].append(took[name])
         busy = sum(e["dur"] for e in xs) / 1000
         span = (xs[-1]["ts"] + xs[-1]["dur"] - xs[0]["ts"]) / 1000
         print(f"{pname}: {len(xs)} device phases, busy {busy:.1f} of {span:.1f} ms ({100 * busy / span:.0f} %)")
@@ -63,6 +77,10 @@ def main(argv):
         for (a, b), v in sorted(gaps.items(), key=lambda kv: -sum(kv[1])):
             if statistics.median(v) >= min_ms:
                 print(f"  {a + ' -> ' + b:<24} {statistics.median(v):>10.1f} {len(v):>6} {sum(v):>9.1f}")
+                parts = sorted(((statistics.median(t), n) for n, t in inside[(a, b)].items()), reverse=True)
+                shown = [f"{n} {m:.1f}" for m, n in parts if m >= 0.05]
+                if shown:
+                    print(f"    host calls inside: {', '.join(shown)}")
     if not found:
         print(f"{args[0]}: no GPU section whose name holds '{section}'", file=sys.stderr)
         return 1

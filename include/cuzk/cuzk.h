@@ -152,19 +152,23 @@ typedef int (*cuzk_cancel_fn)(void *user);
 /* A timed interval of work, for timelines (`--trace`): a finished host phase
  * (device < 0; it ran on the thread that called the operation, or on the
  * operation's worker thread `worker` when it runs several proofs at once:
- * cuzk_bp_prove on the GPU), or device
- * work on one stream of a GPU (device >= 0): an upload, the kernels of a
- * phase, an MSM up to the read-back of its sums. Device intervals are
- * measured with CUDA events and converted to the host clock; they are
+ * cuzk_bp_prove on the GPU), device work on one stream of a GPU (device >=
+ * 0, stream 0 or 1): an upload, the kernels of a phase, an MSM up to the
+ * read-back of its sums; or (stream 2) a call the host made for a proof's
+ * device work: "wait_slot", "stage_witness", "wait_gpu" (the GPU's lock),
+ * "alloc", "free", "coefficients", "make_handle", "make_next_handle",
+ * "destroy_handle", "wait_device", "sums" (an MSM's sums read back and
+ * combined): what the host did while the device waited. Device intervals
+ * are measured with CUDA events and converted to the host clock; they are
  * reported once they are complete, so they may come a phase late. Times are
  * seconds of CLOCK_MONOTONIC (clock_gettime), the clock callers read too. */
 typedef struct cuzk_span {
-    const char *name;  /* static string: the phase name ("abc", "msm_h", ...) or "upload_witness" */
+    const char *name;  /* static string: the phase name ("abc", "msm_h", ...), "upload_witness", or a host call */
     cuzk_phase phase;  /* the phase it belongs to */
     int device;        /* -1: host; else the CUDA device */
     int worker;        /* device: the proof's worker slot on that device (0 .. gpu_workers - 1);
                           host: the operation's worker thread (0 .. W - 1; 0 when it has none) */
-    int stream;        /* device: 0 the proof's compute stream, 1 its copy stream */
+    int stream;        /* device: 0 the proof's compute stream, 1 its copy stream, 2 the host's calls */
     double start, end; /* seconds, CLOCK_MONOTONIC */
 } cuzk_span;
 typedef void (*cuzk_span_fn)(void *user, const cuzk_span *span);

@@ -282,11 +282,12 @@ void cli_print_device_span(const cuzk_span *sp)
 }
 
 /* Device intervals: a timing line with -v (host phases have theirs from
- * ui_timing); every span to the trace. */
+ * ui_timing; the host's calls for the device, stream 2, only in the trace);
+ * every span to the trace. */
 static void ui_span(void *user, const cuzk_span *sp)
 {
     (void)user;
-    if (g_ui.verbose && sp->device >= 0) {
+    if (g_ui.verbose && sp->device >= 0 && sp->stream != 2) {
         ui_clear();
         cli_print_device_span(sp);
     }

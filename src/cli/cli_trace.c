@@ -56,11 +56,12 @@ void cli_tracer_section(cli_tracer *tr, const char *label)
 }
 
 /* pid base + 1: host, tid = worker; pid base + 2 + device: that GPU, tid =
- * 2 x slot + stream. Returns whether the lane (and its process) is new. */
+ * 3 x slot + stream (compute, copy, the host's calls). Returns whether the
+ * lane (and its process) is new. */
 static void lane(cli_tracer *tr, const cuzk_span *sp, int worker, int *pid, int *tid, int *fresh, int *fresh_proc)
 {
     *pid = tr->base + (sp->device < 0 ? 1 : 2 + sp->device);
-    *tid = sp->device < 0 ? worker : 2 * sp->worker + (sp->stream ? 1 : 0);
+    *tid = sp->device < 0 ? worker : 3 * sp->worker + (sp->stream >= 0 && sp->stream <= 2 ? sp->stream : 1);
     *fresh = *fresh_proc = 1;
     for (int i = 0; i < tr->nnamed; i++)
         if (tr->named[i].pid == *pid) {
@@ -74,6 +75,8 @@ static void lane(cli_tracer *tr, const cuzk_span *sp, int worker, int *pid, int 
         tr->nnamed++;
     }
 }
+
+static const char *stream_name(int stream) { return stream == 2 ? "host calls" : stream ? "copy" : "compute"; }
 
 void cli_tracer_span(cli_tracer *tr, int worker, const cuzk_span *sp)
 {
@@ -97,14 +100,15 @@ void cli_tracer_span(cli_tracer *tr, int worker, const cuzk_span *sp)
         if (sp->device < 0)
             snprintf(name, sizeof name, "worker %d", worker);
         else
-            snprintf(name, sizeof name, "slot %d %s", sp->worker, sp->stream ? "copy" : "compute");
+            snprintf(name, sizeof name, "slot %d %s", sp->worker, stream_name(sp->stream));
         cuzk_trace_name_thread(tr->t, pid, tid, name);
     }
     char ms[32];
     snprintf(ms, sizeof ms, "%.3f", (sp->end - sp->start) * 1e3);
     const char *args[] = {"ms", ms};
-    cuzk_trace_complete(tr->t, sp->name, sp->device < 0 ? "host" : (sp->stream ? "copy" : "kernels"), pid, tid,
-                        (sp->start - tr->t0) * 1e6, (sp->end - sp->start) * 1e6, args, 1);
+    const char *cat = sp->device < 0 ? "host" : sp->stream == 2 ? "calls" : sp->stream ? "copy" : "kernels";
+    cuzk_trace_complete(tr->t, sp->name, cat, pid, tid, (sp->start - tr->t0) * 1e6, (sp->end - sp->start) * 1e6, args,
+                        1);
 }
 
 cuzk_status cli_tracer_close(cli_tracer *tr, cuzk_error *err)

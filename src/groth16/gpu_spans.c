@@ -14,20 +14,25 @@ void cuzk_g16_gpu_report_spans(cuzk_ctx *ctx, cuzk_gpu_g16_job *j, int device, i
 {
     if (!ctx || !ctx->opts.span || !j)
         return;
-    cuzk_gpu_g16_span sp[CUZK_GPU_PHASE_COUNT];
-    size_t n = cuzk_gpu_g16_job_spans(j, wait, sp, CUZK_GPU_PHASE_COUNT);
-    for (size_t i = 0; i < n; i++) {
-        cuzk_span s = {
-            .name = sp[i].phase == CUZK_GPU_PHASE_STAGE ? "upload_witness" : cuzk_phase_name(SPAN_PHASE[sp[i].phase]),
-            .phase = SPAN_PHASE[sp[i].phase],
-            .device = device,
-            .worker = sp[i].slot,
-            .stream = sp[i].stream,
-            .start = sp[i].start,
-            .end = sp[i].end,
-        };
-        cuzk_ctx_span(ctx, &s);
-    }
+    cuzk_gpu_g16_span sp[32];
+    size_t n;
+    do {
+        n = cuzk_gpu_g16_job_spans(j, wait, sp, sizeof sp / sizeof *sp);
+        for (size_t i = 0; i < n; i++) {
+            cuzk_span s = {
+                .name = sp[i].name                         ? sp[i].name
+                        : sp[i].phase == CUZK_GPU_PHASE_STAGE ? "upload_witness"
+                                                              : cuzk_phase_name(SPAN_PHASE[sp[i].phase]),
+                .phase = SPAN_PHASE[sp[i].phase],
+                .device = device,
+                .worker = sp[i].slot,
+                .stream = sp[i].stream,
+                .start = sp[i].start,
+                .end = sp[i].end,
+            };
+            cuzk_ctx_span(ctx, &s);
+        }
+    } while (n == sizeof sp / sizeof *sp);
 }
 
 #endif /* CUZK_HAVE_GPU_PROVER */

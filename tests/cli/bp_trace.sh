@@ -21,7 +21,7 @@ trap 'rm -rf "$T"' EXIT
 # A trace's complete events, one line:
 #   n=<count> cats=<categories> names=<names> prep=<prep_scalars events> verify=<verify events>
 #   host_lanes=<host (pid, tid) pairs> slots=<device (pid, slot) pairs>
-# (sorted, comma-separated; device tid = 2 x slot + stream). Fails if the file does not parse.
+# (sorted, comma-separated; device tid = 3 x slot + stream). Fails if the file does not parse.
 tracesum() {
     if command -v node >/dev/null 2>&1; then
         node -e '
@@ -32,7 +32,7 @@ const n=k=>ev.filter(e=>e.name===k).length;
 const h=ev.filter(e=>e.cat==="host"), d=ev.filter(e=>e.cat!=="host");
 console.log(`n=${ev.length} cats=${u(ev.map(e=>e.cat))} names=${u(ev.map(e=>e.name))} prep=${n("prep_scalars")} ` +
   `verify=${n("verify")} host_lanes=${new Set(h.map(e=>e.pid+"."+e.tid)).size} ` +
-  `slots=${new Set(d.map(e=>e.pid+"."+(e.tid>>1))).size}`)' "$1"
+  `slots=${new Set(d.map(e=>e.pid+"."+Math.floor(e.tid/3))).size}`)' "$1"
     else
         python3 -c '
 import json, sys
@@ -43,7 +43,7 @@ h = [e for e in ev if e["cat"] == "host"]
 d = [e for e in ev if e["cat"] != "host"]
 print("n=%d cats=%s names=%s prep=%d verify=%d host_lanes=%d slots=%d" % (len(ev), u(e["cat"] for e in ev),
       u(e["name"] for e in ev), n("prep_scalars"), n("verify"), len(set((e["pid"], e["tid"]) for e in h)),
-      len(set((e["pid"], e["tid"] >> 1) for e in d))))' "$1"
+      len(set((e["pid"], e["tid"] // 3) for e in d))))' "$1"
     fi
 }
 HOST_PHASES="abc,assemble,load_wtns,load_zkey,msm_a,msm_b1,msm_b2,msm_c,msm_h,ntt,prep_scalars,prepare,verify,write"
@@ -118,7 +118,7 @@ else
     done
     sum=$(tracesum "$T/tg.json") || fail "the GPU trace does not parse"
     has_phases "$sum" "$HOST_PHASES,upload_witness" &&
-        case "$sum" in *" cats=copy,host,kernels "*" prep=4 verify=4 host_lanes="[12]" slots="[12]) true ;; *) false ;; esac &&
+        case "$sum" in *" cats=calls,copy,host,kernels "*" prep=4 verify=4 host_lanes="[12]" slots="[12]) true ;; *) false ;; esac &&
         echo "ok   GPU trace: $sum" || fail "GPU trace: $sum"
 fi
 [ $fails = 0 ] && echo "all ok" || { echo "$fails failure(s)"; exit 1; }

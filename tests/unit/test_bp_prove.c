@@ -438,7 +438,7 @@ static void test_free_keeps_fds(void **state)
 typedef struct {
     pthread_mutex_t mu;
     size_t n, bad;
-    unsigned host[CUZK_PHASE_COUNT], dev[CUZK_PHASE_COUNT], upload; /* counts per phase */
+    unsigned host[CUZK_PHASE_COUNT], dev[CUZK_PHASE_COUNT], upload, calls; /* counts per phase; host calls */
     int max_worker, max_slot, device;
 } span_log;
 
@@ -455,6 +455,10 @@ static void on_span(void *user, const cuzk_span *sp)
         l->host[sp->phase]++;
         if (sp->worker > l->max_worker)
             l->max_worker = sp->worker;
+    } else if (sp->stream == 2) { /* a host call for the device work */
+        if (!sp->name[0] || !strcmp(sp->name, cuzk_phase_name(sp->phase)))
+            l->bad++;
+        l->calls++;
     } else {
         if (!strcmp(sp->name, "upload_witness"))
             l->upload++;
@@ -512,11 +516,13 @@ static void test_spans(void **state)
         if (!gpu) {
             assert_int_equal(l.max_worker, 0);
             assert_int_equal(l.max_slot, -1); /* no device spans */
+            assert_int_equal(l.calls, 0);
         } else {
             assert_true(l.max_worker >= 0 && l.max_worker <= 1);
             assert_true(l.max_slot >= 0 && l.max_slot <= 1);
             assert_int_equal(l.device, 0);
             assert_int_equal(l.upload, n);
+            assert_true(l.calls >= 5 * n); /* per circuit at least a slot, a lock, a, b and c allocated */
             for (size_t i = 1; i < 8; i++) /* abc .. msm_b2 on the device */
                 if (l.dev[per_circuit[i]] != n)
                     fail_msg("gpu.%s: %u device spans for %zu circuits", cuzk_phase_name(per_circuit[i]),

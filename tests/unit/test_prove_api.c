@@ -612,7 +612,7 @@ static void test_spans(void **state)
         static const cuzk_phase host[] = {CUZK_PHASE_ABC,    CUZK_PHASE_NTT,   CUZK_PHASE_MSM_H,
                                           CUZK_PHASE_MSM_A,  CUZK_PHASE_MSM_B1, CUZK_PHASE_MSM_C,
                                           CUZK_PHASE_MSM_B2, CUZK_PHASE_ASSEMBLE, CUZK_PHASE_VERIFY};
-        int next = 0, dev = 0;
+        int next = 0, dev = 0, calls = 0;
         double prev_end = t0;
         for (int i = 0; i < log.n; i++) {
             const cuzk_span *sp = &log.s[i];
@@ -624,6 +624,11 @@ static void test_spans(void **state)
                 assert_true(sp->start >= prev_end && sp->end <= t1);
                 prev_end = sp->end;
                 next++;
+            } else if (sp->stream == 2) { /* a host call for the device work: named, inside the proof */
+                assert_int_equal(sp->device, 0);
+                assert_true(sp->start >= t0 && sp->end <= t1);
+                assert_true(sp->name && sp->name[0] && strcmp(sp->name, cuzk_phase_name(sp->phase)));
+                calls++;
             } else {
                 assert_int_equal(sp->device, 0);
                 assert_true(sp->start >= t0 - 1e-3 && sp->end <= t1 + 1e-3);
@@ -633,6 +638,7 @@ static void test_spans(void **state)
         }
         assert_int_equal(next, (int)(sizeof host / sizeof host[0]));
         assert_int_equal(dev, gpu ? 8 : 0); /* upload, abc, ntt, five MSMs */
+        assert_true(gpu ? calls >= 5 : calls == 0); /* at least a slot, a lock, a, b and c allocated */
         cuzk_key_info ki;
         cuzk_key_get_info(key, &ki);
         if (gpu)

@@ -60,6 +60,18 @@ struct cuzk_gpu_g16_key {
     bool sync_made;
 };
 
+/* A host call made for a job's device work: waiting for the GPU lock, an
+ * allocation or a free, an MSM handle made or destroyed, a wait for the
+ * stream, an MSM's sums combined. Recorded always (a clock read on each
+ * side), handed out by job_spans: the device's idle gaps between phases are
+ * the host's time under the lock, and these say what it was spent on. */
+#define HOST_CALLS 64 /* a job's recorded calls; more are not recorded */
+struct host_call_rec {
+    const char *name;
+    int phase;
+    double start, end;
+};
+
 struct cuzk_gpu_g16_job {
     cuzk_gpu_g16_key *k;
     int slot;
@@ -90,6 +102,10 @@ struct cuzk_gpu_g16_job {
     cuzk_gpu_msm *pre[NMSM]; /* per-proof handles made ahead of their phase (plan: prefetch_from) */
     cuzk_gpu_g16_cancel_fn cancelled;
     void *user;
+    /* the host's calls for the job's device work (job_spans, stream 2) */
+    int cur_phase;           /* the phase its steps serve now */
+    host_call_rec hc[HOST_CALLS];
+    unsigned nhc, hc_reported;
 };
 
 /* Witness upload step: its tiles are packed into the pinned slot by the
@@ -99,6 +115,28 @@ struct cuzk_gpu_g16_job {
 #define W_GRAIN_TILES 16u
 
 namespace {
+
+/* Records the enclosing scope as a host call of job j (none when j is NULL). */
+struct host_call {
+    cuzk_gpu_g16_job *j;
+    const char *name;
+    double t0;
+    host_call(cuzk_gpu_g16_job *job, const char *n) : j(job), name(n), t0(cuzk_now()) {}
+    ~host_call()
+    {
+        if (j && j->nhc < HOST_CALLS) j->hc[j->nhc++] = {name, j->cur_phase, t0, cuzk_now()};
+    }
+    host_call(const host_call &) = delete;
+    host_call &operator=(const host_call &) = delete;
+};
+
+/* The GPU lock, its wait recorded. */
+void gpu_lock(cuzk_gpu_g16_job *j)
+{
+    host_call hc(j, "wait_gpu");
+    pthread_mutex_lock(&j->k->gpu_lock);
+    j->locked = true;
+}
 
 /* Bytes of MSM `msm`'s result (a key's curve is known: its plan was made). */
 size_t jac_bytes(cuzk_curve c, int msm)
@@ -191,13 +229,27 @@ void dev_free(cuzk_gpu_g16_key *k, void **p)
     *p = NULL;
 }
 
+/* The same for a job's buffers, recorded as its host calls. */
+cuzk_status dev_alloc(cuzk_gpu_g16_job *j, void **p, size_t bytes, const char *what, cuzk_error *e)
+{
+    host_call hc(j, "alloc");
+    return dev_alloc(j->k, p, bytes, what, e);
+}
+
+void dev_free(cuzk_gpu_g16_job *j, void **p)
+{
+    if (!*p) return;
+    host_call hc(j, "free");
+    dev_free(j->k, p);
+}
+
 /* Frees what only abc and ntt use: the b and c vectors and the job's hold on
  * the streamed coefficients. The caller has synchronized the job's streams. */
 void abc_release(cuzk_gpu_g16_job *j)
 {
     cuzk_gpu_g16_key *k = j->k;
-    dev_free(k, &j->d_b);
-    dev_free(k, &j->d_c);
+    dev_free(j, &j->d_b);
+    dev_free(j, &j->d_c);
     if (j->csr_held) {
         pthread_mutex_lock(&k->alloc_mu);
         cuzk_gpu_g16_csr_release(k->csr);
@@ -239,7 +291,7 @@ cuzk_status select_issue(cuzk_gpu_g16_job *j, bool a, cuzk_error *e)
     cuzk_status st;
     if (!j->d_sel) {
         if (sel_in_a(k)) j->d_sel = j->d_a;
-        else if ((st = dev_alloc(k, &j->d_sel, g16_shape_select_scalars(s) * 32, "A and B selections", e)))
+        else if ((st = dev_alloc(j, &j->d_sel, g16_shape_select_scalars(s) * 32, "A and B selections", e)))
             return st;
     }
     const size_t words = g16_shape_select_words(s);
@@ -251,7 +303,7 @@ cuzk_status select_issue(cuzk_gpu_g16_job *j, bool a, cuzk_error *e)
 /* The selection buffer of its own (larger than the domain), if any. */
 void sel_free(cuzk_gpu_g16_job *j)
 {
-    if (j->d_sel != j->d_a) dev_free(j->k, &j->d_sel);
+    if (j->d_sel != j->d_a) dev_free(j, &j->d_sel);
     j->d_sel = NULL;
 }
 
@@ -261,6 +313,7 @@ void pre_free(cuzk_gpu_g16_job *j)
 {
     for (int i = 0; i < NMSM; i++)
         if (j->pre[i]) {
+            host_call hc(j, "destroy_handle");
             pthread_mutex_lock(&j->k->alloc_mu);
             cuzk_gpu_msm_destroy(j->pre[i]);
             pthread_mutex_unlock(&j->k->alloc_mu);
@@ -746,7 +799,7 @@ cuzk_status issue_witness(cuzk_gpu_g16_job *j, bool pack, const cuzk_gpu_g16_hoo
     cuzk_status st;
     const size_t n = k->src.shape.n_vars;
     const size_t ntiles = cuzk_wpack_tiles(n);
-    if ((st = dev_alloc(k, &j->d_w, k->plan.witness_bytes + k->plan.b_scalar_bytes, "witness", e))) return st;
+    if ((st = dev_alloc(j, &j->d_w, k->plan.witness_bytes + k->plan.b_scalar_bytes, "witness", e))) return st;
     if ((st = phase_begin(j, CUZK_GPU_PHASE_STAGE, j->up, e))) return st;
     for (size_t t = 0; t < ntiles; t += W_STEP_TILES) {
         const size_t nt = ntiles - t < W_STEP_TILES ? ntiles - t : W_STEP_TILES;
@@ -768,7 +821,7 @@ cuzk_status issue_witness(cuzk_gpu_g16_job *j, bool pack, const cuzk_gpu_g16_hoo
         void **d[3] = {&j->d_a, &j->d_b, &j->d_c};
         static const char *const what[3] = {"a vector", "b vector", "c vector"};
         for (unsigned i = 0; i < k->plan.abc_vectors; i++) {
-            if ((st = dev_alloc(k, d[i], v, what[i], e))) return st;
+            if ((st = dev_alloc(j, d[i], v, what[i], e))) return st;
             if ((st = stage_vector(j, (int)i, *d[i], j->up, e))) return st;
         }
         if (k->plan.abc_vectors == 3) abc_read(j);
@@ -878,17 +931,21 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
     static const int h_last[NMSM] = {2, 4, 3, 1, 0};
     for (int i = 0; i < NMSM; i++) j->order[i] = j->pipelined && !k->src.shape.bellperson ? h_last[i] : i;
     /* a worker slot: at most `workers` jobs hold device memory */
-    pthread_mutex_lock(&k->mu);
-    for (;;) {
-        for (unsigned w = 0; w < k->plan.workers && j->slot < 0; w++)
-            if (!k->slot_busy[w]) {
-                k->slot_busy[w] = true;
-                j->slot = (int)w;
-            }
-        if (j->slot >= 0) break;
-        pthread_cond_wait(&k->cv, &k->mu);
+    j->cur_phase = CUZK_GPU_PHASE_STAGE;
+    {
+        host_call hc(j, "wait_slot");
+        pthread_mutex_lock(&k->mu);
+        for (;;) {
+            for (unsigned w = 0; w < k->plan.workers && j->slot < 0; w++)
+                if (!k->slot_busy[w]) {
+                    k->slot_busy[w] = true;
+                    j->slot = (int)w;
+                }
+            if (j->slot >= 0) break;
+            pthread_cond_wait(&k->cv, &k->mu);
+        }
+        pthread_mutex_unlock(&k->mu);
     }
-    pthread_mutex_unlock(&k->mu);
     *out = j;
     CUZK_DEVICE_GUARD(k->device);
     slot_res *r = &k->res[j->slot];
@@ -906,6 +963,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
         cuzk_status st = select_write(j, select, e);
         if (st) return st;
     }
+    host_call hc(j, "stage_witness");
     if (k->plan.prestage) return issue_witness(j, true, hooks, e);
     if (k->plan.host_witness) return host_witness_in(j, select, hooks, e); /* tier 7: the host reads it raw */
     /* packed now, expanded at abc under the GPU lock (the plan has no room for it before) */
@@ -925,10 +983,8 @@ extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
         j->host_abc = true;
         return CUZK_OK;
     }
-    if (!j->locked) {
-        pthread_mutex_lock(&k->gpu_lock);
-        j->locked = true;
-    }
+    j->cur_phase = CUZK_GPU_PHASE_ABC;
+    if (!j->locked) gpu_lock(j);
     CUZK_DEVICE_GUARD(k->device);
     cuzk_status st;
     if (!j->w_issued && (st = issue_witness(j, false, NULL, e))) return st;
@@ -940,11 +996,12 @@ extern "C" cuzk_status cuzk_gpu_g16_job_abc(cuzk_gpu_g16_job *j, cuzk_error *e)
         return wait_polled(j, j->t1[CUZK_GPU_PHASE_ABC], e);
     }
     const size_t v = p->vector_bytes;
-    if ((st = dev_alloc(k, &j->d_a, v, "a vector", e)) || (st = dev_alloc(k, &j->d_b, v, "b vector", e)))
+    if ((st = dev_alloc(j, &j->d_a, v, "a vector", e)) || (st = dev_alloc(j, &j->d_b, v, "b vector", e)))
         return st;
-    if (p->abc_vectors == 3 && (st = dev_alloc(k, &j->d_c, v, "c vector", e))) return st;
+    if (p->abc_vectors == 3 && (st = dev_alloc(j, &j->d_c, v, "c vector", e))) return st;
     if (p->item[CUZK_GPU_ITEM_COEFS].streamed) {
         /* streamed coefficients: device part for this job's abc and ntt */
+        host_call hc(j, "coefficients");
         pthread_mutex_lock(&k->alloc_mu);
         st = cuzk_gpu_g16_csr_acquire(k->csr, e);
         pthread_mutex_unlock(&k->alloc_mu);
@@ -976,9 +1033,9 @@ cuzk_status ntt_host(cuzk_gpu_g16_job *j, cuzk_error *e)
     const size_t v = p->vector_bytes;
     uint8_t *abc = (uint8_t *)k->pinned_abc[j->slot];
     CUZK_DEVICE_GUARD(k->device);
-    pthread_mutex_lock(&k->gpu_lock);
-    j->locked = true;
-    cuzk_status st = dev_alloc(k, &j->d_a, v, "domain vector", e);
+    j->cur_phase = CUZK_GPU_PHASE_NTT;
+    gpu_lock(j);
+    cuzk_status st = dev_alloc(j, &j->d_a, v, "domain vector", e);
     if (!st) {
         sample(k);
         st = phase_begin(j, CUZK_GPU_PHASE_NTT, j->cs, e);
@@ -1002,7 +1059,7 @@ cuzk_status ntt_host(cuzk_gpu_g16_job *j, cuzk_error *e)
         }
     }
     if (st) return st; /* end waits for the stream, frees the vector and unlocks */
-    dev_free(k, &j->d_a);
+    dev_free(j, &j->d_a);
     j->locked = false;
     pthread_mutex_unlock(&k->gpu_lock);
     k->src.host.quotient(k->src.host.user, j->host_user, abc, abc + v, abc + 2 * v, (size_t)1 << lg);
@@ -1032,11 +1089,11 @@ cuzk_status ntt_host_bp(cuzk_gpu_g16_job *j, cuzk_error *e)
     const size_t n = (size_t)1 << lg, v = k->plan.vector_bytes;
     void *hp = k->pinned_abc[j->slot], *dp = k->dev_abc[j->slot];
     CUZK_DEVICE_GUARD(k->device);
-    pthread_mutex_lock(&k->gpu_lock);
-    j->locked = true;
+    j->cur_phase = CUZK_GPU_PHASE_NTT;
+    gpu_lock(j);
     /* on an error, end waits for the stream, frees the vector and unlocks */
     cuzk_status st;
-    if ((st = dev_alloc(k, &j->d_a, v, "domain vector", e))) return st;
+    if ((st = dev_alloc(j, &j->d_a, v, "domain vector", e))) return st;
     sample(k);
     if ((st = phase_begin(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
     for (int i = 0; i < 3; i++) {
@@ -1055,7 +1112,7 @@ cuzk_status ntt_host_bp(cuzk_gpu_g16_job *j, cuzk_error *e)
     if ((st = phase_end(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
     if ((st = wait_polled(j, j->t1[CUZK_GPU_PHASE_NTT], e))) return st;
     CUZK_CU(cudaStreamSynchronize(j->cs));
-    dev_free(k, &j->d_a);
+    dev_free(j, &j->d_a);
     j->locked = false;
     pthread_mutex_unlock(&k->gpu_lock);
     j->host_h = true;
@@ -1073,6 +1130,7 @@ extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
     const unsigned lg = k->src.shape.log_domain;
     const size_t n = (size_t)1 << lg;
     CUZK_DEVICE_GUARD(k->device);
+    j->cur_phase = CUZK_GPU_PHASE_NTT;
     cuzk_status st;
     if ((st = phase_begin(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
     /* a cancel poll after each transform */
@@ -1108,7 +1166,10 @@ extern "C" cuzk_status cuzk_gpu_g16_job_ntt(cuzk_gpu_g16_job *j, cuzk_error *e)
     if ((st = phase_end(j, CUZK_GPU_PHASE_NTT, j->cs, e))) return st;
     /* b, c (and streamed coefficients) are done with once h exists */
     if ((st = wait_polled(j, j->t1[CUZK_GPU_PHASE_NTT], e))) return st;
-    CUZK_CU(cudaStreamSynchronize(j->cs));
+    {
+        host_call hc(j, "wait_device");
+        CUZK_CU(cudaStreamSynchronize(j->cs));
+    }
     abc_release(j);
     return CUZK_OK;
 }
@@ -1132,11 +1193,9 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
                                      (uint8_t *)k->pinned_abc[j->slot], i == 1 ? "A" : "B", NULL, e);
         if (st) return st;
     }
-    if (host && !j->locked) { /* tier 7: the lock per MSM */
-        pthread_mutex_lock(&k->gpu_lock);
-        j->locked = true;
-    }
     const int ph = CUZK_GPU_PHASE_MSM_H + i;
+    j->cur_phase = ph;
+    if (host && !j->locked) gpu_lock(j); /* tier 7: the lock per MSM */
     CUZK_DEVICE_GUARD(k->device);
     cuzk_status st;
     const size_t np = msm_points(s, i);
@@ -1146,7 +1205,10 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
         cuzk_gpu_msm *m = k->msm[i], *tmp = NULL;
         if (!m) {
             if (j->pre[i]) tmp = j->pre[i]; /* made by an earlier phase, its bases uploaded or on their way */
-            else if ((st = msm_make(k, i, true, &tmp, e))) return st;
+            else {
+                host_call hc(j, "make_handle");
+                if ((st = msm_make(k, i, true, &tmp, e))) return st;
+            }
             j->pre[i] = NULL;
             m = tmp;
         }
@@ -1157,16 +1219,22 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
          * beside this phase's kernels */
         for (int x = 0; !st && !host && x < NMSM; x++)
             if (!k->msm[x] && !j->pre[x] && k->plan.item[CUZK_GPU_ITEM_MSM_H + x].prefetch_from == ph &&
-                msm_points(s, x) > 0 && !(st = msm_make(k, x, true, &j->pre[x], e)))
-                st = cuzk_gpu_msm_prefetch(j->pre[x], e);
+                msm_points(s, x) > 0) {
+                host_call hc(j, "make_next_handle");
+                if (!(st = msm_make(k, x, true, &j->pre[x], e))) st = cuzk_gpu_msm_prefetch(j->pre[x], e);
+            }
         /* the next MSM's device work is queued before this one's sums are
          * combined on the host */
         const int nx = j->next_msm + 1 < NMSM ? j->order[j->next_msm + 1] : -1;
         if (!st && j->pipelined && nx >= 0 && msm_points(s, nx) > 0 && !j->tk[nx].issued)
             st = msm_issue(j, nx, k->msm[nx], e);
         if (!st) st = wait_polled(j, j->t1[ph], e);
-        if (!st) st = cuzk_gpu_msm_finish(m, &j->tk[i], result, e);
+        if (!st) {
+            host_call hc(j, "sums");
+            st = cuzk_gpu_msm_finish(m, &j->tk[i], result, e);
+        }
         if (tmp) {
+            host_call hc(j, "destroy_handle");
             pthread_mutex_lock(&k->alloc_mu);
             cuzk_gpu_msm_destroy(tmp);
             pthread_mutex_unlock(&k->alloc_mu);
@@ -1176,16 +1244,22 @@ extern "C" cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_i
     j->next_msm++;
     /* h is freed after its MSM unless the MSMs are pipelined (a free would
      * wait for the next MSM's kernels) */
-    if (i == 0 && !j->pipelined && !sel_in_a(k)) dev_free(k, &j->d_a);
+    if (i == 0 && !j->pipelined && !sel_in_a(k)) dev_free(j, &j->d_a);
     if (host) {
-        CUZK_CU(cudaStreamSynchronize(j->cs));
+        {
+            host_call hc(j, "wait_device");
+            CUZK_CU(cudaStreamSynchronize(j->cs));
+        }
         j->locked = false;
         pthread_mutex_unlock(&k->gpu_lock);
     } else if (j->next_msm == NMSM) {
-        CUZK_CU(cudaStreamSynchronize(j->cs));
+        {
+            host_call hc(j, "wait_device");
+            CUZK_CU(cudaStreamSynchronize(j->cs));
+        }
         sel_free(j);
-        dev_free(k, &j->d_w);
-        dev_free(k, &j->d_a);
+        dev_free(j, &j->d_w);
+        dev_free(j, &j->d_a);
         j->locked = false;
         pthread_mutex_unlock(&k->gpu_lock);
     }
@@ -1230,11 +1304,21 @@ extern "C" size_t cuzk_gpu_g16_job_spans(cuzk_gpu_g16_job *j, int wait, cuzk_gpu
         }
         j->reported[p] = true;
         out[n].phase = (cuzk_gpu_plan_phase)p;
+        out[n].name = NULL;
         out[n].slot = j->slot;
         out[n].stream = p == CUZK_GPU_PHASE_STAGE ? 1 : 0;
         out[n].start = j->t_ref + a * 1e-3;
         out[n].end = j->t_ref + b * 1e-3;
         n++;
+    }
+    for (; j->hc_reported < j->nhc && n < cap; j->hc_reported++, n++) {
+        const host_call_rec *c = &j->hc[j->hc_reported];
+        out[n].phase = (cuzk_gpu_plan_phase)c->phase;
+        out[n].name = c->name;
+        out[n].slot = j->slot;
+        out[n].stream = 2;
+        out[n].start = c->start;
+        out[n].end = c->end;
     }
     return n;
 }

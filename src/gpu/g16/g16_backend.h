@@ -242,19 +242,26 @@ cuzk_status cuzk_gpu_g16_job_msm(cuzk_gpu_g16_job *j, cuzk_gpu_plan_item_id id, 
 /* Device milliseconds of each phase so far (0 for phases not run). */
 void cuzk_gpu_g16_job_times(const cuzk_gpu_g16_job *j, double ms[CUZK_GPU_PHASE_COUNT]);
 
-/* A device interval of a job on the host clock (cuzk_now seconds): the
- * witness upload (CUZK_GPU_PHASE_STAGE, copy stream) or a phase's device
- * work (compute stream; an MSM up to the read-back of its sums). */
+/* An interval of a job on the host clock (cuzk_now seconds): the witness
+ * upload (CUZK_GPU_PHASE_STAGE, copy stream), a phase's device work
+ * (compute stream; an MSM up to the read-back of its sums), or a call the
+ * host made for the job's device work (stream 2, named: "wait_slot",
+ * "stage_witness", "wait_gpu" for the GPU lock, "alloc", "free",
+ * "coefficients", "make_handle", "make_next_handle", "destroy_handle",
+ * "wait_device", "sums" for an MSM's sums read back and combined), in the
+ * phase it served. */
 typedef struct cuzk_gpu_g16_span {
     cuzk_gpu_plan_phase phase;
-    int slot;   /* the job's worker slot */
-    int stream; /* 0 compute, 1 copy */
+    const char *name; /* stream 2: the call (static); else NULL */
+    int slot;         /* the job's worker slot */
+    int stream;       /* 0 compute, 1 copy, 2 the host's calls */
     double start, end;
 } cuzk_gpu_g16_span;
 
 /* Copies up to cap spans that completed since the last call into out and
- * returns their count; wait != 0 first waits for all the job's queued work
- * (what the job then returns is all it had). */
+ * returns their count (cap at most: call again for the rest); wait != 0
+ * first waits for all the job's queued work (what the job then returns is
+ * all it had). */
 size_t cuzk_gpu_g16_job_spans(cuzk_gpu_g16_job *j, int wait, cuzk_gpu_g16_span *out, size_t cap);
 /* Frees what the job holds, releases its lock and slot. NULL is a no-op. */
 void cuzk_gpu_g16_job_end(cuzk_gpu_g16_job *j);
