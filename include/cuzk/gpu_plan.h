@@ -133,6 +133,12 @@ typedef struct cuzk_gpu_key_shape {
      * n_vars) selected from it (gpu/g16/g16_shape.h). 0 for snarkjs keys. */
     int bellperson;
     uint64_t n_a;        /* bellperson mode: A points */
+    /* The coefficient records are non-decreasing by constraint (as snarkjs
+     * and cuzk write them), so the CPU's evaluation of a and b (the CPU
+     * prover, tier 7) reads them in place instead of building a per-row CSR;
+     * 0: not known (cuzk_gpu_key_shape_read reads headers only) or not
+     * sorted, and the host plan counts the CSR. */
+    int coefs_sorted;
 } cuzk_gpu_key_shape;
 
 /* Reads the shape from a .zkey's header sections (the coefficient and point
@@ -236,7 +242,8 @@ typedef struct cuzk_host_plan {
     size_t csr_build;     /* attach transients: the coefficient CSR built on the host (resident
                              coefficients: freed once uploaded), the counting sort's cursors */
     size_t csr_held;      /* held: the streamed coefficients' page-locked CSR (GPU tiers 4-6), or
-                             the CPU's A/B evaluation plan (CPU prover, GPU tier 7) */
+                             the CPU's A/B evaluation plan (CPU prover, GPU tier 7: its chunk
+                             tables alone when the records are sorted, coefs_sorted) */
     size_t tables;        /* CPU prover: the NTT domain's twiddles */
     size_t pinned;        /* per worker: page-locked buffers (cuzk_gpu_plan.host_pinned) */
     size_t witness;       /* per worker: the proof's witness (n_vars x 32) */

@@ -235,6 +235,11 @@ typedef struct cuzk_zkey {
      * validated records (u32 matrix, constraint, signal, then n8r value
      * bytes; unaligned), and the coef_* arrays are NULL. Else NULL. */
     const uint8_t *coef_raw;
+    /* Section 4's records are non-decreasing by constraint (as snarkjs and
+     * cuzk write them): the CPU's A/B plan then reads them in place, with no
+     * per-row CSR (groth16/abc_plan.h). Found by the reader's validation
+     * pass; false when not known (header_only). */
+    bool coefs_sorted;
     bool header_only;       /* read with opts.header_only: coef/a/b1/b2/c/h are NULL */
     /* Zero-copy load: the read-only file mapping that point arrays (the
      * 8-byte-aligned sections) and coef_raw point into, owned by the key and

@@ -15,6 +15,8 @@
  * the key is loaded. Section headers are 12 bytes, so consecutive point
  * sections alternate between aligned and not: about half the point bytes
  * are used in place. */
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,6 +377,8 @@ typedef struct {
     size_t base;        /* its index in the section */
     cuzk_zkey *zk;
     const uint64_t *r;
+    uint32_t prev;      /* the constraint of the record before this pass (base > 0) */
+    atomic_bool *unsorted; /* set when a record's constraint is below the one before it */
 } coef_job;
 
 enum { COEF_MATRIX = 1, COEF_CONSTRAINT, COEF_SIGNAL, COEF_VALUE };
@@ -387,6 +391,8 @@ static int coef_item(void *p, size_t i)
     i += j->base;
     cuzk_zkey *zk = j->zk;
     uint32_t m = fmt_rd32(rec), c = fmt_rd32(rec + 4), s = fmt_rd32(rec + 8);
+    if (rec > j->src ? c < fmt_rd32(rec - 44 + 4) : j->base > 0 && c < j->prev)
+        atomic_store_explicit(j->unsorted, true, memory_order_relaxed);
     uint64_t v[4];
     fmt_bytes_to_limbs(v, rec + 12, 32);
     if (!zk->coef_raw) {
@@ -411,7 +417,8 @@ static cuzk_status load_coefs(const cuzk_binfile *bf, cuzk_zkey *zk, const zsecs
                               const cuzk_zkey_read_opts *o, cuzk_error *err)
 {
     const uint64_t off = zs->s[SEC_COEFS]->offset + 4;
-    coef_job j = {bf->data ? bf->data + off : NULL, 0, zk, cuzk_curve_desc_get(zk->curve)->r};
+    atomic_bool unsorted = false;
+    coef_job j = {bf->data ? bf->data + off : NULL, 0, zk, cuzk_curve_desc_get(zk->curve)->r, 0, &unsorted};
     size_t bad = zk->n_coefs;
     int why = 0;
     if (zk->coef_raw || !bf->own_fd) {
@@ -437,6 +444,7 @@ static cuzk_status load_coefs(const cuzk_binfile *bf, cuzk_zkey *zk, const zsecs
             fmt_par_scan(o->pool, cnt, 4096, coef_item, &j, &b, &why);
             if (b < cnt)
                 bad = b0 + b;
+            j.prev = fmt_rd32(buf + (cnt - 1) * 44 + 4);
         }
         cuzk_free(buf);
         if (bad < zk->n_coefs) /* re-read the bad record for the message */
@@ -444,8 +452,10 @@ static cuzk_status load_coefs(const cuzk_binfile *bf, cuzk_zkey *zk, const zsecs
     }
     if (!zk->coef_raw)
         fmt_binfile_drop(bf, zs->s[SEC_COEFS]->offset, zs->s[SEC_COEFS]->size);
-    if (bad >= zk->n_coefs)
+    if (bad >= zk->n_coefs) {
+        zk->coefs_sorted = !atomic_load(&unsorted);
         return CUZK_OK;
+    }
     uint8_t one[44];
     const uint8_t *rec = one;
     if (j.src)

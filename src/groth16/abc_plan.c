@@ -47,6 +47,15 @@ uint64_t cuzk_abc_plan_csr_bytes(size_t n_coefs, size_t domain_size)
     return 2 * ((uint64_t)domain_size + 1) * sizeof(uint32_t) + (uint64_t)n_coefs * CUZK_ABC_TERM_SIZE;
 }
 
+/* Chunks of a plan over nr records (cuzk_abc_plan_build). */
+static size_t plan_chunks(size_t nr) { return CUZK_MAX((size_t)1, CUZK_MIN(nr / 4096, (size_t)4096)); }
+
+uint64_t cuzk_abc_plan_held_bytes(size_t n_coefs, size_t domain_size, bool sorted)
+{
+    const uint64_t tables = (plan_chunks(n_coefs) + 1) * (uint64_t)(sizeof(size_t) + sizeof(uint32_t));
+    return sorted ? tables : tables + cuzk_abc_plan_csr_bytes(n_coefs, domain_size);
+}
+
 uint64_t cuzk_abc_plan_bytes(const cuzk_abc_plan *k)
 {
     uint64_t b = (k->n_chunks + 1) * (uint64_t)(sizeof *k->cstart + sizeof *k->crow);
@@ -142,7 +151,7 @@ cuzk_status cuzk_abc_plan_build(cuzk_abc_plan *k, const cuzk_coefs *co, size_t d
     k->co = *co;
     k->domain_size = domain_size;
     const size_t nr = co->n, nrow = domain_size;
-    size_t nch = CUZK_MAX((size_t)1, CUZK_MIN(nr / 4096, (size_t)4096));
+    size_t nch = plan_chunks(nr);
     k->cstart = cuzk_alloc(nch + 1, sizeof *k->cstart);
     k->crow = cuzk_alloc(nch + 1, sizeof *k->crow);
     if (!k->cstart || !k->crow) {

@@ -19,6 +19,10 @@ uint64_t cuzk_abc_plan_bytes(const cuzk_abc_plan *plan);
 /* The bulk of them, known before the build: the per-row CSR of n_coefs
  * records over the domain. */
 uint64_t cuzk_abc_plan_csr_bytes(size_t n_coefs, size_t domain_size);
+/* What the plan of n_coefs records will hold, known before the build:
+ * records sorted by constraint (cuzk_zkey.coefs_sorted) only the chunk
+ * tables, others the CSR as well. */
+uint64_t cuzk_abc_plan_held_bytes(size_t n_coefs, size_t domain_size, bool sorted);
 
 /* The records of a zkey's section 4: in the file mapping or decoded. */
 void cuzk_coefs_of_zkey(cuzk_coefs *co, const cuzk_zkey *zk);

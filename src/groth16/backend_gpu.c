@@ -130,7 +130,7 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
         if (plan.host_witness) { /* tier 7: the CPU evaluates a, b, c */
             cuzk_coefs co;
             cuzk_coefs_of_zkey(&co, zk);
-            st = cuzk_host_mem_check(cuzk_abc_plan_csr_bytes(co.n, zk->domain_size),
+            st = cuzk_host_mem_check(cuzk_abc_plan_held_bytes(co.n, zk->domain_size, zk->coefs_sorted),
                                      "gpu prover: tier 7's a/b/c plan on the CPU would", err);
             if (!st)
                 st = cuzk_abc_plan_build(&gk->plan, &co, zk->domain_size, ctx ? ctx->pool : NULL, err);

@@ -729,6 +729,7 @@ void cuzk_g16_key_shape(cuzk_gpu_key_shape *out, const cuzk_zkey *zk)
     out->n_public = zk->n_public;
     out->log_domain = zk->log_domain;
     out->n_coefs = zk->n_coefs;
+    out->coefs_sorted = zk->coefs_sorted;
 }
 
 cuzk_status cuzk_gpu_key_shape_read(const char *zkey_path, cuzk_gpu_key_shape *out, cuzk_error *err)

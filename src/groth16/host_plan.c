@@ -150,8 +150,8 @@ static void cpu_items(const cuzk_gpu_key_shape *s, unsigned W, bool mapped, cons
     h->key_data = host_plan_key_data(s);
     h->key_anon = mapped ? 0 : h->key_data;
     h->file_bytes = mapped ? h->key_data : 0;
-    h->csr_held = (size_t)cuzk_abc_plan_csr_bytes(s->n_coefs, n);
-    h->csr_build = smul(2 * (n + 1), sizeof(uint32_t)); /* the counting sort's cursors */
+    h->csr_held = (size_t)cuzk_abc_plan_held_bytes(s->n_coefs, n, s->coefs_sorted);
+    h->csr_build = s->coefs_sorted ? 0 : smul(2 * (n + 1), sizeof(uint32_t)); /* the counting sort's cursors */
     h->tables = smul(n, FR_BYTES);                      /* n/2 twiddles and the staged tables */
     h->witness = smul(s->n_vars, FR_BYTES);
     h->vectors = smul(3, v);
@@ -230,9 +230,9 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
     const size_t rows = smul(2 * (n + 1), sizeof(uint32_t));
     if (s->bellperson) { /* a, b, c come with the proof: no coefficients */
         h->csr_held = h->csr_build = 0;
-    } else if (p->host_witness) { /* tier 7: the CPU's A/B plan */
-        h->csr_held = (size_t)cuzk_abc_plan_csr_bytes(s->n_coefs, n);
-        h->csr_build = rows;
+    } else if (p->host_witness) { /* tier 7: the CPU's A/B plan (sorted records: read in place) */
+        h->csr_held = (size_t)cuzk_abc_plan_held_bytes(s->n_coefs, n, s->coefs_sorted);
+        h->csr_build = s->coefs_sorted ? 0 : rows;
     } else if (p->item[CUZK_GPU_ITEM_COEFS].streamed) { /* page-locked records and rows, kept */
         h->csr_held = sadd(rows, smul(s->n_coefs, 4 + FR_BYTES));
         h->csr_build = rows;

@@ -133,5 +133,6 @@ cuzk_status cuzk_porep_key_shape(cuzk_curve curve, unsigned log_domain, cuzk_gpu
     /* B: ONE and a quarter of the private wires (the bit rows' wires); the
      * others' B points are at infinity and dropped by the prover */
     out->n_b = 1 + s.n_aux / 4;
+    out->coefs_sorted = 1; /* written row by row */
     return CUZK_OK;
 }

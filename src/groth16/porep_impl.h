@@ -614,6 +614,7 @@ static cuzk_status PO_(porep_build)(cuzk_ctx *ctx, const cuzk_porep_shape *s, ui
     zk->n_coefs = info->nnz[0] + info->nnz[1] + np + 1;
     if ((st = cuzk_zkey_alloc(zk, err)) || (st = PO_(po_witness_alloc)(&sh, wt, err)))
         goto out;
+    zk->coefs_sorted = true; /* written row by row (po_pass), the input rows after the others */
     u = cuzk_calloc(nv, sizeof *u);
     v = cuzk_calloc(nv, sizeof *v);
     w = cuzk_calloc(nv, sizeof *w);

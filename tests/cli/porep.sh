@@ -69,7 +69,7 @@ grep -q "^binds    host memory: 1 of 2 workers fit" "$T/plan" || fail "72G: bind
 check "plan --porep --host-mem 72G --fixed-workers" 6 $?
 "$CUZK" plan --porep --porep-cache --host-mem 40G --gpu-mem 16G >"$T/plan" 2>"$T/err"
 check "plan --porep --host-mem 40G" 6 $?
-[ "$(wc -l <"$T/err")" = 1 ] && grep -q "no tier fits the host memory with 1 worker: the leanest needs .* GiB (tier 6, key mapped), 40.00 GiB are available" "$T/err" ||
+[ "$(wc -l <"$T/err")" = 1 ] && grep -q "no tier fits the host memory with 1 worker: the leanest needs .* GiB (tier 7, key mapped), 40.00 GiB are available" "$T/err" ||
     fail "40G: message: $(cat "$T/err")"
 # the key held (made in memory, no cache) needs its 88 GiB more
 "$CUZK" plan --porep --host-mem 125G --gpu-mem 80G --workers 1 >"$T/plan" 2>"$T/err"

@@ -927,6 +927,13 @@ static void test_zkey_fixtures(void **state)
             if (npriv)
                 assert_memory_equal(zc.c.ptr, zp.c.ptr, npriv * cp->g1_affine);
             assert_memory_equal(zc.h.ptr, zp.h.ptr, zc.domain_size * cp->g1_affine);
+            /* sorted by constraint: the reader's finding in both modes,
+             * against the decoded records */
+            bool sorted = true;
+            for (uint64_t i = 1; i < zc.n_coefs; i++)
+                sorted = sorted && zc.coef_constraint[i] >= zc.coef_constraint[i - 1];
+            assert_int_equal(zc.coefs_sorted, sorted);
+            assert_int_equal(zp.coefs_sorted, sorted);
             const uint64_t(*val)[4] = zc.coef_value.ptr;
             for (uint64_t i = 0; i < zc.n_coefs; i++) {
                 const uint8_t *r = zp.coef_raw + i * 44;
@@ -938,6 +945,36 @@ static void test_zkey_fixtures(void **state)
             }
             cuzk_zkey_free(&zc);
             cuzk_zkey_free(&zp);
+        }
+
+        /* The same file with its first and last records swapped where their
+         * constraints differ: read as not sorted, copied or in place. */
+        {
+            size_t fn;
+            uint8_t *fb = (uint8_t *)slurp(p, &fn);
+            uint64_t ssz;
+            size_t off = sec_off(fb, fn, 4, &ssz) + 4;
+            const uint64_t nc = rd32(fb + off - 4);
+            uint8_t *r0 = fb + off, *r1 = fb + off + (nc - 1) * 44;
+            if (nc > 1 && rd32(r0 + 4) != rd32(r1 + 4)) {
+                uint8_t t[44];
+                memcpy(t, r0, 44);
+                memcpy(r0, r1, 44);
+                memcpy(r1, t, 44);
+                FILE *out = fopen(T("swapped.zkey"), "wb");
+                assert_non_null(out);
+                assert_int_equal(fwrite(fb, 1, fn, out), fn);
+                fclose(out);
+                for (int in_place = 0; in_place < 2; in_place++) {
+                    cuzk_zkey z;
+                    cuzk_zkey_read_opts oz = {.pool = pool, .coefs_in_place = in_place};
+                    assert_int_equal(cuzk_zkey_read(&z, T("swapped.zkey"), &oz, &e), CUZK_OK);
+                    assert_false(z.coefs_sorted);
+                    cuzk_zkey_free(&z);
+                }
+                unlink(T("swapped.zkey"));
+            }
+            free(fb);
         }
 
         /* Writer: sections 1..9 identical to snarkjs's, section 10 empty. */

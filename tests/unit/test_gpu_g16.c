@@ -455,7 +455,7 @@ static void gkey_make(gkey *g, cuzk_curve curve, uint64_t constraints)
     unlink(zp);
     rmdir(dir);
     cuzk_zkey *z = &g->zk;
-    g->src.shape = (cuzk_gpu_key_shape){z->curve, z->n_vars, z->n_public, z->log_domain, z->n_coefs, 0, 0, 0};
+    g->src.shape = (cuzk_gpu_key_shape){z->curve, z->n_vars, z->n_public, z->log_domain, z->n_coefs, 0, 0, 0, z->coefs_sorted};
     g->src.coefs = (cuzk_gpu_g16_coefs){z->n_coefs, (const uint8_t *)z->coef_matrix, (const uint8_t *)z->coef_constraint,
                                         (const uint8_t *)z->coef_signal, (const uint8_t *)z->coef_value.ptr, 4, 32};
     assert_non_null(z->coef_matrix);

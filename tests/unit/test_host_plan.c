@@ -63,7 +63,8 @@ static void check_sums(const cuzk_host_plan *h)
 
 /* GPU plans at 2^10..2^27 over device budgets that select each tier; the
  * host side follows the tier: page-locked CSR records when the coefficients
- * are streamed, the CPU's A/B plan and a, b, c per worker in tier 7. */
+ * are streamed, the CPU's A/B plan and a, b, c per worker in tier 7 (the
+ * plan a CSR when the records are not sorted, else its chunk tables). */
 static const unsigned LGS[] = {10, 13, 16, 19, 22, 25, 27};
 
 static void test_gpu_host_sums(void **state)
@@ -71,14 +72,15 @@ static void test_gpu_host_sums(void **state)
     (void)state;
     for (size_t li = 0; li < sizeof LGS / sizeof LGS[0]; li++) {
         const unsigned lg = LGS[li];
-        const cuzk_gpu_key_shape s = porep(lg);
+        cuzk_gpu_key_shape s = porep(lg);
         const size_t v = (size_t)32 << lg;
-        for (int mapped = 0; mapped < 2; mapped++)
+        for (int variant = 0; variant < 4; variant++) /* bit 0: the key mapped; bit 1: its records sorted */
             for (unsigned W = 1; W <= 2; W++)
                 for (size_t budget = (size_t)1 << 44; budget >= ((size_t)64 << 20); budget /= 3) {
                     cuzk_gpu_plan_opts o = {.budget = budget, .workers = W, .sm_count = 132, .device = -1};
                     o.host.budget = SIZE_MAX; /* device only: every tier's host side is checked here */
-                    o.host.key_mapped = mapped;
+                    o.host.key_mapped = variant & 1;
+                    s.coefs_sorted = variant >> 1;
                     cuzk_gpu_plan p;
                     cuzk_error e = {0};
                     if (cuzk_gpu_plan_proof(&s, &o, &p, &e) != CUZK_OK) {
@@ -95,7 +97,10 @@ static void test_gpu_host_sums(void **state)
                     assert_int_equal(h->witness, s.n_vars * 32);
                     if (p.tier == CUZK_GPU_TIER_HOST_WITNESS) {
                         assert_true(h->pinned >= 3 * v + h->witness);
-                        assert_true(h->csr_held >= s.n_coefs * 40);
+                        if (s.coefs_sorted)
+                            assert_true(h->csr_held < ((size_t)1 << 20) && h->csr_build == 0);
+                        else
+                            assert_true(h->csr_held >= s.n_coefs * 40);
                     } else if (p.item[CUZK_GPU_ITEM_COEFS].streamed) {
                         assert_true(h->csr_held >= s.n_coefs * 36);
                     } else {
@@ -103,15 +108,15 @@ static void test_gpu_host_sums(void **state)
                         assert_true(h->csr_held < s.n_coefs * 36 || s.n_coefs < 8);
                     }
                     /* a mapped key's streamed MSM bases are page-locked */
-                    if (mapped && p.item[CUZK_GPU_ITEM_MSM_H].streamed)
+                    if ((variant & 1) && p.item[CUZK_GPU_ITEM_MSM_H].streamed)
                         assert_true(h->key_locked >= p.item[CUZK_GPU_ITEM_MSM_H].data_bytes);
                     if (!p.item[CUZK_GPU_ITEM_MSM_B1].streamed && !p.item[CUZK_GPU_ITEM_MSM_B2].streamed)
                         assert_true(h->b_held < h->b_bases);
                     /* a held key keeps, once attached, only what its streamed items and tier 7 read:
                      * at tier 1 the IC alone (not among the key's data) */
-                    if (!mapped && p.tier == CUZK_GPU_TIER_RESIDENT_PRESTAGED)
+                    if (!(variant & 1) && p.tier == CUZK_GPU_TIER_RESIDENT_PRESTAGED)
                         assert_int_equal(h->key_freed, h->key_data - (s.n_public + 1) * 96);
-                    if (!mapped && p.tier == CUZK_GPU_TIER_HOST_WITNESS)
+                    if (!(variant & 1) && p.tier == CUZK_GPU_TIER_HOST_WITNESS)
                         assert_true(h->key_anon - h->key_freed >= s.n_coefs * 44);
                 }
     }
@@ -247,6 +252,19 @@ static void test_cpu(void **state)
         o.available = mapped.peak - 4096;
         o.held = 4096;
         assert_int_equal(cuzk_host_plan_cpu(&s, 2, &o, &h, &e), CUZK_OK);
+        /* records sorted by constraint (the PoRep-shaped key's): no CSR, the
+         * chunk tables alone; not sorted: the CSR and its cursors */
+        assert_int_equal(s.coefs_sorted, 1);
+        assert_int_equal(held.csr_build, 0);
+        assert_true(held.csr_held < ((size_t)1 << 20));
+        cuzk_gpu_key_shape u = s;
+        u.coefs_sorted = 0;
+        o = (cuzk_host_plan_opts){.budget = SIZE_MAX, .threads = 16};
+        assert_int_equal(cuzk_host_plan_cpu(&u, 2, &o, &h, &e), CUZK_OK);
+        check_sums(&h);
+        assert_true(h.csr_held >= u.n_coefs * 40 && h.csr_build >= ((size_t)8 << lg));
+        assert_true(h.peak - held.peak >= h.csr_held - held.csr_held &&
+                    h.peak - held.peak <= h.csr_held - held.csr_held + h.csr_build);
     }
 }
 
