@@ -229,6 +229,9 @@ typedef struct cuzk_key_opts {
                                 checked. The tier is the first whose device and host plans both fit;
                                 gpu_workers is lowered when none fits them (cuzk_key_info.gpu_workers),
                                 and nothing fitting one worker is CUZK_ERR_NOMEM before any allocation */
+    int gpu_stage_bases;     /* GPU, key items streamed from the host: 1: their bases copied through
+                                page-locked chunks at each proof; -1: page-locked whole at load; 0: the
+                                plan's choice (cuzk_gpu_plan_opts.stage_bases) */
 } cuzk_key_opts;
 
 typedef struct cuzk_key_info {

@@ -121,8 +121,11 @@ typedef struct cuzk_gpu_msm_config {
     size_t device_budget;
     /* Streamed handles with host bases: nonzero page-locks the caller's
      * bases (cudaHostRegister) for the handle's lifetime, so the chunk
-     * uploads are asynchronous DMA (pageable bases work, but every upload
-     * then goes through the driver's staging copy and blocks the host). */
+     * uploads are DMA straight from them; zero: the handle allocates two
+     * page-locked chunks of chunk_points bases and stages every upload
+     * through them (host threads copy one chunk while the other crosses the
+     * bus, ahead of the run and without blocking the caller), so the
+     * caller's pages stay pageable and reclaimable (a mapped file's). */
     int pin_host_bases;
     /* Precomputed bases: t shifted copies of the bases (t x their memory; copy j
      * is 2^(j c Wg) P, made on the device at create) so a run accumulates and

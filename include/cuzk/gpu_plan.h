@@ -229,7 +229,10 @@ typedef struct cuzk_host_plan {
                              driver's own host memory (GPU) */
     size_t key_data;      /* the key's points and coefficient records */
     size_t key_anon;      /* of which in anonymous memory (all of it when copied; 0 when mapped) */
-    size_t key_locked;    /* mapped key pages page-locked for DMA (GPU: streamed MSM bases) */
+    size_t key_locked;    /* mapped key pages page-locked for DMA (GPU: streamed MSM bases, unless
+                             staged) */
+    size_t bases_stage;   /* GPU, streamed MSM bases staged (cuzk_gpu_plan.bases_staged): the two
+                             page-locked chunks of the MSM running (one at a time per key) */
     size_t key_upload_locked; /* GPU, mapped key: the largest resident MSM item's bases, page-locked
                                  while they are uploaded at attach */
     size_t key_freed_early; /* GPU, held key: the original B bases freed once the kept B wires are
@@ -302,6 +305,15 @@ typedef struct cuzk_gpu_plan_opts {
      * request) unless fixed_workers; nothing fits one worker: NOMEM. */
     cuzk_host_plan_opts host;
     int fixed_workers;
+    /* Streamed MSM items' host bases: 1: staged, each MSM copying them
+     * through two page-locked chunks (host threads fill one while the other
+     * crosses the bus); -1: page-locked whole for the key's life (DMA
+     * straight from the pages; the lock takes seconds at attach and the
+     * memory stays unreclaimable); 0: automatic: locked, unless the key is
+     * used in its file mapping (host.key_mapped) and the host plan with
+     * them locked does not fit the host budget, where staging keeps the
+     * tier and the workers (a held key's pages are counted already). */
+    int stage_bases;
 } cuzk_gpu_plan_opts;
 
 typedef struct cuzk_gpu_plan {
@@ -316,6 +328,8 @@ typedef struct cuzk_gpu_plan {
     int host_witness;      /* tier 7: witness, a, b, c and the quotient on the host (bellperson
                               mode: a, b, c the caller's, staged; the quotient on the device) */
     unsigned abc_vectors;  /* domain vectors on the device at once: 3 or 2; 1 in tier 7 */
+    int bases_staged;      /* streamed MSM items copy their host bases through page-locked chunks
+                              instead of page-locking them (cuzk_gpu_plan_opts.stage_bases) */
     cuzk_gpu_plan_item item[CUZK_GPU_ITEM_COUNT];
     size_t key_bytes;      /* the items held with the key (the resident ones) */
     size_t witness_bytes;  /* n_vars x 32; bellperson mode: tiers 1-6 with the bitmaps and offsets

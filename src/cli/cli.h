@@ -120,6 +120,16 @@ void cli_print_device_span(const cuzk_span *sp);
 int cli_parse_size(const char *s, size_t *out);
 #define CLI_SIZE_HELP "a size such as 16G, 8192M or a byte count"
 
+/* --stage-bases auto|yes|no: *out = 0, 1 or -1 (cuzk_gpu_plan_opts.stage_bases).
+ * Returns 0, or 1 after a one-line usage error. */
+int cli_parse_stage_bases(const char *s, int *out, const char *usage);
+#define CLI_STAGE_BASES_HELP                                                                  \
+    "  --stage-bases auto|yes|no  streamed MSM bases copied through page-locked\n"            \
+    "                  chunks at each proof (yes) or page-locked whole at load (no);\n"       \
+    "                  auto (default): locked, unless the key is used in its file\n"         \
+    "                  mapping and the host plan with them locked does not fit\n"           \
+    "                  the host memory (--host-mem)\n"
+
 /* The --format option of prove / verify / setup (cli_peek): *fmt = F or
  * NULL. F must be snarkjs or bellperson. Returns 0, or 1 after a one-line
  * usage error. The commands' tables carry "format" too, so that the full

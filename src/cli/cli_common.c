@@ -359,6 +359,19 @@ int cli_fail(const cuzk_error *err)
     return err->code ? (int)err->code : 1;
 }
 
+int cli_parse_stage_bases(const char *s, int *out, const char *usage)
+{
+    if (!s || !strcmp(s, "auto"))
+        *out = 0;
+    else if (!strcmp(s, "yes"))
+        *out = 1;
+    else if (!strcmp(s, "no"))
+        *out = -1;
+    else
+        return cli_usage_error(usage, "--stage-bases takes auto, yes or no, got '%s'", s);
+    return 0;
+}
+
 int cli_parse_size(const char *s, size_t *out)
 {
     char *end;

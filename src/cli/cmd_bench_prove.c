@@ -23,10 +23,10 @@ int cmd_bench_prove(int argc, char **argv);
 
 static const char USAGE[] =
     "Usage: cuzk bench prove [--gpu[=D]] [--gpu-mem SIZE] [--host-mem SIZE] [--no-msm-copies] [--workers LIST]\n"
-    "                        [--proofs N] [--trace FILE] <zkey> <wtns>\n"
+    "                        [--stage-bases auto|yes|no] [--proofs N] [--trace FILE] <zkey> <wtns>\n"
     "       cuzk bench prove --porep [--scale LG] [--curve C] [--seed S] [--porep-cache DIR] [--gpu[=D]]\n"
     "                        [--gpu-mem SIZE] [--host-mem SIZE] [--no-msm-copies] [--workers LIST] [--proofs N]\n"
-    "                        [--trace FILE]\n"
+    "                        [--stage-bases auto|yes|no] [--trace FILE]\n"
     "  Loads the key once per worker count, proves one warm-up proof, then\n"
     "  3 single proofs (latency: median; with --porep for the first W only)\n"
     "  and N proofs by W threads at once\n"
@@ -55,6 +55,7 @@ static const char USAGE[] =
     "  --no-msm-copies GPU: no precomputed copies of the H MSM's bases (by default\n"
     "                  the plan gives them the memory its tier leaves when the key is\n"
     "                  resident, as `cuzk serve --msm-copies true`; made at key load)\n"
+    CLI_STAGE_BASES_HELP
     "  --host-mem SIZE host memory the key and its proofs may use (anonymous +\n"
     "                  page-locked), a cap on MemAvailable (or the cgroup's\n"
     "                  room); the GPU tier is the first whose device and host\n"
@@ -206,7 +207,8 @@ static cuzk_status preplan(int porep, const char *scale, const char *curve, cons
     char line[256];
     if (ko->backend == CUZK_BACKEND_GPU) {
         cuzk_gpu_plan_opts po = {.budget = (size_t)ko->device_budget, .device = ko->device,
-                                 .workers = (unsigned)wmax, .msm_copies = ko->gpu_msm_copies};
+                                 .workers = (unsigned)wmax, .msm_copies = ko->gpu_msm_copies,
+                                 .stage_bases = ko->gpu_stage_bases};
         po.host.budget = (size_t)ko->host_budget;
         po.host.key_mapped = mapped;
         cuzk_gpu_plan p;
@@ -495,7 +497,7 @@ static cuzk_status make_porep(cuzk_ctx *ctx, const char *scale, const char *curv
 int cmd_bench_prove(int argc, char **argv)
 {
     const char *gpu_mem = NULL, *workers = NULL, *proofs = NULL, *trace = NULL, *scale = NULL, *curve = NULL,
-               *seed = NULL, *host_mem = NULL, *cache = NULL;
+               *seed = NULL, *host_mem = NULL, *cache = NULL, *stage = NULL;
     int porep = 0, no_copies = 0;
     cuzk_key_opts ko = {.backend = CUZK_BACKEND_CPU};
     int on_gpu = 0;
@@ -513,6 +515,7 @@ int cmd_bench_prove(int argc, char **argv)
         {"seed", 0, 1, &seed, NULL},
         {"host-mem", 0, 1, &host_mem, NULL},
         {"porep-cache", 0, 1, &cache, NULL},
+        {"stage-bases", 0, 1, &stage, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
     cli_common common;
@@ -557,6 +560,8 @@ int cmd_bench_prove(int argc, char **argv)
         ko.device_budget = b;
     }
     ko.gpu_msm_copies = !no_copies;
+    if (cli_parse_stage_bases(stage, &ko.gpu_stage_bases, USAGE))
+        return 1;
     if (ko.backend == CUZK_BACKEND_GPU && cuzk_gpu_device_count() <= ko.device) {
         fprintf(stderr, "Error: --gpu: no CUDA device %d\n", ko.device);
         return CUZK_ERR_GPU;

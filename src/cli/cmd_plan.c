@@ -12,7 +12,8 @@
 
 static const char PLAN_USAGE[] =
     "Usage: cuzk plan [--gpu-mem SIZE] [--host-mem SIZE] [--workers N] [--device D] [--sm-count S]\n"
-    "                 [--msm-copies] [--key-copy] [--fixed-workers] <circuit.zkey>\n"
+    "                 [--msm-copies] [--stage-bases auto|yes|no] [--key-copy] [--fixed-workers]\n"
+    "                 <circuit.zkey>\n"
     "       cuzk plan --porep [--scale LG] [--curve C] [--porep-cache] [--gpu-mem SIZE] ...\n"
     "       cuzk plan --cpu [--host-mem SIZE] [--workers N] [--key-copy] <circuit.zkey>\n"
     "       cuzk plan --bellperson [--gpu-mem SIZE] ... <key.params>\n"
@@ -49,6 +50,7 @@ static const char PLAN_USAGE[] =
     "  --msm-copies    with the key resident, precomputed copies of the H MSM's\n"
     "                  bases in the memory the tier leaves (as `cuzk bench prove`\n"
     "                  and `cuzk serve --msm-copies true` make them)\n"
+    CLI_STAGE_BASES_HELP
     "  --porep         no file: the key of `cuzk bench prove --porep` (a Filecoin\n"
     "                  PoRep partition's shape, domain 2^27 or --scale LG, 10..27;\n"
     "                  bls12381 unless --curve bn128)\n"
@@ -71,6 +73,8 @@ static void print_host(const cuzk_host_plan *h)
     printf("  key      %9.3f GiB %s", gib(h->key_data), h->key_mapped ? "in the page cache (reclaimable)" : "anonymous");
     if (h->key_locked)
         printf("; %.3f GiB of it page-locked (streamed MSM bases)", gib(h->key_locked));
+    if (h->bases_stage)
+        printf("; streamed MSM bases staged through %.3f GiB of page-locked chunks", gib(h->bases_stage));
     if (h->key_upload_locked)
         printf("; %.3f GiB more page-locked while uploaded at attach (the largest resident item)",
                gib(h->key_upload_locked));
@@ -149,10 +153,10 @@ static void print_item(const cuzk_gpu_plan *p, int id)
 int cmd_plan(int argc, char **argv)
 {
     const char *mem = NULL, *workers = NULL, *device = NULL, *sms = NULL, *scale = NULL, *curve = NULL,
-               *hmem = NULL;
+               *hmem = NULL, *stage = NULL;
     int porep = 0, copies = 0, key_copy = 0, cpu = 0, fixed = 0, pcache = 0, bellperson = 0, tiers = 0;
     const cli_opt opts[] = {
-        {"msm-copies", 0, 0, NULL, &copies},
+        {"msm-copies", 0, 0, NULL, &copies}, {"stage-bases", 0, 1, &stage, NULL},
         {"host-mem", 0, 1, &hmem, NULL},     {"key-copy", 0, 0, NULL, &key_copy},
         {"cpu", 0, 0, NULL, &cpu},           {"fixed-workers", 0, 0, NULL, &fixed},
         {"porep-cache", 0, 0, NULL, &pcache}, {"bellperson", 0, 0, NULL, &bellperson},
@@ -183,8 +187,9 @@ int cmd_plan(int argc, char **argv)
         return cli_usage_error(PLAN_USAGE, "--porep and --bellperson exclude each other");
     if (!porep && (scale || curve || pcache))
         return cli_usage_error(PLAN_USAGE, "--scale, --curve and --porep-cache go with --porep");
-    if (cpu && (mem || device || sms || copies))
-        return cli_usage_error(PLAN_USAGE, "--cpu plans no device: no --gpu-mem, --device, --sm-count, --msm-copies");
+    if (cpu && (mem || device || sms || copies || stage))
+        return cli_usage_error(PLAN_USAGE, "--cpu plans no device: no --gpu-mem, --device, --sm-count, --msm-copies, "
+                                           "--stage-bases");
     unsigned long lg = 27;
     if (scale && (parse_count(scale, "--scale", 27, &lg) || lg < 10))
         return lg < 10 ? cli_usage_error(PLAN_USAGE, "--scale takes 10..27, got '%s'", scale) : 1;
@@ -197,6 +202,8 @@ int cmd_plan(int argc, char **argv)
     }
     cuzk_gpu_plan_opts po = {0};
     po.msm_copies = copies;
+    if (cli_parse_stage_bases(stage, &po.stage_bases, PLAN_USAGE))
+        return 1;
     unsigned long v = 0;
     if (mem && cli_parse_size(mem, &po.budget))
         return cli_usage_error(PLAN_USAGE, "--gpu-mem must be " CLI_SIZE_HELP ", got '%s'", mem);

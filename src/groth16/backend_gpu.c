@@ -114,6 +114,7 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
         po.budget = (size_t)opts->device_budget;
         po.workers = opts->gpu_workers;
         po.msm_copies = opts->gpu_msm_copies;
+        po.stage_bases = opts->gpu_stage_bases;
         po.host.budget = opts->host_budget == UINT64_MAX ? SIZE_MAX : (size_t)opts->host_budget;
     }
     /* the host plan counts what is allocated already (the key read into
@@ -160,7 +161,7 @@ static cuzk_status gpu_key_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, con
     *key_state = gk;
     if (host_bytes) /* pinned witness (and tier 7: a, b, c) buffers, streamed coefficients, the A/B plan,
                        the kept B wires (index, and bases while streamed) */
-        *host_bytes = (uint64_t)plan.workers * plan.host_pinned +
+        *host_bytes = (uint64_t)plan.workers * plan.host_pinned + plan.host.bases_stage +
                       (plan.item[CUZK_GPU_ITEM_COEFS].streamed ? plan.item[CUZK_GPU_ITEM_COEFS].data_bytes : 0) +
                       (gk->plan_made ? cuzk_abc_plan_bytes(&gk->plan) : 0) +
                       (gk->bd.index ? gk->bd.n * sizeof(uint32_t) : 0) +

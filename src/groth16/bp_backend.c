@@ -446,7 +446,7 @@ static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o
     }
     cuzk_gpu_plan plan;
     cuzk_gpu_g16_key_plan(s->k, &plan, NULL);
-    *host_bytes = sizeof *s + (uint64_t)plan.workers * plan.host_pinned;
+    *host_bytes = sizeof *s + (uint64_t)plan.workers * plan.host_pinned + plan.host.bases_stage;
     *device_bytes = plan.peak;
     *state = s;
     return CUZK_OK;

@@ -624,7 +624,20 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
             out->runtime_bytes = RUNTIME_RESERVE;
             /* the host side of this tier: the next tier when it does not fit */
             cuzk_host_plan hp;
+            /* DESIGN: a mapped key's streamed bases locked whole are
+             * memory the kernel can neither reclaim nor swap (at 2^27, 35.3
+             * GiB at 24G and less, more than the rest of the plan); where
+             * that does not fit the host, the MSMs stage them through two
+             * page-locked chunks each instead (the tier and the workers are
+             * kept). Where it fits they stay locked: the DMA reads them in
+             * place, no host copy at each proof. A held key's pages are
+             * counted already: locking them costs nothing more. */
+            out->bases_staged = o.stage_bases > 0;
             host_plan_gpu(s, out, W, o.host.key_mapped > 0, &hp);
+            if (!o.stage_bases && hp.key_locked && hp.peak > hbudget) {
+                out->bases_staged = 1;
+                host_plan_gpu(s, out, W, o.host.key_mapped > 0, &hp);
+            }
             hp.budget = hbudget;
             hp.available = hmeasured;
             if (hp.peak < hleast.peak) {

@@ -20,6 +20,7 @@
 #include "groth16/abc_plan.h"
 #include "groth16/host_plan.h"
 #include "gpu/g16/g16_shape.h"
+#include "gpu/plan/plan.h"
 #include "msm/msm.h"
 #include "util/common.h"
 
@@ -88,9 +89,11 @@ static void host_sum(cuzk_host_plan *h)
     size_t att = sadd(sadd(h->runtime, h->key_anon - h->key_freed_early), sadd(h->key_locked, h->key_upload_locked));
     att = sadd(sadd(att, h->b_bases), sadd(h->csr_build, h->csr_held));
     att = sadd(sadd(att, h->tables), smul(W, h->pinned));
+    att = sadd(att, h->bases_stage);
     h->phase_bytes[CUZK_HOST_PHASE_ATTACH] = att > copy ? att : copy;
     const size_t base = sadd(sadd(h->runtime, h->key_anon - h->key_freed), h->key_locked);
-    const size_t held = sadd(sadd(sadd(base, h->b_held), h->csr_held), sadd(h->tables, smul(W, h->pinned)));
+    size_t held = sadd(sadd(sadd(base, h->b_held), h->csr_held), sadd(h->tables, smul(W, h->pinned)));
+    held = sadd(held, h->bases_stage);
     const size_t wv = sadd(h->witness, h->vectors);
     h->phase_bytes[CUZK_HOST_PHASE_ABC] = sadd(held, smul(W, wv));
     h->phase_bytes[CUZK_HOST_PHASE_NTT] = sadd(held, smul(W, wv));
@@ -218,7 +221,18 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
         else if (!p->item[id].streamed && p->item[id].data_bytes > upload) /* locked while uploaded (gpu/msm) */
             upload = p->item[id].data_bytes;
     }
-    h->key_locked = mapped ? locked : 0; /* a copy's pages are counted in key_anon already */
+    h->key_locked = mapped && !p->bases_staged ? locked : 0; /* a copy's pages are counted in key_anon already */
+    if (p->bases_staged) { /* two chunks a streamed MSM handle (msm.cu); tiers 1-6 make the next
+                              phase's handle while one runs (cuzk_gpu_plan_item.prefetch_from) */
+        for (int id = CUZK_GPU_ITEM_MSM_H; id <= CUZK_GPU_ITEM_MSM_B2; id++)
+            if (p->item[id].streamed) {
+                const size_t aff = id == CUZK_GPU_ITEM_MSM_B2 ? cd->g2_affine : cd->g1_affine;
+                const size_t b = gpu_msm_stage_bytes(p->item[id].chunk, aff);
+                h->bases_stage = b > h->bases_stage ? b : h->bases_stage;
+            }
+        if (!p->host_witness)
+            h->bases_stage = smul(2, h->bases_stage);
+    }
     h->key_upload_locked = mapped ? upload : 0;
     if (dropped) {
         const size_t bb = smul(s->n_b, cd->g1_affine + cd->g2_affine);

@@ -51,26 +51,46 @@ check "plan --porep --gpu-mem 4G" 6 $?
 [ "$(wc -l <"$T/err")" = 1 ] && grep -q "needs at least 4.42 GiB (with tier 7; the smallest tier, 7, keeps" "$T/err" ||
     fail "4G: message: $(cat "$T/err")"
 # the host plan beside it: a 125 GiB host holds the mapped key's proofs at
-# every card size with 2 workers; 72 GiB at 16G holds one worker (a warning
-# line, the plan for 1), 40 GiB none (exit 6, one line naming host memory)
+# every card size with 2 workers (streamed MSM bases page-locked); a 64 GiB
+# host too, the streamed bases staged through page-locked chunks where
+# locked ones do not fit; 40 GiB at 16G holds one worker (a warning line,
+# the plan for 1), 30 GiB none (exit 6, one line naming host memory)
 for mem in 80G 24G 16G 8G; do
     "$CUZK" plan --porep --porep-cache --host-mem 125G --gpu-mem $mem --workers 2 >"$T/plan" 2>"$T/err"
     check "plan --porep --host-mem 125G --gpu-mem $mem" 0 $?
     grep -q "^host plan (GPU prover, 2 workers, key mapped from its file):" "$T/plan" || fail "$mem: host plan header"
     grep -q "^host     [0-9.]* GiB of 125.000 GiB" "$T/plan" || fail "$mem: host line: $(grep '^host ' "$T/plan")"
+    grep -q "^  key .*GiB of it page-locked (streamed MSM bases)" "$T/plan" ||
+        fail "$mem: key line: $(grep '^  key ' "$T/plan")"
     grep -q "^binds    device memory" "$T/plan" || fail "$mem: binds: $(grep '^binds' "$T/plan")"
+    "$CUZK" plan --porep --porep-cache --host-mem 64G --gpu-mem $mem --workers 2 --fixed-workers >"$T/plan" 2>"$T/err"
+    check "plan --porep --host-mem 64G --gpu-mem $mem" 0 $?
+    grep -q "^host     [1-5][0-9].[0-9]* GiB of 64.000 GiB" "$T/plan" || fail "$mem 64G: host: $(grep '^host ' "$T/plan")"
+    if [ $mem != 80G ]; then
+        grep -q "^  key .*streamed MSM bases staged through [0-9.]* GiB of page-locked chunks" "$T/plan" ||
+            fail "$mem 64G: key line: $(grep '^  key ' "$T/plan")"
+    fi
 done
-"$CUZK" plan --porep --porep-cache --host-mem 72G --gpu-mem 16G --workers 2 >"$T/plan" 2>"$T/err"
-check "plan --porep --host-mem 72G" 0 $?
+# asked: staged on the 125 GiB host; locked on the 64 GiB one lowers the workers
+"$CUZK" plan --porep --porep-cache --host-mem 125G --gpu-mem 8G --workers 2 --stage-bases yes >"$T/plan" 2>"$T/err"
+check "plan --porep --gpu-mem 8G --stage-bases yes" 0 $?
+grep -q "^host     52.[0-9]* GiB of 125.000 GiB" "$T/plan" || fail "stage-bases yes: host: $(grep '^host ' "$T/plan")"
+"$CUZK" plan --porep --porep-cache --host-mem 64G --gpu-mem 8G --workers 2 --stage-bases no >"$T/plan" 2>"$T/err"
+check "plan --porep --host-mem 64G --gpu-mem 8G --stage-bases no" 6 $?
+grep -q "no tier fits the host memory with 1 worker" "$T/err" || fail "stage-bases no at 64G: $(cat "$T/err")"
+"$CUZK" plan --porep --porep-cache --stage-bases maybe >/dev/null 2>"$T/err"
+check "plan --stage-bases maybe: usage error" 1 $?
+"$CUZK" plan --porep --porep-cache --host-mem 40G --gpu-mem 16G --workers 2 >"$T/plan" 2>"$T/err"
+check "plan --porep --host-mem 40G" 0 $?
 [ "$(wc -l <"$T/err")" = 1 ] && grep -q "^Warning: porep 2^27: 2 workers do not fit .*; planned with 1" "$T/err" ||
-    fail "72G: warning: $(cat "$T/err")"
-grep -q "^binds    host memory: 1 of 2 workers fit" "$T/plan" || fail "72G: binds: $(grep '^binds' "$T/plan")"
-"$CUZK" plan --porep --porep-cache --host-mem 72G --gpu-mem 16G --workers 2 --fixed-workers >"$T/plan" 2>"$T/err"
-check "plan --porep --host-mem 72G --fixed-workers" 6 $?
-"$CUZK" plan --porep --porep-cache --host-mem 40G --gpu-mem 16G >"$T/plan" 2>"$T/err"
-check "plan --porep --host-mem 40G" 6 $?
-[ "$(wc -l <"$T/err")" = 1 ] && grep -q "no tier fits the host memory with 1 worker: the leanest needs .* GiB (tier 7, key mapped), 40.00 GiB are available" "$T/err" ||
-    fail "40G: message: $(cat "$T/err")"
+    fail "40G: warning: $(cat "$T/err")"
+grep -q "^binds    host memory: 1 of 2 workers fit" "$T/plan" || fail "40G: binds: $(grep '^binds' "$T/plan")"
+"$CUZK" plan --porep --porep-cache --host-mem 40G --gpu-mem 16G --workers 2 --fixed-workers >"$T/plan" 2>"$T/err"
+check "plan --porep --host-mem 40G --fixed-workers" 6 $?
+"$CUZK" plan --porep --porep-cache --host-mem 30G --gpu-mem 16G >"$T/plan" 2>"$T/err"
+check "plan --porep --host-mem 30G" 6 $?
+[ "$(wc -l <"$T/err")" = 1 ] && grep -q "no tier fits the host memory with 1 worker: the leanest needs .* GiB (tier 7, key mapped), 30.00 GiB are available" "$T/err" ||
+    fail "30G: message: $(cat "$T/err")"
 # the key held (made in memory, no cache) needs its 88 GiB more
 "$CUZK" plan --porep --host-mem 125G --gpu-mem 80G --workers 1 >"$T/plan" 2>"$T/err"
 check "plan --porep (held) --host-mem 125G" 0 $?

@@ -35,12 +35,12 @@ static void check_sums(const cuzk_host_plan *h)
     assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_LOAD], h->runtime + h->key_anon);
     const size_t att = h->runtime + h->key_anon - h->key_freed_early + h->key_locked + h->key_upload_locked +
                        h->b_bases + h->csr_build +
-                       h->csr_held + h->tables + W * h->pinned;
+                       h->csr_held + h->tables + W * h->pinned + h->bases_stage;
     const size_t copy = h->runtime + h->key_anon + h->b_bases;
     assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_ATTACH], att > copy ? att : copy);
     assert_true(h->key_freed_early <= h->key_freed && h->key_freed <= h->key_anon);
     const size_t base = h->runtime + h->key_anon - h->key_freed + h->key_locked;
-    const size_t held = base + h->b_held + h->csr_held + h->tables + W * h->pinned;
+    const size_t held = base + h->b_held + h->csr_held + h->tables + W * h->pinned + h->bases_stage;
     assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_ABC], held + W * (h->witness + h->vectors));
     assert_int_equal(h->phase_bytes[CUZK_HOST_PHASE_NTT], held + W * (h->witness + h->vectors));
     const size_t mv = h->gpu ? h->vectors : h->vectors / 3;
@@ -74,13 +74,16 @@ static void test_gpu_host_sums(void **state)
         const unsigned lg = LGS[li];
         cuzk_gpu_key_shape s = porep(lg);
         const size_t v = (size_t)32 << lg;
-        for (int variant = 0; variant < 4; variant++) /* bit 0: the key mapped; bit 1: its records sorted */
+        for (int variant = 0; variant < 8; variant++) /* bit 0: the key mapped; bit 1: its records sorted;
+                                                          bit 2: streamed bases staged (else the plan's
+                                                          choice: locked, the host budget being unlimited) */
             for (unsigned W = 1; W <= 2; W++)
                 for (size_t budget = (size_t)1 << 44; budget >= ((size_t)64 << 20); budget /= 3) {
                     cuzk_gpu_plan_opts o = {.budget = budget, .workers = W, .sm_count = 132, .device = -1};
                     o.host.budget = SIZE_MAX; /* device only: every tier's host side is checked here */
                     o.host.key_mapped = variant & 1;
-                    s.coefs_sorted = variant >> 1;
+                    s.coefs_sorted = (variant >> 1) & 1;
+                    o.stage_bases = variant & 4 ? 1 : 0;
                     cuzk_gpu_plan p;
                     cuzk_error e = {0};
                     if (cuzk_gpu_plan_proof(&s, &o, &p, &e) != CUZK_OK) {
@@ -107,9 +110,28 @@ static void test_gpu_host_sums(void **state)
                         assert_true(h->csr_build >= s.n_coefs * 36);
                         assert_true(h->csr_held < s.n_coefs * 36 || s.n_coefs < 8);
                     }
-                    /* a mapped key's streamed MSM bases are page-locked */
-                    if ((variant & 1) && p.item[CUZK_GPU_ITEM_MSM_H].streamed)
-                        assert_true(h->key_locked >= p.item[CUZK_GPU_ITEM_MSM_H].data_bytes);
+                    /* streamed MSM bases staged through two page-locked chunks per handle when asked;
+                     * else a mapped key's are page-locked whole, a held key's locked in place (counted
+                     * in key_anon) */
+                    size_t stage = 0; /* the largest streamed item's two chunks */
+                    for (int id = CUZK_GPU_ITEM_MSM_H; id <= CUZK_GPU_ITEM_MSM_B2; id++)
+                        if (p.item[id].streamed) {
+                            const size_t n = p.item[id].chunk < ((size_t)1 << 22) ? p.item[id].chunk
+                                                                                   : ((size_t)1 << 22);
+                            const size_t b = 2 * n * (id == CUZK_GPU_ITEM_MSM_B2 ? 192 : 96);
+                            stage = b > stage ? b : stage;
+                        }
+                    const bool staged = (variant & 4) != 0;
+                    assert_int_equal(p.bases_staged, staged);
+                    if (staged) {
+                        assert_int_equal(h->key_locked, 0);
+                        /* tiers 1-6 make the next phase's handle while one runs */
+                        assert_int_equal(h->bases_stage, p.tier == CUZK_GPU_TIER_HOST_WITNESS ? stage : 2 * stage);
+                    } else {
+                        assert_int_equal(h->bases_stage, 0);
+                        if ((variant & 1) && p.item[CUZK_GPU_ITEM_MSM_H].streamed)
+                            assert_true(h->key_locked >= p.item[CUZK_GPU_ITEM_MSM_H].data_bytes);
+                    }
                     if (!p.item[CUZK_GPU_ITEM_MSM_B1].streamed && !p.item[CUZK_GPU_ITEM_MSM_B2].streamed)
                         assert_true(h->b_held < h->b_bases);
                     /* a held key keeps, once attached, only what its streamed items and tier 7 read:
@@ -170,6 +192,64 @@ static void test_binding(void **state)
         assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p3, &e), st);
         if (!st)
             assert_int_equal(p3.tier, p2.tier);
+    }
+}
+
+/* Streamed MSM bases of a mapped key: locked while the host plan fits with
+ * them locked; a host between the staged and the locked peak keeps the tier
+ * and the workers with them staged; --stage-bases no refuses to stage (the
+ * workers are lowered or the tier changes instead); a held key never stages
+ * on its own. 2^27 at 8G (tier 7) and 24G (tier 4), W = 2. */
+static void test_staged_bases(void **state)
+{
+    (void)state;
+    const cuzk_gpu_key_shape s = porep(27);
+    const size_t caps[] = {8 * GIB, 24 * GIB};
+    for (size_t ci = 0; ci < 2; ci++) {
+        cuzk_gpu_plan_opts o = {.budget = caps[ci], .workers = 2, .sm_count = 132, .device = -1};
+        o.host.key_mapped = 1;
+        o.host.budget = SIZE_MAX;
+        cuzk_gpu_plan lk, st, p;
+        cuzk_error e = {0};
+        o.stage_bases = -1;
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &lk, &e), CUZK_OK);
+        o.stage_bases = 1;
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &st, &e), CUZK_OK);
+        assert_int_equal(lk.tier, st.tier);
+        assert_int_equal(lk.bases_staged, 0);
+        assert_int_equal(st.bases_staged, 1);
+        /* the 35.3 GiB of streamed H, A and C bases (B's are the kept wires' copies) */
+        assert_true(lk.host.key_locked > 35 * GIB);
+        assert_int_equal(st.host.key_locked, 0);
+        assert_true(st.host.bases_stage > 0 && st.host.bases_stage <= 3 * GIB);
+        assert_int_equal(lk.host.peak - lk.host.key_locked + st.host.bases_stage, st.host.peak);
+        assert_true(st.host.peak <= 64 * GIB); /* issue 27's bound with two workers */
+        /* auto, unlimited host: locked */
+        o.stage_bases = 0;
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p, &e), CUZK_OK);
+        assert_int_equal(p.bases_staged, 0);
+        assert_int_equal(p.host.peak, lk.host.peak);
+        /* auto, a host between the two peaks: staged, same tier and workers */
+        o.host.budget = 0;
+        o.host.available = (st.host.peak + lk.host.peak) / 2;
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p, &e), CUZK_OK);
+        assert_int_equal(p.bases_staged, 1);
+        assert_int_equal(p.tier, lk.tier);
+        assert_int_equal(p.workers, 2);
+        assert_int_equal(p.host.peak, st.host.peak);
+        check_sums(&p.host);
+        /* locked asked on that host: not two workers at this tier with the bases locked */
+        o.stage_bases = -1;
+        cuzk_status r = cuzk_gpu_plan_proof(&s, &o, &p, &e);
+        assert_true(r == CUZK_ERR_NOMEM || (r == CUZK_OK && !p.bases_staged && p.host.peak <= o.host.available &&
+                                            (p.workers < 2 || p.tier != lk.tier)));
+        /* a held key: nothing of it to unlock, so auto never stages */
+        o.stage_bases = 0;
+        o.host.key_mapped = 0;
+        o.host.budget = SIZE_MAX;
+        assert_int_equal(cuzk_gpu_plan_proof(&s, &o, &p, &e), CUZK_OK);
+        assert_int_equal(p.bases_staged, 0);
+        assert_int_equal(p.host.key_locked, 0);
     }
 }
 
@@ -343,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_bellperson_staging),
         cmocka_unit_test(test_binding),
         cmocka_unit_test(test_worker_lowering),
+        cmocka_unit_test(test_staged_bases),
         cmocka_unit_test(test_cpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

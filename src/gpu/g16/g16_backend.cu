@@ -478,7 +478,7 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
         if (it->streamed) {
             const size_t aff = i == NMSM - 1 ? cuzk_gpu_curve_ops_get(s->curve)->desc->g2_affine
                                              : cuzk_gpu_curve_ops_get(s->curve)->desc->g1_affine;
-            pin_bases(k, i, msm_points(s, i) * aff);
+            if (!p->bases_staged) pin_bases(k, i, msm_points(s, i) * aff); /* else each MSM stages them */
             continue;
         }
         if ((st = msm_make(k, i, false, &k->msm[i], e))) return st;

@@ -68,6 +68,7 @@ extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
     if (!m) return;
     {
         cuzk_gpu::device_guard g(m->device);
+        if (m->fill_st) cudaStreamSynchronize(m->fill_st);
         if (m->copy_st) cudaStreamSynchronize(m->copy_st);
         void *ptrs[] = {m->d_bases, m->d_live, m->d_chunk, m->d_scalars, m->d_ones_acc, m->d_ones, m->d_counters, m->d_offsets,
                         m->d_cursor, m->d_tiles, m->d_entries, m->d_pairs, m->d_gcur, m->d_buckets, m->d_part,
@@ -79,7 +80,11 @@ extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
             if (m->ev_done[i]) cudaEventDestroy(m->ev_done[i]);
             if (m->ev_res[i]) cudaEventDestroy(m->ev_res[i]);
             if (m->h_slot[i]) cudaFreeHost(m->h_slot[i]);
+            if (m->h_stage[i]) cudaFreeHost(m->h_stage[i]);
+            if (m->ev_fill[i]) cudaEventDestroy(m->ev_fill[i]);
+            if (m->ev_sdma[i]) cudaEventDestroy(m->ev_sdma[i]);
         }
+        if (m->fill_st) cudaStreamDestroy(m->fill_st);
         if (m->ev_start) cudaEventDestroy(m->ev_start);
         if (m->ev_pref) cudaEventDestroy(m->ev_pref);
         if (m->ev_cls) cudaEventDestroy(m->ev_cls);
@@ -194,13 +199,23 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
         if (m->mem.streamed) {
             m->h_bases = bases;
             if (res < npoints) CUZK_CU_GOTO(cudaMalloc(&m->d_chunk, 2 * chunk * m->aff_size), fail);
-            if ((res < npoints || m->prefix_pending) && cfg && cfg->pin_host_bases && !bases_on_device) {
+            if ((res < npoints || m->prefix_pending) && !bases_on_device && cfg->pin_host_bases) {
                 m->reg_from = m->prefix_pending ? 0 : res; /* what the runs upload */
                 cudaError_t rc = cudaHostRegister((void *)((const char *)bases + m->reg_from * m->aff_size),
                                                   (npoints - m->reg_from) * m->aff_size, cudaHostRegisterPortable);
                 if (rc == cudaSuccess) m->registered = 1;
                 else if (rc == cudaErrorHostMemoryAlreadyRegistered) (void)cudaGetLastError(); /* pinned already */
                 else CUZK_CU_GOTO(rc, fail);
+            } else if ((res < npoints || m->prefix_pending) && !bases_on_device) {
+                /* staged: two page-locked chunks (gpu_msm_stage_bytes) */
+                m->stage_points = gpu_msm_stage_points(chunk);
+                for (int i = 0; i < 2; i++) {
+                    CUZK_CU_GOTO(cudaHostAlloc(&m->h_stage[i], m->stage_points * m->aff_size, cudaHostAllocPortable),
+                                 fail);
+                    CUZK_CU_GOTO(cudaEventCreateWithFlags(&m->ev_fill[i], cudaEventDisableTiming), fail);
+                    CUZK_CU_GOTO(cudaEventCreateWithFlags(&m->ev_sdma[i], cudaEventDisableTiming), fail);
+                }
+                CUZK_CU_GOTO(cudaStreamCreateWithFlags(&m->fill_st, cudaStreamNonBlocking), fail);
             }
             CUZK_CU_GOTO(cudaMalloc(&m->d_ones_acc, m->nbatch_max * xz), fail);
             CUZK_CU_GOTO(cudaMalloc(&m->d_ones, chunk * 4), fail);

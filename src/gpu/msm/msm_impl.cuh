@@ -52,6 +52,8 @@
 #ifndef CUZK_GPU_MSM_IMPL_CUH
 #define CUZK_GPU_MSM_IMPL_CUH
 
+#include <pthread.h>
+
 #include "gpu/ec/curve_ops.cuh"
 #include "gpu/msm/msm_accumulate.cuh"
 #include "gpu/msm/msm_defs.cuh"
@@ -85,6 +87,14 @@ struct cuzk_gpu_msm {
     const void *h_bases;   /* streamed: the caller's bases (host or device) */
     int registered;        /* streamed: h_bases page-locked by create, from point reg_from on */
     size_t reg_from;
+    /* streamed from host bases not page-locked: every upload goes through
+     * two page-locked chunks, filled by host functions on fill_st (several
+     * threads each) ahead of the DMA on copy_st */
+    void *h_stage[2];
+    size_t stage_points;
+    unsigned stage_next;
+    cudaStream_t fill_st;
+    cudaEvent_t ev_fill[2], ev_sdma[2]; /* chunk i filled / copied to the device */
     int prefix_pending;    /* streamed from the host: the resident prefix not uploaded yet (the next
                               run uploads it beside its computation) */
     int prefetched;        /* the prefix's upload queued by cuzk_gpu_msm_prefetch: the next run's
@@ -150,13 +160,78 @@ inline cuzk_status msm_ensure_events(cuzk_gpu_msm *m, cuzk_error *e)
     return CUZK_OK;
 }
 
+/* A staging chunk's fill: one host function on fill_st, its bytes split
+ * over STAGE_THREADS threads (one copy thread reads about 10 GB/s; the bus
+ * takes about 50). */
+#define STAGE_THREADS 8
+struct stage_fill {
+    char *dst;
+    const char *src;
+    size_t bytes;
+};
+
+inline void *stage_copy_part(void *arg)
+{
+    const stage_fill *f = (const stage_fill *)arg;
+    memcpy(f->dst, f->src, f->bytes);
+    return NULL;
+}
+
+inline void CUDART_CB stage_fill_fn(void *arg)
+{
+    stage_fill *f = (stage_fill *)arg;
+    stage_fill part[STAGE_THREADS];
+    pthread_t th[STAGE_THREADS];
+    bool started[STAGE_THREADS] = {false};
+    const size_t per = (f->bytes / STAGE_THREADS + 63) & ~(size_t)63;
+    for (int t = 0; t < STAGE_THREADS; t++) {
+        const size_t b = per * t < f->bytes ? per * t : f->bytes, e = per * (t + 1) < f->bytes ? per * (t + 1) : f->bytes;
+        part[t].dst = f->dst + b;
+        part[t].src = f->src + b;
+        part[t].bytes = e - b;
+        if (t > 0 && part[t].bytes) started[t] = pthread_create(&th[t], NULL, stage_copy_part, &part[t]) == 0;
+    }
+    for (int t = 0; t < STAGE_THREADS; t++)
+        if (!started[t]) stage_copy_part(&part[t]); /* this thread's part, and any whose thread did not start */
+    for (int t = 1; t < STAGE_THREADS; t++)
+        if (started[t]) pthread_join(th[t], NULL);
+    free(f);
+}
+
 /* Host bases [b0, b1) copied to dst on the copy stream; bellperson's
  * encoding converted where they landed (the run's per-batch uploads and
- * cuzk_gpu_msm_prefetch). */
+ * cuzk_gpu_msm_prefetch). Bases not page-locked go through the staging
+ * chunks, at most stage_points at a time: chunk i is filled once its last
+ * copy to the device is done, and copied once filled, so one chunk fills
+ * while the other's DMA runs and neither blocks the caller's thread. */
 inline cuzk_status msm_upload_bases(cuzk_gpu_msm *m, void *dst, size_t b0, size_t b1, cuzk_error *e)
 {
-    CUZK_CU(cudaMemcpyAsync(dst, (const char *)m->h_bases + b0 * m->aff_size, (b1 - b0) * m->aff_size,
-                            cudaMemcpyDefault, m->copy_st));
+    const char *src = (const char *)m->h_bases + b0 * m->aff_size;
+    if (!m->h_stage[0]) {
+        CUZK_CU(cudaMemcpyAsync(dst, src, (b1 - b0) * m->aff_size, cudaMemcpyDefault, m->copy_st));
+    } else {
+        for (size_t p0 = b0; p0 < b1; p0 += m->stage_points) {
+            const size_t pts = b1 - p0 < m->stage_points ? b1 - p0 : m->stage_points, bytes = pts * m->aff_size;
+            const unsigned i = m->stage_next;
+            stage_fill *f = (stage_fill *)malloc(sizeof *f);
+            if (!f) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu msm: out of host memory");
+            f->dst = (char *)m->h_stage[i];
+            f->src = (const char *)m->h_bases + p0 * m->aff_size;
+            f->bytes = bytes;
+            cudaError_t rc = cudaStreamWaitEvent(m->fill_st, m->ev_sdma[i], 0);
+            if (rc == cudaSuccess) rc = cudaLaunchHostFunc(m->fill_st, stage_fill_fn, f);
+            if (rc != cudaSuccess) {
+                free(f);
+                CUZK_CU(rc);
+            }
+            m->stage_next ^= 1;
+            CUZK_CU(cudaEventRecord(m->ev_fill[i], m->fill_st));
+            CUZK_CU(cudaStreamWaitEvent(m->copy_st, m->ev_fill[i], 0));
+            CUZK_CU(cudaMemcpyAsync((char *)dst + (p0 - b0) * m->aff_size, m->h_stage[i], bytes,
+                                    cudaMemcpyHostToDevice, m->copy_st));
+            CUZK_CU(cudaEventRecord(m->ev_sdma[i], m->copy_st));
+        }
+    }
     return m->cfg.bases_be ? m->ops->decode_be(dst, b1 - b0, m->copy_st, e) : CUZK_OK;
 }
 

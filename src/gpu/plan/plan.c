@@ -372,6 +372,16 @@ cuzk_status gpu_msm_plan_full(gpu_msm_full_plan *fp, cuzk_curve curve, cuzk_gpu_
     return CUZK_OK;
 }
 
+size_t gpu_msm_stage_points(size_t chunk_points)
+{
+    return chunk_points < GPU_MSM_STAGE_POINTS ? chunk_points : GPU_MSM_STAGE_POINTS;
+}
+
+size_t gpu_msm_stage_bytes(size_t chunk_points, size_t affine_bytes)
+{
+    return 2 * gpu_msm_stage_points(chunk_points) * affine_bytes;
+}
+
 size_t gpu_default_budget(size_t free_bytes, size_t total_bytes)
 {
     return (size_t)cuzk_mem_after_margin(free_bytes, total_bytes, CUZK_MARGIN_MSM_MIN);

@@ -194,6 +194,13 @@ typedef struct gpu_msm_full_plan {
 cuzk_status gpu_msm_plan_full(gpu_msm_full_plan *fp, cuzk_curve curve, cuzk_gpu_group group, size_t npoints,
                               const cuzk_gpu_msm_config *cfg, int sm_count, size_t budget, cuzk_error *e);
 
+/* A streamed handle over host bases that are not page-locked stages its
+ * uploads through two page-locked chunks of at most GPU_MSM_STAGE_POINTS
+ * bases each (msm_impl.cuh): their bytes. */
+#define GPU_MSM_STAGE_POINTS ((size_t)1 << 22)
+size_t gpu_msm_stage_points(size_t chunk_points);
+size_t gpu_msm_stage_bytes(size_t chunk_points, size_t affine_bytes);
+
 /* Free memory minus the safety margin max(256 MiB, 2 % of total); 0 if less
  * (cuzk_mem_after_margin, util/common.h). */
 size_t gpu_default_budget(size_t free_bytes, size_t total_bytes);
