@@ -122,10 +122,11 @@ typedef struct cuzk_gpu_msm_config {
     /* Streamed handles with host bases: nonzero page-locks the caller's
      * bases (cudaHostRegister) for the handle's lifetime, so the chunk
      * uploads are DMA straight from them; zero: the handle allocates two
-     * page-locked chunks of chunk_points bases and stages every upload
+     * page-locked chunks (at most 2^22 bases each) and stages every upload
      * through them (host threads copy one chunk while the other crosses the
      * bus, ahead of the run and without blocking the caller), so the
-     * caller's pages stay pageable and reclaimable (a mapped file's). */
+     * caller's pages stay pageable and reclaimable (a mapped file's); or
+     * uses `stager`'s. */
     int pin_host_bases;
     /* Precomputed bases: t shifted copies of the bases (t x their memory; copy j
      * is 2^(j c Wg) P, made on the device at create) so a run accumulates and
@@ -159,9 +160,28 @@ typedef struct cuzk_gpu_msm_config {
      * (cuzk_gpu_msm_plan: streamed 1, resident_points up to every point);
      * no effect with precomputed copies or bases on the device. */
     int upload_in_run;
+    /* Staged uploads (pin_host_bases 0): the caller's stager, shared by
+     * the handles made with it (NULL: the handle makes its own at create,
+     * two page-locked chunks: for a handle made per proof, a page-locking
+     * of hundreds of MiB at every proof). */
+    struct cuzk_gpu_msm_stager *stager;
 } cuzk_gpu_msm_config;
 
 typedef struct cuzk_gpu_msm cuzk_gpu_msm;
+
+/* Two page-locked host chunks of chunk_bytes and a fill stream through
+ * which streamed handles stage their uploads of host bases (pin_host_bases
+ * 0): 8 host threads copy into one chunk (a host function on the fill
+ * stream, ordered after that chunk's last copy to the device) while the
+ * other chunk's DMA runs on the uploading handle's copy stream. Handles
+ * sharing one stager take its chunks in the order they queue uploads (a
+ * mutex orders concurrent callers); a handle's run depends only on its own
+ * uploads, so a later handle's queued copies never hold up an earlier one.
+ * Destroy after every handle using it. */
+typedef struct cuzk_gpu_msm_stager cuzk_gpu_msm_stager;
+CUZK_API cuzk_status cuzk_gpu_msm_stager_create(cuzk_gpu_msm_stager **out, size_t chunk_bytes, int device,
+                                                cuzk_error *e);
+CUZK_API void cuzk_gpu_msm_stager_destroy(cuzk_gpu_msm_stager *s);
 
 /* Memory plan. A handle is RESIDENT when bases + workspaces (+ the n * 32
  * byte staging of host scalars) fit the budget: the bases are copied to the

@@ -231,8 +231,8 @@ typedef struct cuzk_host_plan {
     size_t key_anon;      /* of which in anonymous memory (all of it when copied; 0 when mapped) */
     size_t key_locked;    /* mapped key pages page-locked for DMA (GPU: streamed MSM bases, unless
                              staged) */
-    size_t bases_stage;   /* GPU, streamed MSM bases staged (cuzk_gpu_plan.bases_staged): the two
-                             page-locked chunks of the MSM running (one at a time per key) */
+    size_t bases_stage;   /* GPU, streamed MSM bases staged (cuzk_gpu_plan.bases_staged): the key's
+                             two page-locked chunks every streamed MSM handle copies them through */
     size_t key_upload_locked; /* GPU, mapped key: the largest resident MSM item's bases, page-locked
                                  while they are uploaded at attach */
     size_t key_freed_early; /* GPU, held key: the original B bases freed once the kept B wires are

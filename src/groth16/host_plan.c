@@ -222,17 +222,13 @@ void host_plan_gpu(const cuzk_gpu_key_shape *s, const cuzk_gpu_plan *p, unsigned
             upload = p->item[id].data_bytes;
     }
     h->key_locked = mapped && !p->bases_staged ? locked : 0; /* a copy's pages are counted in key_anon already */
-    if (p->bases_staged) { /* two chunks a streamed MSM handle (msm.cu); tiers 1-6 make the next
-                              phase's handle while one runs (cuzk_gpu_plan_item.prefetch_from) */
+    if (p->bases_staged) /* the key's stager: two chunks, as large as the largest streamed item's (g16_backend.cu) */
         for (int id = CUZK_GPU_ITEM_MSM_H; id <= CUZK_GPU_ITEM_MSM_B2; id++)
             if (p->item[id].streamed) {
                 const size_t aff = id == CUZK_GPU_ITEM_MSM_B2 ? cd->g2_affine : cd->g1_affine;
                 const size_t b = gpu_msm_stage_bytes(p->item[id].chunk, aff);
                 h->bases_stage = b > h->bases_stage ? b : h->bases_stage;
             }
-        if (!p->host_witness)
-            h->bases_stage = smul(2, h->bases_stage);
-    }
     h->key_upload_locked = mapped ? upload : 0;
     if (dropped) {
         const size_t bb = smul(s->n_b, cd->g1_affine + cd->g2_affine);

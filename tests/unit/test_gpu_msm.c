@@ -467,6 +467,32 @@ static void run_streamed(const group_ops *g, size_t nmax, uint64_t seed)
         }
         cuzk_gpu_msm_destroy(m);
     }
+    /* staged uploads through one shared stager whose chunks (300 bases) are
+     * smaller than a batch (1024), so every upload is split in pieces: two
+     * handles made together (a prefix kept and the rest streamed; every
+     * base kept, prefetched while the other is queued), runs alternating */
+    {
+        cuzk_gpu_msm_stager *sg = NULL;
+        assert_int_equal(cuzk_gpu_msm_stager_create(&sg, 300 * g->aff, 0, &e), CUZK_OK);
+        cuzk_gpu_msm_config c1 = {.batch_points = 1024, .precompute = 1, .upload_in_run = 1, .stager = sg};
+        cuzk_gpu_msm_config c2 = c1;
+        c1.device_budget = cuzk_gpu_msm_device_bytes(g->curve, g->group, nmax, &c1, device_sms()) - 512 * g->aff;
+        cuzk_gpu_msm *m1 = NULL, *m2 = NULL;
+        assert_int_equal(cuzk_gpu_msm_create(&m1, g->curve, g->group, bases, nmax, 0, 0, &c1, &e), CUZK_OK);
+        assert_int_equal(cuzk_gpu_msm_create(&m2, g->curve, g->group, bases, nmax, 0, 0, &c2, &e), CUZK_OK);
+        cuzk_gpu_msm_get_plan(m1, &pl);
+        assert_true(pl.streamed && pl.resident_points > 0 && pl.resident_points < nmax);
+        assert_int_equal(cuzk_gpu_msm_prefetch(m2, &e), CUZK_OK);
+        for (int d = 0; d < 4; d++) {
+            g->scalars(sc, nmax - (size_t)d, (enum dist)d, seed + 131 + d);
+            snprintf(what, sizeof what, "staged, shared stager, handle %d run %d %s", 1 + (d & 1), d / 2, DIST_NAMES[d]);
+            check_run(g, d & 1 ? m2 : m1, bases, sc, nmax - (size_t)d, d & 1, what);
+        }
+        cuzk_gpu_msm_destroy(m1);
+        cuzk_gpu_msm_destroy(m2);
+        cuzk_gpu_msm_stager_destroy(sg);
+        assert_int_equal(cuzk_gpu_msm_stager_create(&sg, 0, 0, &e), CUZK_ERR_USAGE);
+    }
     /* bases on the device: nothing to upload, the resident plan (no copies
      * asked, which would make it resident whatever the flag) */
     void *dbases = NULL;

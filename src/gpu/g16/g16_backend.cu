@@ -12,6 +12,7 @@
 #include "gpu/g16/g16_shape.h"
 #include "gpu/device/gpu_common.cuh"
 #include "gpu/msm/msm_async.h"
+#include "gpu/plan/plan.h"
 #include "gpu/g16/wpack.h"
 #include "util/bitsel.h"
 #include "util/common.h"
@@ -41,6 +42,7 @@ struct cuzk_gpu_g16_key {
     cuzk_gpu_msm *msm[NMSM]; /* resident handles, NULL for streamed items */
     bool pinned_bases[NMSM]; /* streamed item's host bases are page-locked */
     bool registered[NMSM];   /* ... by this key (unregistered at free) */
+    cuzk_gpu_msm_stager *stager; /* plan.bases_staged: the staging chunks of every streamed handle */
     void *pinned[MAX_WORKERS];     /* witness slots: raw (tier 7) or packed (gpu/g16/wpack.h: the whole values) */
     void *pinned_index[MAX_WORKERS]; /* tiers 1-6: the packed witness's codes and tile offsets */
     void *dev_full[MAX_WORKERS], *dev_index[MAX_WORKERS]; /* their device-visible addresses */
@@ -395,6 +397,7 @@ cuzk_status msm_make(cuzk_gpu_g16_key *k, int i, bool one_run, cuzk_gpu_msm **ou
      * already stream part of their bases upload their kept prefix the same
      * way (msm.cu), so the flag changes only those whose bases all fit. */
     cfg.upload_in_run = one_run;
+    cfg.stager = k->stager;
     pthread_mutex_lock(&k->alloc_mu);
     cuzk_status st = cuzk_gpu_msm_create(out, s->curve, i == NMSM - 1 ? CUZK_GPU_G2 : CUZK_GPU_G1, k->src.bases[i],
                                          msm_points(s, i), 0, k->device, &cfg, e);
@@ -405,6 +408,7 @@ cuzk_status msm_make(cuzk_gpu_g16_key *k, int i, bool one_run, cuzk_gpu_msm **ou
 void key_free(cuzk_gpu_g16_key *k)
 {
     for (int i = 0; i < NMSM; i++) cuzk_gpu_msm_destroy(k->msm[i]);
+    cuzk_gpu_msm_stager_destroy(k->stager);
     for (int i = 0; i < NMSM; i++)
         if (k->registered[i] && cudaHostUnregister((void *)k->src.bases[i]) != cudaSuccess)
             cudaGetLastError(); /* e.g. a mapped key whose file shrank: its lost pages were replaced */
@@ -472,6 +476,15 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
         if ((st = dev_alloc(k, &k->d_bindex, ib, "kept B wires' index", e))) return st;
         CUZK_CU(cudaMemcpy(k->d_bindex, k->src.b_index, ib, cudaMemcpyHostToDevice));
     }
+    size_t stage = 0; /* staged bases: the largest streamed item's chunk (gpu_msm_stage_bytes / 2) */
+    for (int i = 0; i < NMSM && p->bases_staged; i++) {
+        const cuzk_gpu_plan_item *it = &p->item[CUZK_GPU_ITEM_MSM_H + i];
+        const size_t aff = i == NMSM - 1 ? cuzk_gpu_curve_ops_get(s->curve)->desc->g2_affine
+                                         : cuzk_gpu_curve_ops_get(s->curve)->desc->g1_affine;
+        if (it->streamed && msm_points(s, i) && gpu_msm_stage_bytes(it->chunk, aff) / 2 > stage)
+            stage = gpu_msm_stage_bytes(it->chunk, aff) / 2;
+    }
+    if (stage && (st = cuzk_gpu_msm_stager_create(&k->stager, stage, k->device, e))) return st;
     for (int i = 0; i < NMSM; i++) {
         const cuzk_gpu_plan_item *it = &p->item[CUZK_GPU_ITEM_MSM_H + i];
         if (msm_points(s, i) == 0) continue;

@@ -68,7 +68,6 @@ extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
     if (!m) return;
     {
         cuzk_gpu::device_guard g(m->device);
-        if (m->fill_st) cudaStreamSynchronize(m->fill_st);
         if (m->copy_st) cudaStreamSynchronize(m->copy_st);
         void *ptrs[] = {m->d_bases, m->d_live, m->d_chunk, m->d_scalars, m->d_ones_acc, m->d_ones, m->d_counters, m->d_offsets,
                         m->d_cursor, m->d_tiles, m->d_entries, m->d_pairs, m->d_gcur, m->d_buckets, m->d_part,
@@ -80,11 +79,7 @@ extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
             if (m->ev_done[i]) cudaEventDestroy(m->ev_done[i]);
             if (m->ev_res[i]) cudaEventDestroy(m->ev_res[i]);
             if (m->h_slot[i]) cudaFreeHost(m->h_slot[i]);
-            if (m->h_stage[i]) cudaFreeHost(m->h_stage[i]);
-            if (m->ev_fill[i]) cudaEventDestroy(m->ev_fill[i]);
-            if (m->ev_sdma[i]) cudaEventDestroy(m->ev_sdma[i]);
         }
-        if (m->fill_st) cudaStreamDestroy(m->fill_st);
         if (m->ev_start) cudaEventDestroy(m->ev_start);
         if (m->ev_pref) cudaEventDestroy(m->ev_pref);
         if (m->ev_cls) cudaEventDestroy(m->ev_cls);
@@ -92,7 +87,57 @@ extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
         if (m->copy_st) cudaStreamDestroy(m->copy_st);
         if (m->registered) cudaHostUnregister((void *)((const char *)m->h_bases + m->reg_from * m->aff_size));
     }
+    if (m->own_stager) cuzk_gpu_msm_stager_destroy(m->stager);
     cuzk_free(m);
+}
+
+extern "C" cuzk_status cuzk_gpu_msm_stager_create(cuzk_gpu_msm_stager **out, size_t chunk_bytes, int device,
+                                                  cuzk_error *e)
+{
+    if (!out || !chunk_bytes) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm stager: NULL output or no chunk size");
+    *out = NULL;
+    CUZK_DEVICE_GUARD(device);
+    cuzk_gpu_msm_stager *s = (cuzk_gpu_msm_stager *)cuzk_calloc(1, sizeof *s);
+    if (!s) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu msm stager: out of host memory");
+    s->bytes = chunk_bytes;
+    s->device = device;
+    cudaError_t rc = pthread_mutex_init(&s->mu, NULL) ? cudaErrorMemoryAllocation : cudaSuccess;
+    s->mu_made = rc == cudaSuccess;
+    for (int i = 0; i < 2 && rc == cudaSuccess; i++) {
+        rc = cudaHostAlloc(&s->chunk[i], chunk_bytes, cudaHostAllocPortable);
+        if (rc == cudaSuccess) rc = cudaEventCreateWithFlags(&s->ev_fill[i], cudaEventDisableTiming);
+        if (rc == cudaSuccess) rc = cudaEventCreateWithFlags(&s->ev_sdma[i], cudaEventDisableTiming);
+    }
+    if (rc == cudaSuccess) rc = cudaStreamCreateWithFlags(&s->fill_st, cudaStreamNonBlocking);
+    if (rc != cudaSuccess) {
+        (void)cudaGetLastError();
+        cuzk_gpu_msm_stager_destroy(s);
+        return cuzk_err(e, rc == cudaErrorMemoryAllocation ? CUZK_ERR_NOMEM : CUZK_ERR_GPU,
+                        "gpu msm stager: two page-locked chunks of %zu bytes: %s", chunk_bytes,
+                        cudaGetErrorString(rc));
+    }
+    *out = s;
+    return CUZK_OK;
+}
+
+extern "C" void cuzk_gpu_msm_stager_destroy(cuzk_gpu_msm_stager *s)
+{
+    if (!s) return;
+    {
+        cuzk_gpu::device_guard g(s->device);
+        if (s->fill_st) {
+            cudaStreamSynchronize(s->fill_st);
+            cudaStreamDestroy(s->fill_st);
+        }
+        for (int i = 0; i < 2; i++) {
+            if (s->ev_sdma[i]) cudaEventSynchronize(s->ev_sdma[i]); /* a copy out of chunk i still queued */
+            if (s->ev_fill[i]) cudaEventDestroy(s->ev_fill[i]);
+            if (s->ev_sdma[i]) cudaEventDestroy(s->ev_sdma[i]);
+            if (s->chunk[i]) cudaFreeHost(s->chunk[i]);
+        }
+    }
+    if (s->mu_made) pthread_mutex_destroy(&s->mu);
+    cuzk_free(s);
 }
 
 /* Host bases copied to the device, page-locked for the copy (read-only
@@ -207,15 +252,14 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
                 else if (rc == cudaErrorHostMemoryAlreadyRegistered) (void)cudaGetLastError(); /* pinned already */
                 else CUZK_CU_GOTO(rc, fail);
             } else if ((res < npoints || m->prefix_pending) && !bases_on_device) {
-                /* staged: two page-locked chunks (gpu_msm_stage_bytes) */
-                m->stage_points = gpu_msm_stage_points(chunk);
-                for (int i = 0; i < 2; i++) {
-                    CUZK_CU_GOTO(cudaHostAlloc(&m->h_stage[i], m->stage_points * m->aff_size, cudaHostAllocPortable),
-                                 fail);
-                    CUZK_CU_GOTO(cudaEventCreateWithFlags(&m->ev_fill[i], cudaEventDisableTiming), fail);
-                    CUZK_CU_GOTO(cudaEventCreateWithFlags(&m->ev_sdma[i], cudaEventDisableTiming), fail);
+                /* staged: the caller's stager, or two page-locked chunks of our own (gpu_msm_stage_bytes) */
+                m->stager = cfg->stager;
+                if (!m->stager) {
+                    if ((st = cuzk_gpu_msm_stager_create(&m->stager, gpu_msm_stage_points(chunk) * m->aff_size,
+                                                         device, e)) != CUZK_OK)
+                        goto fail;
+                    m->own_stager = 1;
                 }
-                CUZK_CU_GOTO(cudaStreamCreateWithFlags(&m->fill_st, cudaStreamNonBlocking), fail);
             }
             CUZK_CU_GOTO(cudaMalloc(&m->d_ones_acc, m->nbatch_max * xz), fail);
             CUZK_CU_GOTO(cudaMalloc(&m->d_ones, chunk * 4), fail);

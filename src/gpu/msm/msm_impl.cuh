@@ -88,13 +88,9 @@ struct cuzk_gpu_msm {
     int registered;        /* streamed: h_bases page-locked by create, from point reg_from on */
     size_t reg_from;
     /* streamed from host bases not page-locked: every upload goes through
-     * two page-locked chunks, filled by host functions on fill_st (several
-     * threads each) ahead of the DMA on copy_st */
-    void *h_stage[2];
-    size_t stage_points;
-    unsigned stage_next;
-    cudaStream_t fill_st;
-    cudaEvent_t ev_fill[2], ev_sdma[2]; /* chunk i filled / copied to the device */
+     * the stager's page-locked chunks (the caller's, or own_stager) */
+    cuzk_gpu_msm_stager *stager;
+    int own_stager;
     int prefix_pending;    /* streamed from the host: the resident prefix not uploaded yet (the next
                               run uploads it beside its computation) */
     int prefetched;        /* the prefix's upload queued by cuzk_gpu_msm_prefetch: the next run's
@@ -124,6 +120,21 @@ struct cuzk_gpu_msm {
     void *h_slot[2];       /* pinned, gpu_msm_slot_points each */
     int events_made;
     unsigned last_c;
+};
+
+/* The staging chunks (include/cuzk/gpu.h): fill_st runs the fills (host
+ * functions), in the order uploads were queued; chunk i is filled once
+ * ev_sdma[i] (its last copy to the device) is done, and copied once
+ * ev_fill[i] is. */
+struct cuzk_gpu_msm_stager {
+    void *chunk[2];
+    size_t bytes;
+    unsigned next;
+    int device;
+    cudaStream_t fill_st;
+    cudaEvent_t ev_fill[2], ev_sdma[2];
+    pthread_mutex_t mu;
+    int mu_made;
 };
 
 /* One issued MSM (msm_issue_t) whose sums are on their way to h_slot[slot]:
@@ -160,9 +171,8 @@ inline cuzk_status msm_ensure_events(cuzk_gpu_msm *m, cuzk_error *e)
     return CUZK_OK;
 }
 
-/* A staging chunk's fill: one host function on fill_st, its bytes split
- * over STAGE_THREADS threads (one copy thread reads about 10 GB/s; the bus
- * takes about 50). */
+/* A chunk's fill: its bytes split over STAGE_THREADS threads (one copy
+ * thread reads about 10 GB/s; the bus takes about 50). */
 #define STAGE_THREADS 8
 struct stage_fill {
     char *dst;
@@ -198,39 +208,48 @@ inline void CUDART_CB stage_fill_fn(void *arg)
     free(f);
 }
 
+/* bytes from host src to device dst through the stager's chunks, the DMA on
+ * copy_st (its caller holds s->mu) */
+inline cuzk_status stage_upload(cuzk_gpu_msm_stager *s, char *dst, const char *src, size_t bytes, cudaStream_t copy_st,
+                                cuzk_error *e)
+{
+    for (size_t o = 0; o < bytes; o += s->bytes) {
+        const size_t n = bytes - o < s->bytes ? bytes - o : s->bytes;
+        const unsigned i = s->next;
+        stage_fill *f = (stage_fill *)malloc(sizeof *f);
+        if (!f) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu msm: out of host memory");
+        f->dst = (char *)s->chunk[i];
+        f->src = src + o;
+        f->bytes = n;
+        cudaError_t rc = cudaStreamWaitEvent(s->fill_st, s->ev_sdma[i], 0);
+        if (rc == cudaSuccess) rc = cudaLaunchHostFunc(s->fill_st, stage_fill_fn, f);
+        if (rc != cudaSuccess) {
+            free(f);
+            CUZK_CU(rc);
+        }
+        s->next ^= 1;
+        CUZK_CU(cudaEventRecord(s->ev_fill[i], s->fill_st));
+        CUZK_CU(cudaStreamWaitEvent(copy_st, s->ev_fill[i], 0));
+        CUZK_CU(cudaMemcpyAsync(dst + o, s->chunk[i], n, cudaMemcpyHostToDevice, copy_st));
+        CUZK_CU(cudaEventRecord(s->ev_sdma[i], copy_st));
+    }
+    return CUZK_OK;
+}
+
 /* Host bases [b0, b1) copied to dst on the copy stream; bellperson's
  * encoding converted where they landed (the run's per-batch uploads and
- * cuzk_gpu_msm_prefetch). Bases not page-locked go through the staging
- * chunks, at most stage_points at a time: chunk i is filled once its last
- * copy to the device is done, and copied once filled, so one chunk fills
- * while the other's DMA runs and neither blocks the caller's thread. */
+ * cuzk_gpu_msm_prefetch). Bases not page-locked go through the stager. */
 inline cuzk_status msm_upload_bases(cuzk_gpu_msm *m, void *dst, size_t b0, size_t b1, cuzk_error *e)
 {
     const char *src = (const char *)m->h_bases + b0 * m->aff_size;
-    if (!m->h_stage[0]) {
-        CUZK_CU(cudaMemcpyAsync(dst, src, (b1 - b0) * m->aff_size, cudaMemcpyDefault, m->copy_st));
+    const size_t bytes = (b1 - b0) * m->aff_size;
+    if (!m->stager) {
+        CUZK_CU(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, m->copy_st));
     } else {
-        for (size_t p0 = b0; p0 < b1; p0 += m->stage_points) {
-            const size_t pts = b1 - p0 < m->stage_points ? b1 - p0 : m->stage_points, bytes = pts * m->aff_size;
-            const unsigned i = m->stage_next;
-            stage_fill *f = (stage_fill *)malloc(sizeof *f);
-            if (!f) return cuzk_err(e, CUZK_ERR_NOMEM, "gpu msm: out of host memory");
-            f->dst = (char *)m->h_stage[i];
-            f->src = (const char *)m->h_bases + p0 * m->aff_size;
-            f->bytes = bytes;
-            cudaError_t rc = cudaStreamWaitEvent(m->fill_st, m->ev_sdma[i], 0);
-            if (rc == cudaSuccess) rc = cudaLaunchHostFunc(m->fill_st, stage_fill_fn, f);
-            if (rc != cudaSuccess) {
-                free(f);
-                CUZK_CU(rc);
-            }
-            m->stage_next ^= 1;
-            CUZK_CU(cudaEventRecord(m->ev_fill[i], m->fill_st));
-            CUZK_CU(cudaStreamWaitEvent(m->copy_st, m->ev_fill[i], 0));
-            CUZK_CU(cudaMemcpyAsync((char *)dst + (p0 - b0) * m->aff_size, m->h_stage[i], bytes,
-                                    cudaMemcpyHostToDevice, m->copy_st));
-            CUZK_CU(cudaEventRecord(m->ev_sdma[i], m->copy_st));
-        }
+        pthread_mutex_lock(&m->stager->mu);
+        const cuzk_status st = stage_upload(m->stager, (char *)dst, src, bytes, m->copy_st, e);
+        pthread_mutex_unlock(&m->stager->mu);
+        if (st != CUZK_OK) return st;
     }
     return m->cfg.bases_be ? m->ops->decode_be(dst, b1 - b0, m->copy_st, e) : CUZK_OK;
 }

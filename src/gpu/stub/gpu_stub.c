@@ -46,6 +46,16 @@ cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve, cuzk_gpu_g
     return NO_CUDA(e);
 }
 
+cuzk_status cuzk_gpu_msm_stager_create(cuzk_gpu_msm_stager **out, size_t chunk_bytes, int device, cuzk_error *e)
+{
+    (void)chunk_bytes;
+    (void)device;
+    if (out) *out = NULL;
+    return NO_CUDA(e);
+}
+
+void cuzk_gpu_msm_stager_destroy(cuzk_gpu_msm_stager *s) { (void)s; }
+
 void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m) {}
 
 cuzk_status cuzk_gpu_msm_run(cuzk_gpu_msm *m, void *result, const uint64_t *scalars, size_t n,
