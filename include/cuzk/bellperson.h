@@ -122,6 +122,11 @@ typedef struct cuzk_bp_srs_opts {
                                slow for large files. 0: as filecoin-proofs maps parameters (unchecked): the
                                verifying key fully checked, section points only decoded (coordinates < q and
                                on the curve, which the decoding checks anyway) */
+    uint64_t host_budget;   /* GPU: host bytes (anonymous + page-locked) the parameters and their proofs may use,
+                               a cap on the available memory, as cuzk_key_opts.host_budget (0: the available
+                               memory; UINT64_MAX: not checked) */
+    int gpu_stage_bases;    /* GPU: streamed MSM bases staged through page-locked chunks (1), page-locked whole
+                               (-1), or the plan's choice (0), as cuzk_key_opts.gpu_stage_bases */
 } cuzk_bp_srs_opts;
 
 typedef struct cuzk_bp_srs_info {

@@ -126,6 +126,11 @@ int cmd_prove_bellperson(int argc, char **argv)
         "  --gpu-mem SIZE        device memory the parameters and proof may use\n"
         "  --gpu-workers N       proofs on the device at once (1..64, default 2, lowered until\n"
         "                        the memory plan fits: `cuzk plan --bellperson`)\n"
+        "  --host-mem SIZE       host memory (anonymous + page-locked) the parameters and\n"
+        "                        proofs may use, a cap on what is available (as bench prove)\n"
+        "  --stage-bases auto|yes|no  streamed MSM bases copied through page-locked chunks\n"
+        "                        at each proof (yes) or page-locked whole in the mapping at\n"
+        "                        load (no); auto: locked unless that does not fit the host\n"
         "  --raw-proof FILE      also write the 384-byte in-memory proof (blst affine points,\n"
         "                        Montgomery: what supraseal-c2 writes into Proof<Bls12>)\n"
         "  --r N --s N           TEST ONLY, not zero-knowledge: fixed r and s (decimal or 0x-hex\n"
@@ -153,6 +158,7 @@ int cmd_prove_bellperson(int argc, char **argv)
     int no_verify = 0, checked = 0, porep = 0;
     const char *gpu_mem = NULL, *r_s = NULL, *s_s = NULL, *seed_s = NULL, *raw = NULL, *parts = NULL;
     const char *scale_s = NULL, *pseed_s = NULL, *gw_s = NULL, *gpu_s = NULL, *fmt = NULL, *trace = NULL;
+    const char *hmem = NULL, *stage = NULL;
     const cli_opt opts[] = {
         {"porep", 0, 0, NULL, &porep},         {"scale", 0, 1, &scale_s, NULL},
         {"porep-seed", 0, 1, &pseed_s, NULL},
@@ -161,6 +167,7 @@ int cmd_prove_bellperson(int argc, char **argv)
         {"r", 0, 1, &r_s, NULL},               {"s", 0, 1, &s_s, NULL},
         {"seed", 0, 1, &seed_s, NULL},         {"partitions", 0, 1, &parts, NULL},
         {"gpu-workers", 0, 1, &gw_s, NULL},    {"trace", 0, 1, &trace, NULL},
+        {"host-mem", 0, 1, &hmem, NULL},       {"stage-bases", 0, 1, &stage, NULL},
         {"gpu", 0, CLI_OPTIONAL, &gpu_s, NULL}, {"format", 0, CLI_VALUE, &fmt, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
@@ -205,6 +212,18 @@ int cmd_prove_bellperson(int argc, char **argv)
             return cli_usage_error(usage, "--gpu-mem needs --gpu");
         o.srs.device_budget = b;
     }
+    if (hmem) {
+        size_t b;
+        if (cli_parse_size(hmem, &b) || !b)
+            return cli_usage_error(usage, "--host-mem must be " CLI_SIZE_HELP ", got '%s'", hmem);
+        if (!gpu)
+            return cli_usage_error(usage, "--host-mem needs --gpu");
+        o.srs.host_budget = b;
+    }
+    if (cli_parse_stage_bases(stage, &o.srs.gpu_stage_bases, usage))
+        return 1;
+    if (stage && !gpu)
+        return cli_usage_error(usage, "--stage-bases needs --gpu");
     if (gw_s) {
         char *end;
         unsigned long v = strtoul(gw_s, &end, 10);

@@ -128,6 +128,8 @@ typedef struct cuzk_bp_attach_opts {
     int device;
     uint64_t device_budget;
     unsigned workers; /* GPU: proofs on the device at once (0: the plan's default, lowered to fit) */
+    uint64_t host_budget; /* GPU: cuzk_bp_srs_opts.host_budget */
+    int stage_bases;      /* GPU: cuzk_bp_srs_opts.gpu_stage_bases */
 } cuzk_bp_attach_opts;
 
 /* Proofs the attached state runs at once (the GPU plan's workers; 1 on the CPU). */

@@ -156,6 +156,8 @@ static cuzk_status srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, cuzk
         p->ao.device = o.device;
         p->ao.device_budget = o.device_budget;
         p->ao.workers = o.gpu_workers;
+        p->ao.host_budget = o.host_budget;
+        p->ao.stage_bases = o.gpu_stage_bases;
         cuzk_phase_timer ph = cuzk_phase_begin(ctx, CUZK_PHASE_PREPARE);
         st = srs_attach(p, ctx, o.backend, err);
         if (!st)

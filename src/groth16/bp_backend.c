@@ -434,6 +434,8 @@ static cuzk_status bp_gpu_attach(const cuzk_bpk *k, const cuzk_bp_attach_opts *o
         po.device = o->device;
         po.budget = (size_t)o->device_budget;
         po.workers = o->workers;
+        po.stage_bases = o->stage_bases;
+        po.host.budget = o->host_budget == UINT64_MAX ? SIZE_MAX : (size_t)o->host_budget;
     }
     /* a decoded key is held already: the host plan counts it as available;
      * a mapped one is page cache (page-locked where streamed) */

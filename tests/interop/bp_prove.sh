@@ -144,6 +144,12 @@ errors)
     "$CUZK" setup -q --format bellperson "$D/linear.r1cs" "$T/lin.params" 2>/dev/null || fail "setup linear"
     expect_err 4 "params of another circuit" prove --format bellperson "$T/lin.params" "$D/mul.r1cs" "$D/mul.wtns" \
         "$T/o.bin" "$T/o.json" --seed 1
+    expect_err 1 "--host-mem without --gpu" prove --format bellperson --host-mem 8G "$T/mul.params" "$D/mul.r1cs" \
+        "$D/mul.wtns" "$T/o.bin" "$T/o.json" --seed 1
+    expect_err 1 "--stage-bases maybe" prove --format bellperson --stage-bases maybe "$T/mul.params" "$D/mul.r1cs" \
+        "$D/mul.wtns" "$T/o.bin" "$T/o.json" --seed 1
+    expect_err 1 "--stage-bases without --gpu" prove --format bellperson --stage-bases yes "$T/mul.params" \
+        "$D/mul.r1cs" "$D/mul.wtns" "$T/o.bin" "$T/o.json" --seed 1
     expect_err 7 "a BN254 r1cs" setup --format bellperson "$ROOT/tests/data/interop/bn128/mul.r1cs" "$T/o.params"
     head -c 1000 "$T/mul.params" >"$T/trunc.params"
     expect_err 3 "a truncated .params" prove --format bellperson "$T/trunc.params" "$D/mul.r1cs" "$D/mul.wtns" \

@@ -10,11 +10,12 @@
 //!
 //!   cargo run --release --example bench -- --params P.params --r1cs C.r1cs \
 //!       --wtns W.wtns [--circuits N] [--reps K] [--split] [--shared] [--backend cpu|gpu|auto] [--device D]
-//!       [--gpu-mem SIZE] [--workers W]
+//!       [--gpu-mem SIZE] [--workers W] [--host-mem SIZE] [--stage-bases auto|yes|no]
 //!   cargo run --release --example bench -- --params P.params --porep LG [--seed S] [...]
 //!
 //! `--gpu-mem` and `--workers` set `SrsOptions::device_budget` and
-//! `gpu_workers` (the memory plan's device budget and worker count).
+//! `gpu_workers` (the memory plan's device budget and worker count),
+//! `--host-mem` and `--stage-bases` its `host_budget` and `gpu_stage_bases`.
 //! `--grid full:2,24G:2,8G:1` runs the whole measurement once per entry
 //! (device budget, or `full`, and workers) in one process: the parameters
 //! loaded again under each entry's plan, the assignment made once; the peaks
@@ -195,6 +196,18 @@ fn main() {
                 opts.gpu_workers = val()
                     .parse()
                     .unwrap_or_else(|_| usage("--workers: a number"))
+            }
+            "--host-mem" => {
+                opts.host_budget =
+                    parse_size(&val()).unwrap_or_else(|| usage("--host-mem: a size (bytes, or with K, M or G)"))
+            }
+            "--stage-bases" => {
+                opts.gpu_stage_bases = match val().as_str() {
+                    "auto" => 0,
+                    "yes" => 1,
+                    "no" => -1,
+                    _ => usage("--stage-bases: auto, yes or no"),
+                }
             }
             "--grid" => grid = parse_grid(&val()).unwrap_or_else(|| usage("--grid: CAP:W,... (CAP a size or full)")),
             "--split" => split = true,

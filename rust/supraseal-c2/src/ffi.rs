@@ -68,6 +68,8 @@ pub struct cuzk_bp_srs_opts {
     pub device_budget: u64,
     pub gpu_workers: c_uint,
     pub checked: c_int,
+    pub host_budget: u64,
+    pub gpu_stage_bases: c_int,
 }
 
 #[repr(C)]
@@ -224,6 +226,11 @@ mod layout {
             offset!(cuzk_bp_srs_opts, gpu_workers),
         );
         put("srs_opts.checked", offset!(cuzk_bp_srs_opts, checked));
+        put("srs_opts.host_budget", offset!(cuzk_bp_srs_opts, host_budget));
+        put(
+            "srs_opts.gpu_stage_bases",
+            offset!(cuzk_bp_srs_opts, gpu_stage_bases),
+        );
         put("srs_info", size_of::<cuzk_bp_srs_info>());
         put("srs_info.log_domain", offset!(cuzk_bp_srs_info, log_domain));
         put("srs_info.n_h", offset!(cuzk_bp_srs_info, n_h));
@@ -286,6 +293,8 @@ int main(void)
     O("srs_opts.device_budget", cuzk_bp_srs_opts, device_budget);
     O("srs_opts.gpu_workers", cuzk_bp_srs_opts, gpu_workers);
     O("srs_opts.checked", cuzk_bp_srs_opts, checked);
+    O("srs_opts.host_budget", cuzk_bp_srs_opts, host_budget);
+    O("srs_opts.gpu_stage_bases", cuzk_bp_srs_opts, gpu_stage_bases);
     S("srs_info", sizeof(cuzk_bp_srs_info));
     O("srs_info.log_domain", cuzk_bp_srs_info, log_domain);
     O("srs_info.n_h", cuzk_bp_srs_info, n_h);

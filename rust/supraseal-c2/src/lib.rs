@@ -249,6 +249,13 @@ pub struct SrsOptions {
     /// Check every point (subgroup, identity) as bellperson's checked read
     /// does; slow for large files.
     pub checked: bool,
+    /// Host bytes (anonymous + page-locked) the parameters and their proofs
+    /// may use, a cap on the available memory (0: the available memory).
+    pub host_budget: u64,
+    /// Streamed MSM bases: 1 copied through page-locked chunks at each
+    /// proof, -1 page-locked whole in the mapping at load, 0 the memory
+    /// plan's choice (locked unless that does not fit the host).
+    pub gpu_stage_bases: i32,
 }
 
 impl Default for SrsOptions {
@@ -259,6 +266,8 @@ impl Default for SrsOptions {
             device_budget: 0,
             gpu_workers: 0,
             checked: false,
+            host_budget: 0,
+            gpu_stage_bases: 0,
         }
     }
 }
@@ -299,6 +308,8 @@ impl Params {
             device_budget: opts.device_budget,
             gpu_workers: opts.gpu_workers,
             checked: opts.checked as c_int,
+            host_budget: opts.host_budget,
+            gpu_stage_bases: opts.gpu_stage_bases as c_int,
         };
         let ctx = Ctx::new()?;
         let mut p = std::ptr::null_mut();
