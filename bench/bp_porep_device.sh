@@ -11,6 +11,7 @@
 #     linked with the libcuzk of <harness-build-dir>, default the CUDA one;
 #     a CPU build will do).
 #   bench/bp_porep_device.sh run <dir> [-l LG] [-s SEED] [-n N] [-r R] [-S] [-g GPU_MEM] [-W WORKERS]
+#                                      [-H HOST_MEM] [-B auto|yes|no]
 #                                      [-w WORKDIR] [-a ANCHOR_BIN] [-b gpu|cpu] [-V VARIANTS] STEP...
 #     (on the GPU machine) STEPs, in the order given:
 #       setup   INSECURE `.params` of the PoRep-shaped circuit, domain 2^LG
@@ -28,7 +29,9 @@
 #               partitions (host memory: 16.7 GB a copy at 2^27); -b cpu:
 #               the crate's CPU backend (a check of the script without a GPU);
 #               -g SIZE: the device budget (16G: as `--gpu-mem`), -W N: the
-#               GPU workers of the memory plan (default: the plan's); -G
+#               GPU workers of the memory plan (default: the plan's); -H SIZE:
+#               the host budget (`--host-mem`), -B: streamed MSM bases staged
+#               through page-locked chunks or locked (`--stage-bases`); -G
 #               full:2,24G:2,8G:1: each entry (budget and workers) in turn in
 #               one process, the assignment made once (a line each in the
 #               results).
@@ -112,8 +115,10 @@ run)
   shift 2
   lg=27 seed=1 n=3 reps=2 shared=() work=$repo/build-bp-porep anchor=$repo/.ssv/bin backend=gpu caps=()
   variants="upstream cuzk"
-  while getopts "l:s:n:r:Sw:a:b:V:g:W:G:" o; do
+  while getopts "l:s:n:r:Sw:a:b:V:g:W:G:H:B:" o; do
     case $o in
+    H) caps+=(--host-mem "$OPTARG") ;;
+    B) caps+=(--stage-bases "$OPTARG") ;;
     G) caps+=(--grid "$OPTARG") ;;
     g) caps+=(--gpu-mem "$OPTARG") ;;
     W) caps+=(--workers "$OPTARG") ;;
