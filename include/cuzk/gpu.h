@@ -175,9 +175,12 @@ typedef struct cuzk_gpu_msm cuzk_gpu_msm;
  * stream, ordered after that chunk's last copy to the device) while the
  * other chunk's DMA runs on the uploading handle's copy stream. Handles
  * sharing one stager take its chunks in the order they queue uploads (a
- * mutex orders concurrent callers); a handle's run depends only on its own
- * uploads, so a later handle's queued copies never hold up an earlier one.
- * Destroy after every handle using it. */
+ * mutex orders concurrent callers): a handle's run depends only on its own
+ * uploads, so a later handle's queued copies never hold up an earlier one,
+ * but they start only once the earlier ones are done (a prefetch queued
+ * beside a run waits for the run's copies). Bases of a mapped file that
+ * are not in the page cache are read from the disk by the fills. Destroy
+ * after every handle using it. */
 typedef struct cuzk_gpu_msm_stager cuzk_gpu_msm_stager;
 CUZK_API cuzk_status cuzk_gpu_msm_stager_create(cuzk_gpu_msm_stager **out, size_t chunk_bytes, int device,
                                                 cuzk_error *e);

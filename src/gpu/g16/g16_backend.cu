@@ -476,24 +476,23 @@ cuzk_status key_make(cuzk_gpu_g16_key *k, cuzk_error *e)
         if ((st = dev_alloc(k, &k->d_bindex, ib, "kept B wires' index", e))) return st;
         CUZK_CU(cudaMemcpy(k->d_bindex, k->src.b_index, ib, cudaMemcpyHostToDevice));
     }
-    size_t stage = 0; /* staged bases: the largest streamed item's chunk (gpu_msm_stage_bytes / 2) */
-    for (int i = 0; i < NMSM && p->bases_staged; i++) {
+    /* streamed items: bases page-locked, or (planned so, or where the lock
+     * failed: the plan counted those pages locked) staged through the key's
+     * one stager, sized for the largest streamed item's chunk */
+    size_t stage = 0;
+    for (int i = 0; i < NMSM; i++) {
         const cuzk_gpu_plan_item *it = &p->item[CUZK_GPU_ITEM_MSM_H + i];
+        if (!it->streamed || msm_points(s, i) == 0) continue;
         const size_t aff = i == NMSM - 1 ? cuzk_gpu_curve_ops_get(s->curve)->desc->g2_affine
                                          : cuzk_gpu_curve_ops_get(s->curve)->desc->g1_affine;
-        if (it->streamed && msm_points(s, i) && gpu_msm_stage_bytes(it->chunk, aff) / 2 > stage)
+        if (!p->bases_staged) pin_bases(k, i, msm_points(s, i) * aff);
+        if (!k->pinned_bases[i] && gpu_msm_stage_bytes(it->chunk, aff) / 2 > stage)
             stage = gpu_msm_stage_bytes(it->chunk, aff) / 2;
     }
     if (stage && (st = cuzk_gpu_msm_stager_create(&k->stager, stage, k->device, e))) return st;
     for (int i = 0; i < NMSM; i++) {
         const cuzk_gpu_plan_item *it = &p->item[CUZK_GPU_ITEM_MSM_H + i];
-        if (msm_points(s, i) == 0) continue;
-        if (it->streamed) {
-            const size_t aff = i == NMSM - 1 ? cuzk_gpu_curve_ops_get(s->curve)->desc->g2_affine
-                                             : cuzk_gpu_curve_ops_get(s->curve)->desc->g1_affine;
-            if (!p->bases_staged) pin_bases(k, i, msm_points(s, i) * aff); /* else each MSM stages them */
-            continue;
-        }
+        if (msm_points(s, i) == 0 || it->streamed) continue;
         if ((st = msm_make(k, i, false, &k->msm[i], e))) return st;
     }
     for (unsigned w = 0; w < p->workers; w++) {

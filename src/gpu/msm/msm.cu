@@ -173,6 +173,9 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
     const cuzk_gpu_msm_ops *ops = cuzk_gpu_msm_ops_get(curve, group);
     if (!ops) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: unknown group %d", (int)group);
     if (npoints == 0 || !bases) return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: no bases");
+    if (cfg && cfg->stager && cfg->stager->device != device)
+        return cuzk_err(e, CUZK_ERR_USAGE, "gpu msm: a stager of device %d for a handle on device %d",
+                        cfg->stager->device, device);
     if (npoints >= ((size_t)1 << 31)) return cuzk_err(e, CUZK_ERR_UNSUPPORTED, "gpu msm: at most 2^31-1 points");
     CUZK_DEVICE_GUARD(device);
     cuzk_gpu_msm_config c0;
@@ -252,13 +255,14 @@ extern "C" cuzk_status cuzk_gpu_msm_create(cuzk_gpu_msm **out, cuzk_curve curve,
                 else if (rc == cudaErrorHostMemoryAlreadyRegistered) (void)cudaGetLastError(); /* pinned already */
                 else CUZK_CU_GOTO(rc, fail);
             } else if ((res < npoints || m->prefix_pending) && !bases_on_device) {
-                /* staged: the caller's stager, or two page-locked chunks of our own (gpu_msm_stage_bytes) */
+                /* staged: the caller's stager, or two page-locked chunks of our own
+                 * (gpu_msm_stage_bytes); where those cannot be made either, the
+                 * driver's pageable copies (slow, but the run goes on) */
                 m->stager = cfg->stager;
                 if (!m->stager) {
-                    if ((st = cuzk_gpu_msm_stager_create(&m->stager, gpu_msm_stage_points(chunk) * m->aff_size,
-                                                         device, e)) != CUZK_OK)
-                        goto fail;
-                    m->own_stager = 1;
+                    cuzk_error se = {};
+                    m->own_stager = cuzk_gpu_msm_stager_create(&m->stager, gpu_msm_stage_points(chunk) * m->aff_size,
+                                                               device, &se) == CUZK_OK;
                 }
             }
             CUZK_CU_GOTO(cudaMalloc(&m->d_ones_acc, m->nbatch_max * xz), fail);

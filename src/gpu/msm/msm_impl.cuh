@@ -193,7 +193,7 @@ inline void CUDART_CB stage_fill_fn(void *arg)
     stage_fill part[STAGE_THREADS];
     pthread_t th[STAGE_THREADS];
     bool started[STAGE_THREADS] = {false};
-    const size_t per = (f->bytes / STAGE_THREADS + 63) & ~(size_t)63;
+    const size_t per = ((f->bytes + STAGE_THREADS - 1) / STAGE_THREADS + 63) & ~(size_t)63;
     for (int t = 0; t < STAGE_THREADS; t++) {
         const size_t b = per * t < f->bytes ? per * t : f->bytes, e = per * (t + 1) < f->bytes ? per * (t + 1) : f->bytes;
         part[t].dst = f->dst + b;
