@@ -159,6 +159,10 @@ static const cuzk_setting SETTINGS[] = {
      "copies of the H MSM's bases in the device memory a resident key's plan leaves (admitted with it): "
      "proofs a few % faster; for a GPU serving one key",
      F(msm_copies), S(msm_copies)},
+    {"gpu", "stage_bases", "stage-bases", CUZK_SET_BOOL, "false",
+     "streamed MSM bases copied through two page-locked chunks at each proof, not page-locked in the "
+     "key file's mapping: less unreclaimable host memory (2^27 at 24G: 35 GiB)",
+     F(stage_bases), S(stage_bases)},
 };
 
 #define N_SETTINGS (sizeof SETTINGS / sizeof SETTINGS[0])

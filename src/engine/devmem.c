@@ -75,14 +75,15 @@ void eng_hostmem_split(const cuzk_host_plan *h, uint64_t *key_bytes, uint64_t *j
 }
 
 cuzk_status eng_hostmem_plan(const cuzk_gpu_key_shape *shape, uint64_t budget, int sm_count, unsigned workers,
-                             int msm_copies, uint64_t *key_bytes, uint64_t *job_bytes, cuzk_error *err)
+                             int msm_copies, int stage_bases, uint64_t *key_bytes, uint64_t *job_bytes,
+                             cuzk_error *err)
 {
     *key_bytes = *job_bytes = 0;
     cuzk_host_plan h;
     cuzk_status st;
     if (budget) {
         cuzk_gpu_plan_opts o = {.budget = (size_t)budget, .device = -1, .sm_count = sm_count, .workers = workers,
-                                .msm_copies = msm_copies};
+                                .msm_copies = msm_copies, .stage_bases = stage_bases};
         o.host.budget = SIZE_MAX;
         o.host.key_mapped = 1;
         cuzk_gpu_plan p;

@@ -42,9 +42,11 @@ void eng_hostmem_split(const cuzk_host_plan *h, uint64_t *key_bytes, uint64_t *j
 /* The same plan figures for a key of `shape`: on a GPU (budget > 0: its
  * device plan's tier, `workers` workers) or, budget 0, on the CPU (one
  * proof at a time per worker: figures per job); the key used in its file
- * mapping (the daemon's way). Returns CUZK_OK or the planner's error. */
+ * mapping (the daemon's way); stage_bases as cuzk_gpu_plan_opts.stage_bases.
+ * Returns CUZK_OK or the planner's error. */
 cuzk_status eng_hostmem_plan(const cuzk_gpu_key_shape *shape, uint64_t budget, int sm_count, unsigned workers,
-                             int msm_copies, uint64_t *key_bytes, uint64_t *job_bytes, cuzk_error *err);
+                             int msm_copies, int stage_bases, uint64_t *key_bytes, uint64_t *job_bytes,
+                             cuzk_error *err);
 
 /* A key resident (or being loaded) on the GPU. */
 typedef struct eng_devmem_key {

@@ -124,6 +124,7 @@ typedef struct cuzk_config {
     char devices[256];                 /* "" = all GPUs, "none" = CPU only, "0,2" = those */
     int workers_per_device;            /* workers sharing one GPU (and its lock) */
     int msm_copies;                    /* the H MSM's precomputed copies where the key is resident */
+    int stage_bases;                   /* streamed MSM bases staged through page-locked chunks */
 } cuzk_config;
 
 typedef enum cuzk_setting_type {

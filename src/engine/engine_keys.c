@@ -57,7 +57,7 @@ void key_plan(const cuzk_engine *e, const char *path, eng_kplan *out)
     }
     /* host: the same plan the prover makes (the CPU prover's without GPUs) */
     uint64_t hk = 0, hj = 0;
-    if (!e->n_devices && !eng_hostmem_plan(&shape, 0, 0, 1, 0, &hk, &hj, &err)) {
+    if (!e->n_devices && !eng_hostmem_plan(&shape, 0, 0, 1, 0, 0, &hk, &hj, &err)) {
         out->host_key = hk;
         out->host_job = hj;
     }
@@ -69,7 +69,8 @@ void key_plan(const cuzk_engine *e, const char *path, eng_kplan *out)
             continue;
         }
         if (!eng_hostmem_plan(&shape, e->device_info[i].memory_budget, e->device_sms[i],
-                              (unsigned)eng_workers_per_device(e), e->cfg.msm_copies, &hk, &hj, &perr)) {
+                              (unsigned)eng_workers_per_device(e), e->cfg.msm_copies, e->cfg.stage_bases ? 1 : 0,
+                              &hk, &hj, &perr)) {
             out->host_key = hk > out->host_key ? hk : out->host_key;
             out->host_job = hj > out->host_job ? hj : out->host_job;
         }
@@ -513,7 +514,8 @@ cuzk_status key_acquire_loaded(cuzk_engine *e, eng_kentry *k, int slot,
         /* On a GPU: within the plan admission counted for it (devmem.h). */
         st = eng_key_load(wctx, path, slot - 1,
                           slot > 0 ? k->plan.bytes[dev_index(e, slot - 1)] : 0,
-                          (unsigned)eng_workers_per_device(e), e->cfg.msm_copies, &key, &hb, &db, err);
+                          (unsigned)eng_workers_per_device(e), e->cfg.msm_copies, e->cfg.stage_bases ? 1 : 0, &key,
+                          &hb, &db, err);
     pthread_mutex_lock(&e->lock);
     int remember = 0;
     eng_key_rec upd;

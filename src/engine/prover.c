@@ -109,7 +109,7 @@ cuzk_status eng_key_meta_read(const char *path, eng_key_meta *out, cuzk_error *e
 }
 
 cuzk_status eng_key_load(eng_worker_ctx *w, const char *path, int device, uint64_t device_budget,
-                         unsigned gpu_workers, int msm_copies, eng_key **out, uint64_t *host_bytes,
+                         unsigned gpu_workers, int msm_copies, int stage_bases, eng_key **out, uint64_t *host_bytes,
                          uint64_t *device_bytes, cuzk_error *err)
 {
     eng_key *k = calloc(1, sizeof *k);
@@ -120,6 +120,7 @@ cuzk_status eng_key_load(eng_worker_ctx *w, const char *path, int device, uint64
                         .device_budget = device < 0 ? 0 : device_budget,
                         .gpu_workers = gpu_workers,
                         .gpu_msm_copies = device < 0 ? 0 : msm_copies,
+                        .gpu_stage_bases = device < 0 ? 0 : stage_bases,
                         /* the key in its file's mapping: page cache, not anonymous memory; a
                            file truncated under it fails its jobs (CUZK_ERR_IO), never the daemon */
                         .map_in_place = 1,

@@ -43,9 +43,9 @@ cuzk_status eng_key_meta_read(const char *path, eng_key_meta *out, cuzk_error *e
 /* Loads for proving: device -1 = the CPU backend, else the GPU backend on
  * that CUDA device with device_budget bytes (0 = free memory minus a margin)
  * for the key and the proofs of gpu_workers workers sharing it (msm_copies:
- * cuzk_key_opts.gpu_msm_copies). */
+ * cuzk_key_opts.gpu_msm_copies; stage_bases: .gpu_stage_bases). */
 cuzk_status eng_key_load(eng_worker_ctx *w, const char *path, int device, uint64_t device_budget,
-                         unsigned gpu_workers, int msm_copies, eng_key **out, uint64_t *host_bytes,
+                         unsigned gpu_workers, int msm_copies, int stage_bases, eng_key **out, uint64_t *host_bytes,
                          uint64_t *device_bytes, cuzk_error *err);
 void eng_key_free(eng_key *k);
 

@@ -36,6 +36,7 @@ static void test_defaults(void **state)
     assert_int_equal(c.cpu_workers, 1);
     assert_int_equal(c.workers_per_device, 2);
     assert_int_equal(c.msm_copies, 0);
+    assert_int_equal(c.stage_bases, 0);
     assert_true(c.retention_s == 3600.0);
     assert_true(c.drain_timeout_s == 60.0);
     assert_int_equal(c.max_spool_bytes, 16ull << 30);

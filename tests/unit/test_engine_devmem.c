@@ -145,7 +145,7 @@ static void test_host_split(void **state)
                 assert_true(kb + h.workers * jb + h.runtime >= h.phase_bytes[ph]);
             assert_int_equal(jb, (uint64_t)h.witness + h.vectors + h.scratch);
             /* the engine's own call: the same figures */
-            assert_int_equal(eng_hostmem_plan(&s, gpu ? 16ull << 30 : 0, SMS, 2, 0, &kb2, &jb2, &err), CUZK_OK);
+            assert_int_equal(eng_hostmem_plan(&s, gpu ? 16ull << 30 : 0, SMS, 2, 0, 0, &kb2, &jb2, &err), CUZK_OK);
             assert_int_equal(kb2, kb);
             assert_int_equal(jb2, jb);
         }
