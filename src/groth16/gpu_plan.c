@@ -627,9 +627,9 @@ cuzk_status cuzk_gpu_plan_proof(const cuzk_gpu_key_shape *shape, const cuzk_gpu_
             /* DESIGN: a mapped key's streamed bases locked whole are
              * memory the kernel can neither reclaim nor swap (at 2^27, 35.3
              * GiB at 24G and less, more than the rest of the plan); where
-             * that does not fit the host, the MSMs stage them through two
-             * page-locked chunks each instead (the tier and the workers are
-             * kept). Where it fits they stay locked: the DMA reads them in
+             * that does not fit the host, the MSMs stage them through the
+             * key's two page-locked chunks instead (the tier and the workers
+             * are kept). Where it fits they stay locked: the DMA reads them in
              * place, no host copy at each proof. A held key's pages are
              * counted already: locking them costs nothing more. */
             out->bases_staged = o.stage_bases > 0;

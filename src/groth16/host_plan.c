@@ -7,7 +7,8 @@
  * planner for its bucket arrays). The GPU prover's host side depends on the
  * device tier: streamed coefficients keep a page-locked CSR on the host,
  * streamed MSM items page-lock their bases (mapped key pages then count: they
- * cannot be reclaimed), streamed B items keep the kept B wires' copies, and
+ * cannot be reclaimed) or stage them through the key's two page-locked
+ * chunks (bases_staged), streamed B items keep the kept B wires' copies, and
  * tier 7 holds the CPU's A/B plan and a, b, c per worker in page-locked
  * memory (bellperson mode: one domain vector and the staging chunks). */
 #include <stdint.h>
