@@ -127,7 +127,15 @@ typedef struct cuzk_bp_srs_opts {
                                memory; UINT64_MAX: not checked) */
     int gpu_stage_bases;    /* GPU: streamed MSM bases staged through page-locked chunks (1), page-locked whole
                                (-1), or the plan's choice (0), as cuzk_key_opts.gpu_stage_bases */
+    int device_count;       /* GPU: the CUDA devices device .. device + device_count - 1 (0 or 1: `device`
+                               alone; -1: every device from `device` on, as supraseal-c2 takes every
+                               GPU), at most CUZK_BP_MAX_DEVICES. Each gets the parameters with its own
+                               memory plan (device_budget and gpu_workers apply to each); host_budget is
+                               for all of them together. A call's circuits go to the devices' workers
+                               in order, the next circuit to the next free worker of any device. */
 } cuzk_bp_srs_opts;
+
+#define CUZK_BP_MAX_DEVICES 16
 
 typedef struct cuzk_bp_srs_info {
     uint32_t n_inputs;       /* inputs, ONE included (the verifying key's IC count) */
@@ -136,8 +144,12 @@ typedef struct cuzk_bp_srs_info {
     uint64_t n_aux;          /* auxiliary variables (= n_l) */
     cuzk_backend backend;    /* the backend the parameters are prepared for (never AUTO) */
     uint64_t host_bytes;     /* host memory held (decoded points, plans; the file mapping not counted) */
-    uint64_t device_bytes;   /* device memory planned (0 on the CPU) */
-    uint64_t device_peak;    /* GPU: most device memory measured in use so far (as cuzk_key_info) */
+    uint64_t device_bytes;   /* device memory planned (0 on the CPU), over every device */
+    uint64_t device_peak;    /* GPU: most device memory measured in use so far (as cuzk_key_info), the sum
+                                over the devices of each one's peak */
+    unsigned n_devices;      /* GPU: the devices the parameters are prepared on (1 on the CPU) */
+    unsigned workers;        /* proofs that run at once: the GPU plans' workers over every device (1 on
+                                the CPU) */
 } cuzk_bp_srs_info;
 
 /* Loads the parameter file at path (opts may be NULL: CPU, unchecked).
@@ -169,16 +181,20 @@ CUZK_API void cuzk_bp_srs_evict(cuzk_bp_srs *p);
 
 /* A zeroed struct is the default: every proof verified before it is returned. */
 typedef struct cuzk_bp_prove_opts {
-    int no_verify; /* skip the pairing check of each new proof (about 2 ms a proof) */
+    int no_verify;  /* skip the pairing check of each new proof (about 2 ms a proof) */
+    int pin_device; /* GPU: nonzero: the call's circuits go to CUDA device `device` alone (one of the
+                       parameters' devices, else CUZK_ERR_USAGE), as Curio's gpu_index >= 0 */
+    int device;
 } cuzk_bp_prove_opts;
 
 /* Proves n circuits (a[i], with blinding factors r[i], s[i]) against the
  * parameters p, writing proof i to out[i]; opts may be NULL (defaults). On
  * the CPU the circuits are proved one after the other, each with the whole
- * of ctx's pool; on the GPU they are taken in order by the memory plan's W
- * workers (cuzk_bp_srs_opts.gpu_workers), W at once, so one circuit's host
- * work and uploads overlap another's kernels (ctx's pool is shared, its
- * callbacks may then be called from W threads at once). r and s are Montgomery scalars as bellperson
+ * of ctx's pool; on the GPU they are taken in order by the memory plans' W
+ * workers (cuzk_bp_srs_opts.gpu_workers on each of the parameters' devices,
+ * or on opts->device alone), W at once, so one circuit's host work and
+ * uploads overlap another's kernels and the devices work side by side (ctx's
+ * pool is shared, its callbacks may then be called from W threads at once). r and s are Montgomery scalars as bellperson
  * passes them (zero, as for a circuit without randomization, is allowed);
  * a value >= r is refused.
  * Each assignment is checked against p before any work: abc_size <= the

@@ -123,6 +123,9 @@ int cmd_prove_bellperson(int argc, char **argv)
         "                        checked read; slow for large files\n"
         "  --gpu[=D]             prove on CUDA device D (default 0); exit 8 without a GPU\n"
         "  --gpu=auto            the GPU when one is usable, else the CPU\n"
+        "  --gpus N|all          with --gpu[=D]: the parameters on N devices from D on (all: every\n"
+        "                        one), each with its own memory plan; the partitions go to the next\n"
+        "                        free worker of any of them (default 1)\n"
         "  --gpu-mem SIZE        device memory the parameters and proof may use\n"
         "  --gpu-workers N       proofs on the device at once (1..64, default 2, lowered until\n"
         "                        the memory plan fits: `cuzk plan --bellperson`)\n"
@@ -158,7 +161,7 @@ int cmd_prove_bellperson(int argc, char **argv)
     int no_verify = 0, checked = 0, porep = 0;
     const char *gpu_mem = NULL, *r_s = NULL, *s_s = NULL, *seed_s = NULL, *raw = NULL, *parts = NULL;
     const char *scale_s = NULL, *pseed_s = NULL, *gw_s = NULL, *gpu_s = NULL, *fmt = NULL, *trace = NULL;
-    const char *hmem = NULL, *stage = NULL;
+    const char *hmem = NULL, *stage = NULL, *gpus = NULL;
     const cli_opt opts[] = {
         {"porep", 0, 0, NULL, &porep},         {"scale", 0, 1, &scale_s, NULL},
         {"porep-seed", 0, 1, &pseed_s, NULL},
@@ -169,6 +172,7 @@ int cmd_prove_bellperson(int argc, char **argv)
         {"gpu-workers", 0, 1, &gw_s, NULL},    {"trace", 0, 1, &trace, NULL},
         {"host-mem", 0, 1, &hmem, NULL},       {"stage-bases", 0, 1, &stage, NULL},
         {"gpu", 0, CLI_OPTIONAL, &gpu_s, NULL}, {"format", 0, CLI_VALUE, &fmt, NULL},
+        {"gpus", 0, 1, &gpus, NULL},
         {NULL, 0, 0, NULL, NULL},
     };
     cuzk_bp_prove_files_opts o = {0};
@@ -224,6 +228,16 @@ int cmd_prove_bellperson(int argc, char **argv)
         return 1;
     if (stage && !gpu)
         return cli_usage_error(usage, "--stage-bases needs --gpu");
+    if (gpus) {
+        char *end = NULL;
+        const bool all = !strcmp(gpus, "all");
+        unsigned long v = all ? 0 : strtoul(gpus, &end, 10);
+        if (!all && (!*gpus || *end || v < 1 || v > CUZK_BP_MAX_DEVICES))
+            return cli_usage_error(usage, "--gpus must be 1..%d or all, got '%s'", CUZK_BP_MAX_DEVICES, gpus);
+        if (!gpu)
+            return cli_usage_error(usage, "--gpus needs --gpu");
+        o.srs.device_count = all ? -1 : (int)v;
+    }
     if (gw_s) {
         char *end;
         unsigned long v = strtoul(gw_s, &end, 10);

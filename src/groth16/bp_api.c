@@ -4,6 +4,7 @@
  * verification, and the start / finish split. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +24,10 @@ struct cuzk_bp_srs {
     cuzk_zkey hdr; /* the pipeline's view: header points */
     const cuzk_curve_ops *ops;
     const cuzk_g16_backend *be;
-    cuzk_bp_attach_opts ao;
-    void *state;            /* the backend's state; NULL after evict (GPU) */
+    cuzk_bp_attach_opts ao; /* ao.device: set per device at attach */
+    unsigned n_dev;         /* devices (GPU; 1 on the CPU) */
+    int dev[CUZK_BP_MAX_DEVICES];     /* their CUDA ordinals */
+    void *state[CUZK_BP_MAX_DEVICES]; /* the backend's state on each; NULL after evict (GPU) */
     pthread_rwlock_t lock;  /* proofs hold it shared; evict and re-attach exclusive */
     cuzk_bp_srs_info info;
     /* A mapped key (GPU): the file, mapped for the handle's life (k's
@@ -36,12 +39,21 @@ struct cuzk_bp_srs {
 
 /* ---- loading ------------------------------------------------------------------ */
 
+/* Detaches the backend from every device (evict, free). */
+static void srs_detach(cuzk_bp_srs *p)
+{
+    for (unsigned d = 0; d < CUZK_BP_MAX_DEVICES; d++)
+        if (p->state[d]) {
+            cuzk_bp_backend_detach(p->be, p->state[d]);
+            p->state[d] = NULL;
+        }
+}
+
 void cuzk_bp_srs_free(cuzk_bp_srs *p)
 {
     if (!p)
         return;
-    if (p->state)
-        cuzk_bp_backend_detach(p->be, p->state);
+    srs_detach(p);
     pthread_rwlock_destroy(&p->lock);
     cuzk_vk_free(&p->vk);
     cuzk_bpk_free(&p->k);
@@ -69,8 +81,42 @@ static cuzk_status srs_decode(cuzk_bp_srs *p, cuzk_ctx *ctx, cuzk_error *err)
     return CUZK_OK;
 }
 
-/* Attaches p->k to the backend o asks for (AUTO: the GPU when it accepts the
- * parameters, else the CPU). */
+/* The GPU backend on each of p's devices in turn, each with its own plan;
+ * a host budget is shared: each device plans within what the ones before
+ * left of it. On an error, nothing stays attached (the message names the
+ * device when there are several). */
+static cuzk_status srs_attach_gpu(cuzk_bp_srs *p, cuzk_ctx *ctx, uint64_t *host, uint64_t *device, cuzk_error *err)
+{
+    const uint64_t budget = p->ao.host_budget;
+    cuzk_bp_attach_opts ao = p->ao;
+    cuzk_status st = CUZK_OK;
+    for (unsigned d = 0; d < p->n_dev && !st; d++) {
+        uint64_t h = 0, b = 0;
+        ao.device = p->dev[d];
+        if (budget && budget != UINT64_MAX) {
+            if (*host >= budget)
+                st = cuzk_err(err, CUZK_ERR_NOMEM, "%s: GPU %d: no host memory left of the %.2f GiB budget after "
+                                                   "the devices before it", p->name, p->dev[d],
+                              budget / 1073741824.0);
+            ao.host_budget = budget - *host;
+        }
+        if (!st)
+            st = cuzk_bp_backend_attach(p->be, ctx, &p->k, &ao, &p->state[d], &h, &b, err);
+        if (st && p->n_dev > 1 && err && st != CUZK_ERR_CANCELLED) {
+            char m[sizeof err->msg];
+            memcpy(m, err->msg, sizeof m);
+            snprintf(err->msg, sizeof err->msg, "GPU %d (device %u of %u): %.440s", p->dev[d], d + 1, p->n_dev, m);
+        }
+        *host += h;
+        *device += b;
+    }
+    if (st)
+        srs_detach(p);
+    return st;
+}
+
+/* Attaches p->k to the backend o asks for (AUTO: the GPU when every device
+ * accepts the parameters, else the CPU). */
 static cuzk_status srs_attach(cuzk_bp_srs *p, cuzk_ctx *ctx, cuzk_backend want, cuzk_error *err)
 {
     uint64_t host = 0, device = 0;
@@ -78,43 +124,85 @@ static cuzk_status srs_attach(cuzk_bp_srs *p, cuzk_ctx *ctx, cuzk_backend want, 
     if (want != CUZK_BACKEND_CPU) {
         cuzk_error gerr = {0};
         p->be = cuzk_bp_backend_gpu();
-        st = cuzk_bp_backend_attach(p->be, ctx, &p->k, &p->ao, &p->state, &host, &device,
-                                    want == CUZK_BACKEND_GPU ? err : &gerr);
+        st = srs_attach_gpu(p, ctx, &host, &device, want == CUZK_BACKEND_GPU ? err : &gerr);
         if (st == CUZK_OK || want == CUZK_BACKEND_GPU || st == CUZK_ERR_CANCELLED)
             goto done;
     }
     if (cuzk_bpk_mapped(&p->k) && (st = srs_decode(p, ctx, err)))
         return st;
     p->be = cuzk_bp_backend_cpu();
-    st = cuzk_bp_backend_attach(p->be, ctx, &p->k, &p->ao, &p->state, &host, &device, err);
+    p->n_dev = 1;
+    host = device = 0;
+    st = cuzk_bp_backend_attach(p->be, ctx, &p->k, &p->ao, &p->state[0], &host, &device, err);
 done:
     if (!st && cuzk_map_guard_lost(p->guard)) { /* the file shrank under the upload */
-        cuzk_bp_backend_detach(p->be, p->state);
+        srs_detach(p);
         st = cuzk_err(err, CUZK_ERR_IO, "%s: the file changed while it was read (replace parameter files by "
                                         "rename, never in place)", p->name);
     }
     if (st) {
-        p->state = NULL;
+        srs_detach(p);
         return st;
     }
     p->info.backend = p->be->kind;
     p->info.host_bytes = cuzk_bpk_bytes(&p->k) + host + sizeof *p;
     p->info.device_bytes = device;
+    p->info.n_devices = p->n_dev;
+    p->info.workers = 0;
+    for (unsigned d = 0; d < p->n_dev; d++)
+        p->info.workers += cuzk_bp_backend_workers(p->be, p->state[d]);
     return CUZK_OK;
 }
 
-/* adopt, with the key's map (a mapped key: taken over too, *map zeroed). */
+/* The devices opts asks for (device, device_count), checked against those
+ * visible (the GPU; on the CPU one entry, unused). */
+typedef struct {
+    unsigned n;
+    int dev[CUZK_BP_MAX_DEVICES];
+} srs_devs;
+
+static cuzk_status srs_devices(const cuzk_bp_srs_opts *o, const char *name, srs_devs *d, cuzk_error *err)
+{
+    d->n = 1;
+    d->dev[0] = o ? o->device : 0;
+    if (!o || o->backend == CUZK_BACKEND_CPU || o->device_count == 0 || o->device_count == 1)
+        return CUZK_OK;
+    const int vis = cuzk_gpu_device_count();
+    if (o->device_count < -1 || o->device_count > CUZK_BP_MAX_DEVICES)
+        return cuzk_err(err, CUZK_ERR_USAGE, "%s: device_count %d: 1 .. %d devices, or -1 (every device)", name,
+                        o->device_count, CUZK_BP_MAX_DEVICES);
+    int n = o->device_count;
+    if (n == -1) /* every device from `device` on (none: the attach names the missing device) */
+        n = vis - o->device < 1 ? 1 : vis - o->device > CUZK_BP_MAX_DEVICES ? CUZK_BP_MAX_DEVICES : vis - o->device;
+    else if (o->device < 0 || o->device + n > vis)
+        return cuzk_err(err, CUZK_ERR_USAGE, "%s: devices %d .. %d asked, %d CUDA device%s visible", name, o->device,
+                        o->device + n - 1, vis, vis == 1 ? "" : "s");
+    d->n = (unsigned)n;
+    for (int i = 0; i < n; i++)
+        d->dev[i] = o->device + i;
+    return CUZK_OK;
+}
+
+/* adopt, with the key's map (a mapped key: taken over too, *map zeroed),
+ * on the devices d. */
 static cuzk_status srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, cuzk_bp_params *map, const char *name,
-                             const cuzk_bp_srs_opts *opts, cuzk_error *err);
+                             const cuzk_bp_srs_opts *opts, const srs_devs *d, cuzk_error *err);
 
 cuzk_status cuzk_bp_srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, const char *name,
                               const cuzk_bp_srs_opts *opts, cuzk_error *err)
 {
-    return srs_adopt(out, ctx, k, NULL, name, opts, err);
+    srs_devs d;
+    cuzk_status st = srs_devices(opts, name, &d, err);
+    if (st) {
+        *out = NULL;
+        cuzk_bpk_free(k);
+        return st;
+    }
+    return srs_adopt(out, ctx, k, NULL, name, opts, &d, err);
 }
 
 static cuzk_status srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, cuzk_bp_params *map, const char *name,
-                             const cuzk_bp_srs_opts *opts, cuzk_error *err)
+                             const cuzk_bp_srs_opts *opts, const srs_devs *d, cuzk_error *err)
 {
     *out = NULL;
     cuzk_bp_srs_opts o = {0};
@@ -131,6 +219,8 @@ static cuzk_status srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, cuzk
     p->k = *k;
     memset(k, 0, sizeof *k);
     p->checked = opts && opts->checked;
+    p->n_dev = d->n;
+    memcpy(p->dev, d->dev, sizeof p->dev);
     p->map.file.fd = -1; /* no file (calloc's 0 is stdin, which cuzk_bp_srs_free would close) */
     if (map) {
         p->map = *map;
@@ -153,7 +243,6 @@ static cuzk_status srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, cuzk
         st = cuzk_g16_vk_prepare(p->ops, &p->vk, err);
     if (!st) {
         cuzk_bpk_zkey_header(&p->k, &p->hdr);
-        p->ao.device = o.device;
         p->ao.device_budget = o.device_budget;
         p->ao.workers = o.gpu_workers;
         p->ao.host_budget = o.host_budget;
@@ -178,11 +267,9 @@ static cuzk_status srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, cuzk
     return CUZK_OK;
 }
 
-cuzk_status cuzk_bp_srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path, const cuzk_bp_srs_opts *opts,
-                             cuzk_error *err)
+static cuzk_status srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path, const cuzk_bp_srs_opts *opts,
+                            const srs_devs *d, cuzk_error *err)
 {
-    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
-    *out = NULL;
     cuzk_bpk k = {0};
     cuzk_bp_params map;
     memset(&map, 0, sizeof map);
@@ -198,21 +285,44 @@ cuzk_status cuzk_bp_srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path,
         return st;
     }
     cuzk_phase_end(ctx, &ph);
-    return srs_adopt(out, ctx, &k, gpu ? &map : NULL, path, opts, err);
+    return srs_adopt(out, ctx, &k, gpu ? &map : NULL, path, opts, d, err);
+}
+
+cuzk_status cuzk_bp_srs_load(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path, const cuzk_bp_srs_opts *opts,
+                             cuzk_error *err)
+{
+    cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
+    *out = NULL;
+    srs_devs d;
+    cuzk_status st = srs_devices(opts, path, &d, err);
+    return st ? st : srs_load(out, ctx, path, opts, &d, err);
+}
+
+cuzk_status cuzk_bp_srs_load_on(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path, const cuzk_bp_srs_opts *opts,
+                                const int *devices, unsigned n, cuzk_error *err)
+{
+    cuzk_err_clear(err);
+    *out = NULL;
+    if (!n || n > CUZK_BP_MAX_DEVICES || !devices)
+        return cuzk_err(err, CUZK_ERR_USAGE, "%s: %u devices listed", path, n);
+    srs_devs d = {.n = n};
+    memcpy(d.dev, devices, n * sizeof *devices);
+    return srs_load(out, ctx, path, opts, &d, err);
 }
 
 void cuzk_bp_srs_get_info(const cuzk_bp_srs *p, cuzk_bp_srs_info *info)
 {
     *info = p->info;
-    info->device_peak = cuzk_bp_backend_device_peak(p->be, p->state); /* measured until now */
+    info->device_peak = 0; /* measured until now */
+    for (unsigned d = 0; d < p->n_dev; d++)
+        info->device_peak += cuzk_bp_backend_device_peak(p->be, p->state[d]);
 }
 
 void cuzk_bp_srs_evict(cuzk_bp_srs *p)
 {
     pthread_rwlock_wrlock(&p->lock);
-    if (p->state && p->be->kind == CUZK_BACKEND_GPU) {
-        cuzk_bp_backend_detach(p->be, p->state);
-        p->state = NULL;
+    if (p->state[0] && p->be->kind == CUZK_BACKEND_GPU) {
+        srs_detach(p);
         p->info.device_bytes = 0;
     }
     pthread_rwlock_unlock(&p->lock);
@@ -223,11 +333,11 @@ static cuzk_status srs_acquire(cuzk_bp_srs *p, cuzk_ctx *ctx, cuzk_error *err)
 {
     for (;;) {
         pthread_rwlock_rdlock(&p->lock);
-        if (p->state)
+        if (p->state[0])
             return CUZK_OK;
         pthread_rwlock_unlock(&p->lock);
         pthread_rwlock_wrlock(&p->lock);
-        cuzk_status st = p->state ? CUZK_OK : srs_attach(p, ctx, p->be->kind, err);
+        cuzk_status st = p->state[0] ? CUZK_OK : srs_attach(p, ctx, p->be->kind, err);
         pthread_rwlock_unlock(&p->lock);
         if (st)
             return st;
@@ -288,9 +398,16 @@ static cuzk_status check_assignment(const cuzk_bp_srs *p, const cuzk_bp_assignme
     return CUZK_OK;
 }
 
+static cuzk_status call_devices(const cuzk_bp_srs *p, const cuzk_bp_prove_opts *opts, unsigned use[], unsigned *n,
+                                cuzk_error *err);
+
 static cuzk_status check_all(const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n, const cuzk_bp_fr *r,
-                             const cuzk_bp_fr *s, cuzk_error *err)
+                             const cuzk_bp_fr *s, const cuzk_bp_prove_opts *opts, cuzk_error *err)
 {
+    unsigned use[CUZK_BP_MAX_DEVICES], n_use;
+    cuzk_status dst = call_devices(p, opts, use, &n_use, err);
+    if (dst)
+        return dst;
     if (n && (!a || !r || !s))
         return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove: NULL assignments or r, s");
     for (size_t i = 0; i < n; i++) {
@@ -417,8 +534,8 @@ typedef struct {
     void *user;
 } consumed_cb;
 
-static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *as, size_t idx,
-                             const cuzk_bp_fr *r, const cuzk_bp_fr *s, bool verify, const consumed_cb *cb,
+static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, void *state, const cuzk_bp_assignment *as,
+                             size_t idx, const cuzk_bp_fr *r, const cuzk_bp_fr *s, bool verify, const consumed_cb *cb,
                              cuzk_bp_proof *out, cuzk_error *err)
 {
     raw_sc sc;
@@ -444,7 +561,7 @@ static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
                          .consumed_user = cb->user};
     cuzk_g16_ic_job ic = {.ops = p->ops, .vk = &p->vk, .pub = sc.w + 1};
     cuzk_proof_points pts;
-    st = cuzk_g16_prove(ctx, p->be, p->state, &p->hdr, p->ops, &in, (const uint8_t *)rr, (const uint8_t *)sr,
+    st = cuzk_g16_prove(ctx, p->be, state, &p->hdr, p->ops, &in, (const uint8_t *)rr, (const uint8_t *)sr,
                         verify ? cuzk_g16_ic_run : NULL, &ic, &pts, err);
     if (!st && cuzk_map_guard_lost(p->guard)) /* streamed bases read from a file that shrank: zeros */
         st = cuzk_err(err, CUZK_ERR_IO, "circuit %zu: %s changed while it was read (replace parameter files by "
@@ -460,10 +577,15 @@ static cuzk_status prove_one(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
     return st;
 }
 
-/* The circuits of one call, taken in order by W threads (the backend's
- * workers: on the GPU, one proof's host work and uploads overlap another's
- * kernels). The first error (lowest circuit index among those that failed)
- * stops the others from starting new circuits. */
+/* The circuits of one call, taken in order by W threads (the backends'
+ * workers over the devices in use: on the GPU, one proof's host work and
+ * uploads overlap another's kernels, and the devices work side by side).
+ * Thread t proves circuit t first (so every device in use gets work when
+ * there are as many circuits as threads), then takes the next free one. The
+ * first error (lowest circuit index among those that failed) stops the
+ * others from starting new circuits. */
+#define BATCH_MAX_THREADS 64
+
 typedef struct {
     cuzk_ctx *ctx;
     const cuzk_bp_srs *p;
@@ -475,15 +597,19 @@ typedef struct {
     cuzk_bp_proof *out;
     pthread_mutex_t mu;
     size_t next, err_index;
+    size_t nfirst; /* threads started: circuit t < nfirst is thread t's first */
     bool stop;
+    bool first_taken[BATCH_MAX_THREADS];
     cuzk_status st;
     cuzk_error err;
 } batch;
 
-/* A thread of the batch and its number (the lane of its host spans). */
+/* A thread of the batch, its number (the lane of its host spans) and its
+ * device's state. */
 typedef struct {
     batch *b;
     int index;
+    void *state;
 } batch_thread;
 
 static void *batch_worker(void *arg)
@@ -496,19 +622,28 @@ static void *batch_worker(void *arg)
     child.own_pool = false;
     child.plan = NULL;
     child.worker = bt->index;
-    for (;;) {
+    for (bool first = true;; first = false) {
         pthread_mutex_lock(&b->mu);
-        const size_t i = b->next;
-        const bool done = b->stop || i >= b->n;
-        if (!done)
-            b->next++;
+        size_t i;
+        bool done = b->stop;
+        if (first && (size_t)bt->index < b->nfirst) { /* circuit t first */
+            i = (size_t)bt->index;
+            if (!done)
+                b->first_taken[i] = true;
+        } else {
+            i = b->next;
+            done = done || i >= b->n;
+            if (!done)
+                b->next++;
+        }
         pthread_mutex_unlock(&b->mu);
         if (done)
             break;
         cuzk_error e = {0};
         cuzk_status st = cuzk_check_cancel(&child, &e);
         if (!st)
-            st = prove_one(&child, b->p, &b->a[i], i, &b->r[i], &b->s[i], b->verify, &b->cb, &b->out[i], &e);
+            st = prove_one(&child, b->p, bt->state, &b->a[i], i, &b->r[i], &b->s[i], b->verify, &b->cb, &b->out[i],
+                           &e);
         if (b->cb.fn) /* also after an error before the backend read them */
             b->cb.fn(b->cb.user, i);
         if (st) {
@@ -525,19 +660,48 @@ static void *batch_worker(void *arg)
     return NULL;
 }
 
+/* The devices of p a call may use (opts->pin_device: the one named),
+ * as indices into p->dev. */
+static cuzk_status call_devices(const cuzk_bp_srs *p, const cuzk_bp_prove_opts *opts, unsigned use[], unsigned *n,
+                                cuzk_error *err)
+{
+    *n = 0;
+    for (unsigned d = 0; d < p->n_dev; d++)
+        if (!(opts && opts->pin_device) || (p->be->kind == CUZK_BACKEND_GPU && p->dev[d] == opts->device))
+            use[(*n)++] = d;
+    if (!*n)
+        return p->be->kind != CUZK_BACKEND_GPU
+                   ? cuzk_err(err, CUZK_ERR_USAGE, "%s: a device pinned, but the parameters are on the CPU", p->name)
+                   : cuzk_err(err, CUZK_ERR_USAGE, "%s: device %d pinned, the parameters are on devices %d .. %d",
+                              p->name, opts->device, p->dev[0], p->dev[p->n_dev - 1]);
+    return CUZK_OK;
+}
+
 /* The proofs, after the checks (p's lock held shared). */
 static cuzk_status prove_all(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_assignment *a, size_t n,
-                             const cuzk_bp_fr *r, const cuzk_bp_fr *s, bool verify, const consumed_cb *cb,
-                             cuzk_bp_proof *out, cuzk_error *err)
+                             const cuzk_bp_fr *r, const cuzk_bp_fr *s, bool verify, const unsigned use[],
+                             unsigned n_use, const consumed_cb *cb, cuzk_bp_proof *out, cuzk_error *err)
 {
-    size_t W = cuzk_bp_backend_workers(p->be, p->state);
-    if (W > n)
-        W = n;
+    /* threads: the devices' workers, interleaved (thread t on device t mod
+     * n_use while each has workers left), at most one a circuit */
+    void *tstate[BATCH_MAX_THREADS];
+    unsigned wk[CUZK_BP_MAX_DEVICES];
+    size_t W = 0;
+    for (unsigned u = 0; u < n_use; u++)
+        wk[u] = cuzk_bp_backend_workers(p->be, p->state[use[u]]);
+    for (unsigned round = 0, more = 1; more && W < n && W < BATCH_MAX_THREADS; round++) {
+        more = 0;
+        for (unsigned u = 0; u < n_use && W < n && W < BATCH_MAX_THREADS; u++)
+            if (round < wk[u]) {
+                tstate[W++] = p->state[use[u]];
+                more = 1;
+            }
+    }
     if (W <= 1) {
         for (size_t i = 0; i < n; i++) {
             cuzk_status st = cuzk_check_cancel(ctx, err);
             if (!st)
-                st = prove_one(ctx, p, &a[i], i, &r[i], &s[i], verify, cb, &out[i], err);
+                st = prove_one(ctx, p, p->state[use[0]], &a[i], i, &r[i], &s[i], verify, cb, &out[i], err);
             if (cb->fn)
                 cb->fn(cb->user, i);
             if (st) {
@@ -550,23 +714,28 @@ static cuzk_status prove_all(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_
     }
     batch b = {.ctx = ctx, .p = p, .a = a, .r = r, .s = s, .n = n, .verify = verify, .cb = *cb, .out = out};
     pthread_mutex_init(&b.mu, NULL);
-    pthread_t th[64];
-    batch_thread bt[64];
+    pthread_t th[BATCH_MAX_THREADS];
+    batch_thread bt[BATCH_MAX_THREADS];
     size_t started = 0;
-    for (size_t t = 0; t < W && t < 64; t++, started++) {
-        bt[t] = (batch_thread){&b, (int)t};
+    pthread_mutex_lock(&b.mu); /* the threads take nothing before they all exist */
+    for (size_t t = 0; t < W; t++, started++) {
+        bt[t] = (batch_thread){&b, (int)t, tstate[t]};
         if (pthread_create(&th[t], NULL, batch_worker, &bt[t]))
             break;
     }
-    if (!started) { /* no thread: here, one at a time */
-        bt[0] = (batch_thread){&b, b.ctx->worker};
+    b.nfirst = b.next = started;
+    pthread_mutex_unlock(&b.mu);
+    if (!started) { /* no thread: here, one at a time, on the first device */
+        bt[0] = (batch_thread){&b, b.ctx->worker, tstate[0]};
         batch_worker(&bt[0]);
     }
     for (size_t t = 0; t < started; t++)
         pthread_join(th[t], NULL);
     pthread_mutex_destroy(&b.mu);
-    for (size_t j = b.next; j < n && cb->fn; j++) /* stopped: never read */
-        cb->fn(cb->user, j);
+    if (cb->fn) /* stopped: never read */
+        for (size_t j = 0; j < n; j++)
+            if (j < b.nfirst ? !b.first_taken[j] : j >= b.next)
+                cb->fn(cb->user, j);
     if (b.st && err)
         *err = b.err;
     return b.st;
@@ -578,9 +747,11 @@ static cuzk_status prove_checked(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk
                                  const cuzk_bp_prove_opts *opts, const consumed_cb *cb, cuzk_error *err)
 {
     cuzk_bp_srs *ps = (cuzk_bp_srs *)p; /* its lock and lazy attach; the key itself is not changed */
+    unsigned use[CUZK_BP_MAX_DEVICES], n_use = 0;
     cuzk_status st = CUZK_OK;
     if (n && !(st = srs_acquire(ps, ctx, err))) {
-        st = prove_all(ctx, p, a, n, r, s, !(opts && opts->no_verify), cb, out, err);
+        if (!(st = call_devices(p, opts, use, &n_use, err)))
+            st = prove_all(ctx, p, a, n, r, s, !(opts && opts->no_verify), use, n_use, cb, out, err);
         pthread_rwlock_unlock(&ps->lock);
     }
     if (st && n)
@@ -595,7 +766,7 @@ cuzk_status cuzk_bp_prove(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_bp_ass
     cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     if (n && !out)
         return cuzk_err(err, CUZK_ERR_USAGE, "cuzk_bp_prove: NULL output");
-    cuzk_status st = check_all(p, a, n, r, s, err);
+    cuzk_status st = check_all(p, a, n, r, s, opts, err);
     const consumed_cb none = {0};
     if (!st)
         return prove_checked(ctx, p, a, n, r, s, out, opts, &none, err);
@@ -668,7 +839,7 @@ cuzk_status cuzk_bp_prove_start(cuzk_ctx *ctx, const cuzk_bp_srs *p, const cuzk_
 {
     cuzk_err_clear(err); /* a caller's error struct may hold an earlier error */
     *out = NULL;
-    cuzk_status st = check_all(p, a, n, r, s, err);
+    cuzk_status st = check_all(p, a, n, r, s, opts, err);
     if (st)
         return st;
     cuzk_bp_pending *q = calloc(1, sizeof *q);

@@ -11,6 +11,12 @@
  * for the file in messages. */
 cuzk_status cuzk_bp_srs_adopt(cuzk_bp_srs **out, cuzk_ctx *ctx, cuzk_bpk *k, const char *name,
                               const cuzk_bp_srs_opts *opts, cuzk_error *err);
+/* cuzk_bp_srs_load on the n CUDA devices listed (opts' device and
+ * device_count are not read). A device may repeat: each entry is a
+ * preparation of its own, with its own memory plan within opts'
+ * device_budget (tests spread a call over several on one GPU). */
+cuzk_status cuzk_bp_srs_load_on(cuzk_bp_srs **out, cuzk_ctx *ctx, const char *path, const cuzk_bp_srs_opts *opts,
+                                const int *devices, unsigned n, cuzk_error *err);
 /* The key behind p. */
 const cuzk_bpk *cuzk_bp_srs_key(const cuzk_bp_srs *p);
 /* A proof's points, checked: coordinates < q, on the curve, in the subgroup

@@ -8,7 +8,7 @@
 # trace is still valid JSON and no proof is written. With a GPU, the same on
 # the GPU: device intervals (gpu.* lines, copy and kernels events) and, with
 # two workers, host phases on a lane per worker thread and device work on a
-# lane per worker slot.
+# lane per worker slot; --gpus all gives the same proofs.
 # Usage: bp_trace.sh <cuzk> <source dir>
 set -u
 CUZK=$1 ROOT=$2
@@ -120,5 +120,11 @@ else
     has_phases "$sum" "$HOST_PHASES,upload_witness" &&
         case "$sum" in *" cats=calls,copy,host,kernels "*" prep=4 verify=4 host_lanes="[12]" slots="[12]) true ;; *) false ;; esac &&
         echo "ok   GPU trace: $sum" || fail "GPU trace: $sum"
+    # every GPU (--gpus all): the same proofs (the same r and s from --seed)
+    "$CUZK" prove -q --format bellperson --gpu --gpus all --partitions 4 --seed 1 "$T/porep.params" --porep \
+        --scale 10 --porep-seed 2 "$T/ga.bin" "$T/gapub.json" 2>"$T/err"
+    check "prove --format bellperson --gpu --gpus all --partitions 4" 0 $?
+    cmp -s "$T/ga.bin" "$T/gp.bin" && cmp -s "$T/gapub.json" "$T/gpub.json" &&
+        echo "ok   --gpus all: the same proofs" || fail "--gpus all: other proofs"
 fi
 [ $fails = 0 ] && echo "all ok" || { echo "$fails failure(s)"; exit 1; }

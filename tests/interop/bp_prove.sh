@@ -150,6 +150,10 @@ errors)
         "$D/mul.wtns" "$T/o.bin" "$T/o.json" --seed 1
     expect_err 1 "--stage-bases without --gpu" prove --format bellperson --stage-bases yes "$T/mul.params" \
         "$D/mul.r1cs" "$D/mul.wtns" "$T/o.bin" "$T/o.json" --seed 1
+    expect_err 1 "--gpus 0" prove --format bellperson --gpu --gpus 0 "$T/mul.params" "$D/mul.r1cs" \
+        "$D/mul.wtns" "$T/o.bin" "$T/o.json" --seed 1
+    expect_err 1 "--gpus without --gpu" prove --format bellperson --gpus all "$T/mul.params" "$D/mul.r1cs" \
+        "$D/mul.wtns" "$T/o.bin" "$T/o.json" --seed 1
     expect_err 7 "a BN254 r1cs" setup --format bellperson "$ROOT/tests/data/interop/bn128/mul.r1cs" "$T/o.params"
     head -c 1000 "$T/mul.params" >"$T/trunc.params"
     expect_err 3 "a truncated .params" prove --format bellperson "$T/trunc.params" "$D/mul.r1cs" "$D/mul.wtns" \

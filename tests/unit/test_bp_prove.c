@@ -27,6 +27,7 @@
 #include "cuzk/gpu_plan.h"
 #include "formats/bellperson.h"
 #include "groth16/bp.h"
+#include "groth16/bp_srs.h"
 #include "groth16/ctx.h"
 #include "groth16/insecure.h"
 #include "util/rng.h"
@@ -440,6 +441,7 @@ typedef struct {
     size_t n, bad;
     unsigned host[CUZK_PHASE_COUNT], dev[CUZK_PHASE_COUNT], upload, calls; /* counts per phase; host calls */
     int max_worker, max_slot, device;
+    unsigned worker_mask; /* host spans' workers seen (bit w) */
 } span_log;
 
 static void on_span(void *user, const cuzk_span *sp)
@@ -453,6 +455,8 @@ static void on_span(void *user, const cuzk_span *sp)
         if (strcmp(sp->name, cuzk_phase_name(sp->phase)))
             l->bad++;
         l->host[sp->phase]++;
+        if (sp->worker < 32)
+            l->worker_mask |= 1u << sp->worker;
         if (sp->worker > l->max_worker)
             l->max_worker = sp->worker;
     } else if (sp->stream == 2) { /* a host call for the device work */
@@ -532,6 +536,97 @@ static void test_spans(void **state)
         cuzk_ctx_free(ctx);
         pthread_mutex_destroy(&l.mu);
     }
+}
+
+/* Several devices (cuzk_bp_srs_opts.device_count, cuzk_bp_prove_opts
+ * pin_device): counts out of range refused before any load with one line
+ * naming the file; on the CPU one device, one worker, and a pinned device
+ * refused (the output zeroed). With a GPU: the parameters prepared twice on
+ * device 0 (cuzk_bp_srs_load_on: two devices' worth of plans and workers on
+ * one card) prove 6 circuits with 4 threads, thread t first proving circuit
+ * t (so both preparations prove: the host spans come from workers 0 .. 3,
+ * threads 1 and 3 on the second), equal to the CPU's proofs byte for byte;
+ * pinned to device 0 (both preparations) the same; pinned to device 1 (not
+ * theirs) refused; device_count -1 takes every visible device. */
+static void test_devices(void **state)
+{
+    (void)state;
+    cuzk_error e = {0};
+    cuzk_bp_srs *g = NULL;
+    const int counts[] = {-2, CUZK_BP_MAX_DEVICES + 1, CUZK_BP_MAX_DEVICES};
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+        if (counts[i] == CUZK_BP_MAX_DEVICES && cuzk_gpu_device_count() >= CUZK_BP_MAX_DEVICES)
+            continue;
+        cuzk_bp_srs_opts o = {.backend = CUZK_BACKEND_GPU, .device_count = counts[i]};
+        assert_int_equal(cuzk_bp_srs_load(&g, F.ctx, F.params, &o, &e), CUZK_ERR_USAGE);
+        assert_null(g);
+        if (!strstr(e.msg, F.params) || strchr(e.msg, '\n'))
+            fail_msg("device_count %d: %s", counts[i], e.msg);
+    }
+    cuzk_bp_srs_info in;
+    cuzk_bp_srs_get_info(F.srs, &in);
+    assert_int_equal(in.n_devices, 1);
+    assert_int_equal(in.workers, 1);
+    const cuzk_bp_assignment *a = cuzk_bp_circuit_assignment(F.c);
+    enum { N = 6 };
+    cuzk_bp_assignment as[N];
+    cuzk_bp_fr r[N], s[N];
+    cuzk_bp_proof pc[N], pg[N];
+    for (int i = 0; i < N; i++) {
+        as[i] = *a;
+        r[i] = fr_of(40 + (uint64_t)i);
+        s[i] = fr_of(50 + (uint64_t)i);
+    }
+    cuzk_bp_prove_opts pin = {.pin_device = 1, .device = 0};
+    memset(pg, 0xff, sizeof pg);
+    assert_int_equal(cuzk_bp_prove(F.ctx, F.srs, as, N, r, s, pg, &pin, &e), CUZK_ERR_USAGE);
+    assert_non_null(strstr(e.msg, "on the CPU"));
+    assert_true(all_zero(pg, sizeof pg));
+    assert_int_equal(cuzk_bp_prove(F.ctx, F.srs, as, N, r, s, pc, NULL, &e), CUZK_OK);
+
+    cuzk_bp_srs_opts o = {.backend = CUZK_BACKEND_GPU, .gpu_workers = 2};
+    const int twice[2] = {0, 0};
+    if (cuzk_gpu_device_count() < 1 ||
+        cuzk_bp_srs_load_on(&g, F.ctx, F.params, &o, twice, 2, &e) != CUZK_OK) /* no GPU here */
+        return;
+    cuzk_bp_srs_get_info(g, &in);
+    assert_int_equal(in.n_devices, 2);
+    assert_int_equal(in.workers, 4);
+    span_log l = {.max_worker = -1, .max_slot = -1, .device = -1};
+    pthread_mutex_init(&l.mu, NULL);
+    cuzk_ctx *ctx = NULL;
+    cuzk_ctx_opts co = {.threads = 2, .span = on_span, .user = &l};
+    assert_int_equal(cuzk_ctx_create(&ctx, &co, &e), CUZK_OK);
+    if (cuzk_bp_prove(ctx, g, as, N, r, s, pg, NULL, &e) != CUZK_OK)
+        fail_msg("two preparations: %s", e.msg);
+    assert_memory_equal(pg, pc, sizeof pg);
+    assert_int_equal(l.bad, 0);
+    assert_int_equal(l.worker_mask, 0xf);
+    assert_int_equal(l.host[CUZK_PHASE_VERIFY], N);
+    memset(pg, 0, sizeof pg);
+    assert_int_equal(cuzk_bp_prove(ctx, g, as, N, r, s, pg, &pin, &e), CUZK_OK);
+    assert_memory_equal(pg, pc, sizeof pg);
+    cuzk_bp_pending *q = NULL;
+    assert_int_equal(cuzk_bp_prove_start(ctx, g, as, N, r, s, &pin, &q, &e), CUZK_OK);
+    memset(pg, 0, sizeof pg);
+    assert_int_equal(cuzk_bp_prove_finish(q, pg, &e), CUZK_OK);
+    assert_memory_equal(pg, pc, sizeof pg);
+    pin.device = 1;
+    assert_int_equal(cuzk_bp_prove(ctx, g, as, N, r, s, pg, &pin, &e), CUZK_ERR_USAGE);
+    assert_non_null(strstr(e.msg, "device 1 pinned"));
+    assert_int_equal(cuzk_bp_prove_start(ctx, g, as, N, r, s, &pin, &q, &e), CUZK_ERR_USAGE);
+    assert_null(q);
+    cuzk_bp_srs_free(g);
+    cuzk_ctx_free(ctx);
+    pthread_mutex_destroy(&l.mu);
+    o.device_count = -1;
+    assert_int_equal(cuzk_bp_srs_load(&g, F.ctx, F.params, &o, &e), CUZK_OK);
+    cuzk_bp_srs_get_info(g, &in);
+    assert_int_equal(in.n_devices, (unsigned)cuzk_gpu_device_count());
+    memset(pg, 0, sizeof pg);
+    assert_int_equal(cuzk_bp_prove(F.ctx, g, as, N, r, s, pg, NULL, &e), CUZK_OK);
+    assert_memory_equal(pg, pc, sizeof pg);
+    cuzk_bp_srs_free(g);
 }
 
 /* The wires' bitmaps of A and B from the densities: every bit against the
@@ -738,6 +833,7 @@ int main(void)
         cmocka_unit_test(test_witness_range),
         cmocka_unit_test(test_wire_bits),
         cmocka_unit_test(test_spans),
+        cmocka_unit_test(test_devices),
         cmocka_unit_test(test_free_keeps_fds),
     };
     return cmocka_run_group_tests(tests, setup_all, teardown_all);

@@ -70,6 +70,7 @@ pub struct cuzk_bp_srs_opts {
     pub checked: c_int,
     pub host_budget: u64,
     pub gpu_stage_bases: c_int,
+    pub device_count: c_int,
 }
 
 #[repr(C)]
@@ -86,11 +87,15 @@ pub struct cuzk_bp_srs_info {
     pub host_bytes: u64,
     pub device_bytes: u64,
     pub device_peak: u64,
+    pub n_devices: c_uint,
+    pub workers: c_uint,
 }
 
 #[repr(C)]
 pub struct cuzk_bp_prove_opts {
     pub no_verify: c_int,
+    pub pin_device: c_int,
+    pub device: c_int,
 }
 
 // cuzk_bp_assignment is crate::Assignment<S> and cuzk_bp_fr / cuzk_bp_proof
@@ -231,6 +236,10 @@ mod layout {
             "srs_opts.gpu_stage_bases",
             offset!(cuzk_bp_srs_opts, gpu_stage_bases),
         );
+        put(
+            "srs_opts.device_count",
+            offset!(cuzk_bp_srs_opts, device_count),
+        );
         put("srs_info", size_of::<cuzk_bp_srs_info>());
         put("srs_info.log_domain", offset!(cuzk_bp_srs_info, log_domain));
         put("srs_info.n_h", offset!(cuzk_bp_srs_info, n_h));
@@ -241,7 +250,11 @@ mod layout {
             "srs_info.device_peak",
             offset!(cuzk_bp_srs_info, device_peak),
         );
+        put("srs_info.n_devices", offset!(cuzk_bp_srs_info, n_devices));
+        put("srs_info.workers", offset!(cuzk_bp_srs_info, workers));
         put("prove_opts", size_of::<cuzk_bp_prove_opts>());
+        put("prove_opts.pin_device", offset!(cuzk_bp_prove_opts, pin_device));
+        put("prove_opts.device", offset!(cuzk_bp_prove_opts, device));
         put("backend.cpu", CUZK_BACKEND_CPU as usize);
         put("backend.gpu", CUZK_BACKEND_GPU as usize);
         put("backend.auto", CUZK_BACKEND_AUTO as usize);
@@ -295,6 +308,7 @@ int main(void)
     O("srs_opts.checked", cuzk_bp_srs_opts, checked);
     O("srs_opts.host_budget", cuzk_bp_srs_opts, host_budget);
     O("srs_opts.gpu_stage_bases", cuzk_bp_srs_opts, gpu_stage_bases);
+    O("srs_opts.device_count", cuzk_bp_srs_opts, device_count);
     S("srs_info", sizeof(cuzk_bp_srs_info));
     O("srs_info.log_domain", cuzk_bp_srs_info, log_domain);
     O("srs_info.n_h", cuzk_bp_srs_info, n_h);
@@ -302,7 +316,11 @@ int main(void)
     O("srs_info.backend", cuzk_bp_srs_info, backend);
     O("srs_info.host_bytes", cuzk_bp_srs_info, host_bytes);
     O("srs_info.device_peak", cuzk_bp_srs_info, device_peak);
+    O("srs_info.n_devices", cuzk_bp_srs_info, n_devices);
+    O("srs_info.workers", cuzk_bp_srs_info, workers);
     S("prove_opts", sizeof(cuzk_bp_prove_opts));
+    O("prove_opts.pin_device", cuzk_bp_prove_opts, pin_device);
+    O("prove_opts.device", cuzk_bp_prove_opts, device);
     S("backend.cpu", CUZK_BACKEND_CPU);
     S("backend.gpu", CUZK_BACKEND_GPU);
     S("backend.auto", CUZK_BACKEND_AUTO);

@@ -233,14 +233,20 @@ pub enum Backend {
 }
 
 /// How `SRS::try_new_with` loads parameters. `SRS::try_new` uses the
-/// default: `Backend::Auto` on device 0, libcuzk's memory plan for the
+/// default: `Backend::Auto` on every visible CUDA device (as the original
+/// spreads a call's circuits over every GPU), libcuzk's memory plan for each
 /// device, parameters unchecked as filecoin-proofs maps them (the verifying
 /// key checked, section points decoded, which rejects points off the curve).
 #[derive(Clone, Debug)]
 pub struct SrsOptions {
     pub backend: Backend,
-    /// CUDA device index.
+    /// CUDA device index (the first of `device_count`).
     pub device: i32,
+    /// GPU: the devices `device .. device + device_count - 1` (-1: every
+    /// device from `device` on; 0 or 1: `device` alone). Each holds the
+    /// parameters with its own memory plan; a call's circuits go to the
+    /// next free worker of any of them.
+    pub device_count: i32,
     /// Device bytes the parameters and their proofs may use (0: free memory
     /// minus a margin).
     pub device_budget: u64,
@@ -263,6 +269,7 @@ impl Default for SrsOptions {
         SrsOptions {
             backend: Backend::Auto,
             device: 0,
+            device_count: -1,
             device_budget: 0,
             gpu_workers: 0,
             checked: false,
@@ -275,6 +282,8 @@ impl Default for SrsOptions {
 struct Params {
     ptr: *mut ffi::cuzk_bp_srs,
     path: String,
+    /// GPU: the CUDA devices the parameters are on (first, count).
+    devices: (i32, u32),
 }
 
 // SAFETY: cuzk_bp_srs is immutable after load and may be used by several
@@ -310,6 +319,7 @@ impl Params {
             checked: opts.checked as c_int,
             host_budget: opts.host_budget,
             gpu_stage_bases: opts.gpu_stage_bases as c_int,
+            device_count: opts.device_count as c_int,
         };
         let ctx = Ctx::new()?;
         let mut p = std::ptr::null_mut();
@@ -317,9 +327,14 @@ impl Params {
         // SAFETY: valid pointers; ctx is used by this call only.
         let st = unsafe { ffi::cuzk_bp_srs_load(&mut p, ctx.0, cpath.as_ptr(), &copts, &mut err) };
         check(st, &err)?;
+        let mut i = ffi::cuzk_bp_srs_info::default();
+        // SAFETY: loaded just now, valid out-pointer.
+        unsafe { ffi::cuzk_bp_srs_get_info(p, &mut i) };
+        let gpu = i.backend == ffi::CUZK_BACKEND_GPU;
         Ok(Params {
             ptr: p,
             path: path.to_string(),
+            devices: (opts.device, if gpu { i.n_devices } else { 0 }),
         })
     }
 }
@@ -468,6 +483,19 @@ fn gpu_lock<'a>(gpu_mtx: *mut c_void) -> Option<MutexGuard<'a, ()>> {
 }
 
 /// Proves n circuits; every pointer is the caller's, sizes checked by the caller.
+/// The call's options: Curio's `gpu_index` (a CUDA device, -1 any) pins the
+/// circuits to that device where the parameters are on it; any other value
+/// proves on the parameters' devices.
+fn prove_opts(params: &Params, gpu_index: i32) -> ffi::cuzk_bp_prove_opts {
+    let (first, count) = params.devices;
+    let on = gpu_index >= first && ((gpu_index - first) as u32) < count;
+    ffi::cuzk_bp_prove_opts {
+        no_verify: 0,
+        pin_device: on as c_int,
+        device: if on { gpu_index } else { 0 },
+    }
+}
+
 fn prove_raw(
     provers: *const c_void,
     n: usize,
@@ -475,12 +503,14 @@ fn prove_raw(
     s_s: *const c_void,
     proofs: *mut c_void,
     srs: &SRS,
+    gpu_index: i32,
 ) -> Result<(), Error> {
     let params = srs.params()?;
     if n == 0 {
         return Ok(());
     }
     let ctx = Ctx::new()?;
+    let opts = prove_opts(params, gpu_index);
     let mut err = ffi::cuzk_error::new();
     // SAFETY: provers, r_s, s_s hold n elements of the checked sizes, proofs
     // has room for n; ctx is this call's own.
@@ -493,7 +523,7 @@ fn prove_raw(
             r_s,
             s_s,
             proofs,
-            std::ptr::null(),
+            &opts,
             &mut err,
         )
     };
@@ -581,6 +611,7 @@ pub fn generate_groth16_proofs<S, PR>(
         s_s.as_ptr() as *const c_void,
         proofs.as_mut_ptr() as *mut c_void,
         srs,
+        -1,
     ) {
         panic!("{}", e);
     }
@@ -614,7 +645,7 @@ macro_rules! generate_groth16_proof_fn {
             $($extra: $ty),*
         ) {
             let gpu_mtx: *mut c_void = $mtx;
-            let _gpu_index: i32 = $idx; // libcuzk proves on the SRS's device
+            let gpu_index: i32 = $idx;
             let () = Layout::<S, D, PR>::SCALAR;
             let () = Layout::<S, D, PR>::DENSITY;
             let () = Layout::<S, D, PR>::PROOF;
@@ -646,6 +677,7 @@ macro_rules! generate_groth16_proof_fn {
                 s_s.as_ptr() as *const c_void,
                 proofs.as_mut_ptr() as *mut c_void,
                 srs,
+                gpu_index,
             ) {
                 panic!("{}", e);
             }
@@ -664,9 +696,9 @@ generate_groth16_proof_fn! {
 generate_groth16_proof_fn! {
     /// Curio's form: as above, plus `gpu_mtx` (NULL or a mutex from
     /// `alloc_gpu_mutex`, held for the duration of the call: callers that share
-    /// one run their proofs one at a time) and `gpu_index` (-1: any; libcuzk
-    /// proves on the device the `SRS` was loaded for, so any other value is
-    /// accepted and proves there too).
+    /// one run their proofs one at a time) and `gpu_index` (-1: the circuits
+    /// go to every device the `SRS` is on; a CUDA device it is on: that one
+    /// alone, as the fork pins them; any other value: as -1).
     #[cfg(feature = "curio")]
     (gpu_mtx: *mut c_void, gpu_index: i32) => (gpu_mtx, gpu_index)
 }
@@ -736,7 +768,7 @@ pub fn start_groth16_proof<S, D>(
     s_s: &[S],
     srs: &SRS,
     gpu_mtx: *mut c_void,
-    _gpu_index: i32,
+    gpu_index: i32,
 ) -> *mut c_void {
     let () = Layout::<S, D, [u8; PROOF_BYTES]>::SCALAR;
     let () = Layout::<S, D, [u8; PROOF_BYTES]>::DENSITY;
@@ -760,7 +792,7 @@ pub fn start_groth16_proof<S, D>(
         num_circuits,
     );
     let _guard = gpu_lock(gpu_mtx);
-    match start_raw(&provers, r_s, s_s, srs) {
+    match start_raw(&provers, r_s, s_s, srs, gpu_index) {
         Ok(p) => Box::into_raw(Box::new(p)) as *mut c_void,
         Err(e) => panic!("{}", e),
     }
@@ -768,9 +800,16 @@ pub fn start_groth16_proof<S, D>(
 
 /// cuzk_bp_prove_start over the checked assignments (it copies the array of
 /// them, and r_s, s_s).
-fn start_raw<S>(provers: &[Assignment<S>], r_s: &[S], s_s: &[S], srs: &SRS) -> Result<Pending, Error> {
+fn start_raw<S>(
+    provers: &[Assignment<S>],
+    r_s: &[S],
+    s_s: &[S],
+    srs: &SRS,
+    gpu_index: i32,
+) -> Result<Pending, Error> {
     let params = srs.params()?.clone();
     let ctx = Ctx::new()?;
+    let opts = prove_opts(&params, gpu_index);
     let mut h = std::ptr::null_mut();
     let mut err = ffi::cuzk_error::new();
     // SAFETY: provers, r_s, s_s hold n elements of the checked sizes; ctx
@@ -783,7 +822,7 @@ fn start_raw<S>(provers: &[Assignment<S>], r_s: &[S], s_s: &[S], srs: &SRS) -> R
             provers.len(),
             r_s.as_ptr() as *const c_void,
             s_s.as_ptr() as *const c_void,
-            std::ptr::null(),
+            &opts,
             &mut h,
             &mut err,
         )
@@ -863,8 +902,13 @@ pub struct SrsInfo {
     pub backend: Option<Backend>,
     pub host_bytes: u64,
     pub device_bytes: u64,
-    /// GPU: the most device memory measured in use so far.
+    /// GPU: the most device memory measured in use so far (summed over the
+    /// devices).
     pub device_peak: u64,
+    /// GPU: the devices the parameters are on (1 on the CPU).
+    pub n_devices: u32,
+    /// Proofs that run at once (the GPU plans' workers over every device).
+    pub workers: u32,
 }
 
 impl SRS {
@@ -889,6 +933,8 @@ impl SRS {
             host_bytes: i.host_bytes,
             device_bytes: i.device_bytes,
             device_peak: i.device_peak,
+            n_devices: i.n_devices,
+            workers: i.workers,
         })
     }
 
