@@ -128,7 +128,8 @@ int cli_parse_stage_bases(const char *s, int *out, const char *usage);
     "                  chunks at each proof (yes) or page-locked whole at load (no);\n"       \
     "                  auto (default): locked, unless the key is used in its file\n"         \
     "                  mapping and the host plan with them locked does not fit\n"           \
-    "                  the host memory (--host-mem)\n"
+    "                  the host memory (--host-mem); staged costs about 20 % a\n"          \
+    "                  proof where bases are streamed (tiers 4-7)\n"
 
 /* The --format option of prove / verify / setup (cli_peek): *fmt = F or
  * NULL. F must be snarkjs or bellperson. Returns 0, or 1 after a one-line
