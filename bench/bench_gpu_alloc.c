@@ -21,25 +21,10 @@
 #include "cuzk/dev.h"
 #include "cuzk/gpu.h"
 
+#include "bench_stats.h"
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+static double now_ms(void) { return bench_clock(CLOCK_MONOTONIC) * 1e3; }
 
 #define MAXR 64
 
@@ -48,7 +33,7 @@ static void row(const char *name, double *v, int n)
 {
     double mx = 0;
     for (int r = 0; r < n; r++) mx = v[r] > mx ? v[r] : mx;
-    printf("%-44s %10.3f %10.3f\n", name, median(v, n), mx);
+    printf("%-44s %10.3f %10.3f\n", name, bench_median(v, n), mx);
 }
 
 int main(int argc, char **argv)
@@ -106,7 +91,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < 100; i++) cudaMemGetInfo(&f, &tot);
         t[r] = (now_ms() - t0) / 100;
     }
-    printf("%-44s %10.4f\n", "cudaMemGetInfo", median(t, reps));
+    printf("%-44s %10.4f\n", "cudaMemGetInfo", bench_median(t, reps));
 
     const size_t n = (size_t)1 << lg;
     void *bases = malloc(n * 96); /* never read: the handle uploads in its run */

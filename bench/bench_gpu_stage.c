@@ -28,24 +28,9 @@
 
 #include "cuzk/gpu.h"
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
+#include "bench_stats.h"
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+static double now_ms(void) { return bench_clock(CLOCK_MONOTONIC) * 1e3; }
 
 #define MAXR 64
 #define MAXT 16
@@ -141,7 +126,7 @@ static int msm_ms(const void *bases, int dev, int pin, size_t n, const uint64_t 
         }
         if (r >= 0) t[r] = now_ms() - t0;
     }
-    *out = median(t, reps);
+    *out = bench_median(t, reps);
     printf("  (plan: %s, %zu of %zu bases kept, chunks of %zu)\n", pl.streamed ? "streamed" : "resident",
            pl.resident_points, n, pl.chunk_points);
     cuzk_gpu_msm_destroy(m);
@@ -189,7 +174,7 @@ int main(int argc, char **argv)
         }
         char name[64];
         snprintf(name, sizeof name, "host -> page-locked, %d thread%s", threads[k], threads[k] > 1 ? "s" : "");
-        row(name, median(t, reps), (double)bytes);
+        row(name, bench_median(t, reps), (double)bytes);
     }
     cudaStream_t st;
     CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
@@ -200,7 +185,7 @@ int main(int argc, char **argv)
         CK(cudaStreamSynchronize(st));
         if (r >= 0) t[r] = now_ms() - t0;
     }
-    row("page-locked -> device (DMA)", median(t, reps), (double)bytes);
+    row("page-locked -> device (DMA)", bench_median(t, reps), (double)bytes);
     CK(cudaStreamDestroy(st));
     CK(cudaFree(dev));
     CK(cudaFreeHost(pinned));
