@@ -142,6 +142,10 @@ bool cuzk_bp_backend_raw_scalars(const cuzk_g16_backend *be);
 /* The most device memory the attached state has measured in use (as
  * cuzk_key_info.device_peak; 0 on the CPU). */
 uint64_t cuzk_bp_backend_device_peak(const cuzk_g16_backend *be, const void *state);
+/* The host plan's peak the attached state was planned within (the GPU:
+ * cuzk_host_plan.peak, what its host budget was checked against; 0 on the
+ * CPU). */
+uint64_t cuzk_bp_backend_host_peak(const cuzk_g16_backend *be, const void *state);
 
 /* Prepares k (which outlives the state) for backend be. */
 cuzk_status cuzk_bp_backend_attach(const cuzk_g16_backend *be, cuzk_ctx *ctx, const cuzk_bpk *k,

@@ -82,23 +82,26 @@ static cuzk_status srs_decode(cuzk_bp_srs *p, cuzk_ctx *ctx, cuzk_error *err)
 }
 
 /* The GPU backend on each of p's devices in turn, each with its own plan;
- * a host budget is shared: each device plans within what the ones before
- * left of it. On an error, nothing stays attached (the message names the
- * device when there are several). */
+ * a host budget is shared: each device plans within what the host plans of
+ * the ones before left of it (their peaks, page-locked key pages included;
+ * a later device counts those pages again, which errs on the safe side).
+ * On an error, nothing stays attached (the message names the device when
+ * there are several). */
 static cuzk_status srs_attach_gpu(cuzk_bp_srs *p, cuzk_ctx *ctx, uint64_t *host, uint64_t *device, cuzk_error *err)
 {
     const uint64_t budget = p->ao.host_budget;
     cuzk_bp_attach_opts ao = p->ao;
     cuzk_status st = CUZK_OK;
+    uint64_t planned = 0; /* the host plans' peaks of the devices attached */
     for (unsigned d = 0; d < p->n_dev && !st; d++) {
         uint64_t h = 0, b = 0;
         ao.device = p->dev[d];
         if (budget && budget != UINT64_MAX) {
-            if (*host >= budget)
+            if (planned >= budget)
                 st = cuzk_err(err, CUZK_ERR_NOMEM, "%s: GPU %d: no host memory left of the %.2f GiB budget after "
                                                    "the devices before it", p->name, p->dev[d],
                               budget / 1073741824.0);
-            ao.host_budget = budget - *host;
+            ao.host_budget = budget - planned;
         }
         if (!st)
             st = cuzk_bp_backend_attach(p->be, ctx, &p->k, &ao, &p->state[d], &h, &b, err);
@@ -109,6 +112,8 @@ static cuzk_status srs_attach_gpu(cuzk_bp_srs *p, cuzk_ctx *ctx, uint64_t *host,
         }
         *host += h;
         *device += b;
+        if (!st)
+            planned += cuzk_bp_backend_host_peak(p->be, p->state[d]);
     }
     if (st)
         srs_detach(p);

@@ -549,6 +549,13 @@ static unsigned bp_gpu_workers(const void *state)
     return plan.workers;
 }
 
+static uint64_t bp_gpu_host_peak(const void *state)
+{
+    cuzk_gpu_plan plan;
+    cuzk_gpu_g16_key_plan(((const bp_gpu_key *)state)->k, &plan, NULL);
+    return plan.host.peak;
+}
+
 static uint64_t bp_gpu_device_peak(const void *state)
 {
     size_t peak = 0;
@@ -603,6 +610,12 @@ static uint64_t bp_gpu_device_peak(const void *state)
     return 0;
 }
 
+static uint64_t bp_gpu_host_peak(const void *state)
+{
+    (void)state;
+    return 0;
+}
+
 #endif
 
 static const cuzk_g16_backend BP_GPU = {
@@ -648,4 +661,9 @@ bool cuzk_bp_backend_raw_scalars(const cuzk_g16_backend *be) { return be != &BP_
 uint64_t cuzk_bp_backend_device_peak(const cuzk_g16_backend *be, const void *state)
 {
     return be == &BP_GPU && state ? bp_gpu_device_peak(state) : 0;
+}
+
+uint64_t cuzk_bp_backend_host_peak(const cuzk_g16_backend *be, const void *state)
+{
+    return be == &BP_GPU && state ? bp_gpu_host_peak(state) : 0;
 }

@@ -547,7 +547,9 @@ static void test_spans(void **state)
  * t (so both preparations prove: the host spans come from workers 0 .. 3,
  * threads 1 and 3 on the second), equal to the CPU's proofs byte for byte;
  * pinned to device 0 (both preparations) the same; pinned to device 1 (not
- * theirs) refused; device_count -1 takes every visible device. */
+ * theirs) refused; a host budget for one and a half preparations refused
+ * at the second, naming it (for two and a half, both prepared); device_count
+ * -1 takes every visible device. */
 static void test_devices(void **state)
 {
     (void)state;
@@ -619,6 +621,28 @@ static void test_devices(void **state)
     cuzk_bp_srs_free(g);
     cuzk_ctx_free(ctx);
     pthread_mutex_destroy(&l.mu);
+    /* a host budget is shared: the second preparation plans within what the
+     * first's host plan left (P: one preparation's planned peak, key mapped) */
+    cuzk_gpu_key_shape shape;
+    assert_int_equal(cuzk_bp_key_shape_read(F.params, &shape, &e), CUZK_OK);
+    cuzk_gpu_plan plan;
+    cuzk_gpu_plan_opts po = {.device = 0, .budget = (size_t)1 << 30, .workers = 2};
+    po.host.budget = SIZE_MAX;
+    po.host.key_mapped = 1;
+    assert_int_equal(cuzk_gpu_plan_proof(&shape, &po, &plan, &e), CUZK_OK);
+    const uint64_t P = plan.host.peak;
+    o.device_budget = (uint64_t)1 << 30;
+    o.host_budget = P * 5 / 2; /* both fit */
+    assert_int_equal(cuzk_bp_srs_load_on(&g, F.ctx, F.params, &o, twice, 2, &e), CUZK_OK);
+    cuzk_bp_srs_get_info(g, &in);
+    assert_int_equal(in.workers, 4);
+    cuzk_bp_srs_free(g);
+    o.host_budget = P * 3 / 2; /* the first fits, the second has half of one plan left */
+    assert_int_equal(cuzk_bp_srs_load_on(&g, F.ctx, F.params, &o, twice, 2, &e), CUZK_ERR_NOMEM);
+    assert_null(g);
+    if (!strstr(e.msg, "GPU 0 (device 2 of 2): ") || strchr(e.msg, '\n'))
+        fail_msg("the second device over the shared host budget: %s", e.msg);
+    o.device_budget = o.host_budget = 0;
     o.device_count = -1;
     assert_int_equal(cuzk_bp_srs_load(&g, F.ctx, F.params, &o, &e), CUZK_OK);
     cuzk_bp_srs_get_info(g, &in);
