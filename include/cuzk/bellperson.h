@@ -132,7 +132,8 @@ typedef struct cuzk_bp_srs_opts {
                                GPU), at most CUZK_BP_MAX_DEVICES. Each gets the parameters with its own
                                memory plan (device_budget and gpu_workers apply to each); host_budget is
                                for all of them together. A call's circuits go to the devices' workers
-                               in order, the next circuit to the next free worker of any device. */
+                               in order, the next circuit to the next free worker of any device.
+                               More devices than visible: CUZK_ERR_USAGE (AUTO without a GPU: the CPU). */
 } cuzk_bp_srs_opts;
 
 #define CUZK_BP_MAX_DEVICES 16

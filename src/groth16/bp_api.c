@@ -179,6 +179,8 @@ static cuzk_status srs_devices(const cuzk_bp_srs_opts *o, const char *name, srs_
     int n = o->device_count;
     if (n == -1) /* every device from `device` on (none: the attach names the missing device) */
         n = vis - o->device < 1 ? 1 : vis - o->device > CUZK_BP_MAX_DEVICES ? CUZK_BP_MAX_DEVICES : vis - o->device;
+    else if (vis == 0 && o->backend == CUZK_BACKEND_AUTO) /* no GPU: AUTO takes the CPU */
+        n = 1;
     else if (o->device < 0 || o->device + n > vis)
         return cuzk_err(err, CUZK_ERR_USAGE, "%s: devices %d .. %d asked, %d CUDA device%s visible", name, o->device,
                         o->device + n - 1, vis, vis == 1 ? "" : "s");

@@ -565,6 +565,16 @@ static void test_devices(void **state)
         if (!strstr(e.msg, F.params) || strchr(e.msg, '\n'))
             fail_msg("device_count %d: %s", counts[i], e.msg);
     }
+    if (cuzk_gpu_device_count() == 0) { /* AUTO without a GPU: the CPU, whatever the count */
+        cuzk_bp_srs_opts o = {.backend = CUZK_BACKEND_AUTO, .device_count = 4};
+        assert_int_equal(cuzk_bp_srs_load(&g, F.ctx, F.params, &o, &e), CUZK_OK);
+        cuzk_bp_srs_info ai;
+        cuzk_bp_srs_get_info(g, &ai);
+        assert_int_equal(ai.backend, CUZK_BACKEND_CPU);
+        assert_int_equal(ai.n_devices, 1);
+        cuzk_bp_srs_free(g);
+        g = NULL;
+    }
     cuzk_bp_srs_info in;
     cuzk_bp_srs_get_info(F.srs, &in);
     assert_int_equal(in.n_devices, 1);
