@@ -189,8 +189,8 @@ fn main() {
                 }
             }
             "--gpu-mem" => {
-                opts.device_budget =
-                    parse_size(&val()).unwrap_or_else(|| usage("--gpu-mem: a size (bytes, or with K, M or G)"))
+                opts.device_budget = parse_size(&val())
+                    .unwrap_or_else(|| usage("--gpu-mem: a size (bytes, or with K, M or G)"))
             }
             "--workers" => {
                 opts.gpu_workers = val()
@@ -198,8 +198,8 @@ fn main() {
                     .unwrap_or_else(|_| usage("--workers: a number"))
             }
             "--host-mem" => {
-                opts.host_budget =
-                    parse_size(&val()).unwrap_or_else(|| usage("--host-mem: a size (bytes, or with K, M or G)"))
+                opts.host_budget = parse_size(&val())
+                    .unwrap_or_else(|| usage("--host-mem: a size (bytes, or with K, M or G)"))
             }
             "--stage-bases" => {
                 opts.gpu_stage_bases = match val().as_str() {
@@ -209,7 +209,10 @@ fn main() {
                     _ => usage("--stage-bases: auto, yes or no"),
                 }
             }
-            "--grid" => grid = parse_grid(&val()).unwrap_or_else(|| usage("--grid: CAP:W,... (CAP a size or full)")),
+            "--grid" => {
+                grid = parse_grid(&val())
+                    .unwrap_or_else(|| usage("--grid: CAP:W,... (CAP a size or full)"))
+            }
             "--split" => split = true,
             "--shared" => shared = true,
             _ => usage(&format!("unknown argument {}", a)),
@@ -265,10 +268,13 @@ fn main() {
             workers
         );
         // the assignment once, after the first load (bellperson synthesizes after loading)
-        let (_, circuit) = *made.get_or_insert_with(|| make_assignment(porep, seed_arg, &r1cs, &wtns));
+        let (_, circuit) =
+            *made.get_or_insert_with(|| make_assignment(porep, seed_arg, &r1cs, &wtns));
         // SAFETY: valid while `circuit` lives (freed at the end).
         let a = unsafe { &*cuzk_bp_circuit_assignment(circuit) };
-        failed |= !prove_all(&srs, a, circuits, reps, shared, split, load, cap, workers, &anon);
+        failed |= !prove_all(
+            &srs, a, circuits, reps, shared, split, load, cap, workers, &anon,
+        );
     }
     if let Some((ctx, circuit)) = made {
         unsafe {
@@ -293,7 +299,12 @@ fn cap_name(cap: u64) -> String {
 
 /// The assignment of the PoRep-shaped circuit (porep) or of a circom
 /// circuit and witness, with its context; exits on an error.
-fn make_assignment(porep: Option<u32>, seed_arg: u64, r1cs: &str, wtns: &str) -> (*mut c_void, *mut c_void) {
+fn make_assignment(
+    porep: Option<u32>,
+    seed_arg: u64,
+    r1cs: &str,
+    wtns: &str,
+) -> (*mut c_void, *mut c_void) {
     let t = Instant::now();
     let mut err = CuzkError {
         code: 0,

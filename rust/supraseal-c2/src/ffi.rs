@@ -231,7 +231,10 @@ mod layout {
             offset!(cuzk_bp_srs_opts, gpu_workers),
         );
         put("srs_opts.checked", offset!(cuzk_bp_srs_opts, checked));
-        put("srs_opts.host_budget", offset!(cuzk_bp_srs_opts, host_budget));
+        put(
+            "srs_opts.host_budget",
+            offset!(cuzk_bp_srs_opts, host_budget),
+        );
         put(
             "srs_opts.gpu_stage_bases",
             offset!(cuzk_bp_srs_opts, gpu_stage_bases),
@@ -253,7 +256,10 @@ mod layout {
         put("srs_info.n_devices", offset!(cuzk_bp_srs_info, n_devices));
         put("srs_info.workers", offset!(cuzk_bp_srs_info, workers));
         put("prove_opts", size_of::<cuzk_bp_prove_opts>());
-        put("prove_opts.pin_device", offset!(cuzk_bp_prove_opts, pin_device));
+        put(
+            "prove_opts.pin_device",
+            offset!(cuzk_bp_prove_opts, pin_device),
+        );
         put("prove_opts.device", offset!(cuzk_bp_prove_opts, device));
         put("backend.cpu", CUZK_BACKEND_CPU as usize);
         put("backend.gpu", CUZK_BACKEND_GPU as usize);

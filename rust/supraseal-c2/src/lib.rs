@@ -516,15 +516,7 @@ fn prove_raw(
     // has room for n; ctx is this call's own.
     let st = unsafe {
         ffi::cuzk_bp_prove(
-            ctx.0,
-            params.ptr,
-            provers,
-            n,
-            r_s,
-            s_s,
-            proofs,
-            &opts,
-            &mut err,
+            ctx.0, params.ptr, provers, n, r_s, s_s, proofs, &opts, &mut err,
         )
     };
     check(st, &err)

@@ -980,4 +980,56 @@ fn gpu_proofs_equal_cpu_proofs() {
     for i in 0..n {
         assert_eq!(proof_192(&on_gpu[i]), proof_192(&on_cpu[i]), "proof {}", i);
     }
+    // Every visible device by default; Curio's gpu_index pins a call to
+    // device 0 (the SRS is on it) or, for a device it is not on, spreads it:
+    // the same proofs either way.
+    let info = gpu.info().unwrap();
+    assert!(
+        info.n_devices >= 1 && info.workers >= info.n_devices,
+        "{:?}",
+        info
+    );
+    let s0 = &synths[0];
+    let (pa, pb, pc, pi, px): (Vec<_>, Vec<_>, Vec<_>, Vec<_>, Vec<_>) = (
+        synths.iter().map(|s| s.a.as_ptr()).collect(),
+        synths.iter().map(|s| s.b.as_ptr()).collect(),
+        synths.iter().map(|s| s.c.as_ptr()).collect(),
+        synths.iter().map(|s| s.inp.as_ptr()).collect(),
+        synths.iter().map(|s| s.aux.as_ptr()).collect(),
+    );
+    for gpu_index in [0, 1000] {
+        let h = supraseal_c2::start_groth16_proof(
+            &pa,
+            &pb,
+            &pc,
+            s0.a.len(),
+            &pi,
+            &px,
+            s0.inp.len(),
+            s0.aux.len(),
+            &s0.a_aux,
+            &s0.b_inp,
+            &s0.b_aux,
+            popcount(&s0.a_aux),
+            popcount(&s0.b_inp),
+            popcount(&s0.b_aux),
+            n,
+            &r,
+            &s,
+            &gpu,
+            std::ptr::null_mut(),
+            gpu_index,
+        );
+        let mut out = vec![Proof::default(); n];
+        supraseal_c2::finish_groth16_proof(h, &mut out);
+        for i in 0..n {
+            assert_eq!(
+                proof_192(&out[i]),
+                proof_192(&on_cpu[i]),
+                "gpu_index {}, proof {}",
+                gpu_index,
+                i
+            );
+        }
+    }
 }
