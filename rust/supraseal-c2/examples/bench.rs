@@ -10,10 +10,12 @@
 //!
 //!   cargo run --release --example bench -- --params P.params --r1cs C.r1cs \
 //!       --wtns W.wtns [--circuits N] [--reps K] [--split] [--shared] [--backend cpu|gpu|auto] [--device D]
+//!       [--devices N|all]
 //!       [--gpu-mem SIZE] [--workers W] [--host-mem SIZE] [--stage-bases auto|yes|no]
 //!   cargo run --release --example bench -- --params P.params --porep LG [--seed S] [...]
 //!
-//! `--gpu-mem` and `--workers` set `SrsOptions::device_budget` and
+//! `--devices` sets `SrsOptions::device_count` (default all: every visible
+//! GPU, as `SRS::try_new`); `--gpu-mem` and `--workers` set `SrsOptions::device_budget` and
 //! `gpu_workers` (the memory plan's device budget and worker count),
 //! `--host-mem` and `--stage-bases` its `host_budget` and `gpu_stage_bases`.
 //! `--grid full:2,24G:2,8G:1` runs the whole measurement once per entry
@@ -70,8 +72,8 @@ fn usage(msg: &str) -> ! {
     eprintln!("Error: {}", msg);
     eprintln!(
         "usage: bench --params P.params (--r1cs C.r1cs --wtns W.wtns | --porep LG [--seed S]) [--circuits N] \
-         [--reps K] [--split] [--shared] [--backend cpu|gpu|auto] [--device D] [--gpu-mem SIZE] [--workers W] \
-         [--grid CAP:W,...]"
+         [--reps K] [--split] [--shared] [--backend cpu|gpu|auto] [--device D] [--devices N|all] [--gpu-mem SIZE] \
+         [--workers W] [--grid CAP:W,...]"
     );
     std::process::exit(1);
 }
@@ -180,6 +182,17 @@ fn main() {
                     .parse()
                     .unwrap_or_else(|_| usage("--device: a number"))
             }
+            "--devices" => {
+                let v = val();
+                opts.device_count = if v == "all" {
+                    -1
+                } else {
+                    v.parse()
+                        .ok()
+                        .filter(|&n| n >= 1)
+                        .unwrap_or_else(|| usage("--devices: a number >= 1, or all"))
+                }
+            }
             "--backend" => {
                 opts.backend = match val().as_str() {
                     "cpu" => Backend::Cpu,
@@ -252,8 +265,8 @@ fn main() {
         let load = t.elapsed().as_secs_f64();
         let info = srs.info().unwrap();
         println!(
-            "load: {:.2} s ({}; 2^{} domain, {} inputs, L {}, A {}, B {}; backend {:?}, host {:.2} GiB, device {:.2} GiB; \
-             gpu-mem {}, workers {})",
+            "load: {:.2} s ({}; 2^{} domain, {} inputs, L {}, A {}, B {}; backend {:?} on {} device(s), {} workers, \
+             host {:.2} GiB, device {:.2} GiB; gpu-mem {}, workers {})",
             load,
             params.display(),
             info.log_domain,
@@ -262,6 +275,8 @@ fn main() {
             info.n_a,
             info.n_b,
             info.backend,
+            info.n_devices,
+            info.workers,
             info.host_bytes as f64 / (1u64 << 30) as f64,
             info.device_bytes as f64 / (1u64 << 30) as f64,
             cap_name(cap),
@@ -436,7 +451,7 @@ fn prove_all(
     println!(
         "SUMMARY load_s={:.2} circuits={} median_s={:.3} per_circuit_s={:.3} circuits_per_s={:.3} \
          host_peak_gib={:.2} rss_anon_gib={:.2} rss_anon_peak_gib={:.2} device_peak_gib={:.2} mode={} verified={} \
-         gpu_mem={} workers={}",
+         gpu_mem={} workers={} devices={}",
         load,
         circuits,
         med,
@@ -449,7 +464,8 @@ fn prove_all(
         if split { "start_finish" } else { "generate" },
         ok,
         cap_name(cap),
-        workers
+        workers,
+        info.n_devices
     );
     ok
 }
