@@ -155,7 +155,8 @@ typedef int (*cuzk_cancel_fn)(void *user);
  * cuzk_bp_prove on the GPU), device work on one stream of a GPU (device >=
  * 0, stream 0 or 1): an upload, the kernels of a phase, an MSM up to the
  * read-back of its sums; or (stream 2) a call the host made for a proof's
- * device work: "wait_slot", "stage_witness", "wait_gpu" (the GPU's lock),
+ * device work: "wait_slot", "wait_stage" (another job's pre-staging),
+ * "stage_witness", "wait_gpu" (the GPU's lock),
  * "alloc", "free", "coefficients", "make_handle", "make_next_handle",
  * "destroy_handle", "wait_device", "sums" (an MSM's sums read back and
  * combined): what the host did while the device waited. Device intervals

@@ -57,6 +57,9 @@ struct cuzk_gpu_g16_key {
     pthread_cond_t cv;
     pthread_mutex_t alloc_mu; /* every device allocation and free of the key and its jobs */
     pthread_mutex_t gpu_lock; /* a job's device phases, abc to the last MSM */
+    pthread_mutex_t stage_mu; /* pre-staging tiers: one job stages its witness (and bellperson's a, b,
+                                 c) at a time (DESIGN: two at once share the host's memory bandwidth and
+                                 both finish late, the first proof of a call waiting for both) */
     size_t base_free;        /* free device memory at attach, before anything of the key */
     size_t peak_used;
     bool sync_made;
@@ -439,6 +442,7 @@ void key_free(cuzk_gpu_g16_key *k)
         pthread_cond_destroy(&k->cv);
         pthread_mutex_destroy(&k->alloc_mu);
         pthread_mutex_destroy(&k->gpu_lock);
+        pthread_mutex_destroy(&k->stage_mu);
     }
     cuzk_free(k);
 }
@@ -865,6 +869,7 @@ extern "C" cuzk_status cuzk_gpu_g16_key_attach(cuzk_gpu_g16_key **out, const cuz
     pthread_cond_init(&k->cv, NULL);
     pthread_mutex_init(&k->alloc_mu, NULL);
     pthread_mutex_init(&k->gpu_lock, NULL);
+    pthread_mutex_init(&k->stage_mu, NULL);
     k->sync_made = true;
     size_t tot = 0;
     cuzk_status st = cuzk_gpu_mem_info(k->device, &k->base_free, &tot, e);
@@ -975,8 +980,17 @@ extern "C" cuzk_status cuzk_gpu_g16_job_begin(cuzk_gpu_g16_job **out, cuzk_gpu_g
         cuzk_status st = select_write(j, select, e);
         if (st) return st;
     }
+    if (k->plan.prestage) {
+        {
+            host_call hw(j, "wait_stage");
+            pthread_mutex_lock(&k->stage_mu);
+        }
+        host_call hc(j, "stage_witness");
+        cuzk_status st = issue_witness(j, true, hooks, e);
+        pthread_mutex_unlock(&k->stage_mu);
+        return st;
+    }
     host_call hc(j, "stage_witness");
-    if (k->plan.prestage) return issue_witness(j, true, hooks, e);
     if (k->plan.host_witness) return host_witness_in(j, select, hooks, e); /* tier 7: the host reads it raw */
     /* packed now, expanded at abc under the GPU lock (the plan has no room for it before) */
     return pack_witness(j, 0, cuzk_wpack_tiles(k->src.shape.n_vars), hooks, e);
