@@ -173,6 +173,8 @@ static cuzk_status srs_devices(const cuzk_bp_srs_opts *o, const char *name, srs_
     if (!o || o->backend == CUZK_BACKEND_CPU || o->device_count == 0 || o->device_count == 1)
         return CUZK_OK;
     const int vis = cuzk_gpu_device_count();
+    if (o->device < 0)
+        return cuzk_err(err, CUZK_ERR_USAGE, "%s: device %d is not a CUDA device index", name, o->device);
     if (o->device_count < -1 || o->device_count > CUZK_BP_MAX_DEVICES)
         return cuzk_err(err, CUZK_ERR_USAGE, "%s: device_count %d: 1 .. %d devices, or -1 (every device)", name,
                         o->device_count, CUZK_BP_MAX_DEVICES);
@@ -181,7 +183,7 @@ static cuzk_status srs_devices(const cuzk_bp_srs_opts *o, const char *name, srs_
         n = vis - o->device < 1 ? 1 : vis - o->device > CUZK_BP_MAX_DEVICES ? CUZK_BP_MAX_DEVICES : vis - o->device;
     else if (vis == 0 && o->backend == CUZK_BACKEND_AUTO) /* no GPU: AUTO takes the CPU */
         n = 1;
-    else if (o->device < 0 || o->device + n > vis)
+    else if (o->device + n > vis)
         return cuzk_err(err, CUZK_ERR_USAGE, "%s: devices %d .. %d asked, %d CUDA device%s visible", name, o->device,
                         o->device + n - 1, vis, vis == 1 ? "" : "s");
     d->n = (unsigned)n;

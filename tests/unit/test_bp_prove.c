@@ -556,6 +556,9 @@ static void test_devices(void **state)
     cuzk_error e = {0};
     cuzk_bp_srs *g = NULL;
     const int counts[] = {-2, CUZK_BP_MAX_DEVICES + 1, CUZK_BP_MAX_DEVICES};
+    cuzk_bp_srs_opts neg = {.backend = CUZK_BACKEND_GPU, .device = -1, .device_count = -1};
+    assert_int_equal(cuzk_bp_srs_load(&g, F.ctx, F.params, &neg, &e), CUZK_ERR_USAGE);
+    assert_non_null(strstr(e.msg, "device -1 is not a CUDA device index"));
     for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
         if (counts[i] == CUZK_BP_MAX_DEVICES && cuzk_gpu_device_count() >= CUZK_BP_MAX_DEVICES)
             continue;
