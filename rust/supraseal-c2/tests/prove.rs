@@ -408,6 +408,45 @@ struct Synth {
     b_aux: Vec<usize>,
 }
 
+/// Curio's `start_groth16_proof` over circuits shaped as `s0` (its sizes
+/// and densities), their A, B, C at `abc` and values at `pi` (inputs) and
+/// `px` (aux), one pointer a circuit.
+#[allow(clippy::too_many_arguments)]
+fn start_split(
+    s0: &Synth,
+    abc: [&[*const Fr]; 3],
+    pi: &[*const Fr],
+    px: &[*const Fr],
+    r: &[Fr],
+    s: &[Fr],
+    srs: &SRS,
+    mtx: *mut c_void,
+    gpu_index: i32,
+) -> *mut c_void {
+    supraseal_c2::start_groth16_proof(
+        abc[0],
+        abc[1],
+        abc[2],
+        s0.a.len(),
+        pi,
+        px,
+        s0.inp.len(),
+        s0.aux.len(),
+        &s0.a_aux,
+        &s0.b_inp,
+        &s0.b_aux,
+        popcount(&s0.a_aux),
+        popcount(&s0.b_inp),
+        popcount(&s0.b_aux),
+        pi.len(),
+        r,
+        s,
+        srs,
+        mtx,
+        gpu_index,
+    )
+}
+
 fn set_bit(bv: &mut [usize], i: usize) {
     bv[i / 64] |= 1usize << (i % 64);
 }
@@ -743,28 +782,7 @@ fn proves_and_verifies_a_batch() {
             },
         );
     let mtx = supraseal_c2::alloc_gpu_mutex();
-    let handle = supraseal_c2::start_groth16_proof(
-        &ca,
-        &cb,
-        &cc,
-        s0.a.len(),
-        &pi,
-        &px,
-        s0.inp.len(),
-        s0.aux.len(),
-        &s0.a_aux,
-        &s0.b_inp,
-        &s0.b_aux,
-        popcount(&s0.a_aux),
-        popcount(&s0.b_inp),
-        popcount(&s0.b_aux),
-        n,
-        &r_s,
-        &s_s,
-        &srs,
-        mtx,
-        0,
-    );
+    let handle = start_split(s0, [&ca, &cb, &cc], &pi, &px, &r_s, &s_s, &srs, mtx, 0);
     for v in abc.iter_mut().flatten() {
         v.iter_mut().for_each(|x| *x = Fr::from_u64(3));
     }
@@ -882,22 +900,11 @@ fn pending_proofs_can_be_dropped() {
     let one = |v: *const Fr| vec![v];
     let (r, sv) = random_r_s(&mut rng, 1);
     let start = || {
-        supraseal_c2::start_groth16_proof(
-            &one(s.a.as_ptr()),
-            &one(s.b.as_ptr()),
-            &one(s.c.as_ptr()),
-            s.a.len(),
+        start_split(
+            &s,
+            [&one(s.a.as_ptr()), &one(s.b.as_ptr()), &one(s.c.as_ptr())],
             &one(s.inp.as_ptr()),
             &one(s.aux.as_ptr()),
-            s.inp.len(),
-            s.aux.len(),
-            &s.a_aux,
-            &s.b_inp,
-            &s.b_aux,
-            popcount(&s.a_aux),
-            popcount(&s.b_inp),
-            popcount(&s.b_aux),
-            1,
             &r,
             &sv,
             &srs,
@@ -998,22 +1005,11 @@ fn gpu_proofs_equal_cpu_proofs() {
         synths.iter().map(|s| s.aux.as_ptr()).collect(),
     );
     for gpu_index in [0, 1000] {
-        let h = supraseal_c2::start_groth16_proof(
-            &pa,
-            &pb,
-            &pc,
-            s0.a.len(),
+        let h = start_split(
+            s0,
+            [&pa, &pb, &pc],
             &pi,
             &px,
-            s0.inp.len(),
-            s0.aux.len(),
-            &s0.a_aux,
-            &s0.b_inp,
-            &s0.b_aux,
-            popcount(&s0.a_aux),
-            popcount(&s0.b_inp),
-            popcount(&s0.b_aux),
-            n,
             &r,
             &s,
             &gpu,
