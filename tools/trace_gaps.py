@@ -4,7 +4,8 @@ of a cuzk trace (`cuzk bench prove --trace F`, `cuzk prove --trace F`; plain or
 gzipped Chrome trace-event JSON).
 
 For every section of the trace whose name holds SECTION (default "throughput":
-the steady-state run of `bench prove`), it takes the device phases of the
+the steady-state run of `bench prove`; a trace without one, as `cuzk prove`'s
+and `cuzk prove --format bellperson`'s: every GPU section), it takes the device phases of the
 compute streams in time order and prints, for each pair of consecutive phases
 (e.g. "ntt -> msm_h"), the median idle gap between them over the section,
 then the busy fraction (phases over the span from the first to the last),
@@ -19,6 +20,7 @@ Gaps below MS (default 1 ms) are left out of the table.
 """
 import gzip
 import json
+import signal
 import statistics
 import sys
 from collections import defaultdict
@@ -44,8 +46,10 @@ def main(argv):
     except (OSError, ValueError, KeyError) as e:
         print(f"{args[0]}: not a readable trace ({e})", file=sys.stderr)
         return 1
-    section = args[1] if len(args) > 1 else "throughput"
     procs = {e["pid"]: e["args"]["name"] for e in ev if e.get("name") == "process_name"}
+    section = args[1] if len(args) > 1 else "throughput"
+    if len(args) == 1 and not any(section in n and "GPU" in n for n in procs.values()):
+        section = "GPU"  # no throughput run: every GPU section
     threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev if e.get("name") == "thread_name"}
     found = False
     for pid, pname in sorted(procs.items()):
@@ -88,4 +92,5 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends it quietly
     sys.exit(main(sys.argv))
