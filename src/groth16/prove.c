@@ -363,10 +363,23 @@ void cuzk_g16_fill_alphabeta(const cuzk_curve_ops *ops, cuzk_vk *vk)
     vk->has_alphabeta = true;
 }
 
+/* The side job's IC(pub) MSM on a pool of its own of IC_THREADS (not the
+ * context's pool, which the backend's host steps hold meanwhile): on one
+ * core the 327 public inputs of a Filecoin PoRep take 4.3 ms (BN254) and
+ * 8.0 ms (BLS12-381), as long as a small proof's device work up to its last
+ * MSM, and the assembly before H's MSM waited for it (docs/PERFORMANCE.md,
+ * "the IC(pub) MSM on threads of its own"). Made per proof (its threads'
+ * start costs ~0.1 ms); fewer inputs than IC_POOL_MIN stay on this thread. */
+#define IC_POOL_MIN 128
+#define IC_THREADS 4
+
 void cuzk_g16_ic_run(void *arg)
 {
     cuzk_g16_ic_job *j = arg;
-    j->st = cuzk_g16_verify_ic(j->ops, j->vk, j->pub, j->acc, NULL, &j->err);
+    /* NULL (no threads to be had): on this one */
+    cuzk_pool *pool = j->vk->n_public >= IC_POOL_MIN ? cuzk_pool_create(IC_THREADS) : NULL;
+    j->st = cuzk_g16_verify_ic(j->ops, j->vk, j->pub, j->acc, pool, &j->err);
+    cuzk_pool_destroy(pool);
 }
 
 cuzk_status cuzk_g16_verify_made(cuzk_ctx *ctx, const cuzk_g16_ic_job *ic, const cuzk_proof_points *pts,

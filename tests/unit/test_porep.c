@@ -33,6 +33,7 @@
 #include "groth16/handles.h"
 #include "groth16/porep.h"
 #include "groth16/ctx.h"
+#include "groth16/curve_ops.h"
 #include "groth16/prove.h"
 #include "groth16/setup.h"
 #include "msm/msm.h"
@@ -619,9 +620,67 @@ static void test_cache_and_truncation(void **st)
     cuzk_ctx_free(ctx);
 }
 
+/* The verification's IC(pub) = IC[0] + Σ pub_i·IC[i+1], as the prover's
+ * side job computes it (from 128 inputs on a pool of its own: a PoRep has
+ * 327) and on one thread: the same point, for input counts below, at and
+ * above that step, an input of 0 among them. */
+static void test_ic_pool(void **st)
+{
+    (void)st;
+    static const uint32_t COUNTS[] = {1, 63, 127, 128, 191, 255, 256, 327, 401};
+    uint64_t rng = 0x1c5eed;
+    for (int c = 0; c < 2; c++) {
+        const cuzk_curve_ops *ops = cuzk_curve_ops_get(CURVES[c]);
+        const size_t g1a = ops->desc->g1_affine;
+        const void *gen = CURVES[c] == CUZK_CURVE_BN254 ? (const void *)&bn254_g1_GENERATOR
+                                                        : (const void *)&bls12_381_g1_GENERATOR;
+        for (size_t k = 0; k < sizeof COUNTS / sizeof COUNTS[0]; k++) {
+            const uint32_t n = COUNTS[k];
+            cuzk_vk vk;
+            memset(&vk, 0, sizeof vk);
+            vk.curve = CURVES[c];
+            vk.n_public = n;
+            vk.ic.ptr = malloc((n + 1) * g1a);
+            uint64_t *pub = calloc(n ? n : 1, 32);
+            assert_non_null(vk.ic.ptr);
+            assert_non_null(pub);
+            for (uint32_t i = 0; i <= n; i++) {
+                uint64_t m = cuzk_splitmix64(&rng) | 1, j[CUZK_MAX_G1_JAC / 8];
+                ops->g1_mul_affine(j, gen, &m, 1);
+                ops->g1_to_affine((uint8_t *)vk.ic.ptr + i * g1a, j);
+            }
+            for (uint32_t i = 0; i < n; i++) {
+                for (int l = 0; l < 4; l++)
+                    pub[4 * i + l] = cuzk_splitmix64(&rng);
+                pub[4 * i + 3] >>= 4; /* below r on both curves */
+            }
+            if (n > 5)
+                memset(pub + 4 * 5, 0, 32);
+            cuzk_g16_ic_job job;
+            memset(&job, 0, sizeof job);
+            job.ops = ops;
+            job.vk = &vk;
+            job.pub = pub;
+            cuzk_g16_ic_run(&job);
+            assert_int_equal(job.st, CUZK_OK);
+            uint64_t one[CUZK_MAX_G1_JAC / 8];
+            cuzk_error e = {0};
+            assert_int_equal(cuzk_g16_verify_ic(ops, &vk, pub, one, NULL, &e), CUZK_OK);
+            uint8_t a0[CUZK_MAX_G1_AFFINE], a1[CUZK_MAX_G1_AFFINE];
+            ops->g1_to_affine(a0, job.acc);
+            ops->g1_to_affine(a1, one);
+            if (memcmp(a0, a1, g1a))
+                fail_msg("%s, %u inputs: the side job's IC(pub) differs from one thread's", ops->desc->snarkjs_name, n);
+            free(vk.ic.ptr);
+            free(pub);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ic_pool),
         cmocka_unit_test(test_shape_sizes),
         cmocka_unit_test(test_msm_order),
         cmocka_unit_test(test_circuit_shape),
