@@ -4,6 +4,9 @@
  *
  *   bench_arith [-q]      -q: a tenth of the iterations (a quick look)
  *
+ * The last rows of each curve time the prover's side job (IC(pub) of 327
+ * public inputs, on one thread and as cuzk_g16_ic_run runs it), wall time.
+ *
  * Each loop feeds its result back as the next operand, so the operations
  * form one dependency chain (latency, as the scalar code runs them) and the
  * compiler cannot drop them; the printed checksum keeps the results alive. */
@@ -15,7 +18,9 @@
 #include "curve/bls12_381.h"
 #include "curve/bn254.h"
 #include "curve/curves.h"
+#include "formats/formats.h"
 #include "groth16/curve_ops.h"
+#include "groth16/prove.h"
 
 static long g_scale = 1; /* -q: iterations / 10 */
 static unsigned long g_sum;
@@ -254,6 +259,57 @@ static void row(const char *what, const char *op, double ns)
         g_sum += (unsigned long)ok;                                                                         \
     }
 
+/* The prover's side job (groth16/prove.c, cuzk_g16_ic_run) against one
+ * thread: IC(pub) for the 327 public inputs of a Filecoin PoRep, wall time,
+ * best of 7 (the side job's pool of its own included). */
+#define BENCH_IC(c, e)                                                                                      \
+    static void bench_##c##_ic(void)                                                                        \
+    {                                                                                                       \
+        const cuzk_curve_ops *ops = cuzk_curve_ops_get(e);                                                  \
+        const uint32_t n = 327;                                                                             \
+        cuzk_vk vk;                                                                                         \
+        memset(&vk, 0, sizeof vk);                                                                          \
+        vk.curve = e;                                                                                       \
+        vk.n_public = n;                                                                                    \
+        c##_g1_affine_t *ic = malloc((n + 1) * sizeof *ic);                                                 \
+        uint64_t *pub = malloc((size_t)n * 32), k = 0x1c;                                                   \
+        if (!ic || !pub)                                                                                    \
+            return;                                                                                         \
+        for (uint32_t i = 0; i <= n; i++) {                                                                 \
+            c##_g1_jac_t j;                                                                                 \
+            k = k * 6364136223846793005ULL + 1442695040888963407ULL;                                        \
+            c##_g1_affine_mul(&j, &c##_g1_GENERATOR, &k, 1);                                                \
+            c##_g1_jac_to_affine(&ic[i], &j);                                                               \
+        }                                                                                                   \
+        for (uint32_t i = 0; i < 4 * n; i++)                                                                \
+            pub[i] = k = k * 6364136223846793005ULL + 1442695040888963407ULL;                               \
+        for (uint32_t i = 0; i < n; i++)                                                                    \
+            pub[4 * i + 3] >>= 4; /* below r */                                                             \
+        vk.ic.ptr = ic;                                                                                     \
+        double best[2] = {1e9, 1e9};                                                                        \
+        for (int r = 0; r < 7; r++) {                                                                       \
+            uint64_t acc[CUZK_MAX_G1_JAC / 8];                                                              \
+            cuzk_error err = {0};                                                                           \
+            double t0 = bench_clock(CLOCK_MONOTONIC);                                                       \
+            cuzk_g16_verify_ic(ops, &vk, pub, acc, NULL, &err);                                             \
+            double t1 = bench_clock(CLOCK_MONOTONIC);                                                       \
+            cuzk_g16_ic_job job;                                                                            \
+            memset(&job, 0, sizeof job);                                                                    \
+            job.ops = ops;                                                                                  \
+            job.vk = &vk;                                                                                   \
+            job.pub = pub;                                                                                  \
+            cuzk_g16_ic_run(&job);                                                                          \
+            double t2 = bench_clock(CLOCK_MONOTONIC);                                                       \
+            best[0] = t1 - t0 < best[0] ? t1 - t0 : best[0];                                                \
+            best[1] = t2 - t1 < best[1] ? t2 - t1 : best[1];                                                \
+            g_sum += (unsigned long)(acc[0] ^ job.acc[0]);                                                  \
+        }                                                                                                   \
+        row(#c, "ic327_1t(wall)", best[0] * 1e9);                                                           \
+        row(#c, "ic327_side(wall)", best[1] * 1e9);                                                         \
+        free(ic);                                                                                           \
+        free(pub);                                                                                          \
+    }
+
 #define BENCH_CURVE(c, e)                                                                                   \
     BENCH_FIELD(c##_fp)                                                                                     \
     BENCH_FIELD(c##_fr)                                                                                     \
@@ -262,7 +318,8 @@ static void row(const char *what, const char *op, double ns)
     BENCH_GROUP(c##_g2)                                                                                     \
     BENCH_PAIRS(c)                                                                                          \
     BENCH_PAIRING(c)                                                                                        \
-    BENCH_VERIFY(c, e)
+    BENCH_VERIFY(c, e)                                                                                      \
+    BENCH_IC(c, e)
 CUZK_CURVES(BENCH_CURVE)
 
 int main(int argc, char **argv)
@@ -281,7 +338,8 @@ int main(int argc, char **argv)
     bench_##c##_g1();                                                                                       \
     bench_##c##_g2();                                                                                       \
     bench_##c##_pairing();                                                                                  \
-    bench_##c##_verify();
+    bench_##c##_verify();                                                                                   \
+    bench_##c##_ic();
     CUZK_CURVES(RUN_CURVE)
     printf("(checksum %lu)\n", g_sum & 0xff);
     return 0;
