@@ -10,13 +10,18 @@
  *
  * --only field: ns per field multiplication, scalar vs 8-lane AVX-512 IFMA,
  * and per inversion, Fermat vs variable-time (single thread; not in "all").
+ * --only bpcopy: bellperson mode's copy of a, b or c with its range check
+ * (cuzk_bp_copy_in, what the GPU's staging of a, b, c runs), GB/s of values
+ * copied, against a plain memcpy of the same bytes on the same pool, for
+ * 2^msm-max values (not in "all").
  * CUZK_NO_IFMA=1 in the environment runs NTT/MSM on the scalar code.
  *
  * usage: bench_cpu [--threads T] [--ntt-min L] [--ntt-max L] [--msm-min L]
  *                  [--msm-max L] [--reps R] [--curve bn254|bls12_381|all]
- *                  [--only ntt|msm|fixed|field|all] [--g2 0|1] [--c C] [--cpu 0|1]
+ *                  [--only ntt|msm|fixed|field|bpcopy|all] [--g2 0|1] [--c C] [--cpu 0|1]
  * --c C fixes the MSM window (both scalar kinds; default: the planner).
  * --cpu 1 reports process CPU time instead of wall time. */
+#include "groth16/bp.h"
 #include "util/rng.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +51,7 @@ typedef struct {
     unsigned ntt_min, ntt_max, msm_min, msm_max;
     int reps;
     int bn254, bls;
-    int ntt, msm, fixed, field;
+    int ntt, msm, fixed, field, bpcopy;
     int g2;
     unsigned c; /* MSM window bits (0: planner) */
 } bench_opts;
@@ -107,6 +112,53 @@ typedef struct {
 #define BF bls12_381_fr
 #include "bench_msm_impl.h"
 
+/* memcpy of [b, e) of 32-byte values, a range a worker */
+typedef struct {
+    uint8_t *dst;
+    const uint8_t *src;
+} memcpy_job;
+
+static void memcpy_range(void *arg, size_t b, size_t e, int worker)
+{
+    (void)worker;
+    const memcpy_job *j = arg;
+    memcpy(j->dst + 32 * b, j->src + 32 * b, 32 * (e - b));
+}
+
+static int bench_bpcopy(const bench_opts *o, cuzk_pool *pool)
+{
+    const size_t n = (size_t)1 << o->msm_max;
+    uint64_t *src = cuzk_alloc(n, 32), *dst = cuzk_alloc(n, 32), rng = 0x5eed;
+    if (!src || !dst) {
+        fprintf(stderr, "bpcopy: out of memory for 2 x %zu values\n", n);
+        cuzk_free(src);
+        cuzk_free(dst);
+        return 1;
+    }
+    for (size_t i = 0; i < 4 * n; i++)
+        src[i] = cuzk_splitmix64(&rng);
+    for (size_t i = 0; i < n; i++)
+        src[4 * i + 3] >>= 2; /* below r */
+    memset(dst, 0, 32 * n);
+    double best[2] = {1e30, 1e30};
+    int rc = 0;
+    for (int r = 0; r < o->reps; r++) {
+        double t0 = bench_now();
+        rc |= cuzk_bp_copy_in(dst, src, n, n, pool) != SIZE_MAX;
+        double t1 = bench_now();
+        memcpy_job mj = {(uint8_t *)dst, (const uint8_t *)src};
+        cuzk_parallel_for(pool, n, (size_t)1 << 16, memcpy_range, &mj);
+        double t2 = bench_now();
+        best[0] = t1 - t0 < best[0] ? t1 - t0 : best[0];
+        best[1] = t2 - t1 < best[1] ? t2 - t1 : best[1];
+    }
+    const double gb = 32.0 * (double)n / 1e9;
+    printf("%-10s %5u %12.2f %12.2f\n", "bp copy", o->msm_max, gb / best[0], gb / best[1]);
+    cuzk_free(src);
+    cuzk_free(dst);
+    return rc;
+}
+
 static unsigned arg_u(const char *s)
 {
     return (unsigned)strtoul(s, NULL, 10);
@@ -114,7 +166,7 @@ static unsigned arg_u(const char *s)
 
 int main(int argc, char **argv)
 {
-    bench_opts o = {2, 10, 20, 10, 20, 3, 1, 1, 1, 1, 1, 0, 1, 0};
+    bench_opts o = {2, 10, 20, 10, 20, 3, 1, 1, 1, 1, 1, 0, 0, 1, 0};
     const char *no_ifma = getenv("CUZK_NO_IFMA");
     if (no_ifma && *no_ifma && strcmp(no_ifma, "0") != 0)
         cuzk_ifma_set(false);
@@ -150,11 +202,12 @@ int main(int argc, char **argv)
             o.msm = !strcmp(v, "msm") || !strcmp(v, "all");
             o.fixed = !strcmp(v, "fixed") || !strcmp(v, "all");
             o.field = !strcmp(v, "field");
+            o.bpcopy = !strcmp(v, "bpcopy");
         } else {
             fprintf(stderr,
                     "usage: bench_cpu [--threads T] [--ntt-min L] [--ntt-max L] [--msm-min L] "
                     "[--msm-max L] [--reps R] [--curve bn254|bls12_381|all] "
-                    "[--only ntt|msm|fixed|field|all] [--g2 0|1] [--c C] [--cpu 0|1]\n");
+                    "[--only ntt|msm|fixed|field|bpcopy|all] [--g2 0|1] [--c C] [--cpu 0|1]\n");
             return strcmp(a, "--help") ? 1 : 0;
         }
         i++;
@@ -196,6 +249,10 @@ int main(int argc, char **argv)
             if (o.g2)
                 rc |= bench_msm_bls12_381_g2(&o, pool);
         }
+    }
+    if (o.bpcopy) {
+        printf("\n%-10s %5s %12s %12s\n", "a/b/c", "log n", "check GB/s", "memcpy GB/s");
+        rc |= bench_bpcopy(&o, pool);
     }
     if (o.fixed) {
         printf("\n%-13s %5s %11s %9s\n", "batch_mul", "log n", "ms", "ns/pt");
