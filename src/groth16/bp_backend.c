@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "groth16/bp.h"
 #include "groth16/ctx.h"
@@ -51,18 +54,56 @@ static size_t first_bad(const uint8_t *src, size_t m)
     return SIZE_MAX;
 }
 
+/* A block of values checked in the source (a value whose top limb is below
+ * r's is below r; the rest are compared whole), then copied: with
+ * non-temporal stores where the destination is 16-byte aligned (the GPU's
+ * page-locked staging chunks, which the device reads next: no read for
+ * ownership, nothing left in the cache), else memcpy. A value at a time,
+ * checked and copied, ran at half memcpy's rate, and the GPU's staging of
+ * a, b, c is this copy. */
+#define COPY_BLOCK 128 /* values: 4 KiB, in L1 between check and copy */
+
+static void copy_block(uint8_t *out, const uint8_t *in, size_t k)
+{
+#if defined(__x86_64__)
+    if (((uintptr_t)out & 15) == 0) {
+        for (size_t i = 0; i < 2 * k; i++) {
+            __m128i x;
+            memcpy(&x, in + 16 * i, 16);
+            _mm_stream_si128((__m128i *)(void *)(out + 16 * i), x);
+        }
+        return;
+    }
+#endif
+    memcpy(out, in, k * 32);
+}
+
 size_t cuzk_bp_copy_range(void *dst, const void *src, size_t m, size_t b, size_t end)
 {
     uint8_t *d = dst;
     const uint8_t *s = src;
     const size_t e = end < m ? end : m;
-    for (size_t j = b; j < e; j++) {
-        uint64_t v[4];
-        memcpy(v, s + j * 32, 32);
-        if (!cuzk_bp_below_r(v)) /* the error names the first bad value, whatever the range */
-            return first_bad(s, m);
-        memcpy(d + (j - b) * 32, v, 32);
+    const uint64_t rtop = bls12_381_fr_MODULUS.l[3];
+    for (size_t j = b; j < e; j += COPY_BLOCK) {
+        const size_t k = e - j < COPY_BLOCK ? e - j : COPY_BLOCK;
+        const uint8_t *in = s + j * 32;
+        uint64_t hi = 0;
+        for (size_t i = 0; i < k; i++) {
+            uint64_t t;
+            memcpy(&t, in + i * 32 + 24, 8);
+            hi |= (uint64_t)(t >= rtop);
+        }
+        for (size_t i = 0; hi && i < k; i++) {
+            uint64_t v[4];
+            memcpy(v, in + i * 32, 32);
+            if (!cuzk_bp_below_r(v)) /* the error names the first bad value, whatever the range */
+                return first_bad(s, m);
+        }
+        copy_block(d + (j - b) * 32, in, k);
     }
+#if defined(__x86_64__)
+    _mm_sfence(); /* the streamed stores ordered before the caller's next step (the DMA's start) */
+#endif
     if (end > e)
         memset(d + (e > b ? e - b : 0) * 32, 0, (end - (e > b ? e : b)) * 32);
     return SIZE_MAX;

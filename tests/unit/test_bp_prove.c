@@ -747,10 +747,22 @@ static void test_copy_range(void **state)
     }
     assert_int_equal(cuzk_bp_copy_in(whole, a->c, m, n, NULL), SIZE_MAX); /* no pool */
     assert_memory_equal(whole, a->c, m * 32);
-    /* bad values: one, then two (the first is reported, though a range
-     * holding only the later one may be read first) */
+    /* values whose top limb is r's but below r (r - 1, r - 2^192) are good */
     cuzk_bp_fr *bad = malloc(m * sizeof *bad);
     assert_non_null(bad);
+    memcpy(bad, a->b, m * sizeof *bad);
+    memcpy(bad[1].l, bls12_381_fr_MODULUS.l, 32);
+    bad[1].l[0] -= 1;
+    memcpy(bad[m - 1].l, bls12_381_fr_MODULUS.l, 32);
+    bad[m - 1].l[0] = bad[m - 1].l[1] = bad[m - 1].l[2] = 0;
+    assert_int_equal(cuzk_bp_copy_in(whole, bad, m, n, F.ctx->pool), SIZE_MAX);
+    assert_memory_equal(whole, bad, m * 32);
+    for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
+        assert_int_equal(copy_in_ranges(parts, bad, m, n, lens[l]), SIZE_MAX);
+        assert_memory_equal(parts, whole, n * 32);
+    }
+    /* bad values: one, then two (the first is reported, though a range
+     * holding only the later one may be read first) */
     memcpy(bad, a->b, m * sizeof *bad);
     const size_t j1 = m / 3, j2 = m - 2;
     memcpy(bad[j2].l, bls12_381_fr_MODULUS.l, 32);
